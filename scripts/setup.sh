@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs what the build needs and configures it. Idempotent; run as root on
+# Debian 12 (or as a user when everything is already installed).
+#
+#   scripts/setup.sh            # packages + llama.cpp source + cmake configure
+#   BUILD_DIR=build-asan CMAKE_EXTRA="-DTIERGATE_SANITIZE=ON" scripts/setup.sh
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+# --- Debian packages -------------------------------------------------------
+# Boost 1.81 only: the unversioned libboost-dev (1.74) conflicts with it.
+packages=(
+  build-essential cmake ninja-build ccache git pkg-config ca-certificates
+  libboost1.81-dev libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev
+  libcli11-dev libspdlog-dev libfmt-dev
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  nodejs npm curl
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# nodejs may come from elsewhere than Debian (the machine image); accept any node/npm on PATH.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  filtered=()
+  for p in "${missing[@]}"; do [[ "$p" == nodejs || "$p" == npm ]] || filtered+=("$p"); done
+  missing=("${filtered[@]+"${filtered[@]}"}")
+fi
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    log "missing Debian packages: ${missing[*]}; run this script as root to install them"
+    exit 1
+  fi
+  log "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- llama.cpp source from the npm registry --------------------------------
+llama_pkg="node-llama-cpp@3.21.1"
+llama_sha256="7a231d6bafa14142a1cbed9893d4ec5bc6041b2a5f5939a623accaab4203c11f"
+llama_dir="$root/third_party/llama.cpp"
+if [[ -n "${TIERGATE_LLAMA_DIR:-}" ]]; then
+  log "using llama.cpp at TIERGATE_LLAMA_DIR=$TIERGATE_LLAMA_DIR"
+  llama_dir="$TIERGATE_LLAMA_DIR"
+elif [[ ! -f "$llama_dir/include/llama.h" ]]; then
+  cache="$root/third_party/.cache"
+  mkdir -p "$cache"
+  tarball="$cache/node-llama-cpp-3.21.1.tgz"
+  if [[ ! -f "$tarball" ]]; then
+    log "fetching $llama_pkg with npm pack"
+    (cd "$cache" && npm pack "$llama_pkg" --silent >/dev/null)
+  fi
+  actual="$(sha256sum "$tarball" | cut -d' ' -f1)"
+  if [[ "$actual" != "$llama_sha256" ]]; then
+    rm -f "$tarball"
+    log "sha256 mismatch for $tarball: expected $llama_sha256, got $actual (file removed; rerun)"
+    exit 1
+  fi
+  rm -rf "$cache/package" "$llama_dir.tmp"
+  tar -xzf "$tarball" -C "$cache" package/llama/gitRelease.bundle
+  git clone -q "$cache/package/llama/gitRelease.bundle" "$llama_dir.tmp"
+  mv "$llama_dir.tmp" "$llama_dir"
+  rm -rf "$cache/package"
+  log "llama.cpp source at $llama_dir ($(git -C "$llama_dir" describe --tags --always 2>/dev/null))"
+fi
+
+# --- npm packages: the openai SDK for tests/sdk and the demo client ---------
+if [[ ! -d "$root/node_modules/openai" ]]; then
+  log "installing the openai npm package (package-lock.json)"
+  (cd "$root" && npm ci --silent --no-audit --no-fund >/dev/null)
+fi
+
+# --- configure -------------------------------------------------------------
+build_dir="${BUILD_DIR:-$root/build}"
+if [[ ! -f "$build_dir/build.ninja" ]]; then
+  log "configuring $build_dir"
+  # shellcheck disable=SC2086
+  cmake -S "$root" -B "$build_dir" -G Ninja \
+    -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    -DTIERGATE_LLAMA_DIR="$llama_dir" ${CMAKE_EXTRA:-} >/dev/null
+fi

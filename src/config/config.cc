@@ -1,0 +1,559 @@
+#include "tiergate/config/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+namespace tiergate {
+namespace {
+
+constexpr int kIntMax = std::numeric_limits<int>::max();
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+// Model names the router gives a meaning of its own; no upstream may serve a
+// model called like this, and none may be called like this.
+constexpr std::string_view kReservedNames[] = {"edge", "auto", "cloud"};
+// Longest scalar quoted back in an error message.
+constexpr size_t kMaxQuotedChars = 60;
+
+constexpr std::string_view kTopKeys[] = {"listen", "max_body_bytes", "edge", "cloud", "routing"};
+constexpr std::string_view kEdgeKeys[] = {"model", "alias",   "context",       "parallel",
+                                          "queue", "threads", "batch", "price_per_mtok"};
+constexpr std::string_view kUpstreamKeys[] = {"name",           "base_url", "api_key_env", "models",
+                                              "price_per_mtok", "timeouts", "retries"};
+constexpr std::string_view kPriceKeys[] = {"input", "output"};
+constexpr std::string_view kTimeoutKeys[] = {"connect_ms", "first_byte_ms", "request_ms"};
+constexpr std::string_view kRetryKeys[] = {"max", "backoff_ms"};
+constexpr std::string_view kRoutingKeys[] = {"auto"};
+constexpr std::string_view kAutoKeys[] = {"max_edge_prompt_tokens", "cloud_keywords"};
+
+bool is_reserved(std::string_view name) {
+  for (std::string_view r : kReservedNames) {
+    if (r == name) return true;
+  }
+  return false;
+}
+
+std::string child_path(std::string_view parent, std::string_view key) {
+  if (parent.empty()) return std::string(key);
+  std::string out(parent);
+  out += '.';
+  out += key;
+  return out;
+}
+
+std::string index_path(std::string_view parent, size_t index) {
+  return std::string(parent) + "[" + std::to_string(index) + "]";
+}
+
+std::string quote(std::string_view text) {
+  std::string out = "\"";
+  size_t n = 0;
+  for (char c : text) {
+    if (n++ == kMaxQuotedChars) {
+      out += "...";
+      break;
+    }
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default: out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+// What a node is, for the "got ..." part of an error message.
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined: return "nothing";
+    case YAML::NodeType::Null: return "null";
+    case YAML::NodeType::Scalar: return quote(node.Scalar());
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+  }
+  return "an unknown node";
+}
+
+template <size_t N>
+std::string join_names(const std::string_view (&names)[N]) {
+  std::string out;
+  for (std::string_view n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+std::string location(const std::string& source, const YAML::Mark& mark) {
+  // A null mark (e.g. an empty document) points at the start of the file.
+  int line = mark.line >= 0 ? mark.line + 1 : 1;
+  return source + ":" + std::to_string(line) + ": ";
+}
+
+bool parse_int64(std::string_view text, int64_t& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty()) return false;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool parse_double(std::string_view text, double& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty()) return false;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(out);
+}
+
+// Splits "host:port" or "[v6-host]:port". The host comes back without brackets.
+bool parse_host_port(std::string_view text, std::string& host, uint16_t& port) {
+  std::string_view h;
+  std::string_view p;
+  if (!text.empty() && text.front() == '[') {
+    size_t close = text.find(']');
+    if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':') {
+      return false;
+    }
+    h = text.substr(1, close - 1);
+    p = text.substr(close + 2);
+  } else {
+    size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos) return false;
+    h = text.substr(0, colon);
+    p = text.substr(colon + 1);
+    if (h.find(':') != std::string_view::npos) return false;  // a bare IPv6 address
+  }
+  if (h.empty() || p.empty() || p.size() > 5) return false;
+  for (char c : h) {
+    if (c == ' ' || c == '\t' || c == '[' || c == ']' || c == '/') return false;
+  }
+  unsigned value = 0;
+  for (char c : p) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (value > 65535) return false;
+  host = std::string(h);
+  port = static_cast<uint16_t>(value);
+  return true;
+}
+
+bool is_upstream_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool is_env_name(std::string_view name) {
+  if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
+  for (char c : name) {
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// A relative path is taken relative to the directory of the config file, made
+// absolute so that the result does not depend on a later working directory.
+std::string resolve_path(const std::string& path, const std::string& source_name) {
+  namespace fs = std::filesystem;
+  fs::path p(path);
+  if (p.is_absolute()) return path;
+  std::error_code ec;
+  fs::path base = fs::path(source_name).parent_path();
+  fs::path abs_base = base.empty() ? fs::current_path(ec) : fs::absolute(base, ec);
+  if (!ec) base = abs_base;
+  return (base / p).lexically_normal().string();
+}
+
+// Reads the YAML tree into a Config. The first error wins: later failures are
+// not recorded, so one mistake yields one message; fields that were not read
+// keep their defaults, which is harmless because the Config is then dropped.
+class ConfigReader {
+ public:
+  explicit ConfigReader(const std::string& source) : source_(source) {}
+
+  Status read(const YAML::Node& root, Config& config) {
+    if (!expect_map(root, "", kTopKeys, "the top level")) return error_;
+    const YAML::Mark top_mark = root.Mark();
+
+    if (auto listen = require(root, "listen", "")) {
+      std::string text;
+      if (as_string(*listen, "listen", text) &&
+          !parse_host_port(text, config.listen_host, config.listen_port)) {
+        fail(*listen, "listen",
+             "expected host:port (e.g. 127.0.0.1:8080 or [::1]:8080, port 0..65535), got " +
+                 describe(*listen));
+      }
+    }
+    read_int(root, "max_body_bytes", "", 1, kInt64Max, config.max_body_bytes);
+    if (auto edge = find(root, "edge")) read_edge(*edge, config.edge);
+    if (auto cloud = find(root, "cloud")) read_cloud(*cloud, config);
+    if (auto routing = find(root, "routing")) read_routing(*routing, config.auto_rule);
+
+    if (ok() && !config.has_edge() && config.cloud.empty()) {
+      fail_at(top_mark, "", "configure edge.model or at least one cloud upstream");
+    }
+    return error_;
+  }
+
+ private:
+  bool ok() const { return error_.is_ok(); }
+
+  void fail_at(const YAML::Mark& mark, std::string_view path, const std::string& message) {
+    if (!ok()) return;
+    std::string text = location(source_, mark);
+    if (!path.empty()) {
+      text += path;
+      text += ": ";
+    }
+    text += message;
+    error_ = invalid_argument(std::move(text));
+  }
+
+  void fail(const YAML::Node& at, std::string_view path, const std::string& message) {
+    fail_at(at.Mark(), path, message);
+  }
+
+  // True when node is a mapping with unique scalar keys, all of them in known.
+  template <size_t N>
+  bool expect_map(const YAML::Node& node, std::string_view path, const std::string_view (&known)[N],
+                  std::string_view what = {}) {
+    if (!ok()) return false;
+    if (!node.IsMap()) {
+      std::string subject = what.empty() ? std::string() : " at " + std::string(what);
+      fail(node, path, "expected a mapping" + subject + ", got " + describe(node));
+      return false;
+    }
+    std::set<std::string, std::less<>> seen;
+    for (const auto& entry : node) {
+      const YAML::Node& key = entry.first;
+      if (!key.IsScalar()) {
+        fail(key, path, "expected a key name, got " + describe(key));
+        return false;
+      }
+      const std::string& name = key.Scalar();
+      bool is_known = false;
+      for (std::string_view k : known) is_known = is_known || k == name;
+      if (!is_known) {
+        fail(key, child_path(path, name),
+             "unknown key '" + name + "'; known keys: " + join_names(known));
+        return false;
+      }
+      if (!seen.insert(name).second) {
+        fail(key, child_path(path, name), "duplicate key '" + name + "'");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The value of key in map, or nothing when the key is absent or null (an
+  // empty `edge:` means the same as no `edge:`). map has passed expect_map.
+  static std::optional<YAML::Node> find(const YAML::Node& map, std::string_view key) {
+    for (const auto& entry : map) {
+      if (entry.first.Scalar() == key) {
+        if (entry.second.IsNull()) return std::nullopt;
+        return entry.second;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<YAML::Node> require(const YAML::Node& map, std::string_view key,
+                                    std::string_view parent) {
+    auto value = find(map, key);
+    if (!value) fail(map, child_path(parent, key), "required key is missing");
+    return value;
+  }
+
+  bool as_string(const YAML::Node& node, std::string_view path, std::string& out) {
+    if (!ok()) return false;
+    if (!node.IsScalar()) {
+      fail(node, path, "expected a string, got " + describe(node));
+      return false;
+    }
+    out = node.Scalar();
+    return true;
+  }
+
+  bool as_nonempty_string(const YAML::Node& node, std::string_view path, std::string& out) {
+    if (!as_string(node, path, out)) return false;
+    if (out.empty()) {
+      fail(node, path, "expected a non-empty string");
+      return false;
+    }
+    return true;
+  }
+
+  bool as_int(const YAML::Node& node, std::string_view path, int64_t min, int64_t max,
+              int64_t& out) {
+    if (!ok()) return false;
+    int64_t value = 0;
+    if (!node.IsScalar() || !parse_int64(node.Scalar(), value) || value < min || value > max) {
+      std::string want = "expected an integer";
+      if (max == kIntMax || max == kInt64Max) {
+        want += " >= " + std::to_string(min);
+      } else {
+        want += " in " + std::to_string(min) + ".." + std::to_string(max);
+      }
+      fail(node, path, want + ", got " + describe(node));
+      return false;
+    }
+    out = value;
+    return true;
+  }
+
+  bool as_price(const YAML::Node& node, std::string_view path, double& out) {
+    if (!ok()) return false;
+    double value = 0;
+    if (!node.IsScalar() || !parse_double(node.Scalar(), value) || value < 0) {
+      fail(node, path, "expected a non-negative number, got " + describe(node));
+      return false;
+    }
+    out = value;
+    return true;
+  }
+
+  // A list of non-empty strings.
+  bool as_string_list(const YAML::Node& node, std::string_view path,
+                      std::vector<std::pair<std::string, YAML::Node>>& out) {
+    if (!ok()) return false;
+    if (!node.IsSequence()) {
+      fail(node, path, "expected a list of strings, got " + describe(node));
+      return false;
+    }
+    out.clear();
+    for (size_t i = 0; i < node.size(); ++i) {
+      std::string item;
+      if (!as_nonempty_string(node[i], index_path(path, i), item)) return false;
+      out.emplace_back(std::move(item), node[i]);
+    }
+    return true;
+  }
+
+  template <typename T>
+  void read_int(const YAML::Node& map, std::string_view key, std::string_view parent, int64_t min,
+                int64_t max, T& out) {
+    static_assert(std::is_integral_v<T>);
+    auto node = find(map, key);
+    if (!node) return;
+    int64_t value = 0;
+    if (as_int(*node, child_path(parent, key), min, max, value)) out = static_cast<T>(value);
+  }
+
+  void read_price(const YAML::Node& map, std::string_view parent, Price& price) {
+    auto node = find(map, "price_per_mtok");
+    if (!node) return;
+    std::string path = child_path(parent, "price_per_mtok");
+    if (!expect_map(*node, path, kPriceKeys)) return;
+    if (auto v = find(*node, "input")) {
+      as_price(*v, child_path(path, "input"), price.input_per_mtok);
+    }
+    if (auto v = find(*node, "output")) {
+      as_price(*v, child_path(path, "output"), price.output_per_mtok);
+    }
+  }
+
+  void read_edge(const YAML::Node& node, EdgeConfig& edge) {
+    if (!expect_map(node, "edge", kEdgeKeys)) return;
+    if (auto model = require(node, "model", "edge")) {
+      if (as_nonempty_string(*model, "edge.model", edge.model)) {
+        edge.model = resolve_path(edge.model, source_);
+      }
+    }
+    if (auto alias = find(node, "alias")) {
+      if (as_nonempty_string(*alias, "edge.alias", edge.alias) && edge.alias != "edge" &&
+          is_reserved(edge.alias)) {
+        fail(*alias, "edge.alias", "'" + edge.alias + "' is reserved; choose another name");
+      }
+      alias_mark_ = alias->Mark();
+    }
+    read_int(node, "context", "edge", 64, kIntMax, edge.context);
+    read_int(node, "parallel", "edge", 1, 64, edge.parallel);
+    read_int(node, "queue", "edge", 0, kIntMax, edge.queue);
+    read_int(node, "threads", "edge", 0, kIntMax, edge.threads);
+    read_int(node, "batch", "edge", 1, kIntMax, edge.batch);
+    read_price(node, "edge", edge.price);
+  }
+
+  void read_cloud(const YAML::Node& node, Config& config) {
+    if (!ok()) return;
+    if (!node.IsSequence()) {
+      fail(node, "cloud", "expected a list of upstreams, got " + describe(node));
+      return;
+    }
+    // Which upstream serves each model name, to reject ambiguous model names.
+    std::map<std::string, std::string, std::less<>> model_owner;
+    std::map<std::string, size_t, std::less<>> name_index;
+    for (size_t i = 0; i < node.size() && ok(); ++i) {
+      const YAML::Node item = node[i];
+      std::string path = index_path("cloud", i);
+      UpstreamConfig up;
+      read_upstream(item, path, up);
+      if (!ok()) return;
+      if (auto [it, inserted] = name_index.emplace(up.name, i); !inserted) {
+        fail(*find(item, "name"), child_path(path, "name"),
+             "duplicate upstream name '" + up.name + "' (also cloud[" + std::to_string(it->second) +
+                 "])");
+        return;
+      }
+      const YAML::Node models = *find(item, "models");
+      for (size_t m = 0; m < up.models.size(); ++m) {
+        const std::string& model = up.models[m];
+        std::string model_path = index_path(child_path(path, "models"), m);
+        if (is_reserved(model)) {
+          fail(models[m], model_path, "model name '" + model + "' is reserved; it selects a tier");
+          return;
+        }
+        if (config.has_edge() && model == config.edge.alias) {
+          fail(models[m], model_path,
+               "model name '" + model + "' is also edge.alias (line " +
+                   std::to_string(alias_mark_.line + 1) + ")");
+          return;
+        }
+        if (auto [it, inserted] = model_owner.emplace(model, up.name); !inserted) {
+          fail(models[m], model_path,
+               "duplicate model '" + model + "' (already served by upstream '" + it->second + "')");
+          return;
+        }
+      }
+      config.cloud.push_back(std::move(up));
+    }
+  }
+
+  void read_upstream(const YAML::Node& node, const std::string& path, UpstreamConfig& up) {
+    if (!expect_map(node, path, kUpstreamKeys)) return;
+    if (auto name = require(node, "name", path)) {
+      std::string name_path = child_path(path, "name");
+      if (as_string(*name, name_path, up.name)) {
+        if (!is_upstream_name(up.name)) {
+          fail(*name, name_path, "expected a name of [a-z0-9_-]+, got " + describe(*name));
+        } else if (is_reserved(up.name)) {
+          fail(*name, name_path, "'" + up.name + "' is reserved; choose another name");
+        }
+      }
+    }
+    if (auto url = require(node, "base_url", path)) {
+      std::string url_path = child_path(path, "base_url");
+      if (as_string(*url, url_path, up.base_url)) {
+        while (!up.base_url.empty() && up.base_url.back() == '/') up.base_url.pop_back();
+        std::string_view u = up.base_url;
+        size_t scheme = u.starts_with("https://") ? 8 : u.starts_with("http://") ? 7 : 0;
+        bool has_space = u.find_first_of(" \t\r\n") != std::string_view::npos;
+        if (scheme == 0 || u.size() == scheme || has_space) {
+          fail(*url, url_path, "expected an http:// or https:// URL, got " + describe(*url));
+        }
+      }
+    }
+    if (auto env = find(node, "api_key_env")) {
+      std::string env_path = child_path(path, "api_key_env");
+      if (as_string(*env, env_path, up.api_key_env) && !is_env_name(up.api_key_env)) {
+        fail(*env, env_path, "expected an environment variable name, got " + describe(*env));
+      }
+    }
+    if (auto models = require(node, "models", path)) {
+      std::string models_path = child_path(path, "models");
+      std::vector<std::pair<std::string, YAML::Node>> items;
+      if (as_string_list(*models, models_path, items)) {
+        if (items.empty()) fail(*models, models_path, "expected at least one model");
+        for (auto& item : items) up.models.push_back(std::move(item.first));
+      }
+    }
+    read_price(node, path, up.price);
+    if (auto timeouts = find(node, "timeouts")) {
+      std::string t_path = child_path(path, "timeouts");
+      if (expect_map(*timeouts, t_path, kTimeoutKeys)) {
+        read_int(*timeouts, "connect_ms", t_path, 1, kIntMax, up.connect_timeout_ms);
+        read_int(*timeouts, "first_byte_ms", t_path, 1, kIntMax, up.first_byte_timeout_ms);
+        read_int(*timeouts, "request_ms", t_path, 1, kIntMax, up.request_timeout_ms);
+      }
+    }
+    if (auto retries = find(node, "retries")) {
+      std::string r_path = child_path(path, "retries");
+      if (expect_map(*retries, r_path, kRetryKeys)) {
+        read_int(*retries, "max", r_path, 0, 100, up.max_retries);
+        read_int(*retries, "backoff_ms", r_path, 0, kIntMax, up.backoff_ms);
+      }
+    }
+  }
+
+  void read_routing(const YAML::Node& node, AutoRuleConfig& rule) {
+    if (!expect_map(node, "routing", kRoutingKeys)) return;
+    auto auto_node = find(node, "auto");
+    if (!auto_node || !expect_map(*auto_node, "routing.auto", kAutoKeys)) return;
+    read_int(*auto_node, "max_edge_prompt_tokens", "routing.auto", 0, kIntMax,
+             rule.max_edge_prompt_tokens);
+    if (auto keywords = find(*auto_node, "cloud_keywords")) {
+      std::vector<std::pair<std::string, YAML::Node>> items;
+      if (as_string_list(*keywords, "routing.auto.cloud_keywords", items)) {
+        rule.cloud_keywords.clear();
+        for (auto& item : items) rule.cloud_keywords.push_back(std::move(item.first));
+      }
+    }
+  }
+
+  const std::string& source_;
+  Status error_;
+  YAML::Mark alias_mark_;
+};
+
+}  // namespace
+
+StatusOr<ConfigPtr> parse_config(const std::string& yaml_text, const std::string& source_name) {
+  try {
+    std::vector<YAML::Node> docs = YAML::LoadAll(yaml_text);
+    if (docs.size() > 1) {
+      return invalid_argument(location(source_name, docs[1].Mark()) +
+                              "expected one YAML document, found " + std::to_string(docs.size()));
+    }
+    YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
+    auto config = std::make_shared<Config>();
+    config->source = source_name;
+    ConfigReader reader(source_name);
+    if (Status s = reader.read(root, *config); !s.is_ok()) return s;
+    return ConfigPtr(std::move(config));
+  } catch (const YAML::ParserException& e) {
+    return invalid_argument(location(source_name, e.mark) + "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    return invalid_argument(location(source_name, e.mark) + e.msg);
+  }
+}
+
+StatusOr<ConfigPtr> load_config(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return not_found("cannot read config file " + path + ": " + std::strerror(errno));
+  }
+  std::string text;
+  char buffer[8192];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  int read_errno = std::ferror(file) ? errno : 0;
+  std::fclose(file);
+  if (read_errno != 0) {
+    return not_found("cannot read config file " + path + ": " + std::strerror(read_errno));
+  }
+  return parse_config(text, path);
+}
+
+}  // namespace tiergate

@@ -1,0 +1,54 @@
+// The interface every tier implements: the in-process edge model
+// (engines/local) and each OpenAI-compatible cloud upstream (engines/cloud).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tiergate/core/chat.h"
+#include "tiergate/core/status.h"
+
+namespace tiergate {
+
+// Receives an answer as it is generated. Implemented by the server for each
+// request; called only from the thread that called Engine::generate.
+class TokenSink {
+ public:
+  virtual ~TokenSink() = default;
+  // Called for each piece of text in order. Returns false when the client is
+  // gone: the engine stops generating and returns kCancelled.
+  virtual bool on_delta(const Delta& delta) = 0;
+  // Polled while generating, also when no text is produced (prefill, a quiet
+  // upstream). True means the client is gone.
+  virtual bool cancelled() = 0;
+};
+
+// Health of a tier, for /readyz and routing around a tier that cannot serve.
+enum class TierState { kReady, kLoading, kUnavailable };
+
+std::string_view tier_state_name(TierState state);
+
+struct TierHealth {
+  TierState state = TierState::kUnavailable;
+  std::string detail;  // why it is not ready, for operators
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  // Generates an answer to request with the given model (the tier's own model
+  // id; engines serving one model ignore it). Thread-safe: many requests may
+  // call it at once. On success every delta has been passed to sink and the
+  // Completion holds the whole answer. Errors: kInvalidArgument (the request
+  // cannot be served by this tier, e.g. context overflow: never retried),
+  // kUnavailable / kDeadlineExceeded (the tier failed; may fall back when
+  // nothing was sent yet, see Completion-less return), kResourceExhausted
+  // (queue full), kCancelled (the sink reported the client gone).
+  virtual StatusOr<Completion> generate(const ChatRequest& request, const std::string& model,
+                                        TokenSink& sink) = 0;
+
+  virtual TierHealth health() const = 0;
+};
+
+}  // namespace tiergate

@@ -1,0 +1,314 @@
+#include "tiergate/server/gateway.h"
+
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "tiergate/router/router.h"
+#include "tiergate/server/openai_request.h"
+#include "tiergate/server/openai_response.h"
+
+namespace tiergate {
+
+// The server's metrics, declared once (names, help, labels in one place).
+struct Gateway::Metrics {
+  explicit Metrics(MetricsRegistry& r)
+      : requests(r.counter_family("tiergate_requests_total",
+                                  "Chat completion requests by answering tier, route and HTTP status.",
+                                  {"tier", "route", "status"})),
+        duration(r.histogram_family("tiergate_request_duration_seconds",
+                                    "Time from request received to the last byte of the answer, by tier.", {"tier"},
+                                    exponential_buckets(0.005, 2, 14))),
+        first_token(r.histogram_family("tiergate_time_to_first_token_seconds",
+                                       "Time from request received to the first streamed text, by tier.", {"tier"},
+                                       exponential_buckets(0.005, 2, 14))),
+        tokens(r.counter_family("tiergate_tokens_total", "Tokens processed, by tier and kind (prompt, completion).",
+                                {"tier", "kind"})),
+        cost(r.counter_family("tiergate_cost_usd_total", "Cost of answered requests in USD, by tier.", {"tier"})),
+        fallbacks(r.counter_family("tiergate_fallbacks_total",
+                                   "Requests answered by a later candidate after an earlier tier failed.", {"tier"})),
+        cancelled(r.counter("tiergate_client_cancelled_total",
+                            "Requests whose client disconnected before the answer was complete.")) {}
+
+  CounterFamily& requests;
+  HistogramFamily& duration;
+  HistogramFamily& first_token;
+  CounterFamily& tokens;
+  CounterFamily& cost;
+  CounterFamily& fallbacks;
+  Counter& cancelled;
+};
+
+namespace {
+
+const HttpHeaders kJson = {{"Content-Type", "application/json"}};
+
+std::string new_completion_id() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  static const char* hex = "0123456789abcdef";
+  std::string id = "chatcmpl-";
+  for (int i = 0; i < 24; ++i) id += hex[rng() % 16];
+  return id;
+}
+
+HttpHeaders answer_headers(const std::string& content_type, const Attempt& a, const std::string& request_id) {
+  return {{"Content-Type", content_type},
+          {"x-tiergate-tier", a.tier},
+          {"x-tiergate-route", a.route},
+          {"x-request-id", request_id}};
+}
+
+// Streams an answer as SSE. Headers go out with the first text, so that a
+// tier that fails before answering can still be replaced by the next one.
+class SseSink final : public DispatchSink {
+ public:
+  SseSink(HttpExchange& ex, const CompletionIds& ids, bool with_logprobs)
+      : ex_(ex), ids_(ids), with_logprobs_(with_logprobs) {}
+
+  void on_attempt(const Attempt& attempt) override { attempt_ = attempt; }
+
+  bool on_delta(const Delta& delta) override {
+    if (!ensure_started()) return false;
+    if (delta.text.empty() && delta.logprobs.empty()) return true;
+    if (!first_text_) first_text_ = std::chrono::steady_clock::now();
+    return event(chunk_delta_json(ids_, attempt_.model, delta, with_logprobs_));
+  }
+  bool cancelled() override { return gone_ || ex_.client_gone(); }
+
+  bool ensure_started() {
+    if (started_) return !gone_;
+    started_ = true;
+    if (!ex_.begin_stream(200, stream_headers())) return mark_gone();
+    return event(chunk_role_json(ids_, attempt_.model));
+  }
+  bool event(const std::string& json) {
+    if (gone_) return false;
+    if (!ex_.write_chunk("data: " + json + "\n\n")) return mark_gone();
+    return true;
+  }
+  bool done() {
+    if (!event("[DONE]")) return false;
+    return ex_.end_stream() || mark_gone();
+  }
+
+  bool started() const { return started_; }
+  const Attempt& attempt() const { return attempt_; }
+  std::optional<std::chrono::steady_clock::time_point> first_text() const { return first_text_; }
+
+ private:
+  HttpHeaders stream_headers() const {
+    HttpHeaders h = answer_headers("text/event-stream", attempt_, ids_.id);
+    h.emplace_back("Cache-Control", "no-cache");
+    return h;
+  }
+  bool mark_gone() {
+    gone_ = true;
+    return false;
+  }
+
+  HttpExchange& ex_;
+  CompletionIds ids_;
+  bool with_logprobs_;
+  Attempt attempt_;
+  bool started_ = false;
+  bool gone_ = false;
+  std::optional<std::chrono::steady_clock::time_point> first_text_;
+};
+
+// Collects nothing (the Completion holds the text); watches for the client leaving.
+class BufferedSink final : public DispatchSink {
+ public:
+  explicit BufferedSink(HttpExchange& ex) : ex_(ex) {}
+  void on_attempt(const Attempt& attempt) override { attempt_ = attempt; }
+  bool on_delta(const Delta&) override { return true; }
+  bool cancelled() override { return ex_.client_gone(); }
+  const Attempt& attempt() const { return attempt_; }
+
+ private:
+  HttpExchange& ex_;
+  Attempt attempt_;
+};
+
+}  // namespace
+
+Gateway::Gateway(GatewayOptions options)
+    : options_(std::move(options)), metrics_(std::make_unique<Metrics>(*options_.metrics)) {}
+
+Gateway::~Gateway() = default;
+
+void Gateway::handle(HttpExchange& ex) {
+  const std::string& path = ex.path();
+  const std::string& method = ex.method();
+  auto only = [&](const char* allowed) {
+    if (method == allowed) return true;
+    ex.respond(405, {{"Content-Type", "application/json"}, {"Allow", allowed}},
+               error_json(405, "Method " + method + " is not allowed on " + path + "; use " + allowed));
+    return false;
+  };
+  if (path == "/v1/chat/completions") {
+    if (only("POST")) chat_completions(ex);
+  } else if (path == "/v1/models") {
+    if (only("GET")) models(ex);
+  } else if (path == "/healthz") {
+    if (only("GET")) ex.respond(200, kJson, R"({"status":"ok"})");
+  } else if (path == "/readyz") {
+    if (only("GET")) readyz(ex);
+  } else if (path == "/metrics") {
+    if (only("GET")) ex.respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, options_.metrics->render());
+  } else {
+    ex.respond(404, kJson, error_json(404, "Unknown path " + path + "; see /v1/chat/completions and /v1/models"));
+  }
+}
+
+void Gateway::models(HttpExchange& ex) {
+  const Config& cfg = *options_.config;
+  std::vector<ModelEntry> list;
+  list.push_back({"auto", "tiergate"});
+  if (cfg.has_edge()) {
+    list.push_back({"edge", "edge"});
+    if (cfg.edge.alias != "edge") list.push_back({cfg.edge.alias, "edge"});
+    if (!options_.edge_model_id.empty()) list.push_back({options_.edge_model_id, "edge"});
+  }
+  if (!cfg.cloud.empty()) list.push_back({"cloud", "tiergate"});
+  for (const auto& up : cfg.cloud) {
+    for (const auto& m : up.models) list.push_back({m, up.name});
+  }
+  ex.respond(200, kJson, models_json(list, options_.clock->unix_seconds()));
+}
+
+void Gateway::readyz(HttpExchange& ex) {
+  const Config& cfg = *options_.config;
+  nlohmann::json tiers = nlohmann::json::object();
+  bool edge_ready = false, any_cloud_ready = false;
+  if (Engine* edge = options_.dispatcher->edge()) {
+    TierHealth h = edge->health();
+    edge_ready = h.state == TierState::kReady;
+    tiers["edge"] = {{"state", tier_state_name(h.state)}, {"detail", h.detail}};
+  }
+  for (const auto& up : cfg.cloud) {
+    if (Engine* e = options_.dispatcher->cloud(up.name)) {
+      TierHealth h = e->health();
+      any_cloud_ready = any_cloud_ready || h.state == TierState::kReady;
+      tiers[up.name] = {{"state", tier_state_name(h.state)}, {"detail", h.detail}, {"base_url", up.base_url}};
+    }
+  }
+  bool ready = cfg.has_edge() ? edge_ready : any_cloud_ready;
+  nlohmann::json body = {{"status", ready ? "ready" : "not_ready"}, {"tiers", tiers}};
+  ex.respond(ready ? 200 : 503, kJson, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void Gateway::chat_completions(HttpExchange& ex) {
+  const auto start = std::chrono::steady_clock::now();
+  auto count = [&](const std::string& tier, const std::string& route, int status) {
+    metrics_->requests.with({tier, route, std::to_string(status)}).inc();
+  };
+  auto reject = [&](int status, const std::string& body) {
+    count("none", "rejected", status);
+    ex.respond(status, kJson, body);
+  };
+
+  if (ex.body_too_large()) {
+    reject(413, error_json(413,
+                           "The request body exceeds the limit of " + std::to_string(options_.config->max_body_bytes) +
+                               " bytes (max_body_bytes in the config)",
+                           "", "request_too_large"));
+    return;
+  }
+  ChatRequest request;
+  RequestError parse_error;
+  if (!parse_chat_request(ex.body(), request, parse_error)) {
+    reject(400, error_json(400, parse_error.message, parse_error.param));
+    return;
+  }
+
+  TierAvailability tiers;
+  tiers.edge_configured = options_.config->has_edge();
+  tiers.edge_model_id = options_.edge_model_id;
+  if (Engine* edge = options_.dispatcher->edge()) tiers.edge_ready = edge->health().state == TierState::kReady;
+  for (const auto& up : options_.config->cloud) {
+    if (Engine* e = options_.dispatcher->cloud(up.name)) tiers.cloud_ready[up.name] = e->health().state == TierState::kReady;
+  }
+  StatusOr<RoutePlan> plan = plan_route(*options_.config, request, tiers);
+  if (!plan.is_ok()) {
+    reject(http_status_for(plan.status()), error_json(plan.status()));
+    return;
+  }
+
+  CompletionIds ids{new_completion_id(), options_.clock->unix_seconds()};
+  const bool with_logprobs = request.sampling.logprobs;
+  auto elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  auto answer_info = [&](const DispatchResult& r) {
+    return AnswerInfo{r.attempt.tier,  r.attempt.route, r.completion.model,         r.cost_usd,
+                      elapsed_ms(),    r.attempts,      r.completion.usage_counted};
+  };
+  auto record = [&](const DispatchResult& r, int status) {
+    const std::string& tier = r.attempt.tier;
+    count(tier, r.attempt.route, status);
+    metrics_->duration.with({tier}).observe(elapsed_ms() / 1000.0);
+    metrics_->tokens.with({tier, "prompt"}).inc(static_cast<double>(r.completion.usage.prompt_tokens));
+    metrics_->tokens.with({tier, "completion"}).inc(static_cast<double>(r.completion.usage.completion_tokens));
+    metrics_->cost.with({tier}).inc(r.cost_usd);
+    if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
+  };
+  auto record_error = [&](const Attempt& a, const Status& s) {
+    if (s.code() == StatusCode::kCancelled) metrics_->cancelled.inc();
+    count(a.tier.empty() ? "none" : a.tier, a.route.empty() ? plan->reason : a.route, http_status_for(s));
+  };
+
+  if (!request.stream) {
+    BufferedSink sink(ex);
+    StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink);
+    if (!result.is_ok()) {
+      record_error(sink.attempt(), result.status());
+      HttpHeaders h = kJson;
+      if (!sink.attempt().tier.empty()) {
+        h.emplace_back("x-tiergate-tier", sink.attempt().tier);
+        h.emplace_back("x-tiergate-route", sink.attempt().route);
+      }
+      ex.respond(http_status_for(result.status()), h, error_json(result.status()));
+      return;
+    }
+    AnswerInfo info = answer_info(*result);
+    HttpHeaders h = answer_headers("application/json", result->attempt, ids.id);
+    h.emplace_back("x-tiergate-cost-usd", std::to_string(result->cost_usd));
+    ex.respond(200, h, completion_json(ids, result->completion, info, with_logprobs));
+    record(*result, 200);
+    return;
+  }
+
+  SseSink sink(ex, ids, with_logprobs);
+  StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink);
+  if (!result.is_ok()) {
+    record_error(sink.attempt(), result.status());
+    if (result.status().code() == StatusCode::kCancelled) {
+      if (!sink.started()) ex.respond(499, kJson, error_json(result.status()));
+      return;
+    }
+    if (!sink.started()) {
+      // Nothing sent yet: an ordinary JSON error with the right status.
+      ex.respond(http_status_for(result.status()), kJson, error_json(result.status()));
+    } else {
+      // Mid-stream: an error event the SDKs raise, then the end of the stream.
+      sink.event(error_json(result.status()));
+      sink.done();
+    }
+    return;
+  }
+  if (!sink.ensure_started()) {
+    record_error(result->attempt, cancelled("client went away"));
+    return;
+  }
+  if (sink.first_text()) {
+    metrics_->first_token.with({result->attempt.tier})
+        .observe(std::chrono::duration<double>(*sink.first_text() - start).count());
+  }
+  AnswerInfo info = answer_info(*result);
+  sink.event(chunk_finish_json(ids, result->attempt.model, result->completion.finish, info));
+  if (request.include_usage) sink.event(chunk_usage_json(ids, result->attempt.model, result->completion.usage));
+  sink.done();
+  record(*result, 200);
+}
+
+}  // namespace tiergate

@@ -1,0 +1,139 @@
+#include "tiergate/server/openai_response.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tiergate {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+json bytes_of(const std::string& s) {
+  json arr = json::array();
+  for (unsigned char c : s) arr.push_back(static_cast<int>(c));
+  return arr;
+}
+
+json logprobs_json(const std::vector<TokenLogprob>& lps) {
+  json content = json::array();
+  for (const auto& lp : lps) {
+    json top = json::array();
+    for (const auto& t : lp.top) top.push_back({{"token", t.token}, {"logprob", t.logprob}, {"bytes", bytes_of(t.token)}});
+    content.push_back({{"token", lp.token}, {"logprob", lp.logprob}, {"bytes", bytes_of(lp.token)}, {"top_logprobs", top}});
+  }
+  return {{"content", content}, {"refusal", nullptr}};
+}
+
+json info_json(const AnswerInfo& info) {
+  return {{"tier", info.tier},           {"route", info.route},           {"model", info.model},
+          {"cost_usd", info.cost_usd},   {"latency_ms", info.latency_ms}, {"attempts", info.attempts},
+          {"usage_counted", info.usage_counted}};
+}
+
+json usage_json(const Usage& u) {
+  return {{"prompt_tokens", u.prompt_tokens}, {"completion_tokens", u.completion_tokens}, {"total_tokens", u.total()}};
+}
+
+json chunk_base(const CompletionIds& ids, const std::string& model) {
+  return {{"id", ids.id}, {"object", "chat.completion.chunk"}, {"created", ids.created}, {"model", model},
+          {"system_fingerprint", nullptr}};
+}
+
+std::string_view error_type(int status) {
+  if (status == 429) return "rate_limit_error";
+  if (status >= 500) return "server_error";
+  return "invalid_request_error";
+}
+
+}  // namespace
+
+std::string completion_json(const CompletionIds& ids, const Completion& c, const AnswerInfo& info, bool with_logprobs) {
+  json choice = {{"index", 0},
+                 {"message", {{"role", "assistant"}, {"content", c.text}, {"refusal", nullptr}}},
+                 {"logprobs", with_logprobs ? logprobs_json(c.logprobs) : json(nullptr)},
+                 {"finish_reason", finish_reason_name(c.finish)}};
+  json body = {{"id", ids.id},
+               {"object", "chat.completion"},
+               {"created", ids.created},
+               {"model", c.model},
+               {"choices", json::array({choice})},
+               {"usage", usage_json(c.usage)},
+               {"system_fingerprint", nullptr},
+               {"tiergate", info_json(info)}};
+  return dump(body);
+}
+
+std::string chunk_role_json(const CompletionIds& ids, const std::string& model) {
+  json j = chunk_base(ids, model);
+  j["choices"] = json::array(
+      {{{"index", 0}, {"delta", {{"role", "assistant"}, {"content", ""}}}, {"logprobs", nullptr}, {"finish_reason", nullptr}}});
+  return dump(j);
+}
+
+std::string chunk_delta_json(const CompletionIds& ids, const std::string& model, const Delta& delta, bool with_logprobs) {
+  json j = chunk_base(ids, model);
+  j["choices"] = json::array({{{"index", 0},
+                               {"delta", {{"content", delta.text}}},
+                               {"logprobs", with_logprobs ? logprobs_json(delta.logprobs) : json(nullptr)},
+                               {"finish_reason", nullptr}}});
+  return dump(j);
+}
+
+std::string chunk_finish_json(const CompletionIds& ids, const std::string& model, FinishReason finish,
+                              const AnswerInfo& info) {
+  json j = chunk_base(ids, model);
+  j["choices"] = json::array(
+      {{{"index", 0}, {"delta", json::object()}, {"logprobs", nullptr}, {"finish_reason", finish_reason_name(finish)}}});
+  j["tiergate"] = info_json(info);
+  return dump(j);
+}
+
+std::string chunk_usage_json(const CompletionIds& ids, const std::string& model, const Usage& usage) {
+  json j = chunk_base(ids, model);
+  j["choices"] = json::array();
+  j["usage"] = usage_json(usage);
+  return dump(j);
+}
+
+int http_status_for(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk: return 200;
+    case StatusCode::kInvalidArgument: return 400;
+    case StatusCode::kNotFound: return 404;
+    case StatusCode::kUnavailable: return 503;
+    case StatusCode::kDeadlineExceeded: return 504;
+    case StatusCode::kResourceExhausted: return 429;
+    case StatusCode::kFailedPrecondition: return 503;
+    case StatusCode::kCancelled: return 499;
+    case StatusCode::kInternal: return 500;
+  }
+  return 500;
+}
+
+std::string error_json(int http_status, const std::string& message, const std::string& param, const std::string& code) {
+  json err = {{"message", message},
+              {"type", error_type(http_status)},
+              {"param", param.empty() ? json(nullptr) : json(param)},
+              {"code", code.empty() ? json(nullptr) : json(code)}};
+  return dump(json{{"error", err}});
+}
+
+std::string error_json(const Status& status) {
+  int http = http_status_for(status);
+  std::string code;
+  if (status.code() == StatusCode::kNotFound) code = "model_not_found";
+  if (status.message().rfind("context_length_exceeded", 0) == 0) code = "context_length_exceeded";
+  return error_json(http, status.message(), "", code);
+}
+
+std::string models_json(const std::vector<ModelEntry>& models, int64_t created) {
+  json data = json::array();
+  for (const auto& m : models) {
+    data.push_back({{"id", m.id}, {"object", "model"}, {"created", created}, {"owned_by", m.owned_by}});
+  }
+  return dump(json{{"object", "list"}, {"data", data}});
+}
+
+}  // namespace tiergate

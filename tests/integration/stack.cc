@@ -1,0 +1,38 @@
+#include "stack.h"
+
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "http_client.h"
+#include "test_models.h"
+
+namespace tiergate::testing {
+
+RunningServer start_llama_server(const std::string& model, const std::string& model_name) {
+  RunningServer s;
+  s.port = free_loopback_port();
+  s.process = std::make_unique<Subprocess>(std::vector<std::string>{
+      LLAMA_SERVER_BIN, "-m", model, "--host", "127.0.0.1", "--port", std::to_string(s.port), "-a", model_name,
+      "-c", "4096", "-np", "2", "-t", "1", "--no-webui", "--no-warmup"});
+  for (int i = 0; i < 600; ++i) {  // bounded: 60 s
+    if (!s.process->running()) throw std::runtime_error("llama-server exited during start");
+    if (http_call(s.port, "GET", "/health").status == 200) return s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  throw std::runtime_error("llama-server did not become healthy within 60 s");
+}
+
+RunningServer start_tiergate(const std::string& config_yaml, const std::map<std::string, std::string>& env) {
+  std::string dir = make_temp_dir("tiergate-it-");
+  std::string path = dir + "/tiergate.yaml";
+  std::ofstream(path) << config_yaml;
+  RunningServer s;
+  s.process = std::make_unique<Subprocess>(std::vector<std::string>{TIERGATE_BIN, "serve", "--config", path}, env);
+  auto line = s.process->wait_for_line("listening on http://", std::chrono::seconds(60));
+  if (!line) throw std::runtime_error("tiergate serve did not start (see stderr above)");
+  s.port = static_cast<uint16_t>(std::stoi(line->substr(line->rfind(':') + 1)));
+  return s;
+}
+
+}  // namespace tiergate::testing

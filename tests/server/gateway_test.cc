@@ -1,0 +1,193 @@
+// The gateway over real HTTP on loopback, with scripted engines to inject
+// faults (a tier down, failing mid-stream, a client that leaves).
+#include "tiergate/server/gateway.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio.hpp>
+#include <nlohmann/json.hpp>
+
+#include "fake_engine.h"
+#include "http_client.h"
+
+namespace tiergate {
+namespace {
+
+using json = nlohmann::json;
+using testing::FakeEngine;
+using testing::http_call;
+using testing::sse_payloads;
+
+const char* kConfig = R"(listen: 127.0.0.1:0
+max_body_bytes: 2048
+edge:
+  model: edge.gguf
+cloud:
+  - name: up1
+    base_url: http://127.0.0.1:9/v1
+    models: [big]
+    price_per_mtok: {input: 1000000, output: 2000000}
+)";
+
+class GatewayTest : public ::testing::Test {
+ protected:
+  void SetUp() override { start(); }
+
+  void start() {
+    config_ = *parse_config(kConfig, "test.yaml");
+    dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}});
+    gateway_ = std::make_unique<Gateway>(GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf"});
+    server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
+                                           [this](HttpExchange& ex) { gateway_->handle(ex); });
+    ASSERT_TRUE(server_->listen().is_ok());
+    server_->start();
+    port_ = server_->port();
+  }
+  void TearDown() override { server_->stop(); }
+
+  testing::HttpResult chat(const json& body) { return http_call(port_, "POST", "/v1/chat/completions", body.dump()); }
+
+  FakeEngine edge_, cloud_;
+  MetricsRegistry metrics_;
+  SystemClock clock_;
+  ConfigPtr config_;
+  std::unique_ptr<Dispatcher> dispatcher_;
+  std::unique_ptr<Gateway> gateway_;
+  std::unique_ptr<HttpServer> server_;
+  uint16_t port_ = 0;
+};
+
+json user(const std::string& text) { return json::array({{{"role", "user"}, {"content", text}}}); }
+
+TEST_F(GatewayTest, NonStreamingAnswerNamesTierAndRoute) {
+  auto r = chat({{"model", "auto"}, {"messages", user("hi")}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+  EXPECT_EQ(r.headers["x-tiergate-route"], "auto:short_prompt");
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["choices"][0]["message"]["content"], "Hello, world");
+  EXPECT_EQ(j["tiergate"]["tier"], "edge");
+}
+
+TEST_F(GatewayTest, CloudCostComesFromPriceTable) {
+  auto r = chat({{"model", "cloud"}, {"messages", user("hi")}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["tiergate"]["tier"], "up1");
+  double expected = (j["usage"]["prompt_tokens"].get<double>() * 1e6 + j["usage"]["completion_tokens"].get<double>() * 2e6) / 1e6;
+  EXPECT_DOUBLE_EQ(j["tiergate"]["cost_usd"].get<double>(), expected);
+}
+
+TEST_F(GatewayTest, StreamingEndsWithDoneAndCarriesUsage) {
+  auto r = chat({{"model", "edge"}, {"messages", user("hi")}, {"stream", true}, {"stream_options", {{"include_usage", true}}}});
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.headers["content-type"], "text/event-stream");
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+  auto events = sse_payloads(r.body);
+  ASSERT_GE(events.size(), 5u);
+  EXPECT_EQ(events.back(), "[DONE]");
+  std::string text;
+  for (size_t i = 0; i + 1 < events.size(); ++i) {
+    json e = json::parse(events[i]);
+    if (!e["choices"].empty()) text += e["choices"][0]["delta"].value("content", "");
+  }
+  EXPECT_EQ(text, "Hello, world");
+  json usage = json::parse(events[events.size() - 2]);
+  EXPECT_TRUE(usage["choices"].empty());
+  EXPECT_GT(usage["usage"]["total_tokens"].get<int>(), 0);
+  json finish = json::parse(events[events.size() - 3]);
+  EXPECT_EQ(finish["choices"][0]["finish_reason"], "stop");
+  EXPECT_EQ(finish["tiergate"]["tier"], "edge");
+}
+
+TEST_F(GatewayTest, TierDownBeforeAnsweringFallsBackAndSaysSo) {
+  edge_.fail_before = unavailable("edge broke");
+  auto r = chat({{"model", "auto"}, {"messages", user("hi")}, {"stream", true}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "up1");
+  EXPECT_EQ(r.headers["x-tiergate-route"], "auto:short_prompt>fallback:up1");
+}
+
+TEST_F(GatewayTest, FailureMidStreamIsAnErrorEventNeverASplice) {
+  edge_.fail_after_first = unavailable("edge broke");
+  auto r = chat({{"model", "auto"}, {"messages", user("hi")}, {"stream", true}});
+  ASSERT_EQ(r.status, 200);
+  auto events = sse_payloads(r.body);
+  ASSERT_GE(events.size(), 3u);
+  EXPECT_EQ(events.back(), "[DONE]");
+  json err = json::parse(events[events.size() - 2]);
+  EXPECT_TRUE(err.contains("error"));
+  EXPECT_EQ(cloud_.calls.load(), 0);  // the cloud never started a second answer
+}
+
+TEST_F(GatewayTest, InvalidArgumentNeverFallsBack) {
+  edge_.fail_before = invalid_argument("context_length_exceeded: too long");
+  auto r = chat({{"model", "auto"}, {"messages", user("hi")}});
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(json::parse(r.body)["error"]["code"], "context_length_exceeded");
+  EXPECT_EQ(cloud_.calls.load(), 0);
+}
+
+TEST_F(GatewayTest, EveryTierDownIsA503NotAHang) {
+  edge_.fail_before = unavailable("edge broke");
+  cloud_.fail_before = unavailable("upstream 'up1' cannot be reached");
+  auto r = chat({{"model", "auto"}, {"messages", user("hi")}});
+  EXPECT_EQ(r.status, 503);
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["error"]["type"], "server_error");
+}
+
+TEST_F(GatewayTest, BadRequests) {
+  EXPECT_EQ(http_call(port_, "POST", "/v1/chat/completions", "{not json").status, 400);
+  EXPECT_EQ(chat({{"messages", user("")}}).status, 400);
+  EXPECT_EQ(chat({{"model", "auto"}}).status, 400);
+  auto unknown = chat({{"model", "nope"}, {"messages", user("hi")}});
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_EQ(json::parse(unknown.body)["error"]["code"], "model_not_found");
+  auto big = chat({{"messages", user(std::string(4096, 'a'))}});
+  EXPECT_EQ(big.status, 413);
+  EXPECT_EQ(json::parse(big.body)["error"]["code"], "request_too_large");
+  EXPECT_EQ(http_call(port_, "GET", "/v1/chat/completions").status, 405);
+  EXPECT_EQ(http_call(port_, "GET", "/nowhere").status, 404);
+}
+
+TEST_F(GatewayTest, ModelsHealthReadinessMetrics) {
+  auto models = json::parse(http_call(port_, "GET", "/v1/models").body);
+  std::vector<std::string> ids;
+  for (const auto& m : models["data"]) ids.push_back(m["id"]);
+  EXPECT_EQ(ids, (std::vector<std::string>{"auto", "edge", "edge.gguf", "cloud", "big"}));
+  EXPECT_EQ(http_call(port_, "GET", "/healthz").status, 200);
+  EXPECT_EQ(http_call(port_, "GET", "/readyz").status, 200);
+  edge_.state = TierState::kUnavailable;
+  auto ready = http_call(port_, "GET", "/readyz");
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_EQ(json::parse(ready.body)["tiers"]["edge"]["state"], "unavailable");
+
+  ASSERT_EQ(chat({{"model", "edge"}, {"messages", user("hi")}}).status, 200);
+  auto m = http_call(port_, "GET", "/metrics");
+  EXPECT_EQ(m.status, 200);
+  EXPECT_NE(m.body.find("# TYPE tiergate_requests_total counter"), std::string::npos);
+  EXPECT_NE(m.body.find("tiergate_requests_total{tier=\"edge\",route=\"model:edge\",status=\"200\"} 1"), std::string::npos);
+}
+
+TEST_F(GatewayTest, ClientLeavingMidStreamStopsGeneration) {
+  edge_.until_cancelled = true;
+  namespace net = boost::asio;
+  net::io_context io;
+  net::ip::tcp::socket s(io);
+  s.connect({net::ip::make_address("127.0.0.1"), port_});
+  std::string body = json{{"model", "edge"}, {"messages", user("hi")}, {"stream", true}}.dump();
+  std::string req = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
+                    std::to_string(body.size()) + "\r\n\r\n" + body;
+  net::write(s, net::buffer(req));
+  char buf[512];
+  size_t got = s.read_some(net::buffer(buf));  // the stream has started
+  EXPECT_GT(got, 0u);
+  s.close();
+  // The engine must see the cancellation; bounded wait, not a timing assertion.
+  for (int i = 0; i < 1000 && !edge_.saw_cancel; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(edge_.saw_cancel.load());
+}
+
+}  // namespace
+}  // namespace tiergate

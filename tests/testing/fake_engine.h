@@ -1,0 +1,53 @@
+// A scripted Engine for fault injection in server and dispatch tests: answers
+// with fixed pieces, or fails before or after some of them, or streams until
+// the client goes away. Not a model: real answers come from llama.cpp in the
+// engine and integration tests.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tiergate/engines/engine.h"
+
+namespace tiergate::testing {
+
+class FakeEngine final : public Engine {
+ public:
+  std::vector<std::string> pieces = {"Hello", ", ", "world"};
+  Status fail_before;          // returned before any piece when not OK
+  Status fail_after_first;     // returned after the first piece when not OK
+  bool until_cancelled = false;  // stream pieces until the sink reports the client gone
+  TierState state = TierState::kReady;
+  std::string model_name = "fake-model";
+
+  std::atomic<int> calls{0};
+  std::atomic<bool> saw_cancel{false};
+
+  StatusOr<Completion> generate(const ChatRequest& request, const std::string& model, TokenSink& sink) override {
+    ++calls;
+    if (!fail_before.is_ok()) return fail_before;
+    Completion c;
+    c.model = model.empty() ? model_name : model;
+    c.usage.prompt_tokens = estimate_prompt_tokens(request.messages);
+    for (size_t i = 0; until_cancelled || i < pieces.size(); ++i) {
+      std::string piece = pieces[i % pieces.size()];
+      if (sink.cancelled() || !sink.on_delta(Delta{piece, {}})) {
+        saw_cancel = true;
+        return cancelled("client went away");
+      }
+      c.text += piece;
+      ++c.usage.completion_tokens;
+      if (i == 0 && !fail_after_first.is_ok()) return fail_after_first;
+      // Bounded: a cancelled stream ends within the loop; 100000 pieces at most.
+      if (until_cancelled) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      if (i > 100000) break;
+    }
+    return c;
+  }
+  TierHealth health() const override { return {state, state == TierState::kReady ? "ok" : "down"}; }
+};
+
+}  // namespace tiergate::testing

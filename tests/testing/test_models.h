@@ -1,0 +1,21 @@
+// Models for tests: synthetic ones written by the project's own generator
+// (always available), and the real stories260K model from ../shared when present.
+#pragma once
+
+#include <string>
+
+namespace tiergate::testing {
+
+// A small synthetic llama model with llama.cpp's SentencePiece test vocab,
+// written once per test process into a temp dir. Parameters are fixed so
+// results are deterministic.
+const std::string& synthetic_model();
+// A second, different synthetic model (another seed and size), e.g. for the
+// cloud-side llama-server.
+const std::string& synthetic_upstream_model();
+// ../shared/models/stories260K.gguf beside the repository, or "" when absent.
+std::string stories_model();
+// A fresh temporary directory (removed at process exit is not guaranteed).
+std::string make_temp_dir(const std::string& prefix);
+
+}  // namespace tiergate::testing
