@@ -22,7 +22,8 @@ edge:
   threads: $threads
   batch: 512
 YAML
-url=$(start_tiergate "$work/edge-bench.yaml")
+start_tiergate "$work/edge-bench.yaml"
+url=$tg_url
 # The prompt is sized to give about n_prompt tokens with the llama-spm vocab;
 # the measured prompt_tokens is what is reported.
 words=$(( n_prompt * 10 / 37 ))

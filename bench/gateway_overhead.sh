@@ -7,7 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 n="${BENCH_REQUESTS:-400}" conc="${BENCH_CONCURRENCY:-1}" max_tokens="${BENCH_MAX_TOKENS:-16}"
 layers="${BENCH_LAYERS:-4}" embd="${BENCH_EMBD:-384}"
 model=$(bench_model "overhead-L${layers}-E${embd}" "$layers" "$embd")
-upstream=$(start_llama_server "$model" bench-model)
+start_llama_server "$model" bench-model
+upstream=$tg_url
 cat >"$work/overhead.yaml" <<YAML
 listen: 127.0.0.1:0
 cloud:
@@ -15,7 +16,8 @@ cloud:
     base_url: $upstream/v1
     models: [bench-model]
 YAML
-gateway=$(start_tiergate "$work/overhead.yaml")
+start_tiergate "$work/overhead.yaml"
+gateway=$tg_url
 echo "[bench] $n streamed requests each, concurrency $conc, max_tokens $max_tokens: direct $upstream vs tiergate $gateway" >&2
 node "$root/bench/stream_client.mjs" latency "$upstream/v1" "$gateway/v1" bench-model "$n" "$conc" "$max_tokens" \
   >"$work/overhead.json"

@@ -32,12 +32,7 @@ cmake --build build --target tiergate llama-server >/dev/null
 bin="$root/build/bin"
 work="$root/build/demo"
 mkdir -p "$work"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT INT TERM
+source "$root/scripts/lib.sh"
 
 vocab="$root/third_party/llama.cpp/models/ggml-vocab-llama-spm.gguf"
 edge_model="${TIERGATE_EDGE_MODEL:-}"
@@ -47,8 +42,6 @@ if [[ -z "$edge_model" ]]; then
     --layers 4 --embd 256 --seed 1 >&2
 fi
 [[ -f "$edge_model" ]] || { echo "demo.sh: TIERGATE_EDGE_MODEL=$edge_model does not exist" >&2; exit 2; }
-
-free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
 if [[ -n "${OPENAI_API_KEY:-}" ]]; then
   cloud_name="openai"
@@ -62,12 +55,8 @@ else
   cloud_gguf="$work/cloud-synthetic.gguf"
   [[ -f "$cloud_gguf" ]] || "$bin/tiergate" make-test-model --out "$cloud_gguf" --vocab-from "$vocab" \
     --layers 8 --embd 512 --seed 2 >&2
-  port=$(free_port)
-  "$bin/llama-server" -m "$cloud_gguf" --host 127.0.0.1 --port "$port" -a "$cloud_model" -c 4096 -np 2 \
-    --no-webui --no-warmup >"$work/llama-server.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
-  cloud_url="http://127.0.0.1:$port/v1"
+  tg_start_llama_server "$bin/llama-server" "$cloud_gguf" "$cloud_model" "$work/llama-server.log" -c 4096 -np 2
+  cloud_url="$tg_url/v1"
   key_line=""
   echo "[demo] cloud tier: llama-server on $cloud_url serving a larger synthetic model (no OPENAI_API_KEY set)" >&2
 fi
@@ -89,19 +78,8 @@ routing:
   auto:
     max_edge_prompt_tokens: 256
 YAML
-"$bin/tiergate" serve --config "$work/tiergate.yaml" >"$work/tiergate.out" 2>"$work/tiergate.log" &
-pids+=($!)
-url=""
-for _ in $(seq 1 600); do
-  url=$(grep -o 'http://[^ ]*' "$work/tiergate.out" 2>/dev/null | head -1 || true)
-  [[ -n "$url" ]] && curl -fs "$url/readyz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-if [[ -z "$url" ]] || ! curl -fs "$url/readyz" >/dev/null 2>&1; then
-  echo "demo.sh: tiergate did not become ready; its log:" >&2
-  cat "$work/tiergate.log" >&2
-  exit 1
-fi
+tg_start_tiergate "$bin/tiergate" "$work/tiergate.yaml" "$work/tiergate.log"
+url=$tg_url
 echo "[demo] tiergate ready at $url (edge: $(basename "$edge_model"), cloud: $cloud_name)" >&2
 
 TIERGATE_BASE_URL="$url/v1" CLOUD_PRICE_IN=0.15 CLOUD_PRICE_OUT=0.60 node scripts/demo_workload.mjs
@@ -116,5 +94,5 @@ Tiergate is serving at $url (Ctrl-C to stop). Try:
 
 Also: $url/v1/models  $url/readyz  $url/metrics
 EOT
-  wait "${pids[-1]}"
+  wait "${tg_pids[-1]}"
 fi

@@ -10,26 +10,19 @@ if [[ ! -d "$here/../../node_modules/openai" ]]; then
   exit 1
 fi
 work=$(mktemp -d -t tiergate-sdk-XXXXXX)
-pids=()
+source "$here/../../scripts/lib.sh"
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  tg_cleanup
   rm -rf "$work"
 }
-trap cleanup EXIT
+trap cleanup EXIT INT TERM
 
 vocab="$llama_dir/models/ggml-vocab-llama-spm.gguf"
 "$tiergate" make-test-model --out "$work/edge.gguf" --vocab-from "$vocab" --layers 2 --embd 128 --seed 7 >/dev/null
 "$tiergate" make-test-model --out "$work/cloud.gguf" --vocab-from "$vocab" --layers 2 --embd 256 --seed 11 >/dev/null
 
-port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-"$llama_server" -m "$work/cloud.gguf" --host 127.0.0.1 --port "$port" -a upstream-model -c 2048 -np 2 -t 1 \
-  --no-webui --no-warmup >"$work/llama-server.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 600); do
-  curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+tg_start_llama_server "$llama_server" "$work/cloud.gguf" upstream-model "$work/llama-server.log" -c 2048 -np 2 -t 1
+upstream=$tg_url
 
 cat >"$work/tiergate.yaml" <<YAML
 listen: 127.0.0.1:0
@@ -40,19 +33,12 @@ edge:
   threads: 1
 cloud:
   - name: llama
-    base_url: http://127.0.0.1:$port/v1
+    base_url: $upstream/v1
     models: [upstream-model]
     price_per_mtok: {input: 0.5, output: 1.5}
 YAML
-"$tiergate" serve --config "$work/tiergate.yaml" >"$work/tiergate.out" 2>"$work/tiergate.err" &
-pids+=($!)
-url=""
-for _ in $(seq 1 600); do
-  url=$(grep -o 'http://[0-9.:]*' "$work/tiergate.out" 2>/dev/null | head -1 || true)
-  [[ -n "$url" ]] && curl -fs "$url/readyz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-[[ -n "$url" ]] || { echo "tiergate did not start:" >&2; cat "$work/tiergate.err" >&2; exit 1; }
+tg_start_tiergate "$tiergate" "$work/tiergate.yaml" "$work/tiergate.log"
+url=$tg_url
 
 cd "$here"
 TIERGATE_BASE_URL="$url/v1" node --test sdk.test.mjs
