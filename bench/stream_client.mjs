@@ -3,6 +3,7 @@
 //
 //   node stream_client.mjs throughput URL MODEL PROMPT_WORDS MAX_TOKENS
 //       one streamed request: time to first token, decode tokens/s, prompt tokens
+//       (MAX_TOKENS 1 measures prefill: the time to the only token)
 //   node stream_client.mjs latency URL_A URL_B MODEL N CONCURRENCY MAX_TOKENS
 //       N streamed requests to each URL, interleaved A/B; p50/p99 latency and requests/s
 const [mode, ...args] = process.argv.slice(2);
