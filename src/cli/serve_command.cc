@@ -69,18 +69,19 @@ int serve(const ServeOptions& opts) {
 
   MetricsRegistry metrics;
   std::unique_ptr<LocalEngine> edge;
+  std::thread edge_load_reporter;  // joined before the engine is destroyed
   if (config->has_edge()) {
     edge = std::make_unique<LocalEngine>(edge_params(config->edge));
     edge->start();
     register_edge_gauges(metrics, *edge);
-    std::thread([e = edge.get(), path = config->edge.model] {
+    edge_load_reporter = std::thread([e = edge.get(), path = config->edge.model] {
       Status s = e->wait_until_loaded();
       if (s.is_ok()) {
         spdlog::info("edge model loaded: {}", path);
       } else {
         spdlog::error("edge tier not ready: {}", s.message());
       }
-    }).detach();
+    });
   }
   std::vector<std::unique_ptr<CloudEngine>> upstreams;
   std::map<std::string, Engine*> cloud;
@@ -106,6 +107,7 @@ int serve(const ServeOptions& opts) {
                     [&gateway](HttpExchange& ex) { gateway.handle(ex); });
   if (Status s = server.listen(); !s.is_ok()) {
     std::cerr << "tiergate serve: " << s.message() << " (change `listen` in " << config->source << ")\n";
+    if (edge_load_reporter.joinable()) edge_load_reporter.join();
     return 2;
   }
   server.start();
@@ -119,6 +121,7 @@ int serve(const ServeOptions& opts) {
   sigwait(&stop_signals, &sig);
   spdlog::info("signal {} received, stopping", sig);
   server.stop();
+  if (edge_load_reporter.joinable()) edge_load_reporter.join();
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <random>
 
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "tiergate/router/router.h"
 #include "tiergate/server/openai_request.h"
@@ -68,8 +69,10 @@ class SseSink final : public DispatchSink {
   void on_attempt(const Attempt& attempt) override { attempt_ = attempt; }
 
   bool on_delta(const Delta& delta) override {
+    // An empty delta commits nothing: the stream (and its tier headers) starts
+    // with the first text, so a tier that fails before it can still be replaced.
+    if (delta.text.empty() && delta.logprobs.empty()) return !cancelled();
     if (!ensure_started()) return false;
-    if (delta.text.empty() && delta.logprobs.empty()) return true;
     if (!first_text_) first_text_ = std::chrono::steady_clock::now();
     return event(chunk_delta_json(ids_, attempt_.model, delta, with_logprobs_));
   }
@@ -243,8 +246,13 @@ void Gateway::chat_completions(HttpExchange& ex) {
     return AnswerInfo{r.attempt.tier,  r.attempt.route, r.completion.model,         r.cost_usd,
                       elapsed_ms(),    r.attempts,      r.completion.usage_counted};
   };
+  // Metadata only: never the prompt or the answer.
   auto record = [&](const DispatchResult& r, int status) {
     const std::string& tier = r.attempt.tier;
+    spdlog::info("chat id={} status={} tier={} route={} stream={} latency_ms={:.1f} prompt_tokens={} "
+                 "completion_tokens={} cost_usd={:.8f}",
+                 ids.id, status, tier, r.attempt.route, request.stream, elapsed_ms(), r.completion.usage.prompt_tokens,
+                 r.completion.usage.completion_tokens, r.cost_usd);
     count(tier, r.attempt.route, status);
     metrics_->duration.with({tier}).observe(elapsed_ms() / 1000.0);
     metrics_->tokens.with({tier, "prompt"}).inc(static_cast<double>(r.completion.usage.prompt_tokens));
@@ -253,6 +261,9 @@ void Gateway::chat_completions(HttpExchange& ex) {
     if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
   };
   auto record_error = [&](const Attempt& a, const Status& s) {
+    spdlog::info("chat id={} status={} tier={} route={} stream={} latency_ms={:.1f} error={}", ids.id,
+                 http_status_for(s), a.tier.empty() ? "none" : a.tier, a.route.empty() ? plan->reason : a.route,
+                 request.stream, elapsed_ms(), status_code_name(s.code()));
     if (s.code() == StatusCode::kCancelled) metrics_->cancelled.inc();
     count(a.tier.empty() ? "none" : a.tier, a.route.empty() ? plan->reason : a.route, http_status_for(s));
   };
