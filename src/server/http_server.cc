@@ -158,7 +158,17 @@ void HttpServer::Impl::serve(tcp::socket socket) {
     parser.body_limit(static_cast<uint64_t>(options.max_body_bytes));
     parser.header_limit(64 * 1024);
     beast::error_code ec;
-    http::read(socket, buffer, parser, ec);
+    http::read_header(socket, buffer, parser, ec);
+    if (!ec && !parser.is_done()) {
+      // Clients such as curl send "Expect: 100-continue" before a large body
+      // and wait (curl: one second) for this interim answer.
+      auto expect = parser.get().find(http::field::expect);
+      if (expect != parser.get().end() && beast::iequals(expect->value(), "100-continue")) {
+        http::response<http::empty_body> go_on{http::status::continue_, parser.get().version()};
+        http::write(socket, go_on, ec);
+      }
+      if (!ec) http::read(socket, buffer, parser, ec);
+    }
     bool too_large = ec == http::error::body_limit;
     if (ec && !too_large) break;  // closed, reset, malformed: nothing to answer
     auto req = parser.release();

@@ -108,6 +108,15 @@ TEST_F(GatewayTest, TierDownBeforeAnsweringFallsBackAndSaysSo) {
   EXPECT_EQ(r.headers["x-tiergate-route"], "auto:short_prompt>fallback:up1");
 }
 
+TEST_F(GatewayTest, EmptyDeltaBeforeAFailureStillAllowsFallback) {
+  edge_.pieces = {"", "never sent"};
+  edge_.fail_after_first = unavailable("edge broke after an empty delta");
+  auto r = chat({{"model", "auto"}, {"messages", user("hi")}, {"stream", true}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "up1");
+  EXPECT_EQ(r.body.find("never sent"), std::string::npos);
+}
+
 TEST_F(GatewayTest, FailureMidStreamIsAnErrorEventNeverASplice) {
   edge_.fail_after_first = unavailable("edge broke");
   auto r = chat({{"model", "auto"}, {"messages", user("hi")}, {"stream", true}});
@@ -187,6 +196,33 @@ TEST_F(GatewayTest, ClientLeavingMidStreamStopsGeneration) {
   // The engine must see the cancellation; bounded wait, not a timing assertion.
   for (int i = 0; i < 1000 && !edge_.saw_cancel; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_TRUE(edge_.saw_cancel.load());
+}
+
+}  // namespace
+}  // namespace tiergate
+
+namespace tiergate {
+namespace {
+
+// curl sends "Expect: 100-continue" before bodies over 1 KiB and waits for the
+// interim answer; without it every such request would stall.
+TEST_F(GatewayTest, ExpectContinueGetsAnInterimAnswer) {
+  namespace net = boost::asio;
+  net::io_context io;
+  net::ip::tcp::socket s(io);
+  s.connect({net::ip::make_address("127.0.0.1"), port_});
+  std::string body = json{{"model", "edge"}, {"messages", user("hi")}}.dump();
+  std::string head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+                     "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  net::write(s, net::buffer(head));
+  std::string got;
+  char buf[256];
+  while (got.find("\r\n\r\n") == std::string::npos) got.append(buf, s.read_some(net::buffer(buf)));
+  EXPECT_EQ(got.rfind("HTTP/1.1 100 Continue", 0), 0u) << got;
+  net::write(s, net::buffer(body));
+  got.clear();
+  while (got.find("Hello, world") == std::string::npos) got.append(buf, s.read_some(net::buffer(buf)));
+  EXPECT_NE(got.find("200 OK"), std::string::npos);
 }
 
 }  // namespace
