@@ -26,6 +26,7 @@ for arg in "$@"; do
 done
 
 scripts/setup.sh
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"  # see scripts/setup.sh
 echo "[demo] building tiergate and llama-server (incremental)" >&2
 cmake --build build --target tiergate llama-server >/dev/null
 

@@ -8,6 +8,9 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+# Paths relative to the checkout in ccache's keys, so a clone in another
+# folder (as CI makes) reuses the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 

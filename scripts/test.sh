@@ -7,6 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 jobs="${JOBS:-$(nproc)}"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"  # see scripts/setup.sh
 
 step() { printf '\n=== %s\n' "$*"; }
 
