@@ -449,8 +449,8 @@ StatusOr<Completion> LocalEngine::generate(const ChatRequest& request, const std
 
   {
     std::lock_guard lock(im.mu);
-    if (static_cast<int>(im.pending.size()) >= im.params.queue &&
-        im.slots_busy >= static_cast<int>(im.params.parallel)) {
+    // Capacity: every sequence busy and the wait queue full.
+    if (static_cast<int>(im.pending.size()) + im.slots_busy >= im.params.parallel + im.params.queue) {
       return resource_exhausted("edge queue is full (" + std::to_string(im.pending.size()) +
                                 " requests waiting); retry later");
     }
