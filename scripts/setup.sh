@@ -67,7 +67,7 @@ elif [[ ! -f "$llama_dir/include/llama.h" ]]; then
   fi
   rm -rf "$cache/package" "$llama_dir.tmp"
   tar -xzf "$tarball" -C "$cache" package/llama/gitRelease.bundle
-  git clone -q "$cache/package/llama/gitRelease.bundle" "$llama_dir.tmp"
+  git -c advice.detachedHead=false clone -q "$cache/package/llama/gitRelease.bundle" "$llama_dir.tmp"
   mv "$llama_dir.tmp" "$llama_dir"
   rm -rf "$cache/package"
   log "llama.cpp source at $llama_dir ($(git -C "$llama_dir" describe --tags --always 2>/dev/null))"
