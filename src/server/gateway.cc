@@ -63,8 +63,8 @@ HttpHeaders answer_headers(const std::string& content_type, const Attempt& a, co
 // tier that fails before answering can still be replaced by the next one.
 class SseSink final : public DispatchSink {
  public:
-  SseSink(HttpExchange& ex, const CompletionIds& ids, bool with_logprobs)
-      : ex_(ex), ids_(ids), with_logprobs_(with_logprobs) {}
+  SseSink(HttpExchange& ex, const CompletionIds& ids, bool with_logprobs, const Clock& clock)
+      : ex_(ex), ids_(ids), with_logprobs_(with_logprobs), clock_(clock) {}
 
   void on_attempt(const Attempt& attempt) override { attempt_ = attempt; }
 
@@ -73,7 +73,7 @@ class SseSink final : public DispatchSink {
     // with the first text, so a tier that fails before it can still be replaced.
     if (delta.text.empty() && delta.logprobs.empty()) return !cancelled();
     if (!ensure_started()) return false;
-    if (!first_text_) first_text_ = std::chrono::steady_clock::now();
+    if (!first_text_) first_text_ = clock_.now();
     return event(chunk_delta_json(ids_, attempt_.model, delta, with_logprobs_));
   }
   bool cancelled() override { return gone_ || ex_.client_gone(); }
@@ -96,7 +96,7 @@ class SseSink final : public DispatchSink {
 
   bool started() const { return started_; }
   const Attempt& attempt() const { return attempt_; }
-  std::optional<std::chrono::steady_clock::time_point> first_text() const { return first_text_; }
+  std::optional<SteadyTime> first_text() const { return first_text_; }
 
  private:
   HttpHeaders stream_headers() const {
@@ -112,10 +112,11 @@ class SseSink final : public DispatchSink {
   HttpExchange& ex_;
   CompletionIds ids_;
   bool with_logprobs_;
+  const Clock& clock_;
   Attempt attempt_;
   bool started_ = false;
   bool gone_ = false;
-  std::optional<std::chrono::steady_clock::time_point> first_text_;
+  std::optional<SteadyTime> first_text_;
 };
 
 // Collects nothing (the Completion holds the text); watches for the client leaving.
@@ -201,7 +202,8 @@ void Gateway::readyz(HttpExchange& ex) {
 }
 
 void Gateway::chat_completions(HttpExchange& ex) {
-  const auto start = std::chrono::steady_clock::now();
+  const Clock& clock = *options_.clock;
+  const SteadyTime start = clock.now();
   auto count = [&](const std::string& tier, const std::string& route, int status) {
     metrics_->requests.with({tier, route, std::to_string(status)}).inc();
   };
@@ -240,7 +242,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
   CompletionIds ids{new_completion_id(), options_.clock->unix_seconds()};
   const bool with_logprobs = request.sampling.logprobs;
   auto elapsed_ms = [&] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return seconds_between(start, clock.now()) * 1000.0;
   };
   auto answer_info = [&](const DispatchResult& r) {
     return AnswerInfo{r.attempt.tier,  r.attempt.route, r.completion.model,         r.cost_usd,
@@ -284,12 +286,14 @@ void Gateway::chat_completions(HttpExchange& ex) {
     AnswerInfo info = answer_info(*result);
     HttpHeaders h = answer_headers("application/json", result->attempt, ids.id);
     h.emplace_back("x-tiergate-cost-usd", std::to_string(result->cost_usd));
-    ex.respond(200, h, completion_json(ids, result->completion, info, with_logprobs));
+    // Recorded before the answer goes out, so a client that reads /metrics
+    // right after its answer sees it counted.
     record(*result, 200);
+    ex.respond(200, h, completion_json(ids, result->completion, info, with_logprobs));
     return;
   }
 
-  SseSink sink(ex, ids, with_logprobs);
+  SseSink sink(ex, ids, with_logprobs, clock);
   StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink);
   if (!result.is_ok()) {
     record_error(sink.attempt(), result.status());
@@ -313,13 +317,13 @@ void Gateway::chat_completions(HttpExchange& ex) {
   }
   if (sink.first_text()) {
     metrics_->first_token.with({result->attempt.tier})
-        .observe(std::chrono::duration<double>(*sink.first_text() - start).count());
+        .observe(seconds_between(start, *sink.first_text()));
   }
   AnswerInfo info = answer_info(*result);
   sink.event(chunk_finish_json(ids, result->attempt.model, result->completion.finish, info));
   if (request.include_usage) sink.event(chunk_usage_json(ids, result->attempt.model, result->completion.usage));
-  sink.done();
   record(*result, 200);
+  sink.done();
 }
 
 }  // namespace tiergate
