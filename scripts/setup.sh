@@ -80,12 +80,13 @@ if [[ ! -d "$root/node_modules/openai" ]]; then
 fi
 
 # --- configure -------------------------------------------------------------
+# Configured every time (seconds once cached), so changed options take effect.
 build_dir="${BUILD_DIR:-$root/build}"
-if [[ ! -f "$build_dir/build.ninja" ]]; then
-  log "configuring $build_dir"
-  # shellcheck disable=SC2086
-  cmake -S "$root" -B "$build_dir" -G Ninja \
-    -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
-    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    -DTIERGATE_LLAMA_DIR="$llama_dir" ${CMAKE_EXTRA:-} >/dev/null
-fi
+mkdir -p "$build_dir"
+log "configuring $build_dir"
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build_dir" -G Ninja \
+  -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
+  -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DTIERGATE_LLAMA_DIR="$llama_dir" ${CMAKE_EXTRA:-} >"$build_dir/configure.log" 2>&1 \
+  || { cat "$build_dir/configure.log" >&2; exit 1; }
