@@ -9,11 +9,13 @@ source "$root/scripts/lib.sh"
 vocab="$root/third_party/llama.cpp/models/ggml-vocab-llama-spm.gguf"
 threads="${BENCH_THREADS:-$(nproc)}"
 
-# bench_model NAME LAYERS EMBD: a synthetic F16 model (made once).
+# bench_model NAME LAYERS EMBD: a synthetic F16 model (made once), heads of 64.
 bench_model() {
-  local out="$work/$1.gguf"
-  [[ -f "$out" ]] || "$bin/tiergate" make-test-model --out "$out" --vocab-from "$vocab" --layers "$2" --embd "$3" \
-    --heads 12 --seed 5 >&2
+  local out="$work/$1.gguf" heads=$(( $3 / 64 > 0 ? $3 / 64 : 1 ))
+  if [[ ! -f "$out" ]]; then
+    "$bin/tiergate" make-test-model --out "$out" --vocab-from "$vocab" --layers "$2" --embd "$3" \
+      --heads "$heads" --seed 5 >&2 || return 1
+  fi
   echo "$out"
 }
 

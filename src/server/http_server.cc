@@ -81,7 +81,19 @@ class BeastExchange final : public HttpExchange {
     return !ec;
   }
 
+  // Polls the socket at most every kGoneCheckInterval: engines ask often (per
+  // token, per transfer step) and a syscall each time costs more than the
+  // answer; a few milliseconds of delay in noticing a departure is harmless.
   bool client_gone() override {
+    if (gone_) return true;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_gone_check_ < kGoneCheckInterval) return false;
+    last_gone_check_ = now;
+    gone_ = poll_gone();
+    return gone_;
+  }
+
+  bool poll_gone() {
     pollfd p{};
     p.fd = socket_.native_handle();
     p.events = POLLIN | POLLRDHUP;
@@ -107,6 +119,9 @@ class BeastExchange final : public HttpExchange {
   bool responded_ = false;
   bool streaming_ = false;
   bool keep_alive_ = false;
+  bool gone_ = false;
+  std::chrono::steady_clock::time_point last_gone_check_{};
+  static constexpr std::chrono::milliseconds kGoneCheckInterval{5};
 };
 
 }  // namespace
