@@ -63,6 +63,22 @@ class CloudEngineTest : public ::testing::Test {
     return config;
   }
 
+  // An upstream that never answers, against the given timeouts: a deadline, one attempt.
+  static void expect_deadline_exceeded(int first_byte_timeout_ms, int request_timeout_ms) {
+    FakeUpstream upstream([](const FakeRequest&, FakeExchange& ex) {
+      ex.wait_closed(milliseconds(10000));  // never answers
+    });
+    UpstreamConfig config = config_for(upstream.base_url());
+    config.first_byte_timeout_ms = first_byte_timeout_ms;
+    config.request_timeout_ms = request_timeout_ms;
+    CloudEngine engine(config, "");
+    RecordingSink sink;
+    auto result = engine.generate(hello(), "fake-model", sink);
+    ASSERT_FALSE(result.is_ok());
+    EXPECT_EQ(result.status().code(), StatusCode::kDeadlineExceeded);
+    EXPECT_EQ(upstream.request_count(), 1);
+  }
+
   static ChatRequest hello() {
     ChatRequest request;
     request.model = "cloud";
@@ -422,34 +438,9 @@ TEST_F(CloudEngineTest, AuthAndNotFoundErrors) {
   EXPECT_EQ(upstream.request_count(), 2);
 }
 
-TEST_F(CloudEngineTest, SlowUpstreamExceedsFirstByteTimeout) {
-  FakeUpstream upstream([](const FakeRequest&, FakeExchange& ex) {
-    ex.wait_closed(milliseconds(10000));  // never answers
-  });
-  UpstreamConfig config = config_for(upstream.base_url());
-  config.first_byte_timeout_ms = 200;
-  CloudEngine engine(config, "");
-  RecordingSink sink;
-  auto result = engine.generate(hello(), "fake-model", sink);
-  ASSERT_FALSE(result.is_ok());
-  EXPECT_EQ(result.status().code(), StatusCode::kDeadlineExceeded);
-  EXPECT_EQ(upstream.request_count(), 1);
-}
+TEST_F(CloudEngineTest, SlowUpstreamExceedsFirstByteTimeout) { expect_deadline_exceeded(200, 600000); }
 
-TEST_F(CloudEngineTest, WholeRequestBeyondRequestTimeout) {
-  FakeUpstream upstream([](const FakeRequest&, FakeExchange& ex) {
-    ex.wait_closed(milliseconds(10000));  // never answers
-  });
-  UpstreamConfig config = config_for(upstream.base_url());
-  config.first_byte_timeout_ms = 60000;
-  config.request_timeout_ms = 200;
-  CloudEngine engine(config, "");
-  RecordingSink sink;
-  auto result = engine.generate(hello(), "fake-model", sink);
-  ASSERT_FALSE(result.is_ok());
-  EXPECT_EQ(result.status().code(), StatusCode::kDeadlineExceeded);
-  EXPECT_EQ(upstream.request_count(), 1);
-}
+TEST_F(CloudEngineTest, WholeRequestBeyondRequestTimeout) { expect_deadline_exceeded(60000, 200); }
 
 TEST_F(CloudEngineTest, CancelledMidStreamClosesTheConnection) {
   std::atomic<bool> saw_close{false};
