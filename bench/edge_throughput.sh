@@ -39,7 +39,10 @@ echo "[]" >"$work/llama-bench.json"
 # competing for the two cores and the measuring client must not take CPU from
 # the engine it measures.
 : >"$work/gateway-prefill.jsonl"
+# Like llama-bench, which runs a warm-up pass before each measured one, every
+# round sends an unmeasured request first.
 for round in $(seq 1 "$reps"); do
+  node "$root/bench/stream_client.mjs" throughput "$url/v1" edge "$words" 1 >/dev/null
   node "$root/bench/stream_client.mjs" throughput "$url/v1" edge "$words" 1 >>"$work/gateway-prefill.jsonl"
   nice -n 19 node "$root/bench/stream_client.mjs" throughput "$url/v1" edge "$words" "$n_gen" >>"$work/gateway-runs.jsonl"
   "$bin/llama-bench" -m "$model" -t "$threads" -p "$prompt_tokens" -n 0 -b 512 -ub 512 -r 1 -o json \

@@ -67,6 +67,9 @@ function pct(sorted, p) {
 
 if (mode === "throughput") {
   const [url, model, words, maxTokens] = args;
+  // The first fetch of a Node process loads and compiles its HTTP client
+  // (tens to hundreds of milliseconds): do it before the clock starts.
+  await (await fetch(`${url}/models`)).arrayBuffer();
   const prompt = Array.from({ length: Number(words) }, (_, i) => `word${i % 50}`).join(" ");
   const r = await streamOnce(url, model, prompt, Number(maxTokens));
   const n = r.usage.completion_tokens;
