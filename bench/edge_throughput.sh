@@ -32,19 +32,34 @@ prompt_tokens=$(node -e "console.log(JSON.parse(process.argv[1]).prompt_tokens)"
 # lengths (prefill of the prompt; decode at that depth, as the gateway decodes
 # after its prompt). tiergate is idle while llama-bench runs.
 echo "[bench] $reps rounds: tiergate, then llama-bench pp$prompt_tokens and tg$n_gen at depth $prompt_tokens" >&2
-: >"$work/gateway-runs.jsonl"
 echo "[]" >"$work/llama-bench.json"
-# Prefill: a request for one token (the client waits idle meanwhile). Decode:
-# a streamed request whose client runs niced, since llama-bench has no client
-# competing for the two cores and the measuring client must not take CPU from
-# the engine it measures.
+# Both are timed with curl, the thinnest client at hand (llama-bench has no
+# client at all): prefill as the time to the first byte of a streamed
+# max_tokens=1 request (tiergate sends its headers with the first token), decode
+# from the first and last byte of a streamed n_gen-token request. Like
+# llama-bench, which runs a warm-up pass before each measured one, every round
+# sends an unmeasured request first.
 : >"$work/gateway-prefill.jsonl"
-# Like llama-bench, which runs a warm-up pass before each measured one, every
-# round sends an unmeasured request first.
+: >"$work/gateway-runs.jsonl"
+completion_tokens=$(node -e "console.log(JSON.parse(process.argv[1]).completion_tokens)" "$first")
+body_for() {  # MAX_TOKENS
+  node -e "console.log(JSON.stringify({model: 'edge', max_tokens: $1, stream: true, temperature: 0,
+    messages: [{role: 'user', content: Array.from({length: $words}, (_, i) => 'word' + (i % 50)).join(' ')}]}))"
+}
+prefill_body=$(body_for 1)
+decode_body=$(body_for "$n_gen")
+timed() {  # BODY -> "first_byte_s last_byte_s"
+  curl -s -o /dev/null -w '%{time_starttransfer} %{time_total}' "$url/v1/chat/completions" \
+    -H 'Content-Type: application/json' -d "$1"
+}
 for round in $(seq 1 "$reps"); do
-  node "$root/bench/stream_client.mjs" throughput "$url/v1" edge "$words" 1 >/dev/null
-  node "$root/bench/stream_client.mjs" throughput "$url/v1" edge "$words" 1 >>"$work/gateway-prefill.jsonl"
-  nice -n 19 node "$root/bench/stream_client.mjs" throughput "$url/v1" edge "$words" "$n_gen" >>"$work/gateway-runs.jsonl"
+  timed "$prefill_body" >/dev/null
+  read -r first_s _ <<<"$(timed "$prefill_body")"
+  echo "{\"prompt_tokens\": $prompt_tokens, \"ttft_ms\": $(node -e "console.log($first_s * 1000)")}" \
+    >>"$work/gateway-prefill.jsonl"
+  read -r first_s last_s <<<"$(timed "$decode_body")"
+  node -e "console.log(JSON.stringify({prompt_tokens: $prompt_tokens, completion_tokens: $completion_tokens,
+    ttft_ms: $first_s * 1000, decode_tps: ($completion_tokens - 1) / ($last_s - $first_s)}))" >>"$work/gateway-runs.jsonl"
   "$bin/llama-bench" -m "$model" -t "$threads" -p "$prompt_tokens" -n 0 -b 512 -ub 512 -r 1 -o json \
     >"$work/llama-bench-pp.json" 2>"$work/llama-bench.log"
   "$bin/llama-bench" -m "$model" -t "$threads" -p 0 -n "$n_gen" -d "$prompt_tokens" -b 512 -ub 512 -r 1 -o json \
@@ -93,8 +108,8 @@ const md = `# Edge throughput: gateway vs llama-bench\n\n` +
   `| prefill tokens/s (${pp.n_prompt}-token prompt) | ${pp.avg_ts.toFixed(1)} | ${prefill.toFixed(1)} | ${out.ratio.prefill.toFixed(3)} |\n` +
   `| decode tokens/s (${tg.n_gen} tokens after the ${tg.n_depth}-token prompt) | ${tg.avg_ts.toFixed(2)} | ${decode.toFixed(2)} | ${out.ratio.decode.toFixed(3)} |\n\n` +
   `Medians of ${runs.length} interleaved rounds (one llama-bench repetition and one streamed request through tiergate each). ` +
-  `Gateway decode from the time between the first and last streamed token (client niced), ` +
-  `prefill from the time to the only token of a max_tokens=1 request (HTTP, template and tokenizer included). Target: ratio >= 0.95.\n`;
+  `Gateway figures timed with curl: decode from the first to the last byte of a streamed ${tg.n_gen}-token answer, ` +
+  `prefill from the time to the first byte of a streamed max_tokens=1 request (HTTP, template and tokenizer included). Target: ratio >= 0.95.\n`;
 fs.writeFileSync(`${resultsDir}/edge_throughput.md`, md);
 console.log(md);
 JS
