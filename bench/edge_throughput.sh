@@ -28,9 +28,9 @@ first=$(node "$root/bench/stream_client.mjs" throughput "$url/v1" edge "$words" 
 prompt_tokens=$(node -e "console.log(JSON.parse(process.argv[1]).prompt_tokens)" "$first")
 
 # Interleaved rounds, so that the machine's drift hits both sides alike: each
-# round one streamed request through tiergate, then llama-bench with the same
-# lengths (prefill of the prompt; decode at that depth, as the gateway decodes
-# after its prompt). tiergate is idle while llama-bench runs.
+# round a prefill and a decode request through tiergate, then llama-bench with
+# the same lengths (prefill of the prompt; decode at that depth, as the gateway
+# decodes after its prompt). tiergate is idle while llama-bench runs.
 echo "[bench] $reps rounds: tiergate, then llama-bench pp$prompt_tokens and tg$n_gen at depth $prompt_tokens" >&2
 echo "[]" >"$work/llama-bench.json"
 # Both are timed with curl, the thinnest client at hand (llama-bench has no
@@ -107,7 +107,7 @@ const md = `# Edge throughput: gateway vs llama-bench\n\n` +
   `| | llama-bench (median) | through tiergate (median) | ratio (median of per-round ratios) |\n|---|---:|---:|---:|\n` +
   `| prefill tokens/s (${pp.n_prompt}-token prompt) | ${pp.avg_ts.toFixed(1)} | ${prefill.toFixed(1)} | ${out.ratio.prefill.toFixed(3)} |\n` +
   `| decode tokens/s (${tg.n_gen} tokens after the ${tg.n_depth}-token prompt) | ${tg.avg_ts.toFixed(2)} | ${decode.toFixed(2)} | ${out.ratio.decode.toFixed(3)} |\n\n` +
-  `Medians of ${runs.length} interleaved rounds (one llama-bench repetition and one streamed request through tiergate each). ` +
+  `Medians of ${runs.length} interleaved rounds (one llama-bench repetition of each test and one request of each kind through tiergate). ` +
   `Gateway figures timed with curl: decode from the first to the last byte of a streamed ${tg.n_gen}-token answer, ` +
   `prefill from the time to the first byte of a streamed max_tokens=1 request (HTTP, template and tokenizer included). Target: ratio >= 0.95.\n`;
 fs.writeFileSync(`${resultsDir}/edge_throughput.md`, md);
