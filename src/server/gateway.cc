@@ -251,23 +251,27 @@ void Gateway::chat_completions(HttpExchange& ex) {
   // Metadata only: never the prompt or the answer.
   auto record = [&](const DispatchResult& r, int status) {
     const std::string& tier = r.attempt.tier;
+    const double latency_ms = elapsed_ms();
     spdlog::info("chat id={} status={} tier={} route={} stream={} latency_ms={:.1f} prompt_tokens={} "
                  "completion_tokens={} cost_usd={:.8f}",
-                 ids.id, status, tier, r.attempt.route, request.stream, elapsed_ms(), r.completion.usage.prompt_tokens,
+                 ids.id, status, tier, r.attempt.route, request.stream, latency_ms, r.completion.usage.prompt_tokens,
                  r.completion.usage.completion_tokens, r.cost_usd);
     count(tier, r.attempt.route, status);
-    metrics_->duration.with({tier}).observe(elapsed_ms() / 1000.0);
+    metrics_->duration.with({tier}).observe(latency_ms / 1000.0);
     metrics_->tokens.with({tier, "prompt"}).inc(static_cast<double>(r.completion.usage.prompt_tokens));
     metrics_->tokens.with({tier, "completion"}).inc(static_cast<double>(r.completion.usage.completion_tokens));
     metrics_->cost.with({tier}).inc(r.cost_usd);
     if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
   };
   auto record_error = [&](const Attempt& a, const Status& s) {
-    spdlog::info("chat id={} status={} tier={} route={} stream={} latency_ms={:.1f} error={}", ids.id,
-                 http_status_for(s), a.tier.empty() ? "none" : a.tier, a.route.empty() ? plan->reason : a.route,
-                 request.stream, elapsed_ms(), status_code_name(s.code()));
+    // No attempt was made when no tier was configured for the plan.
+    const std::string tier = a.tier.empty() ? "none" : a.tier;
+    const std::string& route = a.route.empty() ? plan->reason : a.route;
+    const int status = http_status_for(s);
+    spdlog::info("chat id={} status={} tier={} route={} stream={} latency_ms={:.1f} error={}", ids.id, status, tier,
+                 route, request.stream, elapsed_ms(), status_code_name(s.code()));
     if (s.code() == StatusCode::kCancelled) metrics_->cancelled.inc();
-    count(a.tier.empty() ? "none" : a.tier, a.route.empty() ? plan->reason : a.route, http_status_for(s));
+    count(tier, route, status);
   };
 
   if (!request.stream) {

@@ -82,8 +82,8 @@ class BeastExchange final : public HttpExchange {
   }
 
   // Polls the socket at most every kGoneCheckInterval: engines ask often (per
-  // token, per transfer step) and a syscall each time costs more than the
-  // answer; a few milliseconds of delay in noticing a departure is harmless.
+  // token, per transfer step), which would be a syscall each; noticing a
+  // departure a few milliseconds later is harmless.
   bool client_gone() override {
     if (gone_) return true;
     auto now = std::chrono::steady_clock::now();
@@ -93,6 +93,10 @@ class BeastExchange final : public HttpExchange {
     return gone_;
   }
 
+  bool responded() const { return responded_; }
+  bool keep_alive() const { return keep_alive_; }
+
+ private:
   bool poll_gone() {
     pollfd p{};
     p.fd = socket_.native_handle();
@@ -107,10 +111,6 @@ class BeastExchange final : public HttpExchange {
     return false;
   }
 
-  bool responded() const { return responded_; }
-  bool keep_alive() const { return keep_alive_; }
-
- private:
   tcp::socket& socket_;
   http::request<http::string_body>& req_;
   bool too_large_;
