@@ -19,8 +19,10 @@ bench_model() {
   echo "$out"
 }
 
-start_llama_server() {  # MODEL ALIAS: sets tg_url
-  tg_start_llama_server "$bin/llama-server" "$1" "$2" "$work/llama-server.log" -c 4096 -np 4 -t "$threads"
+start_llama_server() {  # MODEL ALIAS [extra llama-server args]: sets tg_url
+  local model=$1 alias=$2
+  shift 2
+  tg_start_llama_server "$bin/llama-server" "$model" "$alias" "$work/llama-server.log" -c 4096 -np 4 "$@"
 }
 
 start_tiergate() {  # CONFIG: sets tg_url

@@ -4,9 +4,7 @@
 //   node stream_client.mjs throughput URL MODEL PROMPT_WORDS MAX_TOKENS
 //       one streamed request: time to first token, decode tokens/s, prompt tokens
 //       (MAX_TOKENS 1 measures prefill: the time to the only token)
-//   node stream_client.mjs latency URL_A URL_B MODEL N CONCURRENCY MAX_TOKENS
-//       N streamed requests to each URL, alternating A/B; p50/p99 latency, the
-//       median per-pair difference, and requests/s with CONCURRENCY clients
+// (Latency is measured by bench/stream_latency.cc, a thinner client.)
 const [mode, ...args] = process.argv.slice(2);
 
 // A server may close an idle keep-alive connection just as a request is sent
@@ -78,34 +76,7 @@ if (mode === "throughput") {
     prompt_tokens: r.usage.prompt_tokens, completion_tokens: n,
     ttft_ms: r.first - r.t0, decode_tps: decodeTps, total_ms: r.end - r.t0,
   }));
-} else if (mode === "latency") {
-  const [urlA, urlB, model, nStr, concStr, maxTokens] = args;
-  const n = Number(nStr), conc = Number(concStr);
-  const once = async (url) => { const r = await streamOnce(url, model, "Hello there", Number(maxTokens)); return r.end - r.t0; };
-  // Latency: strictly alternating single requests (the order flips every
-  // pair), so the machine's drift hits both paths alike; the added latency is
-  // also reported as the median of per-pair differences.
-  for (let i = 0; i < 10; i++) { await once(urlA); await once(urlB); }
-  const lat = { a: [], b: [] }, diffs = [];
-  for (let i = 0; i < n; i++) {
-    let a, b;
-    if (i % 2 === 0) { a = await once(urlA); b = await once(urlB); } else { b = await once(urlB); a = await once(urlA); }
-    lat.a.push(a); lat.b.push(b); diffs.push(b - a);
-  }
-  // Throughput: CONCURRENCY clients for n/4 requests per path, alternating rounds.
-  async function rpsOf(url, count) {
-    const t0 = performance.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: conc }, async () => { while (next++ < count) await once(url); }));
-    return count / ((performance.now() - t0) / 1000);
-  }
-  const rps = { a: [], b: [] };
-  for (let i = 0; i < 4; i++) { rps.a.push(await rpsOf(urlA, n / 16)); rps.b.push(await rpsOf(urlB, n / 16)); }
-  const summary = (xs) => { const s = [...xs].sort((x, y) => x - y); return { p50_ms: pct(s, 50), p99_ms: pct(s, 99), n: s.length }; };
-  const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const sortedDiffs = [...diffs].sort((x, y) => x - y);
-  console.log(JSON.stringify({
-    a: { ...summary(lat.a), rps: mean(rps.a) }, b: { ...summary(lat.b), rps: mean(rps.b) },
-    paired_diff_ms: { p50: pct(sortedDiffs, 50), mean: mean(diffs) }, stale_retries: staleRetries,
-  }));
+} else {
+  console.error("usage: node stream_client.mjs throughput URL MODEL PROMPT_WORDS MAX_TOKENS");
+  process.exit(2);
 }
