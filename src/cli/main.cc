@@ -9,17 +9,18 @@ int main(int argc, char** argv) {
                "will answer it well: a local llama.cpp model (edge) or a cloud upstream."};
   app.set_version_flag("--version", std::string("tiergate 0.1.0"));
   app.require_subcommand(1);
-  std::map<CLI::App*, tiergate::cli::Run> runs;
+  tiergate::cli::Runs runs;
   auto add = [&](tiergate::cli::Run run) { runs[app.get_subcommands({}).back()] = std::move(run); };
   add(tiergate::cli::add_serve_command(app));
   add(tiergate::cli::add_make_test_model_command(app));
+  tiergate::cli::add_router_commands(app, runs);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
   for (auto& [sub, run] : runs) {
-    if (sub->parsed()) return run();
+    if (sub->parsed() && sub->get_subcommands().empty()) return run();
   }
   return 2;
 }

@@ -1,0 +1,218 @@
+#include "tiergate/signals/features.h"
+
+#include <array>
+#include <cmath>
+
+namespace tiergate {
+namespace {
+
+constexpr uint64_t kFnvOffset = 1469598103934665603ull;
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+// Salts keep the groups of hashed terms apart.
+constexpr uint64_t kTaskUnigram = 0x9e3779b97f4a7c15ull;
+constexpr uint64_t kTaskBigram = 0xc2b2ae3d27d4eb4full;
+constexpr uint64_t kContextUnigram = 0x165667b19e3779f9ull;
+constexpr uint64_t kContextBigram = 0x27d4eb2f165667c5ull;
+
+uint64_t mix(uint64_t h) {  // splitmix64 finaliser: spreads FNV's low bits
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  return h;
+}
+
+bool is_word_byte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+unsigned char lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c + 32) : c; }
+
+bool is_math_symbol(unsigned char c) {
+  return c == '=' || c == '+' || c == '-' || c == '*' || c == '/' || c == '^' || c == '<' || c == '>' || c == '%';
+}
+
+bool is_code_symbol(unsigned char c) {
+  return c == '{' || c == '}' || c == ';' || c == '(' || c == ')' || c == '[' || c == ']' || c == '_' || c == '#';
+}
+
+// Accumulates hashed terms of one group, then scales them by 1/sqrt(count).
+class HashedGroup {
+ public:
+  HashedGroup(const FeatureSpace& space, SparseFeatures& out, uint64_t unigram_salt, uint64_t bigram_salt)
+      : space_(space), out_(out), unigram_salt_(unigram_salt), bigram_salt_(bigram_salt), begin_(out.index.size()) {}
+
+  void term(uint64_t word_hash) {
+    emit(mix(word_hash ^ unigram_salt_));
+    if (has_previous_) emit(mix((previous_ * kFnvPrime) ^ word_hash ^ bigram_salt_));
+    previous_ = word_hash;
+    has_previous_ = true;
+  }
+  void break_sequence() { has_previous_ = false; }
+
+  void finish() {
+    const size_t n = out_.index.size() - begin_;
+    if (n == 0) return;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(n));
+    for (size_t i = begin_; i < out_.value.size(); ++i) out_.value[i] *= scale;
+  }
+
+ private:
+  void emit(uint64_t h) {
+    const uint32_t slot = static_cast<uint32_t>(h) & (space_.buckets - 1);
+    out_.add(kDenseFeatures + slot, (h >> 63) != 0 ? -1.0f : 1.0f);
+  }
+
+  const FeatureSpace& space_;
+  SparseFeatures& out_;
+  uint64_t unigram_salt_, bigram_salt_;
+  size_t begin_;
+  uint64_t previous_ = 0;
+  bool has_previous_ = false;
+};
+
+struct TextStats {
+  size_t bytes = 0, digits = 0, upper = 0, letters = 0, non_ascii = 0, math = 0, code = 0;
+  size_t newlines = 0, questions = 0, words = 0, long_words = 0, word_bytes = 0, numbers = 0, sentences = 0;
+};
+
+// Tokenises `text` into words (runs of ASCII alphanumerics and non-ASCII
+// bytes, lower-cased) and single punctuation marks, feeding both to `group`.
+void scan_text(std::string_view text, HashedGroup& group, TextStats& stats) {
+  stats.bytes += text.size();
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (is_word_byte(c)) {
+      uint64_t h = kFnvOffset;
+      size_t start = i;
+      for (; i < text.size() && is_word_byte(static_cast<unsigned char>(text[i])); ++i) {
+        const unsigned char w = static_cast<unsigned char>(text[i]);
+        if (w >= '0' && w <= '9') {
+          ++stats.digits;
+        } else if (w >= 'A' && w <= 'Z') {
+          ++stats.upper;
+          ++stats.letters;
+        } else if (w >= 'a' && w <= 'z') {
+          ++stats.letters;
+        } else {
+          ++stats.non_ascii;
+        }
+        h = (h ^ lower(w)) * kFnvPrime;
+      }
+      const size_t length = i - start;
+      ++stats.words;
+      if (text[start] >= '0' && text[start] <= '9') ++stats.numbers;
+      stats.word_bytes += length;
+      if (length >= 9) ++stats.long_words;
+      group.term(h);
+      continue;
+    }
+    ++i;
+    if (c == '\n') ++stats.newlines;
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    if (c == '?') ++stats.questions;
+    if ((c == '.' || c == '!' || c == '?') && (i == text.size() || text[i] == ' ' || text[i] == '\n')) {
+      ++stats.sentences;
+    }
+    if (is_math_symbol(c)) ++stats.math;
+    if (is_code_symbol(c)) ++stats.code;
+    group.term((kFnvOffset ^ c) * kFnvPrime);
+  }
+}
+
+float log_scaled(size_t n, float divisor) { return static_cast<float>(std::log1p(static_cast<double>(n))) / divisor; }
+
+float share(size_t part, size_t whole) { return whole == 0 ? 0.0f : static_cast<float>(part) / static_cast<float>(whole); }
+
+int length_bin(size_t chars) {
+  int bin = 0;
+  for (size_t limit = 64; bin < 7 && chars >= limit; limit *= 2) ++bin;
+  return bin;
+}
+
+struct TurnView {
+  Role role;
+  std::string_view text;
+};
+
+template <typename Turns>
+void extract(const FeatureSpace& space, const Turns& turns, size_t task_turn, SparseFeatures& out) {
+  out.clear();
+  // Dense slots first, filled in below once the text has been scanned.
+  for (uint32_t i = 0; i < kDenseFeatures; ++i) out.add(i, 0.0f);
+
+  TextStats task, all;
+  bool has_system = false;
+  {
+    HashedGroup group(space, out, kTaskUnigram, kTaskBigram);
+    if (task_turn < turns.size()) scan_text(turns[task_turn].text, group, task);
+    group.finish();
+  }
+  {
+    HashedGroup group(space, out, kContextUnigram, kContextBigram);
+    for (size_t t = 0; t < turns.size(); ++t) {
+      if (turns[t].role == Role::kSystem || turns[t].role == Role::kDeveloper) has_system = true;
+      if (t == task_turn) continue;
+      TextStats ignored;
+      scan_text(turns[t].text, group, ignored);
+      all.bytes += turns[t].text.size();
+      group.break_sequence();
+    }
+    group.finish();
+  }
+  all.bytes += task.bytes;
+
+  float* dense = out.value.data();
+  dense[kBias] = 1.0f;
+  dense[kLogChars] = log_scaled(all.bytes, 10.0f);
+  dense[kLogLastUserChars] = log_scaled(task.bytes, 10.0f);
+  dense[kLogTurns] = log_scaled(turns.size(), 1.0f);
+  dense[kLogWords] = log_scaled(task.words, 10.0f);
+  dense[kDigitShare] = share(task.digits, task.bytes);
+  dense[kUpperShare] = share(task.upper, task.letters);
+  dense[kNonAsciiShare] = share(task.non_ascii, task.bytes);
+  dense[kMathSymbolShare] = share(task.math, task.bytes);
+  dense[kCodeSymbolShare] = share(task.code, task.bytes);
+  dense[kLogLines] = log_scaled(task.newlines, 1.0f);
+  dense[kLogQuestionMarks] = log_scaled(task.questions, 1.0f);
+  dense[kLongWordShare] = share(task.long_words, task.words);
+  dense[kMeanWordLength] = task.words == 0 ? 0.0f : share(task.word_bytes, task.words) / 10.0f;
+  dense[kHasSystemPrompt] = has_system ? 1.0f : 0.0f;
+  dense[kLogNumbers] = log_scaled(task.numbers, 1.0f);
+  dense[kLogSentences] = log_scaled(task.sentences, 1.0f);
+  dense[kLengthBin0 + length_bin(task.bytes)] = 1.0f;
+}
+
+struct MessageTurns {
+  const std::vector<ChatMessage>& messages;
+  size_t size() const { return messages.size(); }
+  TurnView operator[](size_t i) const { return {messages[i].role, messages[i].content}; }
+};
+
+struct SingleTurn {
+  std::string_view text;
+  size_t size() const { return 1; }
+  TurnView operator[](size_t) const { return {Role::kUser, text}; }
+};
+
+}  // namespace
+
+void extract_features(const FeatureSpace& space, const std::vector<ChatMessage>& messages, SparseFeatures& out) {
+  // The task turn is the latest user turn; without one, the latest message.
+  size_t task_turn = messages.empty() ? 0 : messages.size() - 1;
+  for (size_t i = messages.size(); i-- > 0;) {
+    if (messages[i].role == Role::kUser) {
+      task_turn = i;
+      break;
+    }
+  }
+  extract(space, MessageTurns{messages}, task_turn, out);
+}
+
+void extract_prompt_features(const FeatureSpace& space, std::string_view prompt, SparseFeatures& out) {
+  extract(space, SingleTurn{prompt}, 0, out);
+}
+
+}  // namespace tiergate

@@ -1,0 +1,108 @@
+// Complexity estimator: the expected quality gain of answering a request with
+// the cloud tier rather than the edge tier, from its features and its intent.
+// Higher means more deserving of the cloud; this is the "cloud score" that
+// routing metrics rank by and the scheduler weighs against price.
+//
+// It blends three learned parts (docs/routing.md has the measurements that
+// chose them):
+//   global    a linear gain model over every training row;
+//   experts   one linear gain model per training benchmark, mixed by a
+//             softmax gate P(benchmark | text): a request that looks like a
+//             known benchmark is judged the way that benchmark taught;
+//   topics    a topic prior: how far the mean gain of the topics (subjects)
+//             it resembles lies from their benchmark's mean.
+// gain = (1 - we) * global + we * experts + wt * topics.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tiergate/signals/features.h"
+#include "tiergate/signals/intent.h"
+#include "tiergate/signals/linear_model.h"
+
+namespace tiergate {
+
+enum class ComplexityTarget {
+  kTierGap,    // two models, P(edge good) and P(cloud good); gain = difference, in [-1, 1]
+  kCloudWins,  // one model, P(cloud strictly better than edge), in [0, 1]
+};
+
+std::string_view complexity_target_name(ComplexityTarget target);
+std::optional<ComplexityTarget> parse_complexity_target(std::string_view name);
+
+// The intent block of the gain models: each intent's probability, and the
+// same times the task turn's log length, so that length can weigh differently
+// per kind of task.
+inline constexpr size_t kIntentFeatures = 2 * kIntentCount;
+
+// Appends the intent block after `feature_dimension`. Precondition: `features`
+// come from extract_features (dense slots first).
+void append_intent_features(uint32_t feature_dimension, const IntentResult& intent, SparseFeatures& features);
+
+// One linear gain model. For kTierGap, `first` predicts edge quality and
+// `second` cloud quality; for kCloudWins, `first` predicts a cloud win. With
+// intent_features the models' last kIntentFeatures weights read the intent
+// block (dimension = feature space + kIntentFeatures).
+struct GainModel {
+  ComplexityTarget target = ComplexityTarget::kTierGap;
+  bool intent_features = false;
+  LogisticModel first;
+  LogisticModel second;
+
+  bool empty() const { return first.dimension() == 0; }
+  float gain(const SparseFeatures& features, const IntentResult& intent) const;
+};
+
+// A softmax over labels (topics or benchmarks) read from the text, with a
+// value per label; expected() = sum_l P(l | text) * value(l).
+struct LabelMixture {
+  static constexpr size_t kMaxLabels = 256;
+  std::vector<std::string> labels;
+  std::vector<float> values;  // by label (topic prior: the topic's mean gain)
+  SoftmaxModel model;         // classes() == labels.size(); may use fewer buckets (folded)
+
+  bool empty() const { return labels.empty(); }
+  // Writes labels.size() probabilities. Precondition: out.size() == labels.size().
+  void probabilities(const SparseFeatures& features, std::span<float> out) const;
+  float expected(const SparseFeatures& features) const;
+};
+
+struct ComplexityParts {
+  float global = 0, experts = 0, topics = 0;  // each part's estimate (0 when absent)
+  float gain = 0;                             // the blend
+};
+
+class ComplexityEstimator {
+ public:
+  ComplexityEstimator() = default;
+  explicit ComplexityEstimator(GainModel global) : global_(std::move(global)) {}
+
+  // Precondition: gate.labels.size() == experts.size().
+  void set_experts(LabelMixture gate, std::vector<GainModel> experts, float weight);
+  void set_topic_prior(LabelMixture topics, float weight);
+
+  bool empty() const { return global_.empty(); }
+  // Expected cloud gain; 0 when empty().
+  float cloud_gain(const SparseFeatures& features, const IntentResult& intent) const;
+  ComplexityParts parts(const SparseFeatures& features, const IntentResult& intent) const;
+
+  const GainModel& global() const { return global_; }
+  const LabelMixture& gate() const { return gate_; }
+  const std::vector<GainModel>& experts() const { return experts_; }
+  float expert_weight() const { return expert_weight_; }
+  const LabelMixture& topics() const { return topics_; }
+  float topic_weight() const { return topic_weight_; }
+
+ private:
+  GainModel global_;
+  LabelMixture gate_;
+  std::vector<GainModel> experts_;
+  float expert_weight_ = 0;
+  LabelMixture topics_;
+  float topic_weight_ = 0;
+};
+
+}  // namespace tiergate

@@ -1,0 +1,73 @@
+// Features of a chat request for the learned routing models: a sparse vector
+// in a fixed space of kDenseFeatures dense slots (lengths, character mix,
+// length bins) followed by `buckets` hashed slots (signed feature hashing of
+// word unigrams and bigrams; earlier turns hashed apart from the latest user
+// turn, which states the task). Pure, deterministic, no regex.
+//
+// The layout is versioned (kFeatureSetVersion): an artifact trained on one
+// version is refused by code of another, since weights would be misread.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "tiergate/core/chat.h"
+
+namespace tiergate {
+
+inline constexpr int kFeatureSetVersion = 1;
+
+// Dense slot indices. kBias is always 1.
+enum DenseFeature : uint32_t {
+  kBias = 0,
+  kLogChars,           // log1p(all turns' characters) / 10
+  kLogLastUserChars,   // log1p(latest user turn's characters) / 10
+  kLogTurns,           // log1p(number of messages)
+  kLogWords,           // log1p(words in the latest user turn) / 10
+  kDigitShare,         // digits / characters, latest user turn
+  kUpperShare,         // ASCII upper-case letters / letters
+  kNonAsciiShare,      // non-ASCII bytes / bytes
+  kMathSymbolShare,    // = + - * / ^ < > % / characters
+  kCodeSymbolShare,    // { } ; ( ) [ ] _ # / characters
+  kLogLines,           // log1p(newlines)
+  kLogQuestionMarks,   // log1p('?')
+  kLongWordShare,      // words of 9+ characters / words
+  kMeanWordLength,     // mean word length / 10
+  kHasSystemPrompt,    // 1 when any system/developer message exists
+  kLogNumbers,         // log1p(words that start with a digit), latest user turn
+  kLogSentences,       // log1p(sentence ends: . ! ? before a space or the end)
+  kLengthBin0,         // one-hot log2 bins of the latest user turn's characters:
+                       // <64, <128, <256, <512, <1024, <2048, <4096, >=4096
+  kDenseFeatures = kLengthBin0 + 8,
+};
+
+// A sparse feature vector: parallel arrays, indices may repeat (values add).
+// Reused across calls so that steady-state extraction does not allocate.
+struct SparseFeatures {
+  std::vector<uint32_t> index;
+  std::vector<float> value;
+  void clear() {
+    index.clear();
+    value.clear();
+  }
+  void add(uint32_t i, float v) {
+    index.push_back(i);
+    value.push_back(v);
+  }
+};
+
+struct FeatureSpace {
+  uint32_t buckets = 1u << 17;  // hashed slots; a power of two
+  uint32_t dimension() const { return kDenseFeatures + buckets; }
+};
+
+// Fills `out` (cleared first) with the features of `messages`. Hashed values
+// carry a sign from the hash and are scaled by 1/sqrt(n) for n hashed terms
+// of their group, so that long texts do not dominate by size alone.
+void extract_features(const FeatureSpace& space, const std::vector<ChatMessage>& messages, SparseFeatures& out);
+
+// The same for a bare prompt (one user turn), for datasets of prompts.
+void extract_prompt_features(const FeatureSpace& space, std::string_view prompt, SparseFeatures& out);
+
+}  // namespace tiergate

@@ -1,0 +1,66 @@
+// Training and cross-validation of the router's learned stages from routing
+// outcome rows (and, for intent, labelled prompts). Deterministic for given
+// inputs and seeds. Used by `tiergate router train|eval`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tiergate/signals/dataset.h"
+#include "tiergate/signals/router_artifact.h"
+
+namespace tiergate {
+
+struct RouterTrainOptions {
+  FeatureSpace space;
+  ComplexityTarget target = ComplexityTarget::kTierGap;
+  bool intent_features = true;
+  // Weigh each benchmark (source before '/') equally in the complexity models,
+  // so that a large benchmark does not decide alone how features such as
+  // length are read.
+  bool balance_benchmarks = true;
+  TrainOptions intent_training{.epochs = 8, .learning_rate = 0.3f, .l2 = 1e-5f, .seed = 7};
+  TrainOptions complexity_training{.epochs = 4, .learning_rate = 0.05f, .l2 = 1e-4f, .seed = 11};
+  // Benchmark experts (see ComplexityEstimator): their weight against the
+  // global model (0 = off), the least rows a benchmark needs for an expert.
+  float expert_weight = 0.7f;
+  size_t expert_min_rows = 200;
+  // Topic prior: its weight, added to the linear gain (0 = off), and the
+  // shrinkage of each topic's mean gain toward its benchmark's mean (a topic
+  // with this many rows sits halfway).
+  float topic_weight = 1.0f;
+  float topic_shrinkage = 10.0f;
+  // The gate's and the topic model's softmaxes: hashed slots and training.
+  uint32_t label_buckets = 1u << 15;
+  TrainOptions label_training{.epochs = 6, .learning_rate = 0.3f, .l2 = 1e-5f, .seed = 13};
+};
+
+// The intent label of a row: its category, else its benchmark (source before
+// '/'), mapped through intent_for_category; nullopt when neither maps.
+std::optional<Intent> intent_label(const std::string& category, const std::string& source);
+
+// Progress callback: a short message per stage (for the command's stderr).
+using TrainProgress = std::function<void(const std::string&)>;
+
+// Trains intent (when any row carries a mapped label) and complexity, and
+// calibrates score_quantiles on the training rows' scores. training_json is
+// left for the caller to fill.
+RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vector<PromptRow>& intent_rows,
+                            const RouterTrainOptions& options, const TrainProgress& progress = {});
+
+// Cloud scores (ComplexityEstimator::cloud_gain) of rows under an artifact.
+std::vector<double> score_rows(const RouterArtifact& artifact, const std::vector<RoutingRow>& rows);
+
+// Out-of-fold cloud scores: each row is scored by a router trained on the
+// other folds. Folds are assigned from a hash of the row id and `seed`.
+std::vector<double> cross_validated_scores(const std::vector<RoutingRow>& rows,
+                                           const std::vector<PromptRow>& intent_rows,
+                                           const RouterTrainOptions& options, int folds, uint64_t seed,
+                                           const TrainProgress& progress = {});
+
+// Fold index in [0, folds) of a row id.
+int fold_of(const std::string& id, int folds, uint64_t seed);
+
+}  // namespace tiergate

@@ -1,0 +1,38 @@
+// The signals stage of the routing cascade: from a chat request to what the
+// router needs to decide — the intent, the expected cloud gain (complexity)
+// and the prompt size. Thread-safe (const after construction); assess() does
+// not allocate once its thread's scratch buffers have grown.
+#pragma once
+
+#include <memory>
+
+#include "tiergate/core/chat.h"
+#include "tiergate/signals/complexity.h"
+#include "tiergate/signals/intent.h"
+#include "tiergate/signals/router_artifact.h"
+
+namespace tiergate {
+
+struct RequestSignals {
+  IntentResult intent;
+  ComplexityParts complexity;  // complexity.gain is the cloud score
+  int64_t prompt_tokens = 0;   // estimated (core/chat.h estimate_prompt_tokens)
+  bool learned = false;        // false: no artifact, cue rules only and gain 0
+};
+
+class SignalExtractor {
+ public:
+  // Without an artifact: cue-rule intent only, no complexity estimate.
+  SignalExtractor() = default;
+  explicit SignalExtractor(std::shared_ptr<const RouterArtifact> artifact) : artifact_(std::move(artifact)) {}
+
+  RequestSignals assess(const std::vector<ChatMessage>& messages) const;
+
+  bool learned() const { return artifact_ != nullptr && !artifact_->complexity.empty(); }
+  const RouterArtifact* artifact() const { return artifact_.get(); }
+
+ private:
+  std::shared_ptr<const RouterArtifact> artifact_;
+};
+
+}  // namespace tiergate

@@ -1,0 +1,145 @@
+#include "tiergate/signals/intent.h"
+
+#include <algorithm>
+
+namespace tiergate {
+namespace {
+
+constexpr std::array<std::string_view, kIntentCount> kIntentNames = {
+    "chat",          "writing",       "roleplay",    "extraction", "classification", "summarization",
+    "rewrite",       "knowledge_qa",  "reasoning",   "math",       "coding",
+};
+
+struct CategoryMapping {
+  std::string_view category;
+  Intent intent;
+};
+
+// Dataset categories and sources -> taxonomy. Keep docs/routing.md in step.
+constexpr CategoryMapping kCategoryTable[] = {
+    // the taxonomy's own names
+    {"chat", Intent::kChat}, {"writing", Intent::kWriting}, {"roleplay", Intent::kRoleplay},
+    {"extraction", Intent::kExtraction}, {"classification", Intent::kClassification},
+    {"summarization", Intent::kSummarization}, {"rewrite", Intent::kRewrite},
+    {"knowledge_qa", Intent::kKnowledgeQa}, {"reasoning", Intent::kReasoning}, {"math", Intent::kMath},
+    {"coding", Intent::kCoding},
+    // Vicuna bench, Arena-Hard, MT-Bench categories
+    {"generic", Intent::kChat}, {"creative_writing", Intent::kWriting}, {"knowledge", Intent::kKnowledgeQa},
+    {"common-sense", Intent::kReasoning}, {"counterfactual", Intent::kReasoning}, {"fermi", Intent::kReasoning},
+    {"stem", Intent::kKnowledgeQa}, {"humanities", Intent::kKnowledgeQa},
+    // benchmark sources (the part of `source` before '/')
+    {"mmlu", Intent::kKnowledgeQa}, {"gsm8k", Intent::kMath}, {"mbpp", Intent::kCoding},
+    {"arc-challenge", Intent::kKnowledgeQa}, {"winogrande", Intent::kReasoning},
+    {"summarisation", Intent::kSummarization}, {"summarize", Intent::kSummarization},
+    {"translation", Intent::kRewrite}, {"code", Intent::kCoding},
+};
+
+struct Cue {
+  std::string_view phrase;  // lower case, matched at a word start
+  Intent intent;
+};
+
+// Phrases that name the task outright when they open the request (within
+// kCueWindow bytes of its start). Order matters: the first match wins.
+constexpr Cue kCues[] = {
+    {"summarize", Intent::kSummarization}, {"summarise", Intent::kSummarization},
+    {"summary of", Intent::kSummarization}, {"tl;dr", Intent::kSummarization}, {"tldr", Intent::kSummarization},
+    {"rewrite", Intent::kRewrite}, {"rephrase", Intent::kRewrite}, {"paraphrase", Intent::kRewrite},
+    {"reword", Intent::kRewrite}, {"proofread", Intent::kRewrite}, {"translate", Intent::kRewrite},
+    {"correct the grammar", Intent::kRewrite}, {"fix the grammar", Intent::kRewrite},
+    {"classify", Intent::kClassification}, {"categorize", Intent::kClassification},
+    {"categorise", Intent::kClassification}, {"what is the sentiment", Intent::kClassification},
+    {"sentiment of", Intent::kClassification},
+    {"extract", Intent::kExtraction}, {"list all the", Intent::kExtraction}, {"pull out", Intent::kExtraction},
+    {"pretend you are", Intent::kRoleplay}, {"pretend to be", Intent::kRoleplay}, {"act as", Intent::kRoleplay},
+    {"roleplay", Intent::kRoleplay}, {"role-play", Intent::kRoleplay}, {"role play", Intent::kRoleplay},
+};
+constexpr size_t kCueWindow = 160;
+constexpr float kCueConfidence = 0.75f;
+// A learned prediction at least this confident overrides a cue.
+constexpr float kModelOverridesCue = 0.9f;
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+
+bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool matches_at(std::string_view text, size_t at, std::string_view phrase) {
+  if (at + phrase.size() > text.size()) return false;
+  for (size_t i = 0; i < phrase.size(); ++i) {
+    if (lower(text[at + i]) != phrase[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view intent_name(Intent intent) { return kIntentNames[static_cast<size_t>(intent)]; }
+
+std::optional<Intent> parse_intent(std::string_view name) {
+  for (size_t i = 0; i < kIntentCount; ++i) {
+    if (kIntentNames[i] == name) return static_cast<Intent>(i);
+  }
+  return std::nullopt;
+}
+
+std::optional<Intent> intent_for_category(std::string_view category) {
+  for (const CategoryMapping& m : kCategoryTable) {
+    if (m.category == category) return m.intent;
+  }
+  return std::nullopt;
+}
+
+std::optional<Intent> intent_cue(std::string_view text) {
+  const size_t window = std::min(text.size(), kCueWindow);
+  for (size_t at = 0; at < window; ++at) {
+    if (at > 0 && is_word_char(text[at - 1])) continue;  // word starts only
+    if (!is_word_char(text[at])) continue;
+    for (const Cue& cue : kCues) {
+      if (matches_at(text, at, cue.phrase)) return cue.intent;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string_view task_text(const std::vector<ChatMessage>& messages) {
+  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+    if (it->role == Role::kUser) return it->content;
+  }
+  return messages.empty() ? std::string_view() : std::string_view(messages.back().content);
+}
+
+IntentResult IntentClassifier::classify(const std::vector<ChatMessage>& messages,
+                                        const SparseFeatures& features) const {
+  return classify_text(task_text(messages), features);
+}
+
+IntentResult IntentClassifier::classify_text(std::string_view text, const SparseFeatures& features) const {
+  IntentResult result;
+  if (has_model()) {
+    model_.probabilities(features, result.probabilities);
+  } else {
+    result.probabilities[static_cast<size_t>(Intent::kChat)] = 1.0f;
+  }
+  auto top = std::max_element(result.probabilities.begin(), result.probabilities.end());
+  result.intent = static_cast<Intent>(top - result.probabilities.begin());
+  result.confidence = *top;
+
+  std::optional<Intent> cue = intent_cue(text);
+  if (cue && *cue != result.intent && !(has_model() && result.confidence >= kModelOverridesCue)) {
+    // The cue's class takes kCueConfidence; the rest keep their proportions.
+    const size_t c = static_cast<size_t>(*cue);
+    const float rest = 1.0f - result.probabilities[c];
+    for (size_t k = 0; k < kIntentCount; ++k) {
+      result.probabilities[k] = k == c ? kCueConfidence
+                                       : (rest > 0 ? result.probabilities[k] / rest * (1.0f - kCueConfidence) : 0.0f);
+    }
+    result.intent = *cue;
+    result.confidence = kCueConfidence;
+    result.from_cue = true;
+  }
+  return result;
+}
+
+}  // namespace tiergate

@@ -1,0 +1,278 @@
+#include "tiergate/signals/router_training.h"
+
+#include <algorithm>
+
+namespace tiergate {
+namespace {
+
+std::vector<SparseFeatures> features_of(const FeatureSpace& space, const std::vector<RoutingRow>& rows) {
+  std::vector<SparseFeatures> out(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) extract_features(space, rows[i].messages, out[i]);
+  return out;
+}
+
+void report(const TrainProgress& progress, const std::string& message) {
+  if (progress) progress(message);
+}
+
+double row_gain(const RoutingRow& row) { return row.cloud_score - row.edge_score; }
+
+// Distinct values of key(row), most frequent first; beyond `limit`, the rarest
+// share one label "other". label_of[i] is row i's label index.
+template <typename Key>
+std::vector<std::string> group_rows(const std::vector<RoutingRow>& rows, Key key, size_t limit,
+                                    std::vector<int>& label_of) {
+  std::vector<std::pair<std::string, size_t>> counts;
+  for (const RoutingRow& row : rows) {
+    const std::string name = key(row);
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == name; });
+    if (it == counts.end()) {
+      counts.push_back({name, 1});
+    } else {
+      ++it->second;
+    }
+  }
+  std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  const bool overflow = counts.size() > limit;
+  if (overflow) counts.resize(limit - 1);
+  std::vector<std::string> labels;
+  for (const auto& c : counts) labels.push_back(c.first);
+  if (overflow) labels.push_back("other");
+  label_of.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto it = std::find(labels.begin(), labels.end(), key(rows[i]));
+    label_of[i] = it == labels.end() ? static_cast<int>(labels.size()) - 1 : static_cast<int>(it - labels.begin());
+  }
+  return labels;
+}
+
+// Per-row weights giving each label the same total weight (mean 1).
+std::vector<float> balanced_weights(const std::vector<int>& label_of, size_t labels) {
+  std::vector<double> count(labels, 0.0);
+  for (int l : label_of) count[static_cast<size_t>(l)] += 1;
+  const size_t present = static_cast<size_t>(std::count_if(count.begin(), count.end(), [](double c) { return c > 0; }));
+  const double per_label = static_cast<double>(label_of.size()) / static_cast<double>(std::max<size_t>(1, present));
+  std::vector<float> weights(label_of.size());
+  for (size_t i = 0; i < label_of.size(); ++i) {
+    weights[i] = static_cast<float>(per_label / count[static_cast<size_t>(label_of[i])]);
+  }
+  return weights;
+}
+
+LabelMixture train_mixture(std::vector<std::string> labels, const std::vector<int>& label_of,
+                           const std::vector<SparseFeatures>& plain, const RouterTrainOptions& options) {
+  LabelMixture mixture;
+  mixture.labels = std::move(labels);
+  mixture.values.assign(mixture.labels.size(), 0.0f);
+  mixture.model = train_softmax(plain, label_of, {}, kDenseFeatures + options.label_buckets,
+                                static_cast<uint32_t>(mixture.labels.size()), options.label_training);
+  return mixture;
+}
+
+// A gain model on the rows in `subset` (all when empty).
+GainModel train_gain_model(const std::vector<RoutingRow>& rows, const std::vector<SparseFeatures>& features,
+                           const std::vector<size_t>& subset, std::span<const float> weights, uint32_t dimension,
+                           const RouterTrainOptions& options) {
+  std::vector<SparseFeatures> x;
+  std::vector<float> first_labels, second_labels, w;
+  auto take = [&](size_t i) {
+    x.push_back(features[i]);
+    if (options.target == ComplexityTarget::kTierGap) {
+      first_labels.push_back(static_cast<float>(rows[i].edge_score));
+      second_labels.push_back(static_cast<float>(rows[i].cloud_score));
+    } else {
+      first_labels.push_back(rows[i].cloud_score > rows[i].edge_score ? 1.0f : 0.0f);
+    }
+    if (!weights.empty()) w.push_back(weights[i]);
+  };
+  if (subset.empty()) {
+    for (size_t i = 0; i < rows.size(); ++i) take(i);
+  } else {
+    for (size_t i : subset) take(i);
+  }
+  GainModel model;
+  model.target = options.target;
+  model.intent_features = options.intent_features;
+  model.first = train_logistic(x, first_labels, w, dimension, options.complexity_training);
+  if (options.target == ComplexityTarget::kTierGap) {
+    TrainOptions second_options = options.complexity_training;
+    second_options.seed += 1;
+    model.second = train_logistic(x, second_labels, w, dimension, second_options);
+  }
+  return model;
+}
+
+}  // namespace
+
+std::optional<Intent> intent_label(const std::string& category, const std::string& source) {
+  if (!category.empty()) {
+    if (auto intent = intent_for_category(category)) return intent;
+  }
+  if (!source.empty()) return intent_for_category(benchmark_of(source));
+  return std::nullopt;
+}
+
+RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vector<PromptRow>& intent_rows,
+                            const RouterTrainOptions& options, const TrainProgress& progress) {
+  RouterArtifact artifact;
+  artifact.space = options.space;
+  const uint32_t dimension = options.space.dimension();
+  const std::vector<SparseFeatures> plain = features_of(options.space, rows);
+
+  // Intent: labelled routing rows and labelled prompts together, each class
+  // weighing the same in total.
+  {
+    std::vector<SparseFeatures> intent_features;
+    std::vector<int> labels;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (auto label = intent_label(rows[i].category, rows[i].source)) {
+        intent_features.push_back(plain[i]);
+        labels.push_back(static_cast<int>(*label));
+      }
+    }
+    for (const PromptRow& row : intent_rows) {
+      if (auto label = intent_label(row.category, row.source)) {
+        intent_features.emplace_back();
+        extract_features(options.space, row.messages, intent_features.back());
+        labels.push_back(static_cast<int>(*label));
+      }
+    }
+    if (!labels.empty()) {
+      report(progress, "training intent on " + std::to_string(labels.size()) + " labelled rows");
+      artifact.intent = IntentClassifier(train_softmax(intent_features, labels, balanced_weights(labels, kIntentCount),
+                                                       dimension, kIntentCount, options.intent_training));
+    }
+  }
+
+  // Gain models read the intent block after the plain features.
+  std::vector<SparseFeatures> features = plain;
+  uint32_t model_dimension = dimension;
+  if (options.intent_features) {
+    model_dimension += static_cast<uint32_t>(kIntentFeatures);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      append_intent_features(dimension, artifact.intent.classify(rows[i].messages, plain[i]), features[i]);
+    }
+  }
+
+  std::vector<int> benchmark_of_row;
+  std::vector<std::string> benchmarks = group_rows(
+      rows, [](const RoutingRow& r) { return benchmark_of(r.source); }, LabelMixture::kMaxLabels, benchmark_of_row);
+  std::vector<float> weights;
+  if (options.balance_benchmarks) weights = balanced_weights(benchmark_of_row, benchmarks.size());
+  report(progress, "training the global gain model (" + std::string(complexity_target_name(options.target)) +
+                       ") on " + std::to_string(rows.size()) + " rows");
+  artifact.complexity = ComplexityEstimator(train_gain_model(rows, features, {}, weights, model_dimension, options));
+
+  // Experts: one per benchmark with enough rows, behind a benchmark gate.
+  if (options.expert_weight > 0.0f && benchmarks.size() >= 2) {
+    std::vector<std::string> expert_names;
+    std::vector<std::vector<size_t>> members;
+    for (size_t b = 0; b < benchmarks.size(); ++b) {
+      std::vector<size_t> subset;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (benchmark_of_row[i] == static_cast<int>(b)) subset.push_back(i);
+      }
+      if (subset.size() >= options.expert_min_rows) {
+        expert_names.push_back(benchmarks[b]);
+        members.push_back(std::move(subset));
+      }
+    }
+    if (expert_names.size() >= 2) {
+      // The gate learns only the benchmarks that have an expert.
+      std::vector<SparseFeatures> gate_x;
+      std::vector<int> gate_y;
+      std::vector<GainModel> experts;
+      for (size_t e = 0; e < expert_names.size(); ++e) {
+        for (size_t i : members[e]) {
+          gate_x.push_back(plain[i]);
+          gate_y.push_back(static_cast<int>(e));
+        }
+        report(progress, "training the expert for " + expert_names[e] + " on " + std::to_string(members[e].size()) +
+                             " rows");
+        experts.push_back(train_gain_model(rows, features, members[e], {}, model_dimension, options));
+      }
+      LabelMixture gate = train_mixture(expert_names, gate_y, gate_x, options);
+      artifact.complexity.set_experts(std::move(gate), std::move(experts), options.expert_weight);
+    }
+  }
+
+  // Topic prior over sources.
+  std::vector<int> topic_of_row;
+  std::vector<std::string> topics =
+      group_rows(rows, [](const RoutingRow& r) { return r.source; }, LabelMixture::kMaxLabels, topic_of_row);
+  if (options.topic_weight > 0.0f && topics.size() >= 2) {
+    report(progress, "training the topic prior over " + std::to_string(topics.size()) + " topics");
+    LabelMixture prior = train_mixture(topics, topic_of_row, plain, options);
+    // A topic's value is how far its mean gain (shrunk toward its benchmark's)
+    // lies from its benchmark's mean: the benchmark level is the linear
+    // models' job, the topic adds what sets it apart within its benchmark.
+    std::vector<double> topic_sum(topics.size(), 0.0), topic_n(topics.size(), 0.0);
+    std::vector<double> bench_sum(benchmarks.size(), 0.0), bench_n(benchmarks.size(), 0.0);
+    std::vector<int> bench_of_topic(topics.size(), 0);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const size_t t = static_cast<size_t>(topic_of_row[i]), b = static_cast<size_t>(benchmark_of_row[i]);
+      topic_sum[t] += row_gain(rows[i]);
+      topic_n[t] += 1;
+      bench_sum[b] += row_gain(rows[i]);
+      bench_n[b] += 1;
+      bench_of_topic[t] = static_cast<int>(b);
+    }
+    for (size_t t = 0; t < topics.size(); ++t) {
+      const size_t b = static_cast<size_t>(bench_of_topic[t]);
+      const double bench_mean = bench_sum[b] / bench_n[b];
+      const double shrunk = (topic_sum[t] + options.topic_shrinkage * bench_mean) / (topic_n[t] + options.topic_shrinkage);
+      prior.values[t] = static_cast<float>(shrunk - bench_mean);
+    }
+    artifact.complexity.set_topic_prior(std::move(prior), options.topic_weight);
+  }
+
+  artifact.score_quantiles = score_quantiles(score_rows(artifact, rows));
+  return artifact;
+}
+
+std::vector<double> score_rows(const RouterArtifact& artifact, const std::vector<RoutingRow>& rows) {
+  std::vector<double> scores(rows.size());
+  SparseFeatures features;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    extract_features(artifact.space, rows[i].messages, features);
+    IntentResult intent = artifact.intent.classify(rows[i].messages, features);
+    scores[i] = artifact.complexity.cloud_gain(features, intent);
+  }
+  return scores;
+}
+
+int fold_of(const std::string& id, int folds, uint64_t seed) {
+  uint64_t h = 1469598103934665603ull ^ seed;
+  for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
+  h ^= h >> 29;
+  return static_cast<int>(h % static_cast<uint64_t>(folds));
+}
+
+std::vector<double> cross_validated_scores(const std::vector<RoutingRow>& rows,
+                                           const std::vector<PromptRow>& intent_rows,
+                                           const RouterTrainOptions& options, int folds, uint64_t seed,
+                                           const TrainProgress& progress) {
+  std::vector<double> scores(rows.size(), 0.0);
+  std::vector<int> fold(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) fold[i] = fold_of(rows[i].id, folds, seed);
+  for (int f = 0; f < folds; ++f) {
+    std::vector<RoutingRow> train, test;
+    std::vector<size_t> test_index;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (fold[i] == f) {
+        test.push_back(rows[i]);
+        test_index.push_back(i);
+      } else {
+        train.push_back(rows[i]);
+      }
+    }
+    report(progress, "fold " + std::to_string(f + 1) + "/" + std::to_string(folds) + ": training on " +
+                         std::to_string(train.size()) + " rows, scoring " + std::to_string(test.size()));
+    RouterArtifact artifact = train_router(train, intent_rows, options);
+    std::vector<double> fold_scores = score_rows(artifact, test);
+    for (size_t j = 0; j < test.size(); ++j) scores[test_index[j]] = fold_scores[j];
+  }
+  return scores;
+}
+
+}  // namespace tiergate
