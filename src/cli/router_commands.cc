@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <random>
 
 #include "commands.h"
@@ -136,6 +137,46 @@ json report_json(const std::vector<RoutingRow>& rows, const std::vector<double>&
   return report;
 }
 
+// Held-out intent accuracy, overall and per dataset category, next to the
+// cue rules alone and to always answering the most frequent class.
+json intent_report_json(const IntentCrossValidation& cv) {
+  json out;
+  const size_t n = cv.rows.size();
+  if (n == 0) return out;
+  std::map<std::string, std::array<size_t, 3>> by_category;  // rows, correct, cue correct
+  std::array<size_t, kIntentCount> label_count{};
+  size_t correct = 0, cue_correct = 0;
+  for (const auto& r : cv.rows) {
+    auto& c = by_category[r.category];
+    c[0] += 1;
+    c[1] += r.predicted == r.label ? 1 : 0;
+    c[2] += r.cue_only == r.label ? 1 : 0;
+    correct += r.predicted == r.label ? 1 : 0;
+    cue_correct += r.cue_only == r.label ? 1 : 0;
+    label_count[static_cast<size_t>(r.label)] += 1;
+  }
+  const auto majority = std::max_element(label_count.begin(), label_count.end());
+  out["rows"] = n;
+  out["accuracy"] = static_cast<double>(correct) / static_cast<double>(n);
+  out["baselines"] = {{"cue_rules_only", static_cast<double>(cue_correct) / static_cast<double>(n)},
+                      {"majority_class", static_cast<double>(*majority) / static_cast<double>(n)},
+                      {"majority_class_name", intent_name(static_cast<Intent>(majority - label_count.begin()))}};
+  for (const auto& [category, c] : by_category) {
+    Intent mapped = Intent::kChat;
+    for (const auto& r : cv.rows) {
+      if (r.category == category) {
+        mapped = r.label;
+        break;
+      }
+    }
+    out["categories"][category] = {{"rows", c[0]},
+                                    {"mapped_to", intent_name(mapped)},
+                                    {"accuracy", static_cast<double>(c[1]) / static_cast<double>(c[0])},
+                                    {"cue_rules_only", static_cast<double>(c[2]) / static_cast<double>(c[0])}};
+  }
+  return out;
+}
+
 struct TrainArgs {
   std::vector<std::string> data, intent_data;
   std::string out, target = "tier_gap";
@@ -224,6 +265,9 @@ int run_cv(const TrainArgs& args) {
   auto progress = [](const std::string& message) { std::cerr << "[router cv] " << message << "\n"; };
   std::vector<double> scores = cross_validated_scores(*rows, *prompts, *options, args.folds, args.seed, progress);
   json report = report_json(*rows, scores);
+  if (!prompts->empty()) {
+    report["intent"] = intent_report_json(cross_validate_intent(*rows, *prompts, *options, args.folds, args.seed, progress));
+  }
   report["folds"] = args.folds;
   report["target"] = args.target;
   report["intent_features"] = options->intent_features;

@@ -104,6 +104,66 @@ GainModel train_gain_model(const std::vector<RoutingRow>& rows, const std::vecto
 
 }  // namespace
 
+IntentClassifier train_intent(const std::vector<RoutingRow>& rows, const std::vector<SparseFeatures>& row_features,
+                              const std::vector<PromptRow>& intent_rows, const RouterTrainOptions& options,
+                              const TrainProgress& progress) {
+  // Labelled routing rows and labelled prompts together, each class weighing
+  // the same in total.
+  std::vector<SparseFeatures> features;
+  std::vector<int> labels;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (auto label = intent_label(rows[i].category, rows[i].source)) {
+      features.push_back(row_features[i]);
+      labels.push_back(static_cast<int>(*label));
+    }
+  }
+  for (const PromptRow& row : intent_rows) {
+    if (auto label = intent_label(row.category, row.source)) {
+      features.emplace_back();
+      extract_features(options.space, row.messages, features.back());
+      labels.push_back(static_cast<int>(*label));
+    }
+  }
+  if (labels.empty()) return IntentClassifier();
+  report(progress, "training intent on " + std::to_string(labels.size()) + " labelled rows");
+  return IntentClassifier(train_softmax(features, labels, balanced_weights(labels, kIntentCount),
+                                        options.space.dimension(), kIntentCount, options.intent_training));
+}
+
+IntentCrossValidation cross_validate_intent(const std::vector<RoutingRow>& rows,
+                                            const std::vector<PromptRow>& intent_rows,
+                                            const RouterTrainOptions& options, int folds, uint64_t seed,
+                                            const TrainProgress& progress) {
+  IntentCrossValidation result;
+  const std::vector<SparseFeatures> row_features = features_of(options.space, rows);
+  std::vector<int> fold(intent_rows.size());
+  for (size_t i = 0; i < intent_rows.size(); ++i) fold[i] = fold_of(intent_rows[i].id, folds, seed);
+  SparseFeatures features;
+  const IntentClassifier cues_only;
+  for (int f = 0; f < folds; ++f) {
+    std::vector<PromptRow> train;
+    for (size_t i = 0; i < intent_rows.size(); ++i) {
+      if (fold[i] != f) train.push_back(intent_rows[i]);
+    }
+    report(progress, "intent fold " + std::to_string(f + 1) + "/" + std::to_string(folds));
+    const IntentClassifier classifier = train_intent(rows, row_features, train, options, {});
+    for (size_t i = 0; i < intent_rows.size(); ++i) {
+      if (fold[i] != f) continue;
+      const PromptRow& row = intent_rows[i];
+      auto label = intent_label(row.category, row.source);
+      if (!label) continue;
+      extract_features(options.space, row.messages, features);
+      IntentCrossValidation::Row r;
+      r.category = row.category.empty() ? benchmark_of(row.source) : row.category;
+      r.label = *label;
+      r.predicted = classifier.classify(row.messages, features).intent;
+      r.cue_only = cues_only.classify(row.messages, features).intent;
+      result.rows.push_back(std::move(r));
+    }
+  }
+  return result;
+}
+
 std::optional<Intent> intent_label(const std::string& category, const std::string& source) {
   if (!category.empty()) {
     if (auto intent = intent_for_category(category)) return intent;
@@ -119,30 +179,7 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
   const uint32_t dimension = options.space.dimension();
   const std::vector<SparseFeatures> plain = features_of(options.space, rows);
 
-  // Intent: labelled routing rows and labelled prompts together, each class
-  // weighing the same in total.
-  {
-    std::vector<SparseFeatures> intent_features;
-    std::vector<int> labels;
-    for (size_t i = 0; i < rows.size(); ++i) {
-      if (auto label = intent_label(rows[i].category, rows[i].source)) {
-        intent_features.push_back(plain[i]);
-        labels.push_back(static_cast<int>(*label));
-      }
-    }
-    for (const PromptRow& row : intent_rows) {
-      if (auto label = intent_label(row.category, row.source)) {
-        intent_features.emplace_back();
-        extract_features(options.space, row.messages, intent_features.back());
-        labels.push_back(static_cast<int>(*label));
-      }
-    }
-    if (!labels.empty()) {
-      report(progress, "training intent on " + std::to_string(labels.size()) + " labelled rows");
-      artifact.intent = IntentClassifier(train_softmax(intent_features, labels, balanced_weights(labels, kIntentCount),
-                                                       dimension, kIntentCount, options.intent_training));
-    }
-  }
+  artifact.intent = train_intent(rows, plain, intent_rows, options, progress);
 
   // Gain models read the intent block after the plain features.
   std::vector<SparseFeatures> features = plain;

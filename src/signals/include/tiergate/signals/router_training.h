@@ -50,6 +50,29 @@ using TrainProgress = std::function<void(const std::string&)>;
 RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vector<PromptRow>& intent_rows,
                             const RouterTrainOptions& options, const TrainProgress& progress = {});
 
+// The intent model alone, from labelled routing rows (row_features are their
+// extract_features) and labelled prompts; cue rules only when nothing is labelled.
+IntentClassifier train_intent(const std::vector<RoutingRow>& rows, const std::vector<SparseFeatures>& row_features,
+                              const std::vector<PromptRow>& intent_rows, const RouterTrainOptions& options,
+                              const TrainProgress& progress = {});
+
+// Held-out intent predictions for the labelled prompts: each fold of
+// intent_rows is predicted by a model trained on the routing rows and the
+// other folds. Rows whose category does not map onto the taxonomy are left out.
+struct IntentCrossValidation {
+  struct Row {
+    std::string category;  // the dataset's own category
+    Intent label = Intent::kChat;
+    Intent predicted = Intent::kChat;
+    Intent cue_only = Intent::kChat;  // what the cue rules alone say
+  };
+  std::vector<Row> rows;
+};
+IntentCrossValidation cross_validate_intent(const std::vector<RoutingRow>& rows,
+                                            const std::vector<PromptRow>& intent_rows,
+                                            const RouterTrainOptions& options, int folds, uint64_t seed,
+                                            const TrainProgress& progress = {});
+
 // Cloud scores (ComplexityEstimator::cloud_gain) of rows under an artifact.
 std::vector<double> score_rows(const RouterArtifact& artifact, const std::vector<RoutingRow>& rows);
 
