@@ -1,6 +1,6 @@
 # Shared by the benchmark scripts: paths, a synthetic model, starting servers.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="$root/build/bin"
+bin="${TIERGATE_BIN_DIR:-$root/build/bin}"
 work="$root/build/bench"
 results="$root/bench/results"
 mkdir -p "$work" "$results"

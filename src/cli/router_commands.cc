@@ -188,6 +188,7 @@ struct TrainArgs {
   TrainOptions complexity = RouterTrainOptions{}.complexity_training;
   float topic_weight = RouterTrainOptions{}.topic_weight;
   float expert_weight = RouterTrainOptions{}.expert_weight;
+  float length_weight = RouterTrainOptions{}.length_weight;
   uint32_t label_buckets = RouterTrainOptions{}.label_buckets;
 };
 
@@ -209,6 +210,7 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
     return invalid_argument("--label-buckets must be a power of two no larger than --buckets");
   }
   options.topic_weight = args.topic_weight;
+  options.length_weight = args.length_weight;
   options.expert_weight = args.expert_weight;
   options.label_buckets = args.label_buckets;
   return options;
@@ -436,6 +438,7 @@ void add_router_commands(CLI::App& app, Runs& runs) {
   t->add_option("--l2", train->complexity.l2, "complexity L2 shrinkage")->capture_default_str();
   t->add_option("--topic-weight", train->topic_weight, "weight of the topic prior added to the cloud score, 0..4")->capture_default_str();
   t->add_option("--expert-weight", train->expert_weight, "weight of the benchmark experts against the global model, 0..1")->capture_default_str();
+  t->add_option("--length-weight", train->length_weight, "weight of the log length added to the cloud score")->capture_default_str();
   t->add_option("--label-buckets", train->label_buckets, "hashed slots of the benchmark gate and topic model")->capture_default_str();
   runs[t] = [train] { return run_train(*train); };
 
@@ -454,6 +457,7 @@ void add_router_commands(CLI::App& app, Runs& runs) {
   c->add_option("--l2", cv->complexity.l2, "complexity L2 shrinkage")->capture_default_str();
   c->add_option("--topic-weight", cv->topic_weight, "weight of the topic prior added to the cloud score, 0..4")->capture_default_str();
   c->add_option("--expert-weight", cv->expert_weight, "weight of the benchmark experts against the global model, 0..1")->capture_default_str();
+  c->add_option("--length-weight", cv->length_weight, "weight of the log length added to the cloud score")->capture_default_str();
   c->add_option("--label-buckets", cv->label_buckets, "hashed slots of the benchmark gate and topic model")->capture_default_str();
   runs[c] = [cv] { return run_cv(*cv); };
 

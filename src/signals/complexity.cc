@@ -79,6 +79,33 @@ void ComplexityEstimator::set_experts(LabelMixture gate, std::vector<GainModel> 
   gate_ = std::move(gate);
   experts_ = std::move(experts);
   expert_weight_ = experts_.empty() ? 0.0f : weight;
+  pack();
+}
+
+void ComplexityEstimator::pack() {
+  packed_.clear();
+  models_ = 0;
+  if (global_.empty()) return;
+  std::vector<const LogisticModel*> models;
+  auto add = [&](const GainModel& g) {
+    models.push_back(&g.first);
+    if (g.target == ComplexityTarget::kTierGap) models.push_back(&g.second);
+  };
+  add(global_);
+  for (const GainModel& e : experts_) {
+    if (e.target != global_.target || e.intent_features != global_.intent_features ||
+        e.first.dimension() != global_.first.dimension()) {
+      return;  // not uniform: parts() takes the model-by-model path
+    }
+    add(e);
+  }
+  if (models.size() > kMaxPackedModels) return;
+  models_ = static_cast<uint32_t>(models.size());
+  const uint32_t dimension = global_.first.dimension();
+  packed_.resize(size_t{dimension} * models_);
+  for (uint32_t j = 0; j < dimension; ++j) {
+    for (uint32_t m = 0; m < models_; ++m) packed_[size_t{j} * models_ + m] = models[m]->weights()[j];
+  }
 }
 
 void ComplexityEstimator::set_topic_prior(LabelMixture topics, float weight) {
@@ -89,13 +116,44 @@ void ComplexityEstimator::set_topic_prior(LabelMixture topics, float weight) {
 ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const IntentResult& intent) const {
   ComplexityParts parts;
   if (empty()) return parts;
-  parts.global = global_.gain(features, intent);
+  // Each gain model's gain: packed in one pass, or model by model.
+  std::array<float, kMaxPackedModels> gains{};
+  if (models_ > 0) {
+    std::array<float, kMaxPackedModels> z{};
+    float* __restrict acc = z.data();
+    const uint32_t m_count = models_;
+    for (size_t i = 0; i < features.size(); ++i) {
+      const float* __restrict w = packed_.data() + size_t{features.index[i]} * m_count;
+      const float v = features.value[i];
+      for (uint32_t m = 0; m < m_count; ++m) acc[m] += w[m] * v;
+    }
+    if (global_.intent_features) {
+      const uint32_t base = global_.first.dimension() - static_cast<uint32_t>(kIntentFeatures);
+      const float length = features.value[kLogLastUserChars];
+      for (size_t k = 0; k < kIntentCount; ++k) {
+        const float p = intent.probabilities[k];
+        const float* w = packed_.data() + size_t{base + k} * m_count;
+        const float* wl = packed_.data() + size_t{base + kIntentCount + k} * m_count;
+        for (uint32_t m = 0; m < m_count; ++m) acc[m] += w[m] * p + wl[m] * p * length;
+      }
+    }
+    const bool gap = global_.target == ComplexityTarget::kTierGap;
+    const uint32_t per_model = gap ? 2 : 1;
+    for (uint32_t g = 0; g * per_model < m_count; ++g) {
+      const float first = 1.0f / (1.0f + std::exp(-z[g * per_model]));
+      gains[g] = gap ? 1.0f / (1.0f + std::exp(-z[g * per_model + 1])) - first : first;
+    }
+  } else {
+    gains[0] = global_.gain(features, intent);
+    for (size_t e = 0; e < experts_.size() && e + 1 < gains.size(); ++e) gains[e + 1] = experts_[e].gain(features, intent);
+  }
+  parts.global = gains[0];
   float linear = parts.global;
   if (expert_weight_ > 0.0f) {
     std::array<float, LabelMixture::kMaxLabels> buffer;
     std::span<float> p(buffer.data(), experts_.size());
     gate_.probabilities(features, p);
-    for (size_t e = 0; e < experts_.size(); ++e) parts.experts += p[e] * experts_[e].gain(features, intent);
+    for (size_t e = 0; e < experts_.size(); ++e) parts.experts += p[e] * gains[e + 1];
     linear = (1.0f - expert_weight_) * parts.global + expert_weight_ * parts.experts;
   }
   parts.gain = linear;
@@ -103,6 +161,7 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
     parts.topics = topics_.expected(features);
     parts.gain = linear + topic_weight_ * parts.topics;
   }
+  parts.gain += length_weight_ * features.value[kLogChars];
   return parts;
 }
 

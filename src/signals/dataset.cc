@@ -28,7 +28,9 @@ Status read_messages(const json& row, std::vector<ChatMessage>& out) {
       } else if (m.contains("content") && m["content"].is_array()) {
         // OpenAI content parts: the text parts, joined.
         for (const json& part : m["content"]) {
-          if (part.is_object() && part.value("type", "") == "text" && part.contains("text") && part["text"].is_string()) {
+          // `type` compared as JSON: value("type", "") throws when it is not a string.
+          if (part.is_object() && part.contains("type") && part["type"] == "text" && part.contains("text") &&
+              part["text"].is_string()) {
             if (!message.content.empty()) message.content += "\n";
             message.content += part["text"].get<std::string>();
           }

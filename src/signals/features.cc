@@ -37,25 +37,33 @@ bool is_code_symbol(unsigned char c) {
   return c == '{' || c == '}' || c == ';' || c == '(' || c == ')' || c == '[' || c == ']' || c == '_' || c == '#';
 }
 
-// Accumulates hashed terms of one group, then scales them by 1/sqrt(count).
+// Emits the hashed terms of one text group: unigrams as they come, bigrams
+// (when wanted) held in `scratch` and appended after them, each block scaled
+// by 1/sqrt(its count).
 class HashedGroup {
  public:
-  HashedGroup(const FeatureSpace& space, SparseFeatures& out, uint64_t unigram_salt, uint64_t bigram_salt)
-      : space_(space), out_(out), unigram_salt_(unigram_salt), bigram_salt_(bigram_salt), begin_(out.index.size()) {}
+  HashedGroup(const FeatureSpace& space, SparseFeatures& out, uint64_t unigram_salt, uint64_t bigram_salt,
+              bool bigrams)
+      : space_(space), out_(out), unigram_salt_(unigram_salt), bigram_salt_(bigram_salt), bigrams_(bigrams),
+        begin_(out.index.size()) {
+    out_.scratch.clear();
+  }
 
   void term(uint64_t word_hash) {
     emit(mix(word_hash ^ unigram_salt_));
-    if (has_previous_) emit(mix((previous_ * kFnvPrime) ^ word_hash ^ bigram_salt_));
+    if (bigrams_ && has_previous_) out_.scratch.push_back(mix((previous_ * kFnvPrime) ^ word_hash ^ bigram_salt_));
     previous_ = word_hash;
     has_previous_ = true;
   }
   void break_sequence() { has_previous_ = false; }
 
-  void finish() {
-    const size_t n = out_.index.size() - begin_;
-    if (n == 0) return;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(n));
-    for (size_t i = begin_; i < out_.value.size(); ++i) out_.value[i] *= scale;
+  // Scales the unigrams and appends the bigrams; returns the end of the unigrams.
+  size_t finish() {
+    scale_from(begin_);
+    const size_t unigrams_end = out_.index.size();
+    for (uint64_t h : out_.scratch) emit(h);
+    scale_from(unigrams_end);
+    return unigrams_end;
   }
 
  private:
@@ -63,10 +71,17 @@ class HashedGroup {
     const uint32_t slot = static_cast<uint32_t>(h) & (space_.buckets - 1);
     out_.add(kDenseFeatures + slot, (h >> 63) != 0 ? -1.0f : 1.0f);
   }
+  void scale_from(size_t begin) {
+    const size_t n = out_.index.size() - begin;
+    if (n == 0) return;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(n));
+    for (size_t i = begin; i < out_.value.size(); ++i) out_.value[i] *= scale;
+  }
 
   const FeatureSpace& space_;
   SparseFeatures& out_;
   uint64_t unigram_salt_, bigram_salt_;
+  bool bigrams_;
   size_t begin_;
   uint64_t previous_ = 0;
   bool has_previous_ = false;
@@ -146,12 +161,14 @@ void extract(const FeatureSpace& space, const Turns& turns, size_t task_turn, Sp
   TextStats task, all;
   bool has_system = false;
   {
-    HashedGroup group(space, out, kTaskUnigram, kTaskBigram);
+    HashedGroup group(space, out, kTaskUnigram, kTaskBigram, /*bigrams=*/true);
     if (task_turn < turns.size()) scan_text(turns[task_turn].text, group, task);
-    group.finish();
+    out.task_unigrams_end = group.finish();
+    out.task_end = out.index.size();
   }
   {
-    HashedGroup group(space, out, kContextUnigram, kContextBigram);
+    // Earlier turns: unigrams only, which keeps long conversations cheap.
+    HashedGroup group(space, out, kContextUnigram, kContextBigram, /*bigrams=*/false);
     for (size_t t = 0; t < turns.size(); ++t) {
       if (turns[t].role == Role::kSystem || turns[t].role == Role::kDeveloper) has_system = true;
       if (t == task_turn) continue;

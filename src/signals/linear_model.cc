@@ -36,12 +36,14 @@ float LogisticModel::logit(const SparseFeatures& x) const {
 float LogisticModel::probability(const SparseFeatures& x) const { return sigmoid(logit(x)); }
 
 void SoftmaxModel::probabilities(const SparseFeatures& x, std::span<float> out) const {
-  std::fill(out.begin(), out.end(), 0.0f);
+  float* __restrict acc = out.data();
+  std::fill(acc, acc + classes_, 0.0f);
   const uint32_t buckets = dimension() - kDenseFeatures;
-  for (size_t i = 0; i < x.index.size(); ++i) {
-    const float* w = weights_.data() + size_t{fold_index(x.index[i], buckets)} * classes_;
+  const size_t end = range_end(x, range_);
+  for (size_t i = 0; i < end; ++i) {
+    const float* __restrict w = weights_.data() + size_t{fold_index(x.index[i], buckets)} * classes_;
     const float v = x.value[i];
-    for (uint32_t k = 0; k < classes_; ++k) out[k] += w[k] * v;
+    for (uint32_t k = 0; k < classes_; ++k) acc[k] += w[k] * v;
   }
   const float top = *std::max_element(out.begin(), out.end());
   float sum = 0;
@@ -75,8 +77,8 @@ LogisticModel train_logistic(const std::vector<SparseFeatures>& rows, std::span<
 
 SoftmaxModel train_softmax(const std::vector<SparseFeatures>& rows, std::span<const int> labels,
                            std::span<const float> row_weights, uint32_t dimension, uint32_t classes,
-                           const TrainOptions& options) {
-  SoftmaxModel model(dimension, classes);
+                           FeatureRange range, const TrainOptions& options) {
+  SoftmaxModel model(dimension, classes, range);
   std::vector<float>& w = model.mutable_weights();
   std::vector<float> squared(w.size(), 0.0f);
   std::vector<float> p(classes);
@@ -87,7 +89,8 @@ SoftmaxModel train_softmax(const std::vector<SparseFeatures>& rows, std::span<co
       const SparseFeatures& x = rows[r];
       model.probabilities(x, p);
       const float scale = row_weight(row_weights, r);
-      for (size_t i = 0; i < x.index.size(); ++i) {
+      const size_t end = range_end(x, range);
+      for (size_t i = 0; i < end; ++i) {
         const size_t base = size_t{fold_index(x.index[i], buckets)} * classes;
         for (uint32_t k = 0; k < classes; ++k) {
           const float target = static_cast<int>(k) == labels[r] ? 1.0f : 0.0f;

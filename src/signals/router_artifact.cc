@@ -114,7 +114,7 @@ StatusOr<LabelMixture> read_mixture(const json& j, const std::string& what) {
   auto weights = decode_floats(j.at("weights").get<std::string>(), size_t{kDenseFeatures + buckets} * classes,
                                what + ".weights");
   if (!weights.is_ok()) return weights.status();
-  m.model = SoftmaxModel(classes, std::move(*weights));
+  m.model = SoftmaxModel(classes, std::move(*weights), FeatureRange::kTaskUnigrams);
   return m;
 }
 
@@ -134,7 +134,7 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
     doc["intent"] = nullptr;
   }
   const ComplexityEstimator& c = artifact.complexity;
-  json complexity = {{"global", gain_model_json(c.global())}};
+  json complexity = {{"global", gain_model_json(c.global())}, {"length_weight", c.length_weight()}};
   if (c.expert_weight() > 0.0f) {
     json models = json::array();
     for (const GainModel& m : c.experts()) models.push_back(gain_model_json(m));
@@ -168,7 +168,8 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
   text << in.rdbuf();
   json doc = json::parse(text.str(), nullptr, false);
   const std::string prefix = path + ": ";
-  if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != kFormat) {
+  // Compared as JSON, not read with value(), which throws on a non-string.
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("format") || doc["format"] != kFormat) {
     return invalid_argument(prefix + "not a tiergate router artifact");
   }
   if (!doc["version"].is_number_integer() || doc["version"].get<int>() != kRouterArtifactVersion) {
@@ -206,12 +207,13 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
       auto weights = decode_floats(intent.at("weights").get<std::string>(), size_t{dimension} * kIntentCount,
                                    prefix + "intent.weights");
       if (!weights.is_ok()) return weights.status();
-      artifact.intent = IntentClassifier(SoftmaxModel(kIntentCount, std::move(*weights)));
+      artifact.intent = IntentClassifier(SoftmaxModel(kIntentCount, std::move(*weights), FeatureRange::kTask));
     }
     const json& c = doc.at("complexity");
     auto global = read_gain_model(c.at("global"), dimension, prefix + "complexity.global");
     if (!global.is_ok()) return global.status();
     artifact.complexity = ComplexityEstimator(std::move(*global));
+    artifact.complexity.set_length_weight(c.value("length_weight", 0.0f));
     if (c.contains("experts")) {
       const json& e = c["experts"];
       auto gate = read_mixture(e.at("gate"), prefix + "complexity.experts.gate");
@@ -223,6 +225,9 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
         models.push_back(std::move(*model));
       }
       if (models.size() != gate->labels.size()) return invalid_argument(prefix + "one expert per gate label expected");
+      if (models.size() + 1 > kMaxGainModels) {
+        return invalid_argument(prefix + "more than " + std::to_string(kMaxGainModels - 1) + " experts");
+      }
       artifact.complexity.set_experts(std::move(*gate), std::move(models), e.at("weight").get<float>());
     }
     if (c.contains("topics")) {

@@ -65,7 +65,8 @@ LabelMixture train_mixture(std::vector<std::string> labels, const std::vector<in
   mixture.labels = std::move(labels);
   mixture.values.assign(mixture.labels.size(), 0.0f);
   mixture.model = train_softmax(plain, label_of, {}, kDenseFeatures + options.label_buckets,
-                                static_cast<uint32_t>(mixture.labels.size()), options.label_training);
+                                static_cast<uint32_t>(mixture.labels.size()), FeatureRange::kTaskUnigrams,
+                                options.label_training);
   return mixture;
 }
 
@@ -127,7 +128,8 @@ IntentClassifier train_intent(const std::vector<RoutingRow>& rows, const std::ve
   if (labels.empty()) return IntentClassifier();
   report(progress, "training intent on " + std::to_string(labels.size()) + " labelled rows");
   return IntentClassifier(train_softmax(features, labels, balanced_weights(labels, kIntentCount),
-                                        options.space.dimension(), kIntentCount, options.intent_training));
+                                        options.space.dimension(), kIntentCount, FeatureRange::kTask,
+                                        options.intent_training));
 }
 
 IntentCrossValidation cross_validate_intent(const std::vector<RoutingRow>& rows,
@@ -209,7 +211,7 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
       for (size_t i = 0; i < rows.size(); ++i) {
         if (benchmark_of_row[i] == static_cast<int>(b)) subset.push_back(i);
       }
-      if (subset.size() >= options.expert_min_rows) {
+      if (subset.size() >= options.expert_min_rows && expert_names.size() + 1 < kMaxGainModels) {
         expert_names.push_back(benchmarks[b]);
         members.push_back(std::move(subset));
       }
@@ -263,6 +265,7 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
     artifact.complexity.set_topic_prior(std::move(prior), options.topic_weight);
   }
 
+  artifact.complexity.set_length_weight(options.length_weight);
   artifact.score_quantiles = score_quantiles(score_rows(artifact, rows));
   return artifact;
 }

@@ -11,7 +11,10 @@
 //             known benchmark is judged the way that benchmark taught;
 //   topics    a topic prior: how far the mean gain of the topics (subjects)
 //             it resembles lies from their benchmark's mean.
-// gain = (1 - we) * global + we * experts + wt * topics.
+//   length    the request's log length, weighted: longer requests tend to
+//             be harder on every benchmark seen; this keeps the ranking
+//             sensible on kinds of requests the other parts never saw.
+// gain = (1 - we) * global + we * experts + wt * topics + wl * log length.
 #pragma once
 
 #include <optional>
@@ -70,6 +73,11 @@ struct LabelMixture {
   float expected(const SparseFeatures& features) const;
 };
 
+// The most gain models (global + experts) an estimator holds; training makes
+// one expert per benchmark, and an artifact with more is refused.
+inline constexpr size_t kMaxGainModels = 16;
+inline constexpr size_t kMaxPackedModels = 2 * kMaxGainModels;
+
 struct ComplexityParts {
   float global = 0, experts = 0, topics = 0;  // each part's estimate (0 when absent)
   float gain = 0;                             // the blend
@@ -78,11 +86,13 @@ struct ComplexityParts {
 class ComplexityEstimator {
  public:
   ComplexityEstimator() = default;
-  explicit ComplexityEstimator(GainModel global) : global_(std::move(global)) {}
+  explicit ComplexityEstimator(GainModel global) : global_(std::move(global)) { pack(); }
 
   // Precondition: gate.labels.size() == experts.size().
   void set_experts(LabelMixture gate, std::vector<GainModel> experts, float weight);
   void set_topic_prior(LabelMixture topics, float weight);
+  void set_length_weight(float weight) { length_weight_ = weight; }
+  float length_weight() const { return length_weight_; }
 
   bool empty() const { return global_.empty(); }
   // Expected cloud gain; 0 when empty().
@@ -103,6 +113,16 @@ class ComplexityEstimator {
   float expert_weight_ = 0;
   LabelMixture topics_;
   float topic_weight_ = 0;
+  float length_weight_ = 0;
+
+  // Speed: the logistic models of global_ and experts_ interleaved as
+  // packed_[feature * models_ + m], so one pass over the features computes
+  // every logit with one memory access per feature. Built when the gain
+  // models agree in target, intent block and dimension (training makes them
+  // so); otherwise parts() scores them one by one.
+  void pack();
+  std::vector<float> packed_;
+  uint32_t models_ = 0;
 };
 
 }  // namespace tiergate

@@ -1,8 +1,14 @@
 // Features of a chat request for the learned routing models: a sparse vector
 // in a fixed space of kDenseFeatures dense slots (lengths, character mix,
-// length bins) followed by `buckets` hashed slots (signed feature hashing of
-// word unigrams and bigrams; earlier turns hashed apart from the latest user
-// turn, which states the task). Pure, deterministic, no regex.
+// length bins) followed by `buckets` hashed slots (signed feature hashing).
+// Entries come in this order, with the ends recorded:
+//   dense slots                                  [0, kDenseFeatures)
+//   task turn's word unigrams                    [kDenseFeatures, task_unigrams_end)
+//   task turn's word bigrams                     [task_unigrams_end, task_end)
+//   earlier turns' word unigrams (apart)         [task_end, size)
+// The task turn is the latest user turn: it states the task. Models that
+// judge the task alone (intent, topic) read a prefix; the gain models read
+// everything. Pure, deterministic, no regex.
 //
 // The layout is versioned (kFeatureSetVersion): an artifact trained on one
 // version is refused by code of another, since weights would be misread.
@@ -16,7 +22,7 @@
 
 namespace tiergate {
 
-inline constexpr int kFeatureSetVersion = 1;
+inline constexpr int kFeatureSetVersion = 2;
 
 // Dense slot indices. kBias is always 1.
 enum DenseFeature : uint32_t {
@@ -47,15 +53,36 @@ enum DenseFeature : uint32_t {
 struct SparseFeatures {
   std::vector<uint32_t> index;
   std::vector<float> value;
+  size_t task_unigrams_end = 0;  // see the layout above
+  size_t task_end = 0;
+  std::vector<uint64_t> scratch;  // extraction's working space
+
   void clear() {
     index.clear();
     value.clear();
+    task_unigrams_end = task_end = 0;
   }
   void add(uint32_t i, float v) {
     index.push_back(i);
     value.push_back(v);
   }
+  size_t size() const { return index.size(); }
 };
+
+// Which prefix of a SparseFeatures a model reads (see the layout above).
+enum class FeatureRange { kAll, kTask, kTaskUnigrams };
+
+inline size_t range_end(const SparseFeatures& x, FeatureRange range) {
+  switch (range) {
+    case FeatureRange::kAll:
+      return x.size();
+    case FeatureRange::kTask:
+      return x.task_end;
+    case FeatureRange::kTaskUnigrams:
+      return x.task_unigrams_end;
+  }
+  return x.size();
+}
 
 struct FeatureSpace {
   uint32_t buckets = 1u << 17;  // hashed slots; a power of two

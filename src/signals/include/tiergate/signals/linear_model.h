@@ -33,8 +33,10 @@ class LogisticModel {
 class SoftmaxModel {
  public:
   SoftmaxModel() = default;
-  SoftmaxModel(uint32_t dimension, uint32_t classes) : classes_(classes), weights_(size_t{dimension} * classes, 0.0f) {}
-  SoftmaxModel(uint32_t classes, std::vector<float> weights) : classes_(classes), weights_(std::move(weights)) {}
+  SoftmaxModel(uint32_t dimension, uint32_t classes, FeatureRange range)
+      : classes_(classes), range_(range), weights_(size_t{dimension} * classes, 0.0f) {}
+  SoftmaxModel(uint32_t classes, std::vector<float> weights, FeatureRange range)
+      : classes_(classes), range_(range), weights_(std::move(weights)) {}
 
   // Writes classes() probabilities into out. Precondition: out.size() == classes().
   // A model of a smaller dimension than the features' space reads them folded
@@ -42,6 +44,7 @@ class SoftmaxModel {
   void probabilities(const SparseFeatures& x, std::span<float> out) const;
 
   uint32_t classes() const { return classes_; }
+  FeatureRange range() const { return range_; }
   uint32_t dimension() const { return classes_ == 0 ? 0 : static_cast<uint32_t>(weights_.size() / classes_); }
   // Layout: weights()[feature * classes() + class].
   const std::vector<float>& weights() const { return weights_; }
@@ -49,6 +52,7 @@ class SoftmaxModel {
 
  private:
   uint32_t classes_ = 0;
+  FeatureRange range_ = FeatureRange::kAll;
   std::vector<float> weights_;
 };
 
@@ -70,9 +74,9 @@ struct TrainOptions {
 LogisticModel train_logistic(const std::vector<SparseFeatures>& rows, std::span<const float> labels,
                              std::span<const float> row_weights, uint32_t dimension, const TrainOptions& options);
 
-// Labels are class indices in [0, classes).
+// Labels are class indices in [0, classes). The model reads `range` of each row.
 SoftmaxModel train_softmax(const std::vector<SparseFeatures>& rows, std::span<const int> labels,
                            std::span<const float> row_weights, uint32_t dimension, uint32_t classes,
-                           const TrainOptions& options);
+                           FeatureRange range, const TrainOptions& options);
 
 }  // namespace tiergate

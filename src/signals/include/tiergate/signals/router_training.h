@@ -32,6 +32,8 @@ struct RouterTrainOptions {
   // with this many rows sits halfway).
   float topic_weight = 1.0f;
   float topic_shrinkage = 10.0f;
+  // Weight of the log length (kLogChars) added to the gain.
+  float length_weight = 1.0f;
   // The gate's and the topic model's softmaxes: hashed slots and training.
   uint32_t label_buckets = 1u << 15;
   TrainOptions label_training{.epochs = 6, .learning_rate = 0.3f, .l2 = 1e-5f, .seed = 13};

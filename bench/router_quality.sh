@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Routing quality on the dev data in ../shared/data (read in place, never
+# copied): 5-fold cross-validated APGR / CPT per benchmark next to the
+# length heuristic and random routing, held-out intent accuracy, and
+# leave-one-benchmark-out runs (train on the others, score the unseen one).
+# Writes bench/results/router_quality.{json,md}.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+data="${TIERGATE_SHARED_DATA:-$root/../shared/data}"
+routing=("$data/routing/mmlu_dev.jsonl" "$data/routing/gsm8k_dev.jsonl" "$data/routing/routerbench_dev.jsonl")
+prompts="$data/prompts/prompt_categories_dev.jsonl"
+for f in "${routing[@]}" "$prompts"; do
+  [[ -f "$f" ]] || { echo "[bench] skipped: $f is absent (the shared dev data lives beside the repository)" >&2; exit 0; }
+done
+folds="${BENCH_FOLDS:-5}"
+
+echo "[bench] $folds-fold cross-validation on ${#routing[@]} benchmarks" >&2
+"$bin/tiergate" router cv --data "${routing[@]}" --intent-data "$prompts" --folds "$folds" >"$work/router-cv.json"
+
+for i in "${!routing[@]}"; do
+  held_out=${routing[$i]}
+  train=()
+  for j in "${!routing[@]}"; do [[ $j == "$i" ]] || train+=("${routing[$j]}"); done
+  name=$(basename "$held_out" .jsonl)
+  echo "[bench] leave one benchmark out: $name" >&2
+  "$bin/tiergate" router train --data "${train[@]}" --intent-data "$prompts" --cv 0 --out "$work/router-without-$name.json" >/dev/null
+  "$bin/tiergate" router eval --router "$work/router-without-$name.json" --data "$held_out" >"$work/router-lobo-$name.json"
+done
+
+node - "$work" "$results" "$folds" "${routing[@]}" <<'JS'
+const fs = require("fs");
+const [work, resultsDir, folds, ...files] = process.argv.slice(2);
+const cv = JSON.parse(fs.readFileSync(`${work}/router-cv.json`, "utf8"));
+const names = files.map((f) => f.split("/").pop().replace(/\.jsonl$/, ""));
+const lobo = {};
+for (const n of names) {
+  const r = JSON.parse(fs.readFileSync(`${work}/router-lobo-${n}.json`, "utf8"));
+  lobo[n] = { apgr: r.APGR, cpt50: r["CPT(50%)"], length_apgr: r.details.overall.baselines.length.apgr,
+              length_cpt50: r.details.overall.baselines.length.cpt50 };
+}
+const out = { date: new Date().toISOString(), folds: Number(folds), files: names, cross_validation: cv, leave_one_benchmark_out: lobo };
+fs.writeFileSync(`${resultsDir}/router_quality.json`, JSON.stringify(out, null, 2) + "\n");
+const f = (x) => x.toFixed(3), pc = (x) => (100 * x).toFixed(1) + "%";
+let md = `# Routing quality (${folds}-fold cross-validation on the dev data)\n\n${out.date}. ` +
+  `Out-of-fold scores of \`tiergate router cv\`; RouteLLM's metrics (APGR: area under the performance-gap-recovered curve, ` +
+  `random = 0.5; CPT(x): the cloud share needed to recover x of the gap).\n\n` +
+  `| benchmark | rows | APGR | CPT(50%) | CPT(80%) | CPT(95%) | cloud share for 95% quality | length APGR | length CPT(50%) | random APGR |\n` +
+  `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n`;
+for (const [b, v] of Object.entries(cv.benchmarks ?? { all: cv.overall })) {
+  md += `| ${b} | ${v.rows} | ${f(v.apgr)} | ${pc(v.cpt50)} | ${pc(v.cpt80)} | ${pc(v.cpt95)} | ${pc(v.cloud_share_for_95pct_quality)} | ` +
+        `${f(v.baselines.length.apgr)} | ${pc(v.baselines.length.cpt50)} | ${f(v.baselines.random_mean_of_10.apgr)} |\n`;
+}
+md += `\nTargets (issue 3, held-out rows): MMLU CPT(50%) < 35.5% and APGR > 0.65; GSM8K CPT(50%) < 33.6%; never below the length heuristic.\n`;
+md += `\n## Leave one benchmark out (trained on the others, scored on the unseen one)\n\n| benchmark | APGR | CPT(50%) | length APGR | length CPT(50%) |\n|---|---:|---:|---:|---:|\n`;
+for (const [b, v] of Object.entries(lobo)) md += `| ${b} | ${f(v.apgr)} | ${pc(v.cpt50)} | ${f(v.length_apgr)} | ${pc(v.length_cpt50)} |\n`;
+if (cv.intent) {
+  const i = cv.intent;
+  md += `\n## Intent (held-out accuracy on the labelled prompts, ${i.rows} rows)\n\naccuracy ${f(i.accuracy)}; cue rules alone ${f(i.baselines.cue_rules_only)}; ` +
+        `always "${i.baselines.majority_class_name}" ${f(i.baselines.majority_class)}.\n\n| category | mapped to | rows | accuracy |\n|---|---|---:|---:|\n`;
+  for (const [c, v] of Object.entries(i.categories)) md += `| ${c} | ${v.mapped_to} | ${v.rows} | ${f(v.accuracy)} |\n`;
+}
+fs.writeFileSync(`${resultsDir}/router_quality.md`, md);
+console.log(md);
+JS

@@ -1,0 +1,178 @@
+#include "tiergate/signals/router_training.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "synthetic.h"
+#include "tiergate/signals/routing_metrics.h"
+#include "tiergate/signals/signals.h"
+
+namespace tiergate {
+namespace {
+
+RouterTrainOptions small_options() {
+  RouterTrainOptions options;
+  options.space.buckets = 1u << 12;
+  options.label_buckets = 1u << 10;
+  options.expert_min_rows = 20;  // the synthetic benchmarks are small
+  return options;
+}
+
+double apgr(const std::vector<RoutingRow>& rows, const std::vector<double>& scores) {
+  std::vector<RoutingOutcome> outcomes;
+  for (const RoutingRow& row : rows) outcomes.push_back({row.edge_score, row.cloud_score});
+  const RoutingSummary summary = summarize_routing(outcomes, scores);
+  EXPECT_TRUE(summary.gap_defined);
+  return summary.apgr;
+}
+
+TEST(FoldOfTest, DeterministicInRangeAndSpread) {
+  constexpr int kFolds = 5;
+  std::vector<int> count(kFolds, 0);
+  int moved = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string id = "row-" + std::to_string(i);
+    const int fold = fold_of(id, kFolds, 1);
+    ASSERT_GE(fold, 0);
+    ASSERT_LT(fold, kFolds);
+    EXPECT_EQ(fold_of(id, kFolds, 1), fold);
+    ++count[static_cast<size_t>(fold)];
+    moved += fold_of(id, kFolds, 2) != fold ? 1 : 0;
+  }
+  for (int c : count) EXPECT_GT(c, 120) << "every fold gets a share of the rows";
+  EXPECT_GT(moved, 100) << "another seed assigns other folds";
+  EXPECT_EQ(fold_of("anything", 1, 3), 0);
+  EXPECT_EQ(fold_of("", 3, 0), fold_of("", 3, 0));
+}
+
+TEST(IntentLabelTest, CategoryThenBenchmark) {
+  EXPECT_EQ(intent_label("math", ""), Intent::kMath);
+  EXPECT_EQ(intent_label("creative_writing", "gsm8k/train"), Intent::kWriting);  // the category wins
+  EXPECT_EQ(intent_label("unmapped", "gsm8k/train"), Intent::kMath);             // else the benchmark
+  EXPECT_EQ(intent_label("", "mmlu/anatomy"), Intent::kKnowledgeQa);
+  EXPECT_EQ(intent_label("", "mbpp"), Intent::kCoding);
+  EXPECT_EQ(intent_label("unmapped", "unknown/x"), std::nullopt);
+  EXPECT_EQ(intent_label("", ""), std::nullopt);
+}
+
+TEST(RouterTrainingTest, LearnsWhichRowsNeedTheCloud) {
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(240);
+  std::vector<std::string> progress;
+  const RouterArtifact artifact =
+      train_router(rows, {}, small_options(), [&](const std::string& m) { progress.push_back(m); });
+  EXPECT_FALSE(progress.empty());
+  ASSERT_FALSE(artifact.complexity.empty());
+  // Two benchmarks with enough rows: an expert each behind the gate; four topics.
+  ASSERT_EQ(artifact.complexity.experts().size(), 2u);
+  EXPECT_EQ(artifact.complexity.gate().labels, (std::vector<std::string>{"alpha", "beta"}));
+  EXPECT_EQ(artifact.complexity.topics().labels.size(), 4u);
+  ASSERT_EQ(artifact.score_quantiles.size(), 101u);
+  EXPECT_TRUE(std::is_sorted(artifact.score_quantiles.begin(), artifact.score_quantiles.end()));
+
+  const std::vector<double> scores = score_rows(artifact, rows);
+  ASSERT_EQ(scores.size(), rows.size());
+  double hard = 0, easy = 0;
+  size_t n_hard = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    (testing::is_hard(rows[i]) ? hard : easy) += scores[i];
+    n_hard += testing::is_hard(rows[i]) ? 1 : 0;
+  }
+  EXPECT_GT(hard / static_cast<double>(n_hard), easy / static_cast<double>(rows.size() - n_hard));
+  // Oracle APGR on this set is 5/6 (a third of the rows gain 1); random is 0.5.
+  EXPECT_GT(apgr(rows, scores), 0.75);
+  // Unseen prompts from the same distribution are ranked as well.
+  const std::vector<RoutingRow> fresh = testing::synthetic_routing_rows(120, 77);
+  EXPECT_GT(apgr(fresh, score_rows(artifact, fresh)), 0.75);
+}
+
+TEST(RouterTrainingTest, CrossValidatedScoresBeatRandom) {
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(240, 2);
+  const std::vector<double> scores = cross_validated_scores(rows, {}, small_options(), 3, 1);
+  ASSERT_EQ(scores.size(), rows.size());
+  EXPECT_GT(apgr(rows, scores), 0.7);
+}
+
+TEST(RouterTrainingTest, CloudWinsTargetAndPartsSwitchedOff) {
+  RouterTrainOptions options = small_options();
+  options.target = ComplexityTarget::kCloudWins;
+  options.expert_weight = 0;
+  options.topic_weight = 0;
+  options.length_weight = 0;
+  options.intent_features = false;
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(180, 3);
+  const RouterArtifact artifact = train_router(rows, {}, options);
+  EXPECT_TRUE(artifact.complexity.experts().empty());
+  EXPECT_EQ(artifact.complexity.expert_weight(), 0.0f);
+  EXPECT_TRUE(artifact.complexity.topics().empty());
+  EXPECT_EQ(artifact.complexity.global().target, ComplexityTarget::kCloudWins);
+  EXPECT_EQ(artifact.complexity.global().first.dimension(), options.space.dimension());
+  const std::vector<double> scores = score_rows(artifact, rows);
+  for (double s : scores) {
+    EXPECT_GE(s, 0.0);  // a probability
+    EXPECT_LE(s, 1.0);
+  }
+  EXPECT_GT(apgr(rows, scores), 0.75);
+}
+
+TEST(RouterTrainingTest, TrainsIntentFromLabelledRowsAndPrompts) {
+  // Routing rows labelled through their category, plus labelled prompts.
+  std::vector<RoutingRow> rows = testing::synthetic_routing_rows(120, 4, "creative_writing");
+  std::vector<PromptRow> prompts;
+  for (int i = 0; i < 60; ++i) {
+    PromptRow p;
+    p.id = "p";
+    p.id += std::to_string(i);
+    p.category = "gsm8k";
+    std::string text = "equation number ";
+    text.append(std::to_string(i)).append(" multiply and add fractions");
+    p.messages = {{Role::kUser, text}};
+    prompts.push_back(std::move(p));
+  }
+  const RouterArtifact artifact = train_router(rows, prompts, small_options());
+  ASSERT_TRUE(artifact.intent.has_model());
+  SparseFeatures features;
+  const std::vector<ChatMessage> math = {{Role::kUser, "equation number 1000 multiply and add fractions"}};
+  extract_features(artifact.space, math, features);
+  EXPECT_EQ(artifact.intent.classify(math, features).intent, Intent::kMath);
+  extract_features(artifact.space, rows[0].messages, features);
+  EXPECT_EQ(artifact.intent.classify(rows[0].messages, features).intent, Intent::kWriting);
+}
+
+TEST(RouterTrainingTest, DeterministicForGivenInputs) {
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(120, 5);
+  const RouterArtifact a = train_router(rows, {}, small_options());
+  const RouterArtifact b = train_router(rows, {}, small_options());
+  EXPECT_EQ(score_rows(a, rows), score_rows(b, rows));
+  EXPECT_EQ(a.score_quantiles, b.score_quantiles);
+  EXPECT_EQ(cross_validated_scores(rows, {}, small_options(), 2, 9), cross_validated_scores(rows, {}, small_options(), 2, 9));
+}
+
+TEST(SignalExtractorTest, WithoutArtifactOnlyCues) {
+  const SignalExtractor extractor;
+  EXPECT_FALSE(extractor.learned());
+  const RequestSignals s = extractor.assess({{Role::kUser, "Summarize the following text about rivers."}});
+  EXPECT_FALSE(s.learned);
+  EXPECT_EQ(s.intent.intent, Intent::kSummarization);
+  EXPECT_EQ(s.complexity.gain, 0.0f);
+  EXPECT_GT(s.prompt_tokens, 0);
+}
+
+TEST(SignalExtractorTest, WithArtifactMatchesScoreRows) {
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(120, 6);
+  auto artifact = std::make_shared<const RouterArtifact>(train_router(rows, {}, small_options()));
+  const SignalExtractor extractor(artifact);
+  EXPECT_TRUE(extractor.learned());
+  const std::vector<double> scores = score_rows(*artifact, rows);
+  for (size_t i = 0; i < 10; ++i) {
+    const RequestSignals s = extractor.assess(rows[i].messages);
+    EXPECT_TRUE(s.learned);
+    EXPECT_FLOAT_EQ(s.complexity.gain, static_cast<float>(scores[i]));
+    EXPECT_GT(s.prompt_tokens, 0);
+  }
+}
+
+}  // namespace
+}  // namespace tiergate

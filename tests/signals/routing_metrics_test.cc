@@ -1,0 +1,110 @@
+#include "tiergate/signals/routing_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace tiergate {
+namespace {
+
+constexpr double kEps = 1e-9;
+
+// Four rows worked out by hand: gains (cloud - edge) 1, 0.5, 0, 0.
+// Q(0) = 1.5 / 4, Q(1) = 3 / 4, gap (in totals) 1.5.
+const std::vector<RoutingOutcome> kFour = {{0.0, 1.0}, {0.0, 0.5}, {1.0, 1.0}, {0.5, 0.5}};
+
+TEST(RoutingMetricsTest, OracleOrderOnFourRows) {
+  // Send rows by gain: PGR after k = 1..4 rows is 2/3, 1, 1, 1.
+  const std::vector<double> scores = {4, 3, 2, 1};
+  const RoutingSummary s = summarize_routing(kFour, scores);
+  EXPECT_EQ(s.rows, 4u);
+  EXPECT_TRUE(s.gap_defined);
+  EXPECT_NEAR(s.edge_quality, 0.375, kEps);
+  EXPECT_NEAR(s.cloud_quality, 0.75, kEps);
+  // Trapezoids: (0 + 2/3)/2 + (2/3 + 1)/2 + 1 + 1 = 19/6, over 4 steps.
+  EXPECT_NEAR(s.apgr, 19.0 / 24.0, kEps);
+  EXPECT_GT(s.apgr, 0.5);
+  EXPECT_NEAR(s.cpt50, 0.25, kEps);
+  EXPECT_NEAR(s.cpt80, 0.5, kEps);
+  EXPECT_NEAR(s.cpt95, 0.5, kEps);
+  // 95% of the cloud's total 3 is 2.85: reached at k = 2 (total 3), not k = 1 (2.5).
+  EXPECT_NEAR(s.cloud_share_for_95_quality, 0.5, kEps);
+}
+
+TEST(RoutingMetricsTest, ReversedOrderOnFourRows) {
+  // Rows sent worst first: PGR after k = 1..4 rows is 0, 0, 1/3, 1.
+  const std::vector<double> scores = {1, 2, 3, 4};
+  const RoutingSummary s = summarize_routing(kFour, scores);
+  EXPECT_NEAR(s.apgr, (1.0 / 6.0 + 2.0 / 3.0) / 4.0, kEps);
+  EXPECT_LT(s.apgr, 0.5);
+  EXPECT_NEAR(s.cpt50, 1.0, kEps);
+  EXPECT_NEAR(s.cpt80, 1.0, kEps);
+  EXPECT_NEAR(s.cpt95, 1.0, kEps);
+  EXPECT_NEAR(s.cloud_share_for_95_quality, 1.0, kEps);
+}
+
+TEST(RoutingMetricsTest, TiesFollowRowOrder) {
+  const std::vector<double> tied = {0.5, 0.5, 0.5, 0.5};
+  const RoutingSummary s = summarize_routing(kFour, tied);
+  // Row order happens to be the oracle order here.
+  EXPECT_NEAR(s.apgr, 19.0 / 24.0, kEps);
+  EXPECT_NEAR(s.cpt50, 0.25, kEps);
+}
+
+TEST(RoutingMetricsTest, ExactCptOnMixedOrder) {
+  // Scores put the 0.5-gain row first, then the 1-gain row:
+  // PGR after k = 1..4 is 1/3, 1, 1, 1.
+  const std::vector<double> scores = {0.8, 0.9, 0.1, 0.2};
+  const RoutingSummary s = summarize_routing(kFour, scores);
+  EXPECT_NEAR(s.cpt50, 0.5, kEps);
+  EXPECT_NEAR(s.cpt80, 0.5, kEps);
+  EXPECT_NEAR(s.cpt95, 0.5, kEps);
+  EXPECT_NEAR(s.apgr, ((0 + 1.0 / 3.0) / 2 + (1.0 / 3.0 + 1) / 2 + 1 + 1) / 4.0, kEps);
+  EXPECT_NEAR(s.cloud_share_for_95_quality, 0.5, kEps);
+}
+
+TEST(RoutingMetricsTest, RandomLikeOrderOnUniformGainsIsAboutHalf) {
+  // Every row gains the same: any order is as good as random, APGR = 0.5
+  // exactly. (Scores in binary fractions keep the sums exact.)
+  const std::vector<RoutingOutcome> outcomes(10, RoutingOutcome{0.25, 0.75});
+  std::vector<double> scores;
+  for (int i = 0; i < 10; ++i) scores.push_back((i * 7) % 10);
+  const RoutingSummary s = summarize_routing(outcomes, scores);
+  EXPECT_NEAR(s.apgr, 0.5, kEps);
+  EXPECT_NEAR(s.cpt50, 0.5, kEps);
+  EXPECT_NEAR(s.cpt80, 0.8, kEps);
+  // Q(c) = 0.25 + 0.5c >= 0.95 * 0.75 = 0.7125 needs c >= 0.925: k = 10 (0.9 gives 0.7).
+  EXPECT_NEAR(s.cloud_share_for_95_quality, 1.0, kEps);
+}
+
+TEST(RoutingMetricsTest, CloudShareFor95QualityCanBeZero) {
+  // The edge already reaches 95% of the cloud's quality.
+  const std::vector<RoutingOutcome> outcomes = {{0.96, 1.0}, {1.0, 1.0}};
+  const std::vector<double> scores = {1, 0};
+  EXPECT_NEAR(summarize_routing(outcomes, scores).cloud_share_for_95_quality, 0.0, kEps);
+}
+
+TEST(RoutingMetricsTest, GapUndefinedWhenCloudIsNotBetter) {
+  for (const std::vector<RoutingOutcome>& outcomes :
+       {std::vector<RoutingOutcome>{{1.0, 0.5}, {1.0, 1.0}}, std::vector<RoutingOutcome>{{0.5, 0.5}, {0.7, 0.7}}}) {
+    const std::vector<double> scores = {1, 0};
+    const RoutingSummary s = summarize_routing(outcomes, scores);
+    EXPECT_FALSE(s.gap_defined);
+    EXPECT_EQ(s.apgr, 0.0);
+    EXPECT_EQ(s.cpt50, 1.0);
+    EXPECT_EQ(s.cpt80, 1.0);
+    EXPECT_EQ(s.cpt95, 1.0);
+    EXPECT_EQ(s.cloud_share_for_95_quality, 0.0);  // the edge alone already reaches it
+  }
+}
+
+TEST(RoutingMetricsTest, NoRows) {
+  const RoutingSummary s = summarize_routing({}, {});
+  EXPECT_EQ(s.rows, 0u);
+  EXPECT_FALSE(s.gap_defined);
+  EXPECT_EQ(s.apgr, 0.0);
+  EXPECT_EQ(s.cpt50, 1.0);
+}
+
+}  // namespace
+}  // namespace tiergate
