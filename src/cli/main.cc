@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   auto add = [&](tiergate::cli::Run run) { runs[app.get_subcommands({}).back()] = std::move(run); };
   add(tiergate::cli::add_serve_command(app));
   add(tiergate::cli::add_make_test_model_command(app));
+  add(tiergate::cli::add_route_command(app));
   tiergate::cli::add_router_commands(app, runs);
   try {
     app.parse(argc, argv);

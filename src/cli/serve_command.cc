@@ -16,6 +16,7 @@
 #include "tiergate/obs/metrics.h"
 #include "tiergate/server/gateway.h"
 #include "tiergate/server/http_server.h"
+#include "tiergate/signals/router_artifact.h"
 
 namespace tiergate::cli {
 
@@ -58,6 +59,17 @@ int serve(const ServeOptions& opts) {
     return 2;
   }
   ConfigPtr config = *loaded;
+  // The trained router, when configured: a missing file or one of another
+  // version stops the start, with the loader's message.
+  std::shared_ptr<const RouterArtifact> router;
+  if (!config->routing.router_path.empty()) {
+    StatusOr<RouterArtifact> artifact = load_router_artifact(config->routing.router_path);
+    if (!artifact.is_ok()) {
+      std::cerr << "tiergate serve: routing.router in " << config->source << ": " << artifact.status().message() << "\n";
+      return 2;
+    }
+    router = std::make_shared<const RouterArtifact>(std::move(artifact).value());
+  }
 
   // Block the stop signals in every thread; the main thread waits for them.
   sigset_t stop_signals;
@@ -102,7 +114,7 @@ int serve(const ServeOptions& opts) {
 
   SystemClock clock;
   Dispatcher dispatcher(config, edge.get(), cloud);
-  Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : ""});
+  Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : "", router});
   HttpServer server(HttpServerOptions{config->listen_host, config->listen_port, config->max_body_bytes},
                     [&gateway](HttpExchange& ex) { gateway.handle(ex); });
   if (Status s = server.listen(); !s.is_ok()) {
@@ -114,8 +126,8 @@ int serve(const ServeOptions& opts) {
   std::string host = config->listen_host.find(':') != std::string::npos ? "[" + config->listen_host + "]"
                                                                           : config->listen_host;
   std::cout << "tiergate listening on http://" << host << ":" << server.port() << std::endl;
-  spdlog::info("serving: edge={} cloud upstreams={}", config->has_edge() ? config->edge.model : "none",
-               config->cloud.size());
+  spdlog::info("serving: edge={} cloud upstreams={} router={}", config->has_edge() ? config->edge.model : "none",
+               config->cloud.size(), router ? config->routing.router_path : "placeholder rule");
 
   int sig = 0;
   sigwait(&stop_signals, &sig);

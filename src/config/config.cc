@@ -1,7 +1,10 @@
 #include "tiergate/config/config.h"
 
+#include "tiergate/core/key_fingerprint.h"
+
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -36,7 +39,11 @@ constexpr std::string_view kUpstreamKeys[] = {"name",           "base_url", "api
 constexpr std::string_view kPriceKeys[] = {"input", "output"};
 constexpr std::string_view kTimeoutKeys[] = {"connect_ms", "first_byte_ms", "request_ms"};
 constexpr std::string_view kRetryKeys[] = {"max", "backoff_ms"};
-constexpr std::string_view kRoutingKeys[] = {"auto"};
+constexpr std::string_view kRoutingKeys[] = {"auto",          "router", "threshold", "quality", "price_sensitivity",
+                                             "latency_weight", "rules",  "budgets"};
+constexpr std::string_view kRuleKeys[] = {"name", "priority", "match", "route"};
+constexpr std::string_view kMatchKeys[] = {"api_key", "model", "user", "header"};
+constexpr std::string_view kBudgetKeys[] = {"api_key", "usd_per_day"};
 constexpr std::string_view kAutoKeys[] = {"max_edge_prompt_tokens", "cloud_keywords"};
 
 bool is_reserved(std::string_view name) {
@@ -208,7 +215,7 @@ class ConfigReader {
     read_int(root, "max_body_bytes", "", 1, kInt64Max, config.max_body_bytes);
     if (auto edge = find(root, "edge")) read_edge(*edge, config.edge);
     if (auto cloud = find(root, "cloud")) read_cloud(*cloud, config);
-    if (auto routing = find(root, "routing")) read_routing(*routing, config.auto_rule);
+    if (auto routing = find(root, "routing")) read_routing(*routing, config);
 
     if (ok() && !config.has_edge() && config.cloud.empty()) {
       fail_at(top_mark, "", "configure edge.model or at least one cloud upstream");
@@ -497,18 +504,199 @@ class ConfigReader {
     }
   }
 
-  void read_routing(const YAML::Node& node, AutoRuleConfig& rule) {
+  void read_routing(const YAML::Node& node, Config& config) {
     if (!expect_map(node, "routing", kRoutingKeys)) return;
-    auto auto_node = find(node, "auto");
-    if (!auto_node || !expect_map(*auto_node, "routing.auto", kAutoKeys)) return;
-    read_int(*auto_node, "max_edge_prompt_tokens", "routing.auto", 0, kIntMax,
-             rule.max_edge_prompt_tokens);
-    if (auto keywords = find(*auto_node, "cloud_keywords")) {
+    RoutingConfig& routing = config.routing;
+    if (auto auto_node = find(node, "auto")) read_auto_rule(*auto_node, config.auto_rule);
+    if (auto router = find(node, "router")) {
+      if (as_nonempty_string(*router, "routing.router", routing.router_path)) {
+        routing.router_path = resolve_path(routing.router_path, source_);
+      }
+    }
+    if (auto threshold = find(node, "threshold")) {
+      double value = 0;
+      if (as_number(*threshold, "routing.threshold", -1e9, 1e9, value)) routing.threshold = value;
+    }
+    if (auto quality = find(node, "quality")) as_number(*quality, "routing.quality", 0, 1, routing.quality);
+    if (auto ps = find(node, "price_sensitivity")) {
+      as_number(*ps, "routing.price_sensitivity", 0, 1e9, routing.price_sensitivity);
+    }
+    if (auto lw = find(node, "latency_weight")) as_number(*lw, "routing.latency_weight", 0, 1e9, routing.latency_weight);
+    if (auto rules = find(node, "rules")) read_rules(*rules, config);
+    if (auto budgets = find(node, "budgets")) read_budgets(*budgets, routing);
+  }
+
+  void read_auto_rule(const YAML::Node& auto_node, AutoRuleConfig& rule) {
+    if (!expect_map(auto_node, "routing.auto", kAutoKeys)) return;
+    read_int(auto_node, "max_edge_prompt_tokens", "routing.auto", 0, kIntMax, rule.max_edge_prompt_tokens);
+    if (auto keywords = find(auto_node, "cloud_keywords")) {
       std::vector<std::pair<std::string, YAML::Node>> items;
       if (as_string_list(*keywords, "routing.auto.cloud_keywords", items)) {
         rule.cloud_keywords.clear();
         for (auto& item : items) rule.cloud_keywords.push_back(std::move(item.first));
       }
+    }
+  }
+
+  // A finite number in [min, max].
+  bool as_number(const YAML::Node& node, std::string_view path, double min, double max, double& out) {
+    if (!ok()) return false;
+    double value = 0;
+    if (!node.IsScalar() || !parse_double(node.Scalar(), value) || value < min || value > max) {
+      std::string want = max >= 1e9 ? "expected a number >= " + format_bound(min)
+                                     : "expected a number in " + format_bound(min) + ".." + format_bound(max);
+      if (min <= -1e9) want = "expected a number";
+      fail(node, path, want + ", got " + describe(node));
+      return false;
+    }
+    out = value;
+    return true;
+  }
+
+  static std::string format_bound(double v) {
+    std::string s = std::to_string(v);
+    while (s.find('.') != std::string::npos && (s.back() == '0' || s.back() == '.')) {
+      bool dot = s.back() == '.';
+      s.pop_back();
+      if (dot) break;
+    }
+    return s;
+  }
+
+  void read_rules(const YAML::Node& node, Config& config) {
+    if (!ok()) return;
+    if (!node.IsSequence()) {
+      fail(node, "routing.rules", "expected a list of rules, got " + describe(node));
+      return;
+    }
+    std::map<std::string, size_t, std::less<>> names;
+    std::vector<RoutingRule> rules;
+    for (size_t i = 0; i < node.size() && ok(); ++i) {
+      const YAML::Node item = node[i];
+      const std::string path = index_path("routing.rules", i);
+      if (!expect_map(item, path, kRuleKeys)) return;
+      RoutingRule rule;
+      if (auto name = require(item, "name", path)) {
+        const std::string name_path = child_path(path, "name");
+        if (as_nonempty_string(*name, name_path, rule.name)) {
+          if (auto [it, inserted] = names.emplace(rule.name, i); !inserted) {
+            fail(*name, name_path,
+                 "duplicate rule name '" + rule.name + "' (also routing.rules[" + std::to_string(it->second) + "])");
+            return;
+          }
+        }
+      }
+      read_int(item, "priority", path, -1000000, 1000000, rule.priority);
+      if (auto match = find(item, "match")) read_match(*match, child_path(path, "match"), rule.match);
+      if (auto route = require(item, "route", path)) {
+        const std::string route_path = child_path(path, "route");
+        std::string target;
+        if (as_nonempty_string(*route, route_path, target)) {
+          if (target == "edge") {
+            rule.route = RuleRoute::kEdge;
+            if (!config.has_edge()) fail(*route, route_path, "route 'edge' but no edge.model is configured");
+          } else if (target == "cloud") {
+            rule.route = RuleRoute::kCloud;
+            if (config.cloud.empty()) fail(*route, route_path, "route 'cloud' but no cloud upstream is configured");
+          } else {
+            bool known = false;
+            std::string names_list;
+            for (const auto& up : config.cloud) {
+              known = known || up.name == target;
+              names_list += ", " + up.name;
+            }
+            if (!known) {
+              fail(*route, route_path,
+                   "unknown route " + quote(target) + "; expected edge, cloud or an upstream name" +
+                       (config.cloud.empty() ? std::string(" (no upstream is configured)")
+                                             : " (upstreams: " + names_list.substr(2) + ")"));
+            }
+            rule.route = RuleRoute::kUpstream;
+            rule.upstream = target;
+          }
+        }
+      }
+      rules.push_back(std::move(rule));
+    }
+    std::stable_sort(rules.begin(), rules.end(),
+                     [](const RoutingRule& a, const RoutingRule& b) { return a.priority > b.priority; });
+    config.routing.rules = std::move(rules);
+  }
+
+  void read_match(const YAML::Node& node, const std::string& path, RuleMatch& match) {
+    if (!expect_map(node, path, kMatchKeys)) return;
+    std::string value;
+    if (auto key = find(node, "api_key")) {
+      if (as_nonempty_string(*key, child_path(path, "api_key"), value)) match.api_key_fingerprint = key_fingerprint(value);
+    }
+    if (auto model = find(node, "model")) {
+      if (as_nonempty_string(*model, child_path(path, "model"), value)) match.model = value;
+    }
+    if (auto user = find(node, "user")) {
+      if (as_nonempty_string(*user, child_path(path, "user"), value)) match.user = value;
+    }
+    if (auto header = find(node, "header")) {
+      const std::string h_path = child_path(path, "header");
+      if (!ok()) return;
+      if (!header->IsMap()) {
+        fail(*header, h_path, "expected a mapping of header name to value, got " + describe(*header));
+        return;
+      }
+      for (const auto& entry : *header) {
+        std::string name, header_value;
+        if (!as_nonempty_string(entry.first, h_path, name)) return;
+        std::string lowered;
+        for (char c : name) {
+          bool token = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                       c == '_';
+          if (!token) {
+            fail(entry.first, child_path(h_path, name), "expected a header name of [A-Za-z0-9_-], got " + quote(name));
+            return;
+          }
+          lowered += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        }
+        if (!as_string(entry.second, child_path(h_path, name), header_value)) return;
+        match.headers.emplace_back(std::move(lowered), std::move(header_value));
+      }
+    }
+  }
+
+  void read_budgets(const YAML::Node& node, RoutingConfig& routing) {
+    if (!ok()) return;
+    if (!node.IsSequence()) {
+      fail(node, "routing.budgets", "expected a list of budgets, got " + describe(node));
+      return;
+    }
+    std::map<std::string, size_t, std::less<>> keys;
+    for (size_t i = 0; i < node.size() && ok(); ++i) {
+      const YAML::Node item = node[i];
+      const std::string path = index_path("routing.budgets", i);
+      if (!expect_map(item, path, kBudgetKeys)) return;
+      BudgetConfig budget;
+      if (auto key = require(item, "api_key", path)) {
+        std::string value;
+        if (as_nonempty_string(*key, child_path(path, "api_key"), value)) {
+          budget.every_key = value == "*";
+          if (!budget.every_key) budget.api_key_fingerprint = key_fingerprint(value);
+          // The key itself is not quoted back: it is a secret.
+          if (auto [it, inserted] = keys.emplace(budget.every_key ? "*" : budget.api_key_fingerprint, i); !inserted) {
+            fail(*key, child_path(path, "api_key"),
+                 "a budget for this api_key is already set (routing.budgets[" + std::to_string(it->second) + "])");
+            return;
+          }
+        }
+      }
+      if (auto usd = require(item, "usd_per_day", path)) {
+        const std::string usd_path = child_path(path, "usd_per_day");
+        if (!ok()) return;
+        double value = 0;
+        if (!usd->IsScalar() || !parse_double(usd->Scalar(), value) || value < 0) {
+          fail(*usd, usd_path, "expected a non-negative number (USD), got " + describe(*usd));
+          return;
+        }
+        budget.usd_per_day = value;
+      }
+      routing.budgets.push_back(std::move(budget));
     }
   }
 
@@ -518,6 +706,18 @@ class ConfigReader {
 };
 
 }  // namespace
+
+std::optional<double> RoutingConfig::budget_for(const std::string& api_key_fingerprint) const {
+  std::optional<double> every;
+  for (const BudgetConfig& b : budgets) {
+    if (b.every_key) {
+      every = b.usd_per_day;
+    } else if (!api_key_fingerprint.empty() && b.api_key_fingerprint == api_key_fingerprint) {
+      return b.usd_per_day;
+    }
+  }
+  return every;
+}
 
 StatusOr<ConfigPtr> parse_config(const std::string& yaml_text, const std::string& source_name) {
   try {

@@ -1,5 +1,7 @@
 #include "tiergate/router/router.h"
 
+#include "tiergate/router/scheduler.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -65,29 +67,13 @@ StatusOr<RoutePlan> plan_route(const Config& config, const ChatRequest& request,
   const std::string& model = request.model;
 
   if (model == "auto") {
-    std::string reason, detail;
-    bool to_cloud = auto_rule_prefers_cloud(config.auto_rule, request, reason, detail);
-    plan.trace.push_back({"auto_rule", detail});
-    auto cloud = cloud_candidates(config, tiers);
-    bool edge_usable = tiers.edge_configured;
-    if (cloud.empty() || !edge_usable) {
-      // Only one kind of tier exists: it answers whatever the rule says.
-      to_cloud = !edge_usable;
-      reason = edge_usable ? "auto:edge_only" : "auto:cloud_only";
-    } else if (!to_cloud && !tiers.edge_ready) {
-      to_cloud = true;
-      reason = "auto:edge_unavailable";
-    }
-    plan.reason = reason;
-    if (to_cloud) {
-      plan.candidates = cloud;
-      if (edge_usable) plan.candidates.push_back(edge_candidate(tiers));
-    } else {
-      plan.candidates.push_back(edge_candidate(tiers));
-      plan.candidates.insert(plan.candidates.end(), cloud.begin(), cloud.end());
-    }
-    plan.trace.push_back({"decision", plan.reason + " -> " + plan.candidates.front().tier});
-    return plan;
+    // The scheduler without signals: the placeholder rule, tiers as given.
+    RouteInputs inputs;
+    inputs.state.edge.configured = tiers.edge_configured;
+    inputs.state.edge.ready = tiers.edge_ready;
+    inputs.state.edge.model_id = tiers.edge_model_id;
+    for (const auto& [name, ready] : tiers.cloud_ready) inputs.state.upstreams[name].healthy = ready;
+    return schedule_route(config, request, inputs);
   }
 
   if (model == "edge" || model == config.edge.alias || (!tiers.edge_model_id.empty() && model == tiers.edge_model_id)) {

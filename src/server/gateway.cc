@@ -1,10 +1,13 @@
 #include "tiergate/server/gateway.h"
 
+#include <cctype>
 #include <random>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "tiergate/core/key_fingerprint.h"
+#include "tiergate/router/route_trace_format.h"
 #include "tiergate/router/router.h"
 #include "tiergate/server/openai_request.h"
 #include "tiergate/server/openai_response.h"
@@ -133,10 +136,85 @@ class BufferedSink final : public DispatchSink {
   Attempt attempt_;
 };
 
+// The key of "Authorization: Bearer <key>"; "" without one.
+std::string bearer_key(const std::string& authorization) {
+  constexpr std::string_view kPrefix = "Bearer ";
+  if (authorization.size() <= kPrefix.size()) return {};
+  for (size_t i = 0; i < kPrefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(authorization[i])) != std::tolower(static_cast<unsigned char>(kPrefix[i]))) {
+      return {};
+    }
+  }
+  std::string key = authorization.substr(kPrefix.size());
+  while (!key.empty() && key.back() == ' ') key.pop_back();
+  return key;
+}
+
 }  // namespace
 
 Gateway::Gateway(GatewayOptions options)
-    : options_(std::move(options)), metrics_(std::make_unique<Metrics>(*options_.metrics)) {}
+    : options_(std::move(options)),
+      metrics_(std::make_unique<Metrics>(*options_.metrics)),
+      signals_(options_.router) {}
+
+SchedulerState Gateway::scheduler_state(const std::string& key_fingerprint) const {
+  const Config& cfg = *options_.config;
+  SchedulerState s;
+  s.now = options_.clock->now();
+  s.edge.configured = cfg.has_edge();
+  s.edge.model_id = options_.edge_model_id;
+  s.edge.parallel = cfg.edge.parallel;
+  s.edge.queue_capacity = cfg.edge.queue;
+  if (Engine* edge = options_.dispatcher->edge()) {
+    s.edge.ready = edge->health().state == TierState::kReady;
+    TierLoad load = edge->load();
+    s.edge.queue_depth = load.queue_depth;
+    s.edge.slots_busy = load.slots_busy;
+  }
+  s.edge.decode_tokens_per_s = live_.edge_decode_tokens_per_s();
+  for (const auto& up : cfg.cloud) {
+    UpstreamState& u = s.upstreams[up.name];
+    if (Engine* e = options_.dispatcher->cloud(up.name)) {
+      u.healthy = e->health().state == TierState::kReady;
+      TierLoad load = e->load();
+      u.remaining_requests = load.remaining_requests;
+      u.remaining_tokens = load.remaining_tokens;
+      u.rate_limited_until = load.rate_limited_until;
+    }
+    LiveTierState::Latency latency = live_.latency(up.name);
+    u.ewma_latency_s = latency.ewma_s;
+    u.p95_latency_s = latency.p95_s;
+  }
+  s.budget.spent_today_usd = live_.spent_today(key_fingerprint, options_.clock->unix_seconds());
+  s.budget.limit_usd = cfg.routing.budget_for(key_fingerprint);
+  return s;
+}
+
+StatusOr<RoutePlan> Gateway::decide(HttpExchange& ex, const ChatRequest& request, RouteContext& context) {
+  const Config& cfg = *options_.config;
+  if (std::string q = ex.header("x-tiergate-quality"); !q.empty()) {
+    StatusOr<double> quality = parse_quality_header(q);
+    if (!quality.is_ok()) return quality.status();
+    context.quality = *quality;
+  }
+  context.api_key_fingerprint = key_fingerprint(bearer_key(ex.header("authorization")));
+  for (const RoutingRule& rule : cfg.routing.rules) {
+    for (const auto& [name, value] : rule.match.headers) {
+      bool have = false;
+      for (const auto& h : context.headers) have = have || h.first == name;
+      if (have) continue;
+      if (std::string v = ex.header(name); !v.empty()) context.headers.emplace_back(name, std::move(v));
+    }
+  }
+  const RequestSignals signals = signals_.assess(request.messages);
+  RouteInputs inputs;
+  inputs.signals = &signals;
+  if (const RouterArtifact* artifact = signals_.artifact()) inputs.score_quantiles = artifact->score_quantiles;
+  inputs.context = context;
+  inputs.state = scheduler_state(context.api_key_fingerprint);
+  return schedule_route(cfg, request, inputs);
+}
+
 
 Gateway::~Gateway() = default;
 
@@ -151,6 +229,8 @@ void Gateway::handle(HttpExchange& ex) {
   };
   if (path == "/v1/chat/completions") {
     if (only("POST")) chat_completions(ex);
+  } else if (path == "/v1/route") {
+    if (only("POST")) route(ex);
   } else if (path == "/v1/models") {
     if (only("GET")) models(ex);
   } else if (path == "/healthz") {
@@ -160,7 +240,7 @@ void Gateway::handle(HttpExchange& ex) {
   } else if (path == "/metrics") {
     if (only("GET")) ex.respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, options_.metrics->render());
   } else {
-    ex.respond(404, kJson, error_json(404, "Unknown path " + path + "; see /v1/chat/completions and /v1/models"));
+    ex.respond(404, kJson, error_json(404, "Unknown path " + path + "; see /v1/chat/completions, /v1/route and /v1/models"));
   }
 }
 
@@ -226,14 +306,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
     return;
   }
 
-  TierAvailability tiers;
-  tiers.edge_configured = options_.config->has_edge();
-  tiers.edge_model_id = options_.edge_model_id;
-  if (Engine* edge = options_.dispatcher->edge()) tiers.edge_ready = edge->health().state == TierState::kReady;
-  for (const auto& up : options_.config->cloud) {
-    if (Engine* e = options_.dispatcher->cloud(up.name)) tiers.cloud_ready[up.name] = e->health().state == TierState::kReady;
-  }
-  StatusOr<RoutePlan> plan = plan_route(*options_.config, request, tiers);
+  RouteContext context;
+  StatusOr<RoutePlan> plan = decide(ex, request, context);
   if (!plan.is_ok()) {
     reject(http_status_for(plan.status()), error_json(plan.status()));
     return;
@@ -244,9 +318,10 @@ void Gateway::chat_completions(HttpExchange& ex) {
   auto elapsed_ms = [&] {
     return seconds_between(start, clock.now()) * 1000.0;
   };
+  const std::string trace_json = route_trace_json(*plan);
   auto answer_info = [&](const DispatchResult& r) {
-    return AnswerInfo{r.attempt.tier,  r.attempt.route, r.completion.model,         r.cost_usd,
-                      elapsed_ms(),    r.attempts,      r.completion.usage_counted};
+    return AnswerInfo{r.attempt.tier, r.attempt.route, r.completion.model,         r.cost_usd, elapsed_ms(),
+                      r.attempts,     r.completion.usage_counted, trace_json};
   };
   // Metadata only: never the prompt or the answer.
   auto record = [&](const DispatchResult& r, int status) {
@@ -261,6 +336,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
     metrics_->tokens.with({tier, "prompt"}).inc(static_cast<double>(r.completion.usage.prompt_tokens));
     metrics_->tokens.with({tier, "completion"}).inc(static_cast<double>(r.completion.usage.completion_tokens));
     metrics_->cost.with({tier}).inc(r.cost_usd);
+    live_.record_answer(tier, tier == "edge", latency_ms / 1000.0, r.completion.usage.completion_tokens);
+    live_.record_spend(context.api_key_fingerprint, clock.unix_seconds(), r.cost_usd);
     if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
   };
   auto record_error = [&](const Attempt& a, const Status& s) {
@@ -328,6 +405,33 @@ void Gateway::chat_completions(HttpExchange& ex) {
   if (request.include_usage) sink.event(chunk_usage_json(ids, result->attempt.model, result->completion.usage));
   record(*result, 200);
   sink.done();
+}
+
+void Gateway::route(HttpExchange& ex) {
+  if (ex.body_too_large()) {
+    ex.respond(413, kJson,
+               error_json(413,
+                          "The request body exceeds the limit of " + std::to_string(options_.config->max_body_bytes) +
+                              " bytes (max_body_bytes in the config)",
+                          "", "request_too_large"));
+    return;
+  }
+  ChatRequest request;
+  RequestError parse_error;
+  if (!parse_chat_request(ex.body(), request, parse_error)) {
+    ex.respond(400, kJson, error_json(400, parse_error.message, parse_error.param));
+    return;
+  }
+  RouteContext context;
+  StatusOr<RoutePlan> plan = decide(ex, request, context);
+  if (!plan.is_ok()) {
+    ex.respond(http_status_for(plan.status()), kJson, error_json(plan.status()));
+    return;
+  }
+  HttpHeaders h = kJson;
+  if (!plan->candidates.empty()) h.emplace_back("x-tiergate-tier", plan->candidates.front().tier);
+  h.emplace_back("x-tiergate-route", plan->reason);
+  ex.respond(200, h, route_plan_json(*plan));
 }
 
 }  // namespace tiergate

@@ -27,9 +27,11 @@ json logprobs_json(const std::vector<TokenLogprob>& lps) {
 }
 
 json info_json(const AnswerInfo& info) {
-  return {{"tier", info.tier},           {"route", info.route},           {"model", info.model},
-          {"cost_usd", info.cost_usd},   {"latency_ms", info.latency_ms}, {"attempts", info.attempts},
-          {"usage_counted", info.usage_counted}};
+  json out = {{"tier", info.tier},         {"route", info.route},           {"model", info.model},
+              {"cost_usd", info.cost_usd}, {"latency_ms", info.latency_ms}, {"attempts", info.attempts},
+              {"usage_counted", info.usage_counted}};
+  if (!info.trace_json.empty()) out["trace"] = json::parse(info.trace_json, nullptr, /*allow_exceptions=*/false);
+  return out;
 }
 
 json usage_json(const Usage& u) {

@@ -1,5 +1,7 @@
 #include "tiergate/config/config.h"
 
+#include "tiergate/core/key_fingerprint.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -222,7 +224,8 @@ const std::vector<ErrorCase>& error_cases() {
        "tiergate.yaml:4: cloud[1].price_per_mtok.input: expected a non-negative number, got \"x\""},
       // --- routing
       {"RoutingUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nrouting:\n  cascade: {}\n",
-       "tiergate.yaml:4: routing.cascade: unknown key 'cascade'; known keys: auto"},
+       "tiergate.yaml:4: routing.cascade: unknown key 'cascade'; known keys: auto, router, threshold, quality, "
+       "price_sensitivity, latency_weight, rules, budgets"},
       {"RoutingAutoUnknownKey",
        "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nrouting:\n  auto:\n    keywords: [a]\n",
        "tiergate.yaml:5: routing.auto.keywords: unknown key 'keywords'; known keys: "
@@ -234,6 +237,53 @@ const std::vector<ErrorCase>& error_cases() {
       {"RoutingKeywordsNotList",
        "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nrouting:\n  auto:\n    cloud_keywords: prove\n",
        "routing.auto.cloud_keywords: expected a list of strings, got \"prove\""},
+      // --- routing: scheduler
+      {"RoutingQualityAboveOne", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  quality: 1.5\n",
+       "tiergate.yaml:6: routing.quality: expected a number in 0..1, got \"1.5\""},
+      {"RoutingQualityNotNumber", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  quality: best\n",
+       "routing.quality: expected a number in 0..1, got \"best\""},
+      {"RoutingThresholdNotNumber", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  threshold: [1]\n",
+       "tiergate.yaml:6: routing.threshold: expected a number, got a list"},
+      {"RoutingPriceSensitivityNegative", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  price_sensitivity: -0.1\n",
+       "routing.price_sensitivity: expected a number >= 0, got \"-0.1\""},
+      {"RoutingLatencyWeightNegative", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  latency_weight: -1\n",
+       "routing.latency_weight: expected a number >= 0, got \"-1\""},
+      {"RoutingRouterEmpty", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  router: \"\"\n", "routing.router: expected a non-empty string"},
+      {"RoutingRulesNotList", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules: {a: 1}\n",
+       "tiergate.yaml:6: routing.rules: expected a list of rules, got a mapping"},
+      {"RoutingRuleUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a, route: edge, when: 1}\n",
+       "tiergate.yaml:7: routing.rules[0].when: unknown key 'when'; known keys: name, priority, match, route"},
+      {"RoutingRuleMissingName", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {route: edge}\n",
+       "routing.rules[0].name: required key is missing"},
+      {"RoutingRuleMissingRoute", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a}\n",
+       "routing.rules[0].route: required key is missing"},
+      {"RoutingRuleUnknownRoute", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a, route: mars}\n",
+       "tiergate.yaml:7: routing.rules[0].route: unknown route \"mars\"; expected edge, cloud or an upstream "
+       "name (upstreams: up1)"},
+      {"RoutingRuleDuplicateName",
+       "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a, route: edge}\n    - {name: a, route: cloud}\n",
+       "tiergate.yaml:8: routing.rules[1].name: duplicate rule name 'a' (also routing.rules[0])"},
+      {"RoutingRulePriorityNotInteger", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a, route: edge, priority: high}\n",
+       "routing.rules[0].priority: expected an integer in -1000000..1000000, got \"high\""},
+      {"RoutingRuleMatchUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a, route: edge, match: {tenant: x}}\n",
+       "routing.rules[0].match.tenant: unknown key 'tenant'; known keys: api_key, model, user, header"},
+      {"RoutingRuleMatchHeaderNotMap", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a, route: edge, match: {header: x}}\n",
+       "routing.rules[0].match.header: expected a mapping of header name to value, got \"x\""},
+      {"RoutingRuleMatchBadHeaderName",
+       "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n    - {name: a, route: edge, match: {header: {\"x tenant\": a}}}\n",
+       "routing.rules[0].match.header.x tenant: expected a header name of [A-Za-z0-9_-]"},
+      {"RoutingRuleEdgeWithoutEdge",
+       "listen: 127.0.0.1:8080\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  rules:\n"
+       "    - {name: a, route: edge}\n",
+       "tiergate.yaml:6: routing.rules[0].route: route 'edge' but no edge.model is configured"},
+      {"RoutingBudgetsNotList", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  budgets: 5\n", "routing.budgets: expected a list of budgets, got \"5\""},
+      {"RoutingBudgetNegative", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  budgets:\n    - {api_key: \"*\", usd_per_day: -1}\n",
+       "tiergate.yaml:7: routing.budgets[0].usd_per_day: expected a non-negative number (USD), got \"-1\""},
+      {"RoutingBudgetMissingKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  budgets:\n    - {usd_per_day: 1}\n",
+       "routing.budgets[0].api_key: required key is missing"},
+      {"RoutingBudgetDuplicateKey",
+       "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  budgets:\n    - {api_key: sk-1, usd_per_day: 1}\n    - {api_key: sk-1, usd_per_day: 2}\n",
+       "tiergate.yaml:8: routing.budgets[1].api_key: a budget for this api_key is already set (routing.budgets[0])"},
       {"RoutingKeywordEmpty",
        "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nrouting:\n  auto:\n"
        "    cloud_keywords: [prove, \"\"]\n",
@@ -325,6 +375,49 @@ TEST(ConfigTest, FullExampleFile) {
 
   EXPECT_EQ(c.auto_rule.max_edge_prompt_tokens, 512);
   EXPECT_EQ(c.auto_rule.cloud_keywords, (std::vector<std::string>{"prove", "step by step"}));
+
+  const RoutingConfig& r = c.routing;
+  EXPECT_EQ(r.router_path, (fs::path(dir) / "models/router.json").lexically_normal().string());
+  ASSERT_TRUE(r.threshold.has_value());
+  EXPECT_DOUBLE_EQ(*r.threshold, 0.05);
+  EXPECT_DOUBLE_EQ(r.quality, 0.5);
+  EXPECT_DOUBLE_EQ(r.price_sensitivity, 0.02);
+  EXPECT_DOUBLE_EQ(r.latency_weight, 0.0);
+  ASSERT_EQ(r.rules.size(), 2u);
+  EXPECT_EQ(r.rules[0].name, "to-openai");  // higher priority first
+  EXPECT_EQ(r.rules[0].route, RuleRoute::kUpstream);
+  EXPECT_EQ(r.rules[0].upstream, "openai");
+  const RoutingRule& pin = r.rules[1];
+  EXPECT_EQ(pin.name, "pin-tenant-a");
+  EXPECT_EQ(pin.priority, 10);
+  EXPECT_EQ(pin.route, RuleRoute::kEdge);
+  EXPECT_EQ(pin.match.api_key_fingerprint, key_fingerprint("sk-abc"));
+  EXPECT_EQ(pin.match.model, "fast");
+  EXPECT_EQ(pin.match.user, "alice");
+  ASSERT_EQ(pin.match.headers.size(), 1u);
+  EXPECT_EQ(pin.match.headers[0], (std::pair<std::string, std::string>{"x-tenant", "a"}));
+  ASSERT_EQ(r.budgets.size(), 2u);
+  EXPECT_EQ(r.budget_for(key_fingerprint("sk-abc")), 1.5);
+  EXPECT_EQ(r.budget_for(key_fingerprint("sk-other")), 5.0);
+  EXPECT_EQ(r.budget_for(""), 5.0);
+}
+
+TEST(ConfigTest, RoutingDefaultsWithoutScheduler) {
+  auto result = parse("listen: 127.0.0.1:8080\nedge:\n  model: /m.gguf\n");
+  ASSERT_TRUE(result.is_ok());
+  const RoutingConfig& r = (*result)->routing;
+  EXPECT_TRUE(r.router_path.empty());
+  EXPECT_FALSE(r.threshold.has_value());
+  EXPECT_DOUBLE_EQ(r.quality, 0.5);
+  EXPECT_TRUE(r.rules.empty());
+  EXPECT_FALSE(r.budget_for("abc").has_value());
+}
+
+TEST(ConfigTest, NegativeThresholdIsAccepted) {
+  // `tiergate router calibrate` may write any score, including a negative one.
+  auto result = parse("listen: 127.0.0.1:8080\nedge:\n  model: /m.gguf\nrouting:\n  threshold: -0.25\n");
+  ASSERT_TRUE(result.is_ok()) << result.status().message();
+  EXPECT_DOUBLE_EQ(*(*result)->routing.threshold, -0.25);
 }
 
 TEST(ConfigTest, CloudOnlyWithoutEdge) {

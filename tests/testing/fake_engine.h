@@ -48,6 +48,8 @@ class FakeEngine final : public Engine {
     return c;
   }
   TierHealth health() const override { return {state, state == TierState::kReady ? "ok" : "down"}; }
+  TierLoad load_value;  // what load() reports
+  TierLoad load() const override { return load_value; }
 };
 
 }  // namespace tiergate::testing

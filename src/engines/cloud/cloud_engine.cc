@@ -412,6 +412,7 @@ CloudEngine::AttemptOutcome CloudEngine::attempt(const std::string& body,
     return outcome;
   }
   const long code = result.info.status;
+  if (code == 429 && result.info.retry_after_s) record_retry_after(*result.info.retry_after_s);
   if (code < 200 || code >= 300) {
     outcome.result = http_failure(result, config_, prefix(), model);
     outcome.retryable = is_retryable_http(code);
@@ -461,6 +462,22 @@ TierHealth CloudEngine::health() const {
 RateLimitSnapshot CloudEngine::last_rate_limits() const {
   std::lock_guard lock(mutex_);
   return rate_limits_;
+}
+
+TierLoad CloudEngine::load() const {
+  std::lock_guard lock(mutex_);
+  TierLoad load;
+  load.remaining_requests = rate_limits_.remaining_requests;
+  load.remaining_tokens = rate_limits_.remaining_tokens;
+  load.rate_limited_until = rate_limited_until_;
+  return load;
+}
+
+void CloudEngine::record_retry_after(int64_t seconds) {
+  const Clock& clock = options_.clock != nullptr ? *options_.clock : default_clock();
+  SteadyTime until = clock.now() + std::chrono::seconds(std::max<int64_t>(0, seconds));
+  std::lock_guard lock(mutex_);
+  if (!rate_limited_until_ || until > *rate_limited_until_) rate_limited_until_ = until;
 }
 
 void CloudEngine::record_rate_limits(const std::optional<int64_t>& requests,

@@ -399,6 +399,14 @@ TierHealth LocalEngine::health() const {
   return {TierState::kUnavailable, "unknown"};
 }
 
+TierLoad LocalEngine::load() const {
+  TierLoad load;
+  std::lock_guard lock(impl_->mu);
+  load.slots_busy = impl_->slots_busy;
+  load.queue_depth = static_cast<int>(impl_->pending.size());
+  return load;
+}
+
 LocalEngineStats LocalEngine::stats() const {
   LocalEngineStats s;
   {

@@ -403,6 +403,12 @@ TEST_F(CloudEngineTest, TooManyRequestsWithLongRetryAfterIsNotRetried) {
   EXPECT_EQ(result.status().code(), StatusCode::kResourceExhausted);
   EXPECT_NE(result.status().message().find("120"), std::string::npos);
   EXPECT_EQ(upstream.request_count(), 1);
+  // The scheduler sees the upstream rate limited until the Retry-After ends.
+  TierLoad load = engine.load();
+  ASSERT_TRUE(load.rate_limited_until.has_value());
+  const double left_s = seconds_between(std::chrono::steady_clock::now(), *load.rate_limited_until);
+  EXPECT_GT(left_s, 100);
+  EXPECT_LE(left_s, 120);
 }
 
 TEST_F(CloudEngineTest, BadRequestIsInvalidArgumentWithoutRetry) {

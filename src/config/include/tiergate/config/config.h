@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tiergate/core/status.h"
@@ -56,6 +58,51 @@ struct AutoRuleConfig {
       "implement", "debug", "refactor", "algorithm", "legal", "diagnos", "translate"};
 };
 
+// An explicit routing rule (routing.rules[]). A rule applies to a request
+// whose model is "auto", or whose model is the rule's match.model; every
+// field of `match` that is given must match. Rules run before the scheduler,
+// highest priority first (config order among equal priorities).
+enum class RuleRoute { kEdge, kCloud, kUpstream };
+
+struct RuleMatch {
+  std::optional<std::string> api_key_fingerprint;  // key_fingerprint() of match.api_key
+  std::optional<std::string> model;                // the request's model field
+  std::optional<std::string> user;                 // the request's user field
+  // Header name (lower case) -> exact value.
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+struct RoutingRule {
+  std::string name;  // unique; the route reads "rule:<name>"
+  int priority = 0;
+  RuleMatch match;
+  RuleRoute route = RuleRoute::kEdge;
+  std::string upstream;  // kUpstream: the upstream's name (validated to exist)
+};
+
+// routing.budgets[]: a daily spend limit per API key (UTC day). When a key's
+// spend today reaches it, its requests stay on the edge.
+struct BudgetConfig {
+  bool every_key = false;           // api_key: "*": each key has its own budget of this size
+  std::string api_key_fingerprint;  // a specific key (when !every_key)
+  double usd_per_day = 0;
+};
+
+// The scheduler's configuration (docs/routing.md, "Scheduler").
+struct RoutingConfig {
+  std::string router_path;          // trained artifact, absolute once parsed; "" = placeholder rule
+  std::optional<double> threshold;  // cloud-score threshold at the default quality
+  double quality = 0.5;             // default quality dial, 0 (cheapest) .. 1 (best)
+  double price_sensitivity = 0.02;  // score units per e-fold of marginal cloud cost over the reference
+  double latency_weight = 0.0;      // score units per second of extra expected cloud latency
+  std::vector<RoutingRule> rules;   // sorted: highest priority first, config order among equals
+  std::vector<BudgetConfig> budgets;
+
+  // The daily limit for a key (its fingerprint; "" for requests without a
+  // key): a budget naming the key wins over "*"; nullopt = no limit.
+  std::optional<double> budget_for(const std::string& api_key_fingerprint) const;
+};
+
 struct Config {
   std::string source;                 // file the config came from
   std::string listen_host = "127.0.0.1";  // IPv6 without brackets: "[::1]:8080" gives "::1"
@@ -64,6 +111,7 @@ struct Config {
   EdgeConfig edge;
   std::vector<UpstreamConfig> cloud;
   AutoRuleConfig auto_rule;
+  RoutingConfig routing;
 
   bool has_edge() const { return !edge.model.empty(); }
 };
@@ -72,8 +120,8 @@ using ConfigPtr = std::shared_ptr<const Config>;
 
 // Parses and validates YAML text; source_name is used in error messages and
 // becomes Config::source. A relative edge.model is resolved against the
-// directory of source_name (the working directory when it has none). Errors
-// are kInvalidArgument: "<source>:<line>: <key path>: <what is wrong>".
+// directory of source_name (the working directory when it has none); so is
+// routing.router. Errors are kInvalidArgument: "<source>:<line>: <key path>: <what is wrong>".
 StatusOr<ConfigPtr> parse_config(const std::string& yaml_text, const std::string& source_name);
 // Reads and parses a file. kNotFound when it cannot be read.
 StatusOr<ConfigPtr> load_config(const std::string& path);

@@ -2,10 +2,13 @@
 // (engines/local) and each OpenAI-compatible cloud upstream (engines/cloud).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "tiergate/core/chat.h"
+#include "tiergate/core/clock.h"
 #include "tiergate/core/status.h"
 
 namespace tiergate {
@@ -33,6 +36,16 @@ struct TierHealth {
   std::string detail;  // why it is not ready, for operators
 };
 
+// How loaded a tier is now, for the scheduler (router/scheduler_state.h).
+// Fields a tier does not track keep their defaults.
+struct TierLoad {
+  int queue_depth = 0;  // requests waiting for a free sequence (edge)
+  int slots_busy = 0;   // sequences generating now (edge)
+  std::optional<int64_t> remaining_requests;     // last x-ratelimit-remaining-requests (cloud)
+  std::optional<int64_t> remaining_tokens;       // last x-ratelimit-remaining-tokens (cloud)
+  std::optional<SteadyTime> rate_limited_until;  // a 429's Retry-After, on the engine's clock (cloud)
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -49,6 +62,10 @@ class Engine {
                                         TokenSink& sink) = 0;
 
   virtual TierHealth health() const = 0;
+
+  // A consistent snapshot; thread-safe, does not block on generation. The
+  // default is a tier that tracks nothing.
+  virtual TierLoad load() const { return {}; }
 };
 
 }  // namespace tiergate

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "tiergate/router/route_trace.h"
+
 namespace tiergate {
 
 enum class TierKind { kEdge, kCloud };
@@ -23,7 +25,8 @@ struct TraceStep {
 struct RoutePlan {
   std::vector<RouteCandidate> candidates;  // first is preferred; later ones are fallbacks
   std::string reason;                      // short reason for x-tiergate-route, e.g. "auto:short_prompt"
-  std::vector<TraceStep> trace;
+  std::vector<TraceStep> trace;             // the steps, in order, as short lines
+  RouteTrace detail;                        // the scheduler's figures (model "auto" and rules)
 };
 
 }  // namespace tiergate

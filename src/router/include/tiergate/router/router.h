@@ -2,9 +2,10 @@
 // what it knows about the tiers' health.
 //
 // The `model` field selects:
-//   "auto"                  the placeholder rule (AutoRuleConfig in config.h):
-//                           long prompts or cloud keywords -> cloud, else edge;
-//                           the other tier is the fallback.
+//   "auto"                  schedule_route (scheduler.h) without signals: rules,
+//                           then the placeholder rule (AutoRuleConfig in
+//                           config.h): long prompts or cloud keywords -> cloud,
+//                           else edge; the other tier is the fallback.
 //   "edge", the edge alias,
 //   or the edge model file  edge only.
 //   "cloud"                 the first upstream's first model, then the other

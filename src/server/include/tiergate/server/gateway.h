@@ -1,13 +1,19 @@
 // The OpenAI-compatible API: routes HTTP requests to the router and the
 // dispatcher and writes OpenAI-shaped answers. Endpoints:
 //   POST /v1/chat/completions  (JSON or SSE with stream: true)
+//   POST /v1/route             the same body; decides the route without
+//                              generating: {tier, model, reason, candidates, trace}
 //   GET  /v1/models
 //   GET  /healthz              process is up
 //   GET  /readyz               200 when the edge model is loaded (or, without
 //                              an edge tier, a cloud upstream is healthy)
 //   GET  /metrics              Prometheus text format
 // Every answer names its tier and route in headers (x-tiergate-tier,
-// x-tiergate-route) and in a `tiergate` object in the body.
+// x-tiergate-route) and in a `tiergate` object in the body, which also holds
+// the scheduler's full trace ("trace"). The x-tiergate-quality header (0..1)
+// sets the quality dial for one request; a bad value is a 400. The bearer key
+// of Authorization is kept only as a fingerprint (core/key_fingerprint.h), for
+// budgets and rules.
 #pragma once
 
 #include <memory>
@@ -17,7 +23,12 @@
 #include "tiergate/core/clock.h"
 #include "tiergate/dispatch/dispatcher.h"
 #include "tiergate/obs/metrics.h"
+#include "tiergate/router/route_plan.h"
+#include "tiergate/router/scheduler.h"
 #include "tiergate/server/http_server.h"
+#include "tiergate/server/live_tier_state.h"
+#include "tiergate/signals/router_artifact.h"
+#include "tiergate/signals/signals.h"
 
 namespace tiergate {
 
@@ -27,6 +38,8 @@ struct GatewayOptions {
   MetricsRegistry* metrics = nullptr;  // not owned
   const Clock* clock = nullptr;      // not owned
   std::string edge_model_id;         // file name of the edge model, "" without one
+  // The trained router (routing.router); null = the placeholder rule for "auto".
+  std::shared_ptr<const RouterArtifact> router{};
 };
 
 class Gateway {
@@ -42,9 +55,17 @@ class Gateway {
   void chat_completions(HttpExchange& ex);
   void models(HttpExchange& ex);
   void readyz(HttpExchange& ex);
+  void route(HttpExchange& ex);
+
+  // Signals, header context and live state -> the plan. `context` receives the
+  // request's RouteContext (the caller records spend under its key).
+  StatusOr<RoutePlan> decide(HttpExchange& ex, const ChatRequest& request, RouteContext& context);
+  SchedulerState scheduler_state(const std::string& key_fingerprint) const;
 
   GatewayOptions options_;
   std::unique_ptr<Metrics> metrics_;
+  SignalExtractor signals_;
+  LiveTierState live_;
 };
 
 }  // namespace tiergate

@@ -20,6 +20,7 @@ struct AnswerInfo {
   double latency_ms = 0;
   int attempts = 1;
   bool usage_counted = false;
+  std::string trace_json{};  // the route trace (route_trace_json), a JSON object; "" = none
 };
 
 struct CompletionIds {

@@ -78,6 +78,9 @@ class CloudEngine final : public Engine {
   StatusOr<std::vector<std::string>> list_models();
 
   RateLimitSnapshot last_rate_limits() const;
+  // The rate-limit snapshot, and until when the upstream asked to be left
+  // alone (the latest 429's Retry-After, stamped by CloudEngineOptions::clock).
+  TierLoad load() const override;
 
   const UpstreamConfig& config() const { return config_; }
   // base_url without trailing '/' + "/chat/completions".
@@ -92,6 +95,7 @@ class CloudEngine final : public Engine {
   std::vector<std::string> request_headers(bool streaming) const;
   void record_rate_limits(const std::optional<int64_t>& requests,
                           const std::optional<int64_t>& tokens);
+  void record_retry_after(int64_t seconds);
   void record_result(const Status& status);
   std::chrono::milliseconds backoff(int retry);
   std::string prefix() const;  // "upstream 'name' (base_url)"
@@ -105,6 +109,7 @@ class CloudEngine final : public Engine {
 
   mutable std::mutex mutex_;  // guards everything below
   RateLimitSnapshot rate_limits_;
+  std::optional<SteadyTime> rate_limited_until_;
   int consecutive_failures_ = 0;
   std::string last_error_;
   std::mt19937_64 jitter_;

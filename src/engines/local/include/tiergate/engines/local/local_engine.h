@@ -61,6 +61,8 @@ class LocalEngine final : public Engine {
   StatusOr<Completion> generate(const ChatRequest& request, const std::string& model,
                                 TokenSink& sink) override;
   TierHealth health() const override;
+  // queue_depth and slots_busy from stats().
+  TierLoad load() const override;
 
   LocalEngineStats stats() const;
   // File name of the model without directories, as shown in /v1/models.
