@@ -1,7 +1,10 @@
-// Speed of the routing decision (issue 3): signals (features, intent,
-// complexity) and the route decision with its trace, for a 2 KB single-turn
-// request and a 32 KB multi-turn conversation. Google Benchmark; each
-// iteration is timed on its own so the p50/p99 counters are per decision.
+// Speed of the routing decision (issue 3): the whole decision — signals
+// (features, intent, complexity), the scheduler with its trace, and the trace
+// rendered as the JSON the gateway returns — for a 2 KB single-turn request
+// and a 32 KB multi-turn conversation. Google Benchmark; each iteration is
+// timed on its own so the p50/p99 counters are per decision. Iterations
+// rotate over 64 different requests of the same size, so the model weights
+// they touch are not all warm in cache.
 //
 // The router artifact: $TIERGATE_ROUTER_ARTIFACT when set (bench/router_speed.sh
 // trains one on the dev data), else a synthetic artifact of the same shape
@@ -18,6 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "tiergate/config/config.h"
+#include "tiergate/router/route_trace_format.h"
+#include "tiergate/router/scheduler.h"
 #include "tiergate/signals/router_artifact.h"
 #include "tiergate/signals/signals.h"
 
@@ -50,19 +56,26 @@ LabelMixture random_mixture(size_t labels, uint32_t buckets, std::mt19937& rng) 
   return m;
 }
 
-// The shape `tiergate router train` produces on the dev data: 2^17 buckets,
-// 3 benchmark experts, 61 topics over 2^15 buckets.
+// The shape `tiergate router train` produces on the dev data: 2^16 buckets,
+// 3 benchmark experts, a topic model of 61 topics.
 std::shared_ptr<const RouterArtifact> synthetic_artifact() {
   std::mt19937 rng(42);
   auto artifact = std::make_shared<RouterArtifact>();
   const uint32_t dimension = artifact->space.dimension();
   artifact->intent = IntentClassifier(
-      SoftmaxModel(kIntentCount, random_weights(size_t{dimension} * kIntentCount, rng), FeatureRange::kTask));
+      SoftmaxModel(kIntentCount, random_weights(size_t{kDenseFeatures + (1u << 15)} * kIntentCount, rng),
+                   FeatureRange::kTask));
   artifact->complexity = ComplexityEstimator(random_gain_model(dimension, rng));
   std::vector<GainModel> experts;
   for (int e = 0; e < 3; ++e) experts.push_back(random_gain_model(dimension, rng));
   artifact->complexity.set_experts(random_mixture(3, 1u << 15, rng), std::move(experts), 0.7f);
-  artifact->complexity.set_topic_prior(random_mixture(61, 1u << 15, rng), 1.0f);
+  TopicModel topics;
+  for (int t = 0; t < 61; ++t) {
+    topics.labels.push_back("topic" + std::to_string(t));
+    topics.values.push_back(0.0f);
+  }
+  topics.model = LogisticModel(random_weights(dimension + kIntentFeatures, rng));
+  artifact->complexity.set_topic_model(std::move(topics), 1.0f);
   return artifact;
 }
 
@@ -106,15 +119,51 @@ std::string text_of(size_t bytes, unsigned seed) {
   return text;
 }
 
-std::vector<ChatMessage> single_turn_2kb() { return {{Role::kUser, text_of(2048, 1)}}; }
+constexpr unsigned kVariants = 64;
 
-std::vector<ChatMessage> conversation_32kb() {
-  std::vector<ChatMessage> messages{{Role::kSystem, text_of(1024, 2)}};
+std::vector<ChatMessage> single_turn_2kb(unsigned variant) { return {{Role::kUser, text_of(2048, 1 + 1000 * variant)}}; }
+
+std::vector<ChatMessage> conversation_32kb(unsigned variant) {
+  std::vector<ChatMessage> messages{{Role::kSystem, text_of(1024, 2 + 1000 * variant)}};
   for (unsigned turn = 0; turn < 15; ++turn) {
-    messages.push_back({turn % 2 == 0 ? Role::kUser : Role::kAssistant, text_of(2048, 3 + turn)});
+    messages.push_back({turn % 2 == 0 ? Role::kUser : Role::kAssistant, text_of(2048, 3 + turn + 1000 * variant)});
   }
-  messages.push_back({Role::kUser, text_of(32 * 1024 - 1024 - 15 * 2048, 99)});
+  messages.push_back({Role::kUser, text_of(32 * 1024 - 1024 - 15 * 2048, 99 + 1000 * variant)});
   return messages;
+}
+
+// A gateway config with an edge tier, two priced upstreams, a rule and a budget.
+ConfigPtr bench_config() {
+  auto config = parse_config(R"(listen: 127.0.0.1:0
+edge:
+  model: edge.gguf
+cloud:
+  - name: openai
+    base_url: https://api.openai.com/v1
+    models: [gpt-4o-mini]
+    price_per_mtok: {input: 0.15, output: 0.60}
+  - name: backup
+    base_url: http://127.0.0.1:9/v1
+    models: [big-model]
+    price_per_mtok: {input: 1.0, output: 3.0}
+routing:
+  quality: 0.5
+  price_sensitivity: 0.02
+  rules:
+    - name: pin-fast
+      priority: 10
+      match: {model: fast}
+      route: edge
+  budgets:
+    - api_key: "*"
+      usd_per_day: 5.0
+)",
+                             "bench.yaml");
+  if (!config.is_ok()) {
+    std::cerr << "router_decision_bench: " << config.status().message() << "\n";
+    std::exit(1);
+  }
+  return *config;
 }
 
 // Times each iteration and reports p50/p99 in microseconds.
@@ -135,17 +184,94 @@ void run_timed(benchmark::State& state, Decide decide) {
   state.counters["max_us"] = us.back();
 }
 
-void BM_Signals(benchmark::State& state, std::vector<ChatMessage> (*request)()) {
-  const SignalExtractor extractor(load_artifact());
-  const std::vector<ChatMessage> messages = request();
+RouteInputs bench_inputs(const RouterArtifact& artifact);
+
+// The whole decision: signals, then the scheduler with its trace.
+void BM_Decision(benchmark::State& state, std::vector<ChatMessage> (*messages_of)(unsigned)) {
+  const std::shared_ptr<const RouterArtifact> artifact = load_artifact();
+  const SignalExtractor extractor(artifact);
+  const ConfigPtr config = bench_config();
+  std::vector<ChatRequest> requests(kVariants);
+  for (unsigned v = 0; v < kVariants; ++v) {
+    requests[v].model = "auto";
+    requests[v].messages = messages_of(v);
+  }
+  RouteInputs inputs = bench_inputs(*artifact);
+  unsigned next = 0;
   run_timed(state, [&] {
-    RequestSignals signals = extractor.assess(messages);
-    benchmark::DoNotOptimize(signals);
+    const ChatRequest& request = requests[next++ % kVariants];
+    const RequestSignals signals = extractor.assess(request.messages);
+    inputs.signals = &signals;
+    StatusOr<RoutePlan> plan = schedule_route(*config, request, inputs);
+    benchmark::DoNotOptimize(plan);
   });
 }
 
-BENCHMARK_CAPTURE(BM_Signals, single_turn_2kb, single_turn_2kb)->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_Signals, conversation_32kb, conversation_32kb)->MinTime(1.0);
+// The route trace rendered as the JSON object the gateway returns (server
+// work after the decision), for the same requests.
+void BM_TraceJson(benchmark::State& state, std::vector<ChatMessage> (*messages_of)(unsigned)) {
+  const std::shared_ptr<const RouterArtifact> artifact = load_artifact();
+  const SignalExtractor extractor(artifact);
+  const ConfigPtr config = bench_config();
+  RouteInputs inputs = bench_inputs(*artifact);
+  std::vector<RoutePlan> plans;
+  for (unsigned v = 0; v < kVariants; ++v) {
+    ChatRequest request;
+    request.model = "auto";
+    request.messages = messages_of(v);
+    const RequestSignals signals = extractor.assess(request.messages);
+    inputs.signals = &signals;
+    plans.push_back(*schedule_route(*config, request, inputs));
+  }
+  unsigned next = 0;
+  run_timed(state, [&] {
+    std::string trace = route_trace_json(plans[next++ % kVariants]);
+    benchmark::DoNotOptimize(trace);
+  });
+}
+
+RouteInputs bench_inputs(const RouterArtifact& artifact) {
+  RouteInputs inputs;
+  inputs.score_quantiles = artifact.score_quantiles;
+  inputs.context.api_key_fingerprint = "0123456789abcdef";
+  inputs.state.edge = {.configured = true, .ready = true, .model_id = "edge.gguf", .queue_depth = 1,
+                       .queue_capacity = 64, .slots_busy = 2, .parallel = 4, .decode_tokens_per_s = 40.0};
+  inputs.state.upstreams["openai"] = {.healthy = true, .ewma_latency_s = 0.8, .p95_latency_s = 1.5,
+                                      .remaining_requests = 900, .remaining_tokens = 90000, .rate_limited_until = {}};
+  inputs.state.budget = {.spent_today_usd = 1.0, .limit_usd = 5.0};
+  return inputs;
+}
+
+// The parts, to see where the time goes.
+void BM_SignalsOnly(benchmark::State& state, std::vector<ChatMessage> (*messages_of)(unsigned)) {
+  const SignalExtractor extractor(load_artifact());
+  std::vector<std::vector<ChatMessage>> requests;
+  for (unsigned v = 0; v < kVariants; ++v) requests.push_back(messages_of(v));
+  unsigned next = 0;
+  run_timed(state, [&] {
+    RequestSignals signals = extractor.assess(requests[next++ % kVariants]);
+    benchmark::DoNotOptimize(signals);
+  });
+}
+BENCHMARK_CAPTURE(BM_SignalsOnly, single_turn_2kb, single_turn_2kb)->MinTime(1.0);
+
+void BM_FeaturesOnly(benchmark::State& state, std::vector<ChatMessage> (*messages_of)(unsigned)) {
+  const FeatureSpace space = load_artifact()->space;
+  std::vector<std::vector<ChatMessage>> requests;
+  for (unsigned v = 0; v < kVariants; ++v) requests.push_back(messages_of(v));
+  SparseFeatures features;
+  unsigned next = 0;
+  run_timed(state, [&] {
+    extract_features(space, requests[next++ % kVariants], features);
+    benchmark::DoNotOptimize(features);
+  });
+  state.counters["features"] = static_cast<double>(features.size());
+}
+BENCHMARK_CAPTURE(BM_FeaturesOnly, single_turn_2kb, single_turn_2kb)->MinTime(1.0);
+
+BENCHMARK_CAPTURE(BM_Decision, single_turn_2kb, single_turn_2kb)->MinTime(2.0);
+BENCHMARK_CAPTURE(BM_Decision, conversation_32kb, conversation_32kb)->MinTime(2.0);
+BENCHMARK_CAPTURE(BM_TraceJson, single_turn_2kb, single_turn_2kb)->MinTime(1.0);
 
 }  // namespace
 

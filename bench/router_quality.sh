@@ -14,8 +14,14 @@ for f in "${routing[@]}" "$prompts"; do
 done
 folds="${BENCH_FOLDS:-5}"
 
-echo "[bench] $folds-fold cross-validation on ${#routing[@]} benchmarks" >&2
-"$bin/tiergate" router cv --data "${routing[@]}" --intent-data "$prompts" --folds "$folds" >"$work/router-cv.json"
+# Three fold assignments: with a few hundred rows a benchmark's figures move
+# by a few points between splits, so the spread is reported too.
+seeds=(1 2 3)
+for seed in "${seeds[@]}"; do
+  echo "[bench] $folds-fold cross-validation on ${#routing[@]} benchmarks, fold seed $seed" >&2
+  "$bin/tiergate" router cv --data "${routing[@]}" --intent-data "$prompts" --folds "$folds" --seed "$seed" \
+    >"$work/router-cv-$seed.json"
+done
 
 for i in "${!routing[@]}"; do
   held_out=${routing[$i]}
@@ -27,10 +33,11 @@ for i in "${!routing[@]}"; do
   "$bin/tiergate" router eval --router "$work/router-without-$name.json" --data "$held_out" >"$work/router-lobo-$name.json"
 done
 
-node - "$work" "$results" "$folds" "${routing[@]}" <<'JS'
+node - "$work" "$results" "$folds" "${#seeds[@]}" "${routing[@]}" <<'JS'
 const fs = require("fs");
-const [work, resultsDir, folds, ...files] = process.argv.slice(2);
-const cv = JSON.parse(fs.readFileSync(`${work}/router-cv.json`, "utf8"));
+const [work, resultsDir, folds, nSeeds, ...files] = process.argv.slice(2);
+const runs = Array.from({ length: Number(nSeeds) }, (_, i) => JSON.parse(fs.readFileSync(`${work}/router-cv-${i + 1}.json`, "utf8")));
+const cv = runs[0];
 const names = files.map((f) => f.split("/").pop().replace(/\.jsonl$/, ""));
 const lobo = {};
 for (const n of names) {
@@ -38,24 +45,38 @@ for (const n of names) {
   lobo[n] = { apgr: r.APGR, cpt50: r["CPT(50%)"], length_apgr: r.details.overall.baselines.length.apgr,
               length_cpt50: r.details.overall.baselines.length.cpt50 };
 }
-const out = { date: new Date().toISOString(), folds: Number(folds), files: names, cross_validation: cv, leave_one_benchmark_out: lobo };
+// Per benchmark: the mean over fold seeds and the range.
+const spread = {};
+for (const b of Object.keys(cv.benchmarks)) {
+  spread[b] = {};
+  for (const k of ["apgr", "cpt50", "cpt80", "cpt95", "cloud_share_for_95pct_quality"]) {
+    const xs = runs.map((r) => r.benchmarks[b][k]);
+    spread[b][k] = { mean: xs.reduce((s, x) => s + x, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) };
+  }
+}
+const out = { date: new Date().toISOString(), folds: Number(folds), fold_seeds: runs.length, files: names,
+              cross_validation_by_seed: runs, mean_over_seeds: spread, leave_one_benchmark_out: lobo };
 fs.writeFileSync(`${resultsDir}/router_quality.json`, JSON.stringify(out, null, 2) + "\n");
 const f = (x) => x.toFixed(3), pc = (x) => (100 * x).toFixed(1) + "%";
 let md = `# Routing quality (${folds}-fold cross-validation on the dev data)\n\n${out.date}. ` +
-  `Out-of-fold scores of \`tiergate router cv\`; RouteLLM's metrics (APGR: area under the performance-gap-recovered curve, ` +
-  `random = 0.5; CPT(x): the cloud share needed to recover x of the gap).\n\n` +
+  `Out-of-fold scores of \`tiergate router cv\`, mean over ${runs.length} fold assignments (range in brackets); ` +
+  `RouteLLM's metrics (APGR: area under the performance-gap-recovered curve, random = 0.5; CPT(x): the cloud share ` +
+  `needed to recover x of the gap).\n\n` +
   `| benchmark | rows | APGR | CPT(50%) | CPT(80%) | CPT(95%) | cloud share for 95% quality | length APGR | length CPT(50%) | random APGR |\n` +
   `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n`;
-for (const [b, v] of Object.entries(cv.benchmarks ?? { all: cv.overall })) {
-  md += `| ${b} | ${v.rows} | ${f(v.apgr)} | ${pc(v.cpt50)} | ${pc(v.cpt80)} | ${pc(v.cpt95)} | ${pc(v.cloud_share_for_95pct_quality)} | ` +
-        `${f(v.baselines.length.apgr)} | ${pc(v.baselines.length.cpt50)} | ${f(v.baselines.random_mean_of_10.apgr)} |\n`;
+const range = (s, fmt) => `${fmt(s.mean)} [${fmt(s.min)}–${fmt(s.max)}]`;
+for (const [b, v] of Object.entries(cv.benchmarks)) {
+  const s = spread[b];
+  md += `| ${b} | ${v.rows} | ${range(s.apgr, f)} | ${range(s.cpt50, pc)} | ${pc(s.cpt80.mean)} | ${pc(s.cpt95.mean)} | ` +
+        `${pc(s.cloud_share_for_95pct_quality.mean)} | ${f(v.baselines.length.apgr)} | ${pc(v.baselines.length.cpt50)} | ` +
+        `${f(v.baselines.random_mean_of_10.apgr)} |\n`;
 }
 md += `\nTargets (issue 3, held-out rows): MMLU CPT(50%) < 35.5% and APGR > 0.65; GSM8K CPT(50%) < 33.6%; never below the length heuristic.\n`;
 md += `\n## Leave one benchmark out (trained on the others, scored on the unseen one)\n\n| benchmark | APGR | CPT(50%) | length APGR | length CPT(50%) |\n|---|---:|---:|---:|---:|\n`;
 for (const [b, v] of Object.entries(lobo)) md += `| ${b} | ${f(v.apgr)} | ${pc(v.cpt50)} | ${f(v.length_apgr)} | ${pc(v.length_cpt50)} |\n`;
 if (cv.intent) {
   const i = cv.intent;
-  md += `\n## Intent (held-out accuracy on the labelled prompts, ${i.rows} rows)\n\naccuracy ${f(i.accuracy)}; cue rules alone ${f(i.baselines.cue_rules_only)}; ` +
+  md += `\n## Intent (held-out accuracy on the labelled prompts, ${i.rows} rows, fold seed 1)\n\naccuracy ${f(i.accuracy)}; cue rules alone ${f(i.baselines.cue_rules_only)}; ` +
         `always "${i.baselines.majority_class_name}" ${f(i.baselines.majority_class)}.\n\n| category | mapped to | rows | accuracy |\n|---|---|---:|---:|\n`;
   for (const [c, v] of Object.entries(i.categories)) md += `| ${c} | ${v.mapped_to} | ${v.rows} | ${f(v.accuracy)} |\n`;
 }

@@ -180,7 +180,7 @@ json intent_report_json(const IntentCrossValidation& cv) {
 struct TrainArgs {
   std::vector<std::string> data, intent_data;
   std::string out, target = "tier_gap";
-  uint32_t buckets = 1u << 17;
+  uint32_t buckets = FeatureSpace{}.buckets;
   int folds = 5;
   bool no_intent_features = false;
   bool no_balance = false;

@@ -99,6 +99,10 @@ void ComplexityEstimator::pack() {
     }
     add(e);
   }
+  if (!topics_.empty()) {
+    if (topics_.model.dimension() != global_.first.dimension()) return;
+    models.push_back(&topics_.model);
+  }
   if (models.size() > kMaxPackedModels) return;
   models_ = static_cast<uint32_t>(models.size());
   const uint32_t dimension = global_.first.dimension();
@@ -108,9 +112,10 @@ void ComplexityEstimator::pack() {
   }
 }
 
-void ComplexityEstimator::set_topic_prior(LabelMixture topics, float weight) {
+void ComplexityEstimator::set_topic_model(TopicModel topics, float weight) {
   topics_ = std::move(topics);
   topic_weight_ = topics_.empty() ? 0.0f : weight;
+  pack();
 }
 
 ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const IntentResult& intent) const {
@@ -139,13 +144,16 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
     }
     const bool gap = global_.target == ComplexityTarget::kTierGap;
     const uint32_t per_model = gap ? 2 : 1;
-    for (uint32_t g = 0; g * per_model < m_count; ++g) {
+    const uint32_t gain_logits = m_count - (topics_.empty() ? 0 : 1);
+    for (uint32_t g = 0; g * per_model < gain_logits; ++g) {
       const float first = 1.0f / (1.0f + std::exp(-z[g * per_model]));
       gains[g] = gap ? 1.0f / (1.0f + std::exp(-z[g * per_model + 1])) - first : first;
     }
+    if (!topics_.empty()) parts.topics = 1.0f / (1.0f + std::exp(-z[m_count - 1])) - 0.5f;
   } else {
     gains[0] = global_.gain(features, intent);
     for (size_t e = 0; e < experts_.size() && e + 1 < gains.size(); ++e) gains[e + 1] = experts_[e].gain(features, intent);
+    if (!topics_.empty()) parts.topics = probability(topics_.model, global_.intent_features, features, intent) - 0.5f;
   }
   parts.global = gains[0];
   float linear = parts.global;
@@ -157,10 +165,7 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
     linear = (1.0f - expert_weight_) * parts.global + expert_weight_ * parts.experts;
   }
   parts.gain = linear;
-  if (topic_weight_ > 0.0f) {
-    parts.topics = topics_.expected(features);
-    parts.gain = linear + topic_weight_ * parts.topics;
-  }
+  parts.gain = linear + topic_weight_ * parts.topics;
   parts.gain += length_weight_ * features.value[kLogChars];
   return parts;
 }

@@ -23,19 +23,42 @@ uint64_t mix(uint64_t h) {  // splitmix64 finaliser: spreads FNV's low bits
   return h;
 }
 
-bool is_word_byte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-}
+// Byte classes, looked up once per byte: the scan is the hot loop of the
+// routing decision, and branches on character ranges mispredict on text.
+enum ByteClass : uint8_t {
+  kWordByte = 1 << 0,  // ASCII letter or digit, or any non-ASCII byte
+  kDigit = 1 << 1,
+  kUpper = 1 << 2,
+  kLetter = 1 << 3,
+  kNonAscii = 1 << 4,
+  kMathSymbol = 1 << 5,  // = + - * / ^ < > %
+  kCodeSymbol = 1 << 6,  // { } ; ( ) [ ] _ #
+  kSpace = 1 << 7,       // space, tab, CR, LF
+};
 
-unsigned char lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c + 32) : c; }
-
-bool is_math_symbol(unsigned char c) {
-  return c == '=' || c == '+' || c == '-' || c == '*' || c == '/' || c == '^' || c == '<' || c == '>' || c == '%';
+constexpr std::array<uint8_t, 256> make_byte_classes() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    uint8_t f = 0;
+    if (c >= '0' && c <= '9') f |= kWordByte | kDigit;
+    if (c >= 'A' && c <= 'Z') f |= kWordByte | kUpper | kLetter;
+    if (c >= 'a' && c <= 'z') f |= kWordByte | kLetter;
+    if (c >= 0x80) f |= kWordByte | kNonAscii;
+    for (char m : std::string_view("=+-*/^<>%")) f |= c == static_cast<unsigned char>(m) ? kMathSymbol : 0;
+    for (char m : std::string_view("{};()[]_#")) f |= c == static_cast<unsigned char>(m) ? kCodeSymbol : 0;
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') f |= kSpace;
+    t[static_cast<size_t>(c)] = f;
+  }
+  return t;
 }
+constexpr std::array<uint8_t, 256> kByteClass = make_byte_classes();
 
-bool is_code_symbol(unsigned char c) {
-  return c == '{' || c == '}' || c == ';' || c == '(' || c == ')' || c == '[' || c == ']' || c == '_' || c == '#';
+constexpr std::array<uint8_t, 256> make_lower() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) t[static_cast<size_t>(c)] = static_cast<uint8_t>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  return t;
 }
+constexpr std::array<uint8_t, 256> kLower = make_lower();
 
 // Emits the hashed terms of one text group: unigrams as they come, bigrams
 // (when wanted) held in `scratch` and appended after them, each block scaled
@@ -96,43 +119,47 @@ struct TextStats {
 // bytes, lower-cased) and single punctuation marks, feeding both to `group`.
 void scan_text(std::string_view text, HashedGroup& group, TextStats& stats) {
   stats.bytes += text.size();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
   size_t i = 0;
-  while (i < text.size()) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (is_word_byte(c)) {
+  while (i < n) {
+    const unsigned char c = bytes[i];
+    const uint8_t f = kByteClass[c];
+    if (f & kWordByte) {
       uint64_t h = kFnvOffset;
-      size_t start = i;
-      for (; i < text.size() && is_word_byte(static_cast<unsigned char>(text[i])); ++i) {
-        const unsigned char w = static_cast<unsigned char>(text[i]);
-        if (w >= '0' && w <= '9') {
-          ++stats.digits;
-        } else if (w >= 'A' && w <= 'Z') {
-          ++stats.upper;
-          ++stats.letters;
-        } else if (w >= 'a' && w <= 'z') {
-          ++stats.letters;
-        } else {
-          ++stats.non_ascii;
-        }
-        h = (h ^ lower(w)) * kFnvPrime;
+      const size_t start = i;
+      size_t digits = 0, upper = 0, letters = 0, non_ascii = 0;
+      for (; i < n; ++i) {
+        const unsigned char w = bytes[i];
+        const uint8_t g = kByteClass[w];
+        if (!(g & kWordByte)) break;
+        digits += (g >> 1) & 1;
+        upper += (g >> 2) & 1;
+        letters += (g >> 3) & 1;
+        non_ascii += (g >> 4) & 1;
+        h = (h ^ kLower[w]) * kFnvPrime;
       }
       const size_t length = i - start;
+      stats.digits += digits;
+      stats.upper += upper;
+      stats.letters += letters;
+      stats.non_ascii += non_ascii;
       ++stats.words;
-      if (text[start] >= '0' && text[start] <= '9') ++stats.numbers;
+      stats.numbers += (f & kDigit) ? 1 : 0;
       stats.word_bytes += length;
-      if (length >= 9) ++stats.long_words;
+      stats.long_words += length >= 9 ? 1 : 0;
       group.term(h);
       continue;
     }
     ++i;
-    if (c == '\n') ++stats.newlines;
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
-    if (c == '?') ++stats.questions;
-    if ((c == '.' || c == '!' || c == '?') && (i == text.size() || text[i] == ' ' || text[i] == '\n')) {
-      ++stats.sentences;
+    if (f & kSpace) {
+      stats.newlines += c == '\n' ? 1 : 0;
+      continue;
     }
-    if (is_math_symbol(c)) ++stats.math;
-    if (is_code_symbol(c)) ++stats.code;
+    if (c == '?') ++stats.questions;
+    if ((c == '.' || c == '!' || c == '?') && (i == n || bytes[i] == ' ' || bytes[i] == '\n')) ++stats.sentences;
+    stats.math += (f & kMathSymbol) ? 1 : 0;
+    stats.code += (f & kCodeSymbol) ? 1 : 0;
     group.term((kFnvOffset ^ c) * kFnvPrime);
   }
 }

@@ -129,7 +129,9 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
   if (artifact.intent.has_model()) {
     json classes = json::array();
     for (size_t k = 0; k < kIntentCount; ++k) classes.push_back(intent_name(static_cast<Intent>(k)));
-    doc["intent"] = {{"classes", classes}, {"weights", encode_floats(artifact.intent.model().weights())}};
+    doc["intent"] = {{"classes", classes},
+                     {"buckets", artifact.intent.model().dimension() - kDenseFeatures},
+                     {"weights", encode_floats(artifact.intent.model().weights())}};
   } else {
     doc["intent"] = nullptr;
   }
@@ -141,7 +143,11 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
     complexity["experts"] = {{"weight", c.expert_weight()}, {"gate", mixture_json(c.gate())}, {"models", models}};
   }
   if (c.topic_weight() > 0.0f) {
-    complexity["topics"] = {{"weight", c.topic_weight()}, {"mixture", mixture_json(c.topics())}};
+    complexity["topics"] = {{"weight", c.topic_weight()},
+                            {"labels", c.topics().labels},
+                            {"values", c.topics().values},
+                            {"dimension", c.topics().model.dimension()},
+                            {"model", encode_floats(c.topics().model.weights())}};
   }
   doc["complexity"] = complexity;
   doc["calibration"] = {{"score_quantiles", artifact.score_quantiles}};
@@ -204,7 +210,14 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
                                      std::string(intent_name(static_cast<Intent>(k))) + "'");
         }
       }
-      auto weights = decode_floats(intent.at("weights").get<std::string>(), size_t{dimension} * kIntentCount,
+      const uint32_t intent_buckets = intent.at("buckets").get<uint32_t>();
+      if (Status s = check(std::has_single_bit(intent_buckets) && intent_buckets <= buckets,
+                           prefix + "intent.buckets must be a power of two no larger than `buckets`");
+          !s.is_ok()) {
+        return s;
+      }
+      auto weights = decode_floats(intent.at("weights").get<std::string>(),
+                                   size_t{kDenseFeatures + intent_buckets} * kIntentCount,
                                    prefix + "intent.weights");
       if (!weights.is_ok()) return weights.status();
       artifact.intent = IntentClassifier(SoftmaxModel(kIntentCount, std::move(*weights), FeatureRange::kTask));
@@ -231,9 +244,21 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
       artifact.complexity.set_experts(std::move(*gate), std::move(models), e.at("weight").get<float>());
     }
     if (c.contains("topics")) {
-      auto topics = read_mixture(c["topics"].at("mixture"), prefix + "complexity.topics");
-      if (!topics.is_ok()) return topics.status();
-      artifact.complexity.set_topic_prior(std::move(*topics), c["topics"].at("weight").get<float>());
+      const json& t = c["topics"];
+      TopicModel topics;
+      topics.labels = t.at("labels").get<std::vector<std::string>>();
+      topics.values = t.at("values").get<std::vector<float>>();
+      if (topics.labels.size() != topics.values.size()) {
+        return invalid_argument(prefix + "complexity.topics: labels and values must match");
+      }
+      const uint32_t expected = artifact.complexity.global().first.dimension();
+      if (t.at("dimension").get<uint32_t>() != expected) {
+        return invalid_argument(prefix + "complexity.topics: dimension differs from the gain models'");
+      }
+      auto weights = decode_floats(t.at("model").get<std::string>(), expected, prefix + "complexity.topics.model");
+      if (!weights.is_ok()) return weights.status();
+      topics.model = LogisticModel(std::move(*weights));
+      artifact.complexity.set_topic_model(std::move(topics), t.at("weight").get<float>());
     }
     artifact.score_quantiles = doc.at("calibration").at("score_quantiles").get<std::vector<float>>();
     if (Status s = check(artifact.score_quantiles.empty() || artifact.score_quantiles.size() == 101,

@@ -128,8 +128,8 @@ IntentClassifier train_intent(const std::vector<RoutingRow>& rows, const std::ve
   if (labels.empty()) return IntentClassifier();
   report(progress, "training intent on " + std::to_string(labels.size()) + " labelled rows");
   return IntentClassifier(train_softmax(features, labels, balanced_weights(labels, kIntentCount),
-                                        options.space.dimension(), kIntentCount, FeatureRange::kTask,
-                                        options.intent_training));
+                                        kDenseFeatures + std::min(options.intent_buckets, options.space.buckets),
+                                        kIntentCount, FeatureRange::kTask, options.intent_training));
 }
 
 IntentCrossValidation cross_validate_intent(const std::vector<RoutingRow>& rows,
@@ -235,16 +235,15 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
     }
   }
 
-  // Topic prior over sources.
+  // Topic model over sources.
   std::vector<int> topic_of_row;
   std::vector<std::string> topics =
       group_rows(rows, [](const RoutingRow& r) { return r.source; }, LabelMixture::kMaxLabels, topic_of_row);
   if (options.topic_weight > 0.0f && topics.size() >= 2) {
-    report(progress, "training the topic prior over " + std::to_string(topics.size()) + " topics");
-    LabelMixture prior = train_mixture(topics, topic_of_row, plain, options);
+    report(progress, "training the topic model over " + std::to_string(topics.size()) + " topics");
     // A topic's value is how far its mean gain (shrunk toward its benchmark's)
-    // lies from its benchmark's mean: the benchmark level is the linear
-    // models' job, the topic adds what sets it apart within its benchmark.
+    // lies from its benchmark's mean: the benchmark level is the gain models'
+    // job, the topic adds what sets it apart within its benchmark.
     std::vector<double> topic_sum(topics.size(), 0.0), topic_n(topics.size(), 0.0);
     std::vector<double> bench_sum(benchmarks.size(), 0.0), bench_n(benchmarks.size(), 0.0);
     std::vector<int> bench_of_topic(topics.size(), 0);
@@ -256,13 +255,18 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
       bench_n[b] += 1;
       bench_of_topic[t] = static_cast<int>(b);
     }
+    TopicModel model;
+    model.labels = topics;
     for (size_t t = 0; t < topics.size(); ++t) {
       const size_t b = static_cast<size_t>(bench_of_topic[t]);
       const double bench_mean = bench_sum[b] / bench_n[b];
       const double shrunk = (topic_sum[t] + options.topic_shrinkage * bench_mean) / (topic_n[t] + options.topic_shrinkage);
-      prior.values[t] = static_cast<float>(shrunk - bench_mean);
+      model.values.push_back(static_cast<float>(std::clamp(shrunk - bench_mean, -0.49, 0.49)));
     }
-    artifact.complexity.set_topic_prior(std::move(prior), options.topic_weight);
+    std::vector<float> targets(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) targets[i] = 0.5f + model.values[static_cast<size_t>(topic_of_row[i])];
+    model.model = train_logistic(features, targets, weights, model_dimension, options.complexity_training);
+    artifact.complexity.set_topic_model(std::move(model), options.topic_weight);
   }
 
   artifact.complexity.set_length_weight(options.length_weight);

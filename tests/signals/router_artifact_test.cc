@@ -169,7 +169,7 @@ TEST_F(RouterArtifactTest, DamagedPartsAreRefused) {
       {"ExpertMissing", [](json& doc) { doc["complexity"]["experts"]["models"].erase(0); }, "one expert per gate label"},
       {"GateBucketsNotPowerOfTwo", [](json& doc) { doc["complexity"]["experts"]["gate"]["buckets"] = 48; },
        "power of two"},
-      {"TopicValuesMismatch", [](json& doc) { doc["complexity"]["topics"]["mixture"]["values"].erase(0); },
+      {"TopicValuesMismatch", [](json& doc) { doc["complexity"]["topics"]["values"].erase(0); },
        "labels and values must match"},
       {"QuantilesWrongCount", [](json& doc) { doc["calibration"]["score_quantiles"] = {0.1, 0.2}; }, "101 values"},
   };

@@ -9,8 +9,9 @@
 //   experts   one linear gain model per training benchmark, mixed by a
 //             softmax gate P(benchmark | text): a request that looks like a
 //             known benchmark is judged the way that benchmark taught;
-//   topics    a topic prior: how far the mean gain of the topics (subjects)
-//             it resembles lies from their benchmark's mean.
+//   topics    a topic model: a linear model of how far the mean gain of a
+//             request's topic (subject) lies from its benchmark's mean,
+//             learned from the training rows' sources.
 //   length    the request's log length, weighted: longer requests tend to
 //             be harder on every benchmark seen; this keeps the ranking
 //             sensible on kinds of requests the other parts never saw.
@@ -59,8 +60,8 @@ struct GainModel {
   float gain(const SparseFeatures& features, const IntentResult& intent) const;
 };
 
-// A softmax over labels (topics or benchmarks) read from the text, with a
-// value per label; expected() = sum_l P(l | text) * value(l).
+// A softmax over labels (benchmarks) read from the text, with a value per
+// label; expected() = sum_l P(l | text) * value(l).
 struct LabelMixture {
   static constexpr size_t kMaxLabels = 256;
   std::vector<std::string> labels;
@@ -76,7 +77,19 @@ struct LabelMixture {
 // The most gain models (global + experts) an estimator holds; training makes
 // one expert per benchmark, and an artifact with more is refused.
 inline constexpr size_t kMaxGainModels = 16;
-inline constexpr size_t kMaxPackedModels = 2 * kMaxGainModels;
+inline constexpr size_t kMaxPackedModels = 2 * kMaxGainModels + 1;  // + the topic model
+
+// The topic model: predicts value(topic of the request) as sigmoid(z) - 0.5,
+// where value is a topic's mean gain minus its benchmark's (within +-0.49).
+// One linear model, so it costs what a gain model costs; labels and values
+// record what it was trained on.
+struct TopicModel {
+  std::vector<std::string> labels;
+  std::vector<float> values;  // by label
+  LogisticModel model;        // same dimension and intent block as the gain models
+
+  bool empty() const { return model.dimension() == 0; }
+};
 
 struct ComplexityParts {
   float global = 0, experts = 0, topics = 0;  // each part's estimate (0 when absent)
@@ -90,7 +103,8 @@ class ComplexityEstimator {
 
   // Precondition: gate.labels.size() == experts.size().
   void set_experts(LabelMixture gate, std::vector<GainModel> experts, float weight);
-  void set_topic_prior(LabelMixture topics, float weight);
+  // Precondition: topics.model has the gain models' dimension.
+  void set_topic_model(TopicModel topics, float weight);
   void set_length_weight(float weight) { length_weight_ = weight; }
   float length_weight() const { return length_weight_; }
 
@@ -103,7 +117,7 @@ class ComplexityEstimator {
   const LabelMixture& gate() const { return gate_; }
   const std::vector<GainModel>& experts() const { return experts_; }
   float expert_weight() const { return expert_weight_; }
-  const LabelMixture& topics() const { return topics_; }
+  const TopicModel& topics() const { return topics_; }
   float topic_weight() const { return topic_weight_; }
 
  private:
@@ -111,11 +125,11 @@ class ComplexityEstimator {
   LabelMixture gate_;
   std::vector<GainModel> experts_;
   float expert_weight_ = 0;
-  LabelMixture topics_;
+  TopicModel topics_;
   float topic_weight_ = 0;
   float length_weight_ = 0;
 
-  // Speed: the logistic models of global_ and experts_ interleaved as
+  // Speed: the logistic models of global_, experts_ and topics_ interleaved as
   // packed_[feature * models_ + m], so one pass over the features computes
   // every logit with one memory access per feature. Built when the gain
   // models agree in target, intent block and dimension (training makes them

@@ -85,7 +85,7 @@ inline size_t range_end(const SparseFeatures& x, FeatureRange range) {
 }
 
 struct FeatureSpace {
-  uint32_t buckets = 1u << 17;  // hashed slots; a power of two
+  uint32_t buckets = 1u << 16;  // hashed slots; a power of two
   uint32_t dimension() const { return kDenseFeatures + buckets; }
 };
 

@@ -21,6 +21,9 @@ struct RouterTrainOptions {
   // so that a large benchmark does not decide alone how features such as
   // length are read.
   bool balance_benchmarks = true;
+  // Hashed slots of the intent softmax (folded, see fold_index): fewer than
+  // the feature space keeps its 11 weights per slot small enough to stay in cache.
+  uint32_t intent_buckets = 1u << 15;
   TrainOptions intent_training{.epochs = 8, .learning_rate = 0.3f, .l2 = 1e-5f, .seed = 7};
   TrainOptions complexity_training{.epochs = 4, .learning_rate = 0.05f, .l2 = 1e-4f, .seed = 11};
   // Benchmark experts (see ComplexityEstimator): their weight against the
