@@ -184,6 +184,7 @@ struct TrainArgs {
   int folds = 5;
   bool no_intent_features = false;
   bool no_balance = false;
+  bool no_bigrams = false;
   uint64_t seed = 1;
   TrainOptions complexity = RouterTrainOptions{}.complexity_training;
   float topic_weight = RouterTrainOptions{}.topic_weight;
@@ -198,6 +199,7 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
     return invalid_argument("--buckets must be a power of two >= 16, got " + std::to_string(args.buckets));
   }
   options.space.buckets = args.buckets;
+  options.space.bigrams = !args.no_bigrams;
   auto target = parse_complexity_target(args.target);
   if (!target) return invalid_argument("--target must be tier_gap or cloud_wins, got '" + args.target + "'");
   options.target = *target;
@@ -433,6 +435,7 @@ void add_router_commands(CLI::App& app, Runs& runs) {
   t->add_option("--seed", train->seed, "fold assignment seed")->capture_default_str();
   t->add_flag("--no-intent-features", train->no_intent_features, "complexity without the intent distribution");
   t->add_flag("--no-balance", train->no_balance, "weigh rows alike instead of each benchmark alike");
+  t->add_flag("--no-bigrams", train->no_bigrams, "hash word unigrams only (faster, usually a little weaker)");
   t->add_option("--epochs", train->complexity.epochs, "complexity training epochs")->capture_default_str();
   t->add_option("--learning-rate", train->complexity.learning_rate, "complexity AdaGrad rate")->capture_default_str();
   t->add_option("--l2", train->complexity.l2, "complexity L2 shrinkage")->capture_default_str();
@@ -452,6 +455,7 @@ void add_router_commands(CLI::App& app, Runs& runs) {
   c->add_option("--seed", cv->seed, "fold assignment seed")->capture_default_str();
   c->add_flag("--no-intent-features", cv->no_intent_features, "complexity without the intent distribution");
   c->add_flag("--no-balance", cv->no_balance, "weigh rows alike instead of each benchmark alike");
+  c->add_flag("--no-bigrams", cv->no_bigrams, "hash word unigrams only (faster, usually a little weaker)");
   c->add_option("--epochs", cv->complexity.epochs, "complexity training epochs")->capture_default_str();
   c->add_option("--learning-rate", cv->complexity.learning_rate, "complexity AdaGrad rate")->capture_default_str();
   c->add_option("--l2", cv->complexity.l2, "complexity L2 shrinkage")->capture_default_str();

@@ -188,7 +188,7 @@ void extract(const FeatureSpace& space, const Turns& turns, size_t task_turn, Sp
   TextStats task, all;
   bool has_system = false;
   {
-    HashedGroup group(space, out, kTaskUnigram, kTaskBigram, /*bigrams=*/true);
+    HashedGroup group(space, out, kTaskUnigram, kTaskBigram, space.bigrams);
     if (task_turn < turns.size()) scan_text(turns[task_turn].text, group, task);
     out.task_unigrams_end = group.finish();
     out.task_end = out.index.size();

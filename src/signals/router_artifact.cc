@@ -126,6 +126,7 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
   doc["version"] = kRouterArtifactVersion;
   doc["feature_set"] = kFeatureSetVersion;
   doc["buckets"] = artifact.space.buckets;
+  doc["bigrams"] = artifact.space.bigrams;
   if (artifact.intent.has_model()) {
     json classes = json::array();
     for (size_t k = 0; k < kIntentCount; ++k) classes.push_back(intent_name(static_cast<Intent>(k)));
@@ -195,6 +196,7 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
       return s;
     }
     artifact.space.buckets = buckets;
+    artifact.space.bigrams = doc.value("bigrams", true);
     const uint32_t dimension = artifact.space.dimension();
     if (!doc.at("intent").is_null()) {
       const json& intent = doc["intent"];

@@ -86,6 +86,7 @@ inline size_t range_end(const SparseFeatures& x, FeatureRange range) {
 
 struct FeatureSpace {
   uint32_t buckets = 1u << 16;  // hashed slots; a power of two
+  bool bigrams = true;          // hash the task turn's word bigrams too
   uint32_t dimension() const { return kDenseFeatures + buckets; }
 };
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Speed of the routing decision (issue 3 targets: p99 <= 20 us for a 2 KB
+# single-turn request, <= 200 us for a 32 KB conversation, on one core).
+# Runs bench/router_decision_bench.cc (Google Benchmark) pinned to one CPU,
+# with a router trained on the dev data when ../shared/data is there (else a
+# synthetic artifact of the same shape). Writes bench/results/router_speed.{json,md}.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+data="${TIERGATE_SHARED_DATA:-$root/../shared/data}"
+artifact=""
+if [[ -f "$data/routing/mmlu_dev.jsonl" ]]; then
+  artifact="$work/router-speed.json"
+  echo "[bench] training a router on the dev data for realistic weights" >&2
+  "$bin/tiergate" router train --cv 0 --out "$artifact" \
+    --data "$data/routing/mmlu_dev.jsonl" "$data/routing/gsm8k_dev.jsonl" "$data/routing/routerbench_dev.jsonl" \
+    --intent-data "$data/prompts/prompt_categories_dev.jsonl" >/dev/null
+else
+  echo "[bench] ../shared/data absent: a synthetic artifact of the same shape" >&2
+fi
+cpu=$(( $(nproc) - 1 ))
+TIERGATE_ROUTER_ARTIFACT="$artifact" taskset -c "$cpu" "$bin/router_decision_bench" \
+  --benchmark_format=json --benchmark_out="$work/router-speed-raw.json" --benchmark_out_format=json >/dev/null
+node - "$work/router-speed-raw.json" "$results" "${artifact:-synthetic}" "$cpu" <<'JS'
+const fs = require("fs");
+const [raw, resultsDir, artifact, cpu] = process.argv.slice(2);
+const r = JSON.parse(fs.readFileSync(raw, "utf8"));
+const rows = r.benchmarks.map((b) => ({ name: b.name.replace(/\/min_time:.*/, ""), iterations: b.iterations,
+  mean_us: b.real_time / 1000, p50_us: b.p50_us, p99_us: b.p99_us, max_us: b.max_us }));
+const target = { "BM_Decision/single_turn_2kb": 20, "BM_Decision/conversation_32kb": 200 };
+const out = { date: new Date().toISOString(), artifact: artifact.split("/").pop(), cpu: Number(cpu),
+              host: r.context.host_name, cpus: r.context.num_cpus, mhz: r.context.mhz_per_cpu, rows,
+              targets_p99_us: target };
+fs.writeFileSync(`${resultsDir}/router_speed.json`, JSON.stringify(out, null, 2) + "\n");
+let md = `# Routing decision speed\n\n${out.date}, one core (CPU ${cpu} of ${out.cpus}, ${out.mhz} MHz), artifact ${out.artifact}. ` +
+  `Each iteration timed on its own; requests rotate over 64 different texts of the size named.\n\n` +
+  `| benchmark | iterations | p50 us | p99 us | target p99 us |\n|---|---:|---:|---:|---:|\n`;
+for (const x of rows) md += `| ${x.name} | ${x.iterations} | ${x.p50_us.toFixed(1)} | ${x.p99_us.toFixed(1)} | ${target[x.name] ?? ""} |\n`;
+md += `\nBM_Decision = signals (features, intent, complexity) + scheduler with its trace; BM_SignalsOnly and ` +
+      `BM_FeaturesOnly are its parts; BM_TraceJson renders the trace as the JSON the gateway returns (after the decision).\n`;
+fs.writeFileSync(`${resultsDir}/router_speed.md`, md);
+console.log(md);
+JS
