@@ -62,6 +62,27 @@ else
   echo "[demo] cloud tier: llama-server on $cloud_url serving a larger synthetic model (no OPENAI_API_KEY set)" >&2
 fi
 
+# The learned router: trained on the dev routing data when it sits beside the
+# repository (../shared/data, read in place), else TIERGATE_ROUTER, else the
+# placeholder rule (prompt length and keywords).
+router="${TIERGATE_ROUTER:-}"
+shared_data="${TIERGATE_SHARED_DATA:-$root/../shared/data}"
+if [[ -z "$router" && -f "$shared_data/routing/mmlu_dev.jsonl" ]]; then
+  router="$work/router.json"
+  if [[ ! -f "$router" ]]; then
+    echo "[demo] training the router on $shared_data/routing (a few seconds)" >&2
+    "$bin/tiergate" router train --cv 0 --out "$router" \
+      --data "$shared_data"/routing/*.jsonl --intent-data "$shared_data"/prompts/*.jsonl >/dev/null
+  fi
+fi
+router_line=""
+if [[ -n "$router" ]]; then
+  router_line="  router: $router"
+  echo "[demo] auto routing: learned router $router" >&2
+else
+  echo "[demo] auto routing: placeholder rule (no trained router; see docs/routing.md)" >&2
+fi
+
 cat >"$work/tiergate.yaml" <<YAML
 # Written by scripts/demo.sh
 listen: 127.0.0.1:${TIERGATE_PORT:-0}
@@ -76,6 +97,8 @@ $key_line
     models: [$cloud_model]
     price_per_mtok: {input: 0.15, output: 0.60}
 routing:
+$router_line
+  quality: 0.5
   auto:
     max_edge_prompt_tokens: 256
 YAML

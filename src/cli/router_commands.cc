@@ -417,6 +417,29 @@ int run_classify(const ClassifyArgs& args) {
   return 0;
 }
 
+// The options `router train` and `router cv` share: data and hyperparameters.
+void add_training_options(CLI::App& sub, TrainArgs& args) {
+  sub.add_option("--data", args.data, "routing JSONL files (docs/routing.md)")->required()->check(CLI::ExistingFile);
+  sub.add_option("--intent-data", args.intent_data, "labelled prompt JSONL files for the intent model")
+      ->check(CLI::ExistingFile);
+  sub.add_option("--target", args.target, "complexity target: tier_gap or cloud_wins")->capture_default_str();
+  sub.add_option("--buckets", args.buckets, "hashed feature slots (a power of two)")->capture_default_str();
+  sub.add_option("--seed", args.seed, "fold assignment seed")->capture_default_str();
+  sub.add_flag("--no-intent-features", args.no_intent_features, "complexity without the intent distribution");
+  sub.add_flag("--no-balance", args.no_balance, "weigh rows alike instead of each benchmark alike");
+  sub.add_flag("--no-bigrams", args.no_bigrams, "hash word unigrams only (faster, usually a little weaker)");
+  sub.add_option("--epochs", args.complexity.epochs, "complexity training epochs")->capture_default_str();
+  sub.add_option("--learning-rate", args.complexity.learning_rate, "complexity AdaGrad rate")->capture_default_str();
+  sub.add_option("--l2", args.complexity.l2, "complexity L2 shrinkage")->capture_default_str();
+  sub.add_option("--topic-weight", args.topic_weight, "weight of the topic model added to the cloud score, 0..4")
+      ->capture_default_str();
+  sub.add_option("--expert-weight", args.expert_weight, "weight of the benchmark experts against the global model, 0..1")
+      ->capture_default_str();
+  sub.add_option("--length-weight", args.length_weight, "weight of the log length added to the cloud score")
+      ->capture_default_str();
+  sub.add_option("--label-buckets", args.label_buckets, "hashed slots of the benchmark gate")->capture_default_str();
+}
+
 }  // namespace
 
 void add_router_commands(CLI::App& app, Runs& runs) {
@@ -425,44 +448,15 @@ void add_router_commands(CLI::App& app, Runs& runs) {
 
   auto train = std::make_shared<TrainArgs>();
   CLI::App* t = router->add_subcommand("train", "Train the intent and complexity models from routing outcome rows.");
-  t->add_option("--data", train->data, "routing JSONL files (docs/routing.md)")->required()->check(CLI::ExistingFile);
-  t->add_option("--intent-data", train->intent_data, "labelled prompt JSONL files for the intent model")
-      ->check(CLI::ExistingFile);
+  add_training_options(*t, *train);
   t->add_option("-o,--out", train->out, "router artifact to write")->required();
-  t->add_option("--target", train->target, "complexity target: tier_gap or cloud_wins")->capture_default_str();
-  t->add_option("--buckets", train->buckets, "hashed feature slots (a power of two)")->capture_default_str();
   t->add_option("--cv", train->folds, "cross-validation folds reported in the artifact (0 = none)")->capture_default_str();
-  t->add_option("--seed", train->seed, "fold assignment seed")->capture_default_str();
-  t->add_flag("--no-intent-features", train->no_intent_features, "complexity without the intent distribution");
-  t->add_flag("--no-balance", train->no_balance, "weigh rows alike instead of each benchmark alike");
-  t->add_flag("--no-bigrams", train->no_bigrams, "hash word unigrams only (faster, usually a little weaker)");
-  t->add_option("--epochs", train->complexity.epochs, "complexity training epochs")->capture_default_str();
-  t->add_option("--learning-rate", train->complexity.learning_rate, "complexity AdaGrad rate")->capture_default_str();
-  t->add_option("--l2", train->complexity.l2, "complexity L2 shrinkage")->capture_default_str();
-  t->add_option("--topic-weight", train->topic_weight, "weight of the topic prior added to the cloud score, 0..4")->capture_default_str();
-  t->add_option("--expert-weight", train->expert_weight, "weight of the benchmark experts against the global model, 0..1")->capture_default_str();
-  t->add_option("--length-weight", train->length_weight, "weight of the log length added to the cloud score")->capture_default_str();
-  t->add_option("--label-buckets", train->label_buckets, "hashed slots of the benchmark gate and topic model")->capture_default_str();
   runs[t] = [train] { return run_train(*train); };
 
   auto cv = std::make_shared<TrainArgs>();
   CLI::App* c = router->add_subcommand("cv", "K-fold cross-validated routing metrics per benchmark, with baselines.");
-  c->add_option("--data", cv->data, "routing JSONL files")->required()->check(CLI::ExistingFile);
-  c->add_option("--intent-data", cv->intent_data, "labelled prompt JSONL files")->check(CLI::ExistingFile);
+  add_training_options(*c, *cv);
   c->add_option("--folds", cv->folds, "folds")->capture_default_str();
-  c->add_option("--target", cv->target, "complexity target: tier_gap or cloud_wins")->capture_default_str();
-  c->add_option("--buckets", cv->buckets, "hashed feature slots (a power of two)")->capture_default_str();
-  c->add_option("--seed", cv->seed, "fold assignment seed")->capture_default_str();
-  c->add_flag("--no-intent-features", cv->no_intent_features, "complexity without the intent distribution");
-  c->add_flag("--no-balance", cv->no_balance, "weigh rows alike instead of each benchmark alike");
-  c->add_flag("--no-bigrams", cv->no_bigrams, "hash word unigrams only (faster, usually a little weaker)");
-  c->add_option("--epochs", cv->complexity.epochs, "complexity training epochs")->capture_default_str();
-  c->add_option("--learning-rate", cv->complexity.learning_rate, "complexity AdaGrad rate")->capture_default_str();
-  c->add_option("--l2", cv->complexity.l2, "complexity L2 shrinkage")->capture_default_str();
-  c->add_option("--topic-weight", cv->topic_weight, "weight of the topic prior added to the cloud score, 0..4")->capture_default_str();
-  c->add_option("--expert-weight", cv->expert_weight, "weight of the benchmark experts against the global model, 0..1")->capture_default_str();
-  c->add_option("--length-weight", cv->length_weight, "weight of the log length added to the cloud score")->capture_default_str();
-  c->add_option("--label-buckets", cv->label_buckets, "hashed slots of the benchmark gate and topic model")->capture_default_str();
   runs[c] = [cv] { return run_cv(*cv); };
 
   auto eval = std::make_shared<EvalArgs>();

@@ -298,8 +298,7 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
       trace.quality = quality;
       trace.quality_source = ctx.quality ? "header" : "config";
       if (inputs.score_quantiles.size() == 101) {
-        tau = threshold_for_cloud_share(std::vector<float>(inputs.score_quantiles.begin(), inputs.score_quantiles.end()),
-                                        quality);
+        tau = threshold_for_cloud_share(inputs.score_quantiles, quality);
         trace.threshold_source = "quality";
       } else {
         trace.threshold_source = "uncalibrated";

@@ -292,26 +292,14 @@ void Gateway::chat_completions(HttpExchange& ex) {
     ex.respond(status, kJson, body);
   };
 
-  if (ex.body_too_large()) {
-    reject(413, error_json(413,
-                           "The request body exceeds the limit of " + std::to_string(options_.config->max_body_bytes) +
-                               " bytes (max_body_bytes in the config)",
-                           "", "request_too_large"));
-    return;
-  }
   ChatRequest request;
-  RequestError parse_error;
-  if (!parse_chat_request(ex.body(), request, parse_error)) {
-    reject(400, error_json(400, parse_error.message, parse_error.param));
-    return;
-  }
-
   RouteContext context;
-  StatusOr<RoutePlan> plan = decide(ex, request, context);
-  if (!plan.is_ok()) {
-    reject(http_status_for(plan.status()), error_json(plan.status()));
+  Decision decision = parse_and_decide(ex, request, context);
+  if (!decision.plan) {
+    reject(decision.error_status, decision.error_body);
     return;
   }
+  const RoutePlan* plan = &*decision.plan;
 
   CompletionIds ids{new_completion_id(), options_.clock->unix_seconds()};
   const bool with_logprobs = request.sampling.logprobs;
@@ -407,27 +395,41 @@ void Gateway::chat_completions(HttpExchange& ex) {
   sink.done();
 }
 
-void Gateway::route(HttpExchange& ex) {
+Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& request, RouteContext& context) {
+  Decision d;
   if (ex.body_too_large()) {
-    ex.respond(413, kJson,
-               error_json(413,
-                          "The request body exceeds the limit of " + std::to_string(options_.config->max_body_bytes) +
-                              " bytes (max_body_bytes in the config)",
-                          "", "request_too_large"));
-    return;
+    d.error_status = 413;
+    d.error_body = error_json(413,
+                              "The request body exceeds the limit of " +
+                                  std::to_string(options_.config->max_body_bytes) + " bytes (max_body_bytes in the config)",
+                              "", "request_too_large");
+    return d;
   }
-  ChatRequest request;
   RequestError parse_error;
   if (!parse_chat_request(ex.body(), request, parse_error)) {
-    ex.respond(400, kJson, error_json(400, parse_error.message, parse_error.param));
-    return;
+    d.error_status = 400;
+    d.error_body = error_json(400, parse_error.message, parse_error.param);
+    return d;
   }
-  RouteContext context;
   StatusOr<RoutePlan> plan = decide(ex, request, context);
   if (!plan.is_ok()) {
-    ex.respond(http_status_for(plan.status()), kJson, error_json(plan.status()));
+    d.error_status = http_status_for(plan.status());
+    d.error_body = error_json(plan.status());
+    return d;
+  }
+  d.plan = std::move(*plan);
+  return d;
+}
+
+void Gateway::route(HttpExchange& ex) {
+  ChatRequest request;
+  RouteContext context;
+  Decision decision = parse_and_decide(ex, request, context);
+  if (!decision.plan) {
+    ex.respond(decision.error_status, kJson, decision.error_body);
     return;
   }
+  const RoutePlan* plan = &*decision.plan;
   HttpHeaders h = kJson;
   if (!plan->candidates.empty()) h.emplace_back("x-tiergate-tier", plan->candidates.front().tier);
   h.emplace_back("x-tiergate-route", plan->reason);

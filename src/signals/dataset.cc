@@ -89,17 +89,23 @@ Status for_each_row(const std::string& path, ParseRow parse_row) {
   return Status::ok();
 }
 
+// The fields both row kinds share.
+template <typename Row>
+Status read_prompt_fields(const json& row, size_t line, Row& out) {
+  out.id = string_field(row, "id");
+  if (out.id.empty()) out.id = "line-" + std::to_string(line);
+  out.source = string_field(row, "source");
+  out.category = string_field(row, "category");
+  return read_messages(row, out.messages);
+}
+
 }  // namespace
 
 StatusOr<std::vector<RoutingRow>> load_routing_rows(const std::string& path) {
   std::vector<RoutingRow> rows;
   Status status = for_each_row(path, [&](const json& row, size_t line) -> Status {
     RoutingRow r;
-    r.id = string_field(row, "id");
-    if (r.id.empty()) r.id = "line-" + std::to_string(line);
-    r.source = string_field(row, "source");
-    r.category = string_field(row, "category");
-    if (Status s = read_messages(row, r.messages); !s.is_ok()) return s;
+    if (Status s = read_prompt_fields(row, line, r); !s.is_ok()) return s;
     if (Status s = read_score(row, "edge", r.edge_score); !s.is_ok()) return s;
     if (Status s = read_score(row, "cloud", r.cloud_score); !s.is_ok()) return s;
     rows.push_back(std::move(r));
@@ -114,11 +120,7 @@ StatusOr<std::vector<PromptRow>> load_prompt_rows(const std::string& path) {
   std::vector<PromptRow> rows;
   Status status = for_each_row(path, [&](const json& row, size_t line) -> Status {
     PromptRow r;
-    r.id = string_field(row, "id");
-    if (r.id.empty()) r.id = "line-" + std::to_string(line);
-    r.source = string_field(row, "source");
-    r.category = string_field(row, "category");
-    if (Status s = read_messages(row, r.messages); !s.is_ok()) return s;
+    if (Status s = read_prompt_fields(row, line, r); !s.is_ok()) return s;
     rows.push_back(std::move(r));
     return Status::ok();
   });

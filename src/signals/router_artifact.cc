@@ -289,7 +289,7 @@ std::vector<float> score_quantiles(std::vector<double> scores) {
   return quantiles;
 }
 
-double threshold_for_cloud_share(const std::vector<float>& quantiles, double cloud_share) {
+double threshold_for_cloud_share(std::span<const float> quantiles, double cloud_share) {
   const double share = std::clamp(cloud_share, 0.0, 1.0);
   if (share <= 0.0) return quantiles.back() + 1.0;  // above every score: nothing goes to the cloud
   if (share >= 1.0) return quantiles.front() - 1.0;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tiergate/config/config.h"
@@ -56,6 +57,15 @@ class Gateway {
   void models(HttpExchange& ex);
   void readyz(HttpExchange& ex);
   void route(HttpExchange& ex);
+
+  // A chat request body -> its plan, or the error to answer with (413 for a
+  // body over the limit, 400 for a malformed one, the decision's own errors).
+  struct Decision {
+    std::optional<RoutePlan> plan;
+    int error_status = 0;
+    std::string error_body;  // an OpenAI error object
+  };
+  Decision parse_and_decide(HttpExchange& ex, ChatRequest& request, RouteContext& context);
 
   // Signals, header context and live state -> the plan. `context` receives the
   // request's RouteContext (the caller records spend under its key).

@@ -10,6 +10,7 @@
 // version or feature set is refused with an error that says so.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,6 @@ std::vector<float> score_quantiles(std::vector<double> scores);
 // The score threshold that sends `cloud_share` (in [0, 1]) of calibrated rows
 // to the cloud: route to the cloud when score > threshold. Interpolates
 // between quantiles. Precondition: quantiles has 101 values.
-double threshold_for_cloud_share(const std::vector<float>& quantiles, double cloud_share);
+double threshold_for_cloud_share(std::span<const float> quantiles, double cloud_share);
 
 }  // namespace tiergate
