@@ -64,7 +64,7 @@ std::shared_ptr<const RouterArtifact> synthetic_artifact() {
   const uint32_t dimension = artifact->space.dimension();
   artifact->intent = IntentClassifier(
       SoftmaxModel(kIntentCount, random_weights(size_t{kDenseFeatures + (1u << 15)} * kIntentCount, rng),
-                   FeatureRange::kTask));
+                   FeatureRange::kTaskUnigrams));
   artifact->complexity = ComplexityEstimator(random_gain_model(dimension, rng));
   std::vector<GainModel> experts;
   for (int e = 0; e < 3; ++e) experts.push_back(random_gain_model(dimension, rng));

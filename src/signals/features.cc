@@ -194,14 +194,22 @@ void extract(const FeatureSpace& space, const Turns& turns, size_t task_turn, Sp
     out.task_end = out.index.size();
   }
   {
-    // Earlier turns: unigrams only, which keeps long conversations cheap.
+    // Earlier turns: unigrams only, and only the most recent
+    // kContextHashBytes of them (newest first, the oldest one cut to its
+    // end), which bounds the cost of long conversations; their sizes still
+    // count in full in the length features.
     HashedGroup group(space, out, kContextUnigram, kContextBigram, /*bigrams=*/false);
-    for (size_t t = 0; t < turns.size(); ++t) {
+    size_t budget = kContextHashBytes;
+    for (size_t t = turns.size(); t-- > 0;) {
       if (turns[t].role == Role::kSystem || turns[t].role == Role::kDeveloper) has_system = true;
       if (t == task_turn) continue;
-      TextStats ignored;
-      scan_text(turns[t].text, group, ignored);
       all.bytes += turns[t].text.size();
+      if (budget == 0) continue;
+      std::string_view text = turns[t].text;
+      if (text.size() > budget) text = text.substr(text.size() - budget);
+      budget -= text.size();
+      TextStats ignored;
+      scan_text(text, group, ignored);
       group.break_sequence();
     }
     group.finish();

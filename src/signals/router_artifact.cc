@@ -222,7 +222,7 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
                                    size_t{kDenseFeatures + intent_buckets} * kIntentCount,
                                    prefix + "intent.weights");
       if (!weights.is_ok()) return weights.status();
-      artifact.intent = IntentClassifier(SoftmaxModel(kIntentCount, std::move(*weights), FeatureRange::kTask));
+      artifact.intent = IntentClassifier(SoftmaxModel(kIntentCount, std::move(*weights), FeatureRange::kTaskUnigrams));
     }
     const json& c = doc.at("complexity");
     auto global = read_gain_model(c.at("global"), dimension, prefix + "complexity.global");

@@ -129,7 +129,7 @@ IntentClassifier train_intent(const std::vector<RoutingRow>& rows, const std::ve
   report(progress, "training intent on " + std::to_string(labels.size()) + " labelled rows");
   return IntentClassifier(train_softmax(features, labels, balanced_weights(labels, kIntentCount),
                                         kDenseFeatures + std::min(options.intent_buckets, options.space.buckets),
-                                        kIntentCount, FeatureRange::kTask, options.intent_training));
+                                        kIntentCount, FeatureRange::kTaskUnigrams, options.intent_training));
 }
 
 IntentCrossValidation cross_validate_intent(const std::vector<RoutingRow>& rows,

@@ -241,3 +241,37 @@ TEST(FeaturesTest, PromptFeaturesEqualOneUserMessage) {
 
 }  // namespace
 }  // namespace tiergate
+
+namespace tiergate {
+namespace {
+
+// Long conversations: only the most recent kContextHashBytes of earlier turns
+// are hashed, so the feature count is bounded; their length still counts.
+TEST(FeaturesTest, EarlierTurnsAreHashedUpToABudgetNewestFirst) {
+  std::string word_block;
+  while (word_block.size() < kContextHashBytes) word_block += "alpha ";
+  std::vector<ChatMessage> long_history;
+  for (int i = 0; i < 4; ++i) {
+    long_history.push_back({Role::kUser, word_block});
+    long_history.push_back({Role::kAssistant, word_block});
+  }
+  long_history.push_back({Role::kUser, "final question"});
+  const SparseFeatures f = features_of(long_history);
+  const size_t context_terms = f.size() - f.task_end;
+  EXPECT_LE(context_terms, kContextHashBytes / 6 + 2);  // one term per "alpha " at most
+  EXPECT_GT(context_terms, 0u);
+
+  std::vector<ChatMessage> short_history(long_history.end() - 3, long_history.end());
+  const SparseFeatures g = features_of(short_history);
+  EXPECT_GT(f.value[kLogChars], g.value[kLogChars]) << "all turns count in the length";
+
+  // The newest earlier turn is hashed first: changing the oldest turn changes nothing.
+  std::vector<ChatMessage> changed = long_history;
+  changed.front().content = "completely different words here";
+  const SparseFeatures h = features_of(changed);
+  EXPECT_EQ(std::vector<uint32_t>(h.index.begin() + static_cast<std::ptrdiff_t>(h.task_end), h.index.end()),
+            std::vector<uint32_t>(f.index.begin() + static_cast<std::ptrdiff_t>(f.task_end), f.index.end()));
+}
+
+}  // namespace
+}  // namespace tiergate

@@ -6,14 +6,16 @@
 //   task turn's word unigrams                    [kDenseFeatures, task_unigrams_end)
 //   task turn's word bigrams                     [task_unigrams_end, task_end)
 //   earlier turns' word unigrams (apart)         [task_end, size)
+//     (the most recent kContextHashBytes of them)
 // The task turn is the latest user turn: it states the task. Models that
-// judge the task alone (intent, topic) read a prefix; the gain models read
-// everything. Pure, deterministic, no regex.
+// judge the task alone (intent, the benchmark gate) read its unigrams; the
+// gain models read everything. Pure, deterministic, no regex.
 //
 // The layout is versioned (kFeatureSetVersion): an artifact trained on one
 // version is refused by code of another, since weights would be misread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -22,7 +24,10 @@
 
 namespace tiergate {
 
-inline constexpr int kFeatureSetVersion = 2;
+inline constexpr int kFeatureSetVersion = 3;
+
+// Bytes of earlier turns (newest first) that are hashed; see the layout.
+inline constexpr size_t kContextHashBytes = 8192;
 
 // Dense slot indices. kBias is always 1.
 enum DenseFeature : uint32_t {
