@@ -68,12 +68,12 @@ fi
 router="${TIERGATE_ROUTER:-}"
 shared_data="${TIERGATE_SHARED_DATA:-$root/../shared/data}"
 if [[ -z "$router" && -f "$shared_data/routing/mmlu_dev.jsonl" ]]; then
+  # Trained on every run (seconds): an artifact left by an older build may
+  # be of another feature set, which tiergate refuses.
   router="$work/router.json"
-  if [[ ! -f "$router" ]]; then
-    echo "[demo] training the router on $shared_data/routing (a few seconds)" >&2
-    "$bin/tiergate" router train --cv 0 --out "$router" \
-      --data "$shared_data"/routing/*.jsonl --intent-data "$shared_data"/prompts/*.jsonl >/dev/null
-  fi
+  echo "[demo] training the router on $shared_data/routing (a few seconds)" >&2
+  "$bin/tiergate" router train --cv 0 --out "$router" \
+    --data "$shared_data"/routing/*.jsonl --intent-data "$shared_data"/prompts/*.jsonl >/dev/null
 fi
 router_line=""
 if [[ -n "$router" ]]; then

@@ -32,10 +32,13 @@ void LiveTierState::record_spend(const std::string& key_fingerprint, int64_t uni
   if (!std::isfinite(usd) || usd <= 0) return;
   const int64_t day = utc_day(unix_seconds);
   std::lock_guard lock(mutex_);
-  // Yesterday's entries are dropped as they are met, so the map holds at most
-  // the keys seen since the last day turned.
-  for (auto it = spend_.begin(); it != spend_.end();) {
-    it = it->second.day < day ? spend_.erase(it) : std::next(it);
+  // When the day turns, earlier days' entries are dropped (once per day), so
+  // the map holds the keys seen since the day turned.
+  if (day > swept_day_) {
+    for (auto it = spend_.begin(); it != spend_.end();) {
+      it = it->second.day < day ? spend_.erase(it) : std::next(it);
+    }
+    swept_day_ = day;
   }
   DaySpend& s = spend_[key_fingerprint];
   if (s.day != day) s = DaySpend{day, 0};

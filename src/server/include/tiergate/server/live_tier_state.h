@@ -51,6 +51,7 @@ class LiveTierState {
   std::map<std::string, TierSamples> tiers_;
   std::optional<double> edge_tokens_per_s_;  // EWMA
   std::map<std::string, DaySpend> spend_;
+  int64_t swept_day_ = 0;  // the last day record_spend dropped older entries
 };
 
 }  // namespace tiergate
