@@ -8,16 +8,13 @@
 #include <string_view>
 #include <vector>
 
-#include "fake_engine.h"
-#include "http_client.h"
-#include "tiergate/server/gateway.h"
+#include "gateway_harness.h"
 #include "tiergate/signals/router_training.h"
 
 namespace tiergate {
 namespace {
 
 using json = nlohmann::json;
-using testing::FakeEngine;
 using testing::http_call;
 using HttpHeadersList = std::map<std::string, std::string>;
 
@@ -75,35 +72,13 @@ std::shared_ptr<const RouterArtifact> tiny_router() {
   return std::make_shared<const RouterArtifact>(train_router(rows, {}, options));
 }
 
-class GatewayRouteTest : public ::testing::Test {
+class GatewayRouteTest : public testing::GatewayHarness {
  protected:
-  void start(std::shared_ptr<const RouterArtifact> router) {
-    config_ = *parse_config(kConfig, "test.yaml");
-    dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}});
-    gateway_ = std::make_unique<Gateway>(
-        GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf", std::move(router)});
-    server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
-                                           [this](HttpExchange& ex) { gateway_->handle(ex); });
-    ASSERT_TRUE(server_->listen().is_ok());
-    server_->start();
-    port_ = server_->port();
-  }
-  void TearDown() override {
-    if (server_) server_->stop();
-  }
+  void start(std::shared_ptr<const RouterArtifact> router) { start_gateway(kConfig, std::move(router)); }
 
   testing::HttpResult post(const std::string& path, const json& body, const HttpHeadersList& headers = {}) {
     return http_call(port_, "POST", path, body.dump(), headers);
   }
-
-  FakeEngine edge_, cloud_;
-  MetricsRegistry metrics_;
-  SystemClock clock_;
-  ConfigPtr config_;
-  std::unique_ptr<Dispatcher> dispatcher_;
-  std::unique_ptr<Gateway> gateway_;
-  std::unique_ptr<HttpServer> server_;
-  uint16_t port_ = 0;
 };
 
 json ask(const std::string& text) {

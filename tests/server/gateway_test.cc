@@ -7,14 +7,12 @@
 #include <boost/asio.hpp>
 #include <nlohmann/json.hpp>
 
-#include "fake_engine.h"
-#include "http_client.h"
+#include "gateway_harness.h"
 
 namespace tiergate {
 namespace {
 
 using json = nlohmann::json;
-using testing::FakeEngine;
 using testing::http_call;
 using testing::sse_payloads;
 
@@ -29,32 +27,11 @@ cloud:
     price_per_mtok: {input: 1000000, output: 2000000}
 )";
 
-class GatewayTest : public ::testing::Test {
+class GatewayTest : public testing::GatewayHarness {
  protected:
-  void SetUp() override { start(); }
-
-  void start() {
-    config_ = *parse_config(kConfig, "test.yaml");
-    dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}});
-    gateway_ = std::make_unique<Gateway>(GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf"});
-    server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
-                                           [this](HttpExchange& ex) { gateway_->handle(ex); });
-    ASSERT_TRUE(server_->listen().is_ok());
-    server_->start();
-    port_ = server_->port();
-  }
-  void TearDown() override { server_->stop(); }
+  void SetUp() override { start_gateway(kConfig); }
 
   testing::HttpResult chat(const json& body) { return http_call(port_, "POST", "/v1/chat/completions", body.dump()); }
-
-  FakeEngine edge_, cloud_;
-  MetricsRegistry metrics_;
-  SystemClock clock_;
-  ConfigPtr config_;
-  std::unique_ptr<Dispatcher> dispatcher_;
-  std::unique_ptr<Gateway> gateway_;
-  std::unique_ptr<HttpServer> server_;
-  uint16_t port_ = 0;
 };
 
 json user(const std::string& text) { return json::array({{{"role", "user"}, {"content", text}}}); }

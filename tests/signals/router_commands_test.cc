@@ -178,18 +178,9 @@ TEST_F(RouterCommandsTest, CalibrateNeedsATarget) {
   EXPECT_THAT(r.err, HasSubstr("--target-cloud-share"));
 }
 
-constexpr char kMinimalConfig[] =
-    "listen: 127.0.0.1:0\n"
-    "cloud:\n"
-    "  - name: upstream\n"
-    "    base_url: http://127.0.0.1:9/v1\n"
-    "    models: [big-model]\n";
 
 TEST_F(RouterCommandsTest, CalibrateWritesTheThresholdIntoAConfig) {
-  if (!parse_config(std::string(kMinimalConfig) + "routing:\n  threshold: 0.5\n", "probe.yaml").is_ok()) {
-    GTEST_SKIP() << "parse_config does not accept routing.threshold yet (the key is being added to src/config)";
-  }
-  const std::string config = dir_->write("tiergate.yaml", kMinimalConfig);
+  const std::string config = dir_->write("tiergate.yaml", testing::kMinimalConfig);
   const Result r = run_tiergate(*dir_, {"router", "calibrate", "--router", *router_, "--data", *data_,
                                         "--target-cloud-share", "0.3", "--config", config});
   ASSERT_EQ(r.exit_code, 0) << r.err;

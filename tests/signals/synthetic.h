@@ -34,6 +34,15 @@ class Lcg {
   uint64_t state_;
 };
 
+// The smallest valid gateway config (one upstream, no edge), for commands
+// that edit or read a config.
+inline constexpr char kMinimalConfig[] =
+    "listen: 127.0.0.1:0\n"
+    "cloud:\n"
+    "  - name: upstream\n"
+    "    base_url: http://127.0.0.1:9/v1\n"
+    "    models: [big-model]\n";
+
 inline constexpr std::array<std::string_view, 24> kFillerWords = {
     "the",   "a",      "about", "please", "tell",   "me",     "some",  "thing", "people", "water", "city",  "house",
     "river", "garden", "story", "music",  "coffee", "friend", "table", "light", "window", "paper", "green", "summer"};

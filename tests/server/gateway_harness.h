@@ -1,0 +1,46 @@
+// The gateway behind a real HTTP server on a loopback port (port 0), with
+// scripted engines for the edge and the one upstream "up1" (fault injection).
+// Test fixtures derive from it and call start_gateway() with their config.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "fake_engine.h"
+#include "http_client.h"
+#include "tiergate/server/gateway.h"
+
+namespace tiergate::testing {
+
+class GatewayHarness : public ::testing::Test {
+ protected:
+  // `config_yaml` must configure edge model "edge.gguf" and an upstream "up1".
+  void start_gateway(const char* config_yaml, std::shared_ptr<const RouterArtifact> router = nullptr) {
+    config_ = *parse_config(config_yaml, "test.yaml");
+    dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}});
+    gateway_ = std::make_unique<Gateway>(
+        GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf", std::move(router)});
+    server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
+                                           [this](HttpExchange& ex) { gateway_->handle(ex); });
+    ASSERT_TRUE(server_->listen().is_ok());
+    server_->start();
+    port_ = server_->port();
+  }
+  void TearDown() override {
+    if (server_) server_->stop();
+  }
+
+  FakeEngine edge_, cloud_;
+  MetricsRegistry metrics_;
+  SystemClock clock_;
+  ConfigPtr config_;
+  std::unique_ptr<Dispatcher> dispatcher_;
+  std::unique_ptr<Gateway> gateway_;
+  std::unique_ptr<HttpServer> server_;
+  uint16_t port_ = 0;
+};
+
+}  // namespace tiergate::testing
