@@ -251,16 +251,15 @@ struct SingleTurn {
 
 }  // namespace
 
-void extract_features(const FeatureSpace& space, const std::vector<ChatMessage>& messages, SparseFeatures& out) {
-  // The task turn is the latest user turn; without one, the latest message.
-  size_t task_turn = messages.empty() ? 0 : messages.size() - 1;
+size_t task_turn_index(const std::vector<ChatMessage>& messages) {
   for (size_t i = messages.size(); i-- > 0;) {
-    if (messages[i].role == Role::kUser) {
-      task_turn = i;
-      break;
-    }
+    if (messages[i].role == Role::kUser) return i;
   }
-  extract(space, MessageTurns{messages}, task_turn, out);
+  return messages.empty() ? 0 : messages.size() - 1;
+}
+
+void extract_features(const FeatureSpace& space, const std::vector<ChatMessage>& messages, SparseFeatures& out) {
+  extract(space, MessageTurns{messages}, task_turn_index(messages), out);
 }
 
 void extract_prompt_features(const FeatureSpace& space, std::string_view prompt, SparseFeatures& out) {

@@ -104,10 +104,7 @@ std::optional<Intent> intent_cue(std::string_view text) {
 }
 
 std::string_view task_text(const std::vector<ChatMessage>& messages) {
-  for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-    if (it->role == Role::kUser) return it->content;
-  }
-  return messages.empty() ? std::string_view() : std::string_view(messages.back().content);
+  return messages.empty() ? std::string_view() : std::string_view(messages[task_turn_index(messages)].content);
 }
 
 IntentResult IntentClassifier::classify(const std::vector<ChatMessage>& messages,

@@ -95,6 +95,10 @@ struct FeatureSpace {
   uint32_t dimension() const { return kDenseFeatures + buckets; }
 };
 
+// The task turn: the index of the latest user turn; without one, the last
+// message (0 for no messages).
+size_t task_turn_index(const std::vector<ChatMessage>& messages);
+
 // Fills `out` (cleared first) with the features of `messages`. Hashed values
 // carry a sign from the hash and are scaled by 1/sqrt(n) for n hashed terms
 // of their group, so that long texts do not dominate by size alone.
