@@ -206,9 +206,11 @@ StatusOr<RoutePlan> Gateway::decide(HttpExchange& ex, const ChatRequest& request
       if (std::string v = ex.header(name); !v.empty()) context.headers.emplace_back(name, std::move(v));
     }
   }
-  const RequestSignals signals = signals_.assess(request.messages);
+  // Signals decide model "auto" only; explicit models and rules do not read them.
+  std::optional<RequestSignals> signals;
+  if (request.model == "auto") signals = signals_.assess(request.messages);
   RouteInputs inputs;
-  inputs.signals = &signals;
+  inputs.signals = signals ? &*signals : nullptr;
   if (const RouterArtifact* artifact = signals_.artifact()) inputs.score_quantiles = artifact->score_quantiles;
   inputs.context = context;
   inputs.state = scheduler_state(context.api_key_fingerprint);
