@@ -1,6 +1,7 @@
 #include "stack.h"
 
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include <thread>
 
@@ -10,12 +11,18 @@
 namespace tiergate::testing {
 
 RunningServer start_llama_server(const std::string& model, const std::string& model_name) {
+  // Port 0: llama-server binds a free port itself and logs it, so parallel
+  // tests cannot race for the same port (and then talk to each other's server).
   RunningServer s;
-  s.port = free_loopback_port();
-  s.process = std::make_unique<Subprocess>(std::vector<std::string>{
-      LLAMA_SERVER_BIN, "-m", model, "--host", "127.0.0.1", "--port", std::to_string(s.port), "-a", model_name,
-      "-c", "4096", "-np", "2", "-t", "1", "--no-webui", "--no-warmup"});
-  for (int i = 0; i < 600; ++i) {  // bounded: 60 s
+  s.process = std::make_unique<Subprocess>(
+      std::vector<std::string>{LLAMA_SERVER_BIN, "-m", model, "--host", "127.0.0.1", "--port", "0", "-a", model_name,
+                               "-c", "4096", "-np", "2", "-t", "1", "--no-webui", "--no-warmup"},
+      std::map<std::string, std::string>{}, Subprocess::Capture::kStdoutAndStderr);
+  const std::string marker = "listening on http://127.0.0.1:";
+  auto line = s.process->wait_for_line(marker, std::chrono::seconds(60));
+  if (!line) throw std::runtime_error("llama-server did not start listening within 60 s (see its log above)");
+  s.port = static_cast<uint16_t>(std::stoi(line->substr(line->find(marker) + marker.size())));
+  for (int i = 0; i < 600; ++i) {  // bounded: 60 s for the model to load
     if (!s.process->running()) throw std::runtime_error("llama-server exited during start");
     if (http_call(s.port, "GET", "/health").status == 200) return s;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -15,7 +16,8 @@ extern char** environ;
 
 namespace tiergate::testing {
 
-Subprocess::Subprocess(std::vector<std::string> argv, std::map<std::string, std::string> env) {
+Subprocess::Subprocess(std::vector<std::string> argv, std::map<std::string, std::string> env, Capture capture)
+    : echo_(capture == Capture::kStdoutAndStderr) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   std::vector<std::string> envs;
@@ -31,6 +33,7 @@ Subprocess::Subprocess(std::vector<std::string> argv, std::map<std::string, std:
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
     dup2(fds[1], STDOUT_FILENO);
+    if (capture == Capture::kStdoutAndStderr) dup2(fds[1], STDERR_FILENO);
     close(fds[0]);
     close(fds[1]);
     // Die with the test process, so a crashed test leaves no server behind.
@@ -59,6 +62,7 @@ void Subprocess::reader() {
     partial.append(buf, static_cast<size_t>(n));
     size_t nl;
     while ((nl = partial.find('\n')) != std::string::npos) {
+      if (echo_) std::fprintf(stderr, "%.*s\n", static_cast<int>(nl), partial.data());
       std::lock_guard lock(mu_);
       lines_.push_back(partial.substr(0, nl));
       partial.erase(0, nl + 1);

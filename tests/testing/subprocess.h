@@ -18,8 +18,13 @@ namespace tiergate::testing {
 
 class Subprocess {
  public:
-  // stderr goes to the test's stderr (visible in ctest --output-on-failure).
-  Subprocess(std::vector<std::string> argv, std::map<std::string, std::string> env = {});
+  // Which of the child's streams wait_for_line() sees. stderr not captured
+  // goes to the test's stderr; captured stderr lines are echoed there too, so
+  // both stay visible in ctest --output-on-failure.
+  enum class Capture { kStdout, kStdoutAndStderr };
+
+  Subprocess(std::vector<std::string> argv, std::map<std::string, std::string> env = {},
+             Capture capture = Capture::kStdout);
   ~Subprocess();
   Subprocess(const Subprocess&) = delete;
   Subprocess& operator=(const Subprocess&) = delete;
@@ -36,6 +41,7 @@ class Subprocess {
 
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
+  bool echo_ = false;  // echo captured lines to stderr
   std::thread reader_;
   std::mutex mu_;
   std::condition_variable cv_;
