@@ -153,11 +153,14 @@ struct LocalEngine::Impl {
   llama_model* model = nullptr;
   const llama_vocab* vocab = nullptr;
   llama_context* ctx = nullptr;
+  ggml_threadpool* threadpool = nullptr;
+  void (*free_threadpool)(ggml_threadpool*) = nullptr;
   std::vector<Slot> slots;
   std::thread worker;
 
   void run();
   Status load();
+  void attach_threadpool(int threads);
   void step(llama_batch& batch);
   void sample_slot(Slot& slot);
   void finish_slot(Slot& slot, Status status, FinishReason reason);
@@ -195,9 +198,31 @@ Status LocalEngine::Impl::load() {
     return resource_exhausted("llama.cpp could not create a context of " + std::to_string(cp.n_ctx) +
                               " tokens for the edge model (out of memory? lower edge.context or edge.parallel)");
   }
+  attach_threadpool(threads);
   slots.resize(static_cast<size_t>(params.parallel));
   for (size_t i = 0; i < slots.size(); ++i) slots[i].seq = static_cast<llama_seq_id>(i);
   return Status::ok();
+}
+
+// One persistent pool of compute threads, as llama-server and llama-bench use:
+// without it ggml starts and joins threads for every llama_decode call, which
+// costs most per generated token. Its threads poll briefly for the next graph
+// before sleeping (ggml's default polling level). When the CPU backend does not
+// export the pool functions, decoding works as before, on per-call threads.
+void LocalEngine::Impl::attach_threadpool(int threads) {
+  ggml_backend_dev_t cpu = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+  if (cpu == nullptr) return;
+  ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(cpu);
+  using NewPool = ggml_threadpool* (*)(ggml_threadpool_params*);
+  using FreePool = void (*)(ggml_threadpool*);
+  auto new_pool = reinterpret_cast<NewPool>(ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_new"));
+  auto free_pool = reinterpret_cast<FreePool>(ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_free"));
+  if (new_pool == nullptr || free_pool == nullptr) return;
+  ggml_threadpool_params tpp = ggml_threadpool_params_default(threads);
+  threadpool = new_pool(&tpp);
+  if (threadpool == nullptr) return;
+  free_threadpool = free_pool;
+  llama_attach_threadpool(ctx, threadpool, threadpool);
 }
 
 void LocalEngine::Impl::unload() {
@@ -205,7 +230,9 @@ void LocalEngine::Impl::unload() {
     if (slot.active()) finish_slot(slot, unavailable("edge engine stopped"), FinishReason::kStop);
   }
   if (ctx) llama_free(ctx);
+  if (threadpool) free_threadpool(threadpool);
   if (model) llama_model_free(model);
+  threadpool = nullptr;
   ctx = nullptr;
   model = nullptr;
 }
