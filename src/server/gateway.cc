@@ -1,6 +1,8 @@
 #include "tiergate/server/gateway.h"
 
 #include <cctype>
+#include <mutex>
+#include <optional>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -47,11 +49,20 @@ namespace {
 
 const HttpHeaders kJson = {{"Content-Type", "application/json"}};
 
+// One generator for the process: connections get a thread each, and seeding
+// a generator per thread would cost every request a random_device read.
 std::string new_completion_id() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
+  static std::mutex mu;
+  static std::mt19937_64 rng{std::random_device{}()};
   static const char* hex = "0123456789abcdef";
+  uint64_t bits[2];
+  {
+    std::lock_guard lock(mu);
+    bits[0] = rng();
+    bits[1] = rng();
+  }
   std::string id = "chatcmpl-";
-  for (int i = 0; i < 24; ++i) id += hex[rng() % 16];
+  for (int i = 0; i < 24; ++i) id += hex[(bits[i / 16] >> (4 * (i % 16))) & 0xF];
   return id;
 }
 
@@ -62,12 +73,28 @@ HttpHeaders answer_headers(const std::string& content_type, const Attempt& a, co
           {"x-request-id", request_id}};
 }
 
+// The route trace as JSON text, rendered once, when first asked for. A stream
+// asks right after its first chunk went out, while the tier generates the
+// next one, so that rendering adds nothing to the answer's latency.
+class TraceText {
+ public:
+  explicit TraceText(const RoutePlan& plan) : plan_(plan) {}
+  const std::string& get() {
+    if (!text_) text_ = route_trace_json(plan_);
+    return *text_;
+  }
+
+ private:
+  const RoutePlan& plan_;
+  std::optional<std::string> text_;
+};
+
 // Streams an answer as SSE. Headers go out with the first text, so that a
 // tier that fails before answering can still be replaced by the next one.
 class SseSink final : public DispatchSink {
  public:
-  SseSink(HttpExchange& ex, const CompletionIds& ids, bool with_logprobs, const Clock& clock)
-      : ex_(ex), ids_(ids), with_logprobs_(with_logprobs), clock_(clock) {}
+  SseSink(HttpExchange& ex, const CompletionIds& ids, bool with_logprobs, const Clock& clock, TraceText& trace)
+      : ex_(ex), ids_(ids), with_logprobs_(with_logprobs), clock_(clock), trace_(trace) {}
 
   void on_attempt(const Attempt& attempt) override { attempt_ = attempt; }
 
@@ -76,8 +103,11 @@ class SseSink final : public DispatchSink {
     // with the first text, so a tier that fails before it can still be replaced.
     if (delta.text.empty() && delta.logprobs.empty()) return !cancelled();
     if (!ensure_started()) return false;
-    if (!first_text_) first_text_ = clock_.now();
-    return event(chunk_delta_json(ids_, attempt_.model, delta, with_logprobs_));
+    const bool first = !first_text_;
+    if (first) first_text_ = clock_.now();
+    if (!event(chunk_delta_json(ids_, attempt_.model, delta, with_logprobs_))) return false;
+    if (first) trace_.get();
+    return true;
   }
   bool cancelled() override { return gone_ || ex_.client_gone(); }
 
@@ -116,6 +146,7 @@ class SseSink final : public DispatchSink {
   CompletionIds ids_;
   bool with_logprobs_;
   const Clock& clock_;
+  TraceText& trace_;
   Attempt attempt_;
   bool started_ = false;
   bool gone_ = false;
@@ -308,10 +339,10 @@ void Gateway::chat_completions(HttpExchange& ex) {
   auto elapsed_ms = [&] {
     return seconds_between(start, clock.now()) * 1000.0;
   };
-  const std::string trace_json = route_trace_json(*plan);
+  TraceText trace(*plan);
   auto answer_info = [&](const DispatchResult& r) {
     return AnswerInfo{r.attempt.tier, r.attempt.route, r.completion.model,         r.cost_usd, elapsed_ms(),
-                      r.attempts,     r.completion.usage_counted, trace_json};
+                      r.attempts,     r.completion.usage_counted, trace.get()};
   };
   // Metadata only: never the prompt or the answer.
   auto record = [&](const DispatchResult& r, int status) {
@@ -364,7 +395,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
     return;
   }
 
-  SseSink sink(ex, ids, with_logprobs, clock);
+  SseSink sink(ex, ids, with_logprobs, clock, trace);
   StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink);
   if (!result.is_ok()) {
     record_error(sink.attempt(), result.status());

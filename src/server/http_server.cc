@@ -8,6 +8,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -134,12 +135,20 @@ struct HttpServer::Impl {
   std::thread accept_thread;
   std::atomic<bool> stopping{false};
 
+  // Connection threads are kept when their connection ends and take the next
+  // accepted one, so that a new connection does not wait for a thread to
+  // start; at most kMaxIdleThreads wait, the others end.
+  static constexpr int kMaxIdleThreads = 16;
   std::mutex mu;
-  std::condition_variable idle_cv;
-  std::set<tcp::socket*> open;  // guarded by mu
-  int active = 0;               // connection threads alive, guarded by mu
+  std::condition_variable idle_cv;           // a thread ended (stop() waits for none)
+  std::condition_variable work_cv;           // a connection is waiting, or stopping
+  std::deque<tcp::socket> waiting;           // accepted, not yet taken by a thread; guarded by mu
+  std::set<tcp::socket*> open;               // guarded by mu
+  int active = 0;                            // connection threads alive, guarded by mu
+  int idle = 0;                              // of which waiting for a connection, guarded by mu
 
   void accept_loop();
+  void connection_thread();
   void serve(tcp::socket socket);
 };
 
@@ -154,12 +163,33 @@ void HttpServer::Impl::accept_loop() {
       continue;
     }
     socket.set_option(tcp::no_delay(true), ec);
-    {
-      std::lock_guard lock(mu);
+    std::lock_guard lock(mu);
+    waiting.push_back(std::move(socket));
+    if (static_cast<int>(waiting.size()) > idle) {
       ++active;
+      std::thread([this] { connection_thread(); }).detach();
+    } else {
+      work_cv.notify_one();
     }
-    std::thread([this, s = std::move(socket)]() mutable { serve(std::move(s)); }).detach();
   }
+}
+
+void HttpServer::Impl::connection_thread() {
+  std::unique_lock lock(mu);
+  while (true) {
+    ++idle;
+    work_cv.wait(lock, [&] { return stopping || !waiting.empty(); });
+    --idle;
+    if (waiting.empty()) break;  // stopping
+    tcp::socket socket = std::move(waiting.front());
+    waiting.pop_front();
+    lock.unlock();
+    serve(std::move(socket));
+    lock.lock();
+    if (stopping || idle >= kMaxIdleThreads) break;
+  }
+  --active;
+  idle_cv.notify_all();
 }
 
 void HttpServer::Impl::serve(tcp::socket socket) {
@@ -202,9 +232,6 @@ void HttpServer::Impl::serve(tcp::socket socket) {
     open.erase(&socket);
   }
   socket.close(ec);
-  std::lock_guard lock(mu);
-  --active;
-  idle_cv.notify_all();
 }
 
 HttpServer::HttpServer(HttpServerOptions options, HttpHandler handler) : impl_(std::make_unique<Impl>()) {
@@ -249,7 +276,10 @@ void HttpServer::stop() {
   if (impl_->accept_thread.joinable()) impl_->accept_thread.join();
   std::unique_lock lock(impl_->mu);
   for (tcp::socket* s : impl_->open) s->shutdown(tcp::socket::shutdown_both, ec);
+  impl_->work_cv.notify_all();
   impl_->idle_cv.wait(lock, [&] { return impl_->active == 0; });
+  // Accepted while stopping, never served.
+  impl_->waiting.clear();
 }
 
 }  // namespace tiergate

@@ -26,13 +26,30 @@ json logprobs_json(const std::vector<TokenLogprob>& lps) {
   return {{"content", content}, {"refusal", nullptr}};
 }
 
-json info_json(const AnswerInfo& info) {
+// Adds `"key":raw_value` at the end of a serialised JSON object; raw_value is
+// JSON text already, so it is not parsed and serialised a second time.
+std::string with_raw_member(std::string object, std::string_view key, std::string_view raw_value) {
+  object.pop_back();  // the closing '}'
+  if (object.size() > 1) object += ',';
+  object += '"';
+  object += key;
+  object += "\":";
+  object += raw_value;
+  object += '}';
+  return object;
+}
+
+// The tiergate object as JSON text, with the route trace (already JSON) spliced in.
+std::string info_text(const AnswerInfo& info) {
   json out = {{"tier", info.tier},         {"route", info.route},           {"model", info.model},
               {"cost_usd", info.cost_usd}, {"latency_ms", info.latency_ms}, {"attempts", info.attempts},
               {"usage_counted", info.usage_counted}};
-  if (!info.trace_json.empty()) out["trace"] = json::parse(info.trace_json, nullptr, /*allow_exceptions=*/false);
-  return out;
+  if (info.trace_json.empty()) return dump(out);
+  return with_raw_member(dump(out), "trace", info.trace_json);
 }
+
+// A JSON string literal, invalid UTF-8 replaced as everywhere else.
+std::string quoted(const std::string& s) { return dump(json(s)); }
 
 json usage_json(const Usage& u) {
   return {{"prompt_tokens", u.prompt_tokens}, {"completion_tokens", u.completion_tokens}, {"total_tokens", u.total()}};
@@ -62,9 +79,8 @@ std::string completion_json(const CompletionIds& ids, const Completion& c, const
                {"model", c.model},
                {"choices", json::array({choice})},
                {"usage", usage_json(c.usage)},
-               {"system_fingerprint", nullptr},
-               {"tiergate", info_json(info)}};
-  return dump(body);
+               {"system_fingerprint", nullptr}};
+  return with_raw_member(dump(body), "tiergate", info_text(info));
 }
 
 std::string chunk_role_json(const CompletionIds& ids, const std::string& model) {
@@ -75,12 +91,26 @@ std::string chunk_role_json(const CompletionIds& ids, const std::string& model) 
 }
 
 std::string chunk_delta_json(const CompletionIds& ids, const std::string& model, const Delta& delta, bool with_logprobs) {
-  json j = chunk_base(ids, model);
-  j["choices"] = json::array({{{"index", 0},
-                               {"delta", {{"content", delta.text}}},
-                               {"logprobs", with_logprobs ? logprobs_json(delta.logprobs) : json(nullptr)},
-                               {"finish_reason", nullptr}}});
-  return dump(j);
+  if (with_logprobs) {
+    json j = chunk_base(ids, model);
+    j["choices"] = json::array({{{"index", 0},
+                                 {"delta", {{"content", delta.text}}},
+                                 {"logprobs", logprobs_json(delta.logprobs)},
+                                 {"finish_reason", nullptr}}});
+    return dump(j);
+  }
+  // One per generated token, so it is written directly rather than built as a
+  // JSON tree: the same text, members in the order dump() gives them.
+  std::string out = R"({"choices":[{"delta":{"content":)";
+  out += quoted(delta.text);
+  out += R"(},"finish_reason":null,"index":0,"logprobs":null}],"created":)";
+  out += std::to_string(ids.created);
+  out += R"(,"id":)";
+  out += quoted(ids.id);
+  out += R"(,"model":)";
+  out += quoted(model);
+  out += R"(,"object":"chat.completion.chunk","system_fingerprint":null})";
+  return out;
 }
 
 std::string chunk_finish_json(const CompletionIds& ids, const std::string& model, FinishReason finish,
@@ -88,8 +118,7 @@ std::string chunk_finish_json(const CompletionIds& ids, const std::string& model
   json j = chunk_base(ids, model);
   j["choices"] = json::array(
       {{{"index", 0}, {"delta", json::object()}, {"logprobs", nullptr}, {"finish_reason", finish_reason_name(finish)}}});
-  j["tiergate"] = info_json(info);
-  return dump(j);
+  return with_raw_member(dump(j), "tiergate", info_text(info));
 }
 
 std::string chunk_usage_json(const CompletionIds& ids, const std::string& model, const Usage& usage) {

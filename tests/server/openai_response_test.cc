@@ -61,5 +61,44 @@ TEST(OpenAiResponseTest, StreamChunks) {
   EXPECT_EQ(usage["usage"]["total_tokens"], 12);
 }
 
+// The delta chunk is written by hand for speed; it must be the very text the
+// JSON library gives for the same object, escapes and replaced bytes included.
+TEST(OpenAiResponseTest, DeltaChunkMatchesTheJsonTreeRendering) {
+  const std::vector<std::string> texts = {"", " the", "quote \" back\\slash", "tab\tnew\nline\x01",
+                                          "caf\xC3\xA9 \xE2\x82", "\xFF alone", "</script>"};
+  const CompletionIds ids{"chatcmpl-\"odd\"", 1795963309};
+  for (const std::string& text : texts) {
+    json expected = {{"id", ids.id},
+                     {"object", "chat.completion.chunk"},
+                     {"created", ids.created},
+                     {"model", "m\xC3"},
+                     {"system_fingerprint", nullptr},
+                     {"choices", json::array({{{"index", 0},
+                                               {"delta", {{"content", text}}},
+                                               {"logprobs", nullptr},
+                                               {"finish_reason", nullptr}}})}};
+    EXPECT_EQ(chunk_delta_json(ids, "m\xC3", Delta{text, {}}, false),
+              expected.dump(-1, ' ', false, json::error_handler_t::replace))
+        << "text: " << text;
+  }
+}
+
+TEST(OpenAiResponseTest, TraceIsSplicedIntoTheTiergateObject) {
+  AnswerInfo info{"edge", "r", "m"};
+  info.trace_json = R"({"stages":{"intent":"chat"},"decided_by":"rule"})";
+  Completion c;
+  c.text = "hi";
+  json body = json::parse(completion_json({"id", 1}, c, info, false));
+  EXPECT_EQ(body["tiergate"]["trace"]["stages"]["intent"], "chat");
+  EXPECT_EQ(body["tiergate"]["trace"]["decided_by"], "rule");
+  EXPECT_EQ(body["tiergate"]["tier"], "edge");
+  EXPECT_EQ(body["choices"][0]["message"]["content"], "hi");
+  json fin = json::parse(chunk_finish_json({"id", 1}, "m", FinishReason::kStop, info));
+  EXPECT_EQ(fin["tiergate"]["trace"]["decided_by"], "rule");
+  EXPECT_EQ(fin["choices"][0]["finish_reason"], "stop");
+  info.trace_json.clear();
+  EXPECT_FALSE(json::parse(completion_json({"id", 1}, c, info, false))["tiergate"].contains("trace"));
+}
+
 }  // namespace
 }  // namespace tiergate

@@ -2,7 +2,8 @@
 // blocking I/O, keep-alive, request bodies bounded by max_body_bytes, chunked
 // streaming responses, and a way to ask whether the client is still there.
 // Thread-per-connection keeps streaming simple: a handler writes as the model
-// generates, and a slow client slows only its own thread.
+// generates, and a slow client slows only its own thread. Threads outlive their
+// connection and serve the next one (a few are kept idle).
 #pragma once
 
 #include <cstdint>
