@@ -73,6 +73,8 @@ HttpHeaders answer_headers(const std::string& content_type, const Attempt& a, co
           {"x-request-id", request_id}};
 }
 
+std::string sse_event(const std::string& data) { return "data: " + data + "\n\n"; }
+
 // The route trace as JSON text, rendered once, when first asked for. A stream
 // asks right after its first chunk went out, while the tier generates the
 // next one, so that rendering adds nothing to the answer's latency.
@@ -105,26 +107,25 @@ class SseSink final : public DispatchSink {
     if (!ensure_started()) return false;
     const bool first = !first_text_;
     if (first) first_text_ = clock_.now();
-    if (!event(chunk_delta_json(ids_, attempt_.model, delta, with_logprobs_))) return false;
+    if (!write(sse_event(chunk_delta_json(ids_, attempt_.model, delta, with_logprobs_)))) return false;
     if (first) trace_.get();
     return true;
   }
   bool cancelled() override { return gone_ || ex_.client_gone(); }
 
+  // Sends the headers. The role chunk goes out in the same write as the first
+  // event after them.
   bool ensure_started() {
     if (started_) return !gone_;
     started_ = true;
     if (!ex_.begin_stream(200, stream_headers())) return mark_gone();
-    return event(chunk_role_json(ids_, attempt_.model));
-  }
-  bool event(const std::string& json) {
-    if (gone_) return false;
-    if (!ex_.write_chunk("data: " + json + "\n\n")) return mark_gone();
+    role_pending_ = true;
     return true;
   }
-  bool done() {
-    if (!event("[DONE]")) return false;
-    return ex_.end_stream() || mark_gone();
+  // Ends the stream: last_events (SSE text), then [DONE], in one write.
+  bool done(const std::string& last_events = {}) {
+    if (gone_) return false;
+    return ex_.end_stream(take_role() + last_events + sse_event("[DONE]")) || mark_gone();
   }
 
   bool started() const { return started_; }
@@ -141,6 +142,17 @@ class SseSink final : public DispatchSink {
     gone_ = true;
     return false;
   }
+  // One chunk per write: a token costs the client one read and the gateway one send.
+  bool write(const std::string& events) {
+    if (gone_) return false;
+    if (!ex_.write_chunk(role_pending_ ? take_role() + events : events)) return mark_gone();
+    return true;
+  }
+  std::string take_role() {
+    if (!role_pending_) return {};
+    role_pending_ = false;
+    return sse_event(chunk_role_json(ids_, attempt_.model));
+  }
 
   HttpExchange& ex_;
   CompletionIds ids_;
@@ -149,6 +161,7 @@ class SseSink final : public DispatchSink {
   TraceText& trace_;
   Attempt attempt_;
   bool started_ = false;
+  bool role_pending_ = false;  // headers sent, role chunk not yet
   bool gone_ = false;
   std::optional<SteadyTime> first_text_;
 };
@@ -408,8 +421,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
       ex.respond(http_status_for(result.status()), kJson, error_json(result.status()));
     } else {
       // Mid-stream: an error event the SDKs raise, then the end of the stream.
-      sink.event(error_json(result.status()));
-      sink.done();
+      sink.done(sse_event(error_json(result.status())));
     }
     return;
   }
@@ -422,10 +434,12 @@ void Gateway::chat_completions(HttpExchange& ex) {
         .observe(seconds_between(start, *sink.first_text()));
   }
   AnswerInfo info = answer_info(*result);
-  sink.event(chunk_finish_json(ids, result->attempt.model, result->completion.finish, info));
-  if (request.include_usage) sink.event(chunk_usage_json(ids, result->attempt.model, result->completion.usage));
+  std::string last_events = sse_event(chunk_finish_json(ids, result->attempt.model, result->completion.finish, info));
+  if (request.include_usage) {
+    last_events += sse_event(chunk_usage_json(ids, result->attempt.model, result->completion.usage));
+  }
   record(*result, 200);
-  sink.done();
+  sink.done(last_events);
 }
 
 Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& request, RouteContext& context) {

@@ -75,9 +75,16 @@ class BeastExchange final : public HttpExchange {
     return !ec;
   }
 
-  bool end_stream() override {
+  bool end_stream(std::string_view last_data) override {
     beast::error_code ec;
-    net::write(socket_, http::make_chunk_last(), ec);
+    if (last_data.empty()) {
+      net::write(socket_, http::make_chunk_last(), ec);
+    } else {
+      net::write(socket_,
+                 beast::buffers_cat(http::make_chunk(net::const_buffer(last_data.data(), last_data.size())),
+                                    http::make_chunk_last()),
+                 ec);
+    }
     if (ec) keep_alive_ = false;
     return !ec;
   }

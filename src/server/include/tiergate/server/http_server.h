@@ -36,10 +36,11 @@ class HttpExchange {
   virtual bool respond(int status, const HttpHeaders& headers, std::string_view body) = 0;
 
   // A streamed response: headers now (chunked transfer encoding), then any
-  // number of chunks, then end. Each returns false once the client is gone.
+  // number of chunks, then end, which sends its last data (if any) and the
+  // terminating chunk in one write. Each returns false once the client is gone.
   virtual bool begin_stream(int status, const HttpHeaders& headers) = 0;
   virtual bool write_chunk(std::string_view data) = 0;
-  virtual bool end_stream() = 0;
+  virtual bool end_stream(std::string_view last_data) = 0;
 
   // True when the client closed its side of the connection; does not block.
   virtual bool client_gone() = 0;
