@@ -357,14 +357,19 @@ void Gateway::chat_completions(HttpExchange& ex) {
     return AnswerInfo{r.attempt.tier, r.attempt.route, r.completion.model,         r.cost_usd, elapsed_ms(),
                       r.attempts,     r.completion.usage_counted, trace.get()};
   };
-  // Metadata only: never the prompt or the answer.
+  // Metadata only: never the prompt or the answer. Written after the answer,
+  // whose latency it would otherwise add to.
+  auto log_answer = [&](const DispatchResult& r, int status) {
+    spdlog::info("chat id={} status={} tier={} route={} stream={} latency_ms={:.1f} prompt_tokens={} "
+                 "completion_tokens={} cost_usd={:.8f}",
+                 ids.id, status, r.attempt.tier, r.attempt.route, request.stream, elapsed_ms(),
+                 r.completion.usage.prompt_tokens, r.completion.usage.completion_tokens, r.cost_usd);
+  };
+  // Metrics and live state, recorded before the answer's last bytes go out, so
+  // that a client reading /metrics right after its answer sees it counted.
   auto record = [&](const DispatchResult& r, int status) {
     const std::string& tier = r.attempt.tier;
     const double latency_ms = elapsed_ms();
-    spdlog::info("chat id={} status={} tier={} route={} stream={} latency_ms={:.1f} prompt_tokens={} "
-                 "completion_tokens={} cost_usd={:.8f}",
-                 ids.id, status, tier, r.attempt.route, request.stream, latency_ms, r.completion.usage.prompt_tokens,
-                 r.completion.usage.completion_tokens, r.cost_usd);
     count(tier, r.attempt.route, status);
     metrics_->duration.with({tier}).observe(latency_ms / 1000.0);
     metrics_->tokens.with({tier, "prompt"}).inc(static_cast<double>(r.completion.usage.prompt_tokens));
@@ -405,6 +410,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
     // right after its answer sees it counted.
     record(*result, 200);
     ex.respond(200, h, completion_json(ids, result->completion, info, with_logprobs));
+    log_answer(*result, 200);
     return;
   }
 
@@ -440,6 +446,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
   }
   record(*result, 200);
   sink.done(last_events);
+  log_answer(*result, 200);
 }
 
 Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& request, RouteContext& context) {

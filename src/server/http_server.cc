@@ -1,6 +1,7 @@
 #include "tiergate/server/http_server.h"
 
 #include <poll.h>
+#include <unistd.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -8,7 +9,6 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -139,62 +139,71 @@ struct HttpServer::Impl {
   HttpHandler handler;
   net::io_context io;
   tcp::acceptor acceptor{io};
-  std::thread accept_thread;
   std::atomic<bool> stopping{false};
 
-  // Connection threads are kept when their connection ends and take the next
-  // accepted one, so that a new connection does not wait for a thread to
-  // start; at most kMaxIdleThreads wait, the others end.
+  // Connection threads take turns at the listening socket: the idle ones wait
+  // in accept(), and the one that gets a connection serves it itself, so that
+  // a new connection waits neither for a thread to start nor for a hand-over.
+  // The thread that takes the last waiting place starts another; when a
+  // connection ends and kMaxIdleThreads already wait, its thread ends.
   static constexpr int kMaxIdleThreads = 16;
   std::mutex mu;
-  std::condition_variable idle_cv;           // a thread ended (stop() waits for none)
-  std::condition_variable work_cv;           // a connection is waiting, or stopping
-  std::deque<tcp::socket> waiting;           // accepted, not yet taken by a thread; guarded by mu
-  std::set<tcp::socket*> open;               // guarded by mu
-  int active = 0;                            // connection threads alive, guarded by mu
-  int idle = 0;                              // of which waiting for a connection, guarded by mu
+  std::condition_variable idle_cv;  // a thread ended
+  std::set<tcp::socket*> open;      // guarded by mu
+  int active = 0;                   // connection threads alive, guarded by mu
+  int accepting = 0;                // of which waiting in accept(), guarded by mu
 
-  void accept_loop();
+  void start_thread();  // with mu held
   void connection_thread();
   void serve(tcp::socket socket);
 };
 
-void HttpServer::Impl::accept_loop() {
-  while (!stopping) {
-    beast::error_code ec;
-    tcp::socket socket{io};
-    acceptor.accept(socket, ec);
-    if (ec) {
-      if (stopping) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));  // e.g. EMFILE: back off
-      continue;
-    }
-    socket.set_option(tcp::no_delay(true), ec);
-    std::lock_guard lock(mu);
-    waiting.push_back(std::move(socket));
-    if (static_cast<int>(waiting.size()) > idle) {
-      ++active;
-      std::thread([this] { connection_thread(); }).detach();
-    } else {
-      work_cv.notify_one();
-    }
-  }
+void HttpServer::Impl::start_thread() {
+  ++active;
+  ++accepting;
+  std::thread([this] { connection_thread(); }).detach();
 }
 
 void HttpServer::Impl::connection_thread() {
+  const auto protocol = acceptor.local_endpoint().protocol();
   std::unique_lock lock(mu);
   while (true) {
-    ++idle;
-    work_cv.wait(lock, [&] { return stopping || !waiting.empty(); });
-    --idle;
-    if (waiting.empty()) break;  // stopping
-    tcp::socket socket = std::move(waiting.front());
-    waiting.pop_front();
+    // Counted in `accepting` here.
     lock.unlock();
-    serve(std::move(socket));
+    // The OS hands each connection to one of the threads waiting here; asio's
+    // acceptor is not meant for concurrent use, its descriptor is.
+    int fd = ::accept4(acceptor.native_handle(), nullptr, nullptr, SOCK_CLOEXEC);
+    const int accept_errno = errno;
     lock.lock();
-    if (stopping || idle >= kMaxIdleThreads) break;
+    if (fd < 0) {
+      if (stopping) break;
+      if (accept_errno == EINTR || accept_errno == ECONNABORTED) continue;
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));  // e.g. EMFILE: back off
+      lock.lock();
+      continue;
+    }
+    --accepting;
+    if (accepting == 0 && !stopping) start_thread();
+    lock.unlock();
+    beast::error_code ec;
+    tcp::socket socket{io};
+    socket.assign(protocol, fd, ec);
+    if (ec) {
+      ::close(fd);
+    } else {
+      socket.set_option(tcp::no_delay(true), ec);
+      serve(std::move(socket));
+    }
+    lock.lock();
+    if (stopping || accepting >= kMaxIdleThreads) {
+      --active;
+      idle_cv.notify_all();
+      return;
+    }
+    ++accepting;
   }
+  --accepting;
   --active;
   idle_cv.notify_all();
 }
@@ -271,22 +280,20 @@ uint16_t HttpServer::port() const {
 }
 
 void HttpServer::start() {
-  impl_->accept_thread = std::thread([this] { impl_->accept_loop(); });
+  std::lock_guard lock(impl_->mu);
+  impl_->start_thread();
 }
 
 void HttpServer::stop() {
   if (impl_->stopping.exchange(true)) return;
   beast::error_code ec;
-  // shutdown() wakes a thread blocked in accept(); close() alone may not.
+  // shutdown() wakes the threads blocked in accept(); the descriptor is closed
+  // only once none can use it any more.
   ::shutdown(impl_->acceptor.native_handle(), SHUT_RDWR);
-  impl_->acceptor.close(ec);
-  if (impl_->accept_thread.joinable()) impl_->accept_thread.join();
   std::unique_lock lock(impl_->mu);
   for (tcp::socket* s : impl_->open) s->shutdown(tcp::socket::shutdown_both, ec);
-  impl_->work_cv.notify_all();
   impl_->idle_cv.wait(lock, [&] { return impl_->active == 0; });
-  // Accepted while stopping, never served.
-  impl_->waiting.clear();
+  impl_->acceptor.close(ec);
 }
 
 }  // namespace tiergate

@@ -65,7 +65,7 @@ class HttpServer {
   // address is in use.
   Status listen();
   uint16_t port() const;
-  // Accepts connections on a background thread until stop().
+  // Accepts and serves connections on background threads until stop().
   void start();
   // Stops accepting, closes open connections and waits for their threads.
   void stop();
