@@ -49,8 +49,8 @@ namespace {
 
 const HttpHeaders kJson = {{"Content-Type", "application/json"}};
 
-// One generator for the process: connections get a thread each, and seeding
-// a generator per thread would cost every request a random_device read.
+// One generator for the process: connection threads come and go, and seeding
+// a generator per thread would cost many requests a random_device read.
 std::string new_completion_id() {
   static std::mutex mu;
   static std::mt19937_64 rng{std::random_device{}()};

@@ -139,6 +139,7 @@ struct HttpServer::Impl {
   HttpHandler handler;
   net::io_context io;
   tcp::acceptor acceptor{io};
+  tcp protocol = tcp::v4();  // of the listening address, set by listen()
   std::atomic<bool> stopping{false};
 
   // Connection threads take turns at the listening socket: the idle ones wait
@@ -165,10 +166,9 @@ void HttpServer::Impl::start_thread() {
 }
 
 void HttpServer::Impl::connection_thread() {
-  const auto protocol = acceptor.local_endpoint().protocol();
   std::unique_lock lock(mu);
   while (true) {
-    // Counted in `accepting` here.
+    // This thread is counted in `accepting` from here until accept() returns.
     lock.unlock();
     // The OS hands each connection to one of the threads waiting here; asio's
     // acceptor is not meant for concurrent use, its descriptor is.
@@ -262,6 +262,7 @@ Status HttpServer::listen() {
   auto address = net::ip::make_address(impl_->options.host, ec);
   if (ec) return invalid_argument("listen address '" + impl_->options.host + "' is not an IP address");
   tcp::endpoint endpoint{address, impl_->options.port};
+  impl_->protocol = endpoint.protocol();
   impl_->acceptor.open(endpoint.protocol(), ec);
   if (!ec) impl_->acceptor.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) impl_->acceptor.bind(endpoint, ec);
