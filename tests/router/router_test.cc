@@ -3,18 +3,16 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "case_table.h"
 
 namespace tiergate {
 namespace {
 
 using json = nlohmann::json;
 
-json load_cases() {
-  std::ifstream in(std::string(TIERGATE_SOURCE_DIR) + "/tests/router/route_cases.json");
-  return json::parse(in);
-}
+json load_cases() { return testing::load_case_table("tests/router/route_cases.json"); }
 
 ChatRequest request_of(const json& c) {
   ChatRequest r;

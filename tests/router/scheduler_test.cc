@@ -4,21 +4,18 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tiergate/core/key_fingerprint.h"
 #include "tiergate/router/route_trace_format.h"
+#include "case_table.h"
 
 namespace tiergate {
 namespace {
 
 using json = nlohmann::json;
 
-json load_table() {
-  std::ifstream in(std::string(TIERGATE_SOURCE_DIR) + "/tests/router/schedule_cases.json");
-  return json::parse(in);
-}
+json load_table() { return testing::load_case_table("tests/router/schedule_cases.json"); }
 
 std::vector<float> linear_quantiles(double lo, double hi) {
   std::vector<float> q;

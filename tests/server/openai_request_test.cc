@@ -3,8 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "case_table.h"
 
 namespace tiergate {
 namespace {
@@ -12,8 +13,7 @@ namespace {
 using json = nlohmann::json;
 
 TEST(OpenAiRequestTest, ValidationTable) {
-  std::ifstream in(std::string(TIERGATE_SOURCE_DIR) + "/tests/server/request_cases.json");
-  json doc = json::parse(in);
+  json doc = testing::load_case_table("tests/server/request_cases.json");
   ASSERT_FALSE(doc.at("cases").empty());
   for (const auto& c : doc.at("cases")) {
     SCOPED_TRACE(c.at("name").get<std::string>());
