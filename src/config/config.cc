@@ -341,14 +341,19 @@ class ConfigReader {
     return true;
   }
 
+  // True when there is no error yet and node is a list; records the error
+  // ("expected a list of <items>") when it is not.
+  bool is_list_of(const YAML::Node& node, std::string_view path, std::string_view items) {
+    if (!ok()) return false;
+    if (node.IsSequence()) return true;
+    fail(node, path, "expected a list of " + std::string(items) + ", got " + describe(node));
+    return false;
+  }
+
   // A list of non-empty strings.
   bool as_string_list(const YAML::Node& node, std::string_view path,
                       std::vector<std::pair<std::string, YAML::Node>>& out) {
-    if (!ok()) return false;
-    if (!node.IsSequence()) {
-      fail(node, path, "expected a list of strings, got " + describe(node));
-      return false;
-    }
+    if (!is_list_of(node, path, "strings")) return false;
     out.clear();
     for (size_t i = 0; i < node.size(); ++i) {
       std::string item;
@@ -404,11 +409,7 @@ class ConfigReader {
   }
 
   void read_cloud(const YAML::Node& node, Config& config) {
-    if (!ok()) return;
-    if (!node.IsSequence()) {
-      fail(node, "cloud", "expected a list of upstreams, got " + describe(node));
-      return;
-    }
+    if (!is_list_of(node, "cloud", "upstreams")) return;
     // Which upstream serves each model name, to reject ambiguous model names.
     std::map<std::string, std::string, std::less<>> model_owner;
     std::map<std::string, size_t, std::less<>> name_index;
@@ -564,11 +565,7 @@ class ConfigReader {
   }
 
   void read_rules(const YAML::Node& node, Config& config) {
-    if (!ok()) return;
-    if (!node.IsSequence()) {
-      fail(node, "routing.rules", "expected a list of rules, got " + describe(node));
-      return;
-    }
+    if (!is_list_of(node, "routing.rules", "rules")) return;
     std::map<std::string, size_t, std::less<>> names;
     std::vector<RoutingRule> rules;
     for (size_t i = 0; i < node.size() && ok(); ++i) {
@@ -662,11 +659,7 @@ class ConfigReader {
   }
 
   void read_budgets(const YAML::Node& node, RoutingConfig& routing) {
-    if (!ok()) return;
-    if (!node.IsSequence()) {
-      fail(node, "routing.budgets", "expected a list of budgets, got " + describe(node));
-      return;
-    }
+    if (!is_list_of(node, "routing.budgets", "budgets")) return;
     std::map<std::string, size_t, std::less<>> keys;
     for (size_t i = 0; i < node.size() && ok(); ++i) {
       const YAML::Node item = node[i];
