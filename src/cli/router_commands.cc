@@ -218,64 +218,82 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   return options;
 }
 
+// What train and cv both read: the options and the data, checked.
+struct TrainingInputs {
+  RouterTrainOptions options;
+  std::vector<RoutingRow> rows;
+  std::vector<PromptRow> prompts;
+};
+
+StatusOr<TrainingInputs> load_training_inputs(const TrainArgs& args) {
+  auto options = train_options(args);
+  if (!options.is_ok()) return options.status();
+  auto rows = load_all_routing(args.data);
+  if (!rows.is_ok()) return rows.status();
+  auto prompts = load_all_prompts(args.intent_data);
+  if (!prompts.is_ok()) return prompts.status();
+  return TrainingInputs{std::move(*options), std::move(*rows), std::move(*prompts)};
+}
+
+// The settings a report or an artifact's metadata records.
+void add_training_settings(json& j, const TrainArgs& args, const RouterTrainOptions& options) {
+  j["target"] = args.target;
+  j["intent_features"] = options.intent_features;
+  j["buckets"] = args.buckets;
+}
+
 int run_train(const TrainArgs& args) {
   const auto start = Clock::now();
-  auto options = train_options(args);
-  if (!options.is_ok()) return fail("router train", options.status().message());
-  auto rows = load_all_routing(args.data);
-  if (!rows.is_ok()) return fail("router train", rows.status().message());
-  auto prompts = load_all_prompts(args.intent_data);
-  if (!prompts.is_ok()) return fail("router train", prompts.status().message());
+  auto inputs = load_training_inputs(args);
+  if (!inputs.is_ok()) return fail("router train", inputs.status().message());
+  const RouterTrainOptions& options = inputs->options;
+  const std::vector<RoutingRow>& rows = inputs->rows;
+  const std::vector<PromptRow>& prompts = inputs->prompts;
   auto progress = [](const std::string& message) { std::cerr << "[router train] " << message << "\n"; };
-  std::cerr << "[router train] " << rows->size() << " routing rows, " << prompts->size() << " intent prompts\n";
+  std::cerr << "[router train] " << rows.size() << " routing rows, " << prompts.size() << " intent prompts\n";
 
   json training;
   training["files"] = args.data;
   training["intent_files"] = args.intent_data;
-  training["rows"] = rows->size();
-  training["intent_rows"] = prompts->size();
-  training["target"] = args.target;
-  training["intent_features"] = options->intent_features;
-  training["buckets"] = args.buckets;
+  training["rows"] = rows.size();
+  training["intent_rows"] = prompts.size();
+  add_training_settings(training, args, options);
   training["trained_at"] = std::chrono::duration_cast<std::chrono::seconds>(
                                std::chrono::system_clock::now().time_since_epoch()).count();
   std::vector<double> held_out;
   if (args.folds >= 2) {
-    held_out = cross_validated_scores(*rows, *prompts, *options, args.folds, args.seed, progress);
-    training["cross_validation"] = report_json(*rows, held_out);
+    held_out = cross_validated_scores(rows, prompts, options, args.folds, args.seed, progress);
+    training["cross_validation"] = report_json(rows, held_out);
     training["cross_validation"]["folds"] = args.folds;
   }
-  RouterArtifact artifact = train_router(*rows, *prompts, *options, progress);
+  RouterArtifact artifact = train_router(rows, prompts, options, progress);
   // Calibrate on held-out scores when there are some: in-sample scores are
   // more extreme than what unseen requests will get.
   if (!held_out.empty()) artifact.score_quantiles = score_quantiles(held_out);
   training["calibration"] = held_out.empty() ? "in-sample scores" : "cross-validated scores";
   artifact.training_json = training.dump();
   if (Status s = save_router_artifact(artifact, args.out); !s.is_ok()) return fail("router train", s.message());
-  json out = {{"router", args.out}, {"rows", rows->size()}, {"seconds", seconds_since(start)}};
+  json out = {{"router", args.out}, {"rows", rows.size()}, {"seconds", seconds_since(start)}};
   if (training.contains("cross_validation")) out["cross_validation"] = training["cross_validation"];
   std::cout << out.dump(2) << "\n";
   return 0;
 }
 
 int run_cv(const TrainArgs& args) {
-  auto options = train_options(args);
-  if (!options.is_ok()) return fail("router cv", options.status().message());
   if (args.folds < 2) return fail("router cv", "--folds must be at least 2");
-  auto rows = load_all_routing(args.data);
-  if (!rows.is_ok()) return fail("router cv", rows.status().message());
-  auto prompts = load_all_prompts(args.intent_data);
-  if (!prompts.is_ok()) return fail("router cv", prompts.status().message());
+  auto inputs = load_training_inputs(args);
+  if (!inputs.is_ok()) return fail("router cv", inputs.status().message());
+  const RouterTrainOptions& options = inputs->options;
+  const std::vector<RoutingRow>& rows = inputs->rows;
+  const std::vector<PromptRow>& prompts = inputs->prompts;
   auto progress = [](const std::string& message) { std::cerr << "[router cv] " << message << "\n"; };
-  std::vector<double> scores = cross_validated_scores(*rows, *prompts, *options, args.folds, args.seed, progress);
-  json report = report_json(*rows, scores);
-  if (!prompts->empty()) {
-    report["intent"] = intent_report_json(cross_validate_intent(*rows, *prompts, *options, args.folds, args.seed, progress));
+  std::vector<double> scores = cross_validated_scores(rows, prompts, options, args.folds, args.seed, progress);
+  json report = report_json(rows, scores);
+  if (!prompts.empty()) {
+    report["intent"] = intent_report_json(cross_validate_intent(rows, prompts, options, args.folds, args.seed, progress));
   }
   report["folds"] = args.folds;
-  report["target"] = args.target;
-  report["intent_features"] = options->intent_features;
-  report["buckets"] = args.buckets;
+  add_training_settings(report, args, options);
   std::cout << report.dump(2) << "\n";
   return 0;
 }
