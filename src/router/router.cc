@@ -1,9 +1,9 @@
 #include "tiergate/router/router.h"
 
-#include "tiergate/router/scheduler.h"
-
 #include <algorithm>
 #include <cctype>
+
+#include "tiergate/router/scheduler.h"
 
 namespace tiergate {
 

@@ -1,8 +1,8 @@
 #include "tiergate/server/http_server.h"
 
 #include <poll.h>
-#include <unistd.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <boost/asio.hpp>
