@@ -16,7 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # at a high rate. A bigger model only widens the upstream's own spread: its p99
 # moves by milliseconds from run to run and hides the sub-millisecond
 # difference this measures.
-n="${BENCH_REQUESTS:-2000}" conc="${BENCH_CONCURRENCY:-4}" max_tokens="${BENCH_MAX_TOKENS:-16}"
+n="${BENCH_REQUESTS:-4000}" conc="${BENCH_CONCURRENCY:-4}" max_tokens="${BENCH_MAX_TOKENS:-16}"
 layers="${BENCH_LAYERS:-2}" embd="${BENCH_EMBD:-128}"
 model=$(bench_model "overhead-L${layers}-E${embd}" "$layers" "$embd")
 cpus=$(nproc)
@@ -54,7 +54,8 @@ const r = JSON.parse(fs.readFileSync(file, "utf8"));
 const out = {
   date: new Date().toISOString(), model, requests_each: Number(n), concurrency: Number(conc), max_tokens: Number(maxTokens),
   direct: r.a, through_tiergate: r.b,
-  added_ms: { p50: r.b.p50_ms - r.a.p50_ms, p99: r.b.p99_ms - r.a.p99_ms, paired_median: r.paired_diff_ms.p50, paired_mean: r.paired_diff_ms.mean },
+  added_ms: { p50: r.b.p50_ms - r.a.p50_ms, p99: r.b.p99_ms - r.a.p99_ms, p99_interval_95: r.added_p99_interval_ms,
+              paired_median: r.paired_diff_ms.p50, paired_mean: r.paired_diff_ms.mean },
   rps_ratio: r.b.rps / r.a.rps, target: "added p99 < 1 ms",
   upstream_cpus: upstreamCpus, gateway_and_client_cpus: gatewayCpus,
   tiergate_cpu_ms_per_request: (Number(cpuS) * 1000) / r.requests_through_b,
@@ -65,6 +66,7 @@ const md = `# Gateway overhead: llama-server direct vs through tiergate\n\n` +
   `| | direct | through tiergate | added |\n|---|---:|---:|---:|\n` +
   `| p50 latency ms | ${r.a.p50_ms.toFixed(2)} | ${r.b.p50_ms.toFixed(2)} | ${out.added_ms.p50.toFixed(2)} |\n` +
   `| p99 latency ms | ${r.a.p99_ms.toFixed(2)} | ${r.b.p99_ms.toFixed(2)} | ${out.added_ms.p99.toFixed(2)} |\n` +
+  `| added p99, 95% bootstrap interval ms | | | ${r.added_p99_interval_ms[0].toFixed(2)} to ${r.added_p99_interval_ms[1].toFixed(2)} |\n` +
   `| median of per-pair differences ms | | | ${r.paired_diff_ms.p50.toFixed(2)} |\n` +
   `| requests/s (${conc} concurrent clients) | ${r.a.rps.toFixed(1)} | ${r.b.rps.toFixed(1)} | ratio ${out.rps_ratio.toFixed(3)} |\n` +
   `| tiergate CPU time per request ms | | ${out.tiergate_cpu_ms_per_request.toFixed(3)} | |\n\n` +

@@ -23,10 +23,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -188,6 +190,27 @@ double mean(const std::vector<double>& values) {
   return values.empty() ? 0 : sum / static_cast<double>(values.size());
 }
 
+// A 95% interval for p99(b) - p99(a) by resampling the pairs (bootstrap, a
+// fixed seed so that a run's report can be reproduced from its samples). The
+// tail of a latency distribution moves from sample to sample; the interval says
+// how far, so that a difference of p99s is not read more precisely than it is.
+std::pair<double, double> added_p99_interval(const std::vector<double>& a, const std::vector<double>& b) {
+  constexpr int kResamples = 1000;
+  std::mt19937_64 rng(20261129);
+  std::uniform_int_distribution<size_t> pick(0, a.size() - 1);
+  std::vector<double> added, ra(a.size()), rb(b.size());
+  added.reserve(kResamples);
+  for (int r = 0; r < kResamples; ++r) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      const size_t j = pick(rng);
+      ra[i] = a[j];
+      rb[i] = b[j];
+    }
+    added.push_back(percentile(rb, 99) - percentile(ra, 99));
+  }
+  return {percentile(added, 2.5), percentile(added, 97.5)};
+}
+
 // Requests per second with `concurrency` clients sharing `count` requests.
 double requests_per_second(const Target& target, const std::string& request, int count, int concurrency) {
   std::atomic<int> next{0};
@@ -296,9 +319,11 @@ int main(int argc, char** argv) {
     rps_a.push_back(requests_per_second(a, request_a, per_round, options.concurrency));
     rps_b.push_back(requests_per_second(b, request_b, per_round, options.concurrency));
   }
-  std::printf(R"({"a":%s,"b":%s,"paired_diff_ms":{"p50":%.4f,"mean":%.4f},"requests_through_b":%d})"
+  const auto [p99_low, p99_high] = added_p99_interval(latency_a, latency_b);
+  std::printf(R"({"a":%s,"b":%s,"paired_diff_ms":{"p50":%.4f,"mean":%.4f},"added_p99_interval_ms":[%.4f,%.4f],)"
+              R"("requests_through_b":%d})"
               "\n",
               summary_json(latency_a, mean(rps_a)).c_str(), summary_json(latency_b, mean(rps_b)).c_str(),
-              percentile(diffs, 50), mean(diffs), options.warmup + options.requests + 4 * per_round);
+              percentile(diffs, 50), mean(diffs), p99_low, p99_high, options.warmup + options.requests + 4 * per_round);
   return 0;
 }
