@@ -4,7 +4,10 @@
 // and a 32 KB multi-turn conversation. Google Benchmark; each iteration is
 // timed on its own so the p50/p99 counters are per decision. Iterations
 // rotate over 64 different requests of the same size, so the model weights
-// they touch are not all warm in cache.
+// they touch are not all warm in cache. With $TIERGATE_BENCH_PROMPTS (a
+// routing JSONL; bench/router_speed.sh passes the MMLU dev rows, read in
+// place) the requests are made of real prompts, whose vocabulary touches as
+// many distinct weights as real traffic does.
 //
 // The router artifact: $TIERGATE_ROUTER_ARTIFACT when set (bench/router_speed.sh
 // trains one on the dev data), else a synthetic artifact of the same shape
@@ -24,6 +27,8 @@
 #include "tiergate/config/config.h"
 #include "tiergate/router/route_trace_format.h"
 #include "tiergate/router/scheduler.h"
+#include "tiergate/signals/dataset.h"
+#include "tiergate/signals/intent.h"
 #include "tiergate/signals/router_artifact.h"
 #include "tiergate/signals/signals.h"
 
@@ -68,7 +73,7 @@ std::shared_ptr<const RouterArtifact> synthetic_artifact() {
   artifact->complexity = ComplexityEstimator(random_gain_model(dimension, rng));
   std::vector<GainModel> experts;
   for (int e = 0; e < 3; ++e) experts.push_back(random_gain_model(dimension, rng));
-  artifact->complexity.set_experts(random_mixture(3, 1u << 15, rng), std::move(experts), 0.7f);
+  artifact->complexity.set_experts(random_mixture(3, 1u << 12, rng), std::move(experts), 0.7f);
   TopicModel topics;
   for (int t = 0; t < 61; ++t) {
     topics.labels.push_back("topic" + std::to_string(t));
@@ -96,16 +101,46 @@ std::shared_ptr<const RouterArtifact> load_artifact() {
   return artifact;
 }
 
-// Deterministic English-like text of `bytes` bytes: words, numbers, punctuation.
+// Real prompts to build requests from: the task turns of the routing rows in
+// $TIERGATE_BENCH_PROMPTS (bench/router_speed.sh passes a dev file), so that
+// requests touch as many distinct weights as real text does. Empty when unset.
+const std::vector<std::string>& real_prompts() {
+  static const std::vector<std::string> prompts = [] {
+    std::vector<std::string> out;
+    const char* path = std::getenv("TIERGATE_BENCH_PROMPTS");
+    if (path == nullptr || *path == '\0') return out;
+    auto rows = load_routing_rows(path);
+    if (!rows.is_ok()) {
+      std::cerr << "router_decision_bench: " << rows.status().message() << "\n";
+      std::exit(1);
+    }
+    for (const RoutingRow& row : *rows) out.emplace_back(task_text(row.messages));
+    std::cerr << "router_decision_bench: requests from " << out.size() << " prompts of " << path << "\n";
+    return out;
+  }();
+  return prompts;
+}
+
+// Deterministic text of `bytes` bytes: consecutive real prompts from a place
+// chosen by `seed` when there are any, else English-like words, numbers and
+// punctuation from a small vocabulary.
 std::string text_of(size_t bytes, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::string text;
+  if (const std::vector<std::string>& prompts = real_prompts(); !prompts.empty()) {
+    for (size_t p = rng() % prompts.size(); text.size() < bytes; p = (p + 1) % prompts.size()) {
+      text += prompts[p];
+      text += "\n\n";
+    }
+    text.resize(bytes);
+    return text;
+  }
   static const char* kWords[] = {"the", "patient", "should", "compute", "integral", "function", "returns", "value",
                                  "explain", "why", "contract", "clause", "between", "parties", "shall", "summarize",
                                  "following", "report", "quarterly", "revenue", "increased", "percent", "while",
                                  "costs", "algorithm", "complexity", "of", "and", "in", "to", "a", "is"};
-  std::mt19937 rng(seed);
   std::uniform_int_distribution<size_t> word(0, std::size(kWords) - 1);
   std::uniform_int_distribution<int> kind(0, 19);
-  std::string text;
   while (text.size() < bytes) {
     const int k = kind(rng);
     if (k == 0) {
@@ -268,6 +303,29 @@ void BM_FeaturesOnly(benchmark::State& state, std::vector<ChatMessage> (*message
   state.counters["features"] = static_cast<double>(features.size());
 }
 BENCHMARK_CAPTURE(BM_FeaturesOnly, single_turn_2kb, single_turn_2kb)->MinTime(1.0);
+
+// The scheduler with its trace alone, on signals computed beforehand.
+void BM_SchedulerOnly(benchmark::State& state, std::vector<ChatMessage> (*messages_of)(unsigned)) {
+  const std::shared_ptr<const RouterArtifact> artifact = load_artifact();
+  const SignalExtractor extractor(artifact);
+  const ConfigPtr config = bench_config();
+  std::vector<ChatRequest> requests(kVariants);
+  std::vector<RequestSignals> signals(kVariants);
+  for (unsigned v = 0; v < kVariants; ++v) {
+    requests[v].model = "auto";
+    requests[v].messages = messages_of(v);
+    signals[v] = extractor.assess(requests[v].messages);
+  }
+  RouteInputs inputs = bench_inputs(*artifact);
+  unsigned next = 0;
+  run_timed(state, [&] {
+    const unsigned v = next++ % kVariants;
+    inputs.signals = &signals[v];
+    StatusOr<RoutePlan> plan = schedule_route(*config, requests[v], inputs);
+    benchmark::DoNotOptimize(plan);
+  });
+}
+BENCHMARK_CAPTURE(BM_SchedulerOnly, single_turn_2kb, single_turn_2kb)->MinTime(1.0);
 
 BENCHMARK_CAPTURE(BM_Decision, single_turn_2kb, single_turn_2kb)->MinTime(2.0);
 BENCHMARK_CAPTURE(BM_Decision, conversation_32kb, conversation_32kb)->MinTime(2.0);

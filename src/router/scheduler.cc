@@ -92,11 +92,27 @@ TierAvailability availability_of(const SchedulerState& state) {
   return t;
 }
 
-std::string fixed(double v, int digits = 4) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+// One trace line built in one buffer, numbers through to_chars: this runs on
+// every decision, so no printf and no string temporaries.
+class TraceLine {
+ public:
+  TraceLine() { text_.reserve(96); }
+  TraceLine& operator<<(std::string_view s) {
+    text_ += s;
+    return *this;
+  }
+  // v with `digits` decimals.
+  TraceLine& fixed(double v, int digits = 4) {
+    char buf[330];  // the largest double has 309 digits before the point
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits);
+    text_.append(buf, ec == std::errc() ? end : buf);
+    return *this;
+  }
+  std::string take() { return std::move(text_); }
+
+ private:
+  std::string text_;
+};
 
 // Edge latency for the expected output: waiting turns plus its own decode.
 std::optional<double> edge_latency_s(const EdgeState& edge, int64_t output_tokens) {
@@ -128,7 +144,10 @@ void lead_with_edge(RoutePlan& plan, const std::vector<RouteCandidate>& cloud, c
 }
 
 void finish(RoutePlan& plan) {
-  plan.trace.push_back({"decision", plan.reason + " -> " + (plan.candidates.empty() ? "none" : plan.candidates.front().tier)});
+  plan.trace.push_back(
+      {"decision", (TraceLine() << plan.reason << " -> "
+                                << (plan.candidates.empty() ? "none" : plan.candidates.front().tier))
+                       .take()});
 }
 
 }  // namespace
@@ -158,8 +177,11 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
 
   RouteTrace trace;
   trace.model = request.model;
-  trace.prompt_tokens = estimate_prompt_tokens(request.messages);
-  if (inputs.signals != nullptr) record_signals(*inputs.signals, trace);
+  if (inputs.signals != nullptr) {
+    record_signals(*inputs.signals, trace);  // prompt_tokens too, estimated once
+  } else {
+    trace.prompt_tokens = estimate_prompt_tokens(request.messages);
+  }
   trace.expected_output_tokens = expected_output_tokens(request);
 
   const std::vector<UpstreamView> views =
@@ -201,9 +223,11 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
 
   RoutePlan plan;
   if (inputs.signals != nullptr) {
-    plan.trace.push_back({"signals", "intent " + trace.intent + " (" + fixed(trace.intent_confidence, 2) +
-                                         (trace.intent_from_cue ? ", cue" : "") + "), cloud score " +
-                                         fixed(trace.score) + (trace.learned ? "" : " (no artifact)")});
+    TraceLine line;
+    line << "intent " << trace.intent << " (";
+    line.fixed(trace.intent_confidence, 2) << (trace.intent_from_cue ? ", cue" : "") << "), cloud score ";
+    line.fixed(trace.score) << (trace.learned ? "" : " (no artifact)");
+    plan.trace.push_back({"signals", line.take()});
   }
 
   // 2. Budget.
@@ -216,8 +240,11 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
     }
     plan.reason = is_auto ? "auto:budget_exhausted" : "budget_exhausted";
     plan.candidates.push_back(edge_candidate(state));
-    plan.trace.push_back({"budget", "spent " + fixed(state.budget.spent_today_usd) + " USD today >= limit " +
-                                        fixed(*state.budget.limit_usd) + " USD: edge only"});
+    TraceLine line;
+    line << "spent ";
+    line.fixed(state.budget.spent_today_usd) << " USD today >= limit ";
+    line.fixed(*state.budget.limit_usd) << " USD: edge only";
+    plan.trace.push_back({"budget", line.take()});
     plan.detail = std::move(trace);
     finish(plan);
     return plan;
@@ -288,7 +315,10 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
     to_cloud = quality >= 1;
     plan.reason = "auto:quality_dial";
     trace.decided_by = "quality_dial";
-    plan.trace.push_back({"quality_dial", "quality " + fixed(quality, 2) + " -> " + (to_cloud ? "cloud" : "edge")});
+    TraceLine line;
+    line << "quality ";
+    line.fixed(quality, 2) << " -> " << (to_cloud ? "cloud" : "edge");
+    plan.trace.push_back({"quality_dial", line.take()});
   } else if (inputs.signals != nullptr && inputs.signals->learned) {
     double tau = 0;
     if (!ctx.quality && routing.threshold) {
@@ -321,10 +351,18 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
     to_cloud = trace.score > tau_eff;
     plan.reason = "auto:complexity";
     trace.decided_by = "complexity";
-    plan.trace.push_back({"threshold", "tau " + fixed(tau) + " (" + trace.threshold_source + ") + price " +
-                                           fixed(trace.price_adjustment) + " + latency " +
-                                           fixed(trace.latency_adjustment) + " = " + fixed(tau_eff)});
-    plan.trace.push_back({"complexity", "score " + fixed(trace.score) + (to_cloud ? " > " : " <= ") + fixed(tau_eff)});
+    TraceLine threshold;
+    threshold << "tau ";
+    threshold.fixed(tau) << " (" << trace.threshold_source << ") + price ";
+    threshold.fixed(trace.price_adjustment) << " + latency ";
+    threshold.fixed(trace.latency_adjustment) << " = ";
+    threshold.fixed(tau_eff);
+    plan.trace.push_back({"threshold", threshold.take()});
+    TraceLine complexity;
+    complexity << "score ";
+    complexity.fixed(trace.score) << (to_cloud ? " > " : " <= ");
+    complexity.fixed(tau_eff);
+    plan.trace.push_back({"complexity", complexity.take()});
   } else {
     std::string reason, detail;
     to_cloud = auto_rule_prefers_cloud(config.auto_rule, request, reason, detail);

@@ -83,8 +83,13 @@ void ComplexityEstimator::set_experts(LabelMixture gate, std::vector<GainModel> 
 }
 
 void ComplexityEstimator::pack() {
-  packed_.clear();
-  models_ = 0;
+  logits_ = PackedLinear();
+  gate_logits_ = PackedLinear();
+  if (!gate_.empty() && gate_.model.classes() <= PackedLinear::kMaxOutputs) {
+    const SoftmaxModel& g = gate_.model;
+    gate_logits_ = PackedLinear(g.classes(), g.dimension() - kDenseFeatures, 0, g.range(),
+                                [&](uint32_t f, uint32_t k) { return g.weights()[size_t{f} * g.classes() + k]; });
+  }
   if (global_.empty()) return;
   std::vector<const LogisticModel*> models;
   auto add = [&](const GainModel& g) {
@@ -104,12 +109,10 @@ void ComplexityEstimator::pack() {
     models.push_back(&topics_.model);
   }
   if (models.size() > kMaxPackedModels) return;
-  models_ = static_cast<uint32_t>(models.size());
-  const uint32_t dimension = global_.first.dimension();
-  packed_.resize(size_t{dimension} * models_);
-  for (uint32_t j = 0; j < dimension; ++j) {
-    for (uint32_t m = 0; m < models_; ++m) packed_[size_t{j} * models_ + m] = models[m]->weights()[j];
-  }
+  const uint32_t extra = global_.intent_features ? static_cast<uint32_t>(kIntentFeatures) : 0;
+  const uint32_t buckets = global_.first.dimension() - kDenseFeatures - extra;
+  logits_ = PackedLinear(static_cast<uint32_t>(models.size()), buckets, extra, FeatureRange::kAll,
+                         [&](uint32_t f, uint32_t m) { return models[m]->weights()[f]; });
 }
 
 void ComplexityEstimator::set_topic_model(TopicModel topics, float weight) {
@@ -123,25 +126,20 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
   if (empty()) return parts;
   // Each gain model's gain: packed in one pass, or model by model.
   std::array<float, kMaxPackedModels> gains{};
-  if (models_ > 0) {
-    std::array<float, kMaxPackedModels> z{};
-    float* __restrict acc = z.data();
-    const uint32_t m_count = models_;
-    for (size_t i = 0; i < features.size(); ++i) {
-      const float* __restrict w = packed_.data() + size_t{features.index[i]} * m_count;
-      const float v = features.value[i];
-      for (uint32_t m = 0; m < m_count; ++m) acc[m] += w[m] * v;
-    }
+  if (!logits_.empty()) {
+    std::array<float, kIntentFeatures> intent_block;
+    std::span<const float> extra;
     if (global_.intent_features) {
-      const uint32_t base = global_.first.dimension() - static_cast<uint32_t>(kIntentFeatures);
       const float length = features.value[kLogLastUserChars];
       for (size_t k = 0; k < kIntentCount; ++k) {
-        const float p = intent.probabilities[k];
-        const float* w = packed_.data() + size_t{base + k} * m_count;
-        const float* wl = packed_.data() + size_t{base + kIntentCount + k} * m_count;
-        for (uint32_t m = 0; m < m_count; ++m) acc[m] += w[m] * p + wl[m] * p * length;
+        intent_block[k] = intent.probabilities[k];
+        intent_block[kIntentCount + k] = intent.probabilities[k] * length;
       }
+      extra = intent_block;
     }
+    std::array<float, PackedLinear::kMaxOutputs> z;
+    logits_.logits(features, extra, z);
+    const uint32_t m_count = logits_.outputs();
     const bool gap = global_.target == ComplexityTarget::kTierGap;
     const uint32_t per_model = gap ? 2 : 1;
     const uint32_t gain_logits = m_count - (topics_.empty() ? 0 : 1);
@@ -160,7 +158,12 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
   if (expert_weight_ > 0.0f) {
     std::array<float, LabelMixture::kMaxLabels> buffer;
     std::span<float> p(buffer.data(), experts_.size());
-    gate_.probabilities(features, p);
+    if (!gate_logits_.empty()) {
+      gate_logits_.logits(features, {}, p);
+      softmax_in_place(p);
+    } else {
+      gate_.probabilities(features, p);
+    }
     for (size_t e = 0; e < experts_.size(); ++e) parts.experts += p[e] * gains[e + 1];
     linear = (1.0f - expert_weight_) * parts.global + expert_weight_ * parts.experts;
   }

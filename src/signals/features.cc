@@ -1,7 +1,13 @@
 #include "tiergate/signals/features.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <span>
+
+#include "byte_classes.h"
 
 namespace tiergate {
 namespace {
@@ -12,7 +18,7 @@ constexpr uint64_t kFnvPrime = 1099511628211ull;
 constexpr uint64_t kTaskUnigram = 0x9e3779b97f4a7c15ull;
 constexpr uint64_t kTaskBigram = 0xc2b2ae3d27d4eb4full;
 constexpr uint64_t kContextUnigram = 0x165667b19e3779f9ull;
-constexpr uint64_t kContextBigram = 0x27d4eb2f165667c5ull;
+constexpr uint64_t kTermMultiplier = 0xff51afd7ed558ccdull;
 
 uint64_t mix(uint64_t h) {  // splitmix64 finaliser: spreads FNV's low bits
   h ^= h >> 30;
@@ -23,92 +29,102 @@ uint64_t mix(uint64_t h) {  // splitmix64 finaliser: spreads FNV's low bits
   return h;
 }
 
-// Byte classes, looked up once per byte: the scan is the hot loop of the
-// routing decision, and branches on character ranges mispredict on text.
-enum ByteClass : uint8_t {
-  kWordByte = 1 << 0,  // ASCII letter or digit, or any non-ASCII byte
-  kDigit = 1 << 1,
-  kUpper = 1 << 2,
-  kLetter = 1 << 3,
-  kNonAscii = 1 << 4,
-  kMathSymbol = 1 << 5,  // = + - * / ^ < > %
-  kCodeSymbol = 1 << 6,  // { } ; ( ) [ ] _ #
-  kSpace = 1 << 7,       // space, tab, CR, LF
+// Punctuation kinds that the dense features count.
+enum PunctuationClass : uint8_t {
+  kMathSymbol = 1 << 0,  // = + - * / ^ < > %
+  kCodeSymbol = 1 << 1,  // { } ; ( ) [ ] _ #
 };
 
-constexpr std::array<uint8_t, 256> make_byte_classes() {
+constexpr std::array<uint8_t, 256> make_punctuation_classes() {
   std::array<uint8_t, 256> t{};
-  for (int c = 0; c < 256; ++c) {
-    uint8_t f = 0;
-    if (c >= '0' && c <= '9') f |= kWordByte | kDigit;
-    if (c >= 'A' && c <= 'Z') f |= kWordByte | kUpper | kLetter;
-    if (c >= 'a' && c <= 'z') f |= kWordByte | kLetter;
-    if (c >= 0x80) f |= kWordByte | kNonAscii;
-    for (char m : std::string_view("=+-*/^<>%")) f |= c == static_cast<unsigned char>(m) ? kMathSymbol : 0;
-    for (char m : std::string_view("{};()[]_#")) f |= c == static_cast<unsigned char>(m) ? kCodeSymbol : 0;
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') f |= kSpace;
-    t[static_cast<size_t>(c)] = f;
-  }
+  for (char m : std::string_view("=+-*/^<>%")) t[static_cast<unsigned char>(m)] |= kMathSymbol;
+  for (char m : std::string_view("{};()[]_#")) t[static_cast<unsigned char>(m)] |= kCodeSymbol;
   return t;
 }
-constexpr std::array<uint8_t, 256> kByteClass = make_byte_classes();
+constexpr std::array<uint8_t, 256> kPunctuationClass = make_punctuation_classes();
 
-constexpr std::array<uint8_t, 256> make_lower() {
-  std::array<uint8_t, 256> t{};
-  for (int c = 0; c < 256; ++c) t[static_cast<size_t>(c)] = static_cast<uint8_t>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-  return t;
+// ASCII upper-case bytes of v to lower case, eight at a time; other bytes,
+// non-ASCII included, unchanged.
+uint64_t ascii_lower(uint64_t v) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh = 0x8080808080808080ull;
+  const uint64_t low7 = v & kLow7;
+  const uint64_t at_least_a = low7 + 0x3f3f3f3f3f3f3f3full;  // high bit set iff >= 'A'
+  const uint64_t beyond_z = low7 + 0x2525252525252525ull;    // high bit set iff > 'Z'
+  const uint64_t upper = at_least_a & ~beyond_z & ~v & kHigh;
+  return v | (upper >> 2);
 }
-constexpr std::array<uint8_t, 256> kLower = make_lower();
 
-// Emits the hashed terms of one text group: unigrams as they come, bigrams
-// (when wanted) held in `scratch` and appended after them, each block scaled
-// by 1/sqrt(its count).
-class HashedGroup {
- public:
-  HashedGroup(const FeatureSpace& space, SparseFeatures& out, uint64_t unigram_salt, uint64_t bigram_salt,
-              bool bigrams)
-      : space_(space), out_(out), unigram_salt_(unigram_salt), bigram_salt_(bigram_salt), bigrams_(bigrams),
-        begin_(out.index.size()) {
-    out_.scratch.clear();
+// `len` (1..8) bytes at p, lower-cased, as a little-endian word; never reads
+// at or past `end`.
+[[gnu::always_inline]] inline uint64_t load_chunk(const unsigned char* p, size_t len, const unsigned char* end) {
+  uint64_t v = 0;
+  if (end - p >= 8) {
+    std::memcpy(&v, p, 8);  // a fixed size: one load
+  } else {
+    for (size_t i = 0; i < len; ++i) v |= uint64_t{p[i]} << (8 * i);
+    return ascii_lower(v);
   }
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  return ascii_lower(v & (~uint64_t{0} >> (64 - 8 * len)));
+}
 
-  void term(uint64_t word_hash) {
-    emit(mix(word_hash ^ unigram_salt_));
-    if (bigrams_ && has_previous_) out_.scratch.push_back(mix((previous_ * kFnvPrime) ^ word_hash ^ bigram_salt_));
-    previous_ = word_hash;
-    has_previous_ = true;
+// A term's hash: eight lower-cased bytes per multiply. Terms never contain a
+// zero byte, so zero padding cannot make two terms alike.
+[[gnu::always_inline]] inline uint64_t term_hash(const unsigned char* p, size_t len, const unsigned char* end) {
+  uint64_t h = kFnvOffset;
+  for (;;) {
+    const size_t take = len < 8 ? len : 8;
+    h = (h ^ load_chunk(p, take, end)) * kTermMultiplier;
+    h ^= h >> 32;
+    if (len <= 8) return h;
+    p += 8;
+    len -= 8;
   }
-  void break_sequence() { has_previous_ = false; }
+}
 
-  // Scales the unigrams and appends the bigrams; returns the end of the unigrams.
-  size_t finish() {
-    scale_from(begin_);
-    const size_t unigrams_end = out_.index.size();
-    for (uint64_t h : out_.scratch) emit(h);
-    scale_from(unigrams_end);
-    return unigrams_end;
+// The first position >= from whose bit in `mask` equals kValue; n if none.
+template <bool kValue>
+size_t next_bit(const std::vector<uint64_t>& mask, size_t from, size_t n) {
+  size_t w = from / 64;
+  if (w >= mask.size()) return n;
+  uint64_t bits = (kValue ? mask[w] : ~mask[w]) & (~uint64_t{0} << (from % 64));
+  while (bits == 0) {
+    if (++w == mask.size()) return n;
+    bits = kValue ? mask[w] : ~mask[w];
   }
+  return std::min(n, w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+}
 
- private:
-  void emit(uint64_t h) {
-    const uint32_t slot = static_cast<uint32_t>(h) & (space_.buckets - 1);
-    out_.add(kDenseFeatures + slot, (h >> 63) != 0 ? -1.0f : 1.0f);
+// Appends `count` hashed slots, the i-th from hash_of(i): the slot from the
+// low bits, the sign from the top bit, each scaled by 1/sqrt(count).
+template <typename HashOf>
+void append_hashed(const FeatureSpace& space, size_t count, SparseFeatures& out, HashOf hash_of) {
+  if (count == 0) return;
+  const size_t begin = out.index.size();
+  out.index.resize(begin + count);
+  out.value.resize(begin + count);
+  uint32_t* index = out.index.data() + begin;
+  float* value = out.value.data() + begin;
+  const uint32_t slots = space.buckets - 1;
+  const auto scale = std::bit_cast<uint32_t>(1.0f / std::sqrt(static_cast<float>(count)));
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t h = hash_of(i);
+    index[i] = kDenseFeatures + (static_cast<uint32_t>(h) & slots);
+    // The sign bit set from the hash's top bit: a branch here would be
+    // mispredicted half the time.
+    value[i] = std::bit_cast<float>(scale | static_cast<uint32_t>(h >> 63) << 31);
   }
-  void scale_from(size_t begin) {
-    const size_t n = out_.index.size() - begin;
-    if (n == 0) return;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(n));
-    for (size_t i = begin; i < out_.value.size(); ++i) out_.value[i] *= scale;
-  }
+}
 
-  const FeatureSpace& space_;
-  SparseFeatures& out_;
-  uint64_t unigram_salt_, bigram_salt_;
-  bool bigrams_;
-  size_t begin_;
-  uint64_t previous_ = 0;
-  bool has_previous_ = false;
-};
+void append_unigrams(const FeatureSpace& space, std::span<const uint64_t> terms, uint64_t salt, SparseFeatures& out) {
+  append_hashed(space, terms.size(), out, [&](size_t i) { return mix(terms[i] ^ salt); });
+}
+
+void append_bigrams(const FeatureSpace& space, std::span<const uint64_t> terms, uint64_t salt, SparseFeatures& out) {
+  if (terms.size() < 2) return;
+  append_hashed(space, terms.size() - 1, out,
+                [&](size_t i) { return mix((terms[i] * kFnvPrime) ^ terms[i + 1] ^ salt); });
+}
 
 struct TextStats {
   size_t bytes = 0, digits = 0, upper = 0, letters = 0, non_ascii = 0, math = 0, code = 0;
@@ -116,52 +132,64 @@ struct TextStats {
 };
 
 // Tokenises `text` into words (runs of ASCII alphanumerics and non-ASCII
-// bytes, lower-cased) and single punctuation marks, feeding both to `group`.
-void scan_text(std::string_view text, HashedGroup& group, TextStats& stats) {
-  stats.bytes += text.size();
+// bytes, lower-cased) and single punctuation marks, appending each term's
+// hash to `terms`. Byte classes come in bulk (byte_classes.h); the loop below
+// runs once per term, not once per byte.
+void scan_text(std::string_view text, std::vector<uint64_t>& terms, TextStats& stats) {
+  thread_local ByteClasses classes;
+  classify_bytes(text, classes);
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const unsigned char* end = bytes + text.size();
   const size_t n = text.size();
-  size_t i = 0;
-  while (i < n) {
-    const unsigned char c = bytes[i];
-    const uint8_t f = kByteClass[c];
-    if (f & kWordByte) {
-      uint64_t h = kFnvOffset;
-      const size_t start = i;
-      size_t digits = 0, upper = 0, letters = 0, non_ascii = 0;
-      for (; i < n; ++i) {
-        const unsigned char w = bytes[i];
-        const uint8_t g = kByteClass[w];
-        if (!(g & kWordByte)) break;
-        digits += (g >> 1) & 1;
-        upper += (g >> 2) & 1;
-        letters += (g >> 3) & 1;
-        non_ascii += (g >> 4) & 1;
-        h = (h ^ kLower[w]) * kFnvPrime;
+  // Every term holds at least one byte: room for all of them up front.
+  const size_t first = terms.size();
+  terms.resize(first + n);
+  uint64_t* term = terms.data() + first;
+  size_t words = 0, numbers = 0, word_bytes = 0, long_words = 0;
+  size_t questions = 0, sentences = 0, math = 0, code = 0;
+  uint64_t previous_word = 0;  // the word mask of the previous 64 bytes
+  for (size_t w = 0; w < classes.word.size(); ++w) {
+    const uint64_t word = classes.word[w];
+    const uint64_t valid = n - 64 * w >= 64 ? ~uint64_t{0} : ~(~uint64_t{0} << (n - 64 * w));
+    // A term starts at each non-space byte that does not continue a word.
+    const uint64_t continues = word & ((word << 1) | (previous_word >> 63));
+    previous_word = word;
+    for (uint64_t starts = ~classes.space[w] & valid & ~continues; starts != 0; starts &= starts - 1) {
+      const size_t i = 64 * w + static_cast<size_t>(std::countr_zero(starts));
+      const unsigned char c = bytes[i];
+      if ((word >> (i % 64)) & 1) {
+        const size_t length = next_bit<false>(classes.word, i, n) - i;
+        ++words;
+        numbers += c >= '0' && c <= '9' ? 1 : 0;
+        word_bytes += length;
+        long_words += length >= 9 ? 1 : 0;
+        *term++ = term_hash(bytes + i, length, end);
+        continue;
       }
-      const size_t length = i - start;
-      stats.digits += digits;
-      stats.upper += upper;
-      stats.letters += letters;
-      stats.non_ascii += non_ascii;
-      ++stats.words;
-      stats.numbers += (f & kDigit) ? 1 : 0;
-      stats.word_bytes += length;
-      stats.long_words += length >= 9 ? 1 : 0;
-      group.term(h);
-      continue;
+      questions += c == '?' ? 1 : 0;
+      const bool ends_sentence = c == '.' || c == '!' || c == '?';
+      sentences += ends_sentence && (i + 1 == n || bytes[i + 1] == ' ' || bytes[i + 1] == '\n') ? 1 : 0;
+      const uint8_t kind = kPunctuationClass[c];
+      math += kind & kMathSymbol ? 1 : 0;
+      code += kind & kCodeSymbol ? 1 : 0;
+      *term++ = term_hash(bytes + i, 1, end);
     }
-    ++i;
-    if (f & kSpace) {
-      stats.newlines += c == '\n' ? 1 : 0;
-      continue;
-    }
-    if (c == '?') ++stats.questions;
-    if ((c == '.' || c == '!' || c == '?') && (i == n || bytes[i] == ' ' || bytes[i] == '\n')) ++stats.sentences;
-    stats.math += (f & kMathSymbol) ? 1 : 0;
-    stats.code += (f & kCodeSymbol) ? 1 : 0;
-    group.term((kFnvOffset ^ c) * kFnvPrime);
   }
+  terms.resize(static_cast<size_t>(term - terms.data()));
+  stats.bytes += n;
+  stats.digits += classes.digits;
+  stats.upper += classes.upper;
+  stats.letters += classes.letters;
+  stats.non_ascii += classes.non_ascii;
+  stats.newlines += classes.newlines;
+  stats.words += words;
+  stats.numbers += numbers;
+  stats.word_bytes += word_bytes;
+  stats.long_words += long_words;
+  stats.questions += questions;
+  stats.sentences += sentences;
+  stats.math += math;
+  stats.code += code;
 }
 
 float log_scaled(size_t n, float divisor) { return static_cast<float>(std::log1p(static_cast<double>(n))) / divisor; }
@@ -187,39 +215,48 @@ void extract(const FeatureSpace& space, const Turns& turns, size_t task_turn, Sp
 
   TextStats task, all;
   bool has_system = false;
-  {
-    HashedGroup group(space, out, kTaskUnigram, kTaskBigram, space.bigrams);
-    if (task_turn < turns.size()) scan_text(turns[task_turn].text, group, task);
-    out.task_unigrams_end = group.finish();
-    out.task_end = out.index.size();
-  }
-  {
-    // Earlier turns: unigrams only, and only the most recent
-    // kContextHashBytes of them (newest first, the oldest one cut to its
-    // end), which bounds the cost of long conversations; their sizes still
-    // count in full in the length features.
-    HashedGroup group(space, out, kContextUnigram, kContextBigram, /*bigrams=*/false);
-    size_t budget = kContextHashBytes;
-    for (size_t t = turns.size(); t-- > 0;) {
-      if (turns[t].role == Role::kSystem || turns[t].role == Role::kDeveloper) has_system = true;
-      if (t == task_turn) continue;
-      all.bytes += turns[t].text.size();
-      if (budget == 0) continue;
-      std::string_view text = turns[t].text;
-      if (text.size() > budget) text = text.substr(text.size() - budget);
-      budget -= text.size();
-      TextStats ignored;
-      scan_text(text, group, ignored);
-      group.break_sequence();
+  std::vector<uint64_t>& terms = out.scratch;
+  terms.clear();
+  size_t task_chars = 0;
+  if (task_turn < turns.size()) {
+    const std::string_view text = turns[task_turn].text;
+    task_chars = text.size();
+    if (text.size() <= kTaskHashBytes) {
+      scan_text(text, terms, task);
+    } else {
+      scan_text(text.substr(0, kTaskHashBytes / 2), terms, task);
+      scan_text(text.substr(text.size() - kTaskHashBytes / 2), terms, task);
     }
-    group.finish();
   }
-  all.bytes += task.bytes;
+  append_unigrams(space, terms, kTaskUnigram, out);
+  out.task_unigrams_end = out.index.size();
+  if (space.bigrams) append_bigrams(space, terms, kTaskBigram, out);
+  out.task_end = out.index.size();
+
+  // Earlier turns: unigrams only, and only the most recent kContextHashBytes
+  // of them (newest first, the oldest one cut to its end), which bounds the
+  // cost of long conversations; their sizes still count in full in the
+  // length features.
+  terms.clear();
+  size_t budget = kContextHashBytes;
+  for (size_t t = turns.size(); t-- > 0;) {
+    if (turns[t].role == Role::kSystem || turns[t].role == Role::kDeveloper) has_system = true;
+    if (t == task_turn) continue;
+    all.bytes += turns[t].text.size();
+    if (budget == 0) continue;
+    std::string_view text = turns[t].text;
+    if (text.size() > budget) text = text.substr(text.size() - budget);
+    budget -= text.size();
+    TextStats ignored;
+    scan_text(text, terms, ignored);
+  }
+  append_unigrams(space, terms, kContextUnigram, out);
+  all.bytes += task_chars;
 
   float* dense = out.value.data();
   dense[kBias] = 1.0f;
   dense[kLogChars] = log_scaled(all.bytes, 10.0f);
-  dense[kLogLastUserChars] = log_scaled(task.bytes, 10.0f);
+  dense[kLogLastUserChars] = log_scaled(task_chars, 10.0f);
   dense[kLogTurns] = log_scaled(turns.size(), 1.0f);
   dense[kLogWords] = log_scaled(task.words, 10.0f);
   dense[kDigitShare] = share(task.digits, task.bytes);
@@ -234,7 +271,7 @@ void extract(const FeatureSpace& space, const Turns& turns, size_t task_turn, Sp
   dense[kHasSystemPrompt] = has_system ? 1.0f : 0.0f;
   dense[kLogNumbers] = log_scaled(task.numbers, 1.0f);
   dense[kLogSentences] = log_scaled(task.sentences, 1.0f);
-  dense[kLengthBin0 + length_bin(task.bytes)] = 1.0f;
+  dense[kLengthBin0 + length_bin(task_chars)] = 1.0f;
 }
 
 struct MessageTurns {

@@ -1,6 +1,8 @@
 #include "tiergate/signals/intent.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 
 namespace tiergate {
 namespace {
@@ -65,6 +67,20 @@ bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+// For each byte, the cues (bit i = kCues[i]) that open with it, either case:
+// the scan tries only those.
+constexpr std::array<uint32_t, 256> make_cues_by_opener() {
+  static_assert(std::size(kCues) <= 32);
+  std::array<uint32_t, 256> t{};
+  for (size_t i = 0; i < std::size(kCues); ++i) {
+    const auto c = static_cast<unsigned char>(kCues[i].phrase[0]);
+    t[c] |= uint32_t{1} << i;
+    if (c >= 'a' && c <= 'z') t[c - 32] |= uint32_t{1} << i;
+  }
+  return t;
+}
+constexpr std::array<uint32_t, 256> kCuesByOpener = make_cues_by_opener();
+
 bool matches_at(std::string_view text, size_t at, std::string_view phrase) {
   if (at + phrase.size() > text.size()) return false;
   for (size_t i = 0; i < phrase.size(); ++i) {
@@ -94,9 +110,10 @@ std::optional<Intent> intent_for_category(std::string_view category) {
 std::optional<Intent> intent_cue(std::string_view text) {
   const size_t window = std::min(text.size(), kCueWindow);
   for (size_t at = 0; at < window; ++at) {
-    if (at > 0 && is_word_char(text[at - 1])) continue;  // word starts only
-    if (!is_word_char(text[at])) continue;
-    for (const Cue& cue : kCues) {
+    uint32_t cues = kCuesByOpener[static_cast<unsigned char>(text[at])];
+    if (cues == 0 || (at > 0 && is_word_char(text[at - 1]))) continue;  // word starts only
+    for (; cues != 0; cues &= cues - 1) {  // in table order: the first match wins
+      const Cue& cue = kCues[std::countr_zero(cues)];
       if (matches_at(text, at, cue.phrase)) return cue.intent;
     }
   }
@@ -107,6 +124,13 @@ std::string_view task_text(const std::vector<ChatMessage>& messages) {
   return messages.empty() ? std::string_view() : std::string_view(messages[task_turn_index(messages)].content);
 }
 
+IntentClassifier::IntentClassifier(SoftmaxModel model) : model_(std::move(model)) {
+  if (has_model()) {
+    packed_ = PackedLinear(kIntentCount, model_.dimension() - kDenseFeatures, 0, model_.range(),
+                           [&](uint32_t f, uint32_t k) { return model_.weights()[size_t{f} * kIntentCount + k]; });
+  }
+}
+
 IntentResult IntentClassifier::classify(const std::vector<ChatMessage>& messages,
                                         const SparseFeatures& features) const {
   return classify_text(task_text(messages), features);
@@ -115,7 +139,8 @@ IntentResult IntentClassifier::classify(const std::vector<ChatMessage>& messages
 IntentResult IntentClassifier::classify_text(std::string_view text, const SparseFeatures& features) const {
   IntentResult result;
   if (has_model()) {
-    model_.probabilities(features, result.probabilities);
+    packed_.logits(features, {}, result.probabilities);
+    softmax_in_place(result.probabilities);
   } else {
     result.probabilities[static_cast<size_t>(Intent::kChat)] = 1.0f;
   }

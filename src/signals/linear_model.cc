@@ -45,13 +45,18 @@ void SoftmaxModel::probabilities(const SparseFeatures& x, std::span<float> out) 
     const float v = x.value[i];
     for (uint32_t k = 0; k < classes_; ++k) acc[k] += w[k] * v;
   }
-  const float top = *std::max_element(out.begin(), out.end());
+  softmax_in_place(out);
+}
+
+void softmax_in_place(std::span<float> logits) {
+  if (logits.empty()) return;
+  const float top = *std::max_element(logits.begin(), logits.end());
   float sum = 0;
-  for (float& p : out) {
+  for (float& p : logits) {
     p = std::exp(p - top);
     sum += p;
   }
-  for (float& p : out) p /= sum;
+  for (float& p : logits) p /= sum;
 }
 
 LogisticModel train_logistic(const std::vector<SparseFeatures>& rows, std::span<const float> labels,

@@ -275,3 +275,46 @@ TEST(FeaturesTest, EarlierTurnsAreHashedUpToABudgetNewestFirst) {
 
 }  // namespace
 }  // namespace tiergate
+
+namespace tiergate {
+namespace {
+
+// A task turn longer than kTaskHashBytes is read at its head and tail: its
+// middle does not change the hashed terms or the text statistics, its length
+// counts in full.
+TEST(FeaturesTest, LongTaskTurnIsReadAtItsHeadAndTail) {
+  std::string filler;
+  while (filler.size() < 4 * kTaskHashBytes) filler += "middle words 42 here. ";
+  const std::string head = "Explain the following carefully: ";
+  const std::string tail = " What is the answer?";
+  const std::string a = head + filler + tail;
+  std::string b = a;
+  b.replace(b.size() / 2 - 100, 200, std::string(200, 'Z'));  // the middle only
+  const SparseFeatures fa = features_of(user(a));
+  const SparseFeatures fb = features_of(user(b));
+  EXPECT_EQ(fa.index, fb.index);
+  EXPECT_EQ(fa.value, fb.value);
+  EXPECT_LE(fa.task_end - kDenseFeatures, 2 * kTaskHashBytes) << "bounded work";
+
+  const SparseFeatures longer = features_of(user(head + filler + filler + tail));
+  EXPECT_GT(dense(longer)[kLogLastUserChars], dense(fa)[kLogLastUserChars]);
+  EXPECT_EQ(dense(longer)[kLengthBin0 + 7], 1.0f);
+
+  // The tail is read: a different question changes the terms.
+  const SparseFeatures other_tail = features_of(user(head + filler + " Why is the sky blue?"));
+  EXPECT_NE(hashed(other_tail), hashed(fa));
+}
+
+// Words longer than one 8-byte hashing chunk, and words at the very end of
+// the text, hash by all their bytes and case-insensitively.
+TEST(FeaturesTest, LongWordsHashByAllTheirBytes) {
+  EXPECT_EQ(hashed(features_of(user("Internationalization"))), hashed(features_of(user("internationalizatioN"))));
+  EXPECT_NE(hashed(features_of(user("internationalization"))), hashed(features_of(user("internationalizatiox"))));
+  EXPECT_NE(hashed(features_of(user("abcdefgh"))), hashed(features_of(user("abcdefghi"))));
+  EXPECT_NE(hashed(features_of(user("abcdefgh1"))), hashed(features_of(user("abcdefgh2"))));
+  const std::string at_end = std::string(60, ' ') + "tail";
+  EXPECT_EQ(hashed(features_of(user(at_end))), hashed(features_of(user("TAIL"))));
+}
+
+}  // namespace
+}  // namespace tiergate

@@ -50,6 +50,8 @@ struct RouteContext {
 struct RouteInputs {
   // The request's signals; nullptr, or learned == false, means the placeholder
   // rule decides model "auto" (no trained artifact).
+  // Its prompt_tokens is the scheduler's token estimate (without signals the
+  // scheduler estimates from the messages).
   const RequestSignals* signals = nullptr;
   // The artifact's calibration (RouterArtifact::score_quantiles, 101 values
   // or empty), to turn a quality dial into a threshold.

@@ -26,6 +26,7 @@
 #include "tiergate/signals/features.h"
 #include "tiergate/signals/intent.h"
 #include "tiergate/signals/linear_model.h"
+#include "tiergate/signals/packed_linear.h"
 
 namespace tiergate {
 
@@ -129,14 +130,14 @@ class ComplexityEstimator {
   float topic_weight_ = 0;
   float length_weight_ = 0;
 
-  // Speed: the logistic models of global_, experts_ and topics_ interleaved as
-  // packed_[feature * models_ + m], so one pass over the features computes
-  // every logit with one memory access per feature. Built when the gain
-  // models agree in target, intent block and dimension (training makes them
-  // so); otherwise parts() scores them one by one.
+  // Speed: the logistic models of global_, experts_ and topics_ packed into
+  // one PackedLinear, so one pass over the features computes every logit;
+  // the gate's softmax likewise. Built when the gain models agree in target,
+  // intent block and dimension (training makes them so); otherwise parts()
+  // scores them one by one.
   void pack();
-  std::vector<float> packed_;
-  uint32_t models_ = 0;
+  PackedLinear logits_;
+  PackedLinear gate_logits_;
 };
 
 }  // namespace tiergate

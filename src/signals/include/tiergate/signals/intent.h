@@ -16,6 +16,7 @@
 #include "tiergate/core/chat.h"
 #include "tiergate/signals/features.h"
 #include "tiergate/signals/linear_model.h"
+#include "tiergate/signals/packed_linear.h"
 
 namespace tiergate {
 
@@ -57,7 +58,7 @@ class IntentClassifier {
   // Cue rules only (no learned model): everything else is chat.
   IntentClassifier() = default;
   // Precondition: model.classes() == kIntentCount.
-  explicit IntentClassifier(SoftmaxModel model) : model_(std::move(model)) {}
+  explicit IntentClassifier(SoftmaxModel model);
 
   bool has_model() const { return model_.classes() == kIntentCount; }
   const SoftmaxModel& model() const { return model_; }
@@ -69,6 +70,7 @@ class IntentClassifier {
 
  private:
   SoftmaxModel model_;
+  PackedLinear packed_;  // model_, packed for scoring
 };
 
 // The latest user turn (the task); the last message when there is none.

@@ -56,6 +56,9 @@ class SoftmaxModel {
   std::vector<float> weights_;
 };
 
+// Turns logits into probabilities in place (max-subtracted exponentials).
+void softmax_in_place(std::span<float> logits);
+
 // Maps a feature index onto a model whose hashed part has `buckets` slots
 // (a power of two no larger than the features' space).
 inline uint32_t fold_index(uint32_t index, uint32_t buckets) {
