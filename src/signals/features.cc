@@ -20,7 +20,7 @@ constexpr uint64_t kTaskBigram = 0xc2b2ae3d27d4eb4full;
 constexpr uint64_t kContextUnigram = 0x165667b19e3779f9ull;
 constexpr uint64_t kTermMultiplier = 0xff51afd7ed558ccdull;
 
-uint64_t mix(uint64_t h) {  // splitmix64 finaliser: spreads FNV's low bits
+uint64_t mix(uint64_t h) {  // splitmix64 finaliser: every output bit depends on every input bit
   h ^= h >> 30;
   h *= 0xbf58476d1ce4e5b9ull;
   h ^= h >> 27;
@@ -29,19 +29,24 @@ uint64_t mix(uint64_t h) {  // splitmix64 finaliser: spreads FNV's low bits
   return h;
 }
 
-// Punctuation kinds that the dense features count.
-enum PunctuationClass : uint8_t {
-  kMathSymbol = 1 << 0,  // = + - * / ^ < > %
-  kCodeSymbol = 1 << 1,  // { } ; ( ) [ ] _ #
+// Kinds of a term's first byte that the dense features count.
+enum TermClass : uint8_t {
+  kMathSymbol = 1 << 0,   // = + - * / ^ < > %
+  kCodeSymbol = 1 << 1,   // { } ; ( ) [ ] _ #
+  kSentenceEnd = 1 << 2,  // . ! ?
+  kDigit = 1 << 3,        // 0-9: a word that opens with one is a number
 };
+constexpr int kDigitBit = 3;
 
-constexpr std::array<uint8_t, 256> make_punctuation_classes() {
+constexpr std::array<uint8_t, 256> make_term_classes() {
   std::array<uint8_t, 256> t{};
   for (char m : std::string_view("=+-*/^<>%")) t[static_cast<unsigned char>(m)] |= kMathSymbol;
   for (char m : std::string_view("{};()[]_#")) t[static_cast<unsigned char>(m)] |= kCodeSymbol;
+  for (char m : std::string_view(".!?")) t[static_cast<unsigned char>(m)] |= kSentenceEnd;
+  for (char m = '0'; m <= '9'; ++m) t[static_cast<unsigned char>(m)] |= kDigit;
   return t;
 }
-constexpr std::array<uint8_t, 256> kPunctuationClass = make_punctuation_classes();
+constexpr std::array<uint8_t, 256> kTermClass = make_term_classes();
 
 // ASCII upper-case bytes of v to lower case, eight at a time; other bytes,
 // non-ASCII included, unchanged.
@@ -154,25 +159,27 @@ void scan_text(std::string_view text, std::vector<uint64_t>& terms, TextStats& s
     // A term starts at each non-space byte that does not continue a word.
     const uint64_t continues = word & ((word << 1) | (previous_word >> 63));
     previous_word = word;
+    // Few branches below: whether a term is a word or a mark is as good as
+    // random on real text, so it selects values instead of code paths.
     for (uint64_t starts = ~classes.space[w] & valid & ~continues; starts != 0; starts &= starts - 1) {
-      const size_t i = 64 * w + static_cast<size_t>(std::countr_zero(starts));
+      const auto bit = static_cast<size_t>(std::countr_zero(starts));
+      const size_t i = 64 * w + bit;
       const unsigned char c = bytes[i];
-      if ((word >> (i % 64)) & 1) {
-        const size_t length = next_bit<false>(classes.word, i, n) - i;
-        ++words;
-        numbers += c >= '0' && c <= '9' ? 1 : 0;
-        word_bytes += length;
-        long_words += length >= 9 ? 1 : 0;
-        *term++ = term_hash(bytes + i, length, end);
-        continue;
-      }
+      const size_t is_word = (word >> bit) & 1;
+      auto length = static_cast<size_t>(std::countr_zero(~(word >> bit)));  // 0 for a mark
+      if (bit + length == 64 && i + length < n) length = next_bit<false>(classes.word, i, n) - i;  // runs on
+      length += 1 - is_word;
+      const uint8_t kind = kTermClass[c];
+      const unsigned char next = i + 1 < n ? bytes[i + 1] : ' ';
+      words += is_word;
+      numbers += is_word & (kind >> kDigitBit);
+      word_bytes += is_word * length;
+      long_words += is_word & (length >= 9 ? 1 : 0);
       questions += c == '?' ? 1 : 0;
-      const bool ends_sentence = c == '.' || c == '!' || c == '?';
-      sentences += ends_sentence && (i + 1 == n || bytes[i + 1] == ' ' || bytes[i + 1] == '\n') ? 1 : 0;
-      const uint8_t kind = kPunctuationClass[c];
-      math += kind & kMathSymbol ? 1 : 0;
-      code += kind & kCodeSymbol ? 1 : 0;
-      *term++ = term_hash(bytes + i, 1, end);
+      sentences += (kind & kSentenceEnd) != 0 && (next == ' ' || next == '\n') ? 1 : 0;
+      math += (kind & kMathSymbol) != 0 ? 1 : 0;
+      code += (kind & kCodeSymbol) != 0 ? 1 : 0;
+      *term++ = term_hash(bytes + i, length, end);
     }
   }
   terms.resize(static_cast<size_t>(term - terms.data()));

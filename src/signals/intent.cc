@@ -109,13 +109,19 @@ std::optional<Intent> intent_for_category(std::string_view category) {
 
 std::optional<Intent> intent_cue(std::string_view text) {
   const size_t window = std::min(text.size(), kCueWindow);
-  for (size_t at = 0; at < window; ++at) {
-    uint32_t cues = kCuesByOpener[static_cast<unsigned char>(text[at])];
-    if (cues == 0 || (at > 0 && is_word_char(text[at - 1]))) continue;  // word starts only
-    for (; cues != 0; cues &= cues - 1) {  // in table order: the first match wins
+  size_t at = 0;
+  while (at < window) {
+    if (!is_word_char(text[at])) {
+      ++at;
+      continue;
+    }
+    // A word starts here: try the cues that open with its first letter, in
+    // table order (the first match wins), then skip the rest of the word.
+    for (uint32_t cues = kCuesByOpener[static_cast<unsigned char>(text[at])]; cues != 0; cues &= cues - 1) {
       const Cue& cue = kCues[std::countr_zero(cues)];
       if (matches_at(text, at, cue.phrase)) return cue.intent;
     }
+    while (at < window && is_word_char(text[at])) ++at;
   }
   return std::nullopt;
 }
