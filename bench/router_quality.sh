@@ -31,6 +31,11 @@ for i in "${!routing[@]}"; do
   echo "[bench] leave one benchmark out: $name" >&2
   "$bin/tiergate" router train --data "${train[@]}" --intent-data "$prompts" --cv 0 --out "$work/router-without-$name.json" >/dev/null
   "$bin/tiergate" router eval --router "$work/router-without-$name.json" --data "$held_out" >"$work/router-lobo-$name.json"
+  # The same without the familiarity guard, to show what it does.
+  "$bin/tiergate" router train --data "${train[@]}" --intent-data "$prompts" --cv 0 --no-familiarity \
+    --out "$work/router-without-$name-unguarded.json" >/dev/null
+  "$bin/tiergate" router eval --router "$work/router-without-$name-unguarded.json" --data "$held_out" \
+    >"$work/router-lobo-$name-unguarded.json"
 done
 
 node - "$work" "$results" "$folds" "${#seeds[@]}" "${routing[@]}" <<'JS'
@@ -42,8 +47,9 @@ const names = files.map((f) => f.split("/").pop().replace(/\.jsonl$/, ""));
 const lobo = {};
 for (const n of names) {
   const r = JSON.parse(fs.readFileSync(`${work}/router-lobo-${n}.json`, "utf8"));
+  const u = JSON.parse(fs.readFileSync(`${work}/router-lobo-${n}-unguarded.json`, "utf8"));
   lobo[n] = { apgr: r.APGR, cpt50: r["CPT(50%)"], length_apgr: r.details.overall.baselines.length.apgr,
-              length_cpt50: r.details.overall.baselines.length.cpt50 };
+              length_cpt50: r.details.overall.baselines.length.cpt50, unguarded_apgr: u.APGR };
 }
 // Per benchmark: the mean over fold seeds and the range.
 const spread = {};
@@ -72,8 +78,12 @@ for (const [b, v] of Object.entries(cv.benchmarks)) {
         `${f(v.baselines.random_mean_of_10.apgr)} |\n`;
 }
 md += `\nTargets (issue 3, held-out rows): MMLU CPT(50%) < 35.5% and APGR > 0.65; GSM8K CPT(50%) < 33.6%; never below the length heuristic.\n`;
-md += `\n## Leave one benchmark out (trained on the others, scored on the unseen one)\n\n| benchmark | APGR | CPT(50%) | length APGR | length CPT(50%) |\n|---|---:|---:|---:|---:|\n`;
-for (const [b, v] of Object.entries(lobo)) md += `| ${b} | ${f(v.apgr)} | ${pc(v.cpt50)} | ${f(v.length_apgr)} | ${pc(v.length_cpt50)} |\n`;
+md += `\n## Leave one benchmark out (trained on the others, scored on the unseen one)\n\n` +
+  `"without guard": trained with \`--no-familiarity\` (complexity.h: requests unlike every training benchmark are ranked by length).\n\n` +
+  `| benchmark | APGR | CPT(50%) | APGR without guard | length APGR | length CPT(50%) |\n|---|---:|---:|---:|---:|---:|\n`;
+for (const [b, v] of Object.entries(lobo)) {
+  md += `| ${b} | ${f(v.apgr)} | ${pc(v.cpt50)} | ${f(v.unguarded_apgr)} | ${f(v.length_apgr)} | ${pc(v.length_cpt50)} |\n`;
+}
 if (cv.intent) {
   const i = cv.intent;
   md += `\n## Intent (held-out accuracy on the labelled prompts, ${i.rows} rows, fold seed 1)\n\naccuracy ${f(i.accuracy)}; cue rules alone ${f(i.baselines.cue_rules_only)}; ` +

@@ -185,6 +185,7 @@ struct TrainArgs {
   bool no_intent_features = false;
   bool no_balance = false;
   bool no_bigrams = false;
+  bool no_familiarity = false;
   uint64_t seed = 1;
   TrainOptions complexity = RouterTrainOptions{}.complexity_training;
   float topic_weight = RouterTrainOptions{}.topic_weight;
@@ -200,6 +201,7 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   }
   options.space.buckets = args.buckets;
   options.space.bigrams = !args.no_bigrams;
+  options.familiarity = !args.no_familiarity;
   auto target = parse_complexity_target(args.target);
   if (!target) return invalid_argument("--target must be tier_gap or cloud_wins, got '" + args.target + "'");
   options.target = *target;
@@ -240,6 +242,7 @@ void add_training_settings(json& j, const TrainArgs& args, const RouterTrainOpti
   j["target"] = args.target;
   j["intent_features"] = options.intent_features;
   j["buckets"] = args.buckets;
+  j["familiarity"] = options.familiarity;
 }
 
 int run_train(const TrainArgs& args) {
@@ -446,6 +449,8 @@ void add_training_options(CLI::App& sub, TrainArgs& args) {
   sub.add_flag("--no-intent-features", args.no_intent_features, "complexity without the intent distribution");
   sub.add_flag("--no-balance", args.no_balance, "weigh rows alike instead of each benchmark alike");
   sub.add_flag("--no-bigrams", args.no_bigrams, "hash word unigrams only (faster, usually a little weaker)");
+  sub.add_flag("--no-familiarity", args.no_familiarity,
+               "no familiarity guard: score requests unlike every training benchmark by the learned parts too");
   sub.add_option("--epochs", args.complexity.epochs, "complexity training epochs")->capture_default_str();
   sub.add_option("--learning-rate", args.complexity.learning_rate, "complexity AdaGrad rate")->capture_default_str();
   sub.add_option("--l2", args.complexity.l2, "complexity L2 shrinkage")->capture_default_str();

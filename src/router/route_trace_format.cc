@@ -34,6 +34,7 @@ json trace_object(const RoutePlan& plan) {
                  {{"global", t.complexity_global},
                   {"experts", t.complexity_experts},
                   {"topics", t.complexity_topics},
+                  {"familiarity", t.familiarity},
                   {"gain", t.score}}},
                 {"prompt_tokens", t.prompt_tokens},
                 {"expected_output_tokens", t.expected_output_tokens}}},
@@ -85,7 +86,8 @@ std::string explain_route(const RoutePlan& plan) {
   if (!t.intent.empty()) {
     out += "signals:    intent " + t.intent + " (" + fixed(t.intent_confidence, 2) + (t.intent_from_cue ? ", cue" : "") +
            "), cloud score " + fixed(t.score, 4) + " [global " + fixed(t.complexity_global, 4) + ", experts " +
-           fixed(t.complexity_experts, 4) + ", topics " + fixed(t.complexity_topics, 4) + "]" +
+           fixed(t.complexity_experts, 4) + ", topics " + fixed(t.complexity_topics, 4) + ", familiarity " +
+           fixed(t.familiarity, 2) + "]" +
            (t.learned ? "" : " (no trained router)") + "\n";
   }
   out += "size:       " + std::to_string(t.prompt_tokens) + " prompt tokens (estimated), " +

@@ -1,5 +1,6 @@
 #include "tiergate/signals/complexity.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <span>
@@ -61,6 +62,63 @@ float GainModel::gain(const SparseFeatures& features, const IntentResult& intent
   return 0.0f;
 }
 
+// The slot of the line-break term: any fixed value does (one more term that
+// may share a slot with a word, like any hashed term).
+constexpr uint32_t kLineBreakSlot = 0x9e3779b9u;
+
+void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::pair<uint32_t, float>>& out) {
+  // Counts per slot in a reused array; the touched slots are reset after.
+  thread_local std::vector<uint16_t> count;
+  if (count.size() < buckets) count.assign(buckets, 0);
+  out.clear();
+  for (size_t i = kDenseFeatures; i < x.task_unigrams_end; ++i) {
+    const uint32_t slot = (x.index[i] - kDenseFeatures) & (buckets - 1);
+    if (count[slot]++ == 0) out.push_back({slot, 0.0f});
+  }
+  // Line breaks are a term here (the features count them apart): the layout
+  // of a request (options on lines of their own, few-shot blocks) tells
+  // benchmarks apart as much as its words do.
+  const auto line_breaks = static_cast<uint32_t>(std::lround(std::expm1(double{x.value[kLogLines]})));
+  if (line_breaks > 0) {
+    const uint32_t slot = kLineBreakSlot & (buckets - 1);
+    if (count[slot] == 0) out.push_back({slot, 0.0f});
+    count[slot] = static_cast<uint16_t>(std::min<uint32_t>(count[slot] + line_breaks, 0xffff));
+  }
+  // 1 + ln(count), from a table for the usual counts.
+  static const std::array<float, 64> kWeight = [] {
+    std::array<float, 64> t{};
+    for (size_t c = 1; c < t.size(); ++c) t[c] = 1.0f + std::log(static_cast<float>(c));
+    return t;
+  }();
+  float norm2 = 0;
+  for (auto& [slot, weight] : out) {
+    const uint16_t c = count[slot];
+    weight = c < kWeight.size() ? kWeight[c] : 1.0f + std::log(static_cast<float>(c));
+    norm2 += weight * weight;
+    count[slot] = 0;
+  }
+  const float scale = norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
+  for (auto& entry : out) entry.second *= scale;
+}
+
+float FamiliarityModel::familiarity(const SparseFeatures& x, size_t& nearest) const {
+  thread_local std::vector<std::pair<uint32_t, float>> terms;
+  familiar_terms(x, buckets, terms);
+  std::array<float, kMaxLabels> sim{};
+  const size_t n = labels.size();
+  for (const auto& [slot, weight] : terms) {
+    const float* c = centroids.data() + size_t{slot} * n;
+    for (size_t l = 0; l < n; ++l) sim[l] += weight * c[l];
+  }
+  float w = 0;
+  nearest = 0;
+  for (size_t l = 0; l < n; ++l) {
+    w = std::max(w, std::clamp((sim[l] - low[l]) / (high[l] - low[l]), 0.0f, 1.0f));
+    if (sim[l] - high[l] > sim[nearest] - high[nearest]) nearest = l;
+  }
+  return w;
+}
+
 void LabelMixture::probabilities(const SparseFeatures& features, std::span<float> out) const {
   model.probabilities(features, out);
 }
@@ -115,6 +173,8 @@ void ComplexityEstimator::pack() {
                          [&](uint32_t f, uint32_t m) { return models[m]->weights()[f]; });
 }
 
+void ComplexityEstimator::set_familiarity(FamiliarityModel familiarity) { familiarity_ = std::move(familiarity); }
+
 void ComplexityEstimator::set_topic_model(TopicModel topics, float weight) {
   topics_ = std::move(topics);
   topic_weight_ = topics_.empty() ? 0.0f : weight;
@@ -167,9 +227,16 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
     for (size_t e = 0; e < experts_.size(); ++e) parts.experts += p[e] * gains[e + 1];
     linear = (1.0f - expert_weight_) * parts.global + expert_weight_ * parts.experts;
   }
-  parts.gain = linear;
-  parts.gain = linear + topic_weight_ * parts.topics;
-  parts.gain += length_weight_ * features.value[kLogChars];
+  const float learned = linear + topic_weight_ * parts.topics + length_weight_ * features.value[kLogChars];
+  parts.gain = learned;
+  if (!familiarity_.empty()) {
+    size_t nearest = 0;
+    const float w = familiarity_.familiarity(features, nearest);
+    const float log_chars = features.value[kLogChars] * 10.0f;  // kLogChars is log1p(chars) / 10
+    const float intercept = w * familiarity_.intercepts[nearest] + (1.0f - w) * familiarity_.intercept;
+    parts.familiarity = w;
+    parts.gain = w * learned + (1.0f - w) * (intercept + familiarity_.slope * log_chars);
+  }
   return parts;
 }
 

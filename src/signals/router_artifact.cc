@@ -118,6 +118,31 @@ StatusOr<LabelMixture> read_mixture(const json& j, const std::string& what) {
   return m;
 }
 
+StatusOr<FamiliarityModel> read_familiarity(const json& j, const std::string& what) {
+  FamiliarityModel f;
+  f.labels = j.at("labels").get<std::vector<std::string>>();
+  f.low = j.at("low").get<std::vector<float>>();
+  f.high = j.at("high").get<std::vector<float>>();
+  f.intercepts = j.at("intercepts").get<std::vector<float>>();
+  f.intercept = j.at("intercept").get<float>();
+  f.slope = j.at("slope").get<float>();
+  const size_t n = f.labels.size();
+  if (n == 0 || n > FamiliarityModel::kMaxLabels || f.low.size() != n || f.high.size() != n ||
+      f.intercepts.size() != n) {
+    return invalid_argument(what + ": labels, low, high and intercepts must match, 1.." +
+                            std::to_string(FamiliarityModel::kMaxLabels));
+  }
+  for (size_t l = 0; l < n; ++l) {
+    if (!(f.high[l] > f.low[l])) return invalid_argument(what + ": high must exceed low for " + f.labels[l]);
+  }
+  f.buckets = j.at("buckets").get<uint32_t>();
+  if (!std::has_single_bit(f.buckets)) return invalid_argument(what + ": buckets must be a power of two");
+  auto centroids = decode_floats(j.at("centroids").get<std::string>(), size_t{f.buckets} * n, what + ".centroids");
+  if (!centroids.is_ok()) return centroids.status();
+  f.centroids = std::move(*centroids);
+  return f;
+}
+
 }  // namespace
 
 Status save_router_artifact(const RouterArtifact& artifact, const std::string& path) {
@@ -149,6 +174,16 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
                             {"values", c.topics().values},
                             {"dimension", c.topics().model.dimension()},
                             {"model", encode_floats(c.topics().model.weights())}};
+  }
+  if (const FamiliarityModel& f = c.familiarity(); !f.empty()) {
+    complexity["familiarity"] = {{"labels", f.labels},
+                                 {"buckets", f.buckets},
+                                 {"centroids", encode_floats(f.centroids)},
+                                 {"low", f.low},
+                                 {"high", f.high},
+                                 {"intercepts", f.intercepts},
+                                 {"intercept", f.intercept},
+                                 {"slope", f.slope}};
   }
   doc["complexity"] = complexity;
   doc["calibration"] = {{"score_quantiles", artifact.score_quantiles}};
@@ -261,6 +296,11 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
       if (!weights.is_ok()) return weights.status();
       topics.model = LogisticModel(std::move(*weights));
       artifact.complexity.set_topic_model(std::move(topics), t.at("weight").get<float>());
+    }
+    if (c.contains("familiarity")) {
+      auto familiarity = read_familiarity(c["familiarity"], prefix + "complexity.familiarity");
+      if (!familiarity.is_ok()) return familiarity.status();
+      artifact.complexity.set_familiarity(std::move(*familiarity));
     }
     artifact.score_quantiles = doc.at("calibration").at("score_quantiles").get<std::vector<float>>();
     if (Status s = check(artifact.score_quantiles.empty() || artifact.score_quantiles.size() == 101,

@@ -270,6 +270,12 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
   }
 
   artifact.complexity.set_length_weight(options.length_weight);
+  if (options.familiarity) {
+    report(progress, "fitting the familiarity guard over " + std::to_string(benchmarks.size()) + " benchmarks");
+    artifact.complexity.set_familiarity(
+        train_familiarity(plain, benchmark_of_row, benchmarks, score_rows(artifact, rows),
+                          std::min(options.familiarity_buckets, options.space.buckets)));
+  }
   artifact.score_quantiles = score_quantiles(score_rows(artifact, rows));
   return artifact;
 }

@@ -180,7 +180,7 @@ TEST(SchedulerTest, TraceCarriesFiguresButNoPromptText) {
   signals.learned = true;
   signals.intent.intent = Intent::kMath;
   signals.intent.confidence = 0.8f;
-  signals.complexity = {0.1f, 0.2f, 0.05f, 0.3f};
+  signals.complexity = {.global = 0.1f, .experts = 0.2f, .topics = 0.05f, .gain = 0.3f, .familiarity = 0.75f};
   signals.prompt_tokens = estimate_prompt_tokens(r.messages);
   std::vector<float> quantiles = linear_quantiles(-1, 1);
   RouteInputs inputs;
@@ -194,6 +194,7 @@ TEST(SchedulerTest, TraceCarriesFiguresButNoPromptText) {
   EXPECT_EQ(t.intent, "math");
   EXPECT_FLOAT_EQ(static_cast<float>(t.score), 0.3f);
   EXPECT_FLOAT_EQ(static_cast<float>(t.complexity_experts), 0.2f);
+  EXPECT_FLOAT_EQ(static_cast<float>(t.familiarity), 0.75f);
   ASSERT_TRUE(t.threshold.has_value());
   EXPECT_NEAR(*t.threshold, 0.0, 1e-6);
   EXPECT_EQ(t.threshold_source, "quality");
@@ -212,6 +213,7 @@ TEST(SchedulerTest, TraceCarriesFiguresButNoPromptText) {
   EXPECT_EQ(j["tier"], "cheap");
   EXPECT_EQ(j["reason"], "auto:complexity");
   EXPECT_EQ(j["trace"]["signals"]["intent"], "math");
+  EXPECT_FLOAT_EQ(j["trace"]["signals"]["complexity"]["familiarity"].get<float>(), 0.75f);
   EXPECT_EQ(j["trace"]["decided_by"], "complexity");
   EXPECT_EQ(j["candidates"].size(), 3u);
 }

@@ -172,6 +172,15 @@ TEST_F(RouterArtifactTest, DamagedPartsAreRefused) {
       {"TopicValuesMismatch", [](json& doc) { doc["complexity"]["topics"]["values"].erase(0); },
        "labels and values must match"},
       {"QuantilesWrongCount", [](json& doc) { doc["calibration"]["score_quantiles"] = {0.1, 0.2}; }, "101 values"},
+      {"FamiliarityLowMissing", [](json& doc) { doc["complexity"]["familiarity"]["low"].erase(0); },
+       "labels, low, high and intercepts must match"},
+      {"FamiliarityHighNotAboveLow",
+       [](json& doc) { doc["complexity"]["familiarity"]["high"] = doc["complexity"]["familiarity"]["low"]; },
+       "high must exceed low"},
+      {"FamiliarityBucketsNotPowerOfTwo", [](json& doc) { doc["complexity"]["familiarity"]["buckets"] = 1000; },
+       "power of two"},
+      {"FamiliarityCentroidsTruncated", [](json& doc) { doc["complexity"]["familiarity"]["centroids"] = "AAAA"; },
+       "complexity.familiarity.centroids"},
   };
   for (const Case& c : cases) {
     StatusOr<RouterArtifact> loaded = invalid_argument("not run");

@@ -174,5 +174,52 @@ TEST(SignalExtractorTest, WithArtifactMatchesScoreRows) {
   }
 }
 
+// The familiarity guard: requests like the training rows keep the learned
+// score; requests like none of them get the length fallback, so that among
+// them the longer one is preferred for the cloud exactly as far as the
+// training rows' scores grew with length.
+TEST(RouterTrainingTest, UnfamiliarRequestsAreScoredByLength) {
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(240, 4);
+  const RouterArtifact artifact = train_router(rows, {}, small_options());
+  const FamiliarityModel& f = artifact.complexity.familiarity();
+  ASSERT_FALSE(f.empty());
+  EXPECT_EQ(f.labels.size(), 2u);  // alpha and beta, 120 rows each
+  const SignalExtractor extractor(std::make_shared<const RouterArtifact>(artifact));
+
+  // Fresh rows of the training distribution: familiar, scored as learned.
+  const std::vector<RoutingRow> fresh = testing::synthetic_routing_rows(100, 99);
+  size_t familiar = 0;
+  for (const RoutingRow& row : fresh) familiar += extractor.assess(row.messages).complexity.familiarity == 1.0f ? 1 : 0;
+  EXPECT_GE(familiar, 90u);
+
+  // Code with its own words, symbols and layout: nothing like the training rows.
+  auto unfamiliar = [](int lines) {
+    std::string code;
+    for (int i = 0; i < lines; ++i) code += "def f" + std::to_string(i) + "(x):\n    return {x: [x * 2]}  # " + std::to_string(i) + "\n";
+    return std::vector<ChatMessage>{{Role::kUser, code}};
+  };
+  for (int lines : {2, 8, 30}) {
+    const std::vector<ChatMessage> request = unfamiliar(lines);
+    const RequestSignals s = extractor.assess(request);
+    EXPECT_EQ(s.complexity.familiarity, 0.0f) << lines << " lines";
+    SparseFeatures x;
+    extract_features(artifact.space, request, x);
+    const float fallback = f.intercept + f.slope * x.value[kLogChars] * 10.0f;
+    EXPECT_NEAR(s.complexity.gain, fallback, 1e-5) << lines << " lines";
+  }
+  const float short_gain = extractor.assess(unfamiliar(2)).complexity.gain;
+  const float long_gain = extractor.assess(unfamiliar(30)).complexity.gain;
+  if (f.slope > 0) {
+    EXPECT_GT(long_gain, short_gain);
+  } else if (f.slope < 0) {
+    EXPECT_LT(long_gain, short_gain);
+  }
+
+  // Switched off, nothing is stored and every request keeps the learned score.
+  RouterTrainOptions off = small_options();
+  off.familiarity = false;
+  EXPECT_TRUE(train_router(rows, {}, off).complexity.familiarity().empty());
+}
+
 }  // namespace
 }  // namespace tiergate

@@ -15,11 +15,22 @@
 //   length    the request's log length, weighted: longer requests tend to
 //             be harder on every benchmark seen; this keeps the ranking
 //             sensible on kinds of requests the other parts never saw.
-// gain = (1 - we) * global + we * experts + wt * topics + wl * log length.
+// learned = (1 - we) * global + we * experts + wt * topics + wl * log length.
+//
+// Familiarity (optional) guards the kinds of requests no training benchmark
+// resembles, where the learned parts have nothing to stand on and rank worse
+// than length alone (measured by leaving each dev benchmark out): w in [0, 1]
+// from the similarity of the task turn's unigrams to each benchmark's
+// centroid, and
+//   gain = w * learned + (1 - w) * fallback,
+// fallback = the least-squares fit of the learned score on log length over
+// the training rows, so that w = 0 ranks by length alone on the learned
+// score's scale.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -92,9 +103,41 @@ struct TopicModel {
   bool empty() const { return model.dimension() == 0; }
 };
 
+// How much a request resembles the training rows of some benchmark. The
+// task turn's terms (its hashed unigrams, words and punctuation marks, and
+// its line breaks, so that layout counts as much as vocabulary) folded onto
+// `buckets` slots and weighted 1 + ln(count), as a unit vector x. Per benchmark l: sim_l = x . c_l
+// (cosine; c_l the normalised mean of its training rows' vectors),
+// w_l = clamp((sim_l - low_l) / (high_l - low_l)), and w = max_l w_l. low_l and
+// high_l are low percentiles of the benchmark's own training rows'
+// similarities (each row left out of its centroid), so that nearly every
+// training row counts as familiar.
+struct FamiliarityModel {
+  static constexpr size_t kMaxLabels = 32;
+  std::vector<std::string> labels;  // benchmarks
+  uint32_t buckets = 0;             // a power of two
+  std::vector<float> centroids;     // [slot * labels.size() + l]
+  std::vector<float> low, high;     // per label
+  // The fallback: intercept + slope * log1p(characters of all turns), with
+  // the request's nearest benchmark's intercept in place of the global one
+  // as far as the request is familiar.
+  std::vector<float> intercepts;  // per label
+  float intercept = 0, slope = 0;
+
+  bool empty() const { return labels.empty(); }
+  // w in [0, 1]; `nearest` gets the label furthest above its `high`.
+  float familiarity(const SparseFeatures& x, size_t& nearest) const;
+};
+
+// The task turn's term vector of FamiliarityModel: (slot, weight) pairs, a
+// unit vector, slots in order of first occurrence. Precondition: buckets is
+// a power of two no larger than the features' space.
+void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::pair<uint32_t, float>>& out);
+
 struct ComplexityParts {
   float global = 0, experts = 0, topics = 0;  // each part's estimate (0 when absent)
   float gain = 0;                             // the blend
+  float familiarity = 1;                      // w; 1 without a familiarity model
 };
 
 class ComplexityEstimator {
@@ -107,6 +150,9 @@ class ComplexityEstimator {
   // Precondition: topics.model has the gain models' dimension.
   void set_topic_model(TopicModel topics, float weight);
   void set_length_weight(float weight) { length_weight_ = weight; }
+  // Precondition: familiarity.labels.size() <= FamiliarityModel::kMaxLabels
+  // and the per-label vectors match it.
+  void set_familiarity(FamiliarityModel familiarity);
   float length_weight() const { return length_weight_; }
 
   bool empty() const { return global_.empty(); }
@@ -120,6 +166,7 @@ class ComplexityEstimator {
   float expert_weight() const { return expert_weight_; }
   const TopicModel& topics() const { return topics_; }
   float topic_weight() const { return topic_weight_; }
+  const FamiliarityModel& familiarity() const { return familiarity_; }
 
  private:
   GainModel global_;
@@ -129,6 +176,7 @@ class ComplexityEstimator {
   TopicModel topics_;
   float topic_weight_ = 0;
   float length_weight_ = 0;
+  FamiliarityModel familiarity_;
 
   // Speed: the logistic models of global_, experts_ and topics_ packed into
   // one PackedLinear, so one pass over the features computes every logit;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,11 +44,25 @@ struct RouterTrainOptions {
   // weights (128 KiB) in cache.
   uint32_t label_buckets = 1u << 12;
   TrainOptions label_training{.epochs = 6, .learning_rate = 0.3f, .l2 = 1e-5f, .seed = 13};
+  // The familiarity guard (complexity.h): unfamiliar requests are scored by
+  // length. Its centroids' slots: 2^15 separated unseen benchmarks better
+  // than 2^12 on the dev data (the centroids take 128 KiB per benchmark).
+  bool familiarity = true;
+  uint32_t familiarity_buckets = 1u << 15;
 };
 
 // The intent label of a row: its category, else its benchmark (source before
 // '/'), mapped through intent_for_category; nullopt when neither maps.
 std::optional<Intent> intent_label(const std::string& category, const std::string& source);
+
+// The familiarity model (complexity.h) of training rows: a centroid for each
+// label (benchmark) with at least 30 rows (the largest
+// FamiliarityModel::kMaxLabels), over the task unigrams folded onto `buckets`
+// slots, with thresholds from each label's own rows; the fallback is fitted
+// to `scores`, the learned score of each row. Empty when no label qualifies.
+FamiliarityModel train_familiarity(const std::vector<SparseFeatures>& features, const std::vector<int>& label_of,
+                                   const std::vector<std::string>& labels, std::span<const double> scores,
+                                   uint32_t buckets);
 
 // Progress callback: a short message per stage (for the command's stderr).
 using TrainProgress = std::function<void(const std::string&)>;
