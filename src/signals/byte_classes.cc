@@ -102,7 +102,11 @@ void classify_blocks_baseline(std::string_view text, ByteClasses& out) { classif
 [[gnu::target("popcnt")]] void classify_blocks_popcnt(std::string_view text, ByteClasses& out) {
   classify_blocks(text, out);
 }
-const bool kHasPopcnt = __builtin_cpu_supports("popcnt");
+// __builtin_cpu_init first: this runs among the static constructors.
+const bool kHasPopcnt = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("popcnt") != 0;
+}();
 
 }  // namespace
 #endif

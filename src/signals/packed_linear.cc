@@ -57,7 +57,11 @@ template <uint32_t kBlocks, typename Row>
                                              uint32_t buckets, float (*acc)[kLanes]) {
   add_hashed_body<kBlocks>(x, begin, end, hashed, buckets, acc);
 }
-const bool kHasAvx2 = __builtin_cpu_supports("avx2");
+// __builtin_cpu_init first: this runs among the static constructors.
+const bool kHasAvx2 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}();
 #endif
 
 template <uint32_t kBlocks, typename Row>
