@@ -68,22 +68,30 @@ constexpr uint32_t kLineBreakSlot = 0x9e3779b9u;
 
 void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::pair<uint32_t, float>>& out) {
   // Counts per slot in a reused array; the touched slots are reset after.
-  thread_local std::vector<uint16_t> count;
-  if (count.size() < buckets) count.assign(buckets, 0);
-  out.clear();
+  thread_local std::vector<uint16_t> count_storage;
+  if (count_storage.size() < buckets) count_storage.assign(buckets, 0);
+  uint16_t* count = count_storage.data();
+  const uint32_t slots = buckets - 1;
+  // At most one distinct slot per term, plus the line-break term.
+  const size_t terms = x.task_unigrams_end > kDenseFeatures ? x.task_unigrams_end - kDenseFeatures : 0;
+  out.resize(terms + 1);
+  std::pair<uint32_t, float>* distinct = out.data();
+  size_t n = 0;
   for (size_t i = kDenseFeatures; i < x.task_unigrams_end; ++i) {
-    const uint32_t slot = (x.index[i] - kDenseFeatures) & (buckets - 1);
-    if (count[slot]++ == 0) out.push_back({slot, 0.0f});
+    const uint32_t slot = (x.index[i] - kDenseFeatures) & slots;
+    distinct[n].first = slot;  // kept only when the slot is new
+    n += count[slot]++ == 0 ? 1 : 0;
   }
   // Line breaks are a term here (the features count them apart): the layout
   // of a request (options on lines of their own, few-shot blocks) tells
   // benchmarks apart as much as its words do.
   const auto line_breaks = static_cast<uint32_t>(std::lround(std::expm1(double{x.value[kLogLines]})));
   if (line_breaks > 0) {
-    const uint32_t slot = kLineBreakSlot & (buckets - 1);
-    if (count[slot] == 0) out.push_back({slot, 0.0f});
+    const uint32_t slot = kLineBreakSlot & slots;
+    if (count[slot] == 0) distinct[n++].first = slot;
     count[slot] = static_cast<uint16_t>(std::min<uint32_t>(count[slot] + line_breaks, 0xffff));
   }
+  out.resize(n);
   // 1 + ln(count), from a table for the usual counts.
   static const std::array<float, 64> kWeight = [] {
     std::array<float, 64> t{};
