@@ -35,6 +35,7 @@ struct UpstreamView {
 std::vector<UpstreamView> weigh_upstreams(const Config& config, const SchedulerState& state, int64_t prompt_tokens,
                                           int64_t output_tokens) {
   std::vector<UpstreamView> out;
+  out.reserve(config.cloud.size());
   for (const UpstreamConfig& up : config.cloud) {
     UpstreamView v;
     v.config = &up;
@@ -63,6 +64,7 @@ std::vector<UpstreamView> weigh_upstreams(const Config& config, const SchedulerS
 // Preference order (see scheduler.h); stable, so config order breaks ties.
 std::vector<const UpstreamView*> order_upstreams(const std::vector<UpstreamView>& views) {
   std::vector<const UpstreamView*> out;
+  out.reserve(views.size());
   for (const auto& v : views) out.push_back(&v);
   std::stable_sort(out.begin(), out.end(), [](const UpstreamView* a, const UpstreamView* b) {
     if (a->eligible != b->eligible) return a->eligible;
@@ -79,6 +81,7 @@ RouteCandidate edge_candidate(const SchedulerState& state) { return {TierKind::k
 
 std::vector<RouteCandidate> cloud_candidates(const std::vector<const UpstreamView*>& ordered) {
   std::vector<RouteCandidate> out;
+  out.reserve(ordered.size());
   for (const UpstreamView* v : ordered) out.push_back({TierKind::kCloud, v->config->name, v->config->models.front()});
   return out;
 }
@@ -136,10 +139,12 @@ void record_signals(const RequestSignals& signals, RouteTrace& t) {
 
 // Candidates with `first` leading and the other tiers after it.
 void lead_with_cloud(RoutePlan& plan, const std::vector<RouteCandidate>& cloud, const SchedulerState& state) {
-  plan.candidates = cloud;
+  plan.candidates.reserve(cloud.size() + 1);
+  plan.candidates.assign(cloud.begin(), cloud.end());
   if (state.edge.configured) plan.candidates.push_back(edge_candidate(state));
 }
 void lead_with_edge(RoutePlan& plan, const std::vector<RouteCandidate>& cloud, const SchedulerState& state) {
+  plan.candidates.reserve(cloud.size() + 1);
   plan.candidates.push_back(edge_candidate(state));
   plan.candidates.insert(plan.candidates.end(), cloud.begin(), cloud.end());
 }
@@ -191,6 +196,7 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   const std::vector<RouteCandidate> cloud = cloud_candidates(ordered);
   const double edge_cost = config.edge.price.cost_usd(trace.prompt_tokens, trace.expected_output_tokens);
   const std::optional<double> edge_latency = edge_latency_s(state.edge, trace.expected_output_tokens);
+  trace.tiers.reserve(views.size() + 1);
   if (state.edge.configured) {
     TierEstimate e{"edge", edge_cost, edge_latency, state.edge.ready && !edge_queue_full(state.edge), ""};
     if (!state.edge.ready) e.note = "not_ready";
@@ -223,6 +229,7 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   }
 
   RoutePlan plan;
+  plan.trace.reserve(5);  // signals, threshold, complexity, decision and one spare
   if (inputs.signals != nullptr) {
     TraceLine line;
     line << "intent " << trace.intent << " (";

@@ -190,6 +190,11 @@ void ComplexityEstimator::set_topic_model(TopicModel topics, float weight) {
 }
 
 ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const IntentResult& intent) const {
+  return parts(features, intent, {});
+}
+
+ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const IntentResult& intent,
+                                           std::span<const float> gate_logits) const {
   ComplexityParts parts;
   if (empty()) return parts;
   // Each gain model's gain: packed in one pass, or model by model.
@@ -226,7 +231,10 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
   if (expert_weight_ > 0.0f) {
     std::array<float, LabelMixture::kMaxLabels> buffer;
     std::span<float> p(buffer.data(), experts_.size());
-    if (!gate_logits_.empty()) {
+    if (gate_logits.size() == p.size()) {
+      std::copy(gate_logits.begin(), gate_logits.end(), p.begin());
+      softmax_in_place(p);
+    } else if (!gate_logits_.empty()) {
       gate_logits_.logits(features, {}, p);
       softmax_in_place(p);
     } else {

@@ -63,9 +63,16 @@ constexpr float kModelOverridesCue = 0.9f;
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 
-bool is_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+constexpr std::array<bool, 256> make_word_chars() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    t[static_cast<size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  }
+  return t;
 }
+constexpr std::array<bool, 256> kWordChar = make_word_chars();
+
+bool is_word_char(char c) { return kWordChar[static_cast<unsigned char>(c)]; }
 
 // For each byte, the cues (bit i = kCues[i]) that open with it, either case:
 // the scan tries only those.
@@ -143,9 +150,15 @@ IntentResult IntentClassifier::classify(const std::vector<ChatMessage>& messages
 }
 
 IntentResult IntentClassifier::classify_text(std::string_view text, const SparseFeatures& features) const {
+  std::array<float, kIntentCount> logits{};
+  if (has_model()) packed_.logits(features, {}, logits);
+  return classify_logits(text, logits);
+}
+
+IntentResult IntentClassifier::classify_logits(std::string_view text, std::span<const float> logits) const {
   IntentResult result;
   if (has_model()) {
-    packed_.logits(features, {}, result.probabilities);
+    std::copy_n(logits.begin(), kIntentCount, result.probabilities.begin());
     softmax_in_place(result.probabilities);
   } else {
     result.probabilities[static_cast<size_t>(Intent::kChat)] = 1.0f;
@@ -154,8 +167,10 @@ IntentResult IntentClassifier::classify_text(std::string_view text, const Sparse
   result.intent = static_cast<Intent>(top - result.probabilities.begin());
   result.confidence = *top;
 
+  // A model this sure is not overridden: no need to look for a cue.
+  if (has_model() && result.confidence >= kModelOverridesCue) return result;
   std::optional<Intent> cue = intent_cue(text);
-  if (cue && *cue != result.intent && !(has_model() && result.confidence >= kModelOverridesCue)) {
+  if (cue && *cue != result.intent) {
     // The cue's class takes kCueConfidence; the rest keep their proportions.
     const size_t c = static_cast<size_t>(*cue);
     const float rest = 1.0f - result.probabilities[c];

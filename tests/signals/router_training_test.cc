@@ -165,11 +165,16 @@ TEST(SignalExtractorTest, WithArtifactMatchesScoreRows) {
   auto artifact = std::make_shared<const RouterArtifact>(train_router(rows, {}, small_options()));
   const SignalExtractor extractor(artifact);
   EXPECT_TRUE(extractor.learned());
+  ASSERT_FALSE(artifact->complexity.gate().empty()) << "the extractor scores intent and gate in one pass";
+  // The one-pass scoring gives exactly what scoring them apart gives.
   const std::vector<double> scores = score_rows(*artifact, rows);
-  for (size_t i = 0; i < 10; ++i) {
+  for (size_t i = 0; i < 20; ++i) {
     const RequestSignals s = extractor.assess(rows[i].messages);
     EXPECT_TRUE(s.learned);
-    EXPECT_FLOAT_EQ(s.complexity.gain, static_cast<float>(scores[i]));
+    EXPECT_EQ(s.complexity.gain, static_cast<float>(scores[i]));
+    SparseFeatures x;
+    extract_features(artifact->space, rows[i].messages, x);
+    EXPECT_EQ(s.intent.probabilities, artifact->intent.classify(rows[i].messages, x).probabilities);
     EXPECT_GT(s.prompt_tokens, 0);
   }
 }

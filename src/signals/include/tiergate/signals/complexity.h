@@ -159,6 +159,10 @@ class ComplexityEstimator {
   // Expected cloud gain; 0 when empty().
   float cloud_gain(const SparseFeatures& features, const IntentResult& intent) const;
   ComplexityParts parts(const SparseFeatures& features, const IntentResult& intent) const;
+  // The same with the benchmark gate's logits (gate().labels.size() values)
+  // computed elsewhere; empty: computed here.
+  ComplexityParts parts(const SparseFeatures& features, const IntentResult& intent,
+                        std::span<const float> gate_logits) const;
 
   const GainModel& global() const { return global_; }
   const LabelMixture& gate() const { return gate_; }

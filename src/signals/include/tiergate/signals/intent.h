@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -67,6 +68,10 @@ class IntentClassifier {
   IntentResult classify(const std::vector<ChatMessage>& messages, const SparseFeatures& features) const;
   // The same from a task text alone (datasets of bare prompts).
   IntentResult classify_text(std::string_view task_text, const SparseFeatures& features) const;
+  // The same from the model's kIntentCount logits, computed elsewhere
+  // (SignalExtractor scores intent and the benchmark gate in one pass).
+  // Precondition: has_model().
+  IntentResult classify_logits(std::string_view task_text, std::span<const float> logits) const;
 
  private:
   SoftmaxModel model_;

@@ -24,7 +24,7 @@ class SignalExtractor {
  public:
   // Without an artifact: cue-rule intent only, no complexity estimate.
   SignalExtractor() = default;
-  explicit SignalExtractor(std::shared_ptr<const RouterArtifact> artifact) : artifact_(std::move(artifact)) {}
+  explicit SignalExtractor(std::shared_ptr<const RouterArtifact> artifact);
 
   RequestSignals assess(const std::vector<ChatMessage>& messages) const;
 
@@ -33,6 +33,11 @@ class SignalExtractor {
 
  private:
   std::shared_ptr<const RouterArtifact> artifact_;
+  // The intent model's and the benchmark gate's logits in one PackedLinear
+  // (both read the task turn's unigrams): one row read per term instead of
+  // two. Empty when the artifact lacks either; the results are the same as
+  // scoring them apart (same weights, same order of sums).
+  PackedLinear task_labels_;
 };
 
 }  // namespace tiergate
