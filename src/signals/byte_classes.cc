@@ -15,7 +15,8 @@ size_t mask_words(size_t bytes) { return (bytes + 63) / 64; }
 void reset(size_t bytes, ByteClasses& out) {
   out.word.assign(mask_words(bytes), 0);
   out.space.assign(mask_words(bytes), 0);
-  out.digits = out.upper = out.letters = out.non_ascii = out.newlines = 0;
+  out.digits = out.upper = out.letters = out.non_ascii = out.newlines = out.words = out.numbers = 0;
+  out.carry = 0;
 }
 
 #if defined(__SSE2__)
@@ -50,8 +51,15 @@ uint32_t bits_of(__m128i m) { return static_cast<uint32_t>(_mm_movemask_epi8(m))
     newline |= uint64_t{bits_of(nl)} << shift;
     space |= uint64_t{bits_of(s)} << shift;
   }
-  out.word[w] = digit | upper | lower | high;
+  const uint64_t word = digit | upper | lower | high;
+  // Words open where a word byte follows a byte that is not one; `carry`
+  // holds the previous block's last byte.
+  const uint64_t starts = word & ~((word << 1) | out.carry);
+  out.carry = word >> 63;
+  out.word[w] = word;
   out.space[w] = space;
+  out.words += static_cast<size_t>(std::popcount(starts));
+  out.numbers += static_cast<size_t>(std::popcount(starts & digit));
   out.digits += static_cast<size_t>(std::popcount(digit));
   out.upper += static_cast<size_t>(std::popcount(upper));
   out.letters += static_cast<size_t>(std::popcount(upper | lower));
@@ -70,7 +78,12 @@ void classify_bytes_portable(std::string_view text, ByteClasses& out) {
     const uint64_t bit = uint64_t{1} << (i % 64);
     const bool digit = c >= '0' && c <= '9', upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
     const bool space = c == ' ' || c == '\t' || c == '\r' || c == '\n';
-    if (is_word_byte(c)) out.word[i / 64] |= bit;
+    if (is_word_byte(c)) {
+      out.word[i / 64] |= bit;
+      const bool opens = i == 0 || !is_word_byte(static_cast<unsigned char>(text[i - 1]));
+      out.words += opens ? 1 : 0;
+      out.numbers += opens && digit ? 1 : 0;
+    }
     if (space) out.space[i / 64] |= bit;
     out.digits += digit ? 1 : 0;
     out.upper += upper ? 1 : 0;

@@ -18,6 +18,9 @@ struct ByteClasses {
   std::vector<uint64_t> word;   // ASCII letter or digit, or any byte >= 0x80
   std::vector<uint64_t> space;  // ' ', '\t', '\r', '\n'
   size_t digits = 0, upper = 0, letters = 0, non_ascii = 0, newlines = 0;
+  size_t words = 0;    // runs of word bytes
+  size_t numbers = 0;  // runs that open with a digit
+  uint64_t carry = 0;  // working state: whether the last byte seen was a word byte
 };
 
 // Fills `out` (reusing its buffers) for `text`.

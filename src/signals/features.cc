@@ -29,21 +29,18 @@ uint64_t mix(uint64_t h) {  // splitmix64 finaliser: every output bit depends on
   return h;
 }
 
-// Kinds of a term's first byte that the dense features count.
+// Kinds of punctuation marks that the dense features count.
 enum TermClass : uint8_t {
   kMathSymbol = 1 << 0,   // = + - * / ^ < > %
   kCodeSymbol = 1 << 1,   // { } ; ( ) [ ] _ #
   kSentenceEnd = 1 << 2,  // . ! ?
-  kDigit = 1 << 3,        // 0-9: a word that opens with one is a number
 };
-constexpr int kDigitBit = 3;
 
 constexpr std::array<uint8_t, 256> make_term_classes() {
   std::array<uint8_t, 256> t{};
   for (char m : std::string_view("=+-*/^<>%")) t[static_cast<unsigned char>(m)] |= kMathSymbol;
   for (char m : std::string_view("{};()[]_#")) t[static_cast<unsigned char>(m)] |= kCodeSymbol;
   for (char m : std::string_view(".!?")) t[static_cast<unsigned char>(m)] |= kSentenceEnd;
-  for (char m = '0'; m <= '9'; ++m) t[static_cast<unsigned char>(m)] |= kDigit;
   return t;
 }
 constexpr std::array<uint8_t, 256> kTermClass = make_term_classes();
@@ -150,8 +147,7 @@ void scan_text(std::string_view text, std::vector<uint64_t>& terms, TextStats& s
   const size_t first = terms.size();
   terms.resize(first + n);
   uint64_t* term = terms.data() + first;
-  size_t words = 0, numbers = 0, word_bytes = 0, long_words = 0;
-  size_t questions = 0, sentences = 0, math = 0, code = 0;
+  size_t long_words = 0, questions = 0, sentences = 0, math = 0, code = 0;
   uint64_t previous_word = 0;  // the word mask of the previous 64 bytes
   for (size_t w = 0; w < classes.word.size(); ++w) {
     const uint64_t word = classes.word[w];
@@ -164,22 +160,23 @@ void scan_text(std::string_view text, std::vector<uint64_t>& terms, TextStats& s
     for (uint64_t starts = ~classes.space[w] & valid & ~continues; starts != 0; starts &= starts - 1) {
       const auto bit = static_cast<size_t>(std::countr_zero(starts));
       const size_t i = 64 * w + bit;
-      const unsigned char c = bytes[i];
       const size_t is_word = (word >> bit) & 1;
       auto length = static_cast<size_t>(std::countr_zero(~(word >> bit)));  // 0 for a mark
       if (bit + length == 64 && i + length < n) length = next_bit<false>(classes.word, i, n) - i;  // runs on
       length += 1 - is_word;
+      long_words += is_word & (length >= 9 ? 1 : 0);
+      *term++ = term_hash(bytes + i, length, end);
+    }
+    // Punctuation marks (neither word bytes nor space), for their counts.
+    for (uint64_t marks = ~word & ~classes.space[w] & valid; marks != 0; marks &= marks - 1) {
+      const size_t i = 64 * w + static_cast<size_t>(std::countr_zero(marks));
+      const unsigned char c = bytes[i];
       const uint8_t kind = kTermClass[c];
       const unsigned char next = i + 1 < n ? bytes[i + 1] : ' ';
-      words += is_word;
-      numbers += is_word & (kind >> kDigitBit);
-      word_bytes += is_word * length;
-      long_words += is_word & (length >= 9 ? 1 : 0);
       questions += c == '?' ? 1 : 0;
       sentences += (kind & kSentenceEnd) != 0 && (next == ' ' || next == '\n') ? 1 : 0;
       math += (kind & kMathSymbol) != 0 ? 1 : 0;
       code += (kind & kCodeSymbol) != 0 ? 1 : 0;
-      *term++ = term_hash(bytes + i, length, end);
     }
   }
   terms.resize(static_cast<size_t>(term - terms.data()));
@@ -189,9 +186,9 @@ void scan_text(std::string_view text, std::vector<uint64_t>& terms, TextStats& s
   stats.letters += classes.letters;
   stats.non_ascii += classes.non_ascii;
   stats.newlines += classes.newlines;
-  stats.words += words;
-  stats.numbers += numbers;
-  stats.word_bytes += word_bytes;
+  stats.words += classes.words;
+  stats.numbers += classes.numbers;
+  stats.word_bytes += classes.digits + classes.letters + classes.non_ascii;  // every such byte is a word byte
   stats.long_words += long_words;
   stats.questions += questions;
   stats.sentences += sentences;

@@ -17,6 +17,8 @@ void expect_same(const ByteClasses& a, const ByteClasses& b, const std::string& 
   EXPECT_EQ(a.letters, b.letters) << what;
   EXPECT_EQ(a.non_ascii, b.non_ascii) << what;
   EXPECT_EQ(a.newlines, b.newlines) << what;
+  EXPECT_EQ(a.words, b.words) << what;
+  EXPECT_EQ(a.numbers, b.numbers) << what;
 }
 
 TEST(ByteClassesTest, KnownText) {
@@ -31,6 +33,8 @@ TEST(ByteClassesTest, KnownText) {
   EXPECT_EQ(c.letters, 3u);
   EXPECT_EQ(c.non_ascii, 2u);
   EXPECT_EQ(c.newlines, 1u);
+  EXPECT_EQ(c.words, 4u);    // Ab, 9, the two-byte letter, x
+  EXPECT_EQ(c.numbers, 1u);  // 9
 }
 
 TEST(ByteClassesTest, EmptyText) {
