@@ -4,6 +4,9 @@
 #include <filesystem>
 #include <mutex>
 #include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "tiergate/engines/local/test_model.h"
 
@@ -11,9 +14,41 @@ namespace tiergate::testing {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The directories make_temp_dir made, removed when the process exits.
+class TempDirs {
+ public:
+  TempDirs() = default;
+  TempDirs(const TempDirs&) = delete;
+  TempDirs& operator=(const TempDirs&) = delete;
+  ~TempDirs() {
+    for (const std::string& dir : dirs_) {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  }
+  void add(std::string dir) {
+    std::lock_guard<std::mutex> lock(mu_);
+    dirs_.push_back(std::move(dir));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> dirs_;
+};
+
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+
+}  // namespace
+
 std::string make_temp_dir(const std::string& prefix) {
   std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
   if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  temp_dirs().add(tmpl);
   return tmpl;
 }
 

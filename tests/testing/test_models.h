@@ -15,7 +15,9 @@ const std::string& synthetic_model();
 const std::string& synthetic_upstream_model();
 // ../shared/models/stories260K.gguf beside the repository, or "" when absent.
 std::string stories_model();
-// A fresh temporary directory (removed at process exit is not guaranteed).
+// A fresh temporary directory, removed with its contents when the test
+// process exits normally (ctest runs each test in a process of its own, so
+// without this every run leaves its synthetic models behind).
 std::string make_temp_dir(const std::string& prefix);
 
 }  // namespace tiergate::testing
