@@ -1,7 +1,8 @@
 #include "tiergate/router/route_trace_format.h"
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
+
+#include "decimal_text.h"
 
 namespace tiergate {
 
@@ -53,12 +54,6 @@ json trace_object(const RoutePlan& plan) {
 
 std::string dump(const json& j, int indent = -1) { return j.dump(indent, ' ', false, json::error_handler_t::replace); }
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 }  // namespace
 
 std::string route_trace_json(const RoutePlan& plan) { return dump(trace_object(plan)); }
@@ -84,19 +79,19 @@ std::string explain_route(const RoutePlan& plan) {
   }
   out += "\ndecided by: " + t.decided_by + "\n";
   if (!t.intent.empty()) {
-    out += "signals:    intent " + t.intent + " (" + fixed(t.intent_confidence, 2) + (t.intent_from_cue ? ", cue" : "") +
-           "), cloud score " + fixed(t.score, 4) + " [global " + fixed(t.complexity_global, 4) + ", experts " +
-           fixed(t.complexity_experts, 4) + ", topics " + fixed(t.complexity_topics, 4) + ", familiarity " +
-           fixed(t.familiarity, 2) + "]" +
+    out += "signals:    intent " + t.intent + " (" + fixed_text(t.intent_confidence, 2) + (t.intent_from_cue ? ", cue" : "") +
+           "), cloud score " + fixed_text(t.score, 4) + " [global " + fixed_text(t.complexity_global, 4) + ", experts " +
+           fixed_text(t.complexity_experts, 4) + ", topics " + fixed_text(t.complexity_topics, 4) + ", familiarity " +
+           fixed_text(t.familiarity, 2) + "]" +
            (t.learned ? "" : " (no trained router)") + "\n";
   }
   out += "size:       " + std::to_string(t.prompt_tokens) + " prompt tokens (estimated), " +
          std::to_string(t.expected_output_tokens) + " output tokens expected\n";
   if (t.threshold) {
-    out += "threshold:  tau " + fixed(*t.threshold, 4) + " (" + t.threshold_source;
-    if (!t.quality_source.empty()) out += ", quality " + fixed(t.quality, 2) + " from " + t.quality_source;
-    out += ") + price " + fixed(t.price_adjustment, 4) + " + latency " + fixed(t.latency_adjustment, 4) + " = " +
-           fixed(t.effective_threshold.value_or(*t.threshold), 4) + "\n";
+    out += "threshold:  tau " + fixed_text(*t.threshold, 4) + " (" + t.threshold_source;
+    if (!t.quality_source.empty()) out += ", quality " + fixed_text(t.quality, 2) + " from " + t.quality_source;
+    out += ") + price " + fixed_text(t.price_adjustment, 4) + " + latency " + fixed_text(t.latency_adjustment, 4) + " = " +
+           fixed_text(t.effective_threshold.value_or(*t.threshold), 4) + "\n";
   }
   for (const std::string& c : t.constraints) out += "constraint: " + c + "\n";
   out += "stages:\n";
@@ -104,8 +99,8 @@ std::string explain_route(const RoutePlan& plan) {
   if (!t.tiers.empty()) {
     out += "expected cost per tier:\n";
     for (const TierEstimate& e : t.tiers) {
-      out += "  " + e.tier + ": " + fixed(e.expected_cost_usd, 6) + " USD";
-      if (e.expected_latency_s) out += ", " + fixed(*e.expected_latency_s, 2) + " s";
+      out += "  " + e.tier + ": " + fixed_text(e.expected_cost_usd, 6) + " USD";
+      if (e.expected_latency_s) out += ", " + fixed_text(*e.expected_latency_s, 2) + " s";
       if (!e.eligible) out += ", not eligible";
       if (!e.note.empty()) out += " (" + e.note + ")";
       out += "\n";

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "decimal_text.h"
 #include "route_rules.h"
 #include "tiergate/router/router.h"
 #include "tiergate/signals/router_artifact.h"
@@ -106,9 +107,7 @@ class TraceLine {
   }
   // v with `digits` decimals.
   TraceLine& fixed(double v, int digits = 4) {
-    char buf[330];  // the largest double has 309 digits before the point
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits);
-    text_.append(buf, ec == std::errc() ? end : buf);
+    append_fixed(text_, v, digits);
     return *this;
   }
   std::string take() { return std::move(text_); }
