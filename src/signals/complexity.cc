@@ -152,9 +152,8 @@ void ComplexityEstimator::pack() {
   logits_ = PackedLinear();
   gate_logits_ = PackedLinear();
   if (!gate_.empty() && gate_.model.classes() <= PackedLinear::kMaxOutputs) {
-    const SoftmaxModel& g = gate_.model;
-    gate_logits_ = PackedLinear(g.classes(), g.dimension() - kDenseFeatures, 0, g.range(),
-                                [&](uint32_t f, uint32_t k) { return g.weights()[size_t{f} * g.classes() + k]; });
+    const SoftmaxModel* models[] = {&gate_.model};
+    gate_logits_ = pack_softmax_models(models);
   }
   if (global_.empty()) return;
   std::vector<const LogisticModel*> models;

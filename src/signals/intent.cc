@@ -139,8 +139,8 @@ std::string_view task_text(const std::vector<ChatMessage>& messages) {
 
 IntentClassifier::IntentClassifier(SoftmaxModel model) : model_(std::move(model)) {
   if (has_model()) {
-    packed_ = PackedLinear(kIntentCount, model_.dimension() - kDenseFeatures, 0, model_.range(),
-                           [&](uint32_t f, uint32_t k) { return model_.weights()[size_t{f} * kIntentCount + k]; });
+    const SoftmaxModel* models[] = {&model_};
+    packed_ = pack_softmax_models(models);
   }
 }
 

@@ -121,4 +121,23 @@ void PackedLinear::logits(const SparseFeatures& x, std::span<const float> extra,
   for (uint32_t k = 0; k < outputs_; ++k) out[k] = acc[k / kLanes][k % kLanes];
 }
 
+PackedLinear pack_softmax_models(std::span<const SoftmaxModel* const> models) {
+  uint32_t outputs = 0, buckets = 0;
+  for (const SoftmaxModel* m : models) {
+    outputs += m->classes();
+    buckets = std::max(buckets, m->dimension() - kDenseFeatures);
+  }
+  return PackedLinear(outputs, buckets, 0, models.front()->range(), [&](uint32_t f, uint32_t k) {
+    for (const SoftmaxModel* m : models) {
+      const uint32_t classes = m->classes();
+      if (k < classes) {
+        const uint32_t own = f < kDenseFeatures ? f : fold_index(f, m->dimension() - kDenseFeatures);
+        return m->weights()[size_t{own} * classes + k];
+      }
+      k -= classes;
+    }
+    return 0.0f;
+  });
+}
+
 }  // namespace tiergate

@@ -1,6 +1,5 @@
 #include "tiergate/signals/signals.h"
 
-#include <algorithm>
 #include <array>
 #include <span>
 
@@ -10,22 +9,12 @@ SignalExtractor::SignalExtractor(std::shared_ptr<const RouterArtifact> artifact)
   if (artifact_ == nullptr || !artifact_->intent.has_model() || artifact_->complexity.gate().empty()) return;
   const SoftmaxModel& intent = artifact_->intent.model();
   const SoftmaxModel& gate = artifact_->complexity.gate().model;
-  const uint32_t gate_classes = gate.classes();
-  if (kIntentCount + gate_classes > PackedLinear::kMaxOutputs || intent.range() != FeatureRange::kTaskUnigrams ||
+  if (kIntentCount + gate.classes() > PackedLinear::kMaxOutputs || intent.range() != FeatureRange::kTaskUnigrams ||
       gate.range() != FeatureRange::kTaskUnigrams) {
     return;
   }
-  // Rows for the larger model; each model reads its own folded slot.
-  const uint32_t intent_buckets = intent.dimension() - kDenseFeatures;
-  const uint32_t gate_buckets = gate.dimension() - kDenseFeatures;
-  auto own_feature = [](uint32_t f, uint32_t buckets) { return f < kDenseFeatures ? f : fold_index(f, buckets); };
-  task_labels_ = PackedLinear(
-      static_cast<uint32_t>(kIntentCount) + gate_classes, std::max(intent_buckets, gate_buckets), 0,
-      FeatureRange::kTaskUnigrams, [&](uint32_t f, uint32_t k) {
-        if (k < kIntentCount) return intent.weights()[size_t{own_feature(f, intent_buckets)} * kIntentCount + k];
-        const uint32_t g = k - static_cast<uint32_t>(kIntentCount);
-        return gate.weights()[size_t{own_feature(f, gate_buckets)} * gate_classes + g];
-      });
+  const SoftmaxModel* models[] = {&intent, &gate};
+  task_labels_ = pack_softmax_models(models);
 }
 
 RequestSignals SignalExtractor::assess(const std::vector<ChatMessage>& messages) const {

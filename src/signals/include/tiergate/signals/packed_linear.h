@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tiergate/signals/features.h"
+#include "tiergate/signals/linear_model.h"
 
 namespace tiergate {
 
@@ -56,5 +57,12 @@ class PackedLinear {
   std::vector<float> dense_;  // (kDenseFeatures + extra) x blocks x 16
   std::vector<Row> hashed_;   // buckets x blocks
 };
+
+// Softmax models that read the same range, packed as one PackedLinear: their
+// classes as outputs, in order; rows for the largest model's hashed slots,
+// each model reading its own folded slot (fold_index), so that the logits are
+// those of each model packed alone. Preconditions: models non-empty, the
+// same range, classes summing to at most PackedLinear::kMaxOutputs.
+PackedLinear pack_softmax_models(std::span<const SoftmaxModel* const> models);
 
 }  // namespace tiergate
