@@ -84,15 +84,14 @@ uint64_t ascii_lower(uint64_t v) {
   }
 }
 
-// The first position >= from whose bit in `mask` equals kValue; n if none.
-template <bool kValue>
-size_t next_bit(const std::vector<uint64_t>& mask, size_t from, size_t n) {
+// The first position >= from whose bit in `mask` is clear; n if none.
+size_t next_clear_bit(const std::vector<uint64_t>& mask, size_t from, size_t n) {
   size_t w = from / 64;
   if (w >= mask.size()) return n;
-  uint64_t bits = (kValue ? mask[w] : ~mask[w]) & (~uint64_t{0} << (from % 64));
+  uint64_t bits = ~mask[w] & (~uint64_t{0} << (from % 64));
   while (bits == 0) {
     if (++w == mask.size()) return n;
-    bits = kValue ? mask[w] : ~mask[w];
+    bits = ~mask[w];
   }
   return std::min(n, w * 64 + static_cast<size_t>(std::countr_zero(bits)));
 }
@@ -162,7 +161,7 @@ void scan_text(std::string_view text, std::vector<uint64_t>& terms, TextStats& s
       const size_t i = 64 * w + bit;
       const size_t is_word = (word >> bit) & 1;
       auto length = static_cast<size_t>(std::countr_zero(~(word >> bit)));  // 0 for a mark
-      if (bit + length == 64 && i + length < n) length = next_bit<false>(classes.word, i, n) - i;  // runs on
+      if (bit + length == 64 && i + length < n) length = next_clear_bit(classes.word, i, n) - i;  // runs on
       length += 1 - is_word;
       long_words += is_word & (length >= 9 ? 1 : 0);
       *term++ = term_hash(bytes + i, length, end);
