@@ -62,24 +62,31 @@ float GainModel::gain(const SparseFeatures& features, const IntentResult& intent
   return 0.0f;
 }
 
+namespace {
+
 // The slot of the line-break term: any fixed value does (one more term that
 // may share a slot with a word, like any hashed term).
 constexpr uint32_t kLineBreakSlot = 0x9e3779b9u;
 
-void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::pair<uint32_t, float>>& out) {
+// Calls visit(slot, 1 + ln(count)) once per distinct slot of the task turn's
+// terms (slots in order of first occurrence) and returns the sum of the
+// squared weights, so a caller can normalise without a second pass.
+template <typename Visit>
+float for_each_familiar_term(const SparseFeatures& x, uint32_t buckets, Visit visit) {
   // Counts per slot in a reused array; the touched slots are reset after.
   thread_local std::vector<uint16_t> count_storage;
+  thread_local std::vector<uint32_t> distinct_storage;
   if (count_storage.size() < buckets) count_storage.assign(buckets, 0);
   uint16_t* count = count_storage.data();
   const uint32_t slots = buckets - 1;
   // At most one distinct slot per term, plus the line-break term.
   const size_t terms = x.task_unigrams_end > kDenseFeatures ? x.task_unigrams_end - kDenseFeatures : 0;
-  out.resize(terms + 1);
-  std::pair<uint32_t, float>* distinct = out.data();
+  if (distinct_storage.size() < terms + 1) distinct_storage.resize(terms + 1);
+  uint32_t* distinct = distinct_storage.data();
   size_t n = 0;
   for (size_t i = kDenseFeatures; i < x.task_unigrams_end; ++i) {
     const uint32_t slot = (x.index[i] - kDenseFeatures) & slots;
-    distinct[n].first = slot;  // kept only when the slot is new
+    distinct[n] = slot;  // kept only when the slot is new
     n += count[slot]++ == 0 ? 1 : 0;
   }
   // Line breaks are a term here (the features count them apart): the layout
@@ -88,10 +95,9 @@ void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::
   const auto line_breaks = static_cast<uint32_t>(std::lround(std::expm1(double{x.value[kLogLines]})));
   if (line_breaks > 0) {
     const uint32_t slot = kLineBreakSlot & slots;
-    if (count[slot] == 0) distinct[n++].first = slot;
+    if (count[slot] == 0) distinct[n++] = slot;
     count[slot] = static_cast<uint16_t>(std::min<uint32_t>(count[slot] + line_breaks, 0xffff));
   }
-  out.resize(n);
   // 1 + ln(count), from a table for the usual counts.
   static const std::array<float, 64> kWeight = [] {
     std::array<float, 64> t{};
@@ -99,27 +105,39 @@ void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::
     return t;
   }();
   float norm2 = 0;
-  for (auto& [slot, weight] : out) {
+  for (size_t k = 0; k < n; ++k) {
+    const uint32_t slot = distinct[k];
     const uint16_t c = count[slot];
-    weight = c < kWeight.size() ? kWeight[c] : 1.0f + std::log(static_cast<float>(c));
+    const float weight = c < kWeight.size() ? kWeight[c] : 1.0f + std::log(static_cast<float>(c));
     norm2 += weight * weight;
     count[slot] = 0;
+    visit(slot, weight);
   }
+  return norm2;
+}
+
+}  // namespace
+
+void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::pair<uint32_t, float>>& out) {
+  out.clear();
+  const float norm2 = for_each_familiar_term(x, buckets, [&](uint32_t slot, float weight) { out.emplace_back(slot, weight); });
   const float scale = norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
   for (auto& entry : out) entry.second *= scale;
 }
 
 float FamiliarityModel::familiarity(const SparseFeatures& x, size_t& nearest) const {
-  thread_local std::vector<std::pair<uint32_t, float>> terms;
-  familiar_terms(x, buckets, terms);
+  // The cosines to each centroid, from the unnormalised weights in the same
+  // pass that counts them: scaled once at the end.
   std::array<float, kMaxLabels> sim{};
   const size_t n = labels.size();
-  for (const auto& [slot, weight] : terms) {
+  const float norm2 = for_each_familiar_term(x, buckets, [&](uint32_t slot, float weight) {
     const float* c = centroids.data() + size_t{slot} * n;
     for (size_t l = 0; l < n; ++l) sim[l] += weight * c[l];
-  }
+  });
+  const float scale = norm2 > 0 ? 1.0f / std::sqrt(norm2) : 0.0f;
   float w = 0;
   nearest = 0;
+  for (size_t l = 0; l < n; ++l) sim[l] *= scale;
   for (size_t l = 0; l < n; ++l) {
     w = std::max(w, std::clamp((sim[l] - low[l]) / (high[l] - low[l]), 0.0f, 1.0f));
     if (sim[l] - high[l] > sim[nearest] - high[nearest]) nearest = l;

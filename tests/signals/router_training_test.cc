@@ -220,6 +220,30 @@ TEST(RouterTrainingTest, UnfamiliarRequestsAreScoredByLength) {
     EXPECT_LT(long_gain, short_gain);
   }
 
+  // At inference the cosines are accumulated while the terms are counted;
+  // they equal the cosines of the unit term vectors training compares
+  // (familiar_terms), so the thresholds learned there apply here. Wide
+  // thresholds keep w = (cosine + 1) / 2 unclamped, so w shows the cosine.
+  FamiliarityModel wide = f;
+  wide.low.assign(f.labels.size(), -1.0f);
+  wide.high.assign(f.labels.size(), 1.0f);
+  for (int lines : {1, 4, 12}) {
+    for (const std::vector<ChatMessage>& request : {unfamiliar(lines), fresh[static_cast<size_t>(lines)].messages}) {
+      SparseFeatures x;
+      extract_features(artifact.space, request, x);
+      std::vector<std::pair<uint32_t, float>> terms;
+      familiar_terms(x, f.buckets, terms);
+      float best = -1;
+      for (size_t l = 0; l < f.labels.size(); ++l) {
+        float cosine = 0;
+        for (const auto& [slot, weight] : terms) cosine += weight * f.centroids[size_t{slot} * f.labels.size() + l];
+        best = std::max(best, cosine);
+      }
+      size_t nearest = 0;
+      EXPECT_NEAR(wide.familiarity(x, nearest), (best + 1.0f) / 2.0f, 1e-5) << lines << " lines";
+    }
+  }
+
   // Switched off, nothing is stored and every request keeps the learned score.
   RouterTrainOptions off = small_options();
   off.familiarity = false;
