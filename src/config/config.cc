@@ -31,11 +31,11 @@ constexpr std::string_view kReservedNames[] = {"edge", "auto", "cloud"};
 // Longest scalar quoted back in an error message.
 constexpr size_t kMaxQuotedChars = 60;
 
-constexpr std::string_view kTopKeys[] = {"listen", "max_body_bytes", "edge", "cloud", "routing"};
+constexpr std::string_view kTopKeys[] = {"listen", "max_body_bytes", "edge", "cloud", "routing", "privacy"};
 constexpr std::string_view kEdgeKeys[] = {"model", "alias",   "context",       "parallel",
                                           "queue", "threads", "batch", "price_per_mtok"};
 constexpr std::string_view kUpstreamKeys[] = {"name",           "base_url", "api_key_env", "models",
-                                              "price_per_mtok", "timeouts", "retries"};
+                                              "price_per_mtok", "timeouts", "retries",     "trust"};
 constexpr std::string_view kPriceKeys[] = {"input", "output"};
 constexpr std::string_view kTimeoutKeys[] = {"connect_ms", "first_byte_ms", "request_ms"};
 constexpr std::string_view kRetryKeys[] = {"max", "backoff_ms"};
@@ -45,6 +45,8 @@ constexpr std::string_view kRuleKeys[] = {"name", "priority", "match", "route"};
 constexpr std::string_view kMatchKeys[] = {"api_key", "model", "user", "header"};
 constexpr std::string_view kBudgetKeys[] = {"api_key", "usd_per_day"};
 constexpr std::string_view kAutoKeys[] = {"max_edge_prompt_tokens", "cloud_keywords"};
+constexpr std::string_view kPrivacyKeys[] = {"enabled", "classes", "rules"};
+constexpr std::string_view kClassRuleKeys[] = {"allow", "otherwise"};
 
 bool is_reserved(std::string_view name) {
   for (std::string_view r : kReservedNames) {
@@ -169,6 +171,24 @@ bool is_upstream_name(std::string_view name) {
   return true;
 }
 
+// Data types as detectors name them: PERSON, EMAIL_ADDRESS.
+bool is_data_type_name(std::string_view name) {
+  if (name.empty() || name.front() < 'A' || name.front() > 'Z') return false;
+  for (char c : name) {
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+// Sensitivity classes: pii, phi, financial, secret, ...
+bool is_class_name(std::string_view name) {
+  if (name.empty() || name.front() < 'a' || name.front() > 'z') return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
 bool is_env_name(std::string_view name) {
   if (name.empty() || (name.front() >= '0' && name.front() <= '9')) return false;
   for (char c : name) {
@@ -216,6 +236,7 @@ class ConfigReader {
     if (auto edge = find(root, "edge")) read_edge(*edge, config.edge);
     if (auto cloud = find(root, "cloud")) read_cloud(*cloud, config);
     if (auto routing = find(root, "routing")) read_routing(*routing, config);
+    if (auto privacy = find(root, "privacy")) read_privacy(*privacy, config.privacy);
 
     if (ok() && !config.has_edge() && config.cloud.empty()) {
       fail_at(top_mark, "", "configure edge.model or at least one cloud upstream");
@@ -496,6 +517,17 @@ class ConfigReader {
         read_int(*timeouts, "request_ms", t_path, 1, kIntMax, up.request_timeout_ms);
       }
     }
+    if (auto trust = find(node, "trust")) {
+      const std::string trust_path = child_path(path, "trust");
+      std::string name;
+      if (as_string(*trust, trust_path, name)) {
+        if (auto level = parse_trust_level(name)) {
+          up.trust = *level;
+        } else {
+          fail(*trust, trust_path, "expected public, contract or private, got " + describe(*trust));
+        }
+      }
+    }
     if (auto retries = find(node, "retries")) {
       std::string r_path = child_path(path, "retries");
       if (expect_map(*retries, r_path, kRetryKeys)) {
@@ -525,6 +557,102 @@ class ConfigReader {
     if (auto lw = find(node, "latency_weight")) as_number(*lw, "routing.latency_weight", 0, 1e9, routing.latency_weight);
     if (auto rules = find(node, "rules")) read_rules(*rules, config);
     if (auto budgets = find(node, "budgets")) read_budgets(*budgets, routing);
+  }
+
+  void read_privacy(const YAML::Node& node, PrivacyConfig& privacy) {
+    if (!expect_map(node, "privacy", kPrivacyKeys)) return;
+    if (auto enabled = find(node, "enabled")) {
+      if (!enabled->IsScalar() || (enabled->Scalar() != "true" && enabled->Scalar() != "false")) {
+        fail(*enabled, "privacy.enabled", "expected true or false, got " + describe(*enabled));
+        return;
+      }
+      privacy.enabled = enabled->Scalar() == "true";
+    }
+    if (auto classes = find(node, "classes")) {
+      if (!classes->IsMap()) {
+        fail(*classes, "privacy.classes", "expected a mapping of data type to class, got " + describe(*classes));
+        return;
+      }
+      std::set<std::string, std::less<>> seen;
+      for (const auto& entry : *classes) {
+        std::string type, cls;
+        if (!as_nonempty_string(entry.first, "privacy.classes", type)) return;
+        const std::string path = child_path("privacy.classes", type);
+        if (!is_data_type_name(type)) {
+          fail(entry.first, path, "expected a data type of [A-Z0-9_] (e.g. PERSON), got " + quote(type));
+          return;
+        }
+        if (!seen.insert(type).second) {
+          fail(entry.first, path, "duplicate data type '" + type + "'");
+          return;
+        }
+        if (!as_nonempty_string(entry.second, path, cls)) return;
+        if (!is_class_name(cls)) {
+          fail(entry.second, path, "expected a class name of [a-z0-9_] (e.g. pii), got " + quote(cls));
+          return;
+        }
+        privacy.classes.push_back({type, cls, entry.first.Mark().line + 1});
+      }
+    }
+    if (auto rules = find(node, "rules")) {
+      if (!rules->IsMap()) {
+        fail(*rules, "privacy.rules", "expected a mapping of class to rule, got " + describe(*rules));
+        return;
+      }
+      std::set<std::string, std::less<>> seen;
+      for (const auto& entry : *rules) {
+        std::string cls;
+        if (!as_nonempty_string(entry.first, "privacy.rules", cls)) return;
+        const std::string path = child_path("privacy.rules", cls);
+        if (!is_class_name(cls)) {
+          fail(entry.first, path, "expected a class name of [a-z0-9_] (e.g. pii), got " + quote(cls));
+          return;
+        }
+        if (!seen.insert(cls).second) {
+          fail(entry.first, path, "duplicate class '" + cls + "'");
+          return;
+        }
+        ClassRule rule;
+        if (!read_class_rule(entry.second, path, rule)) return;
+        privacy.rules.push_back({cls, rule, entry.first.Mark().line + 1});
+      }
+    }
+  }
+
+  // `allow`, `redact`, `local_only`, or {allow: <trust level>, otherwise: redact|local_only}.
+  bool read_class_rule(const YAML::Node& node, const std::string& path, ClassRule& rule) {
+    if (node.IsScalar()) {
+      const std::optional<PrivacyAction> action = parse_privacy_action(node.Scalar());
+      if (!action) {
+        fail(node, path,
+             "expected allow, redact, local_only or {allow: <trust level>, otherwise: ...}, got " + describe(node));
+        return false;
+      }
+      rule.allow_from = *action == PrivacyAction::kAllow ? std::optional(TrustLevel::kPublic) : std::nullopt;
+      rule.otherwise = *action == PrivacyAction::kAllow ? PrivacyAction::kLocalOnly : *action;
+      return true;
+    }
+    if (!expect_map(node, path, kClassRuleKeys)) return false;
+    auto allow = require(node, "allow", path);
+    if (!allow) return false;
+    std::string name;
+    if (!as_string(*allow, child_path(path, "allow"), name)) return false;
+    rule.allow_from = parse_trust_level(name);
+    if (!rule.allow_from) {
+      fail(*allow, child_path(path, "allow"),
+           "expected the lowest trust level allowed: public, contract or private, got " + describe(*allow));
+      return false;
+    }
+    if (auto otherwise = find(node, "otherwise")) {
+      const std::optional<PrivacyAction> action =
+          otherwise->IsScalar() ? parse_privacy_action(otherwise->Scalar()) : std::nullopt;
+      if (!action || *action == PrivacyAction::kAllow) {
+        fail(*otherwise, child_path(path, "otherwise"), "expected redact or local_only, got " + describe(*otherwise));
+        return false;
+      }
+      rule.otherwise = *action;
+    }
+    return ok();
   }
 
   void read_auto_rule(const YAML::Node& auto_node, AutoRuleConfig& rule) {
@@ -699,6 +827,44 @@ class ConfigReader {
 };
 
 }  // namespace
+
+std::string_view trust_level_name(TrustLevel level) {
+  switch (level) {
+    case TrustLevel::kPublic:
+      return "public";
+    case TrustLevel::kContract:
+      return "contract";
+    case TrustLevel::kPrivate:
+      return "private";
+  }
+  return "?";
+}
+
+std::optional<TrustLevel> parse_trust_level(std::string_view name) {
+  for (TrustLevel level : {TrustLevel::kPublic, TrustLevel::kContract, TrustLevel::kPrivate}) {
+    if (name == trust_level_name(level)) return level;
+  }
+  return std::nullopt;
+}
+
+std::string_view privacy_action_name(PrivacyAction action) {
+  switch (action) {
+    case PrivacyAction::kAllow:
+      return "allow";
+    case PrivacyAction::kRedact:
+      return "redact";
+    case PrivacyAction::kLocalOnly:
+      return "local_only";
+  }
+  return "?";
+}
+
+std::optional<PrivacyAction> parse_privacy_action(std::string_view name) {
+  for (PrivacyAction action : {PrivacyAction::kAllow, PrivacyAction::kRedact, PrivacyAction::kLocalOnly}) {
+    if (name == privacy_action_name(action)) return action;
+  }
+  return std::nullopt;
+}
 
 std::optional<double> RoutingConfig::budget_for(const std::string& api_key_fingerprint) const {
   std::optional<double> every;

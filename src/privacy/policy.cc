@@ -4,44 +4,6 @@
 
 namespace tiergate {
 
-std::string_view trust_level_name(TrustLevel level) {
-  switch (level) {
-    case TrustLevel::kPublic:
-      return "public";
-    case TrustLevel::kContract:
-      return "contract";
-    case TrustLevel::kPrivate:
-      return "private";
-  }
-  return "?";
-}
-
-std::optional<TrustLevel> parse_trust_level(std::string_view name) {
-  for (TrustLevel level : {TrustLevel::kPublic, TrustLevel::kContract, TrustLevel::kPrivate}) {
-    if (name == trust_level_name(level)) return level;
-  }
-  return std::nullopt;
-}
-
-std::string_view privacy_action_name(PrivacyAction action) {
-  switch (action) {
-    case PrivacyAction::kAllow:
-      return "allow";
-    case PrivacyAction::kRedact:
-      return "redact";
-    case PrivacyAction::kLocalOnly:
-      return "local_only";
-  }
-  return "?";
-}
-
-std::optional<PrivacyAction> parse_privacy_action(std::string_view name) {
-  for (PrivacyAction action : {PrivacyAction::kAllow, PrivacyAction::kRedact, PrivacyAction::kLocalOnly}) {
-    if (name == privacy_action_name(action)) return action;
-  }
-  return std::nullopt;
-}
-
 PrivacyPolicy PrivacyPolicy::defaults() {
   PrivacyPolicy p;
   for (const char* type : {"API_KEY", "PRIVATE_KEY", "PASSWORD"}) p.set_class(type, "secret");
@@ -60,6 +22,21 @@ PrivacyPolicy PrivacyPolicy::defaults() {
   p.set_rule("financial", {.allow_from = TrustLevel::kPrivate, .otherwise = PrivacyAction::kRedact});
   p.set_rule("pii", {.allow_from = TrustLevel::kPrivate, .otherwise = PrivacyAction::kRedact});
   p.set_rule("context", {.allow_from = TrustLevel::kPublic, .otherwise = PrivacyAction::kRedact});
+  return p;
+}
+
+StatusOr<PrivacyPolicy> PrivacyPolicy::from_config(const Config& config) {
+  PrivacyPolicy p = defaults();
+  for (const PrivacyConfig::TypeClass& entry : config.privacy.classes) {
+    if (!p.classes_.contains(entry.type)) {
+      std::string known;
+      for (const auto& [type, cls] : p.classes_) known += (known.empty() ? "" : ", ") + type;
+      return invalid_argument(config.source + ":" + std::to_string(entry.line) + ": privacy.classes." + entry.type +
+                              ": no detector reports this data type; known types: " + known);
+    }
+  }
+  for (const PrivacyConfig::TypeClass& entry : config.privacy.classes) p.set_class(entry.type, entry.cls);
+  for (const PrivacyConfig::Rule& entry : config.privacy.rules) p.set_rule(entry.cls, entry.rule);
   return p;
 }
 

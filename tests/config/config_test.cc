@@ -45,7 +45,7 @@ const std::vector<ErrorCase>& error_cases() {
        "expected one YAML document, found 2"},
       {"UnknownTopKey", "listen: 127.0.0.1:8080\nlisen: 1\n",
        "tiergate.yaml:2: lisen: unknown key 'lisen'; known keys: listen, max_body_bytes, edge, "
-       "cloud, routing"},
+       "cloud, routing, privacy"},
       {"UnknownEdgeKey", "listen: 127.0.0.1:8080\nedge:\n  modle: a.gguf\n",
        "tiergate.yaml:3: edge.modle: unknown key 'modle'; known keys: model, alias, context, "
        "parallel, queue, threads, batch, price_per_mtok"},
@@ -284,6 +284,39 @@ const std::vector<ErrorCase>& error_cases() {
       {"RoutingBudgetDuplicateKey",
        "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\ncloud:\n  - {name: up1, base_url: http://x, models: [m1]}\nrouting:\n  budgets:\n    - {api_key: sk-1, usd_per_day: 1}\n    - {api_key: sk-1, usd_per_day: 2}\n",
        "tiergate.yaml:8: routing.budgets[1].api_key: a budget for this api_key is already set (routing.budgets[0])"},
+      // --- privacy
+      {"UpstreamTrustUnknown", "listen: 127.0.0.1:8080\ncloud:\n  - {name: up1, base_url: http://x, models: [m1], trust: high}\n",
+       "tiergate.yaml:3: cloud[0].trust: expected public, contract or private, got \"high\""},
+      {"PrivacyNotMap", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy: on\n", "tiergate.yaml:3: privacy: expected a mapping, got \"on\""},
+      {"PrivacyUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules"},
+      {"PrivacyEnabledNotBool", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  enabled: yes please\n", "privacy.enabled: expected true or false, got \"yes please\""},
+      {"PrivacyClassesNotMap", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  classes: [PERSON]\n", "privacy.classes: expected a mapping of data type to class, got a list"},
+      {"PrivacyTypeLowerCase", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  classes: {person: pii}\n",
+       "tiergate.yaml:4: privacy.classes.person: expected a data type of [A-Z0-9_] (e.g. PERSON), got \"person\""},
+      {"PrivacyClassUpperCase", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  classes:\n    PERSON: PII\n",
+       "tiergate.yaml:5: privacy.classes.PERSON: expected a class name of [a-z0-9_] (e.g. pii), got \"PII\""},
+      {"PrivacyDuplicateType", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  classes:\n    PERSON: pii\n    PERSON: phi\n", "tiergate.yaml:6: privacy.classes.PERSON: duplicate"},
+      {"PrivacyRuleUnknownAction", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  rules:\n    pii: deny\n",
+       "tiergate.yaml:5: privacy.rules.pii: expected allow, redact, local_only or {allow: <trust level>, otherwise: ...}, got \"deny\""},
+      {"PrivacyRuleMissingAllow", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  rules:\n    pii: {otherwise: redact}\n", "privacy.rules.pii.allow: required key is missing"},
+      {"PrivacyRuleBadTrust", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  rules:\n    pii: {allow: partner}\n",
+       "privacy.rules.pii.allow: expected the lowest trust level allowed: public, contract or private, got \"partner\""},
+      {"PrivacyRuleOtherwiseAllow", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  rules:\n    pii: {allow: contract, otherwise: allow}\n",
+       "privacy.rules.pii.otherwise: expected redact or local_only, got \"allow\""},
+      {"PrivacyRuleUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  rules:\n    pii: {allow: contract, else: redact}\n",
+       "privacy.rules.pii.else: unknown key 'else'; known keys: allow, otherwise"},
       {"RoutingKeywordEmpty",
        "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nrouting:\n  auto:\n"
        "    cloud_keywords: [prove, \"\"]\n",
@@ -336,6 +369,45 @@ TEST(ConfigTest, MinimalConfigKeepsDefaults) {
   EXPECT_TRUE(c.cloud.empty());
   EXPECT_EQ(c.auto_rule.max_edge_prompt_tokens, defaults.auto_rule.max_edge_prompt_tokens);
   EXPECT_EQ(c.auto_rule.cloud_keywords, defaults.auto_rule.cloud_keywords);
+}
+
+TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
+  auto result = parse(
+      "listen: 127.0.0.1:8080\n"
+      "cloud:\n"
+      "  - {name: openai, base_url: https://api.openai.com/v1, models: [gpt-4o]}\n"
+      "  - {name: azure, base_url: https://x.example/v1, models: [gpt-4o-baa], trust: contract}\n"
+      "privacy:\n"
+      "  classes:\n"
+      "    DATE_TIME: pii\n"
+      "  rules:\n"
+      "    pii: {allow: contract, otherwise: redact}\n"
+      "    phi: {allow: private}\n"
+      "    secret: local_only\n"
+      "    context: allow\n");
+  ASSERT_TRUE(result.is_ok()) << result.status().to_string();
+  const Config& c = **result;
+  EXPECT_EQ(c.cloud[0].trust, TrustLevel::kPublic);
+  EXPECT_EQ(c.cloud[1].trust, TrustLevel::kContract);
+  EXPECT_TRUE(c.privacy.enabled);
+  ASSERT_EQ(c.privacy.classes.size(), 1u);
+  EXPECT_EQ(c.privacy.classes[0].type, "DATE_TIME");
+  EXPECT_EQ(c.privacy.classes[0].cls, "pii");
+  EXPECT_EQ(c.privacy.classes[0].line, 7);
+  ASSERT_EQ(c.privacy.rules.size(), 4u);
+  const ClassRule& pii = c.privacy.rules[0].rule;
+  EXPECT_EQ(pii.action_for(TrustLevel::kPublic), PrivacyAction::kRedact);
+  EXPECT_EQ(pii.action_for(TrustLevel::kContract), PrivacyAction::kAllow);
+  EXPECT_EQ(pii.action_for(TrustLevel::kPrivate), PrivacyAction::kAllow);
+  const ClassRule& phi = c.privacy.rules[1].rule;  // below private: local_only, failing closed
+  EXPECT_EQ(phi.action_for(TrustLevel::kContract), PrivacyAction::kLocalOnly);
+  EXPECT_EQ(phi.action_for(TrustLevel::kPrivate), PrivacyAction::kAllow);
+  EXPECT_EQ(c.privacy.rules[2].rule.action_for(TrustLevel::kPrivate), PrivacyAction::kLocalOnly);
+  EXPECT_EQ(c.privacy.rules[3].rule.action_for(TrustLevel::kPublic), PrivacyAction::kAllow);
+
+  auto off = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {enabled: false}\n");
+  ASSERT_TRUE(off.is_ok()) << off.status().to_string();
+  EXPECT_FALSE((*off)->privacy.enabled);
 }
 
 TEST(ConfigTest, FullExampleFile) {

@@ -67,6 +67,36 @@ TEST(PolicyTest, TheStrictestClassFoundDecides) {
   EXPECT_EQ(secret.reason, "class secret (PASSWORD) is local_only for private upstreams");
 }
 
+TEST(PolicyTest, TheConfigOverlaysTheDefaults) {
+  auto config = parse_config(
+      "listen: 127.0.0.1:8080\n"
+      "edge: {model: a.gguf}\n"
+      "privacy:\n"
+      "  classes:\n"
+      "    DATE_TIME: pii\n"
+      "    LOCATION: phi\n"
+      "  rules:\n"
+      "    pii: {allow: contract, otherwise: redact}\n",
+      "gw.yaml");
+  ASSERT_TRUE(config.is_ok()) << config.status().to_string();
+  auto policy = PrivacyPolicy::from_config(**config);
+  ASSERT_TRUE(policy.is_ok()) << policy.status().to_string();
+  EXPECT_EQ(policy->action_for("DATE_TIME", TrustLevel::kPublic), PrivacyAction::kRedact);
+  EXPECT_EQ(policy->action_for("DATE_TIME", TrustLevel::kContract), PrivacyAction::kAllow);
+  EXPECT_EQ(policy->action_for("PERSON", TrustLevel::kContract), PrivacyAction::kAllow);
+  EXPECT_EQ(policy->action_for("LOCATION", TrustLevel::kPrivate), PrivacyAction::kLocalOnly);  // default phi rule
+  EXPECT_EQ(policy->action_for("API_KEY", TrustLevel::kPrivate), PrivacyAction::kLocalOnly);  // untouched default
+
+  auto typo = parse_config("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy:\n  classes:\n    PERSN: pii\n",
+                           "gw.yaml");
+  ASSERT_TRUE(typo.is_ok()) << typo.status().to_string();
+  const auto rejected = PrivacyPolicy::from_config(**typo);
+  ASSERT_FALSE(rejected.is_ok());
+  EXPECT_EQ(rejected.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(rejected.status().message().rfind("gw.yaml:5: privacy.classes.PERSN: no detector reports this data type", 0), 0u)
+      << rejected.status().message();
+}
+
 TEST(PolicyTest, ARestrictionOnlyEverTightens) {
   const PrivacyPolicy base = PrivacyPolicy::defaults();
   const PrivacyPolicy redact = base.restricted(PrivacyAction::kRedact);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,21 @@ struct EdgeConfig {
   Price price;                 // optional: energy/amortised cost of the device
 };
 
+// How far an upstream is trusted with personal data (privacy.rules), from
+// least to most: public (a provider under its standard terms), contract (a
+// provider under a business-associate or data-processing agreement),
+// private (one the team runs itself). A rule allowing `contract` allows
+// `private` too.
+enum class TrustLevel { kPublic, kContract, kPrivate };
+// What a privacy rule does with a class of data, from least to most strict
+// (docs/privacy.md).
+enum class PrivacyAction { kAllow, kRedact, kLocalOnly };
+
+std::string_view trust_level_name(TrustLevel level);
+std::optional<TrustLevel> parse_trust_level(std::string_view name);
+std::string_view privacy_action_name(PrivacyAction action);
+std::optional<PrivacyAction> parse_privacy_action(std::string_view name);
+
 struct UpstreamConfig {
   std::string name;            // shown in x-tiergate-tier
   std::string base_url;        // e.g. https://api.openai.com/v1 (no trailing /)
@@ -46,6 +62,7 @@ struct UpstreamConfig {
   int request_timeout_ms = 600000;    // whole request
   int max_retries = 2;                // on connection errors and 5xx before the first byte
   int backoff_ms = 200;               // base of the jittered exponential backoff
+  TrustLevel trust = TrustLevel::kPublic;
 };
 
 // The placeholder `auto` rule (replaced by the routing cascade): a prompt goes
@@ -103,6 +120,36 @@ struct RoutingConfig {
   std::optional<double> budget_for(const std::string& api_key_fingerprint) const;
 };
 
+// privacy.rules.<class>: data of the class goes as it is to upstreams trusted
+// at `allow_from` or more, and is handled by `otherwise` below that.
+struct ClassRule {
+  std::optional<TrustLevel> allow_from;                 // nullopt: never as it is
+  PrivacyAction otherwise = PrivacyAction::kLocalOnly;  // never kAllow
+
+  PrivacyAction action_for(TrustLevel upstream) const {
+    return allow_from && upstream >= *allow_from ? PrivacyAction::kAllow : otherwise;
+  }
+};
+
+// The `privacy` section. Entries overlay the built-in defaults
+// (docs/privacy.md); the privacy module checks the data type names when it
+// builds the policy, and `line` lets it name the place of a bad one.
+struct PrivacyConfig {
+  bool enabled = true;
+  struct TypeClass {
+    std::string type;  // a detector's data type, e.g. PERSON
+    std::string cls;   // a sensitivity class, e.g. pii
+    int line = 0;
+  };
+  struct Rule {
+    std::string cls;
+    ClassRule rule;
+    int line = 0;
+  };
+  std::vector<TypeClass> classes;
+  std::vector<Rule> rules;
+};
+
 struct Config {
   std::string source;                 // file the config came from
   std::string listen_host = "127.0.0.1";  // IPv6 without brackets: "[::1]:8080" gives "::1"
@@ -112,6 +159,7 @@ struct Config {
   std::vector<UpstreamConfig> cloud;
   AutoRuleConfig auto_rule;
   RoutingConfig routing;
+  PrivacyConfig privacy;
 
   bool has_edge() const { return !edge.model.empty(); }
 };

@@ -23,29 +23,13 @@
 #include <string_view>
 #include <vector>
 
+#include "tiergate/config/config.h"
 #include "tiergate/core/status.h"
 
 namespace tiergate {
 
-// Ordered from least to most trusted: a rule that allows `contract` allows
-// `private` too.
-enum class TrustLevel { kPublic, kContract, kPrivate };
-// Ordered from least to most strict.
-enum class PrivacyAction { kAllow, kRedact, kLocalOnly };
-
-std::string_view trust_level_name(TrustLevel level);
-std::optional<TrustLevel> parse_trust_level(std::string_view name);
-std::string_view privacy_action_name(PrivacyAction action);
-std::optional<PrivacyAction> parse_privacy_action(std::string_view name);
-
-struct ClassRule {
-  std::optional<TrustLevel> allow_from;  // allowed as is to this level and above; nullopt: never
-  PrivacyAction otherwise = PrivacyAction::kLocalOnly;  // below allow_from (never kAllow)
-
-  PrivacyAction action_for(TrustLevel upstream) const {
-    return allow_from && upstream >= *allow_from ? PrivacyAction::kAllow : otherwise;
-  }
-};
+// The rule of one class; TrustLevel, PrivacyAction and ClassRule come from
+// the config module, which parses them.
 
 // What a request's findings allow for one upstream.
 struct EgressDecision {
@@ -60,6 +44,11 @@ class PrivacyPolicy {
   // secret (keys, tokens, passwords, private keys) and financial (cards,
   // IBANs) local_only; pii (names, contacts, identifiers, addresses) redact.
   static PrivacyPolicy defaults();
+  // The defaults overlaid with the config's privacy.classes and
+  // privacy.rules. kInvalidArgument naming the file and line for a data type
+  // no detector reports (a typo would otherwise leave the data unprotected
+  // under its real name).
+  static StatusOr<PrivacyPolicy> from_config(const Config& config);
 
   // `type` (e.g. "PERSON") -> `cls` (e.g. "pii"); replaces an earlier entry.
   void set_class(std::string type, std::string cls);
