@@ -195,9 +195,10 @@ void detect_url(Scan& s, size_t ws) {
 }
 
 // IPv6: up to eight groups of 1-4 hex digits, one "::" at most, and an IPv4
-// address in place of the last two groups. A compressed address needs two
-// groups and one of them 3+ digits long (or an embedded IPv4), so "a::b" in
-// code and clock times ("12:30:45") are not addresses.
+// address in place of the last two groups. One group must be 3+ digits long
+// (or an IPv4 embedded), and a compressed address needs two groups, so "a::b"
+// in code, clock times ("12:30:45") and ratios ("1:8:28:56:70:56:28:8") are
+// not addresses.
 void detect_ipv6(Scan& s, size_t start) {
   if (start > 0) {
     const unsigned char prev = s.at(start - 1);
@@ -216,7 +217,7 @@ void detect_ipv6(Scan& s, size_t start) {
     size_t e = i;
     while (e < i + 5 && s.hex(e)) ++e;
     if (e == i) break;
-    if (s.at(e) == '.' && groups <= 6) {
+    if (s.at(e) == '.' && groups <= 6 && e - i <= 3 && s.digit(e + 1) && s.digit(i) && s.digit(e - 1)) {
       // Embedded IPv4: four decimal octets.
       size_t k = i;
       bool ok = true;
@@ -239,7 +240,9 @@ void detect_ipv6(Scan& s, size_t start) {
     if (e - i >= 3) long_group = true;
     ++groups;
     i = e;
-    if (s.at(i) != ':') break;
+    // Eight groups are a whole address: a ':' after them starts something
+    // else (a port, as in "...:7334:8080").
+    if (s.at(i) != ':' || groups == 8 || (compressed && groups == 7)) break;
     if (s.at(i + 1) == ':') {
       if (compressed) return;
       compressed = true;
@@ -251,8 +254,14 @@ void detect_ipv6(Scan& s, size_t start) {
     ++i;
   }
   const int total = groups + (v4 ? 2 : 0);
-  const bool ok = compressed ? (total >= 2 && total <= 7 && (long_group || v4)) : total == 8;
-  if (!ok || s.word(i) || (s.at(i) == ':' && s.hex(i + 1))) return;
+  const bool ok = (compressed ? total >= 2 && total <= 7 : total == 8) && (long_group || v4);
+  if (!ok || s.word(i)) return;
+  if (s.at(i) == ':' && s.hex(i + 1)) {
+    // Only a port may follow a whole address ("...:7334:8080"); more groups
+    // make it a list ("1:19:36:84:126:126:84:36:19:1").
+    const size_t port_end = s.digits_end(i + 1);
+    if (port_end - i - 1 > 5 || s.word(port_end) || s.at(port_end) == ':') return;
+  }
   s.add(PiiType::kIpAddress, start, i);
 }
 

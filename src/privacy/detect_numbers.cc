@@ -317,7 +317,7 @@ size_t match_extension(const Scan& s, size_t i) {
 // with an optional 1 or 001 prefix, and 3-4 with a dash; a parenthesised area
 // code and 8-12 digits; a trunk '0' opening a 2-5 digit area group and 8-12
 // digits in groups with one kind of mark ("020 7946 0958", "01 23 45 67 89",
-// "030-1234567").
+// "030-1234567", "0301/1234567").
 //
 // Never a phone: a number inside a list of numbers, binary digits, a
 // two-part dotted decimal.
@@ -362,7 +362,7 @@ void detect_phone(Scan& s, size_t start) {
     } else {
       e = s.digits_end(i);
       if (e == i) return;
-      if (e - i > 12) return;
+      if (e - i > (plus ? 15u : 12u)) return;
       paren[groups] = false;
       glen[groups] = static_cast<int>(e - i);
     }
@@ -372,7 +372,9 @@ void detect_phone(Scan& s, size_t start) {
     i = e;
     if (digits > 15) return;
     const unsigned char c = s.at(i);
-    if ((c == ' ' || c == '-' || c == '.') && (s.digit(i + 1) || (s.at(i + 1) == '(' && s.digit(i + 2)))) {
+    // A slash after a trunk-prefixed area code: "0301/1234567".
+    const bool area_slash = c == '/' && groups == 1 && !paren[0] && s.at(start) == '0' && glen[0] >= 3;
+    if ((c == ' ' || c == '-' || c == '.' || area_slash) && (s.digit(i + 1) || (s.at(i + 1) == '(' && s.digit(i + 2)))) {
       sep[groups - 1] = static_cast<char>(c);
       ++i;
       continue;
@@ -449,6 +451,7 @@ void detect_phone(Scan& s, size_t start) {
 void detect_numeric(Scan& s, size_t ws, size_t we) {
   if (!s.numeric_left_ok(ws)) return;
   const size_t run = s.digits_end(ws) - ws;
+  const unsigned char first = s.at(ws);
   const unsigned char next = s.at(ws + run);
   const bool next_digit = s.digit(ws + run + 1);
   if (run >= 13 || (run == 4 && (next == ' ' || next == '-') && next_digit)) match_card(s, ws);
@@ -459,7 +462,8 @@ void detect_numeric(Scan& s, size_t ws, size_t we) {
     const unsigned char m = (next == ' ' ? s.at(ws + run + 1) : next) | 0x20;
     if (next == ':' || m == 'a' || m == 'p') match_clock_time(s, ws);
   }
-  if (run >= 7 || ((next == ' ' || next == '-' || next == '.' || next == '(') && (next_digit || s.at(ws + run + 1) == '('))) {
+  if (run >= 7 || ((next == ' ' || next == '-' || next == '.' || next == '(') && (next_digit || s.at(ws + run + 1) == '(')) ||
+      (next == '/' && next_digit && first == '0')) {
     detect_phone(s, ws);
   }
   // Hex words that start with a digit: IPv6 ("2001:db8::1"), MAC ("00:1a:...").
