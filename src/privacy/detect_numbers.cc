@@ -13,11 +13,15 @@ namespace {
 // 13-19 digits, contiguous or in groups separated by one space or dash (the
 // same mark throughout): 4-4-4-4(-1..4), Amex 4-6-5, Diners 4-6-4. Luhn-valid
 // and in a known issuer range, so a random 16-digit number passes about 2% of
-// the time and an order number rarely.
+// the time and an order number rarely. When more numbers follow ("4111 1111
+// 1111 1111 12/25"), the longest run of leading groups that is a card is
+// the card.
 void match_card(Scan& s, size_t ws) {
   char digits[20];
   size_t nd = 0;
   int glen[8];
+  size_t gend[8];   // text position after each group
+  size_t gdigits[8];  // digits up to the end of each group
   int groups = 0;
   char sep = 0;
   size_t i = ws;
@@ -31,7 +35,10 @@ void match_card(Scan& s, size_t ws) {
       break;
     }
     for (size_t k = i; k < e; ++k) digits[nd++] = static_cast<char>(s.at(k));
-    glen[groups++] = static_cast<int>(len);
+    glen[groups] = static_cast<int>(len);
+    gend[groups] = e;
+    gdigits[groups] = nd;
+    ++groups;
     i = e;
     const unsigned char c = s.at(i);
     if ((c == ' ' || c == '-') && (sep == 0 || sep == c) && s.digit(i + 1)) {
@@ -45,23 +52,29 @@ void match_card(Scan& s, size_t ws) {
     }
     break;
   }
-  // A contiguous number followed by other numbers ("4111...1111 12/25").
-  if (glen[0] >= 13) {
-    const size_t end = ws + static_cast<size_t>(glen[0]);
-    const std::string_view d(digits, static_cast<size_t>(glen[0]));
-    const unsigned char next = s.at(end);
-    const bool edge_ok = !(kClass[next] & kWord) && !((next == '.' || next == ',') && s.digit(end + 1));
-    if (edge_ok && luhn_valid(d) && card_issuer_known(d)) s.add(PiiType::kCreditCard, ws, end);
-    return;
+  for (int k = groups; k >= 1; --k) {
+    const size_t n = gdigits[k - 1];
+    if (n < 13) return;
+    if (n > 19) continue;
+    const size_t end = gend[k - 1];
+    if (k == groups && !longer) {
+      if (!s.numeric_right_ok(end)) continue;
+    } else {
+      const unsigned char next = s.at(end);  // another group follows, after a blank or dash
+      if (next != ' ' && next != '-') return;
+    }
+    bool shape = k == 1;
+    if (k >= 2) {
+      shape = glen[k - 1] >= 1 && glen[k - 1] <= 4;
+      for (int g = 0; g + 1 < k; ++g) shape = shape && glen[g] == 4;
+      shape = shape || (k == 3 && glen[0] == 4 && glen[1] == 6 && (glen[2] == 5 || glen[2] == 4));
+    }
+    const std::string_view d(digits, n);
+    if (shape && luhn_valid(d) && card_issuer_known(d)) {
+      s.add(PiiType::kCreditCard, ws, end);
+      return;
+    }
   }
-  if (longer || groups < 2 || nd < 13 || !s.numeric_right_ok(i)) return;
-  bool shape = true;
-  for (int g = 0; g + 1 < groups; ++g) shape = shape && glen[g] == 4;
-  shape = shape && glen[groups - 1] >= 1 && glen[groups - 1] <= 4;
-  const bool six = groups == 3 && glen[0] == 4 && glen[1] == 6 && (glen[2] == 5 || glen[2] == 4);
-  if (!shape && !six) return;
-  const std::string_view d(digits, nd);
-  if (luhn_valid(d) && card_issuer_known(d)) s.add(PiiType::kCreditCard, ws, i);
 }
 
 // ---------------------------------------------------------------- SSN
@@ -333,119 +346,161 @@ size_t match_extension(const Scan& s, size_t i) {
 // thousands grouping ("1 000 000"), a range ("1837-1843"), mixed marks, or a
 // short last group after a long one ("2050151 32"). Bare runs of 7-11 digits
 // need the phone word.
+namespace {
+
+// The digit groups of a phone-like number, as parsed from its start.
+struct PhoneGroups {
+  size_t start = 0;
+  size_t first = 0;  // the first digit
+  bool plus = false;
+  int count = 0;
+  int len[16];       // digits per group
+  bool paren[16];    // "(555)"
+  char sep[16];      // the mark after each group (0 after the last)
+  size_t end[16];    // the text position after each group
+  int digits[16];    // digits up to the end of each group
+  bool overflow = false;  // more digits or groups followed than a phone has
+};
+
+// An SSN's shape (AAA-GG-SSSS) is never a phone, valid SSN or not.
+bool ssn_shape(const PhoneGroups& g, int k) {
+  return k == 3 && !g.plus && g.len[0] == 3 && g.len[1] == 2 && g.len[2] == 4 && g.sep[0] == '-' && g.sep[1] == '-';
+}
+
+// Whether the first k groups have a strong shape (see detect_phone).
+bool strong_shape(const Scan& s, const PhoneGroups& g, int k) {
+  const int digits = g.digits[k - 1];
+  if (ssn_shape(g, k)) return false;
+  if (g.plus) return digits >= 7 && digits <= 15;
+  bool same_marks = true;
+  for (int j = 1; j + 1 < k; ++j) same_marks = same_marks && g.sep[j] == g.sep[0];
+  int p = 0;
+  if (k >= 4 && !g.paren[0] && ((g.len[0] == 1 && s.at(g.first) == '1') || (g.len[0] == 3 && s.matches(g.first, "001")))) {
+    p = 1;  // NANP with a 1 or 001 prefix
+  }
+  // Two round numbers joined by a dash are a range ("800-1000 words").
+  const bool round_range = k == 2 && g.sep[0] == '-' && s.matches(g.first + static_cast<size_t>(g.len[0]) - 2, "00") &&
+                           s.matches(g.end[1] - 2, "00");
+  return (k - p == 3 && g.len[p] == 3 && g.len[p + 1] == 3 && g.len[p + 2] == 4) ||
+         (k == 2 && g.len[0] == 3 && g.len[1] == 4 && g.sep[0] == '-' && !round_range) ||
+         (g.paren[0] && k >= 2 && digits >= 8 && digits <= 12) ||
+         (s.at(g.first) == '0' && !g.paren[0] && g.len[0] >= 2 && g.len[0] <= 5 && k >= 2 && digits >= 8 &&
+          digits <= 12 && same_marks && (g.sep[0] != '.' || k >= 3));
+}
+
+// The whole number [g.start, end) (end past any extension): a strong shape,
+// or a weak one that nothing contradicts.
+bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
+  const int k = g.count, digits = g.digits[k - 1];
+  if (strong_shape(s, g, k)) return true;
+  if (g.plus) return false;
+  if (k == 1) return digits >= 7 && digits <= 11 && phone_context(s, g.start, end);
+  bool same_marks = true, short_inner = false, long_group = false;
+  for (int j = 1; j < k; ++j) {
+    if (j + 1 < k) same_marks = same_marks && g.sep[j] == g.sep[0];
+    short_inner = short_inner || g.len[j] < 2;
+  }
+  for (int j = 0; j < k; ++j) long_group = long_group || g.len[j] > 3;
+  if (digits > 13 || (digits < 7 && k < 3) || short_inner || ssn_shape(g, k)) return false;
+  if (g.start >= 2 && s.blank(g.start - 1) && s.digit(g.start - 2)) return false;  // inside a list of numbers
+  if (address_or_id_before(s, g.start) || street_or_unit_after(s, end)) return false;
+  bool thousands = g.len[0] <= 3, years = !g.paren[0];
+  for (int j = 0; j < k; ++j) {
+    if (j > 0) thousands = thousands && g.len[j] == 3;
+    const size_t at = g.end[j] - static_cast<size_t>(g.len[j]);
+    years = years && g.len[j] == 4 && (s.matches(at, "19") || s.matches(at, "20"));
+  }
+  if (years) return false;  // "1945 1935"
+  if (phone_context(s, g.start, end)) return true;
+  if (!same_marks || g.sep[0] == '.' || (k == 2 && g.sep[0] == '-')) return false;  // decimals, ranges "1837-1843"
+  if (long_group && g.len[k - 1] < 3) return false;  // "2050151 32"
+  return !thousands;                                  // "1 000 000"
+}
+
+}  // namespace
+
 void detect_phone(Scan& s, size_t start) {
+  PhoneGroups g;
+  g.start = start;
   size_t i = start;
-  const bool plus = s.at(i) == '+';
-  if (plus) ++i;
+  g.plus = s.at(i) == '+';
+  if (g.plus) ++i;
   if (start > 0) {
     const unsigned char prev = s.at(start - 1);
     if ((kClass[prev] & kWord) || prev == '+' || prev == '#') return;
     if ((prev == '-' || prev == '/' || prev == '.') && start >= 2 && s.alnum(start - 2)) return;  // "J-0401000"
-    if (prev == '-' && !plus) return;  // a negative number
+    if (prev == '-' && !g.plus) return;  // a negative number
   }
-  int glen[16];
-  bool paren[16];
-  char sep[16];
-  int groups = 0, digits = 0;
+  g.first = s.at(i) == '(' ? i + 1 : i;
+  int digits = 0;
   while (true) {
-    if (groups == 16) return;
+    if (g.count == 16) {
+      g.overflow = true;
+      break;
+    }
     size_t e;
+    int len;
+    bool paren = false;
     if (s.at(i) == '(') {
       e = s.digits_end(i + 1);
-      if (e == i + 1 || e - i - 1 > 5 || s.at(e) != ')') {
-        if (groups == 0) return;
-        break;
-      }
-      paren[groups] = true;
-      glen[groups] = static_cast<int>(e - i - 1);
+      if (e == i + 1 || e - i - 1 > 5 || s.at(e) != ')') break;
+      paren = true;
+      len = static_cast<int>(e - i - 1);
       ++e;  // ')'
     } else {
       e = s.digits_end(i);
-      if (e == i) return;
-      if (e - i > (plus ? 15u : 12u)) return;
-      paren[groups] = false;
-      glen[groups] = static_cast<int>(e - i);
+      len = static_cast<int>(e - i);
+      if (len == 0) break;
     }
-    digits += glen[groups];
-    sep[groups] = 0;
-    ++groups;
+    if (len > (g.plus ? 15 : 12) || digits + len > 15) {
+      g.overflow = true;
+      break;
+    }
+    digits += len;
+    const int n = g.count++;
+    g.len[n] = len;
+    g.paren[n] = paren;
+    g.sep[n] = 0;
+    g.end[n] = e;
+    g.digits[n] = digits;
     i = e;
-    if (digits > 15) return;
     const unsigned char c = s.at(i);
     // A slash after a trunk-prefixed area code: "0301/1234567".
-    const bool area_slash = c == '/' && groups == 1 && !paren[0] && s.at(start) == '0' && glen[0] >= 3;
+    const bool area_slash = c == '/' && n == 0 && !paren && s.at(start) == '0' && len >= 3;
     if ((c == ' ' || c == '-' || c == '.' || area_slash) && (s.digit(i + 1) || (s.at(i + 1) == '(' && s.digit(i + 2)))) {
-      sep[groups - 1] = static_cast<char>(c);
+      g.sep[n] = static_cast<char>(c);
       ++i;
       continue;
     }
-    if (paren[groups - 1] && s.digit(i)) continue;  // "(555)123-4567"
+    if (paren && s.digit(i)) continue;  // "(555)123-4567"
     break;
   }
-  const size_t digits_end = i;
-  const size_t ext = match_extension(s, digits_end);
-  const size_t end = ext ? ext : digits_end;
-  {
+  if (g.count == 0) return;
+  bool binary = !g.plus;
+  for (size_t b = g.first; b < g.end[g.count - 1] && binary; ++b) binary = !s.digit(b) || s.at(b) == '0' || s.at(b) == '1';
+  if (binary) return;  // "1001 0011"
+  if (!g.overflow && g.sep[g.count - 1] == 0) {
+    const size_t ext = match_extension(s, g.end[g.count - 1]);
+    const size_t end = ext ? ext : g.end[g.count - 1];
     const unsigned char next = s.at(end);
-    if ((kClass[next] & kWord) || next == '%') return;
-    if ((next == '.' || next == '-' || next == '/' || next == ':' || next == ',') && s.digit(end + 1)) return;
+    const bool edge_ok = !(kClass[next] & kWord) && next != '%' &&
+                         !((next == '.' || next == '-' || next == '/' || next == ':' || next == ',') && s.digit(end + 1));
+    const bool decimal = g.count == 2 && g.sep[0] == '.' && !g.plus;  // "0.7426953", "12345.6789"
+    if (edge_ok && !decimal && g.digits[g.count - 1] >= 6 && whole_number_is_phone(s, g, end)) {
+      s.add(PiiType::kPhoneNumber, start, end);
+      return;
+    }
   }
-  if (digits < 6 || (groups == 2 && sep[0] == '.' && !plus)) return;  // a decimal: "0.7426953", "12345.6789"
-  if (!plus) {
-    if (start >= 2 && s.blank(start - 1) && s.digit(start - 2)) return;  // inside a list of numbers
-    bool binary = true;
-    for (size_t b = start; b < digits_end && binary; ++b) binary = !s.digit(b) || s.at(b) == '0' || s.at(b) == '1';
-    if (binary) return;  // "1001 0011"
+  // Other numbers after a phone number ("+44 20 7946 0958 3%", "(555)
+  // 123-4567 31,150,000"): the leading groups, when they alone are a strong
+  // shape and a blank parts them from the rest.
+  for (int k = g.overflow ? g.count : g.count - 1; k >= 1; --k) {
+    if (g.sep[k - 1] != ' ' || g.digits[k - 1] < 6) continue;
+    if (strong_shape(s, g, k)) {
+      s.add(PiiType::kPhoneNumber, start, g.end[k - 1]);
+      return;
+    }
   }
-  const size_t first = paren[0] ? start + (plus ? 2 : 1) : start + (plus ? 1 : 0);
-  bool same_marks = true, short_inner = false;
-  for (int g = 1; g < groups; ++g) {
-    if (g + 1 < groups) same_marks = same_marks && sep[g] == sep[0];
-    short_inner = short_inner || glen[g] < 2;
-  }
-  if (plus) {
-    if (digits >= 7) s.add(PiiType::kPhoneNumber, start, end);
-    return;
-  }
-  int k = 0;
-  if (groups >= 4 && !paren[0] && ((glen[0] == 1 && s.at(first) == '1') || (glen[0] == 3 && s.matches(first, "001")))) {
-    k = 1;
-  }
-  // Two round numbers joined by a dash are a range ("800-1000 words").
-  const bool round_range = groups == 2 && sep[0] == '-' && s.matches(first + glen[0] - 2, "00") &&
-                           s.matches(digits_end - 2, "00");
-  const bool strong =
-      (groups - k == 3 && glen[k] == 3 && glen[k + 1] == 3 && glen[k + 2] == 4) ||
-      (groups == 2 && glen[0] == 3 && glen[1] == 4 && sep[0] == '-' && !round_range) ||
-      (paren[0] && groups >= 2 && digits >= 8 && digits <= 12) ||
-      (s.at(first) == '0' && glen[0] >= 2 && glen[0] <= 5 && groups >= 2 && digits >= 8 && digits <= 12 &&
-       same_marks && (sep[0] != '.' || groups >= 3));
-  if (strong) {
-    s.add(PiiType::kPhoneNumber, start, end);
-    return;
-  }
-  if (groups == 1) {
-    if (digits >= 7 && digits <= 11 && phone_context(s, start, end)) s.add(PiiType::kPhoneNumber, start, end);
-    return;
-  }
-  if (digits > 13 || (digits < 7 && groups < 3) || short_inner) return;
-  if (address_or_id_before(s, start) || street_or_unit_after(s, end)) return;
-  bool thousands = glen[0] <= 3, years = !paren[0];
-  size_t pos = first;
-  for (int g = 0; g < groups; ++g) {
-    if (g > 0) thousands = thousands && glen[g] == 3;
-    years = years && glen[g] == 4 && (s.matches(pos, "19") || s.matches(pos, "20"));
-    pos += static_cast<size_t>(glen[g]) + 1;
-  }
-  if (years) return;  // "1945 1935"
-  if (!phone_context(s, start, end)) {
-    if (!same_marks || sep[0] == '.' || (groups == 2 && sep[0] == '-')) return;  // decimals, ranges "1837-1843"
-    bool long_group = false;
-    for (int g = 0; g < groups; ++g) long_group = long_group || glen[g] > 3;
-    if (long_group && glen[groups - 1] < 3) return;  // "2050151 32"
-    if (thousands) return;                          // "1 000 000"
-  }
-  s.add(PiiType::kPhoneNumber, start, end);
 }
 
 void detect_numeric(Scan& s, size_t ws, size_t we) {

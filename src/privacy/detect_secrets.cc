@@ -207,6 +207,15 @@ void detect_key_prefix(Scan& s, size_t ws) {
   }
 }
 
+// Whether a query string's next "name=" starts at i ("...&user=bob"), so a
+// '&' before it ends a value; otherwise '&' is part of the value
+// ("Tr0ub4dor&3").
+bool next_query_pair(const Scan& s, size_t i) {
+  size_t e = i;
+  while (e < i + 64 && (s.word(e) || s.at(e) == '-' || s.at(e) == '.')) ++e;
+  return e > i && s.at(e) == '=';
+}
+
 // name [=|:|:=|=>| is ] value: the value (quoted or up to a blank or a
 // delimiter) is a PASSWORD or an API_KEY by the name. Values that are
 // placeholders ("${DB_PASS}", "<password>", "****", "null") are skipped.
@@ -260,8 +269,8 @@ void detect_key_value(Scan& s, size_t ws, size_t we) {
   while (e < b + 256) {
     const unsigned char c = s.at(e);
     if (c == 0 || (kClass[c] & kLineEnd)) break;
-    if (quote ? c == quote : ((kClass[c] & kBlank) || c == ',' || c == ';' || c == '&' || c == ')' || c == '}' ||
-                              c == ']' || c == '>' || c == '"' || c == '\'')) {
+    if (quote ? c == quote : ((kClass[c] & kBlank) || c == ',' || c == ';' || c == ')' || c == '}' || c == ']' ||
+                              c == '>' || c == '"' || c == '\'' || (c == '&' && next_query_pair(s, e + 1)))) {
       break;
     }
     ++e;

@@ -167,6 +167,20 @@ void on_digit_word(Scan& s, size_t ws, size_t we, ScanState& st) {
   const unsigned char first = s.at(ws);
   const size_t len = we - ws;
   if (kClass[first] & kDigit) {
+    // A lone short number ("in 1990 the", "45,") joins no other digits: only
+    // a month name can make it a date, and only "is <number>" a password.
+    const unsigned char n1 = s.at(we), n2 = s.at(we + 1);
+    const bool joined = (kClass[n2] & kDigit) || n2 == '(' || ((n2 | 0x20) == 'a' || (n2 | 0x20) == 'p') ||
+                        n1 == ':' || n1 == '@';
+    if (len <= 6 && !joined && s.digits_end(ws) == we) {
+      if (len <= 4 && ((ws >= 2 && (s.alpha(ws - 2) || s.alpha(ws - 3) || s.alpha(ws - 1))) ||
+                       (s.blank(we) && s.alpha(we + 1)))) {
+        detect_month_date_near(s, ws, we);
+      }
+      if (ws >= 3 && s.matches(ws - 3, "is ")) detect_token(s, ws, we);
+      st.token_done = we;
+      return;
+    }
     detect_numeric(s, ws, we);
     // A month name next to a day or year: a letter within two bytes before,
     // or a blank and a letter after.
