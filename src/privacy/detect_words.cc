@@ -204,7 +204,7 @@ void detect_weekday(Scan& s, size_t y) {
 }
 
 // Keywords within 48 bytes before an id-like number on its line: "driver's
-// license (number) ...", "licence no ...", "passport ...".
+// license (number) ...", "licence no ...", "DL# ...", "passport ...".
 void detect_keyword_ids_before(Scan& s, size_t ws) {
   const size_t from = ws > 48 ? ws - 48 : 0;
   for (size_t j = ws; j-- > from;) {
@@ -221,6 +221,14 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
       }
     } else if ((c | 0x20) == 'p' && s.matches_word(j, "passport") && !(j > 0 && s.alpha(j - 1))) {
       detect_id_after_keyword(s, j, j + 8, PiiType::kUsPassport);
+    } else if ((c | 0x20) == 'd' && s.matches_word(j, "dl") && !(j > 0 && s.alpha(j - 1))) {
+      // "DL# ...", "DL: ...", "DL no. ...": the abbreviation needs a mark or
+      // a number word after it ("dl" is also "download").
+      size_t after = j + 2;
+      while (after < j + 4 && s.blank(after)) ++after;
+      if (s.at(after) == '#' || s.at(after) == ':' || s.keyword_at(after, kNumberWords)) {
+        detect_id_after_keyword(s, j, j + 2, PiiType::kUsDriverLicense);
+      }
     }
   }
 }
