@@ -23,7 +23,7 @@ enum ByteClass : uint8_t {
   kUnderscore = 16,
   kBlank = 32,      // ' ', '\t'
   kLineEnd = 64,    // '\n', '\r', '\v', '\f'
-  kTrigger = 128,   // '@', '+', '(', '-', ':', '.', '=', '_', 'y', 'Y': the scan stops here (with digits)
+  kTrigger = 128,   // '@', '+', '(', '-', ':', '=', '_': always an event (event_mask)
 };
 inline constexpr uint8_t kAlpha = kUpper | kLower;
 inline constexpr uint8_t kAlnum = kDigit | kAlpha;
@@ -39,7 +39,7 @@ constexpr std::array<uint8_t, 256> make_byte_classes() {
   t['_'] = kUnderscore;
   t[' '] = t['\t'] = kBlank;
   t['\n'] = t['\r'] = t['\v'] = t['\f'] = kLineEnd;
-  for (unsigned char c : {'@', '+', '(', '-', ':', '.', '=', '_', 'y', 'Y'}) t[c] |= kTrigger;
+  for (unsigned char c : {'@', '+', '(', '-', ':', '=', '_'}) t[c] |= kTrigger;
   return t;
 }
 inline constexpr std::array<uint8_t, 256> kClass = make_byte_classes();
@@ -165,6 +165,16 @@ class Scan {
   const unsigned char* p_;
   size_t n_;
 };
+
+// The scan's events in text[base, base + 64): bit k is set when byte base + k
+// is the first digit of a run of digits, one of the marks '@' '+' '(' '-'
+// ':' '=' '_', a '.' before a letter or digit, or the 'y' of "day" (either
+// case). Bytes past n are none. The SSE2 version (x86-64) gives the same bits
+// as the portable one (tests compare them on random text).
+uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n);
+#if defined(__SSE2__)
+uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n);
+#endif
 
 // Matchers (one file per family). Each checks its own preconditions at the
 // position it is given.

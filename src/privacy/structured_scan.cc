@@ -1,14 +1,14 @@
 // The structured scan's main loop and the overlap resolution.
 //
-// The loop visits only "event" bytes: digits and the marks ' @ + ( - : . = _'
-// and the letter y (weekday names end in "day"). Every type has one of them
-// in or next to it (a number, an '@', a scheme's ':', a host's '.', a key's
-// '_' or '-', a key=value's '=' or ':'), and prose has few: one every 30-40
-// bytes. Events are found 64 bytes at a time with SSE2 bit masks, so the
-// letters and blanks between them cost a fraction of a cycle per byte and no
-// branch per word. Each event's handler looks back and forward a bounded
-// distance; a digit's handler takes the whole word it is in, and the loop
-// resumes after it.
+// The loop visits only "event" bytes (event_mask in scan.h): the first digit
+// of a number, the marks '@ + ( - : = _', a '.' before a letter or digit, and
+// the y of "day" (weekday names). Every type has one of them in or next to
+// it (a number, an '@', a scheme's ':', a host's '.', a key's '_' or '-', a
+// key=value's '=' or ':'), and prose has few: one every 40-80 bytes. Events
+// are found 64 bytes at a time with SSE2 bit masks, so the letters and blanks
+// between them cost a fraction of a cycle per byte and no branch per word.
+// Each event's handler looks back and forward a bounded distance; a digit's
+// handler takes the whole word it is in, and the loop resumes after it.
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -285,36 +285,79 @@ void on_event(Scan& s, size_t i, ScanState& st) {
   }
 }
 
-// Bit k of the result is set when text[base + k] is an event byte (bytes past
-// the end count as none).
+}  // namespace
+
 uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n) {
   uint64_t m = 0;
   const size_t end = std::min(n, base + 64);
   for (size_t k = base; k < end; ++k) {
-    if (kClass[p[k]] & (kDigit | kTrigger)) m |= uint64_t{1} << (k - base);
+    const unsigned char c = p[k];
+    const unsigned char prev = k >= 1 ? p[k - 1] : 0, prev2 = k >= 2 ? p[k - 2] : 0;
+    const unsigned char next = k + 1 < n ? p[k + 1] : 0;
+    const bool event = ((kClass[c] & kDigit) && !(kClass[prev] & kDigit)) || (kClass[c] & kTrigger) ||
+                       (c == '.' && (kClass[next] & kAlnum)) ||
+                       ((c | 0x20) == 'y' && (prev | 0x20) == 'a' && (prev2 | 0x20) == 'd');
+    if (event) m |= uint64_t{1} << (k - base);
   }
   return m;
 }
 
 #if defined(__SSE2__)
-uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n) {
-  if (base + 64 > n) return event_mask_portable(p, base, n);
+namespace {
+
+// 0xff in each byte of x that lies in [lo, lo + span].
+__m128i in_range(__m128i x, char lo, char span) {
+  const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
+  return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
+}
+
+__m128i load(const unsigned char* p) {
+  __m128i x;
+  std::memcpy(&x, p, 16);
+  return x;
+}
+
+// The events of the 64 bytes at q; reads q[-2] to q[64].
+uint64_t block_events_sse2(const unsigned char* q0) {
   uint64_t m = 0;
+  const __m128i lower_bit = _mm_set1_epi8(0x20);
   for (int part = 0; part < 4; ++part) {
-    __m128i x;
-    std::memcpy(&x, p + base + 16 * part, 16);
-    const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
-    __m128i e = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);  // digits
-    // '+' '-' '.' are 0x2b 0x2d 0x2e: one range test for 0x2b..0x2e minus ','.
-    const __m128i r = _mm_sub_epi8(x, _mm_set1_epi8(0x2b));
-    e = _mm_or_si128(e, _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
-                                         _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(3)), r)));
-    for (char mark : {'@', '(', ':', '=', '_', 'y', 'Y'}) e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8(mark)));
+    const unsigned char* q = q0 + 16 * part;
+    const __m128i x = load(q), prev = load(q - 1), prev2 = load(q - 2), next = load(q + 1);
+    // The first digit of a run of digits.
+    __m128i e = _mm_andnot_si128(in_range(prev, '0', 9), in_range(x, '0', 9));
+    for (char mark : {'@', '+', '(', '-', ':', '=', '_'}) e = _mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8(mark)));
+    // '.' before a letter or digit.
+    const __m128i next_alnum = _mm_or_si128(in_range(next, '0', 9), in_range(_mm_or_si128(next, lower_bit), 'a', 25));
+    e = _mm_or_si128(e, _mm_and_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('.')), next_alnum));
+    // The y of "day" (weekday names), either case.
+    const __m128i day = _mm_and_si128(
+        _mm_cmpeq_epi8(_mm_or_si128(x, lower_bit), _mm_set1_epi8('y')),
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(prev, lower_bit), _mm_set1_epi8('a')),
+                      _mm_cmpeq_epi8(_mm_or_si128(prev2, lower_bit), _mm_set1_epi8('d'))));
+    e = _mm_or_si128(e, day);
     m |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(e))} << (16 * part);
   }
   return m;
 }
+
+}  // namespace
+
+uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n) {
+  if (base >= 2 && base + 65 <= n) return block_events_sse2(p + base);
+  // A block at either end of the text: its bytes and neighbours copied into a
+  // zero-padded buffer (zero is no event and no neighbour of one).
+  unsigned char buf[2 + 64 + 1] = {};
+  const size_t from = base >= 2 ? base - 2 : 0;
+  const size_t to = std::min(n, base + 65);
+  std::memcpy(buf + (from + 2 - base), p + from, to - from);
+  const uint64_t m = block_events_sse2(buf + 2);
+  const size_t valid = std::min<size_t>(64, n - base);
+  return valid == 64 ? m : m & ((uint64_t{1} << valid) - 1);
+}
 #endif
+
+namespace {
 
 uint64_t event_mask(const unsigned char* p, size_t base, size_t n) {
 #if defined(__SSE2__)
