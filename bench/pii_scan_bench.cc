@@ -8,11 +8,17 @@
 //                    the per-call overhead shows);
 //   english_1mb      ~1 MB of synthetic English-like prose with numbers that
 //                    are not PII (years, prices, percentages, versions);
-//   english_1mb_pii  the same with a structured identifier every ~50 words.
+//   english_1mb_pii  the same with a structured identifier every ~50 words;
+//   prompts          real prompts without labels (MMLU, GSM8K, RouterBench,
+//                    Vicuna and Arena-Hard prompts: questions, code, data),
+//                    read in place from ../shared/data/{routing,prompts}/ and
+//                    scanned one call per prompt (skipped when absent).
 // Run pinned to one core: taskset -c 0 build/bin/pii_scan_bench
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -36,6 +42,34 @@ const std::vector<std::string>& dev_rows() {
     return out;
   }();
   return rows;
+}
+
+// Every string under "messages" or "prompt" in the routing and prompt
+// datasets (the texts a gateway would scan).
+const std::vector<std::string>& real_prompts() {
+  static const std::vector<std::string> prompts = [] {
+    std::vector<std::string> out;
+    const std::string dir = TIERGATE_SOURCE_DIR "/../shared/data/";
+    for (const char* file : {"routing/mmlu_dev.jsonl", "routing/gsm8k_dev.jsonl", "routing/routerbench_dev.jsonl",
+                             "prompts/prompt_categories_dev.jsonl"}) {
+      std::ifstream in(dir + file);
+      std::string line;
+      while (std::getline(in, line)) {
+        const nlohmann::json row = nlohmann::json::parse(line, nullptr, false);
+        if (!row.is_object()) continue;
+        if (row.contains("prompt") && row["prompt"].is_string()) out.push_back(row["prompt"].get<std::string>());
+        if (row.contains("messages") && row["messages"].is_array()) {
+          for (const nlohmann::json& m : row["messages"]) {
+            if (m.is_object() && m.contains("content") && m["content"].is_string()) {
+              out.push_back(m["content"].get<std::string>());
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }();
+  return prompts;
 }
 
 // Prose from a fixed vocabulary (no weekday names: those are DATE_TIME), with
@@ -150,6 +184,30 @@ void BM_DevRows(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
 }
 
+void BM_Prompts(benchmark::State& state) {
+  if (real_prompts().empty()) {
+    state.SkipWithError("../shared/data/routing and prompts are absent");
+    return;
+  }
+  size_t bytes = 0;
+  for (const std::string& p : real_prompts()) bytes += p.size();
+  std::vector<PiiSpan> spans;
+  size_t found = 0;
+  for (auto _ : state) {
+    found = 0;
+    for (const std::string& p : real_prompts()) {
+      spans.clear();
+      find_structured_pii(p, spans);
+      found += spans.size();
+      benchmark::DoNotOptimize(spans.data());
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  state.counters["prompts"] = static_cast<double>(real_prompts().size());
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["spans"] = static_cast<double>(found);
+}
+
 void BM_English(benchmark::State& state) {
   static const std::string text = synthetic_english(1 << 20, false);
   scan_one(state, text);
@@ -164,6 +222,7 @@ void BM_EnglishWithPii(benchmark::State& state) {
 
 BENCHMARK(BM_DevTexts)->Name("structured_scan/dev_texts")->MinTime(1.0);
 BENCHMARK(BM_DevRows)->Name("structured_scan/dev_rows")->MinTime(1.0);
+BENCHMARK(BM_Prompts)->Name("structured_scan/prompts")->MinTime(1.0);
 BENCHMARK(BM_English)->Name("structured_scan/english_1mb")->MinTime(1.0);
 BENCHMARK(BM_EnglishWithPii)->Name("structured_scan/english_1mb_pii")->MinTime(1.0);
 
