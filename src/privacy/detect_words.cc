@@ -105,8 +105,7 @@ constexpr std::array<std::string_view, 28> kFillerWords = {
 
 }  // namespace
 
-void detect_id_after_keyword(Scan& s, size_t kw_begin, size_t kw_end, PiiType type) {
-  (void)kw_begin;
+void detect_id_after_keyword(Scan& s, size_t kw_end, PiiType type) {
   size_t i = kw_end;
   const size_t limit = kw_end + 48;
   while (i < limit) {
@@ -217,17 +216,17 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
       size_t next_word = after;
       while (next_word < after + 3 && (s.blank(next_word) || s.at(next_word) == '\'')) ++next_word;
       if (s.keyword_before(j, 24, kDriverWords) || s.keyword_at(next_word, kNumberWords)) {
-        detect_id_after_keyword(s, j, after, PiiType::kUsDriverLicense);
+        detect_id_after_keyword(s, after, PiiType::kUsDriverLicense);
       }
     } else if ((c | 0x20) == 'p' && s.matches_word(j, "passport") && !(j > 0 && s.alpha(j - 1))) {
-      detect_id_after_keyword(s, j, j + 8, PiiType::kUsPassport);
+      detect_id_after_keyword(s, j + 8, PiiType::kUsPassport);
     } else if ((c | 0x20) == 'd' && s.matches_word(j, "dl") && !(j > 0 && s.alpha(j - 1))) {
       // "DL# ...", "DL: ...", "DL no. ...": the abbreviation needs a mark or
       // a number word after it ("dl" is also "download").
       size_t after = j + 2;
       while (after < j + 4 && s.blank(after)) ++after;
       if (s.at(after) == '#' || s.at(after) == ':' || s.keyword_at(after, kNumberWords)) {
-        detect_id_after_keyword(s, j, j + 2, PiiType::kUsDriverLicense);
+        detect_id_after_keyword(s, j + 2, PiiType::kUsDriverLicense);
       }
     }
   }

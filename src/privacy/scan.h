@@ -78,8 +78,9 @@ class Scan {
   unsigned char lower(size_t i) const { return to_lower(at(i)); }
 
   // Whether the text at i equals `word` ignoring ASCII case (`word` lower-case).
+  // False past either end (i may have wrapped below 0).
   bool matches(size_t i, std::string_view word) const {
-    if (i + word.size() > n_) return false;
+    if (i > n_ || word.size() > n_ - i) return false;
     for (size_t k = 0; k < word.size(); ++k) {
       if (to_lower(p_[i + k]) != static_cast<unsigned char>(word[k])) return false;
     }
@@ -200,7 +201,7 @@ void detect_weekday(Scan& s, size_t y);
 // Driver's licence and passport numbers: keywords before an id-like word at ws.
 void detect_keyword_ids_before(Scan& s, size_t ws);
 // The first id-like token after a keyword ending at kw_end, on its line.
-void detect_id_after_keyword(Scan& s, size_t kw_begin, size_t kw_end, PiiType type);
+void detect_id_after_keyword(Scan& s, size_t kw_end, PiiType type);
 // detect_secrets.cc
 void detect_key_prefix(Scan& s, size_t ws);            // provider-prefixed API keys and JWTs
 void detect_key_value(Scan& s, size_t ws, size_t we);  // password=..., api_key: ... (name's last word [ws, we))
