@@ -180,6 +180,29 @@ TEST(StructuredPiiTest, EveryPrefixOfATextScansSafely) {
   }
 }
 
+TEST(StructuredPiiTest, RandomTextKeepsTheOutputContract) {
+  // Random text over the bytes the matchers care about (digits, marks, hex
+  // letters, keywords' letters, blanks, UTF-8): spans stay inside the text,
+  // sorted and disjoint. The sanitizer build checks every read.
+  static const std::string kAlphabet =
+      "0123456789abcdefxyADEFKLPSY .,:;-+=_@()/#$%&'\"\n\t\xc3\xa9\xe2\x82\xac\xff";
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<size_t> pick(0, kAlphabet.size() - 1);
+  std::uniform_int_distribution<size_t> length(0, 300);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text(length(rng), ' ');
+    for (char& c : text) c = kAlphabet[pick(rng)];
+    const std::vector<PiiSpan> got = scan(text);
+    for (size_t k = 0; k < got.size(); ++k) {
+      ASSERT_LT(got[k].begin, got[k].end);
+      ASSERT_LE(got[k].end, text.size());
+      if (k > 0) {
+        ASSERT_LE(got[k - 1].end, got[k].begin);
+      }
+    }
+  }
+}
+
 TEST(StructuredPiiTest, LongInputsStayLinear) {
   // 1 MB single-line prompts of the worst kinds: digits, separators, dots,
   // dashes, a BEGIN line without its END. Each must scan in well under a
