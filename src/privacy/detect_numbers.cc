@@ -241,9 +241,20 @@ void match_numeric_date(Scan& s, size_t ws) {
   s.add(PiiType::kDateTime, ws, end);
 }
 
+constexpr std::array<std::string_view, 13> kTimeWords = {"at",    "from",   "until", "till",  "by",  "to",   "before",
+                                                         "after", "around", "since", "between", "time*", "meet*"};
+
+// A clock time on its own. A bare h:mm (no seconds, zone or am/pm) is as
+// often a ratio, a verse or a score ("7:11", "John 3:16", "2:1"), so it needs
+// a time word just before it ("at 8:00", "from 2:15 to 2:38 am").
 void match_clock_time(Scan& s, size_t ws) {
   const size_t end = match_time(s, ws);
-  if (end) s.add(PiiType::kDateTime, ws, end);
+  if (!end) return;
+  int colons = 0;
+  for (size_t k = ws; k < end; ++k) colons += s.at(k) == ':';
+  const bool bare = colons == 1 && s.digit(end - 1);
+  if (bare && !s.keyword_before(ws, 16, kTimeWords)) return;
+  s.add(PiiType::kDateTime, ws, end);
 }
 
 // ---------------------------------------------------------------- phones
