@@ -221,11 +221,12 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
     } else if ((c | 0x20) == 'p' && s.matches_word(j, "passport") && !(j > 0 && s.alpha(j - 1))) {
       detect_id_after_keyword(s, j + 8, PiiType::kUsPassport);
     } else if ((c | 0x20) == 'd' && s.matches_word(j, "dl") && !(j > 0 && s.alpha(j - 1))) {
-      // "DL# ...", "DL: ...", "DL no. ...": the abbreviation needs a mark or
-      // a number word after it ("dl" is also "download").
+      // "DL# ...", "DL: ...", "DL no. ...", "my DL is ...": the abbreviation
+      // needs a mark, a number word or "is" after it ("dl" is also
+      // "download"), and the id its digits.
       size_t after = j + 2;
       while (after < j + 4 && s.blank(after)) ++after;
-      if (s.at(after) == '#' || s.at(after) == ':' || s.keyword_at(after, kNumberWords)) {
+      if (s.at(after) == '#' || s.at(after) == ':' || s.keyword_at(after, kNumberWords) || s.matches_word(after, "is")) {
         detect_id_after_keyword(s, j + 2, PiiType::kUsDriverLicense);
       }
     }

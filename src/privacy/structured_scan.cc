@@ -191,7 +191,7 @@ void on_digit_word(Scan& s, size_t ws, size_t we, ScanState& st) {
   } else if (len >= 4) {
     detect_iban(s, ws);
   }
-  if (len >= 5) detect_keyword_ids_before(s, ws);
+  if (len >= 5 || (s.at(we) == '-' && s.alnum(we + 1))) detect_keyword_ids_before(s, ws);  // ids: "S530-4607-2351"
   if (ws >= st.token_done) {
     size_t ts = ws;
     while (ts > 0 && ws - ts < 4096 && token_byte(s.at(ts - 1))) --ts;
