@@ -1,0 +1,229 @@
+// Speed of the structured PII scan (issue 4: the whole privacy scan >= 200
+// MB/s of prompt text on one core; the structured part must leave room for
+// the learned tagger). Google Benchmark, bytes/s via SetBytesProcessed:
+//   dev_texts        the labelled dev texts, read in place from
+//                    ../shared/data/pii/ (skipped when absent), joined by
+//                    newlines into one text;
+//   dev_rows         the same texts scanned one call per row (short prompts:
+//                    the per-call overhead shows);
+//   english_1mb      ~1 MB of synthetic English-like prose with numbers that
+//                    are not PII (years, prices, percentages, versions);
+//   english_1mb_pii  the same with a structured identifier every ~50 words;
+//   prompts          real prompts without labels (MMLU, GSM8K, RouterBench,
+//                    Vicuna and Arena-Hard prompts: questions, code, data),
+//                    read in place from ../shared/data/{routing,prompts}/ and
+//                    scanned one call per prompt (skipped when absent).
+// Run pinned to one core: taskset -c 0 build/bin/pii_scan_bench
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tiergate/privacy/pii_dataset.h"
+#include "tiergate/privacy/structured_pii.h"
+
+namespace {
+
+using namespace tiergate;
+
+const char* kDevFile = TIERGATE_SOURCE_DIR "/../shared/data/pii/presidio_generated_dev.jsonl";
+
+const std::vector<std::string>& dev_rows() {
+  static const std::vector<std::string> rows = [] {
+    std::vector<std::string> out;
+    if (!std::filesystem::exists(kDevFile)) return out;
+    StatusOr<std::vector<PiiExample>> loaded = load_pii_jsonl(kDevFile);
+    if (!loaded.is_ok()) return out;
+    for (PiiExample& e : *loaded) out.push_back(std::move(e.text));
+    return out;
+  }();
+  return rows;
+}
+
+// Every string under "messages" or "prompt" in the routing and prompt
+// datasets (the texts a gateway would scan).
+const std::vector<std::string>& real_prompts() {
+  static const std::vector<std::string> prompts = [] {
+    std::vector<std::string> out;
+    const std::string dir = TIERGATE_SOURCE_DIR "/../shared/data/";
+    for (const char* file : {"routing/mmlu_dev.jsonl", "routing/gsm8k_dev.jsonl", "routing/routerbench_dev.jsonl",
+                             "prompts/prompt_categories_dev.jsonl"}) {
+      std::ifstream in(dir + file);
+      std::string line;
+      while (std::getline(in, line)) {
+        const nlohmann::json row = nlohmann::json::parse(line, nullptr, false);
+        if (!row.is_object()) continue;
+        if (row.contains("prompt") && row["prompt"].is_string()) out.push_back(row["prompt"].get<std::string>());
+        if (row.contains("messages") && row["messages"].is_array()) {
+          for (const nlohmann::json& m : row["messages"]) {
+            if (m.is_object() && m.contains("content") && m["content"].is_string()) {
+              out.push_back(m["content"].get<std::string>());
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }();
+  return prompts;
+}
+
+// Prose from a fixed vocabulary (no weekday names: those are DATE_TIME), with
+// numbers that must not be flagged, and optionally one identifier every ~50
+// words. Deterministic.
+std::string synthetic_english(size_t bytes, bool with_pii) {
+  static const char* kWords[] = {
+      "the",     "of",      "and",      "to",        "in",       "a",        "is",        "that",     "for",
+      "it",      "as",      "was",      "with",      "be",       "by",       "on",        "not",      "he",
+      "this",    "are",     "or",       "his",       "from",     "at",       "which",     "but",      "have",
+      "an",      "had",     "they",     "you",       "were",     "their",    "one",       "all",      "we",
+      "can",     "her",     "has",      "there",     "been",     "if",       "more",      "when",     "will",
+      "would",   "who",     "so",       "no",        "model",    "request",  "answer",    "question", "system",
+      "network", "latency", "budget",   "quality",   "router",   "device",   "cloud",     "edge",     "prompt",
+      "token",   "people",  "company",  "market",    "history",  "science",  "research",  "problem",  "number",
+      "result",  "example", "process",  "important", "different", "following", "government", "development",
+      "information", "because", "between", "through", "without", "another", "however", "provide", "several"};
+  static const char* kPii[] = {
+      "jane.doe@example.com",   "+44 20 7946 0958",           "(555) 123-4567",
+      "4111 1111 1111 1111",    "GB82 WEST 1234 5698 7654 32", "192.168.10.24",
+      "2019-01-04",             "March 3rd, 1990",            "https://www.example.org/account",
+      "123-45-6789",            "00:1a:2b:3c:4d:5e",          "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+      "password=Tr0ub4dor&3",   "2001:db8::8a2e:370:7334",    "555-867-5309"};
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<size_t> word(0, std::size(kWords) - 1);
+  std::uniform_int_distribution<int> roll(0, 99);
+  std::string out;
+  out.reserve(bytes + 256);
+  size_t words_in_sentence = 0, since_pii = 0, pii_index = 0;
+  while (out.size() < bytes) {
+    const int r = roll(rng);
+    // Appended piece by piece (GCC 12 warns, wrongly, on chained string +).
+    if (r < 3) {
+      out += std::to_string(1900 + roll(rng));  // a year
+    } else if (r < 5) {
+      out += '$';  // a price
+      out += std::to_string(roll(rng));
+      out += '.';
+      out += std::to_string(10 + roll(rng) % 90);
+    } else if (r < 6) {
+      out += std::to_string(roll(rng));  // a percentage
+      out += '%';
+    } else if (r < 7) {
+      out += 'v';  // a version
+      out += std::to_string(roll(rng) % 10);
+      out += '.';
+      out += std::to_string(roll(rng) % 20);
+      out += ".3";
+    } else if (r < 8) {
+      out += std::to_string(roll(rng) + 1);  // a count with thousands separators
+      out += ',';
+      out += std::to_string(100 + roll(rng));
+      out += ",000";
+    } else {
+      out += kWords[word(rng)];
+    }
+    if (with_pii && ++since_pii >= 50) {
+      out += ' ';
+      out += kPii[pii_index++ % std::size(kPii)];
+      since_pii = 0;
+    }
+    if (++words_in_sentence >= 8 + static_cast<size_t>(r % 12)) {
+      out += r % 5 == 0 ? ".\n" : ". ";
+      words_in_sentence = 0;
+    } else {
+      out += r % 11 == 0 ? ", " : " ";
+    }
+  }
+  return out;
+}
+
+void scan_one(benchmark::State& state, const std::string& text) {
+  std::vector<PiiSpan> spans;
+  for (auto _ : state) {
+    spans.clear();
+    find_structured_pii(text, spans);
+    benchmark::DoNotOptimize(spans.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+  state.counters["spans"] = static_cast<double>(spans.size());
+  state.counters["bytes"] = static_cast<double>(text.size());
+}
+
+void BM_DevTexts(benchmark::State& state) {
+  if (dev_rows().empty()) {
+    state.SkipWithError("../shared/data/pii/presidio_generated_dev.jsonl is absent");
+    return;
+  }
+  static const std::string joined = [] {
+    std::string s;
+    for (const std::string& row : dev_rows()) s += row + "\n";
+    return s;
+  }();
+  scan_one(state, joined);
+}
+
+void BM_DevRows(benchmark::State& state) {
+  if (dev_rows().empty()) {
+    state.SkipWithError("../shared/data/pii/presidio_generated_dev.jsonl is absent");
+    return;
+  }
+  size_t bytes = 0;
+  for (const std::string& row : dev_rows()) bytes += row.size();
+  std::vector<PiiSpan> spans;
+  for (auto _ : state) {
+    for (const std::string& row : dev_rows()) {
+      spans.clear();
+      find_structured_pii(row, spans);
+      benchmark::DoNotOptimize(spans.data());
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+}
+
+void BM_Prompts(benchmark::State& state) {
+  if (real_prompts().empty()) {
+    state.SkipWithError("../shared/data/routing and prompts are absent");
+    return;
+  }
+  size_t bytes = 0;
+  for (const std::string& p : real_prompts()) bytes += p.size();
+  std::vector<PiiSpan> spans;
+  size_t found = 0;
+  for (auto _ : state) {
+    found = 0;
+    for (const std::string& p : real_prompts()) {
+      spans.clear();
+      find_structured_pii(p, spans);
+      found += spans.size();
+      benchmark::DoNotOptimize(spans.data());
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  state.counters["prompts"] = static_cast<double>(real_prompts().size());
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["spans"] = static_cast<double>(found);
+}
+
+void BM_English(benchmark::State& state) {
+  static const std::string text = synthetic_english(1 << 20, false);
+  scan_one(state, text);
+}
+
+void BM_EnglishWithPii(benchmark::State& state) {
+  static const std::string text = synthetic_english(1 << 20, true);
+  scan_one(state, text);
+}
+
+}  // namespace
+
+BENCHMARK(BM_DevTexts)->Name("structured_scan/dev_texts")->MinTime(1.0);
+BENCHMARK(BM_DevRows)->Name("structured_scan/dev_rows")->MinTime(1.0);
+BENCHMARK(BM_Prompts)->Name("structured_scan/prompts")->MinTime(1.0);
+BENCHMARK(BM_English)->Name("structured_scan/english_1mb")->MinTime(1.0);
+BENCHMARK(BM_EnglishWithPii)->Name("structured_scan/english_1mb_pii")->MinTime(1.0);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,300 @@
+// Network identifiers: email addresses, host names and URLs (DOMAIN_NAME),
+// IPv6 and MAC addresses. Host names need a known top-level domain, so file
+// names ("report.pdf") and abbreviations ("e.g.") are not hosts.
+#include <algorithm>
+
+#include "scan.h"
+#include "tiergate/privacy/structured_pii.h"
+
+namespace tiergate::pii_scan {
+namespace {
+
+// Top-level domains: every two-letter country code and the generic ones
+// common in text. Sorted (binary search).
+constexpr std::string_view kTlds[] = {
+    "ac", "academy", "ad", "ae", "aero", "af", "ag", "agency", "ai", "al", "am", "amsterdam", "ao", "app", "aq",
+    "ar", "art", "as", "asia", "at", "au", "aw", "ax", "az", "ba", "bank", "bb", "bd", "be", "berlin", "best", "bf",
+    "bg", "bh", "bi", "bio", "biz", "bj", "blog", "bm", "bn", "bo", "br", "bs", "bt", "build", "bw", "by", "bz",
+    "ca", "capital", "cat", "cc", "cd", "center", "cf", "cg", "ch", "chat", "ci", "ck", "cl", "click", "cloud",
+    "club", "cm", "cn", "co", "codes", "com", "company", "consulting", "coop", "cr", "cu", "cv", "cw", "cx", "cy",
+    "cz", "de", "design", "dev", "digital", "dj", "dk", "dm", "do", "domains", "dz", "ec", "edu", "ee", "eg",
+    "email", "energy", "er", "es", "et", "eu", "events", "expert", "fi", "finance", "fj", "fk", "fm", "fo", "fr",
+    "fund", "fyi", "ga", "gb", "gd", "ge", "gf", "gg", "gh", "gi", "gl", "global", "gm", "gn", "gov", "gp", "gq",
+    "gr", "group", "gs", "gt", "gu", "guru", "gw", "gy", "health", "hk", "hm", "hn", "host", "hosting", "hr", "ht",
+    "hu", "icu", "id", "ie", "il", "im", "in", "inc", "info", "int", "io", "iq", "ir", "is", "it", "je", "jm", "jo",
+    "jobs", "jp", "ke", "kg", "kh", "ki", "km", "kn", "kp", "kr", "kw", "ky", "kz", "la", "law", "lb", "lc", "li",
+    "link", "live", "lk", "llc", "london", "lr", "ls", "lt", "ltd", "lu", "lv", "ly", "ma", "marketing", "mc",
+    "md", "me", "media", "mg", "mh", "mil", "mk", "ml", "mm", "mn", "mo", "mobi", "money", "mp", "mq", "mr", "ms",
+    "mt", "mu", "museum", "mv", "mw", "mx", "my", "mz", "na", "name", "nc", "ne", "net", "network", "news", "nf",
+    "ng", "ni", "ninja", "nl", "no", "np", "nr", "nu", "nyc", "nz", "om", "one", "online", "org", "pa", "paris",
+    "pe", "pf", "pg", "ph", "pk", "pl", "pm", "pn", "post", "pr", "pro", "ps", "pt", "pw", "py", "qa", "re", "red",
+    "ro", "rs", "ru", "rw", "sa", "sb", "sc", "school", "sd", "se", "services", "sg", "sh", "shop", "si", "site",
+    "sk", "sl", "sm", "sn", "so", "software", "solutions", "space", "sr", "ss", "st", "store", "studio", "su",
+    "support", "sv", "sx", "sy", "systems", "sz", "tc", "td", "team", "tech", "tel", "tf", "tg", "th", "tj", "tk",
+    "tl", "tm", "tn", "to", "tokyo", "tools", "top", "tr", "travel", "tt", "tv", "tw", "tz", "ua", "ug", "uk",
+    "us", "uy", "uz", "va", "vc", "ve", "vg", "vi", "vip", "vn", "vu", "web", "website", "wf", "wiki", "win",
+    "works", "world", "ws", "xyz", "ye", "yt", "za", "zm", "zone", "zw",
+};
+
+// A bare name (no scheme, no "www.") is a host only with a TLD that rarely
+// ends anything else: a country code, or one of kBareGeneric. Country codes
+// that are also file extensions (script.py, lib.rs, README.md, notes.in,
+// model.pt) or common attribute names in code (row.id, x.to, df.is, path.as)
+// are not enough, nor are generic TLDs that are English words (logging.info,
+// self.name, torch.cat, match.group).
+constexpr std::string_view kBareGeneric[] = {"ai",  "biz",    "com",  "dev",  "edu", "gov", "int", "io",
+                                             "mil", "net",    "online", "org", "site", "tech", "xyz"};
+constexpr std::string_view kNotBareCountry[] = {"ac", "am", "as", "by", "bz", "cc", "cr", "do", "gs", "id", "in",
+                                                "is", "md", "me", "mk", "ml", "mm", "mo", "my", "na", "no", "nu",
+                                                "pl", "pm", "ps", "pt", "py", "re", "rs", "sc", "sh", "so", "st",
+                                                "sv", "tf", "tk", "to"};
+
+static_assert(std::is_sorted(std::begin(kTlds), std::end(kTlds)));
+static_assert(std::is_sorted(std::begin(kBareGeneric), std::end(kBareGeneric)));
+static_assert(std::is_sorted(std::begin(kNotBareCountry), std::end(kNotBareCountry)));
+
+bool in_sorted(const std::string_view* first, const std::string_view* last, std::string_view key) {
+  return std::binary_search(first, last, key);
+}
+
+enum class TldRule {
+  kListed,     // any listed TLD
+  kBare,       // listed, and one a bare name may end in (kBareGeneric, country codes)
+  kAnyLetters  // two or more letters (after a URL scheme)
+};
+
+// Parses a host name at i: labels of letters, digits and inner hyphens joined
+// by single dots, at least two labels, the last one a top-level domain under
+// `rule`. Returns its end, or 0.
+size_t match_hostname(const Scan& s, size_t i, TldRule rule) {
+  size_t label_start = i;
+  size_t pos = i;
+  int labels = 0;
+  const size_t limit = i + 253;
+  while (true) {
+    size_t e = pos;
+    while (e < limit && (s.alnum(e) || s.at(e) == '-')) ++e;
+    if (e == pos || e - pos > 63 || s.at(pos) == '-' || s.at(e - 1) == '-') return 0;
+    ++labels;
+    label_start = pos;
+    pos = e;
+    if (s.at(pos) == '.' && s.alnum(pos + 1) && pos + 1 < limit) {
+      ++pos;
+      continue;
+    }
+    break;
+  }
+  if (labels < 2 || s.word(pos) || s.at(pos) == '@') return 0;
+  const size_t tld_len = pos - label_start;
+  if (tld_len < 2 || tld_len > 24) return 0;
+  char tld[24];
+  for (size_t k = 0; k < tld_len; ++k) {
+    if (!s.alpha(label_start + k)) return 0;
+    tld[k] = static_cast<char>(s.lower(label_start + k));
+  }
+  const std::string_view key(tld, tld_len);
+  switch (rule) {
+    case TldRule::kAnyLetters: return pos;
+    case TldRule::kListed: return in_sorted(std::begin(kTlds), std::end(kTlds), key) ? pos : 0;
+    case TldRule::kBare: {
+      if (!in_sorted(std::begin(kTlds), std::end(kTlds), key)) return 0;
+      if (s.matches(i, "www.")) return pos;
+      const bool bare_ok = tld_len == 2 ? !in_sorted(std::begin(kNotBareCountry), std::end(kNotBareCountry), key)
+                                        : in_sorted(std::begin(kBareGeneric), std::end(kBareGeneric), key);
+      if (!bare_ok) return 0;
+      // Code, not a host: a call, index or assignment follows ("os.path(",
+      // "x.com = 1"), or an upper-case TLD after lower-case labels
+      // ("logging.INFO", "tk.Tk").
+      const unsigned char next = s.at(pos);
+      if (next == '(' || next == '[' || (next == '=' && s.at(pos + 1) != '=')) return 0;
+      bool upper_tld = false, lower_name = false;
+      for (size_t k = i; k < pos; ++k) {
+        if (k >= label_start) upper_tld = upper_tld || (s.cls(k) & kUpper);
+        else lower_name = lower_name || (s.cls(k) & kLower);
+      }
+      return upper_tld && lower_name ? 0 : pos;
+    }
+  }
+  return 0;
+}
+
+bool email_local_byte(unsigned char c) {
+  return (kClass[c] & kWord) || c == '.' || c == '%' || c == '+' || c == '-';
+}
+
+bool url_byte(unsigned char c) {
+  if (kClass[c] & kWord) return true;
+  switch (c) {
+    case '-': case '.': case '~': case ':': case '/': case '?': case '#': case '[': case ']': case '@': case '!':
+    case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=': case '%':
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// local@host: the local part is read backwards from the '@' (at most 64
+// bytes of letters, digits and ._%+-), the host needs a listed TLD.
+void detect_email(Scan& s, size_t at_sign) {
+  size_t b = at_sign;
+  while (b > 0 && at_sign - b < 64 && email_local_byte(s.at(b - 1))) --b;
+  while (b < at_sign && !s.alnum(b)) ++b;  // no leading dots or marks
+  if (b == at_sign || (b > 0 && email_local_byte(s.at(b - 1)))) return;
+  const size_t e = match_hostname(s, at_sign + 1, TldRule::kListed);
+  if (e) s.add(PiiType::kEmailAddress, b, e);
+}
+
+// A bare host name ("www.example.com", "mail.example.co.uk"): starts at the
+// first label (never inside an email address or a URL, which have their own
+// matchers), ends at the TLD.
+void detect_host(Scan& s, size_t ws) {
+  size_t b = ws;
+  while (b > 0 && ws - b < 63 && (s.alnum(b - 1) || s.at(b - 1) == '-')) --b;
+  if (b > 0) {
+    const unsigned char prev = s.at(b - 1);
+    if (prev == '.' || prev == '@' || prev == '/' || (kClass[prev] & kWord) || email_local_byte(prev)) return;
+  }
+  const size_t e = match_hostname(s, b, TldRule::kBare);
+  if (e) s.add(PiiType::kDomainName, b, e);
+}
+
+// scheme://host[:port][/path...]: the whole URL, without trailing punctuation.
+// Hosts that are IP addresses or bare names ("localhost") are left to the IP
+// matcher or to nobody.
+void detect_url(Scan& s, size_t ws) {
+  size_t i = ws;
+  while (s.alpha(i) && i - ws < 6) ++i;
+  if (!(s.at(i) == ':' && s.at(i + 1) == '/' && s.at(i + 2) == '/')) return;
+  if (ws > 0 && (s.word(ws - 1) || s.at(ws - 1) == '.')) return;
+  size_t host = i + 3;
+  // user:password@ before the host
+  {
+    size_t k = host;
+    while (k < host + 128 && url_byte(s.at(k)) && s.at(k) != '/' && s.at(k) != '@') ++k;
+    if (s.at(k) == '@') host = k + 1;
+  }
+  const size_t host_end = match_hostname(s, host, TldRule::kAnyLetters);
+  if (!host_end) return;
+  size_t e = host_end;
+  bool open_paren = false;
+  while (e < host_end + 2048 && url_byte(s.at(e))) {
+    if (s.at(e) == '(') open_paren = true;
+    ++e;
+  }
+  while (e > host_end) {
+    const unsigned char c = s.at(e - 1);
+    if (c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' || c == '\'' || c == ']' ||
+        (c == ')' && !open_paren)) {
+      --e;
+    } else {
+      break;
+    }
+  }
+  s.add(PiiType::kDomainName, ws, e, pii_type_rank(PiiType::kDomainName), host_end);
+}
+
+// IPv6: up to eight groups of 1-4 hex digits, one "::" at most, and an IPv4
+// address in place of the last two groups. One group must be 3+ digits long
+// (or an IPv4 embedded), and a compressed address needs two groups, so "a::b"
+// in code, clock times ("12:30:45") and ratios ("1:8:28:56:70:56:28:8") are
+// not addresses.
+void detect_ipv6(Scan& s, size_t start) {
+  if (start > 0) {
+    const unsigned char prev = s.at(start - 1);
+    if ((kClass[prev] & kWord) || prev == ':' || prev == '.') return;
+  }
+  size_t i = start;
+  bool compressed = false;
+  int groups = 0;
+  bool long_group = false, v4 = false;
+  if (s.at(i) == ':') {
+    if (s.at(i + 1) != ':') return;
+    compressed = true;
+    i += 2;
+  }
+  while (true) {
+    size_t e = i;
+    while (e < i + 5 && s.hex(e)) ++e;
+    if (e == i) break;
+    if (s.at(e) == '.' && groups <= 6 && e - i <= 3 && s.digit(e + 1) && s.digit(i) && s.digit(e - 1)) {
+      // Embedded IPv4: four decimal octets.
+      size_t k = i;
+      bool ok = true;
+      for (int octet = 0; octet < 4 && ok; ++octet) {
+        int v = 0;
+        const size_t len = s.read_number(k, 3, v);
+        ok = len > 0 && v <= 255;
+        k += len;
+        if (ok && octet < 3) {
+          ok = s.at(k) == '.';
+          ++k;
+        }
+      }
+      if (!ok || s.word(k) || (s.at(k) == '.' && s.digit(k + 1))) return;
+      v4 = true;
+      i = k;
+      break;
+    }
+    if (e - i > 4 || s.word(e)) return;
+    if (e - i >= 3) long_group = true;
+    ++groups;
+    i = e;
+    // Eight groups are a whole address: a ':' after them starts something
+    // else (a port, as in "...:7334:8080").
+    if (s.at(i) != ':' || groups == 8 || (compressed && groups == 7)) break;
+    if (s.at(i + 1) == ':') {
+      if (compressed) return;
+      compressed = true;
+      i += 2;
+      if (!s.hex(i)) break;
+      continue;
+    }
+    if (!s.hex(i + 1)) break;
+    ++i;
+  }
+  const int total = groups + (v4 ? 2 : 0);
+  const bool ok = (compressed ? total >= 2 && total <= 7 : total == 8) && (long_group || v4);
+  if (!ok || s.word(i)) return;
+  if (s.at(i) == ':' && s.hex(i + 1)) {
+    // Only a port may follow a whole address ("...:7334:8080"); more groups
+    // make it a list ("1:19:36:84:126:126:84:36:19:1").
+    const size_t port_end = s.digits_end(i + 1);
+    if (port_end - i - 1 > 5 || s.word(port_end) || s.at(port_end) == ':') return;
+  }
+  s.add(PiiType::kIpAddress, start, i);
+}
+
+// MAC-48: six pairs of hex digits joined by ':' or '-' (one kind), or Cisco's
+// three dotted quads (0011.2233.4455).
+void detect_mac(Scan& s, size_t start) {
+  if (start > 0) {
+    const unsigned char prev = s.at(start - 1);
+    if ((kClass[prev] & kWord) || ((prev == ':' || prev == '-' || prev == '.') && start >= 2 && s.hex(start - 2))) {
+      return;
+    }
+  }
+  size_t end = 0;
+  const unsigned char sep = s.at(start + 2);
+  if ((sep == ':' || sep == '-') && s.hex(start) && s.hex(start + 1)) {
+    size_t i = start;
+    bool ok = true;
+    for (int g = 0; g < 6 && ok; ++g, i += 3) {
+      ok = s.hex(i) && s.hex(i + 1) && (g == 5 || s.at(i + 2) == sep);
+    }
+    if (ok) end = start + 17;
+  } else if (s.at(start + 4) == '.') {
+    size_t i = start;
+    bool ok = true;
+    for (int g = 0; g < 3 && ok; ++g, i += 5) {
+      ok = s.hex(i) && s.hex(i + 1) && s.hex(i + 2) && s.hex(i + 3) && (g == 2 || s.at(i + 4) == '.');
+    }
+    if (ok) end = start + 14;
+  }
+  if (!end) return;
+  const unsigned char next = s.at(end);
+  if ((kClass[next] & kWord) || ((next == ':' || next == '-' || next == '.') && s.hex(end + 1))) return;
+  s.add(PiiType::kMacAddress, start, end);
+}
+
+}  // namespace tiergate::pii_scan

@@ -1,0 +1,35 @@
+// The labelled PII data format (../shared/data/README.md, section pii): one
+// JSON object per line,
+//   {"text": "...", "spans": [{"type": "CREDIT_CARD", "start": 27, "end": 43}]}
+// with offsets in code points, end exclusive. Rows are read into byte offsets
+// (what the detectors produce). Nothing throws; every error names the source
+// and the line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tiergate/core/status.h"
+#include "tiergate/privacy/pii_types.h"
+
+namespace tiergate {
+
+struct PiiExample {
+  std::string text;
+  std::vector<PiiSpan> spans;  // byte offsets, in the file's order
+};
+
+// Parses JSONL `content`; `source` (a file name) prefixes error messages as
+// "source:LINE: ...". Blank lines are skipped; a row without "spans" has none
+// (so the same reader takes unlabelled {"text": ...} input).
+// Errors (kInvalidArgument): a line that is not a JSON object, "text" missing
+// or not a string, "spans" not an array, a span without a known "type"
+// (parse_pii_type) or without integer "start" < "end" within the text.
+StatusOr<std::vector<PiiExample>> parse_pii_jsonl(std::string_view content, std::string_view source);
+
+// Reads and parses the file at `path`. kNotFound when it cannot be opened,
+// kUnavailable when reading it fails; otherwise as parse_pii_jsonl.
+StatusOr<std::vector<PiiExample>> load_pii_jsonl(const std::string& path);
+
+}  // namespace tiergate

@@ -1,0 +1,72 @@
+// Scoring PII detections against labelled spans: precision, recall and F2 per
+// type and overall (recall weighs more than precision: a missed value leaks,
+// an extra one is only redacted).
+//
+// Matching rule: a predicted span matches a gold span of the same type when
+// their overlap is at least half the length of the longer of the two
+// (2 * overlap >= max(len_gold, len_predicted)). Matching is one-to-one and
+// greedy: predicted spans are taken in the order given (the detectors give
+// them sorted by begin), each takes the still unmatched gold span with the
+// largest overlap (the earliest on a tie). Offsets may be bytes or code
+// points, as long as both sides use the same.
+//
+// Types the data never labels (API_KEY on the presidio data, say) still count:
+// their predictions appear per type (with no recall) and are false positives in
+// the overall precision. Gold types no detector predicts count as misses in
+// the overall recall; overall_for() restricts the totals to a set of types.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "tiergate/privacy/pii_types.h"
+
+namespace tiergate {
+
+struct PiiCounts {
+  size_t gold = 0;       // labelled spans
+  size_t predicted = 0;  // detected spans
+  size_t matched = 0;    // matched pairs (true positives)
+
+  // nullopt when there is nothing to divide by (no predictions / no gold).
+  std::optional<double> precision() const;
+  std::optional<double> recall() const;
+  // F-beta from precision and recall (beta = 2: recall weighs four times);
+  // nullopt when either is undefined, 0 when both are 0.
+  std::optional<double> f_beta(double beta = 2.0) const;
+
+  PiiCounts& operator+=(const PiiCounts& o) {
+    gold += o.gold;
+    predicted += o.predicted;
+    matched += o.matched;
+    return *this;
+  }
+};
+
+// Whether `predicted` may match `gold` under the rule above (types included).
+bool pii_spans_match(const PiiSpan& gold, const PiiSpan& predicted);
+
+// Accumulates counts over examples. Not thread-safe; one per evaluation.
+class PiiScorer {
+ public:
+  // Scores one text's predictions against its gold spans.
+  void add(std::span<const PiiSpan> gold, std::span<const PiiSpan> predicted);
+
+  const PiiCounts& counts(PiiType type) const { return per_type_[static_cast<size_t>(type)]; }
+  // Summed over every type.
+  PiiCounts overall() const;
+  // Summed over `types` only (e.g. the structured types, to judge one detector).
+  PiiCounts overall_for(std::span<const PiiType> types) const;
+
+ private:
+  std::array<PiiCounts, kAllPiiTypes.size()> per_type_{};
+};
+
+// The report `tiergate pii eval` prints: {"overall": {...}, "types": {"CREDIT_CARD":
+// {"gold", "predicted", "matched", "precision", "recall", "f2"}, ...}}, types
+// with neither gold nor predictions left out, undefined ratios as null.
+std::string pii_eval_json(const PiiScorer& scorer);
+
+}  // namespace tiergate

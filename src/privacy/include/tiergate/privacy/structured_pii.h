@@ -1,0 +1,63 @@
+// Structured personal data and secrets in free text: one pass over the bytes,
+// with validation (checksums, ranges, context), not bare patterns.
+//
+// Found: EMAIL_ADDRESS, PHONE_NUMBER, CREDIT_CARD (Luhn + issuer ranges),
+// IBAN_CODE (per-country length + mod 97), US_SSN, IP_ADDRESS (IPv4, IPv6),
+// MAC_ADDRESS, DATE_TIME, DOMAIN_NAME (hosts and URLs), US_DRIVER_LICENSE and
+// US_PASSPORT (after their keywords), API_KEY (provider prefixes, JWTs,
+// key=value secrets, high-entropy tokens), PRIVATE_KEY (PEM blocks) and
+// PASSWORD (the value in password=... forms). Nothing depends on letter case,
+// since prompts may be lower-cased. Names, addresses and the other
+// unstructured types are the learned tagger's; resolve_pii_overlaps merges
+// its spans with these.
+//
+// Why hand-written scanning instead of RE2/vectorscan: every type needs work
+// a regular expression cannot do (Luhn and mod-97 checksums, numeric ranges,
+// per-country IBAN lengths, a TLD table, keyword context before or after a
+// number, entropy), so a regex engine would only find candidates that still
+// need re-parsing, and a multi-pattern scan with ~20 patterns costs more than
+// the byte loop below, which touches each byte once through a class table and
+// calls a matcher only at the few positions where a type can start. Every
+// matcher reads a bounded number of bytes (no backtracking), so a scan is
+// linear in the text, also for adversarial input (megabytes of digits).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "tiergate/privacy/pii_types.h"
+
+namespace tiergate {
+
+// Appends to `out` the structured spans found in `text`, in byte offsets,
+// sorted by begin and non-overlapping (among themselves; spans already in
+// `out` are left as they are and not considered). Overlaps between candidates
+// are resolved by pii_type_rank, as resolve_pii_overlaps documents, except
+// that a generic high-entropy token ranks below every other structured type
+// (a provider-prefixed key ranks as API_KEY).
+//
+// Spans begin and end on ASCII bytes, so they are code point boundaries also
+// when `text` is not valid UTF-8 (invalid bytes are treated as separators).
+// Precondition: text.size() < 2^32 (offsets are 32-bit; prompts are bounded
+// far below that by the server's body limit).
+// Thread-safety: pure; safe to call concurrently. Allocates only when it finds
+// something (and `out` grows).
+void find_structured_pii(std::string_view text, std::vector<PiiSpan>& out);
+
+// How specific a type's evidence is; the higher rank wins an overlap.
+// PRIVATE_KEY > CREDIT_CARD = IBAN_CODE (checksums) > API_KEY = PASSWORD
+// (explicit prefixes or key=value) > EMAIL_ADDRESS (contains a domain) >
+// US_SSN = US_DRIVER_LICENSE = US_PASSPORT (keyword or strict shape) >
+// IP_ADDRESS = MAC_ADDRESS > DATE_TIME > PHONE_NUMBER (the loosest numeric
+// shape) > ZIP_CODE > DOMAIN_NAME > the unstructured types (STREET_ADDRESS >
+// PERSON = ORGANIZATION > LOCATION = NRP = AGE > TITLE = PREFIX).
+int pii_type_rank(PiiType type);
+
+// Makes `spans` non-overlapping and sorted by begin: spans are taken in order
+// of rank (higher first), then length (longer first), then begin (earlier
+// first), and a span is kept when it overlaps none kept before it. Meant for
+// merging the structured scan with other detectors (the learned tagger).
+// O(n log n).
+void resolve_pii_overlaps(std::vector<PiiSpan>& spans);
+
+}  // namespace tiergate

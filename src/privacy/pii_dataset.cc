@@ -1,0 +1,93 @@
+#include "tiergate/privacy/pii_dataset.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tiergate/privacy/utf8_offsets.h"
+
+namespace tiergate {
+namespace {
+
+using nlohmann::json;
+
+Status row_error(std::string_view source, size_t line, const std::string& message) {
+  return invalid_argument(std::string(source) + ":" + std::to_string(line) + ": " + message);
+}
+
+bool is_blank(std::string_view s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  }
+  return true;
+}
+
+// One row into `out`; an error message (without the location) or "".
+std::string parse_row(std::string_view line, PiiExample& out) {
+  json row = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  if (row.is_discarded()) return "not valid JSON";
+  if (!row.is_object()) return "a row must be a JSON object";
+  auto text = row.find("text");
+  if (text == row.end() || !text->is_string()) return "`text` must be a string";
+  out.text = text->get<std::string>();
+  auto spans = row.find("spans");
+  if (spans == row.end() || spans->is_null()) return "";
+  if (!spans->is_array()) return "`spans` must be an array";
+  const Utf8OffsetMap offsets(out.text);
+  size_t index = 0;
+  for (const json& span : *spans) {
+    const std::string where = "spans[" + std::to_string(index++) + "]: ";
+    if (!span.is_object()) return where + "must be an object";
+    auto type = span.find("type");
+    if (type == span.end() || !type->is_string()) return where + "`type` must be a string";
+    const std::optional<PiiType> parsed = parse_pii_type(type->get<std::string>());
+    if (!parsed) return where + "unknown type '" + type->get<std::string>() + "'";
+    auto start = span.find("start");
+    auto end = span.find("end");
+    if (start == span.end() || end == span.end() || !start->is_number_integer() || !end->is_number_integer()) {
+      return where + "`start` and `end` must be integers";
+    }
+    const int64_t s = start->get<int64_t>(), e = end->get<int64_t>();
+    if (s < 0 || e <= s) return where + "needs 0 <= start < end";
+    const std::optional<uint32_t> b = offsets.byte_offset(static_cast<size_t>(s));
+    const std::optional<uint32_t> f = offsets.byte_offset(static_cast<size_t>(e));
+    if (!b || !f) {
+      return where + "span [" + std::to_string(s) + ", " + std::to_string(e) + ") is past the text's " +
+             std::to_string(offsets.code_points()) + " characters";
+    }
+    out.spans.push_back({*parsed, *b, *f});
+  }
+  return "";
+}
+
+}  // namespace
+
+StatusOr<std::vector<PiiExample>> parse_pii_jsonl(std::string_view content, std::string_view source) {
+  std::vector<PiiExample> rows;
+  size_t line_no = 0;
+  size_t pos = 0;
+  while (pos < content.size()) {
+    size_t eol = content.find('\n', pos);
+    if (eol == std::string_view::npos) eol = content.size();
+    const std::string_view line = content.substr(pos, eol - pos);
+    pos = eol + 1;
+    ++line_no;
+    if (is_blank(line)) continue;
+    PiiExample example;
+    const std::string error = parse_row(line, example);
+    if (!error.empty()) return row_error(source, line_no, error);
+    rows.push_back(std::move(example));
+  }
+  return rows;
+}
+
+StatusOr<std::vector<PiiExample>> load_pii_jsonl(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return not_found("cannot open " + path);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return unavailable("cannot read " + path);
+  return parse_pii_jsonl(buffer.str(), path);
+}
+
+}  // namespace tiergate

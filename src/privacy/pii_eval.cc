@@ -1,0 +1,85 @@
+#include "tiergate/privacy/pii_eval.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace tiergate {
+
+std::optional<double> PiiCounts::precision() const {
+  if (predicted == 0) return std::nullopt;
+  return static_cast<double>(matched) / static_cast<double>(predicted);
+}
+
+std::optional<double> PiiCounts::recall() const {
+  if (gold == 0) return std::nullopt;
+  return static_cast<double>(matched) / static_cast<double>(gold);
+}
+
+std::optional<double> PiiCounts::f_beta(double beta) const {
+  const std::optional<double> p = precision(), r = recall();
+  if (!p || !r) return std::nullopt;
+  if (*p == 0 && *r == 0) return 0.0;
+  const double b2 = beta * beta;
+  return (1 + b2) * *p * *r / (b2 * *p + *r);
+}
+
+namespace {
+
+uint32_t overlap(const PiiSpan& a, const PiiSpan& b) {
+  const uint32_t lo = std::max(a.begin, b.begin), hi = std::min(a.end, b.end);
+  return hi > lo ? hi - lo : 0;
+}
+
+}  // namespace
+
+bool pii_spans_match(const PiiSpan& gold, const PiiSpan& predicted) {
+  if (gold.type != predicted.type) return false;
+  const uint64_t o = overlap(gold, predicted);
+  return o > 0 && 2 * o >= std::max(gold.size(), predicted.size());
+}
+
+void PiiScorer::add(std::span<const PiiSpan> gold, std::span<const PiiSpan> predicted) {
+  for (const PiiSpan& g : gold) ++per_type_[static_cast<size_t>(g.type)].gold;
+  std::vector<bool> taken(gold.size(), false);
+  for (const PiiSpan& p : predicted) {
+    PiiCounts& c = per_type_[static_cast<size_t>(p.type)];
+    ++c.predicted;
+    size_t best = gold.size();
+    uint32_t best_overlap = 0;
+    for (size_t k = 0; k < gold.size(); ++k) {
+      if (taken[k] || !pii_spans_match(gold[k], p)) continue;
+      const uint32_t o = overlap(gold[k], p);
+      if (o > best_overlap) best = k, best_overlap = o;
+    }
+    if (best < gold.size()) {
+      taken[best] = true;
+      ++c.matched;
+    }
+  }
+}
+
+PiiCounts PiiScorer::overall() const { return overall_for(kAllPiiTypes); }
+
+PiiCounts PiiScorer::overall_for(std::span<const PiiType> types) const {
+  PiiCounts sum;
+  for (PiiType t : types) sum += counts(t);
+  return sum;
+}
+
+std::string pii_eval_json(const PiiScorer& scorer) {
+  using nlohmann::json;
+  auto ratio = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
+  auto entry = [&](const PiiCounts& c) {
+    return json{{"gold", c.gold},           {"predicted", c.predicted},     {"matched", c.matched},
+                {"precision", ratio(c.precision())}, {"recall", ratio(c.recall())}, {"f2", ratio(c.f_beta(2.0))}};
+  };
+  json types = json::object();
+  for (PiiType t : kAllPiiTypes) {
+    const PiiCounts& c = scorer.counts(t);
+    if (c.gold || c.predicted) types[std::string(pii_type_name(t))] = entry(c);
+  }
+  return json{{"overall", entry(scorer.overall())}, {"types", types}}.dump();
+}
+
+}  // namespace tiergate
