@@ -12,6 +12,7 @@
 #include "tiergate/dispatch/dispatcher.h"
 #include "tiergate/engines/cloud/cloud_engine.h"
 #include "tiergate/engines/local/local_engine.h"
+#include "tiergate/privacy/policy.h"
 #include "tiergate/obs/log.h"
 #include "tiergate/obs/metrics.h"
 #include "tiergate/server/gateway.h"
@@ -70,6 +71,17 @@ int serve(const ServeOptions& opts) {
     }
     router = std::make_shared<const RouterArtifact>(std::move(artifact).value());
   }
+  // The privacy policy (docs/privacy.md): the defaults overlaid with the
+  // config; off only when privacy.enabled is false.
+  std::shared_ptr<const PrivacyPolicy> privacy;
+  if (config->privacy.enabled) {
+    StatusOr<PrivacyPolicy> policy = PrivacyPolicy::from_config(*config);
+    if (!policy.is_ok()) {
+      std::cerr << "tiergate serve: " << policy.status().message() << "\n";
+      return 2;
+    }
+    privacy = std::make_shared<const PrivacyPolicy>(std::move(policy).value());
+  }
 
   // Block the stop signals in every thread; the main thread waits for them.
   sigset_t stop_signals;
@@ -113,7 +125,7 @@ int serve(const ServeOptions& opts) {
   }
 
   SystemClock clock;
-  Dispatcher dispatcher(config, edge.get(), cloud);
+  Dispatcher dispatcher(config, edge.get(), cloud, privacy);
   Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : "", router});
   HttpServer server(HttpServerOptions{config->listen_host, config->listen_port, config->max_body_bytes},
                     [&gateway](HttpExchange& ex) { gateway.handle(ex); });

@@ -11,6 +11,7 @@ std::string_view status_code_name(StatusCode code) {
     case StatusCode::kDeadlineExceeded: return "deadline_exceeded";
     case StatusCode::kResourceExhausted: return "resource_exhausted";
     case StatusCode::kFailedPrecondition: return "failed_precondition";
+    case StatusCode::kPermissionDenied: return "permission_denied";
     case StatusCode::kCancelled: return "cancelled";
     case StatusCode::kInternal: return "internal";
   }

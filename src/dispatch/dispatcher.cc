@@ -20,10 +20,34 @@ class TrackingSink final : public TokenSink {
   bool sent_ = false;
 };
 
+// Restores redacted values in a streamed answer before the client sees it,
+// holding back only a possible placeholder split across deltas (redaction.h).
+// Log-probabilities pass as the upstream gave them (of the redacted text).
+class RestoringSink final : public TokenSink {
+ public:
+  RestoringSink(TokenSink& inner, const RedactionMap& map) : inner_(inner), restorer_(map) {}
+  bool on_delta(const Delta& delta) override {
+    Delta restored{restorer_.push(delta.text), delta.logprobs};
+    if (restored.text.empty() && restored.logprobs.empty()) return !inner_.cancelled();
+    return inner_.on_delta(restored);
+  }
+  bool cancelled() override { return inner_.cancelled(); }
+  // What was held back when the answer ended.
+  bool flush() {
+    Delta rest{restorer_.finish(), {}};
+    return rest.text.empty() || inner_.on_delta(rest);
+  }
+
+ private:
+  TokenSink& inner_;
+  StreamRestorer restorer_;
+};
+
 }  // namespace
 
-Dispatcher::Dispatcher(ConfigPtr config, Engine* edge, std::map<std::string, Engine*> cloud)
-    : config_(std::move(config)), edge_(edge), cloud_(std::move(cloud)) {}
+Dispatcher::Dispatcher(ConfigPtr config, Engine* edge, std::map<std::string, Engine*> cloud,
+                       std::shared_ptr<const PrivacyPolicy> privacy)
+    : config_(std::move(config)), edge_(edge), cloud_(std::move(cloud)), privacy_(std::move(privacy)) {}
 
 Engine* Dispatcher::cloud(const std::string& name) const {
   auto it = cloud_.find(name);
@@ -38,31 +62,82 @@ double Dispatcher::cost_usd(const std::string& tier, const Usage& usage) const {
   return 0;
 }
 
-StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink) {
+StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink,
+                                         const PrivacyScan* scan) {
   if (plan.candidates.empty()) return unavailable("no tier can serve this request");
   Status last = unavailable("no tier was tried");
   std::string route = plan.reason;
   int attempts = 0;
+  bool edge_planned = false;
+  std::string denied;  // the policy's reason for the last hop it forbade
+
+  // One attempt on a tier; false when the next candidate may not be tried.
+  std::optional<DispatchResult> answer;
+  auto attempt_on = [&](Engine* engine, const RouteCandidate& c, const ChatRequest& sent,
+                        const RedactionMap* redactions) {
+    Attempt attempt{c.tier, c.model, route, PrivacyAction::kAllow};
+    if (redactions != nullptr) {
+      attempt.route += "+redacted";
+      attempt.privacy = PrivacyAction::kRedact;
+    }
+    sink.on_attempt(attempt);
+    ++attempts;
+    TrackingSink tracking(sink);
+    std::optional<RestoringSink> restoring;
+    if (redactions != nullptr) restoring.emplace(tracking, *redactions);
+    TokenSink& out = restoring ? static_cast<TokenSink&>(*restoring) : tracking;
+    StatusOr<Completion> result = engine->generate(sent, c.model, out);
+    if (result.is_ok() && restoring && !restoring->flush()) result = cancelled("client went away");
+    if (result.is_ok()) {
+      DispatchResult done{std::move(result).value(), attempt, 0, attempts};
+      if (redactions != nullptr) done.completion.text = redactions->restore(done.completion.text);
+      done.cost_usd = cost_usd(c.tier, done.completion.usage);
+      answer = std::move(done);
+      return false;
+    }
+    last = result.status();
+    return !tracking.sent() && last.allows_fallback();
+  };
+
   for (size_t i = 0; i < plan.candidates.size(); ++i) {
     const RouteCandidate& c = plan.candidates[i];
     Engine* engine = c.kind == TierKind::kEdge ? edge_ : cloud(c.tier);
+    edge_planned = edge_planned || c.kind == TierKind::kEdge;
     if (i > 0) route += ">fallback:" + c.tier;
     if (engine == nullptr) {
       last = unavailable("tier " + c.tier + " is not configured");
       continue;
     }
-    Attempt attempt{c.tier, c.model, route};
-    sink.on_attempt(attempt);
-    ++attempts;
-    TrackingSink tracking(sink);
-    StatusOr<Completion> result = engine->generate(request, c.model, tracking);
-    if (result.is_ok()) {
-      DispatchResult out{std::move(result).value(), attempt, 0, attempts};
-      out.cost_usd = cost_usd(c.tier, out.completion.usage);
-      return out;
+    if (c.kind == TierKind::kCloud && privacy_ != nullptr) {
+      TrustLevel trust = TrustLevel::kPublic;
+      for (const UpstreamConfig& up : config_->cloud) {
+        if (up.name == c.tier) trust = up.trust;
+      }
+      static const PrivacyScan kNoScan{{}, "no scan result reached dispatch"};
+      const Egress egress = prepare_egress(*privacy_, scan != nullptr ? *scan : kNoScan, request, trust);
+      if (egress.decision.action == PrivacyAction::kLocalOnly) {
+        denied = egress.decision.reason;
+        last = permission_denied("privacy: " + denied);
+        route += ">privacy_denied:" + c.tier;
+        continue;
+      }
+      if (!attempt_on(engine, c, egress.request, egress.redactions.get())) break;
+      continue;
     }
-    last = result.status();
-    if (tracking.sent() || !last.allows_fallback()) break;
+    if (!attempt_on(engine, c, request, nullptr)) break;
+  }
+  if (answer) return std::move(*answer);
+  // The policy kept the request from the cloud and the plan had no edge to
+  // fall back to: local_only means the edge answers when there is one.
+  if (!denied.empty() && !edge_planned && attempts == 0) {
+    if (edge_ != nullptr) {
+      route += ">privacy:edge";
+      const RouteCandidate edge{TierKind::kEdge, "edge", ""};
+      attempt_on(edge_, edge, request, nullptr);
+      if (answer) return std::move(*answer);
+      return last;
+    }
+    return permission_denied("privacy: " + denied + ", and no edge model is configured to answer on the device");
   }
   return last;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tiergate/privacy/pii_types.h"
+
 namespace tiergate {
 
 PrivacyPolicy PrivacyPolicy::defaults() {
@@ -28,7 +30,7 @@ PrivacyPolicy PrivacyPolicy::defaults() {
 StatusOr<PrivacyPolicy> PrivacyPolicy::from_config(const Config& config) {
   PrivacyPolicy p = defaults();
   for (const PrivacyConfig::TypeClass& entry : config.privacy.classes) {
-    if (!p.classes_.contains(entry.type)) {
+    if (!parse_pii_type(entry.type)) {
       std::string known;
       for (const auto& [type, cls] : p.classes_) known += (known.empty() ? "" : ", ") + type;
       return invalid_argument(config.source + ":" + std::to_string(entry.line) + ": privacy.classes." + entry.type +

@@ -34,7 +34,15 @@ struct Gateway::Metrics {
         fallbacks(r.counter_family("tiergate_fallbacks_total",
                                    "Requests answered by a later candidate after an earlier tier failed.", {"tier"})),
         cancelled(r.counter("tiergate_client_cancelled_total",
-                            "Requests whose client disconnected before the answer was complete.")) {}
+                            "Requests whose client disconnected before the answer was complete.")),
+        privacy_detections(r.counter_family("tiergate_privacy_detections_total",
+                                            "Personal data and secrets found in requests, by data type and class.",
+                                            {"type", "class"})),
+        privacy_requests(r.counter_family(
+            "tiergate_privacy_requests_total",
+            "Requests with personal data, by what the policy did: allow or redact (sent to the cloud), "
+            "local_only (kept on the device: answered by the edge or refused).",
+            {"action"})) {}
 
   CounterFamily& requests;
   HistogramFamily& duration;
@@ -43,6 +51,8 @@ struct Gateway::Metrics {
   CounterFamily& cost;
   CounterFamily& fallbacks;
   Counter& cancelled;
+  CounterFamily& privacy_detections;
+  CounterFamily& privacy_requests;
 };
 
 namespace {
@@ -379,6 +389,21 @@ void Gateway::chat_completions(HttpExchange& ex) {
     live_.record_spend(context.api_key_fingerprint, clock.unix_seconds(), r.cost_usd);
     if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
   };
+  // What the privacy policy did with a request that held personal data and
+  // met it on the way to the cloud: sent as it was or redacted, or kept on
+  // the device (the edge answered instead, or the request was refused).
+  auto count_privacy = [&](const StatusOr<DispatchResult>& result) {
+    if (decision.privacy_scan.findings.empty() && decision.privacy_scan.failure.empty()) return;
+    std::string_view action;
+    if (!result.is_ok()) {
+      if (result.status().code() == StatusCode::kPermissionDenied) action = "local_only";
+    } else if (result->attempt.tier != "edge") {
+      action = privacy_action_name(result->attempt.privacy);
+    } else if (result->attempt.route.find(">privacy") != std::string::npos) {
+      action = "local_only";
+    }
+    if (!action.empty()) metrics_->privacy_requests.with({std::string(action)}).inc();
+  };
   auto record_error = [&](const Attempt& a, const Status& s) {
     // No attempt was made when no tier was configured for the plan.
     const std::string tier = a.tier.empty() ? "none" : a.tier;
@@ -392,7 +417,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
 
   if (!request.stream) {
     BufferedSink sink(ex);
-    StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink);
+    StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink, &decision.privacy_scan);
+    count_privacy(result);
     if (!result.is_ok()) {
       record_error(sink.attempt(), result.status());
       HttpHeaders h = kJson;
@@ -415,7 +441,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
   }
 
   SseSink sink(ex, ids, with_logprobs, clock, trace);
-  StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink);
+  StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink, &decision.privacy_scan);
+  count_privacy(result);
   if (!result.is_ok()) {
     record_error(sink.attempt(), result.status());
     if (result.status().code() == StatusCode::kCancelled) {
@@ -464,6 +491,15 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
     d.error_status = 400;
     d.error_body = error_json(400, parse_error.message, parse_error.param);
     return d;
+  }
+  // Scanned before any routing decision; dispatch checks the findings
+  // against the policy before every hop to the cloud.
+  if (const PrivacyPolicy* policy = options_.dispatcher->privacy()) {
+    d.privacy_scan = scan_messages(request.messages);
+    for (const Finding& f : d.privacy_scan.findings) {
+      const std::string* cls = policy->class_of(f.type);
+      metrics_->privacy_detections.with({f.type, cls != nullptr ? *cls : "none"}).inc();
+    }
   }
   StatusOr<RoutePlan> plan = decide(ex, request, context);
   if (!plan.is_ok()) {

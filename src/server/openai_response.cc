@@ -137,6 +137,7 @@ int http_status_for(const Status& status) {
     case StatusCode::kDeadlineExceeded: return 504;
     case StatusCode::kResourceExhausted: return 429;
     case StatusCode::kFailedPrecondition: return 503;
+    case StatusCode::kPermissionDenied: return 403;
     case StatusCode::kCancelled: return 499;
     case StatusCode::kInternal: return 500;
   }
@@ -156,6 +157,7 @@ std::string error_json(const Status& status) {
   std::string code;
   if (status.code() == StatusCode::kNotFound) code = "model_not_found";
   if (status.message().rfind("context_length_exceeded", 0) == 0) code = "context_length_exceeded";
+  if (status.code() == StatusCode::kPermissionDenied && status.message().rfind("privacy", 0) == 0) code = "privacy_policy";
   return error_json(http, status.message(), "", code);
 }
 

@@ -1,5 +1,7 @@
 #include "tiergate/privacy/policy.h"
 
+#include "tiergate/privacy/pii_types.h"
+
 #include <gtest/gtest.h>
 
 namespace tiergate {
@@ -24,6 +26,16 @@ TEST(PolicyTest, DefaultsKeepSecretsLocalAndRedactPersonalData) {
   EXPECT_EQ(p.action_for("PERSON", TrustLevel::kPrivate), PrivacyAction::kAllow);
   EXPECT_EQ(p.action_for("CREDIT_CARD", TrustLevel::kPublic), PrivacyAction::kRedact);
   EXPECT_EQ(p.action_for("LOCATION", TrustLevel::kPublic), PrivacyAction::kAllow);
+}
+
+TEST(PolicyTest, EveryDetectedTypeHasADefaultClassWithARule) {
+  const PrivacyPolicy p = PrivacyPolicy::defaults();
+  for (PiiType type : kAllPiiTypes) {
+    const std::string* cls = p.class_of(pii_type_name(type));
+    ASSERT_NE(cls, nullptr) << pii_type_name(type);
+    EXPECT_TRUE(p.rules().contains(*cls)) << *cls;
+  }
+  EXPECT_EQ(p.classes().size(), kAllPiiTypes.size());
 }
 
 TEST(PolicyTest, ATypeOrClassThePolicyDoesNotMentionIsLocalOnly) {

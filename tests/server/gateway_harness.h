@@ -18,9 +18,15 @@ namespace tiergate::testing {
 class GatewayHarness : public ::testing::Test {
  protected:
   // `config_yaml` must configure edge model "edge.gguf" and an upstream "up1".
-  void start_gateway(const char* config_yaml, std::shared_ptr<const RouterArtifact> router = nullptr) {
+  // With `privacy`, the config's privacy policy is enforced (as `tiergate
+  // serve` does when privacy.enabled is true).
+  void start_gateway(const char* config_yaml, std::shared_ptr<const RouterArtifact> router = nullptr,
+                     bool privacy = false) {
     config_ = *parse_config(config_yaml, "test.yaml");
-    dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}});
+    std::shared_ptr<const PrivacyPolicy> policy;
+    if (privacy) policy = std::make_shared<const PrivacyPolicy>(*PrivacyPolicy::from_config(*config_));
+    dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}},
+                                               std::move(policy));
     gateway_ = std::make_unique<Gateway>(
         GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf", std::move(router)});
     server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},

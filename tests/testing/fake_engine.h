@@ -24,10 +24,12 @@ class FakeEngine final : public Engine {
   std::string model_name = "fake-model";
 
   std::atomic<int> calls{0};
+  ChatRequest last_request;  // what the last call received (single-threaded tests only)
   std::atomic<bool> saw_cancel{false};
 
   StatusOr<Completion> generate(const ChatRequest& request, const std::string& model, TokenSink& sink) override {
     ++calls;
+    last_request = request;
     if (!fail_before.is_ok()) return fail_before;
     Completion c;
     c.model = model.empty() ? model_name : model;

@@ -6,6 +6,9 @@
 //   kDeadlineExceeded   a timeout; like kUnavailable for fallback.
 //   kResourceExhausted  a queue or budget is full; retry later (429/503).
 //   kFailedPrecondition the state must be fixed first (e.g. model not loaded).
+//   kPermissionDenied   a policy forbids it (e.g. personal data the privacy
+//                       policy keeps on the device); 403, never moves to the
+//                       cloud.
 //   kCancelled          the client went away; nothing more is sent.
 //   kInternal           a bug or an unexpected failure.
 #pragma once
@@ -27,6 +30,7 @@ enum class StatusCode {
   kDeadlineExceeded,
   kResourceExhausted,
   kFailedPrecondition,
+  kPermissionDenied,
   kCancelled,
   kInternal,
 };
@@ -61,6 +65,7 @@ inline Status unavailable(std::string m) { return {StatusCode::kUnavailable, std
 inline Status deadline_exceeded(std::string m) { return {StatusCode::kDeadlineExceeded, std::move(m)}; }
 inline Status resource_exhausted(std::string m) { return {StatusCode::kResourceExhausted, std::move(m)}; }
 inline Status failed_precondition(std::string m) { return {StatusCode::kFailedPrecondition, std::move(m)}; }
+inline Status permission_denied(std::string m) { return {StatusCode::kPermissionDenied, std::move(m)}; }
 inline Status cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
 inline Status internal_error(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
 

@@ -2,6 +2,15 @@
 // moves to the next one only when a tier failed before any text reached the
 // client and the failure allows it (Status::allows_fallback). A client never
 // receives parts of two answers.
+//
+// Privacy (docs/privacy.md): before every hop to a cloud upstream — first
+// try or fallback alike — the request's scan is checked against the policy
+// for that upstream's trust level. A hop the policy forbids is skipped (never
+// overridden by cost or by fallback); when no allowed tier is left in the
+// plan, the edge answers if there is one, else the request fails with
+// kPermissionDenied and the policy's reason. Under `redact` the upstream gets
+// the redacted request and the client the restored answer, streamed deltas
+// included.
 #pragma once
 
 #include <map>
@@ -11,6 +20,8 @@
 #include "tiergate/config/config.h"
 #include "tiergate/core/clock.h"
 #include "tiergate/engines/engine.h"
+#include "tiergate/privacy/egress.h"
+#include "tiergate/privacy/policy.h"
 #include "tiergate/router/route_plan.h"
 
 namespace tiergate {
@@ -20,7 +31,13 @@ namespace tiergate {
 struct Attempt {
   std::string tier;   // "edge" or upstream name
   std::string model;
-  std::string route;  // reason, with ">fallback:<tier>" appended on a fallback
+  // The plan's reason, with ">fallback:<tier>" appended on a fallback,
+  // ">privacy_denied:<tier>" for a hop the privacy policy forbade,
+  // ">privacy:edge" when the edge answers because the policy kept the
+  // request from every planned tier, and "+redacted" when values were
+  // replaced before the request left.
+  std::string route;
+  PrivacyAction privacy = PrivacyAction::kAllow;  // what left: as it was, or redacted
 };
 
 class DispatchSink : public TokenSink {
@@ -37,11 +54,19 @@ struct DispatchResult {
 
 class Dispatcher {
  public:
-  // Engines are owned by the caller and outlive the dispatcher. edge may be null.
-  Dispatcher(ConfigPtr config, Engine* edge, std::map<std::string, Engine*> cloud);
+  // Engines are owned by the caller and outlive the dispatcher. edge may be
+  // null. Without a privacy policy nothing is checked (privacy.enabled: false).
+  Dispatcher(ConfigPtr config, Engine* edge, std::map<std::string, Engine*> cloud,
+             std::shared_ptr<const PrivacyPolicy> privacy = nullptr);
 
-  // Thread-safe. Errors: the last attempt's Status; kCancelled when the client left.
-  StatusOr<DispatchResult> run(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink);
+  // Thread-safe. `scan` is what the privacy scan found in `request`; with a
+  // policy and no scan, nothing may leave the device (fail closed). Errors:
+  // the last attempt's Status; kCancelled when the client left;
+  // kPermissionDenied when the policy forbade every tier that could answer.
+  StatusOr<DispatchResult> run(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink,
+                               const PrivacyScan* scan = nullptr);
+
+  const PrivacyPolicy* privacy() const { return privacy_.get(); }
 
   // Cost of a completion on a tier, from the configured prices (USD).
   double cost_usd(const std::string& tier, const Usage& usage) const;
@@ -53,6 +78,7 @@ class Dispatcher {
   ConfigPtr config_;
   Engine* edge_;
   std::map<std::string, Engine*> cloud_;
+  std::shared_ptr<const PrivacyPolicy> privacy_;
 };
 
 }  // namespace tiergate

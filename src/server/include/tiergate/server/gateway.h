@@ -62,6 +62,7 @@ class Gateway {
   // body over the limit, 400 for a malformed one, the decision's own errors).
   struct Decision {
     std::optional<RoutePlan> plan;
+    PrivacyScan privacy_scan;  // what the detectors found (empty without a privacy policy)
     int error_status = 0;
     std::string error_body;  // an OpenAI error object
   };

@@ -1,0 +1,74 @@
+#include "tiergate/privacy/egress.h"
+
+#include <algorithm>
+
+#include "tiergate/privacy/structured_pii.h"
+
+namespace tiergate {
+
+std::vector<std::string> PrivacyScan::types() const {
+  std::vector<std::string> out;
+  for (const Finding& f : findings) {
+    if (std::find(out.begin(), out.end(), f.type) == out.end()) out.push_back(f.type);
+  }
+  return out;
+}
+
+std::map<std::string, int> PrivacyScan::counts() const {
+  std::map<std::string, int> out;
+  for (const Finding& f : findings) ++out[f.type];
+  return out;
+}
+
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages) {
+  PrivacyScan scan;
+  std::vector<PiiSpan> spans;
+  for (size_t m = 0; m < messages.size(); ++m) {
+    spans.clear();
+    find_structured_pii(messages[m].content, spans);
+    for (const PiiSpan& s : spans) scan.findings.push_back({std::string(pii_type_name(s.type)), m, s.begin, s.end});
+  }
+  return scan;
+}
+
+Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request,
+                      TrustLevel trust) {
+  Egress out;
+  if (!scan.failure.empty()) {
+    out.decision.action = PrivacyAction::kLocalOnly;
+    out.decision.reason = "the privacy scan did not complete (" + scan.failure + "): local_only";
+    return out;
+  }
+  for (const Finding& f : scan.findings) {
+    if (f.message >= request.messages.size() || f.begin > f.end || f.end > request.messages[f.message].content.size()) {
+      out.decision.action = PrivacyAction::kLocalOnly;
+      out.decision.reason = "a finding lies outside the request (a detector bug): local_only";
+      return out;
+    }
+  }
+  out.decision = policy.decide(scan.types(), trust);
+  switch (out.decision.action) {
+    case PrivacyAction::kLocalOnly:
+      return out;
+    case PrivacyAction::kAllow:
+      out.request = request;
+      return out;
+    case PrivacyAction::kRedact:
+      break;
+  }
+  auto map = std::make_shared<RedactionMap>();
+  out.request = request;
+  for (size_t m = 0; m < request.messages.size(); ++m) {
+    std::vector<RedactionSpan> spans;
+    for (const Finding& f : scan.findings) {
+      const bool redacted = std::find(out.decision.redact_types.begin(), out.decision.redact_types.end(), f.type) !=
+                            out.decision.redact_types.end();
+      if (f.message == m && redacted) spans.push_back({f.type, f.begin, f.end});
+    }
+    if (!spans.empty()) out.request.messages[m].content = map->redact(request.messages[m].content, std::move(spans));
+  }
+  out.redactions = std::move(map);
+  return out;
+}
+
+}  // namespace tiergate

@@ -1,0 +1,55 @@
+// A request on its way out: what the scan found, and the request as it may
+// be sent to one upstream under the policy (as it is, redacted, or not at
+// all). Dispatch calls prepare_egress before every hop to a cloud upstream —
+// the first try, a retry on another upstream, a fallback — so no hop skips
+// the check.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tiergate/core/chat.h"
+#include "tiergate/privacy/policy.h"
+#include "tiergate/privacy/redaction.h"
+
+namespace tiergate {
+
+// One detected value: bytes [begin, end) of messages[message].content.
+struct Finding {
+  std::string type;  // data type, e.g. PERSON
+  size_t message = 0;
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+// What scanning a request found, before any routing decision.
+struct PrivacyScan {
+  std::vector<Finding> findings;
+  // Non-empty when the scan did not complete (a detector error, a timeout):
+  // then nothing of the request may leave (fail closed).
+  std::string failure;
+
+  // The distinct types found, in order of first appearance.
+  std::vector<std::string> types() const;
+  // Values found per type.
+  std::map<std::string, int> counts() const;
+};
+
+struct Egress {
+  EgressDecision decision;  // kLocalOnly: nothing may be sent; `request` is empty
+  ChatRequest request;      // what may be sent: redacted under kRedact
+  // Set under kRedact: restores the answer (redaction.h).
+  std::shared_ptr<const RedactionMap> redactions;
+};
+
+// Scans every message (system, user, assistant and tool turns alike) with
+// the detectors: today the structured ones (structured_pii.h).
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages);
+
+// The request as it may go to an upstream trusted at `trust`.
+Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request, TrustLevel trust);
+
+}  // namespace tiergate

@@ -1,0 +1,135 @@
+// The privacy policy end to end over HTTP on loopback: the gateway scans
+// each request, the scripted upstream records what reached it, and the
+// client gets the originals back. Includes the leak test on the labelled
+// dev data (read in place; skipped when ../shared is absent).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "gateway_harness.h"
+#include "tiergate/privacy/pii_dataset.h"
+#include "tiergate/privacy/pii_types.h"
+
+namespace tiergate {
+namespace {
+
+using json = nlohmann::json;
+using testing::http_call;
+using testing::sse_payloads;
+
+const char* kConfig = R"(listen: 127.0.0.1:0
+edge:
+  model: edge.gguf
+cloud:
+  - name: up1
+    base_url: http://127.0.0.1:9/v1
+    models: [big]
+)";
+
+// Every class redacted for every upstream, whatever the defaults say.
+const char* kRedactAll = R"(listen: 127.0.0.1:0
+edge:
+  model: edge.gguf
+cloud:
+  - name: up1
+    base_url: http://127.0.0.1:9/v1
+    models: [big]
+privacy:
+  rules: {secret: redact, financial: redact, pii: redact, context: redact, phi: redact}
+)";
+
+json user(const std::string& text) { return json::array({{{"role", "user"}, {"content", text}}}); }
+
+class GatewayPrivacyTest : public testing::GatewayHarness {
+ protected:
+  testing::HttpResult chat(const json& body) { return http_call(port_, "POST", "/v1/chat/completions", body.dump()); }
+};
+
+TEST_F(GatewayPrivacyTest, TheCloudSeesPlaceholdersAndTheClientTheValues) {
+  start_gateway(kConfig, nullptr, true);
+  cloud_.pieces = {"Noted: [EMAIL_ADD", "RESS_1] and ", "[CREDIT_CARD_1]."};
+  const std::string prompt = "Mail jane.roe@example.com about card 4111 1111 1111 1111 please.";
+  for (bool stream : {false, true}) {
+    auto r = chat({{"model", "big"}, {"messages", user(prompt)}, {"stream", stream}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(cloud_.last_request.messages[0].content, "Mail [EMAIL_ADDRESS_1] about card [CREDIT_CARD_1] please.");
+    EXPECT_EQ(r.headers["x-tiergate-route"], "model:up1+redacted");
+    std::string answer;
+    if (stream) {
+      for (const std::string& p : sse_payloads(r.body)) {
+        if (p == "[DONE]") continue;
+        const json chunk = json::parse(p);
+        if (!chunk["choices"].empty() && chunk["choices"][0]["delta"].contains("content")) {
+          answer += chunk["choices"][0]["delta"]["content"].get<std::string>();
+        }
+      }
+    } else {
+      answer = json::parse(r.body)["choices"][0]["message"]["content"];
+    }
+    EXPECT_EQ(answer, "Noted: jane.roe@example.com and 4111 1111 1111 1111.") << (stream ? "stream" : "whole");
+  }
+  const std::string metrics = metrics_.render();
+  EXPECT_NE(metrics.find("tiergate_privacy_detections_total{type=\"EMAIL_ADDRESS\",class=\"pii\"} 2"), std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("tiergate_privacy_requests_total{action=\"redact\"} 2"), std::string::npos);
+}
+
+TEST_F(GatewayPrivacyTest, SecretsStayOnTheDevice) {
+  start_gateway(kConfig, nullptr, true);
+  const std::string prompt = "Why does my key sk-proj-4fJ9xQ2LmZ8vT1wR6yU3pK0aB5nC7dE2 fail?";
+  auto r = chat({{"model", "big"}, {"messages", user(prompt)}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(cloud_.calls, 0);
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+  EXPECT_EQ(r.headers["x-tiergate-route"], "model:up1>privacy_denied:up1>privacy:edge");
+  EXPECT_EQ(edge_.last_request.messages[0].content, prompt);
+  EXPECT_NE(metrics_.render().find("tiergate_privacy_requests_total{action=\"local_only\"} 1"), std::string::npos);
+}
+
+// The leak test (issue 4): every labelled row of the dev set sent to the
+// cloud under a policy that redacts every class. No labelled value of a type
+// the detectors cover may reach the upstream; zero is the only passing
+// number. The learned tagger's types (names, addresses, ...) are not
+// detected yet, so their values are counted and printed, not asserted.
+TEST_F(GatewayPrivacyTest, NoDetectedTypesLabelledValueReachesTheUpstream) {
+  const char* path = TIERGATE_SOURCE_DIR "/../shared/data/pii/presidio_generated_dev.jsonl";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "the labelled PII dev data is absent: " << path;
+  auto rows = load_pii_jsonl(path);
+  ASSERT_TRUE(rows.is_ok()) << rows.status().to_string();
+  start_gateway(kRedactAll, nullptr, true);
+  const std::vector<PiiType> covered = {PiiType::kCreditCard, PiiType::kPhoneNumber, PiiType::kEmailAddress,
+                                        PiiType::kUsSsn,      PiiType::kIbanCode,    PiiType::kIpAddress,
+                                        PiiType::kDateTime,   PiiType::kDomainName,  PiiType::kUsDriverLicense};
+  size_t checked = 0, leaked = 0, untagged = 0, untagged_leaked = 0;
+  for (const PiiExample& row : *rows) {
+    cloud_.last_request = {};
+    auto r = chat({{"model", "big"}, {"messages", user(row.text)}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    const std::string& sent = cloud_.last_request.messages.at(0).content;
+    for (const PiiSpan& span : row.spans) {
+      const std::string value = row.text.substr(span.begin, span.end - span.begin);
+      const bool reached = sent.find(value) != std::string::npos;
+      if (std::find(covered.begin(), covered.end(), span.type) != covered.end()) {
+        ++checked;
+        if (reached) {
+          ++leaked;
+          ADD_FAILURE() << pii_type_name(span.type) << " value reached the upstream (row of " << row.text.size()
+                        << " bytes)";
+        }
+      } else {
+        ++untagged;
+        untagged_leaked += reached ? 1 : 0;
+      }
+    }
+  }
+  std::cout << "[ leak test ] " << rows->size() << " rows; detected types: " << leaked << " of " << checked
+            << " labelled values reached the upstream; tagger types (not yet detected): " << untagged_leaked << " of "
+            << untagged << "\n";
+  EXPECT_GT(checked, 500u);
+  EXPECT_EQ(leaked, 0u);
+}
+
+}  // namespace
+}  // namespace tiergate
