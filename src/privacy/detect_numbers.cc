@@ -422,10 +422,12 @@ bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
     years = years && g.len[j] == 4 && (s.matches(at, "19") || s.matches(at, "20"));
   }
   if (years) return false;  // "1945 1935"
-  if (phone_context(s, g.start, end)) return true;
-  if (!same_marks || g.sep[0] == '.' || (k == 2 && g.sep[0] == '-')) return false;  // decimals, ranges "1837-1843"
-  if (long_group && g.len[k - 1] < 3) return false;  // "2050151 32"
-  return !thousands;                                  // "1 000 000"
+  // Shapes that are phones only after a phone word: mixed marks, dotted
+  // groups, ranges ("1837-1843"), a short last group after a long one
+  // ("2050151 32"), thousands ("1 000 000").
+  const bool doubtful = !same_marks || g.sep[0] == '.' || (k == 2 && g.sep[0] == '-') ||
+                        (long_group && g.len[k - 1] < 3) || thousands;
+  return !doubtful || phone_context(s, g.start, end);
 }
 
 }  // namespace
