@@ -454,7 +454,15 @@ void find_structured_pii(std::string_view text, std::vector<PiiSpan>& out) {
       const size_t i = base + static_cast<size_t>(std::countr_zero(m));
       m &= m - 1;
       if (i < st.pos) continue;
+      const size_t before = s.found.size();
       on_event(s, i, st);
+      // Nothing inside a validated identifier (card, IBAN, key, email, SSN,
+      // IP, ...) can outrank it: resume after it rather than re-reading its
+      // groups one event at a time. Dates and phones, which a better span
+      // may overlap, do not skip.
+      for (size_t k = before; k < s.found.size(); ++k) {
+        if (s.found[k].rank >= pii_type_rank(PiiType::kIpAddress)) st.pos = std::max<size_t>(st.pos, s.found[k].end);
+      }
       if (st.pos >= base + 64) break;
     }
     base = std::max(base + 64, st.pos & ~size_t{63});
