@@ -85,9 +85,9 @@ bool ssn_parts_valid(int area, int group, int serial) {
   return area != 0 && area != 666 && area < 900 && group != 0 && serial != 0;
 }
 
-// AAA-GG-SSSS, or AAA GG SSSS and nine bare digits after an SSN keyword on
-// the same line. Areas 000, 666 and 9xx, group 00 and
-// serial 0000 are never issued.
+// AAA-GG-SSSS; AAA GG SSSS and nine bare digits only after an SSN keyword on
+// the same line. Areas 000, 666 and 9xx, group 00 and serial 0000 are never
+// issued.
 void match_ssn(Scan& s, size_t ws) {
   const size_t e1 = s.digits_end(ws);
   int area = 0, group = 0, serial = 0;
@@ -334,29 +334,6 @@ size_t match_extension(const Scan& s, size_t i) {
 
 }  // namespace
 
-// Phone numbers: groups of digits joined by one space, dash or dot, with an
-// optional leading '+' or parenthesised area code and an extension.
-//
-// Strong shapes, taken as they are: '+' and 7-15 digits (E.164); NANP 3-3-4
-// with an optional 1 or 001 prefix, and 3-4 with a dash; a parenthesised area
-// code and 8-12 digits; a trunk '0' opening a 2-5 digit area group and 8-12
-// digits in groups with one kind of mark ("020 7946 0958", "01 23 45 67 89",
-// "030-1234567", "0301/1234567").
-//
-// Never a phone: a number inside a list of numbers, binary digits, a
-// two-part dotted decimal.
-//
-// Other grouped shapes (7-13 digits, or 6 in three pairs; no one-digit group
-// after the first) are the many national formats without a trunk prefix
-// ("449 4898", "9320 7126", "20-32-85-26"). They are taken unless the
-// number reads as something else: a house or suite number (a street or unit
-// word follows: "14 3684 Court Street"), an id after an id word ("order",
-// "invoice", "suite", "page"), years ("2019 2020"), or, when no phone word
-// stands before the
-// number on its line or right after it ("call", "fax", "... office"), a
-// thousands grouping ("1 000 000"), a range ("1837-1843"), mixed marks, or a
-// short last group after a long one ("2050151 32"). Bare runs of 7-11 digits
-// need the phone word.
 namespace {
 
 // The digit groups of a phone-like number, as parsed from its start.
@@ -422,14 +399,41 @@ bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
     years = years && g.len[j] == 4 && (s.matches(at, "19") || s.matches(at, "20"));
   }
   if (years) return false;  // "1945 1935"
-  if (phone_context(s, g.start, end)) return true;
-  if (!same_marks || g.sep[0] == '.' || (k == 2 && g.sep[0] == '-')) return false;  // decimals, ranges "1837-1843"
-  if (long_group && g.len[k - 1] < 3) return false;  // "2050151 32"
-  return !thousands;                                  // "1 000 000"
+  // Shapes that are phones only after a phone word: mixed marks, dotted
+  // groups, ranges ("1837-1843"), a short last group after a long one
+  // ("2050151 32"), thousands ("1 000 000").
+  const bool doubtful = !same_marks || g.sep[0] == '.' || (k == 2 && g.sep[0] == '-') ||
+                        (long_group && g.len[k - 1] < 3) || thousands;
+  return !doubtful || phone_context(s, g.start, end);
 }
 
 }  // namespace
 
+// Phone numbers: groups of digits joined by one space, dash or dot, with an
+// optional leading '+' or parenthesised area code and an extension.
+//
+// Strong shapes, taken as they are: '+' and 7-15 digits (E.164); NANP 3-3-4
+// with an optional 1 or 001 prefix, and 3-4 with a dash; a parenthesised area
+// code and 8-12 digits; a trunk '0' opening a 2-5 digit area group and 8-12
+// digits in groups with one kind of mark ("020 7946 0958", "01 23 45 67 89",
+// "030-1234567", "0301/1234567").
+//
+// Never a phone: an SSN's shape (AAA-GG-SSSS), a number inside a list of
+// numbers, binary digits, a two-part dotted decimal.
+//
+// Other grouped shapes (7-13 digits, or 6 in three pairs; no one-digit group
+// after the first) are the many national formats without a trunk prefix
+// ("449 4898", "9320 7126", "20-32-85-26"). They are taken unless the number
+// reads as something else: a house or suite number (a street or unit word
+// follows: "14 3684 Court Street"), an id after an id word ("order",
+// "invoice", "suite", "page"), years ("2019 2020"), or, when no phone word
+// stands before the number on its line or right after it ("call", "fax",
+// "... office"), a thousands grouping ("1 000 000"), a range ("1837-1843"),
+// mixed marks, or a short last group after a long one ("2050151 32"). Bare
+// runs of 7-11 digits need the phone word.
+//
+// When other numbers follow a phone number ("+44 20 7946 0958 1956"), its
+// leading groups count if they alone have a strong shape.
 void detect_phone(Scan& s, size_t start) {
   PhoneGroups g;
   g.start = start;

@@ -113,8 +113,10 @@ class Scan {
         break;
       }
     }
+    uint32_t first_letters = 0;  // a word whose first letter starts no keyword is skipped at once
+    for (std::string_view k : keywords) first_letters |= uint32_t{1} << ((k[0] | 0x20) & 31);
     for (size_t j = from; j < pos; ++j) {
-      if (!alpha(j) || (j > 0 && alpha(j - 1))) continue;
+      if (!alpha(j) || (j > 0 && alpha(j - 1)) || !((first_letters >> ((p_[j] | 0x20) & 31)) & 1)) continue;
       if (keyword_at(j, keywords)) return true;
     }
     return false;
@@ -170,11 +172,16 @@ class Scan {
 // The scan's events in text[base, base + 64): bit k is set when byte base + k
 // is the first digit of a run of digits, one of the marks '@' '+' '(' '-'
 // ':' '=' '_', a '.' before a letter or digit, or the 'y' of "day" (either
-// case). Bytes past n are none. The SSE2 version (x86-64) gives the same bits
-// as the portable one (tests compare them on random text).
+// case). Bytes past n are none. The SSE2 and AVX2 versions (x86-64) give the
+// same bits as the portable one (tests compare them on random text).
 uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n);
 #if defined(__SSE2__)
 uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n);
+#endif
+#if defined(__x86_64__)
+// Only where cpu_has_avx2().
+uint64_t event_mask_avx2(const unsigned char* p, size_t base, size_t n);
+bool cpu_has_avx2();
 #endif
 
 // Matchers (one file per family). Each checks its own preconditions at the

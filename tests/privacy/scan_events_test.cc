@@ -1,5 +1,5 @@
-// The structured scan's event masks: the SSE2 version must give the portable
-// version's bits, on random text and at the text's ends (scan.h is private
+// The structured scan's event masks: the SSE2 and AVX2 versions must give
+// the portable version's bits, on random text and at the text's ends (scan.h is private
 // to the module; this test reads it from src/privacy).
 #include <gtest/gtest.h>
 
@@ -32,7 +32,7 @@ TEST(ScanEventsTest, PortableMarksTheDocumentedBytes) {
 }
 
 #if defined(__SSE2__)
-TEST(ScanEventsTest, Sse2MatchesPortable) {
+TEST(ScanEventsTest, SimdMatchesPortable) {
   std::mt19937 rng(11);
   for (size_t n : {0u, 1u, 2u, 3u, 63u, 64u, 65u, 66u, 67u, 127u, 128u, 129u, 200u, 1000u, 4099u}) {
     for (int round = 0; round < 20; ++round) {
@@ -40,6 +40,11 @@ TEST(ScanEventsTest, Sse2MatchesPortable) {
       const auto* p = reinterpret_cast<const unsigned char*>(text.data());
       for (size_t base = 0; base < n; base += 64) {
         ASSERT_EQ(event_mask_sse2(p, base, n), event_mask_portable(p, base, n)) << "n=" << n << " base=" << base;
+#if defined(__x86_64__)
+        if (cpu_has_avx2()) {
+          ASSERT_EQ(event_mask_avx2(p, base, n), event_mask_portable(p, base, n)) << "n=" << n << " base=" << base;
+        }
+#endif
       }
     }
   }

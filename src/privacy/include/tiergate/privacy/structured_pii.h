@@ -7,19 +7,23 @@
 // US_PASSPORT (after their keywords), API_KEY (provider prefixes, JWTs,
 // key=value secrets, high-entropy tokens), PRIVATE_KEY (PEM blocks) and
 // PASSWORD (the value in password=... forms). Nothing depends on letter case,
-// since prompts may be lower-cased. Names, addresses and the other
-// unstructured types are the learned tagger's; resolve_pii_overlaps merges
-// its spans with these.
+// since prompts may be lower-cased. Not found here: ZIP_CODE (a bare postal
+// code is only an address part; the tagger's STREET_ADDRESS covers it), and
+// the unstructured types (the learned tagger's; resolve_pii_overlaps merges
+// its spans with these). Each matcher's file documents its rules and what it
+// deliberately leaves out.
 //
 // Why hand-written scanning instead of RE2/vectorscan: every type needs work
 // a regular expression cannot do (Luhn and mod-97 checksums, numeric ranges,
 // per-country IBAN lengths, a TLD table, keyword context before or after a
 // number, entropy), so a regex engine would only find candidates that still
 // need re-parsing, and a multi-pattern scan with ~20 patterns costs more than
-// the byte loop below, which touches each byte once through a class table and
-// calls a matcher only at the few positions where a type can start. Every
-// matcher reads a bounded number of bytes (no backtracking), so a scan is
-// linear in the text, also for adversarial input (megabytes of digits).
+// this one: SIMD bit masks (SSE2, AVX2 where present) find the few bytes
+// where a type can start (digits and a handful of marks), and only there a
+// matcher runs. Matchers read a bounded number of bytes (no backtracking);
+// a private key block, the one unbounded match, is skipped once found. So a
+// scan is linear in the text, also for adversarial input (megabytes of
+// digits or of BEGIN lines).
 #pragma once
 
 #include <string_view>
@@ -57,7 +61,11 @@ int pii_type_rank(PiiType type);
 // of rank (higher first), then length (longer first), then begin (earlier
 // first), and a span is kept when it overlaps none kept before it. Meant for
 // merging the structured scan with other detectors (the learned tagger).
-// O(n log n).
+// O(n log n). Note for that merge: a lower-ranked span that contains a
+// higher-ranked one is dropped whole (an address around a phone number loses
+// to the phone number); redaction may prefer to keep both.
+// (find_structured_pii adds one exception for URLs: one whose path holds a
+// better span is cut before it, so the host stays covered.)
 void resolve_pii_overlaps(std::vector<PiiSpan>& spans);
 
 }  // namespace tiergate
