@@ -1,9 +1,5 @@
 // `tiergate router train|cv|eval|calibrate` and `tiergate intent classify`,
 // run as the real binary on small generated data files.
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "run_command.h"
 #include "synthetic.h"
 #include "tiergate/config/config.h"
 
@@ -22,36 +19,13 @@ namespace {
 using ::testing::HasSubstr;
 using nlohmann::json;
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
+using Result = testing::CommandResult;
 
 // Runs tiergate with `args`, stdout and stderr captured through files in `dir`.
 Result run_tiergate(const testing::ScratchDir& dir, const std::vector<std::string>& args) {
-  const std::string out_path = dir.file("stdout.txt"), err_path = dir.file("stderr.txt");
   std::vector<std::string> argv = {TIERGATE_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargv;
-  for (std::string& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (out < 0 || err < 0) _exit(126);
-    dup2(out, STDOUT_FILENO);
-    dup2(err, STDERR_FILENO);
-    execv(cargv[0], cargv.data());
-    _exit(127);
-  }
-  Result result;
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid) return result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = testing::read_text(out_path);
-  result.err = testing::read_text(err_path);
-  return result;
+  return testing::run_command(argv, dir.file(""));
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

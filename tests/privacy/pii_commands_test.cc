@@ -1,0 +1,88 @@
+// `tiergate pii scan|eval`, run as the real binary on small files written
+// here (text of our own, no dataset rows).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_command.h"
+#include "test_models.h"
+
+namespace tiergate {
+namespace {
+
+using nlohmann::json;
+
+class PiiCommandsTest : public ::testing::Test {
+ protected:
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    return path;
+  }
+  testing::CommandResult tiergate(std::vector<std::string> args) {
+    args.insert(args.begin(), TIERGATE_BIN);
+    return testing::run_command(args, dir_);
+  }
+  std::string dir_ = testing::make_temp_dir("tiergate-pii-cli");
+};
+
+// Offsets are code points, as the labelled data counts them: the e-mail
+// after "é" starts one earlier than its byte offset.
+TEST_F(PiiCommandsTest, ScanWritesOneLineOfSpansPerInputLineInCodePoints) {
+  const std::string data = write("in.jsonl",
+                                 "{\"text\": \"café: write to ana@example.org\"}\n"
+                                 "{\"text\": \"nothing here\"}\n"
+                                 "{\"text\": \"card 4111-1111-1111-1111, ssn 078-05-1120\", \"spans\": []}\n");
+  const auto r = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/spans.jsonl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(dir_ + "/spans.jsonl");
+  std::vector<json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0]["spans"], json::parse(R"([{"type": "EMAIL_ADDRESS", "start": 15, "end": 30}])"));
+  EXPECT_EQ(lines[1]["spans"], json::array());
+  ASSERT_EQ(lines[2]["spans"].size(), 2u);
+  EXPECT_EQ(lines[2]["spans"][0]["type"], "CREDIT_CARD");
+  EXPECT_EQ(lines[2]["spans"][1]["type"], "US_SSN");
+  EXPECT_EQ(json::parse(r.err)["spans"], 3);
+}
+
+TEST_F(PiiCommandsTest, EvalPrintsPrecisionRecallAndF2PerType) {
+  // One email found, one labelled person missed, one phone found that is not labelled.
+  const std::string data = write("gold.jsonl",
+                                 "{\"text\": \"mail bo@example.com now\", \"spans\": [{\"type\": \"EMAIL_ADDRESS\", "
+                                 "\"start\": 5, \"end\": 19}]}\n"
+                                 "{\"text\": \"ask Bo Lund at (555) 123-4567\", \"spans\": [{\"type\": \"PERSON\", "
+                                 "\"start\": 4, \"end\": 11}]}\n");
+  const auto r = tiergate({"pii", "eval", "--data", data});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json report = json::parse(r.out);
+  EXPECT_EQ(report["types"]["EMAIL_ADDRESS"]["recall"], 1.0);
+  EXPECT_EQ(report["types"]["EMAIL_ADDRESS"]["precision"], 1.0);
+  EXPECT_EQ(report["types"]["PERSON"]["recall"], 0.0);
+  EXPECT_EQ(report["types"]["PHONE_NUMBER"]["precision"], 0.0);
+  EXPECT_EQ(report["overall"]["gold"], 2);
+  EXPECT_EQ(report["overall"]["predicted"], 2);
+  EXPECT_EQ(report["overall"]["matched"], 1);
+  EXPECT_DOUBLE_EQ(report["overall"]["f2"].get<double>(), 0.5);
+}
+
+TEST_F(PiiCommandsTest, BadInputNamesTheFileAndLine) {
+  const std::string bad = write("bad.jsonl", "{\"text\": \"fine\"}\n{\"prompt\": \"no text\"}\n");
+  const auto r = tiergate({"pii", "eval", "--data", bad});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("bad.jsonl:2:"), std::string::npos) << r.err;
+  const auto missing = tiergate({"pii", "scan", "--data", dir_ + "/absent.jsonl", "--out", dir_ + "/o.jsonl"});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("absent.jsonl"), std::string::npos) << missing.err;
+  const std::string ok = write("ok.jsonl", "{\"text\": \"x\"}\n");
+  const auto unwritable = tiergate({"pii", "scan", "--data", ok, "--out", dir_ + "/no/such/dir/o.jsonl"});
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_NE(unwritable.err.find("cannot write"), std::string::npos) << unwritable.err;
+}
+
+}  // namespace
+}  // namespace tiergate
