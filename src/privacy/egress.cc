@@ -39,6 +39,11 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
     out.decision.reason = "the privacy scan did not complete (" + scan.failure + "): local_only";
     return out;
   }
+  if (scan.floor == PrivacyAction::kLocalOnly) {
+    out.decision.action = PrivacyAction::kLocalOnly;
+    out.decision.reason = "the request asked to stay on the device (x-tiergate-privacy: local_only)";
+    return out;
+  }
   for (const Finding& f : scan.findings) {
     if (f.message >= request.messages.size() || f.begin > f.end || f.end > request.messages[f.message].content.size()) {
       out.decision.action = PrivacyAction::kLocalOnly;
@@ -46,7 +51,8 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
       return out;
     }
   }
-  out.decision = policy.decide(scan.types(), trust);
+  out.decision = scan.floor == PrivacyAction::kAllow ? policy.decide(scan.types(), trust)
+                                                     : policy.restricted(scan.floor).decide(scan.types(), trust);
   switch (out.decision.action) {
     case PrivacyAction::kLocalOnly:
       return out;

@@ -493,9 +493,29 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
     return d;
   }
   // Scanned before any routing decision; dispatch checks the findings
-  // against the policy before every hop to the cloud.
-  if (const PrivacyPolicy* policy = options_.dispatcher->privacy()) {
+  // against the policy before every hop to the cloud. A request may ask for
+  // a stricter policy (x-tiergate-privacy: redact | local_only), never a
+  // looser one.
+  const PrivacyPolicy* policy = options_.dispatcher->privacy();
+  std::optional<PrivacyAction> floor;
+  if (std::string h = ex.header("x-tiergate-privacy"); !h.empty()) {
+    floor = parse_privacy_action(h);
+    if (!floor) {
+      d.error_status = 400;
+      d.error_body = error_json(400, "x-tiergate-privacy: expected redact or local_only (or allow, which changes "
+                                     "nothing), got \"" + h.substr(0, 40) + "\"", "x-tiergate-privacy");
+      return d;
+    }
+    if (policy == nullptr && *floor != PrivacyAction::kAllow) {
+      d.error_status = 400;
+      d.error_body = error_json(400, "x-tiergate-privacy: this gateway runs with privacy.enabled: false and "
+                                     "cannot scan requests; enable privacy in its config", "x-tiergate-privacy");
+      return d;
+    }
+  }
+  if (policy != nullptr) {
     d.privacy_scan = scan_messages(request.messages);
+    d.privacy_scan.floor = floor.value_or(PrivacyAction::kAllow);
     for (const Finding& f : d.privacy_scan.findings) {
       const std::string* cls = policy->class_of(f.type);
       metrics_->privacy_detections.with({f.type, cls != nullptr ? *cls : "none"}).inc();

@@ -88,6 +88,32 @@ TEST_F(GatewayPrivacyTest, SecretsStayOnTheDevice) {
   EXPECT_NE(metrics_.render().find("tiergate_privacy_requests_total{action=\"local_only\"} 1"), std::string::npos);
 }
 
+TEST_F(GatewayPrivacyTest, ARequestMayAskForAStricterPolicyNeverALooserOne) {
+  start_gateway(kConfig, nullptr, true);
+  const std::string prompt = "Ask jane.roe@example.com about Lisbon.";
+  auto send = [&](const std::string& privacy) {
+    return http_call(port_, "POST", "/v1/chat/completions",
+                     json{{"model", "big"}, {"messages", user(prompt)}}.dump(), {{"x-tiergate-privacy", privacy}});
+  };
+  auto local = send("local_only");
+  ASSERT_EQ(local.status, 200) << local.body;
+  EXPECT_EQ(local.headers["x-tiergate-tier"], "edge");
+  EXPECT_EQ(cloud_.calls, 0);
+  auto allow = send("allow");  // the config redacts e-mail addresses: it still does
+  ASSERT_EQ(allow.status, 200) << allow.body;
+  EXPECT_EQ(cloud_.last_request.messages[0].content, "Ask [EMAIL_ADDRESS_1] about Lisbon.");
+  cloud_.calls = 0;
+  auto plain = http_call(port_, "POST", "/v1/chat/completions",
+                         json{{"model", "big"}, {"messages", user("What is 2 + 2?")}}.dump(),
+                         {{"x-tiergate-privacy", "local_only"}});
+  ASSERT_EQ(plain.status, 200) << plain.body;
+  EXPECT_EQ(plain.headers["x-tiergate-tier"], "edge");  // nothing found, still kept local as asked
+  EXPECT_EQ(cloud_.calls, 0);
+  auto bad = send("none");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(bad.body.find("x-tiergate-privacy: expected redact or local_only"), std::string::npos) << bad.body;
+}
+
 // The leak test (issue 4): every labelled row of the dev set sent to the
 // cloud under a policy that redacts every class. No labelled value of a type
 // the detectors cover may reach the upstream; zero is the only passing

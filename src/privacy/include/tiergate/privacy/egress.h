@@ -31,6 +31,10 @@ struct PrivacyScan {
   // Non-empty when the scan did not complete (a detector error, a timeout):
   // then nothing of the request may leave (fail closed).
   std::string failure;
+  // The request's own restriction (the x-tiergate-privacy header): every
+  // class at least this strict (PrivacyPolicy::restricted), never looser;
+  // local_only keeps the whole request on the device, found data or not.
+  PrivacyAction floor = PrivacyAction::kAllow;
 
   // The distinct types found, in order of first appearance.
   std::vector<std::string> types() const;
