@@ -18,7 +18,7 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 # Boost 1.81 only: the unversioned libboost-dev (1.74) conflicts with it.
 packages=(
   build-essential cmake ninja-build ccache git pkg-config ca-certificates
-  libboost1.81-dev libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev
+  libboost1.81-dev libcurl4-openssl-dev libssl-dev nlohmann-json3-dev libyaml-cpp-dev
   libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   nodejs npm curl

@@ -16,6 +16,6 @@ Run add_serve_command(CLI::App& app);
 Run add_make_test_model_command(CLI::App& app);
 Run add_route_command(CLI::App& app);
 void add_router_commands(CLI::App& app, Runs& runs);
-void add_pii_commands(CLI::App& app, Runs& runs);
+void add_privacy_commands(CLI::App& app, Runs& runs);
 
 }  // namespace tiergate::cli

@@ -82,6 +82,25 @@ int serve(const ServeOptions& opts) {
     }
     privacy = std::make_shared<const PrivacyPolicy>(std::move(policy).value());
   }
+  std::unique_ptr<EgressAudit> audit;
+  if (privacy) {
+    StatusOr<std::unique_ptr<EgressAudit>> opened = EgressAudit::open(config->privacy.audit_log);
+    if (!opened.is_ok()) {
+      std::cerr << "tiergate serve: " << opened.status().message() << "\n";
+      return 2;
+    }
+    audit = std::move(opened).value();
+  }
+  std::string admin_token;
+  if (!config->admin.token_env.empty()) {
+    const char* token = std::getenv(config->admin.token_env.c_str());
+    if (token == nullptr || *token == '\0') {
+      std::cerr << "tiergate serve: admin.token_env names " << config->admin.token_env
+                << ", which is not set; set it (the admin API's bearer token) or remove admin.token_env\n";
+      return 2;
+    }
+    admin_token = token;
+  }
 
   // Block the stop signals in every thread; the main thread waits for them.
   sigset_t stop_signals;
@@ -126,7 +145,8 @@ int serve(const ServeOptions& opts) {
 
   SystemClock clock;
   Dispatcher dispatcher(config, edge.get(), cloud, privacy);
-  Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : "", router});
+  Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : "", router,
+                                 audit.get(), admin_token});
   HttpServer server(HttpServerOptions{config->listen_host, config->listen_port, config->max_body_bytes},
                     [&gateway](HttpExchange& ex) { gateway.handle(ex); });
   if (Status s = server.listen(); !s.is_ok()) {

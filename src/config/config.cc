@@ -31,7 +31,8 @@ constexpr std::string_view kReservedNames[] = {"edge", "auto", "cloud"};
 // Longest scalar quoted back in an error message.
 constexpr size_t kMaxQuotedChars = 60;
 
-constexpr std::string_view kTopKeys[] = {"listen", "max_body_bytes", "edge", "cloud", "routing", "privacy"};
+constexpr std::string_view kTopKeys[] = {"listen", "max_body_bytes", "edge", "cloud", "routing", "privacy", "admin"};
+constexpr std::string_view kAdminKeys[] = {"token_env"};
 constexpr std::string_view kEdgeKeys[] = {"model", "alias",   "context",       "parallel",
                                           "queue", "threads", "batch", "price_per_mtok"};
 constexpr std::string_view kUpstreamKeys[] = {"name",           "base_url", "api_key_env", "models",
@@ -45,7 +46,7 @@ constexpr std::string_view kRuleKeys[] = {"name", "priority", "match", "route"};
 constexpr std::string_view kMatchKeys[] = {"api_key", "model", "user", "header"};
 constexpr std::string_view kBudgetKeys[] = {"api_key", "usd_per_day"};
 constexpr std::string_view kAutoKeys[] = {"max_edge_prompt_tokens", "cloud_keywords"};
-constexpr std::string_view kPrivacyKeys[] = {"enabled", "classes", "rules"};
+constexpr std::string_view kPrivacyKeys[] = {"enabled", "classes", "rules", "audit_log"};
 constexpr std::string_view kClassRuleKeys[] = {"allow", "otherwise"};
 
 bool is_reserved(std::string_view name) {
@@ -237,6 +238,15 @@ class ConfigReader {
     if (auto cloud = find(root, "cloud")) read_cloud(*cloud, config);
     if (auto routing = find(root, "routing")) read_routing(*routing, config);
     if (auto privacy = find(root, "privacy")) read_privacy(*privacy, config.privacy);
+    if (auto admin = find(root, "admin")) {
+      if (expect_map(*admin, "admin", kAdminKeys)) {
+        if (auto env = find(*admin, "token_env")) {
+          if (as_string(*env, "admin.token_env", config.admin.token_env) && !is_env_name(config.admin.token_env)) {
+            fail(*env, "admin.token_env", "expected an environment variable name, got " + describe(*env));
+          }
+        }
+      }
+    }
 
     if (ok() && !config.has_edge() && config.cloud.empty()) {
       fail_at(top_mark, "", "configure edge.model or at least one cloud upstream");
@@ -567,6 +577,11 @@ class ConfigReader {
         return;
       }
       privacy.enabled = enabled->Scalar() == "true";
+    }
+    if (auto log = find(node, "audit_log")) {
+      if (as_nonempty_string(*log, "privacy.audit_log", privacy.audit_log)) {
+        privacy.audit_log = resolve_path(privacy.audit_log, source_);
+      }
     }
     if (auto classes = find(node, "classes")) {
       if (!classes->IsMap()) {

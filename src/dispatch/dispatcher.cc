@@ -4,19 +4,22 @@ namespace tiergate {
 
 namespace {
 
-// Forwards to the server's sink and remembers whether anything was sent.
+// Forwards to the server's sink, remembers whether anything was sent, and
+// reports each request body that leaves for the attempt's upstream.
 class TrackingSink final : public TokenSink {
  public:
-  explicit TrackingSink(DispatchSink& inner) : inner_(inner) {}
+  TrackingSink(DispatchSink& inner, const Attempt& attempt) : inner_(inner), attempt_(attempt) {}
   bool on_delta(const Delta& delta) override {
     if (!delta.text.empty() || !delta.logprobs.empty()) sent_ = true;
     return inner_.on_delta(delta);
   }
   bool cancelled() override { return inner_.cancelled(); }
+  void on_request_sent(std::string_view body) override { inner_.on_egress(attempt_, body); }
   bool sent() const { return sent_; }
 
  private:
   DispatchSink& inner_;
+  const Attempt& attempt_;
   bool sent_ = false;
 };
 
@@ -32,6 +35,7 @@ class RestoringSink final : public TokenSink {
     return inner_.on_delta(restored);
   }
   bool cancelled() override { return inner_.cancelled(); }
+  void on_request_sent(std::string_view body) override { inner_.on_request_sent(body); }
   // What was held back when the answer ended.
   bool flush() {
     Delta rest{restorer_.finish(), {}};
@@ -82,7 +86,7 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
     }
     sink.on_attempt(attempt);
     ++attempts;
-    TrackingSink tracking(sink);
+    TrackingSink tracking(sink, attempt);
     std::optional<RestoringSink> restoring;
     if (redactions != nullptr) restoring.emplace(tracking, *redactions);
     TokenSink& out = restoring ? static_cast<TokenSink&>(*restoring) : tracking;

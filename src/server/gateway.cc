@@ -76,6 +76,29 @@ std::string new_completion_id() {
   return id;
 }
 
+// Passes everything to the server's sink and records each request body that
+// leaves the device in the egress audit (metadata and a hash, never content).
+class AuditingSink final : public DispatchSink {
+ public:
+  AuditingSink(DispatchSink& inner, EgressAudit& audit, EgressRecord base)
+      : inner_(inner), audit_(audit), base_(std::move(base)) {}
+  void on_attempt(const Attempt& attempt) override { inner_.on_attempt(attempt); }
+  bool on_delta(const Delta& delta) override { return inner_.on_delta(delta); }
+  bool cancelled() override { return inner_.cancelled(); }
+  void on_egress(const Attempt& attempt, std::string_view body) override {
+    EgressRecord r = base_;
+    r.upstream = attempt.tier;
+    r.action = attempt.privacy;
+    r.sent_sha256 = sha256_hex(body);
+    if (Status s = audit_.record(r); !s.is_ok()) spdlog::error("egress audit: {}", s.message());
+  }
+
+ private:
+  DispatchSink& inner_;
+  EgressAudit& audit_;
+  const EgressRecord base_;
+};
+
 HttpHeaders answer_headers(const std::string& content_type, const Attempt& a, const std::string& request_id) {
   return {{"Content-Type", content_type},
           {"x-tiergate-tier", a.tier},
@@ -293,11 +316,50 @@ void Gateway::handle(HttpExchange& ex) {
     if (only("GET")) ex.respond(200, kJson, R"({"status":"ok"})");
   } else if (path == "/readyz") {
     if (only("GET")) readyz(ex);
+  } else if (path == "/admin/audit") {
+    if (only("GET")) admin_audit(ex);
   } else if (path == "/metrics") {
     if (only("GET")) ex.respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, options_.metrics->render());
   } else {
     ex.respond(404, kJson, error_json(404, "Unknown path " + path + "; see /v1/chat/completions, /v1/route and /v1/models"));
   }
+}
+
+// GET /admin/audit[?limit=N]: the most recent egress audit entries (oldest
+// first), for the bearer of the admin token.
+void Gateway::admin_audit(HttpExchange& ex) {
+  if (options_.admin_token.empty()) {
+    ex.respond(404, kJson, error_json(404, "The admin API is off; set admin.token_env in the config and that "
+                                           "environment variable when starting tiergate"));
+    return;
+  }
+  if (ex.header("authorization") != "Bearer " + options_.admin_token) {
+    ex.respond(401, {{"Content-Type", "application/json"}, {"WWW-Authenticate", "Bearer"}},
+               error_json(401, "GET /admin/audit needs Authorization: Bearer <the admin token>"));
+    return;
+  }
+  if (options_.audit == nullptr) {
+    ex.respond(404, kJson, error_json(404, "No egress audit: privacy.enabled is false in the config"));
+    return;
+  }
+  size_t limit = 100;
+  const std::string& target = ex.query();
+  if (const size_t at = target.find("limit="); at != std::string::npos) {
+    limit = 0;
+    for (size_t i = at + 6; i < target.size() && target[i] >= '0' && target[i] <= '9' && limit < 1000000; ++i) {
+      limit = limit * 10 + static_cast<size_t>(target[i] - '0');
+    }
+  }
+  std::string body = "{\"total\":" + std::to_string(options_.audit->entries()) + ",\"log\":" +
+                     nlohmann::json(options_.audit->path()).dump() + ",\"entries\":[";
+  bool first = true;
+  for (const std::string& line : options_.audit->recent(limit)) {
+    body += first ? "" : ",";
+    body += line;
+    first = false;
+  }
+  body += "]}";
+  ex.respond(200, kJson, body);
 }
 
 void Gateway::models(HttpExchange& ex) {
@@ -389,6 +451,20 @@ void Gateway::chat_completions(HttpExchange& ex) {
     live_.record_spend(context.api_key_fingerprint, clock.unix_seconds(), r.cost_usd);
     if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
   };
+  // The audit entry's request-wide part: what was found, by type and class.
+  auto egress_base = [&] {
+    EgressRecord r;
+    r.time_ms = clock.unix_seconds() * 1000;
+    r.request_id = ids.id;
+    r.types = decision.privacy_scan.counts();
+    if (const PrivacyPolicy* policy = options_.dispatcher->privacy()) {
+      for (const auto& [type, n] : r.types) {
+        const std::string* cls = policy->class_of(type);
+        r.classes[cls != nullptr ? *cls : "none"] += n;
+      }
+    }
+    return r;
+  };
   // What the privacy policy did with a request that held personal data and
   // met it on the way to the cloud: sent as it was or redacted, or kept on
   // the device (the edge answered instead, or the request was refused).
@@ -417,7 +493,10 @@ void Gateway::chat_completions(HttpExchange& ex) {
 
   if (!request.stream) {
     BufferedSink sink(ex);
-    StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink, &decision.privacy_scan);
+    std::optional<AuditingSink> audited;
+    if (options_.audit != nullptr) audited.emplace(sink, *options_.audit, egress_base());
+    DispatchSink& out = audited ? static_cast<DispatchSink&>(*audited) : sink;
+    StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, out, &decision.privacy_scan);
     count_privacy(result);
     if (!result.is_ok()) {
       record_error(sink.attempt(), result.status());
@@ -441,7 +520,10 @@ void Gateway::chat_completions(HttpExchange& ex) {
   }
 
   SseSink sink(ex, ids, with_logprobs, clock, trace);
-  StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, sink, &decision.privacy_scan);
+  std::optional<AuditingSink> audited;
+  if (options_.audit != nullptr) audited.emplace(sink, *options_.audit, egress_base());
+  DispatchSink& out = audited ? static_cast<DispatchSink&>(*audited) : sink;
+  StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, out, &decision.privacy_scan);
   count_privacy(result);
   if (!result.is_ok()) {
     record_error(sink.attempt(), result.status());

@@ -28,11 +28,14 @@ class BeastExchange final : public HttpExchange {
       : socket_(socket), req_(req), too_large_(too_large) {
     method_ = std::string(req_.method_string());
     std::string_view target = req_.target();
-    path_ = std::string(target.substr(0, target.find('?')));
+    const size_t question = target.find('?');
+    path_ = std::string(target.substr(0, question));
+    if (question != std::string_view::npos) query_ = std::string(target.substr(question + 1));
   }
 
   const std::string& method() const override { return method_; }
   const std::string& path() const override { return path_; }
+  const std::string& query() const override { return query_; }
   const std::string& body() const override { return req_.body(); }
   std::string header(std::string_view name) const override {
     auto it = req_.find(name);
@@ -124,6 +127,7 @@ class BeastExchange final : public HttpExchange {
   bool too_large_;
   std::string method_;
   std::string path_;
+  std::string query_;
   bool responded_ = false;
   bool streaming_ = false;
   bool keep_alive_ = false;

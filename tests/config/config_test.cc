@@ -45,7 +45,7 @@ const std::vector<ErrorCase>& error_cases() {
        "expected one YAML document, found 2"},
       {"UnknownTopKey", "listen: 127.0.0.1:8080\nlisen: 1\n",
        "tiergate.yaml:2: lisen: unknown key 'lisen'; known keys: listen, max_body_bytes, edge, "
-       "cloud, routing, privacy"},
+       "cloud, routing, privacy, admin"},
       {"UnknownEdgeKey", "listen: 127.0.0.1:8080\nedge:\n  modle: a.gguf\n",
        "tiergate.yaml:3: edge.modle: unknown key 'modle'; known keys: model, alias, context, "
        "parallel, queue, threads, batch, price_per_mtok"},
@@ -290,7 +290,9 @@ const std::vector<ErrorCase>& error_cases() {
       {"PrivacyNotMap", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "privacy: on\n", "tiergate.yaml:3: privacy: expected a mapping, got \"on\""},
       {"PrivacyUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
-       "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules"},
+       "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules, audit_log"},
+      {"AdminTokenEnvBad", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "admin: {token_env: \"my token\"}\n", "tiergate.yaml:3: admin.token_env: expected an environment variable name"},
       {"PrivacyEnabledNotBool", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "privacy:\n  enabled: yes please\n", "privacy.enabled: expected true or false, got \"yes please\""},
       {"PrivacyClassesNotMap", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
@@ -405,9 +407,15 @@ TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
   EXPECT_EQ(c.privacy.rules[2].rule.action_for(TrustLevel::kPrivate), PrivacyAction::kLocalOnly);
   EXPECT_EQ(c.privacy.rules[3].rule.action_for(TrustLevel::kPublic), PrivacyAction::kAllow);
 
-  auto off = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {enabled: false}\n");
+  EXPECT_EQ(c.privacy.audit_log, "");
+  EXPECT_EQ(c.admin.token_env, "");
+  auto off = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {enabled: false, audit_log: audit.jsonl}\n"
+                   "admin: {token_env: TG_ADMIN}\n");
   ASSERT_TRUE(off.is_ok()) << off.status().to_string();
   EXPECT_FALSE((*off)->privacy.enabled);
+  EXPECT_TRUE(std::filesystem::path((*off)->privacy.audit_log).is_absolute());
+  EXPECT_EQ(std::filesystem::path((*off)->privacy.audit_log).filename(), "audit.jsonl");
+  EXPECT_EQ((*off)->admin.token_env, "TG_ADMIN");
 }
 
 TEST(ConfigTest, FullExampleFile) {

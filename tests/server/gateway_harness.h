@@ -27,8 +27,9 @@ class GatewayHarness : public ::testing::Test {
     if (privacy) policy = std::make_shared<const PrivacyPolicy>(*PrivacyPolicy::from_config(*config_));
     dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}},
                                                std::move(policy));
-    gateway_ = std::make_unique<Gateway>(
-        GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf", std::move(router)});
+    if (privacy) audit_ = std::move(EgressAudit::open(config_->privacy.audit_log)).value();
+    gateway_ = std::make_unique<Gateway>(GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf",
+                                                        std::move(router), audit_.get(), admin_token_});
     server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
                                            [this](HttpExchange& ex) { gateway_->handle(ex); });
     ASSERT_TRUE(server_->listen().is_ok());
@@ -44,6 +45,8 @@ class GatewayHarness : public ::testing::Test {
   SystemClock clock_;
   ConfigPtr config_;
   std::unique_ptr<Dispatcher> dispatcher_;
+  std::unique_ptr<EgressAudit> audit_;
+  std::string admin_token_;  // set before start_gateway to turn the admin API on
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> server_;
   uint16_t port_ = 0;

@@ -114,6 +114,46 @@ TEST_F(GatewayPrivacyTest, ARequestMayAskForAStricterPolicyNeverALooserOne) {
   EXPECT_NE(bad.body.find("x-tiergate-privacy: expected redact or local_only"), std::string::npos) << bad.body;
 }
 
+TEST_F(GatewayPrivacyTest, EveryBodyThatLeavesIsAudited) {
+  admin_token_ = "s3cret-admin";
+  start_gateway(kConfig, nullptr, true);
+  cloud_.reports_egress = true;
+  const std::string prompt = "Mail jane.roe@example.com twice: jane.roe@example.com";
+  ASSERT_EQ(chat({{"model", "big"}, {"messages", user(prompt)}}).status, 200);
+  ASSERT_EQ(chat({{"model", "big"}, {"messages", user("no personal data")}}).status, 200);
+  ASSERT_EQ(chat({{"model", "edge"}, {"messages", user(prompt)}}).status, 200);  // stays local: no entry
+
+  auto unauthorised = http_call(port_, "GET", "/admin/audit");
+  EXPECT_EQ(unauthorised.status, 401);
+  auto wrong = http_call(port_, "GET", "/admin/audit", "", {{"authorization", "Bearer nope"}});
+  EXPECT_EQ(wrong.status, 401);
+  auto r = http_call(port_, "GET", "/admin/audit?limit=10", "", {{"authorization", "Bearer s3cret-admin"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json log = json::parse(r.body);
+  EXPECT_EQ(log["total"], 2);
+  ASSERT_EQ(log["entries"].size(), 2u);
+  const json& first = log["entries"][0];
+  EXPECT_EQ(first["upstream"], "up1");
+  EXPECT_EQ(first["action"], "redact");
+  EXPECT_EQ(first["types"], json({{"EMAIL_ADDRESS", 2}}));
+  EXPECT_EQ(first["classes"], json({{"pii", 2}}));
+  ChatRequest sent;
+  sent.messages = {{Role::kUser, "Mail [EMAIL_ADDRESS_1] twice: [EMAIL_ADDRESS_1]"}};
+  EXPECT_EQ(first["sent_sha256"], sha256_hex(testing::FakeEngine::wire_body(sent)));
+  EXPECT_EQ(log["entries"][1]["action"], "allow");
+  EXPECT_EQ(log["entries"][1]["types"], json::object());
+  EXPECT_EQ(r.body.find("jane.roe"), std::string::npos);  // metadata only
+  // The entries verify as a chain.
+  std::string lines;
+  for (const json& e : log["entries"]) lines += e.dump() + "\n";
+  EXPECT_TRUE(verify_audit_log(lines, "admin").is_ok());
+}
+
+TEST_F(GatewayPrivacyTest, TheAdminApiIsOffWithoutAToken) {
+  start_gateway(kConfig, nullptr, true);
+  EXPECT_EQ(http_call(port_, "GET", "/admin/audit", "", {{"authorization", "Bearer "}}).status, 404);
+}
+
 // The leak test (issue 4): every labelled row of the dev set sent to the
 // cloud under a policy that redacts every class. No labelled value of a type
 // the detectors cover may reach the upstream; zero is the only passing

@@ -25,11 +25,20 @@ class FakeEngine final : public Engine {
 
   std::atomic<int> calls{0};
   ChatRequest last_request;  // what the last call received (single-threaded tests only)
+  // Like a cloud engine, report the "body" that leaves: here the message
+  // contents joined by newlines (wire_body()).
+  bool reports_egress = false;
+  static std::string wire_body(const ChatRequest& request) {
+    std::string body;
+    for (const ChatMessage& m : request.messages) body += m.content + "\n";
+    return body;
+  }
   std::atomic<bool> saw_cancel{false};
 
   StatusOr<Completion> generate(const ChatRequest& request, const std::string& model, TokenSink& sink) override {
     ++calls;
     last_request = request;
+    if (reports_egress) sink.on_request_sent(wire_body(request));
     if (!fail_before.is_ok()) return fail_before;
     Completion c;
     c.model = model.empty() ? model_name : model;

@@ -342,6 +342,7 @@ StatusOr<Completion> CloudEngine::generate(const ChatRequest& request, const std
 
   const int max_retries = std::max(0, config_.max_retries);
   for (int retry = 0;; ++retry) {
+    sink.on_request_sent(*body);
     AttemptOutcome outcome = attempt(*body, request, upstream_model, sink);
     if (outcome.result.is_ok()) {
       record_result(Status::ok());

@@ -136,6 +136,9 @@ struct ClassRule {
 // builds the policy, and `line` lets it name the place of a bad one.
 struct PrivacyConfig {
   bool enabled = true;
+  // The egress audit log (JSON Lines, chained; docs/privacy.md), absolute
+  // once parsed; "" = kept in memory only (the last entries, for /admin/audit).
+  std::string audit_log;
   struct TypeClass {
     std::string type;  // a detector's data type, e.g. PERSON
     std::string cls;   // a sensitivity class, e.g. pii
@@ -150,6 +153,12 @@ struct PrivacyConfig {
   std::vector<Rule> rules;
 };
 
+// The admin API (/admin/*): callers present `Authorization: Bearer <token>`
+// with the token read from the environment variable token_env at start.
+struct AdminConfig {
+  std::string token_env;  // "" = the admin API is off
+};
+
 struct Config {
   std::string source;                 // file the config came from
   std::string listen_host = "127.0.0.1";  // IPv6 without brackets: "[::1]:8080" gives "::1"
@@ -160,6 +169,7 @@ struct Config {
   AutoRuleConfig auto_rule;
   RoutingConfig routing;
   PrivacyConfig privacy;
+  AdminConfig admin;
 
   bool has_edge() const { return !edge.model.empty(); }
 };

@@ -43,6 +43,9 @@ struct Attempt {
 class DispatchSink : public TokenSink {
  public:
   virtual void on_attempt(const Attempt& attempt) = 0;
+  // A request body left the device for `attempt`'s upstream (each send,
+  // retries included): for the egress audit. Metadata only may be kept.
+  virtual void on_egress(const Attempt& attempt, std::string_view body) { (void)attempt, (void)body; }
 };
 
 struct DispatchResult {

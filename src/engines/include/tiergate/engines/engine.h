@@ -24,6 +24,9 @@ class TokenSink {
   // Polled while generating, also when no text is produced (prefill, a quiet
   // upstream). True means the client is gone.
   virtual bool cancelled() = 0;
+  // Called by a tier that sends the request off the device, with the exact
+  // request body, before each send (retries included), for the egress audit.
+  virtual void on_request_sent(std::string_view body) { (void)body; }
 };
 
 // Health of a tier, for /readyz and routing around a tier that cannot serve.

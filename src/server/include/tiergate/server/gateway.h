@@ -26,6 +26,7 @@
 #include "tiergate/obs/metrics.h"
 #include "tiergate/router/route_plan.h"
 #include "tiergate/router/scheduler.h"
+#include "tiergate/server/egress_audit.h"
 #include "tiergate/server/http_server.h"
 #include "tiergate/server/live_tier_state.h"
 #include "tiergate/signals/router_artifact.h"
@@ -41,6 +42,10 @@ struct GatewayOptions {
   std::string edge_model_id;         // file name of the edge model, "" without one
   // The trained router (routing.router); null = the placeholder rule for "auto".
   std::shared_ptr<const RouterArtifact> router{};
+  // The egress audit (not owned); null = none (privacy disabled).
+  EgressAudit* audit = nullptr;
+  // The admin API's bearer token (admin.token_env); "" = /admin/* is off.
+  std::string admin_token{};
 };
 
 class Gateway {
@@ -57,6 +62,7 @@ class Gateway {
   void models(HttpExchange& ex);
   void readyz(HttpExchange& ex);
   void route(HttpExchange& ex);
+  void admin_audit(HttpExchange& ex);
 
   // A chat request body -> its plan, or the error to answer with (413 for a
   // body over the limit, 400 for a malformed one, the decision's own errors).

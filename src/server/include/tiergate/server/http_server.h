@@ -26,6 +26,7 @@ class HttpExchange {
   virtual ~HttpExchange() = default;
   virtual const std::string& method() const = 0;
   virtual const std::string& path() const = 0;  // target without the query string
+  virtual const std::string& query() const = 0;  // after the '?', "" without one
   virtual const std::string& body() const = 0;
   virtual std::string header(std::string_view name) const = 0;  // "" when absent
   // True when the body exceeded max_body_bytes (body() is then empty); the

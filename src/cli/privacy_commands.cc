@@ -1,12 +1,14 @@
 // `tiergate pii scan|eval`: the privacy detectors over a labelled or
-// unlabelled PII JSONL file (docs/privacy.md). Wiring: the work is in
-// privacy/.
+// unlabelled PII JSONL file, and `tiergate audit verify`: the egress audit
+// log's chain (docs/privacy.md). Wiring: the work is in privacy/.
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "tiergate/privacy/audit.h"
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_eval.h"
 #include "tiergate/privacy/structured_pii.h"
@@ -69,9 +71,30 @@ int run_eval(const EvalArgs& args) {
   return 0;
 }
 
+struct VerifyArgs {
+  std::string log;
+};
+
+int run_verify(const VerifyArgs& args) {
+  std::ifstream in(args.log, std::ios::binary);
+  if (!in) return fail("audit verify", args.log + ": cannot read");
+  std::stringstream content;
+  content << in.rdbuf();
+  StatusOr<AuditSummary> summary = verify_audit_log(content.str(), args.log);
+  if (!summary.is_ok()) return fail("audit verify", summary.status().message());
+  std::cout << json{{"log", args.log},
+                    {"entries", summary->entries},
+                    {"chain", "intact"},
+                    {"by_upstream", summary->by_upstream},
+                    {"by_action", summary->by_action}}
+                   .dump()
+            << "\n";
+  return 0;
+}
+
 }  // namespace
 
-void add_pii_commands(CLI::App& app, Runs& runs) {
+void add_privacy_commands(CLI::App& app, Runs& runs) {
   CLI::App* pii = app.add_subcommand("pii", "Find personal data and secrets in text, and measure the detectors.");
   pii->require_subcommand(1);
 
@@ -93,6 +116,15 @@ void add_pii_commands(CLI::App& app, Runs& runs) {
       ->required()
       ->check(CLI::ExistingFile);
   runs[e] = [eval] { return run_eval(*eval); };
+
+  CLI::App* audit = app.add_subcommand("audit", "The egress audit log (privacy.audit_log).");
+  audit->require_subcommand(1);
+  auto verify = std::make_shared<VerifyArgs>();
+  CLI::App* v = audit->add_subcommand(
+      "verify", "Check that no entry of an egress audit log was edited, removed or reordered; prints a summary as "
+                "JSON, or the first broken line and exits 1.");
+  v->add_option("--log", verify->log, "the audit log (JSON Lines)")->required()->check(CLI::ExistingFile);
+  runs[v] = [verify] { return run_verify(*verify); };
 }
 
 }  // namespace tiergate::cli

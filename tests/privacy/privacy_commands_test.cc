@@ -1,5 +1,5 @@
-// `tiergate pii scan|eval`, run as the real binary on small files written
-// here (text of our own, no dataset rows).
+// `tiergate pii scan|eval` and `tiergate audit verify`, run as the real
+// binary on small files written here (text of our own, no dataset rows).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "run_command.h"
+#include "tiergate/privacy/audit.h"
 #include "test_models.h"
 
 namespace tiergate {
@@ -82,6 +83,25 @@ TEST_F(PiiCommandsTest, BadInputNamesTheFileAndLine) {
   const auto unwritable = tiergate({"pii", "scan", "--data", ok, "--out", dir_ + "/no/such/dir/o.jsonl"});
   EXPECT_EQ(unwritable.exit_code, 1);
   EXPECT_NE(unwritable.err.find("cannot write"), std::string::npos) << unwritable.err;
+}
+
+TEST_F(PiiCommandsTest, AuditVerifyChecksTheChain) {
+  AuditChain chain;
+  EgressRecord r;
+  r.upstream = "openai";
+  r.action = PrivacyAction::kRedact;
+  r.sent_sha256 = sha256_hex("body");
+  const std::string a = chain.append(r), b = chain.append(r);
+  const std::string good = write("audit.jsonl", a + "\n" + b + "\n");
+  const auto ok = tiergate({"audit", "verify", "--log", good});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const json summary = json::parse(ok.out);
+  EXPECT_EQ(summary["entries"], 2);
+  EXPECT_EQ(summary["chain"], "intact");
+  const std::string cut = write("cut.jsonl", b + "\n");
+  const auto broken = tiergate({"audit", "verify", "--log", cut});
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_NE(broken.err.find("cut.jsonl:1: seq 2 where 1 was due"), std::string::npos) << broken.err;
 }
 
 }  // namespace
