@@ -305,6 +305,26 @@ uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n) {
   return m;
 }
 
+namespace {
+
+// The events of the 64 bytes from `base` with a whole-block function that
+// reads two bytes before and one after its block. A block at either end of
+// the text is copied with its neighbours into a zero-padded buffer (zero is
+// no event and no neighbour of one).
+template <uint64_t (*BlockEvents)(const unsigned char*)>
+[[maybe_unused]] uint64_t event_mask_of(const unsigned char* p, size_t base, size_t n) {
+  if (base >= 2 && base + 65 <= n) return BlockEvents(p + base);
+  unsigned char buf[2 + 64 + 1] = {};
+  const size_t from = base >= 2 ? base - 2 : 0;
+  const size_t to = std::min(n, base + 65);
+  std::memcpy(buf + (from + 2 - base), p + from, to - from);
+  const uint64_t m = BlockEvents(buf + 2);
+  const size_t valid = std::min<size_t>(64, n - base);
+  return valid == 64 ? m : m & ((uint64_t{1} << valid) - 1);
+}
+
+}  // namespace
+
 #if defined(__SSE2__)
 namespace {
 
@@ -347,16 +367,7 @@ uint64_t block_events_sse2(const unsigned char* q0) {
 }  // namespace
 
 uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n) {
-  if (base >= 2 && base + 65 <= n) return block_events_sse2(p + base);
-  // A block at either end of the text: its bytes and neighbours copied into a
-  // zero-padded buffer (zero is no event and no neighbour of one).
-  unsigned char buf[2 + 64 + 1] = {};
-  const size_t from = base >= 2 ? base - 2 : 0;
-  const size_t to = std::min(n, base + 65);
-  std::memcpy(buf + (from + 2 - base), p + from, to - from);
-  const uint64_t m = block_events_sse2(buf + 2);
-  const size_t valid = std::min<size_t>(64, n - base);
-  return valid == 64 ? m : m & ((uint64_t{1} << valid) - 1);
+  return event_mask_of<block_events_sse2>(p, base, n);
 }
 #endif
 
@@ -401,14 +412,7 @@ namespace {
 }  // namespace
 
 uint64_t event_mask_avx2(const unsigned char* p, size_t base, size_t n) {
-  if (base >= 2 && base + 65 <= n) return block_events_avx2(p + base);
-  unsigned char buf[2 + 64 + 1] = {};
-  const size_t from = base >= 2 ? base - 2 : 0;
-  const size_t to = std::min(n, base + 65);
-  std::memcpy(buf + (from + 2 - base), p + from, to - from);
-  const uint64_t m = block_events_avx2(buf + 2);
-  const size_t valid = std::min<size_t>(64, n - base);
-  return valid == 64 ? m : m & ((uint64_t{1} << valid) - 1);
+  return event_mask_of<block_events_avx2>(p, base, n);
 }
 
 bool cpu_has_avx2() {
