@@ -625,7 +625,24 @@ void Gateway::route(HttpExchange& ex) {
   HttpHeaders h = kJson;
   if (!plan->candidates.empty()) h.emplace_back("x-tiergate-tier", plan->candidates.front().tier);
   h.emplace_back("x-tiergate-route", plan->reason);
-  ex.respond(200, h, route_plan_json(*plan));
+  const PrivacyPolicy* policy = options_.dispatcher->privacy();
+  if (policy == nullptr) {
+    ex.respond(200, h, route_plan_json(*plan));
+    return;
+  }
+  // What the privacy policy would do with this request for each upstream:
+  // types and counts only, never the values.
+  nlohmann::json out = nlohmann::json::parse(route_plan_json(*plan));
+  nlohmann::json upstreams = nlohmann::json::object();
+  for (const UpstreamConfig& up : options_.config->cloud) {
+    const EgressDecision d = prepare_egress(*policy, decision.privacy_scan, request, up.trust).decision;
+    nlohmann::json entry = {{"trust", trust_level_name(up.trust)}, {"action", privacy_action_name(d.action)}};
+    if (!d.redact_types.empty()) entry["redact"] = d.redact_types;
+    if (!d.reason.empty()) entry["reason"] = d.reason;
+    upstreams[up.name] = std::move(entry);
+  }
+  out["privacy"] = {{"found", decision.privacy_scan.counts()}, {"upstreams", std::move(upstreams)}};
+  ex.respond(200, h, out.dump());
 }
 
 }  // namespace tiergate

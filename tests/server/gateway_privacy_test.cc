@@ -138,5 +138,19 @@ TEST_F(GatewayPrivacyTest, TheAdminApiIsOffWithoutAToken) {
   EXPECT_EQ(http_call(port_, "GET", "/admin/audit", "", {{"authorization", "Bearer "}}).status, 404);
 }
 
+TEST_F(GatewayPrivacyTest, TheDryRunSaysWhatThePolicyWouldDo) {
+  start_gateway(kConfig, nullptr, true);
+  auto r = http_call(port_, "POST", "/v1/route",
+                     json{{"model", "big"}, {"messages", user("Call me on +44 20 7946 0958 or mail a@b.example.com")}}.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json j = json::parse(r.body);
+  EXPECT_EQ(j["privacy"]["found"], json({{"EMAIL_ADDRESS", 1}, {"PHONE_NUMBER", 1}}));
+  EXPECT_EQ(j["privacy"]["upstreams"]["up1"]["trust"], "public");
+  EXPECT_EQ(j["privacy"]["upstreams"]["up1"]["action"], "redact");
+  EXPECT_EQ(j["privacy"]["upstreams"]["up1"]["redact"], json({"PHONE_NUMBER", "EMAIL_ADDRESS"}));
+  EXPECT_EQ(r.body.find("7946"), std::string::npos);  // metadata only
+  EXPECT_EQ(cloud_.calls, 0);
+}
+
 }  // namespace
 }  // namespace tiergate
