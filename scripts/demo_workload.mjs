@@ -27,6 +27,10 @@ const workload = [
   { name: "reasoning", content: "Explain why the sky is blue, step by step." },
   { name: "small talk", content: "Recommend a name for a cat." },
   { name: "stream recipe", content: "Give me a quick pancake recipe.", stream: true },
+  // Asked of the cloud by name: the privacy policy (docs/privacy.md) redacts
+  // the e-mail address before it leaves, and keeps the API key on the device.
+  { name: "e-mail, cloud", model: "cloud", content: "Draft a short reply to jane.roe@example.com about her invoice." },
+  { name: "api key, cloud", model: "cloud", content: "Why is sk-proj-4fJ9xQ2LmZ8vT1wR6yU3pK0aB5nC7dE2 rejected?" },
 ];
 
 function pad(s, n) {
@@ -36,7 +40,7 @@ function pad(s, n) {
 
 const rows = [];
 for (const item of workload) {
-  const params = { model: "auto", messages: [{ role: "user", content: item.content }], max_tokens: 48, temperature: 0.7 };
+  const params = { model: item.model ?? "auto", messages: [{ role: "user", content: item.content }], max_tokens: 48, temperature: 0.7 };
   const start = performance.now();
   let tier, route, usage, cost;
   if (item.stream) {
@@ -56,14 +60,14 @@ for (const item of workload) {
 }
 
 console.log("\nTiergate routing report");
-console.log("=".repeat(104));
+console.log("=".repeat(138));
 console.log(
-  `${pad("request", 18)}${pad("mode", 8)}${pad("tier", 13)}${pad("route", 20)}${pad("latency", 11)}${pad("tokens in/out", 15)}${pad("cost USD", 12)}all-cloud USD`,
+  `${pad("request", 18)}${pad("mode", 8)}${pad("tier", 13)}${pad("route", 54)}${pad("latency", 11)}${pad("tokens in/out", 15)}${pad("cost USD", 12)}all-cloud USD`,
 );
-console.log("-".repeat(104));
+console.log("-".repeat(138));
 for (const r of rows) {
   console.log(
-    `${pad(r.name, 18)}${pad(r.stream ? "stream" : "json", 8)}${pad(r.tier, 13)}${pad(r.route, 20)}` +
+    `${pad(r.name, 18)}${pad(r.stream ? "stream" : "json", 8)}${pad(r.tier, 13)}${pad(r.route, 54)}` +
       `${pad(r.latency.toFixed(0) + " ms", 11)}${pad(`${r.usage.prompt_tokens}/${r.usage.completion_tokens}`, 15)}` +
       `${pad(r.cost.toFixed(7), 12)}${r.cloudCost.toFixed(7)}`,
   );
@@ -71,7 +75,7 @@ for (const r of rows) {
 const total = rows.reduce((s, r) => s + r.cost, 0);
 const allCloud = rows.reduce((s, r) => s + r.cloudCost, 0);
 const edgeShare = rows.filter((r) => r.tier === "edge").length / rows.length;
-console.log("-".repeat(104));
+console.log("-".repeat(138));
 console.log(`requests: ${rows.length}   answered on the edge: ${(edgeShare * 100).toFixed(0)}%`);
 console.log(`cost: ${total.toFixed(7)} USD   all-cloud: ${allCloud.toFixed(7)} USD   ` +
   `saved: ${allCloud > 0 ? ((1 - total / allCloud) * 100).toFixed(1) : "0.0"}%`);
