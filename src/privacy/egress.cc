@@ -63,6 +63,7 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
       break;
   }
   auto map = std::make_shared<RedactionMap>();
+  for (const ChatMessage& m : request.messages) map->reserve(m.content);
   out.request = request;
   for (size_t m = 0; m < request.messages.size(); ++m) {
     std::vector<RedactionSpan> spans;

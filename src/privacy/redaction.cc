@@ -32,10 +32,12 @@ const std::string& RedactionMap::placeholder(std::string_view type, std::string_
   key += '\0';
   key += folded(value);
   if (auto found = by_value_.find(key); found != by_value_.end()) return found->second;
-  const size_t n = ++counts_[std::string(type)];
+  size_t& n = counts_[std::string(type)];
   std::string name;
-  name.reserve(type.size() + 8);
-  name.append(1, '[').append(type).append(1, '_').append(std::to_string(n)).append(1, ']');
+  do {
+    name.clear();
+    name.append(1, '[').append(type).append(1, '_').append(std::to_string(++n)).append(1, ']');
+  } while (reserved_.contains(name));
   longest_ = std::max(longest_, name.size());
   originals_.emplace(name, std::string(value));
   return by_value_.emplace(std::move(key), std::move(name)).first->second;
@@ -58,6 +60,20 @@ std::string RedactionMap::redact(std::string_view text, std::vector<RedactionSpa
   }
   out.append(text.substr(at));
   return out;
+}
+
+void RedactionMap::reserve(std::string_view text) {
+  for (size_t open = text.find('['); open != std::string_view::npos; open = text.find('[', open + 1)) {
+    // [NAME_<digits>] with NAME of upper-case letters, digits and '_'.
+    size_t i = open + 1;
+    while (i < text.size() && ((text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= '0' && text[i] <= '9') || text[i] == '_')) ++i;
+    if (i >= text.size() || text[i] != ']' || i - open > 64) continue;
+    const std::string_view inner = text.substr(open + 1, i - open - 1);
+    const size_t underscore = inner.rfind('_');
+    if (underscore == std::string_view::npos || underscore == 0 || underscore + 1 == inner.size()) continue;
+    if (inner.find_first_not_of("0123456789", underscore + 1) != std::string_view::npos) continue;
+    reserved_.emplace(text.substr(open, i - open + 1));
+  }
 }
 
 const std::string* RedactionMap::original(std::string_view placeholder) const {

@@ -63,6 +63,17 @@ TEST(RedactionTest, TextThatOnlyLooksLikeAPlaceholderIsLeftAlone) {
   EXPECT_EQ(map.original("[PERSON_2]"), nullptr);
 }
 
+TEST(RedactionTest, PlaceholderShapedTextInTheRequestIsNeverIssuedNorRestored) {
+  RedactionMap map;
+  const std::string text = "Is [PERSON_1] or [PERSON_2x] a placeholder? Ask Ana Lima.";
+  map.reserve(text);
+  EXPECT_EQ(map.redact(text, spans_of(text, "Ana Lima", "PERSON")),
+            "Is [PERSON_1] or [PERSON_2x] a placeholder? Ask [PERSON_2].");
+  // The model quotes the user's literal and uses the real placeholder.
+  EXPECT_EQ(map.restore("[PERSON_1] is literal; [PERSON_2] is Ana Lima."), "[PERSON_1] is literal; Ana Lima is Ana Lima.");
+  EXPECT_EQ(map.placeholder("PERSON", "Bo"), "[PERSON_3]");
+}
+
 // Streaming: whatever the chunking, the client sees exactly what restoring
 // the whole answer gives, and only a possible placeholder's start is held.
 TEST(RedactionTest, StreamedAnswersAreRestoredAcrossEveryChunkBoundary) {

@@ -152,5 +152,50 @@ TEST_F(GatewayPrivacyTest, TheDryRunSaysWhatThePolicyWouldDo) {
   EXPECT_EQ(cloud_.calls, 0);
 }
 
+// Bad input (issue 4): none of it crashes, hangs or leaks.
+const char* kBigBodies = R"(listen: 127.0.0.1:0
+max_body_bytes: 4194304
+edge:
+  model: edge.gguf
+cloud:
+  - name: up1
+    base_url: http://127.0.0.1:9/v1
+    models: [big]
+)";
+
+TEST_F(GatewayPrivacyTest, AOneMegabyteSingleLinePromptIsScannedToItsEnd) {
+  start_gateway(kBigBodies, nullptr, true);
+  std::string prompt;
+  while (prompt.size() < (1u << 20)) prompt += "lorem ipsum dolor sit amet 42, ";
+  prompt += "write to jane.roe@example.com";
+  auto r = chat({{"model", "big"}, {"messages", user(prompt)}});
+  ASSERT_EQ(r.status, 200) << r.body.substr(0, 300);
+  const std::string& sent = cloud_.last_request.messages.at(0).content;
+  EXPECT_EQ(sent.find("jane.roe"), std::string::npos);
+  EXPECT_EQ(sent.substr(sent.size() - 26), "write to [EMAIL_ADDRESS_1]");
+}
+
+TEST_F(GatewayPrivacyTest, APlaceholderAlreadyInTheTextStaysTheUsersOwn) {
+  start_gateway(kConfig, nullptr, true);
+  cloud_.pieces = {"[EMAIL_ADDRESS_1] is what you wrote; I will use [EMAIL_ADDRESS_2]."};
+  auto r = chat({{"model", "big"}, {"messages", user("My template says [EMAIL_ADDRESS_1]; use jane@example.com")}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(cloud_.last_request.messages[0].content, "My template says [EMAIL_ADDRESS_1]; use [EMAIL_ADDRESS_2]");
+  EXPECT_EQ(json::parse(r.body)["choices"][0]["message"]["content"],
+            "[EMAIL_ADDRESS_1] is what you wrote; I will use jane@example.com.");
+}
+
+TEST_F(GatewayPrivacyTest, InvalidUtf8AndDeeplyNestedBodiesAreRefusedCleanly) {
+  start_gateway(kBigBodies, nullptr, true);
+  const std::string invalid = "{\"model\": \"big\", \"messages\": [{\"role\": \"user\", \"content\": \"mail a@b.example.com \xff\xfe\"}]}";
+  auto r = http_call(port_, "POST", "/v1/chat/completions", invalid);
+  EXPECT_EQ(r.status, 400) << r.body;
+  std::string nested = "{\"model\": \"big\", \"messages\": ";
+  nested += std::string(1000000, '[') + std::string(1000000, ']') + "}";
+  r = http_call(port_, "POST", "/v1/chat/completions", nested);
+  EXPECT_EQ(r.status, 400) << r.body.substr(0, 300);
+  EXPECT_EQ(cloud_.calls, 0);
+}
+
 }  // namespace
 }  // namespace tiergate

@@ -9,6 +9,11 @@
 // case folding and collapsing white space runs, the forms detectors find in
 // lower-cased text.
 //
+// Text that already holds a placeholder-shaped string (a user quoting
+// "[PERSON_1]") keeps it: reserve() the original text first, and no such
+// name is issued, so the literal is neither confused with a value nor
+// "restored" into one.
+//
 // The answer is restored by replacing every placeholder this map issued with
 // the value's first original spelling; text that merely looks like a
 // placeholder (`[PERSON_9]` never issued) is left as it is. StreamRestorer
@@ -21,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tiergate {
@@ -40,6 +46,11 @@ class RedactionMap {
   // value is never half sent). Preconditions: begin <= end <= text.size(),
   // type names of [A-Z0-9_] only.
   std::string redact(std::string_view text, std::vector<RedactionSpan> spans);
+
+  // Marks every placeholder-shaped string in `text` ([A-Z0-9_]+_<digits>])
+  // as taken: placeholder() never issues it. Call on all the original text
+  // before redacting any of it.
+  void reserve(std::string_view text);
 
   // The placeholder for `value` of `type`, issuing a new one when the value
   // is new.
@@ -61,7 +72,8 @@ class RedactionMap {
  private:
   std::unordered_map<std::string, std::string> by_value_;  // "TYPE\0folded value" -> placeholder
   std::unordered_map<std::string, std::string> originals_;  // placeholder -> first original spelling
-  std::unordered_map<std::string, size_t> counts_;          // type -> values issued
+  std::unordered_map<std::string, size_t> counts_;          // type -> last number used
+  std::unordered_set<std::string> reserved_;                // placeholder-shaped strings in the original text
   size_t longest_ = 0;
 };
 
