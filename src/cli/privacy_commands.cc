@@ -1,9 +1,14 @@
 // `tiergate pii scan|eval`: the privacy detectors over a labelled or
 // unlabelled PII JSONL file, and `tiergate audit verify`: the egress audit
 // log's chain (docs/privacy.md). Wiring: the work is in privacy/.
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iostream>
+#include <numeric>
+#include <random>
 #include <sstream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -11,6 +16,7 @@
 #include "tiergate/privacy/audit.h"
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_eval.h"
+#include "tiergate/privacy/pii_tagger.h"
 #include "tiergate/privacy/structured_pii.h"
 #include "tiergate/privacy/utf8_offsets.h"
 
@@ -24,27 +30,62 @@ int fail(const std::string& command, const std::string& message) {
   return 1;
 }
 
-// Every detector the gateway runs before routing, on one text.
-std::vector<PiiSpan> detect(std::string_view text) {
+// Every detector the gateway runs before routing, on one text: the
+// structured scan, and the tagger when there is one, merged.
+std::vector<PiiSpan> detect(std::string_view text, const PiiTagger* tagger) {
   std::vector<PiiSpan> spans;
   find_structured_pii(text, spans);
+  if (tagger != nullptr) {
+    tagger->tag(text, spans);
+    resolve_pii_overlaps(spans);
+  }
   return spans;
 }
 
+StatusOr<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return not_found(path + ": cannot read");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The tagger at `path`, or none when `path` is empty.
+StatusOr<std::unique_ptr<PiiTagger>> load_tagger(const std::string& path) {
+  if (path.empty()) return std::unique_ptr<PiiTagger>();
+  StatusOr<std::string> bytes = read_file(path);
+  if (!bytes.is_ok()) return bytes.status();
+  StatusOr<PiiTagger> tagger = PiiTagger::parse(*bytes, path);
+  if (!tagger.is_ok()) return tagger.status();
+  return std::make_unique<PiiTagger>(std::move(tagger).value());
+}
+
+StatusOr<std::vector<PiiExample>> load_all(const std::vector<std::string>& files) {
+  std::vector<PiiExample> all;
+  for (const std::string& f : files) {
+    auto rows = load_pii_jsonl(f);
+    if (!rows.is_ok()) return rows.status();
+    all.insert(all.end(), std::make_move_iterator(rows->begin()), std::make_move_iterator(rows->end()));
+  }
+  return all;
+}
+
 struct ScanArgs {
-  std::string data, out;
+  std::string data, out, tagger;
 };
 
 int run_scan(const ScanArgs& args) {
   auto rows = load_pii_jsonl(args.data);
   if (!rows.is_ok()) return fail("pii scan", rows.status().message());
+  auto tagger = load_tagger(args.tagger);
+  if (!tagger.is_ok()) return fail("pii scan", tagger.status().message());
   std::ofstream out(args.out, std::ios::trunc);
   if (!out) return fail("pii scan", args.out + ": cannot write (check the directory exists and is writable)");
   size_t found = 0;
   for (const PiiExample& row : *rows) {
     const Utf8OffsetMap offsets(row.text);
     json spans = json::array();
-    for (const PiiSpan& s : detect(row.text)) {
+    for (const PiiSpan& s : detect(row.text, tagger->get())) {
       // Detector spans begin and end on code point boundaries (structured_pii.h).
       spans.push_back({{"type", pii_type_name(s.type)},
                        {"start", offsets.code_point_offset(s.begin).value_or(0)},
@@ -59,14 +100,114 @@ int run_scan(const ScanArgs& args) {
 }
 
 struct EvalArgs {
-  std::string data;
+  std::string data, tagger;
 };
 
 int run_eval(const EvalArgs& args) {
   auto rows = load_pii_jsonl(args.data);
   if (!rows.is_ok()) return fail("pii eval", rows.status().message());
+  auto tagger = load_tagger(args.tagger);
+  if (!tagger.is_ok()) return fail("pii eval", tagger.status().message());
   PiiScorer scorer;
-  for (const PiiExample& row : *rows) scorer.add(row.spans, detect(row.text));
+  for (const PiiExample& row : *rows) scorer.add(row.spans, detect(row.text, tagger->get()));
+  std::cout << pii_eval_json(scorer) << "\n";
+  return 0;
+}
+
+struct TrainArgs {
+  std::vector<std::string> data;
+  std::string out;
+  TaggerOptions options;
+};
+
+int run_train(const TrainArgs& args) {
+  auto rows = load_all(args.data);
+  if (!rows.is_ok()) return fail("pii train", rows.status().message());
+  const auto start = std::chrono::steady_clock::now();
+  std::cerr << "[pii train] " << rows->size() << " rows, " << args.options.epochs << " epochs\n";
+  const PiiTagger tagger = PiiTagger::train(*rows, args.options);
+  if (tagger.empty()) return fail("pii train", "the data labels none of the types the tagger learns (PERSON, STREET_ADDRESS, ...)");
+  // Written to a temporary name first, so a failed write leaves no partial tagger.
+  const std::string tmp = args.out + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return fail("pii train", args.out + ": cannot write (check the directory exists and is writable)");
+    out << tagger.serialize();
+    if (!out.flush()) {
+      std::remove(tmp.c_str());
+      return fail("pii train", args.out + ": write failed (disk full?)");
+    }
+  }
+  if (std::rename(tmp.c_str(), args.out.c_str()) != 0) return fail("pii train", args.out + ": cannot replace it");
+  json types = json::array();
+  for (PiiType t : tagger.types()) types.push_back(pii_type_name(t));
+  std::cerr << json{{"out", args.out}, {"rows", rows->size()}, {"types", types},
+                    {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}}
+                   .dump()
+            << "\n";
+  return 0;
+}
+
+struct CvArgs {
+  std::vector<std::string> data;
+  int folds = 5;
+  bool by_template = false;
+  TaggerOptions options;
+};
+
+// The text with each labelled value replaced by its type: rows made from one
+// template share it.
+std::string template_of(const PiiExample& e) {
+  std::string out;
+  size_t at = 0;
+  std::vector<PiiSpan> spans = e.spans;
+  std::sort(spans.begin(), spans.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  for (const PiiSpan& s : spans) {
+    if (s.begin < at) continue;
+    out.append(e.text, at, s.begin - at);
+    out += "<" + std::string(pii_type_name(s.type)) + ">";
+    at = s.end;
+  }
+  out.append(e.text, at);
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; });
+  return out;
+}
+
+int run_cv(const CvArgs& args) {
+  auto rows = load_all(args.data);
+  if (!rows.is_ok()) return fail("pii cv", rows.status().message());
+  if (args.folds < 2 || static_cast<size_t>(args.folds) > rows->size()) return fail("pii cv", "--folds must be 2..rows");
+  // Fold of each row: by row, or by template so that no test template was
+  // seen in training (the held-out sets use other templates).
+  std::vector<int> fold(rows->size());
+  std::mt19937_64 rng(args.options.seed);
+  if (args.by_template) {
+    std::map<std::string, int> of_template;
+    std::vector<std::string> keys;
+    for (const PiiExample& e : *rows) {
+      if (of_template.emplace(template_of(e), 0).second) keys.push_back(template_of(e));
+    }
+    std::shuffle(keys.begin(), keys.end(), rng);
+    for (size_t k = 0; k < keys.size(); ++k) of_template[keys[k]] = static_cast<int>(k % static_cast<size_t>(args.folds));
+    for (size_t i = 0; i < rows->size(); ++i) fold[i] = of_template[template_of((*rows)[i])];
+  } else {
+    std::vector<size_t> order(rows->size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t k = 0; k < order.size(); ++k) fold[order[k]] = static_cast<int>(k % static_cast<size_t>(args.folds));
+  }
+  PiiScorer scorer;
+  for (int f = 0; f < args.folds; ++f) {
+    std::vector<PiiExample> train;
+    for (size_t i = 0; i < rows->size(); ++i) {
+      if (fold[i] != f) train.push_back((*rows)[i]);
+    }
+    const PiiTagger tagger = PiiTagger::train(train, args.options);
+    for (size_t i = 0; i < rows->size(); ++i) {
+      if (fold[i] == f) scorer.add((*rows)[i].spans, detect((*rows)[i].text, &tagger));
+    }
+    std::cerr << "[pii cv] fold " << f + 1 << "/" << args.folds << "\n";
+  }
   std::cout << pii_eval_json(scorer) << "\n";
   return 0;
 }
@@ -106,6 +247,8 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
       ->required()
       ->check(CLI::ExistingFile);
   s->add_option("-o,--out", scan->out, "JSONL to write")->required();
+  s->add_option("--tagger", scan->tagger, "a tagger from `tiergate pii train` (names, addresses, ...)")
+      ->check(CLI::ExistingFile);
   runs[s] = [scan] { return run_scan(*scan); };
 
   auto eval = std::make_shared<EvalArgs>();
@@ -115,7 +258,33 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   e->add_option("--data", eval->data, "labelled JSONL: {\"text\", \"spans\": [{\"type\", \"start\", \"end\"}]}")
       ->required()
       ->check(CLI::ExistingFile);
+  e->add_option("--tagger", eval->tagger, "a tagger from `tiergate pii train` (names, addresses, ...)")
+      ->check(CLI::ExistingFile);
   runs[e] = [eval] { return run_eval(*eval); };
+
+  auto train = std::make_shared<TrainArgs>();
+  CLI::App* t = pii->add_subcommand("train", "Train the tagger for names, addresses and the other unstructured types "
+                                             "from labelled rows.");
+  t->add_option("--data", train->data, "labelled JSONL files")->required()->check(CLI::ExistingFile);
+  t->add_option("-o,--out", train->out, "tagger file to write")->required();
+  t->add_option("--epochs", train->options.epochs, "passes over the data")->capture_default_str()->check(CLI::Range(1, 100));
+  t->add_option("--buckets", train->options.buckets, "hashed feature slots (a power of two)")
+      ->capture_default_str()
+      ->check(CLI::Range(64u, 1u << 24));
+  runs[t] = [train] { return run_train(*train); };
+
+  auto cv = std::make_shared<CvArgs>();
+  CLI::App* c = pii->add_subcommand("cv", "K-fold cross-validated precision, recall and F2 of the detectors with a "
+                                          "tagger trained on the other folds, as JSON.");
+  c->add_option("--data", cv->data, "labelled JSONL files")->required()->check(CLI::ExistingFile);
+  c->add_option("--folds", cv->folds, "folds")->capture_default_str();
+  c->add_flag("--by-template", cv->by_template,
+              "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
+  c->add_option("--epochs", cv->options.epochs, "passes over the data")->capture_default_str()->check(CLI::Range(1, 100));
+  c->add_option("--buckets", cv->options.buckets, "hashed feature slots (a power of two)")
+      ->capture_default_str()
+      ->check(CLI::Range(64u, 1u << 24));
+  runs[c] = [cv] { return run_cv(*cv); };
 
   CLI::App* audit = app.add_subcommand("audit", "The egress audit log (privacy.audit_log).");
   audit->require_subcommand(1);

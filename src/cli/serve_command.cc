@@ -1,4 +1,6 @@
 #include <csignal>
+#include <fstream>
+#include <sstream>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -12,6 +14,7 @@
 #include "tiergate/dispatch/dispatcher.h"
 #include "tiergate/engines/cloud/cloud_engine.h"
 #include "tiergate/engines/local/local_engine.h"
+#include "tiergate/privacy/pii_tagger.h"
 #include "tiergate/privacy/policy.h"
 #include "tiergate/obs/log.h"
 #include "tiergate/obs/metrics.h"
@@ -82,6 +85,21 @@ int serve(const ServeOptions& opts) {
     }
     privacy = std::make_shared<const PrivacyPolicy>(std::move(policy).value());
   }
+  std::shared_ptr<const PiiTagger> tagger;
+  if (privacy && !config->privacy.tagger.empty()) {
+    std::ifstream in(config->privacy.tagger, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    StatusOr<PiiTagger> loaded_tagger =
+        in ? PiiTagger::parse(bytes.str(), config->privacy.tagger)
+           : StatusOr<PiiTagger>(not_found(config->privacy.tagger + ": cannot read (privacy.tagger)"));
+    if (!loaded_tagger.is_ok()) {
+      std::cerr << "tiergate serve: privacy.tagger in " << config->source << ": " << loaded_tagger.status().message()
+                << "\n";
+      return 2;
+    }
+    tagger = std::make_shared<const PiiTagger>(std::move(loaded_tagger).value());
+  }
   std::unique_ptr<EgressAudit> audit;
   if (privacy) {
     StatusOr<std::unique_ptr<EgressAudit>> opened = EgressAudit::open(config->privacy.audit_log);
@@ -146,7 +164,7 @@ int serve(const ServeOptions& opts) {
   SystemClock clock;
   Dispatcher dispatcher(config, edge.get(), cloud, privacy);
   Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : "", router,
-                                 audit.get(), admin_token});
+                                 audit.get(), admin_token, tagger});
   HttpServer server(HttpServerOptions{config->listen_host, config->listen_port, config->max_body_bytes},
                     [&gateway](HttpExchange& ex) { gateway.handle(ex); });
   if (Status s = server.listen(); !s.is_ok()) {

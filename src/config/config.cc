@@ -46,7 +46,7 @@ constexpr std::string_view kRuleKeys[] = {"name", "priority", "match", "route"};
 constexpr std::string_view kMatchKeys[] = {"api_key", "model", "user", "header"};
 constexpr std::string_view kBudgetKeys[] = {"api_key", "usd_per_day"};
 constexpr std::string_view kAutoKeys[] = {"max_edge_prompt_tokens", "cloud_keywords"};
-constexpr std::string_view kPrivacyKeys[] = {"enabled", "classes", "rules", "audit_log"};
+constexpr std::string_view kPrivacyKeys[] = {"enabled", "classes", "rules", "audit_log", "tagger"};
 constexpr std::string_view kClassRuleKeys[] = {"allow", "otherwise"};
 
 bool is_reserved(std::string_view name) {
@@ -577,6 +577,11 @@ class ConfigReader {
         return;
       }
       privacy.enabled = enabled->Scalar() == "true";
+    }
+    if (auto tagger = find(node, "tagger")) {
+      if (as_nonempty_string(*tagger, "privacy.tagger", privacy.tagger)) {
+        privacy.tagger = resolve_path(privacy.tagger, source_);
+      }
     }
     if (auto log = find(node, "audit_log")) {
       if (as_nonempty_string(*log, "privacy.audit_log", privacy.audit_log)) {

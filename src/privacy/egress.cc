@@ -20,12 +20,16 @@ std::map<std::string, int> PrivacyScan::counts() const {
   return out;
 }
 
-PrivacyScan scan_messages(const std::vector<ChatMessage>& messages) {
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger) {
   PrivacyScan scan;
   std::vector<PiiSpan> spans;
   for (size_t m = 0; m < messages.size(); ++m) {
     spans.clear();
     find_structured_pii(messages[m].content, spans);
+    if (tagger != nullptr) {
+      tagger->tag(messages[m].content, spans);
+      resolve_pii_overlaps(spans);
+    }
     for (const PiiSpan& s : spans) scan.findings.push_back({std::string(pii_type_name(s.type)), m, s.begin, s.end});
   }
   return scan;

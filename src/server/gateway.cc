@@ -596,7 +596,7 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
     }
   }
   if (policy != nullptr) {
-    d.privacy_scan = scan_messages(request.messages);
+    d.privacy_scan = scan_messages(request.messages, options_.tagger.get());
     d.privacy_scan.floor = floor.value_or(PrivacyAction::kAllow);
     for (const Finding& f : d.privacy_scan.findings) {
       const std::string* cls = policy->class_of(f.type);

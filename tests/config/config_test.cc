@@ -290,7 +290,7 @@ const std::vector<ErrorCase>& error_cases() {
       {"PrivacyNotMap", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "privacy: on\n", "tiergate.yaml:3: privacy: expected a mapping, got \"on\""},
       {"PrivacyUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
-       "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules, audit_log"},
+       "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules, audit_log, tagger"},
       {"AdminTokenEnvBad", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "admin: {token_env: \"my token\"}\n", "tiergate.yaml:3: admin.token_env: expected an environment variable name"},
       {"PrivacyEnabledNotBool", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
@@ -409,13 +409,16 @@ TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
 
   EXPECT_EQ(c.privacy.audit_log, "");
   EXPECT_EQ(c.admin.token_env, "");
-  auto off = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {enabled: false, audit_log: audit.jsonl}\n"
+  auto off = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {enabled: false, audit_log: audit.jsonl, "
+                   "tagger: t.bin}\n"
                    "admin: {token_env: TG_ADMIN}\n");
   ASSERT_TRUE(off.is_ok()) << off.status().to_string();
   EXPECT_FALSE((*off)->privacy.enabled);
   EXPECT_TRUE(std::filesystem::path((*off)->privacy.audit_log).is_absolute());
   EXPECT_EQ(std::filesystem::path((*off)->privacy.audit_log).filename(), "audit.jsonl");
   EXPECT_EQ((*off)->admin.token_env, "TG_ADMIN");
+  EXPECT_EQ(std::filesystem::path((*off)->privacy.tagger).filename(), "t.bin");
+  EXPECT_TRUE(std::filesystem::path((*off)->privacy.tagger).is_absolute());
 }
 
 TEST(ConfigTest, FullExampleFile) {

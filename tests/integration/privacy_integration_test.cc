@@ -1,18 +1,20 @@
 // The leak test with real processes (issue 4): `tiergate serve` in front of a
-// recording fake upstream on loopback, every labelled row of the PII dev set
+// recording fake upstream on loopback, labelled rows of the PII dev set
 // (read in place; skipped when ../shared is absent) sent to the cloud model.
-//   redact:     no labelled value of a type the detectors cover reaches the
-//               upstream, and the egress audit verifies with one entry per
-//               body received;
+//   redact:     with a tagger trained on the other rows, no labelled value of
+//               a structured type reaches the upstream, and the egress audit
+//               verifies with one entry per body received;
 //   local_only: no request in which the detectors found something reaches
 //               the upstream at all.
-// Zero is the only passing number. The learned tagger's types (names,
-// addresses, ...) are not detected yet: their values are counted and
-// printed, not asserted.
+// Zero is the only passing number for the structured types. The tagger's
+// types (names, addresses, ...) are found by a learned model that misses
+// some: their leaks are counted and printed per type, not asserted (issue 4
+// stays open until they reach zero).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "fake_upstream.h"
@@ -22,6 +24,7 @@
 #include "test_models.h"
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/structured_pii.h"
+#include "tiergate/privacy/utf8_offsets.h"
 
 namespace tiergate {
 namespace {
@@ -39,12 +42,14 @@ void answer_ok(const FakeRequest&, FakeExchange& ex) {
       "usage":{"prompt_tokens":9,"completion_tokens":1,"total_tokens":10}})");
 }
 
-std::string config_for(const FakeUpstream& upstream, const std::string& rule, const std::string& audit_log) {
+std::string config_for(const FakeUpstream& upstream, const std::string& rule, const std::string& audit_log,
+                       const std::string& tagger = "") {
   return "listen: 127.0.0.1:0\n"
          "cloud:\n"
          "  - {name: up1, base_url: " + upstream.base_url() + ", models: [big], retries: {max: 0}}\n"
          "privacy:\n"
-         "  audit_log: " + audit_log + "\n"
+         "  audit_log: " + audit_log + "\n" +
+         (tagger.empty() ? std::string() : "  tagger: " + tagger + "\n") +
          "  rules: {secret: " + rule + ", financial: " + rule + ", pii: " + rule + ", context: " + rule +
          ", phi: " + rule + "}\n";
 }
@@ -75,17 +80,44 @@ class PrivacyIntegrationTest : public ::testing::Test {
   std::string dir_ = testing::make_temp_dir("tiergate-privacy-it");
 };
 
+// Rows as the labelled format writes them (offsets in code points).
+void write_rows(const std::string& path, const std::vector<PiiExample>& rows) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const PiiExample& row : rows) {
+    const Utf8OffsetMap offsets(row.text);
+    json spans = json::array();
+    for (const PiiSpan& s : row.spans) {
+      spans.push_back({{"type", pii_type_name(s.type)},
+                       {"start", *offsets.code_point_offset(s.begin)},
+                       {"end", *offsets.code_point_offset(s.end)}});
+    }
+    out << json{{"text", row.text}, {"spans", spans}}.dump() << "\n";
+  }
+}
+
 TEST_F(PrivacyIntegrationTest, RedactedRowsLeakNothingDetectedAndAreAudited) {
+  // The tagger learns from four rows in five and the leak test runs on the
+  // fifth, which it never saw.
+  std::vector<PiiExample> train, held_out;
+  for (size_t i = 0; i < rows_.size(); ++i) (i % 5 == 0 ? held_out : train).push_back(rows_[i]);
+  write_rows(dir_ + "/train.jsonl", train);
+  const std::string tagger_path = dir_ + "/tagger.bin";
+  const auto trained = testing::run_command(
+      {TIERGATE_BIN, "pii", "train", "--data", dir_ + "/train.jsonl", "--out", tagger_path}, dir_);
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  rows_ = held_out;
+
   FakeUpstream upstream(answer_ok);
   const std::string audit_log = dir_ + "/egress.jsonl";
-  testing::RunningServer tiergate = testing::start_tiergate(config_for(upstream, "redact", audit_log));
+  testing::RunningServer tiergate = testing::start_tiergate(config_for(upstream, "redact", audit_log, tagger_path));
   for (const PiiExample& row : rows_) {
     auto r = testing::http_call(tiergate.port, "POST", "/v1/chat/completions", chat_body(row.text).dump());
     ASSERT_EQ(r.status, 200) << r.body;
   }
   const std::vector<FakeRequest> received = upstream.requests();
   ASSERT_EQ(received.size(), rows_.size());
-  size_t checked = 0, leaked = 0, untagged = 0, untagged_leaked = 0;
+  size_t checked = 0, leaked = 0;
+  std::map<std::string, std::pair<size_t, size_t>> tagged;  // type -> (reached, labelled)
   for (size_t i = 0; i < rows_.size(); ++i) {
     const json body = json::parse(received[i].body);
     const std::string sent = body["messages"][0]["content"];
@@ -96,15 +128,17 @@ TEST_F(PrivacyIntegrationTest, RedactedRowsLeakNothingDetectedAndAreAudited) {
         leaked += reached ? 1 : 0;
         EXPECT_FALSE(reached) << pii_type_name(span.type) << " value of row " << i << " reached the upstream";
       } else {
-        ++untagged;
-        untagged_leaked += reached ? 1 : 0;
+        auto& [reached_n, labelled_n] = tagged[std::string(pii_type_name(span.type))];
+        reached_n += reached ? 1 : 0;
+        ++labelled_n;
       }
     }
   }
-  std::cout << "[ leak test ] redact: " << leaked << " of " << checked
-            << " labelled values of detected types reached the upstream; tagger types (not yet detected): "
-            << untagged_leaked << " of " << untagged << "\n";
-  EXPECT_GT(checked, 500u);
+  std::cout << "[ leak test ] redact, " << rows_.size() << " held-out rows: " << leaked << " of " << checked
+            << " labelled values of structured types reached the upstream; learned types (reached/labelled):";
+  for (const auto& [type, n] : tagged) std::cout << " " << type << " " << n.first << "/" << n.second;
+  std::cout << "\n";
+  EXPECT_GT(checked, 100u);
   EXPECT_EQ(leaked, 0u);
 
   // One audit entry per body the upstream received, and the chain is intact.

@@ -85,6 +85,46 @@ TEST_F(PiiCommandsTest, BadInputNamesTheFileAndLine) {
   EXPECT_NE(unwritable.err.find("cannot write"), std::string::npos) << unwritable.err;
 }
 
+TEST_F(PiiCommandsTest, TrainWritesATaggerThatScanAndEvalUse) {
+  // Names in a few contexts of our own; the tagger learns them.
+  const char* first[] = {"Anna", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiro"};
+  const char* last[] = {"Novak", "Ferreira", "Okafor", "Brandt", "Moreau", "Takeda"};
+  const char* before[] = {"Please call ", "I met ", "Send it to ", "Thanks, "};
+  std::string rows;
+  for (int i = 0; i < 160; ++i) {
+    const std::string b = before[i % 4], name = std::string(first[i % 8]) + " " + last[(i / 8) % 6];
+    rows += json{{"text", b + name + " today."},
+                 {"spans", {{{"type", "PERSON"}, {"start", b.size()}, {"end", b.size() + name.size()}}}}}
+                .dump() +
+            "\n";
+  }
+  const std::string data = write("names.jsonl", rows);
+  const std::string tagger = dir_ + "/tagger.bin";
+  const auto trained = tiergate({"pii", "train", "--data", data, "--out", tagger, "--epochs", "3", "--buckets", "4096"});
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  EXPECT_EQ(json::parse(trained.err.substr(trained.err.find('{')))["types"], json::array({"PERSON"}));
+  EXPECT_FALSE(std::filesystem::exists(tagger + ".tmp"));
+
+  const auto eval = tiergate({"pii", "eval", "--data", data, "--tagger", tagger});
+  ASSERT_EQ(eval.exit_code, 0) << eval.err;
+  EXPECT_GE(json::parse(eval.out)["types"]["PERSON"]["recall"].get<double>(), 0.95);
+
+  const auto cv = tiergate({"pii", "cv", "--data", data, "--folds", "2", "--epochs", "2", "--buckets", "4096"});
+  ASSERT_EQ(cv.exit_code, 0) << cv.err;
+  EXPECT_EQ(json::parse(cv.out)["types"]["PERSON"]["gold"], 160);
+
+  // Nothing to learn, and a damaged tagger: clear errors.
+  const std::string only_cards = write("cards.jsonl", "{\"text\": \"4111 1111 1111 1111\", \"spans\": "
+                                                      "[{\"type\": \"CREDIT_CARD\", \"start\": 0, \"end\": 19}]}\n");
+  const auto nothing = tiergate({"pii", "train", "--data", only_cards, "--out", dir_ + "/t2.bin"});
+  EXPECT_EQ(nothing.exit_code, 1);
+  EXPECT_NE(nothing.err.find("labels none of the types the tagger learns"), std::string::npos) << nothing.err;
+  const std::string damaged = write("damaged.bin", "TGPIITAG\x01");
+  const auto refused = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/o.jsonl", "--tagger", damaged});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("damaged.bin"), std::string::npos) << refused.err;
+}
+
 TEST_F(PiiCommandsTest, AuditVerifyChecksTheChain) {
   AuditChain chain;
   EgressRecord r;

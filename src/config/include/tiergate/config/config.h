@@ -139,6 +139,9 @@ struct PrivacyConfig {
   // The egress audit log (JSON Lines, chained; docs/privacy.md), absolute
   // once parsed; "" = kept in memory only (the last entries, for /admin/audit).
   std::string audit_log;
+  // The tagger for names, addresses and the other unstructured types
+  // (`tiergate pii train`), absolute once parsed; "" = structured detectors only.
+  std::string tagger;
   struct TypeClass {
     std::string type;  // a detector's data type, e.g. PERSON
     std::string cls;   // a sensitivity class, e.g. pii

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tiergate/core/chat.h"
+#include "tiergate/privacy/pii_tagger.h"
 #include "tiergate/privacy/policy.h"
 #include "tiergate/privacy/redaction.h"
 
@@ -50,8 +51,9 @@ struct Egress {
 };
 
 // Scans every message (system, user, assistant and tool turns alike) with
-// the detectors: today the structured ones (structured_pii.h).
-PrivacyScan scan_messages(const std::vector<ChatMessage>& messages);
+// the structured detectors (structured_pii.h) and, when given, the tagger
+// for names, addresses and the other unstructured types (pii_tagger.h).
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger = nullptr);
 
 // The request as it may go to an upstream trusted at `trust`.
 Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request, TrustLevel trust);

@@ -46,6 +46,8 @@ struct GatewayOptions {
   EgressAudit* audit = nullptr;
   // The admin API's bearer token (admin.token_env); "" = /admin/* is off.
   std::string admin_token{};
+  // The privacy tagger (privacy.tagger); null = structured detectors only.
+  std::shared_ptr<const PiiTagger> tagger{};
 };
 
 class Gateway {

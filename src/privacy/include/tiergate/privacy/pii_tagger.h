@@ -1,0 +1,66 @@
+// The learned part of the scan (issue 4): a sequence tagger for the personal
+// data no pattern can validate — names, street addresses, locations,
+// organisations, job titles, name prefixes, ages, nationality/religious/
+// political groups.
+//
+// Method: the text is cut into tokens (runs of letters and digits, any byte
+// >= 0x80 counting as a letter, and single marks); each token gets a tag
+// (B-TYPE, I-TYPE or O) from an averaged perceptron over hashed features —
+// the lower-cased word, its shape, prefix and suffix, the words and shapes
+// around it, capitalisation (only when the text is not all lower case), a
+// line break before it, and the two previous tags — decoded left to right,
+// an I-TYPE only after a B- or I- of the same type. Trained by
+// `tiergate pii train` on labelled rows (pii_dataset.h); types the
+// structured detectors own (cards, e-mail addresses, dates, ...) are not
+// learned. Measured in docs/privacy.md.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tiergate/core/status.h"
+#include "tiergate/privacy/pii_dataset.h"
+#include "tiergate/privacy/pii_types.h"
+
+namespace tiergate {
+
+struct TaggerOptions {
+  int epochs = 6;
+  uint32_t buckets = 1u << 16;  // hashed feature slots, a power of two
+  uint64_t seed = 1;            // the order rows are visited in, per epoch
+};
+
+// Whether the tagger learns `type` (the unstructured types).
+bool tagger_learns(PiiType type);
+
+class PiiTagger {
+ public:
+  PiiTagger() = default;
+
+  // Learns the tagged types present in `examples`. An empty result (no such
+  // type in the data) tags nothing.
+  static PiiTagger train(std::span<const PiiExample> examples, const TaggerOptions& options = {});
+
+  // Appends the spans found in `text` (byte offsets, sorted, not
+  // overlapping each other). Thread-safe.
+  void tag(std::string_view text, std::vector<PiiSpan>& out) const;
+
+  bool empty() const { return types_.empty(); }
+  const std::vector<PiiType>& types() const { return types_; }
+
+  // A versioned binary form; parse() names `source` in its errors.
+  std::string serialize() const;
+  static StatusOr<PiiTagger> parse(std::string_view bytes, std::string_view source);
+
+ private:
+  size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
+
+  std::vector<PiiType> types_;
+  uint32_t buckets_ = 0;
+  std::vector<float> weights_;  // [slot * tags() + tag]
+};
+
+}  // namespace tiergate

@@ -1,0 +1,371 @@
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <numeric>
+#include <random>
+
+namespace tiergate {
+namespace {
+
+constexpr std::string_view kMagic = "TGPIITAG";
+constexpr uint32_t kFormatVersion = 1;
+
+struct Token {
+  uint32_t begin = 0, end = 0;
+  bool newline_before = false;
+};
+
+bool is_word_byte(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+// Words (runs of word bytes, an apostrophe inside one included) and single
+// marks; white space separates and is noted when it holds a line break.
+void tokenize(std::string_view text, std::vector<Token>& out) {
+  out.clear();
+  bool newline = false;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      newline = newline || c == '\n';
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    if (is_word_byte(c)) {
+      while (end < n && (is_word_byte(p[end]) || (p[end] == '\'' && end + 1 < n && is_word_byte(p[end + 1])))) ++end;
+    }
+    out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(end), newline});
+    newline = false;
+    i = end;
+  }
+}
+
+uint64_t mix(uint64_t h) {  // splitmix64 finaliser
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
+uint64_t hash_bytes(std::string_view s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// What a token contributes to its own and its neighbours' features.
+struct TokenView {
+  uint64_t word = 0, shape = 0, prefix = 0, suffix = 0;
+  bool capitalised = false;
+  bool newline_before = false;
+};
+
+TokenView view_of(std::string_view text, const Token& t) {
+  const std::string_view s = text.substr(t.begin, t.end - t.begin);
+  std::string low(s);
+  for (char& c : low) c = lower(c);
+  // Shape: X upper, x lower, d digit, the mark itself; runs collapsed; 6 at most.
+  std::string shape;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    const char k = (c >= 'A' && c <= 'Z') ? 'X' : (c >= 'a' && c <= 'z') || u >= 0x80 ? 'x' : (c >= '0' && c <= '9') ? 'd' : c;
+    if (shape.empty() || shape.back() != k) shape += k;
+    if (shape.size() == 6) break;
+  }
+  TokenView v;
+  v.word = hash_bytes(low);
+  v.shape = hash_bytes(shape, 7);
+  v.prefix = hash_bytes(std::string_view(low).substr(0, 3), 11);
+  v.suffix = hash_bytes(std::string_view(low).substr(low.size() > 3 ? low.size() - 3 : 0), 13);
+  v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
+  v.newline_before = t.newline_before;
+  return v;
+}
+
+// Feature templates; each hashes with its own id.
+enum Template : uint64_t {
+  kBias = 1, kWord, kShape, kPrefix, kSuffix, kPrevTag, kPrevTags, kWordBefore, kWordAfter, kWord2Before,
+  kWord2After, kShapeBefore, kShapeAfter, kCap, kCapBefore, kCapAfter, kPrevTagWord, kNewline, kBoundary
+};
+
+// The feature slots of token i given the two previous tags. `mixed_case`:
+// capitalisation is only evidence in text that is not all lower case.
+void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bool mixed_case, uint32_t slots,
+              std::vector<uint32_t>& out) {
+  out.clear();
+  auto add = [&](Template t, uint64_t value) { out.push_back(static_cast<uint32_t>(mix(value * 31 + t)) & slots); };
+  constexpr uint64_t kStart = 0x5354415254ull, kEnd = 0x454e44ull;
+  auto word_at = [&](ptrdiff_t j) {
+    return j < 0 ? kStart : static_cast<size_t>(j) >= v.size() ? kEnd : v[static_cast<size_t>(j)].word;
+  };
+  auto shape_at = [&](ptrdiff_t j) {
+    return j < 0 ? kStart : static_cast<size_t>(j) >= v.size() ? kEnd : v[static_cast<size_t>(j)].shape;
+  };
+  const auto at = static_cast<ptrdiff_t>(i);
+  add(kBias, 0);
+  add(kWord, v[i].word);
+  add(kShape, v[i].shape);
+  add(kPrefix, v[i].prefix);
+  add(kSuffix, v[i].suffix);
+  add(kPrevTag, static_cast<uint64_t>(prev + 2));
+  add(kPrevTags, static_cast<uint64_t>((prev2 + 2) * 1000 + prev + 2));
+  add(kWordBefore, word_at(at - 1));
+  add(kWordAfter, word_at(at + 1));
+  add(kWord2Before, word_at(at - 2));
+  add(kWord2After, word_at(at + 2));
+  add(kShapeBefore, shape_at(at - 1));
+  add(kShapeAfter, shape_at(at + 1));
+  add(kPrevTagWord, v[i].word * 131 + static_cast<uint64_t>(prev + 2));
+  if (mixed_case) {
+    if (v[i].capitalised) add(kCap, 1);
+    if (i > 0 && v[i - 1].capitalised) add(kCapBefore, 1);
+    if (i + 1 < v.size() && v[i + 1].capitalised) add(kCapAfter, 1);
+  }
+  if (v[i].newline_before) add(kNewline, 1);
+  if (i + 1 < v.size() && v[i + 1].newline_before) add(kBoundary, 1);
+}
+
+bool mixed_case(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+void append_u32(std::string& out, uint32_t v) {
+  for (int b = 0; b < 4; ++b) out += static_cast<char>((v >> (8 * b)) & 0xff);
+}
+
+}  // namespace
+
+bool tagger_learns(PiiType type) {
+  switch (type) {
+    case PiiType::kPerson:
+    case PiiType::kStreetAddress:
+    case PiiType::kLocation:
+    case PiiType::kOrganization:
+    case PiiType::kTitle:
+    case PiiType::kPrefix:
+    case PiiType::kAge:
+    case PiiType::kNrp:
+    case PiiType::kZipCode:
+      return true;
+    case PiiType::kCreditCard:
+    case PiiType::kPhoneNumber:
+    case PiiType::kDateTime:
+    case PiiType::kEmailAddress:
+    case PiiType::kUsSsn:
+    case PiiType::kIbanCode:
+    case PiiType::kDomainName:
+    case PiiType::kUsDriverLicense:
+    case PiiType::kIpAddress:
+    case PiiType::kMacAddress:
+    case PiiType::kUsPassport:
+    case PiiType::kApiKey:
+    case PiiType::kPrivateKey:
+    case PiiType::kPassword:
+      return false;
+  }
+  return false;
+}
+
+PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOptions& options) {
+  PiiTagger t;
+  for (PiiType type : kAllPiiTypes) {
+    const bool present = std::any_of(examples.begin(), examples.end(), [&](const PiiExample& e) {
+      return std::any_of(e.spans.begin(), e.spans.end(), [&](const PiiSpan& s) { return s.type == type; });
+    });
+    if (present && tagger_learns(type)) t.types_.push_back(type);
+  }
+  if (t.types_.empty()) return t;
+  t.buckets_ = std::bit_ceil(std::max<uint32_t>(options.buckets, 64));
+  const size_t tags = t.tags();
+  const uint32_t slots = t.buckets_ - 1;
+
+  // Each row's tokens, views and gold tags, computed once.
+  struct Row {
+    std::vector<TokenView> views;
+    std::vector<int> gold;
+    bool mixed = false;
+  };
+  std::vector<Row> rows;
+  rows.reserve(examples.size());
+  std::vector<Token> tokens;
+  for (const PiiExample& e : examples) {
+    tokenize(e.text, tokens);
+    Row row;
+    row.mixed = mixed_case(e.text);
+    row.gold.assign(tokens.size(), 0);
+    for (const Token& tok : tokens) row.views.push_back(view_of(e.text, tok));
+    for (const PiiSpan& s : e.spans) {
+      const auto k = std::find(t.types_.begin(), t.types_.end(), s.type);
+      if (k == t.types_.end()) continue;
+      const int b = 1 + 2 * static_cast<int>(k - t.types_.begin());
+      bool first = true;
+      for (size_t j = 0; j < tokens.size(); ++j) {
+        if (tokens[j].begin >= s.begin && tokens[j].begin < s.end) {
+          row.gold[j] = first ? b : b + 1;
+          first = false;
+        }
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+
+  // Averaged perceptron: w, and u = sum of (step * update), so that the
+  // average over all steps is w - u / steps.
+  std::vector<float> w(size_t{t.buckets_} * tags, 0.0f), u(w.size(), 0.0f);
+  std::vector<size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(options.seed);
+  std::vector<uint32_t> f;
+  std::vector<float> score(tags);
+  float step = 1;
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t r : order) {
+      const Row& row = rows[r];
+      int prev = -1, prev2 = -1;  // -1: before the text
+      for (size_t i = 0; i < row.views.size(); ++i, step += 1) {
+        features(row.views, i, prev, prev2, row.mixed, slots, f);
+        std::fill(score.begin(), score.end(), 0.0f);
+        for (uint32_t s : f) {
+          const float* ws = &w[size_t{s} * tags];
+          for (size_t k = 0; k < tags; ++k) score[k] += ws[k];
+        }
+        const int guess = static_cast<int>(std::max_element(score.begin(), score.end()) - score.begin());
+        const int gold = row.gold[i];
+        if (guess != gold) {
+          for (uint32_t s : f) {
+            w[size_t{s} * tags + static_cast<size_t>(gold)] += 1;
+            u[size_t{s} * tags + static_cast<size_t>(gold)] += step;
+            w[size_t{s} * tags + static_cast<size_t>(guess)] -= 1;
+            u[size_t{s} * tags + static_cast<size_t>(guess)] -= step;
+          }
+        }
+        prev2 = prev;
+        prev = gold;  // teacher forcing: the gold history, as at its best at run time
+      }
+    }
+  }
+  t.weights_.resize(w.size());
+  for (size_t k = 0; k < w.size(); ++k) t.weights_[k] = w[k] - u[k] / step;
+  return t;
+}
+
+void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
+  if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
+  thread_local std::vector<Token> tokens;
+  thread_local std::vector<TokenView> views;
+  thread_local std::vector<uint32_t> f;
+  tokenize(text, tokens);
+  views.clear();
+  for (const Token& tok : tokens) views.push_back(view_of(text, tok));
+  const bool mixed = mixed_case(text);
+  const size_t tags = this->tags();
+  std::array<float, 64> score{};
+  int prev = -1, prev2 = -1;
+  size_t open = 0;  // index in `out` of the span being extended, when prev is B/I
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    features(views, i, prev, prev2, mixed, buckets_ - 1, f);
+    std::fill(score.begin(), score.begin() + static_cast<ptrdiff_t>(tags), 0.0f);
+    for (uint32_t s : f) {
+      const float* ws = &weights_[size_t{s} * tags];
+      for (size_t k = 0; k < tags; ++k) score[k] += ws[k];
+    }
+    // An I- tag only continues a span of its own type.
+    int best = 0;
+    for (size_t k = 1; k < tags; ++k) {
+      const bool inside = k % 2 == 0;
+      if (inside && (prev <= 0 || (prev - 1) / 2 != static_cast<int>(k - 2) / 2)) continue;
+      if (score[k] > score[static_cast<size_t>(best)]) best = static_cast<int>(k);
+    }
+    if (best > 0 && best % 2 == 1) {
+      open = out.size();
+      out.push_back({types_[static_cast<size_t>(best - 1) / 2], tokens[i].begin, tokens[i].end});
+    } else if (best > 0) {
+      out[open].end = tokens[i].end;
+    }
+    prev2 = prev;
+    prev = best;
+  }
+}
+
+std::string PiiTagger::serialize() const {
+  std::string out(kMagic);
+  append_u32(out, kFormatVersion);
+  append_u32(out, static_cast<uint32_t>(types_.size()));
+  for (PiiType t : types_) {
+    const std::string_view name = pii_type_name(t);
+    out += static_cast<char>(name.size());
+    out += name;
+  }
+  append_u32(out, buckets_);
+  const size_t at = out.size();
+  out.resize(at + weights_.size() * sizeof(float));
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(out.data() + at, weights_.data(), weights_.size() * sizeof(float));
+  } else {
+    for (size_t k = 0; k < weights_.size(); ++k) {
+      const uint32_t bits = std::bit_cast<uint32_t>(weights_[k]);
+      for (int b = 0; b < 4; ++b) out[at + 4 * k + static_cast<size_t>(b)] = static_cast<char>((bits >> (8 * b)) & 0xff);
+    }
+  }
+  return out;
+}
+
+StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view source) {
+  const std::string where(source);
+  size_t at = 0;
+  auto u32 = [&](uint32_t& v) {
+    if (bytes.size() - at < 4) return false;
+    v = 0;
+    for (int b = 0; b < 4; ++b) v |= uint32_t{static_cast<unsigned char>(bytes[at + static_cast<size_t>(b)])} << (8 * b);
+    at += 4;
+    return true;
+  };
+  if (!bytes.starts_with(kMagic)) return invalid_argument(where + ": not a tiergate PII tagger (train one with `tiergate pii train`)");
+  at = kMagic.size();
+  uint32_t version = 0, types = 0, buckets = 0;
+  if (!u32(version)) return invalid_argument(where + ": truncated");
+  if (version != kFormatVersion) {
+    return invalid_argument(where + ": tagger format " + std::to_string(version) + ", this build reads " +
+                            std::to_string(kFormatVersion) + "; retrain it with `tiergate pii train`");
+  }
+  if (!u32(types) || types == 0 || types > 30) return invalid_argument(where + ": truncated or damaged type list");
+  PiiTagger t;
+  for (uint32_t k = 0; k < types; ++k) {
+    if (at >= bytes.size()) return invalid_argument(where + ": truncated type list");
+    const size_t len = static_cast<unsigned char>(bytes[at++]);
+    if (bytes.size() - at < len) return invalid_argument(where + ": truncated type list");
+    const auto type = parse_pii_type(bytes.substr(at, len));
+    if (!type || !tagger_learns(*type)) {
+      return invalid_argument(where + ": unknown tagged type '" + std::string(bytes.substr(at, len)) + "'");
+    }
+    t.types_.push_back(*type);
+    at += len;
+  }
+  if (!u32(buckets) || !std::has_single_bit(buckets) || buckets > (1u << 24)) {
+    return invalid_argument(where + ": damaged bucket count");
+  }
+  t.buckets_ = buckets;
+  const size_t n = size_t{buckets} * t.tags();
+  if (bytes.size() - at != n * sizeof(float)) {
+    return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " weight bytes where " +
+                            std::to_string(n * sizeof(float)) + " were due (truncated or damaged)");
+  }
+  t.weights_.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    uint32_t bits = 0;
+    for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
+    t.weights_[k] = std::bit_cast<float>(bits);
+  }
+  return t;
+}
+
+}  // namespace tiergate

@@ -1,0 +1,113 @@
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include "tiergate/privacy/pii_eval.h"
+
+namespace tiergate {
+namespace {
+
+// Sentences of our own with names and cities in known places: the tagger
+// must learn the contexts and shapes, not the names (test names are new).
+const std::vector<std::string> kFirst = {"Anna", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiro",
+                                         "Ines", "Jonas", "Kofi", "Lena", "Marek", "Nadia", "Oscar", "Priya",
+                                         "Quentin", "Rosa", "Sven", "Tariq", "Ulla", "Viktor", "Wanda", "Yusuf"};
+const std::vector<std::string> kLast = {"Novak", "Ferreira", "Lindqvist", "Okafor", "Brandt", "Moreau", "Takeda",
+                                        "Kowalski", "Haddad", "Petrov", "Sorensen", "Abara", "Castillo", "Dubois",
+                                        "Eriksen", "Fischer", "Grant", "Horvath", "Ivanova", "Jensen"};
+const std::vector<std::string> kCities = {"Lisbon", "Tampere", "Cork", "Graz", "Porto", "Utrecht", "Brno", "Split",
+                                          "Bergen", "Lyon", "Aarhus", "Ghent"};
+const std::vector<std::string> kTemplates = {
+    "My name is {P} and I live in {L}.",   "Please call {P} tomorrow.",        "{P} moved to {L} last year.",
+    "Is {P} still working in {L}?",         "Send the invoice to {P}, thanks.", "Dear {P}, your order shipped.",
+    "We met {P} at the office in {L}.",     "Ask {P} about the trip to {L}.",   "I think {P} knows the way."};
+
+PiiExample make(const std::string& tmpl, const std::string& person, const std::string& city) {
+  PiiExample e;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl.compare(i, 3, "{P}") == 0 || tmpl.compare(i, 3, "{L}") == 0) {
+      const bool is_person = tmpl[i + 1] == 'P';
+      const std::string& value = is_person ? person : city;
+      const auto begin = static_cast<uint32_t>(e.text.size());
+      e.text += value;
+      e.spans.push_back({is_person ? PiiType::kPerson : PiiType::kLocation, begin, static_cast<uint32_t>(e.text.size())});
+      i += 2;
+    } else {
+      e.text += tmpl[i];
+    }
+  }
+  return e;
+}
+
+std::vector<PiiExample> sample(size_t n, size_t first_from, size_t first_to, size_t last_from, size_t last_to,
+                               size_t city_from, size_t city_to, unsigned seed) {
+  std::mt19937 rng(seed);
+  auto pick = [&](const std::vector<std::string>& v, size_t from, size_t to) { return v[from + rng() % (to - from)]; };
+  std::vector<PiiExample> out;
+  for (size_t k = 0; k < n; ++k) {
+    const std::string person = pick(kFirst, first_from, first_to) + " " + pick(kLast, last_from, last_to);
+    out.push_back(make(kTemplates[rng() % kTemplates.size()], person, pick(kCities, city_from, city_to)));
+  }
+  return out;
+}
+
+TEST(PiiTaggerTest, LearnsContextsAndFindsNamesItNeverSaw) {
+  // Train on the first names and cities; test on the others.
+  const std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  const std::vector<PiiExample> test = sample(200, 16, 24, 14, 20, 8, 12, 2);
+  const PiiTagger tagger = PiiTagger::train(train, {.epochs = 5, .buckets = 1u << 14, .seed = 1});
+  ASSERT_EQ(tagger.types(), (std::vector<PiiType>{PiiType::kPerson, PiiType::kLocation}));
+  PiiScorer scorer;
+  for (const PiiExample& e : test) {
+    std::vector<PiiSpan> found;
+    tagger.tag(e.text, found);
+    scorer.add(e.spans, found);
+  }
+  EXPECT_GE(scorer.counts(PiiType::kPerson).recall().value_or(0), 0.95);
+  EXPECT_GE(scorer.counts(PiiType::kPerson).precision().value_or(0), 0.95);
+  EXPECT_GE(scorer.counts(PiiType::kLocation).recall().value_or(0), 0.9);
+  // Exact spans on one sentence: the whole name, nothing else.
+  std::vector<PiiSpan> found;
+  const std::string text = "Please call Wanda Horvath tomorrow.";
+  tagger.tag(text, found);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda Horvath");
+}
+
+TEST(PiiTaggerTest, LeavesTheStructuredTypesToTheDetectors) {
+  PiiExample e;
+  e.text = "mail me at a@b.example.com";
+  e.spans = {{PiiType::kEmailAddress, 11, 26}};
+  EXPECT_TRUE(PiiTagger::train(std::vector<PiiExample>{e}).empty());
+  std::vector<PiiSpan> found;
+  PiiTagger().tag("anything", found);
+  EXPECT_TRUE(found.empty());
+}
+
+TEST(PiiTaggerTest, SavedTaggersLoadAndDamagedOnesAreRefused) {
+  const PiiTagger tagger = PiiTagger::train(sample(100, 0, 16, 0, 14, 0, 8, 3), {.epochs = 2, .buckets = 1u << 10});
+  const std::string bytes = tagger.serialize();
+  auto loaded = PiiTagger::parse(bytes, "t.bin");
+  ASSERT_TRUE(loaded.is_ok()) << loaded.status().to_string();
+  for (const PiiExample& e : sample(50, 16, 24, 14, 20, 8, 12, 4)) {
+    std::vector<PiiSpan> a, b;
+    tagger.tag(e.text, a);
+    loaded->tag(e.text, b);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(a[k].type == b[k].type && a[k].begin == b[k].begin && a[k].end == b[k].end);
+  }
+  EXPECT_FALSE(PiiTagger::parse("hello", "t.bin").is_ok());
+  EXPECT_FALSE(PiiTagger::parse(bytes.substr(0, bytes.size() - 4), "t.bin").is_ok());
+  std::string other_version = bytes;
+  other_version[8] = 9;
+  auto refused = PiiTagger::parse(other_version, "t.bin");
+  ASSERT_FALSE(refused.is_ok());
+  EXPECT_NE(refused.status().message().find("retrain it with `tiergate pii train`"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tiergate
