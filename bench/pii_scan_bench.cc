@@ -12,18 +12,23 @@
 //   prompts          real prompts without labels (MMLU, GSM8K, RouterBench,
 //                    Vicuna and Arena-Hard prompts: questions, code, data),
 //                    read in place from ../shared/data/{routing,prompts}/ and
-//                    scanned one call per prompt (skipped when absent).
+//                    scanned one call per prompt (skipped when absent);
+//   full_scan_with_tagger/prompts  the same prompts through the whole scan the
+//                    gateway runs: structured detectors, a tagger trained on
+//                    the dev rows at start, and the merge.
 // Run pinned to one core: taskset -c 0 build/bin/pii_scan_bench
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "tiergate/privacy/pii_dataset.h"
+#include "tiergate/privacy/pii_tagger.h"
 #include "tiergate/privacy/structured_pii.h"
 
 namespace {
@@ -208,6 +213,40 @@ void BM_Prompts(benchmark::State& state) {
   state.counters["spans"] = static_cast<double>(found);
 }
 
+// A tagger trained once on the dev rows (seconds), for the whole scan.
+const PiiTagger* dev_tagger() {
+  static const std::unique_ptr<PiiTagger> tagger = []() -> std::unique_ptr<PiiTagger> {
+    if (!std::filesystem::exists(kDevFile)) return nullptr;
+    StatusOr<std::vector<PiiExample>> loaded = load_pii_jsonl(kDevFile);
+    if (!loaded.is_ok()) return nullptr;
+    return std::make_unique<PiiTagger>(PiiTagger::train(*loaded));
+  }();
+  return tagger.get();
+}
+
+// The whole scan the gateway runs on each message: structured detectors, the
+// tagger, the merge (egress.h scan_messages).
+void BM_FullScanPrompts(benchmark::State& state) {
+  const PiiTagger* tagger = dev_tagger();
+  if (real_prompts().empty() || tagger == nullptr) {
+    state.SkipWithError("../shared/data (routing, prompts and pii) is absent");
+    return;
+  }
+  size_t bytes = 0;
+  for (const std::string& p : real_prompts()) bytes += p.size();
+  std::vector<PiiSpan> spans;
+  for (auto _ : state) {
+    for (const std::string& p : real_prompts()) {
+      spans.clear();
+      find_structured_pii(p, spans);
+      tagger->tag(p, spans);
+      resolve_pii_overlaps(spans);
+      benchmark::DoNotOptimize(spans.data());
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+}
+
 void BM_English(benchmark::State& state) {
   static const std::string text = synthetic_english(1 << 20, false);
   scan_one(state, text);
@@ -225,5 +264,6 @@ BENCHMARK(BM_DevRows)->Name("structured_scan/dev_rows")->MinTime(1.0);
 BENCHMARK(BM_Prompts)->Name("structured_scan/prompts")->MinTime(1.0);
 BENCHMARK(BM_English)->Name("structured_scan/english_1mb")->MinTime(1.0);
 BENCHMARK(BM_EnglishWithPii)->Name("structured_scan/english_1mb_pii")->MinTime(1.0);
+BENCHMARK(BM_FullScanPrompts)->Name("full_scan_with_tagger/prompts")->MinTime(1.0);
 
 BENCHMARK_MAIN();

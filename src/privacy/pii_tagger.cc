@@ -54,11 +54,6 @@ uint64_t mix(uint64_t h) {  // splitmix64 finaliser
   return h ^ (h >> 31);
 }
 
-uint64_t hash_bytes(std::string_view s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // What a token contributes to its own and its neighbours' features.
@@ -68,23 +63,39 @@ struct TokenView {
   bool newline_before = false;
 };
 
+// FNV-1a hashes of the lower-cased word, its first and last three bytes, and
+// its shape, computed in one pass without copying the word: this runs for
+// every token scanned.
 TokenView view_of(std::string_view text, const Token& t) {
   const std::string_view s = text.substr(t.begin, t.end - t.begin);
-  std::string low(s);
-  for (char& c : low) c = lower(c);
-  // Shape: X upper, x lower, d digit, the mark itself; runs collapsed; 6 at most.
-  std::string shape;
-  for (char c : s) {
+  constexpr uint64_t kOffset = 1469598103934665603ull, kPrime = 1099511628211ull;
+  uint64_t word = kOffset, prefix = 11, suffix = 13, shape = 7;
+  char last_shape = 0;
+  size_t shape_len = 0;
+  const size_t suffix_from = s.size() > 3 ? s.size() - 3 : 0;
+  for (size_t k = 0; k < s.size(); ++k) {
+    const char c = s[k];
+    const auto l = static_cast<unsigned char>(lower(c));
+    word = (word ^ l) * kPrime;
+    if (k < 3) prefix = (prefix ^ l) * kPrime;
+    if (k >= suffix_from) suffix = (suffix ^ l) * kPrime;
+    // Shape: X upper, x lower, d digit, the mark itself; runs collapsed; 6 at most.
     const auto u = static_cast<unsigned char>(c);
-    const char k = (c >= 'A' && c <= 'Z') ? 'X' : (c >= 'a' && c <= 'z') || u >= 0x80 ? 'x' : (c >= '0' && c <= '9') ? 'd' : c;
-    if (shape.empty() || shape.back() != k) shape += k;
-    if (shape.size() == 6) break;
+    const char kind = (c >= 'A' && c <= 'Z')                      ? 'X'
+                      : (c >= 'a' && c <= 'z') || u >= 0x80        ? 'x'
+                      : (c >= '0' && c <= '9')                    ? 'd'
+                                                                  : c;
+    if (shape_len < 6 && (shape_len == 0 || kind != last_shape)) {
+      shape = (shape ^ static_cast<unsigned char>(kind)) * kPrime;
+      last_shape = kind;
+      ++shape_len;
+    }
   }
   TokenView v;
-  v.word = hash_bytes(low);
-  v.shape = hash_bytes(shape, 7);
-  v.prefix = hash_bytes(std::string_view(low).substr(0, 3), 11);
-  v.suffix = hash_bytes(std::string_view(low).substr(low.size() > 3 ? low.size() - 3 : 0), 13);
+  v.word = word;
+  v.shape = shape;
+  v.prefix = prefix;
+  v.suffix = suffix;
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;
   return v;
