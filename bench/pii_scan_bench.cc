@@ -189,11 +189,9 @@ void BM_DevRows(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
 }
 
-void BM_Prompts(benchmark::State& state) {
-  if (real_prompts().empty()) {
-    state.SkipWithError("../shared/data/routing and prompts are absent");
-    return;
-  }
+// Every real prompt through `scan`, one call each.
+template <typename Scan>
+void scan_prompts(benchmark::State& state, Scan scan) {
   size_t bytes = 0;
   for (const std::string& p : real_prompts()) bytes += p.size();
   std::vector<PiiSpan> spans;
@@ -202,7 +200,7 @@ void BM_Prompts(benchmark::State& state) {
     found = 0;
     for (const std::string& p : real_prompts()) {
       spans.clear();
-      find_structured_pii(p, spans);
+      scan(p, spans);
       found += spans.size();
       benchmark::DoNotOptimize(spans.data());
     }
@@ -211,6 +209,14 @@ void BM_Prompts(benchmark::State& state) {
   state.counters["prompts"] = static_cast<double>(real_prompts().size());
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["spans"] = static_cast<double>(found);
+}
+
+void BM_Prompts(benchmark::State& state) {
+  if (real_prompts().empty()) {
+    state.SkipWithError("../shared/data/routing and prompts are absent");
+    return;
+  }
+  scan_prompts(state, [](const std::string& p, std::vector<PiiSpan>& spans) { find_structured_pii(p, spans); });
 }
 
 // A tagger trained once on the dev rows (seconds), for the whole scan.
@@ -232,19 +238,11 @@ void BM_FullScanPrompts(benchmark::State& state) {
     state.SkipWithError("../shared/data (routing, prompts and pii) is absent");
     return;
   }
-  size_t bytes = 0;
-  for (const std::string& p : real_prompts()) bytes += p.size();
-  std::vector<PiiSpan> spans;
-  for (auto _ : state) {
-    for (const std::string& p : real_prompts()) {
-      spans.clear();
-      find_structured_pii(p, spans);
-      tagger->tag(p, spans);
-      resolve_pii_overlaps(spans);
-      benchmark::DoNotOptimize(spans.data());
-    }
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  scan_prompts(state, [tagger](const std::string& p, std::vector<PiiSpan>& spans) {
+    find_structured_pii(p, spans);
+    tagger->tag(p, spans);
+    resolve_pii_overlaps(spans);
+  });
 }
 
 void BM_English(benchmark::State& state) {

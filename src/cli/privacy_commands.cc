@@ -233,6 +233,14 @@ int run_verify(const VerifyArgs& args) {
   return 0;
 }
 
+// The tagger's training options, shared by `pii train` and `pii cv`.
+void add_tagger_options(CLI::App& command, TaggerOptions& options) {
+  command.add_option("--epochs", options.epochs, "passes over the data")->capture_default_str()->check(CLI::Range(1, 100));
+  command.add_option("--buckets", options.buckets, "hashed feature slots (a power of two)")
+      ->capture_default_str()
+      ->check(CLI::Range(64u, 1u << 24));
+}
+
 }  // namespace
 
 void add_privacy_commands(CLI::App& app, Runs& runs) {
@@ -267,10 +275,7 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
                                              "from labelled rows.");
   t->add_option("--data", train->data, "labelled JSONL files")->required()->check(CLI::ExistingFile);
   t->add_option("-o,--out", train->out, "tagger file to write")->required();
-  t->add_option("--epochs", train->options.epochs, "passes over the data")->capture_default_str()->check(CLI::Range(1, 100));
-  t->add_option("--buckets", train->options.buckets, "hashed feature slots (a power of two)")
-      ->capture_default_str()
-      ->check(CLI::Range(64u, 1u << 24));
+  add_tagger_options(*t, train->options);
   runs[t] = [train] { return run_train(*train); };
 
   auto cv = std::make_shared<CvArgs>();
@@ -280,10 +285,7 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   c->add_option("--folds", cv->folds, "folds")->capture_default_str();
   c->add_flag("--by-template", cv->by_template,
               "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
-  c->add_option("--epochs", cv->options.epochs, "passes over the data")->capture_default_str()->check(CLI::Range(1, 100));
-  c->add_option("--buckets", cv->options.buckets, "hashed feature slots (a power of two)")
-      ->capture_default_str()
-      ->check(CLI::Range(64u, 1u << 24));
+  add_tagger_options(*c, cv->options);
   runs[c] = [cv] { return run_cv(*cv); };
 
   CLI::App* audit = app.add_subcommand("audit", "The egress audit log (privacy.audit_log).");
