@@ -76,6 +76,15 @@ std::string new_completion_id() {
   return id;
 }
 
+// Compares a presented credential with the secret in time that does not
+// depend on where they first differ.
+bool same_secret(std::string_view presented, std::string_view secret) {
+  if (presented.size() != secret.size()) return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < secret.size(); ++i) diff |= static_cast<unsigned char>(presented[i] ^ secret[i]);
+  return diff == 0;
+}
+
 // Passes everything to the server's sink and records each request body that
 // leaves the device in the egress audit (metadata and a hash, never content).
 class AuditingSink final : public DispatchSink {
@@ -333,7 +342,7 @@ void Gateway::admin_audit(HttpExchange& ex) {
                                            "environment variable when starting tiergate"));
     return;
   }
-  if (ex.header("authorization") != "Bearer " + options_.admin_token) {
+  if (!same_secret(ex.header("authorization"), "Bearer " + options_.admin_token)) {
     ex.respond(401, {{"Content-Type", "application/json"}, {"WWW-Authenticate", "Bearer"}},
                error_json(401, "GET /admin/audit needs Authorization: Bearer <the admin token>"));
     return;
