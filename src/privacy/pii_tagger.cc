@@ -61,6 +61,7 @@ struct TokenView {
   uint64_t word = 0, shape = 0, prefix = 0, suffix = 0;
   bool capitalised = false;
   bool newline_before = false;
+  bool marked = false;  // opens with an upper-case letter, a digit or a non-ASCII byte
 };
 
 // FNV-1a hashes of the lower-cased word, its first and last three bytes, and
@@ -98,6 +99,7 @@ TokenView view_of(std::string_view text, const Token& t) {
   v.suffix = suffix;
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;
+  v.marked = v.capitalised || (s[0] >= '0' && s[0] <= '9') || static_cast<unsigned char>(s[0]) >= 0x80;
   return v;
 }
 
@@ -283,6 +285,14 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   int prev = -1, prev2 = -1;
   size_t open = 0;  // index in `out` of the span being extended, when prev is B/I
   for (size_t i = 0; i < tokens.size(); ++i) {
+    // In text with capitals, a span opens at or just before a marked token
+    // (a capital, a digit, a non-ASCII letter): other tokens outside a span
+    // are O without scoring, which spares most of the words of a prompt.
+    if (mixed && prev <= 0 && !views[i].marked && !(i + 1 < views.size() && views[i + 1].marked)) {
+      prev2 = prev;
+      prev = 0;
+      continue;
+    }
     features(views, i, prev, prev2, mixed, buckets_ - 1, f);
     std::fill(score.begin(), score.begin() + static_cast<ptrdiff_t>(tags), 0.0f);
     for (uint32_t s : f) {
