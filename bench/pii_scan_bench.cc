@@ -238,11 +238,7 @@ void BM_FullScanPrompts(benchmark::State& state) {
     state.SkipWithError("../shared/data (routing, prompts and pii) is absent");
     return;
   }
-  scan_prompts(state, [tagger](const std::string& p, std::vector<PiiSpan>& spans) {
-    find_structured_pii(p, spans);
-    tagger->tag(p, spans);
-    resolve_pii_overlaps(spans);
-  });
+  scan_prompts(state, [tagger](const std::string& p, std::vector<PiiSpan>& spans) { find_pii(p, tagger, spans); });
 }
 
 void BM_English(benchmark::State& state) {

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <numeric>
 #include <random>
-#include <sstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -17,7 +17,6 @@
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_eval.h"
 #include "tiergate/privacy/pii_tagger.h"
-#include "tiergate/privacy/structured_pii.h"
 #include "tiergate/privacy/utf8_offsets.h"
 
 namespace tiergate::cli {
@@ -30,32 +29,17 @@ int fail(const std::string& command, const std::string& message) {
   return 1;
 }
 
-// Every detector the gateway runs before routing, on one text: the
-// structured scan, and the tagger when there is one, merged.
+// Every detector the gateway runs before routing, on one text.
 std::vector<PiiSpan> detect(std::string_view text, const PiiTagger* tagger) {
   std::vector<PiiSpan> spans;
-  find_structured_pii(text, spans);
-  if (tagger != nullptr) {
-    tagger->tag(text, spans);
-    resolve_pii_overlaps(spans);
-  }
+  find_pii(text, tagger, spans);
   return spans;
-}
-
-StatusOr<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return not_found(path + ": cannot read");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // The tagger at `path`, or none when `path` is empty.
 StatusOr<std::unique_ptr<PiiTagger>> load_tagger(const std::string& path) {
   if (path.empty()) return std::unique_ptr<PiiTagger>();
-  StatusOr<std::string> bytes = read_file(path);
-  if (!bytes.is_ok()) return bytes.status();
-  StatusOr<PiiTagger> tagger = PiiTagger::parse(*bytes, path);
+  StatusOr<PiiTagger> tagger = load_pii_tagger(path);
   if (!tagger.is_ok()) return tagger.status();
   return std::make_unique<PiiTagger>(std::move(tagger).value());
 }
@@ -219,9 +203,8 @@ struct VerifyArgs {
 int run_verify(const VerifyArgs& args) {
   std::ifstream in(args.log, std::ios::binary);
   if (!in) return fail("audit verify", args.log + ": cannot read");
-  std::stringstream content;
-  content << in.rdbuf();
-  StatusOr<AuditSummary> summary = verify_audit_log(content.str(), args.log);
+  const std::string content{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  StatusOr<AuditSummary> summary = verify_audit_log(content, args.log);
   if (!summary.is_ok()) return fail("audit verify", summary.status().message());
   std::cout << json{{"log", args.log},
                     {"entries", summary->entries},

@@ -1,6 +1,4 @@
 #include <csignal>
-#include <fstream>
-#include <sstream>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -87,12 +85,7 @@ int serve(const ServeOptions& opts) {
   }
   std::shared_ptr<const PiiTagger> tagger;
   if (privacy && !config->privacy.tagger.empty()) {
-    std::ifstream in(config->privacy.tagger, std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    StatusOr<PiiTagger> loaded_tagger =
-        in ? PiiTagger::parse(bytes.str(), config->privacy.tagger)
-           : StatusOr<PiiTagger>(not_found(config->privacy.tagger + ": cannot read (privacy.tagger)"));
+    StatusOr<PiiTagger> loaded_tagger = load_pii_tagger(config->privacy.tagger);
     if (!loaded_tagger.is_ok()) {
       std::cerr << "tiergate serve: privacy.tagger in " << config->source << ": " << loaded_tagger.status().message()
                 << "\n";

@@ -886,6 +886,13 @@ std::optional<PrivacyAction> parse_privacy_action(std::string_view name) {
   return std::nullopt;
 }
 
+const UpstreamConfig* Config::upstream(std::string_view name) const {
+  for (const UpstreamConfig& up : cloud) {
+    if (up.name == name) return &up;
+  }
+  return nullptr;
+}
+
 std::optional<double> RoutingConfig::budget_for(const std::string& api_key_fingerprint) const {
   std::optional<double> every;
   for (const BudgetConfig& b : budgets) {

@@ -60,10 +60,8 @@ Engine* Dispatcher::cloud(const std::string& name) const {
 
 double Dispatcher::cost_usd(const std::string& tier, const Usage& usage) const {
   if (tier == "edge") return config_->edge.price.cost_usd(usage.prompt_tokens, usage.completion_tokens);
-  for (const auto& up : config_->cloud) {
-    if (up.name == tier) return up.price.cost_usd(usage.prompt_tokens, usage.completion_tokens);
-  }
-  return 0;
+  const UpstreamConfig* up = config_->upstream(tier);
+  return up != nullptr ? up->price.cost_usd(usage.prompt_tokens, usage.completion_tokens) : 0;
 }
 
 StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink,
@@ -83,6 +81,8 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
     if (redactions != nullptr) {
       attempt.route += "+redacted";
       attempt.privacy = PrivacyAction::kRedact;
+    } else if (c.kind == TierKind::kEdge && !denied.empty()) {
+      attempt.privacy = PrivacyAction::kLocalOnly;  // the edge answers because the policy kept the request here
     }
     sink.on_attempt(attempt);
     ++attempts;
@@ -113,10 +113,8 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
       continue;
     }
     if (c.kind == TierKind::kCloud && privacy_ != nullptr) {
-      TrustLevel trust = TrustLevel::kPublic;
-      for (const UpstreamConfig& up : config_->cloud) {
-        if (up.name == c.tier) trust = up.trust;
-      }
+      const UpstreamConfig* up = config_->upstream(c.tier);
+      const TrustLevel trust = up != nullptr ? up->trust : TrustLevel::kPublic;
       static const PrivacyScan kNoScan{{}, "no scan result reached dispatch"};
       const Egress egress = prepare_egress(*privacy_, scan != nullptr ? *scan : kNoScan, request, trust);
       if (egress.decision.action == PrivacyAction::kLocalOnly) {

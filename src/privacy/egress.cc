@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "tiergate/privacy/structured_pii.h"
 
 namespace tiergate {
 
@@ -25,11 +24,7 @@ PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTag
   std::vector<PiiSpan> spans;
   for (size_t m = 0; m < messages.size(); ++m) {
     spans.clear();
-    find_structured_pii(messages[m].content, spans);
-    if (tagger != nullptr) {
-      tagger->tag(messages[m].content, spans);
-      resolve_pii_overlaps(spans);
-    }
+    find_pii(messages[m].content, tagger, spans);
     for (const PiiSpan& s : spans) scan.findings.push_back({std::string(pii_type_name(s.type)), m, s.begin, s.end});
   }
   return scan;

@@ -1,9 +1,13 @@
 #include "tiergate/privacy/pii_tagger.h"
 
+#include "tiergate/privacy/structured_pii.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <numeric>
 #include <random>
 
@@ -146,6 +150,15 @@ void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bo
   if (i + 1 < v.size() && v[i + 1].newline_before) add(kBoundary, 1);
 }
 
+// score[k] = the sum over the feature slots of weights[slot * tags + k].
+void add_scores(const float* weights, const std::vector<uint32_t>& slots, size_t tags, float* score) {
+  std::fill(score, score + tags, 0.0f);
+  for (uint32_t s : slots) {
+    const float* ws = weights + size_t{s} * tags;
+    for (size_t k = 0; k < tags; ++k) score[k] += ws[k];
+  }
+}
+
 bool mixed_case(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
@@ -246,11 +259,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
       int prev = -1, prev2 = -1;  // -1: before the text
       for (size_t i = 0; i < row.views.size(); ++i, step += 1) {
         features(row.views, i, prev, prev2, row.mixed, slots, f);
-        std::fill(score.begin(), score.end(), 0.0f);
-        for (uint32_t s : f) {
-          const float* ws = &w[size_t{s} * tags];
-          for (size_t k = 0; k < tags; ++k) score[k] += ws[k];
-        }
+        add_scores(w.data(), f, tags, score.data());
         const int guess = static_cast<int>(std::max_element(score.begin(), score.end()) - score.begin());
         const int gold = row.gold[i];
         if (guess != gold) {
@@ -294,11 +303,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     features(views, i, prev, prev2, mixed, buckets_ - 1, f);
-    std::fill(score.begin(), score.begin() + static_cast<ptrdiff_t>(tags), 0.0f);
-    for (uint32_t s : f) {
-      const float* ws = &weights_[size_t{s} * tags];
-      for (size_t k = 0; k < tags; ++k) score[k] += ws[k];
-    }
+    add_scores(weights_.data(), f, tags, score.data());
     // An I- tag only continues a span of its own type.
     int best = 0;
     for (size_t k = 1; k < tags; ++k) {
@@ -387,6 +392,22 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     t.weights_[k] = std::bit_cast<float>(bits);
   }
   return t;
+}
+
+StatusOr<PiiTagger> load_pii_tagger(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return not_found(path + ": cannot read the tagger");
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return PiiTagger::parse(bytes.str(), path);
+}
+
+void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out) {
+  find_structured_pii(text, out);
+  if (tagger != nullptr) {
+    tagger->tag(text, out);
+    resolve_pii_overlaps(out);
+  }
 }
 
 }  // namespace tiergate

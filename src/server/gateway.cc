@@ -482,10 +482,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
     std::string_view action;
     if (!result.is_ok()) {
       if (result.status().code() == StatusCode::kPermissionDenied) action = "local_only";
-    } else if (result->attempt.tier != "edge") {
+    } else if (result->attempt.tier != "edge" || result->attempt.privacy == PrivacyAction::kLocalOnly) {
       action = privacy_action_name(result->attempt.privacy);
-    } else if (result->attempt.route.find(">privacy") != std::string::npos) {
-      action = "local_only";
     }
     if (!action.empty()) metrics_->privacy_requests.with({std::string(action)}).inc();
   };

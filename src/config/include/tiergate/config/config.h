@@ -175,6 +175,8 @@ struct Config {
   AdminConfig admin;
 
   bool has_edge() const { return !edge.model.empty(); }
+  // The cloud upstream called `name`, or nullptr.
+  const UpstreamConfig* upstream(std::string_view name) const;
 };
 
 using ConfigPtr = std::shared_ptr<const Config>;

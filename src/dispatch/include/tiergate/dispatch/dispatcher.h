@@ -37,7 +37,10 @@ struct Attempt {
   // request from every planned tier, and "+redacted" when values were
   // replaced before the request left.
   std::string route;
-  PrivacyAction privacy = PrivacyAction::kAllow;  // what left: as it was, or redacted
+  // What the privacy policy did: the request left as it was (kAllow) or
+  // redacted, or the edge answers because the policy kept it on the device
+  // after a forbidden hop (kLocalOnly).
+  PrivacyAction privacy = PrivacyAction::kAllow;
 };
 
 class DispatchSink : public TokenSink {

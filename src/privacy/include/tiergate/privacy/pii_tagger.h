@@ -66,4 +66,13 @@ class PiiTagger {
   std::vector<float> weights_;  // [slot * tags() + tag]
 };
 
+// Reads a tagger file. kNotFound when it cannot be read; parse()'s errors
+// otherwise.
+StatusOr<PiiTagger> load_pii_tagger(const std::string& path);
+
+// The whole scan of one text, as the gateway runs it: the structured
+// detectors, then (when given) the tagger, merged by resolve_pii_overlaps.
+// Appends to `out`, which should be empty.
+void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out);
+
 }  // namespace tiergate
