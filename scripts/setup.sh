@@ -73,6 +73,37 @@ elif [[ ! -f "$llama_dir/include/llama.h" ]]; then
   log "llama.cpp source at $llama_dir ($(git -C "$llama_dir" describe --tags --always 2>/dev/null))"
 fi
 
+# --- word lists for the PII tagger, from the npm registry -------------------
+# Names, places, street and company words of every locale of @faker-js/faker
+# (MIT), written by scripts/gazetteers.mjs; `tiergate pii train --gazetteers`
+# reads them (docs/privacy.md).
+faker_pkg="@faker-js/faker@10.6.0"
+faker_sha256="13b79ed894af1a52a624fdb144384e1fd6c4afc1a30488830d3be64924333674"
+gazetteer_dir="$root/third_party/gazetteers"
+if [[ ! -f "$gazetteer_dir/.from-$faker_sha256" ]]; then
+  cache="$root/third_party/.cache"
+  mkdir -p "$cache"
+  tarball="$cache/faker-js-faker-10.6.0.tgz"
+  if [[ ! -f "$tarball" ]]; then
+    log "fetching $faker_pkg with npm pack"
+    (cd "$cache" && npm pack "$faker_pkg" --silent >/dev/null)
+  fi
+  actual="$(sha256sum "$tarball" | cut -d' ' -f1)"
+  if [[ "$actual" != "$faker_sha256" ]]; then
+    rm -f "$tarball"
+    log "sha256 mismatch for $tarball: expected $faker_sha256, got $actual (file removed; rerun)"
+    exit 1
+  fi
+  rm -rf "$cache/faker" "$gazetteer_dir.tmp"
+  mkdir -p "$cache/faker"
+  tar -xzf "$tarball" -C "$cache/faker"
+  node "$root/scripts/gazetteers.mjs" "$cache/faker/package" "$gazetteer_dir.tmp"
+  touch "$gazetteer_dir.tmp/.from-$faker_sha256"
+  rm -rf "$gazetteer_dir" "$cache/faker"
+  mv "$gazetteer_dir.tmp" "$gazetteer_dir"
+  log "gazetteers for the PII tagger at $gazetteer_dir"
+fi
+
 # --- npm packages: the openai SDK for tests/sdk and the demo client ---------
 if [[ ! -d "$root/node_modules/openai" ]]; then
   log "installing the openai npm package (package-lock.json)"

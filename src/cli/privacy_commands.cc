@@ -98,18 +98,52 @@ int run_eval(const EvalArgs& args) {
   return 0;
 }
 
+// The tagger options of `pii train` and `pii cv`: the flags, and the
+// directories of word lists to read into options.gazetteers.
+struct TaggerArgs {
+  TaggerOptions options;
+  std::vector<std::string> gazetteer_dirs;
+};
+
+// args.options with the lists of every directory; a category found in two
+// directories gets the entries of both.
+StatusOr<TaggerOptions> tagger_options(const TaggerArgs& args) {
+  TaggerOptions options = args.options;
+  for (const std::string& dir : args.gazetteer_dirs) {
+    auto lists = load_gazetteer_dir(dir);
+    if (!lists.is_ok()) return lists.status();
+    for (GazetteerList& list : *lists) {
+      auto same = std::find_if(options.gazetteers.begin(), options.gazetteers.end(),
+                               [&](const GazetteerList& l) { return l.category == list.category; });
+      if (same == options.gazetteers.end()) {
+        options.gazetteers.push_back(std::move(list));
+      } else {
+        same->entries.insert(same->entries.end(), list.entries.begin(), list.entries.end());
+      }
+    }
+  }
+  if (options.gazetteers.size() > Gazetteer::kMaxCategories) {
+    return invalid_argument(std::to_string(options.gazetteers.size()) + " gazetteer categories in all; at most " +
+                            std::to_string(Gazetteer::kMaxCategories) + " are supported");
+  }
+  return options;
+}
+
 struct TrainArgs {
   std::vector<std::string> data;
   std::string out;
-  TaggerOptions options;
+  TaggerArgs tagger;
 };
 
 int run_train(const TrainArgs& args) {
   auto rows = load_all(args.data);
   if (!rows.is_ok()) return fail("pii train", rows.status().message());
+  auto options = tagger_options(args.tagger);
+  if (!options.is_ok()) return fail("pii train", options.status().message());
   const auto start = std::chrono::steady_clock::now();
-  std::cerr << "[pii train] " << rows->size() << " rows, " << args.options.epochs << " epochs\n";
-  const PiiTagger tagger = PiiTagger::train(*rows, args.options);
+  std::cerr << "[pii train] " << rows->size() << " rows, " << options->epochs << " epochs, "
+            << options->gazetteers.size() << " gazetteer categories\n";
+  const PiiTagger tagger = PiiTagger::train(*rows, *options);
   if (tagger.empty()) return fail("pii train", "the data labels none of the types the tagger learns (PERSON, STREET_ADDRESS, ...)");
   // Written to a temporary name first, so a failed write leaves no partial tagger.
   const std::string tmp = args.out + ".tmp";
@@ -136,7 +170,7 @@ struct CvArgs {
   std::vector<std::string> data;
   int folds = 5;
   bool by_template = false;
-  TaggerOptions options;
+  TaggerArgs tagger;
 };
 
 // The text with each labelled value replaced by its type: rows made from one
@@ -161,10 +195,12 @@ int run_cv(const CvArgs& args) {
   auto rows = load_all(args.data);
   if (!rows.is_ok()) return fail("pii cv", rows.status().message());
   if (args.folds < 2 || static_cast<size_t>(args.folds) > rows->size()) return fail("pii cv", "--folds must be 2..rows");
+  auto options = tagger_options(args.tagger);
+  if (!options.is_ok()) return fail("pii cv", options.status().message());
   // Fold of each row: by row, or by template so that no test template was
   // seen in training (the held-out sets use other templates).
   std::vector<int> fold(rows->size());
-  std::mt19937_64 rng(args.options.seed);
+  std::mt19937_64 rng(options->seed);
   if (args.by_template) {
     std::map<std::string, int> of_template;
     std::vector<std::string> keys;
@@ -186,7 +222,7 @@ int run_cv(const CvArgs& args) {
     for (size_t i = 0; i < rows->size(); ++i) {
       if (fold[i] != f) train.push_back((*rows)[i]);
     }
-    const PiiTagger tagger = PiiTagger::train(train, args.options);
+    const PiiTagger tagger = PiiTagger::train(train, *options);
     for (size_t i = 0; i < rows->size(); ++i) {
       if (fold[i] == f) scorer.add((*rows)[i].spans, detect((*rows)[i].text, &tagger));
     }
@@ -217,11 +253,16 @@ int run_verify(const VerifyArgs& args) {
 }
 
 // The tagger's training options, shared by `pii train` and `pii cv`.
-void add_tagger_options(CLI::App& command, TaggerOptions& options) {
+void add_tagger_options(CLI::App& command, TaggerArgs& args) {
+  TaggerOptions& options = args.options;
   command.add_option("--epochs", options.epochs, "passes over the data")->capture_default_str()->check(CLI::Range(1, 100));
   command.add_option("--buckets", options.buckets, "hashed feature slots (a power of two)")
       ->capture_default_str()
       ->check(CLI::Range(64u, 1u << 24));
+  command.add_option("--gazetteers", args.gazetteer_dirs,
+                     "directories of word lists (*.txt, one entry per line; the file name is the category), e.g. "
+                     "third_party/gazetteers from scripts/setup.sh")
+      ->check(CLI::ExistingDirectory);
 }
 
 }  // namespace
@@ -258,7 +299,7 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
                                              "from labelled rows.");
   t->add_option("--data", train->data, "labelled JSONL files")->required()->check(CLI::ExistingFile);
   t->add_option("-o,--out", train->out, "tagger file to write")->required();
-  add_tagger_options(*t, train->options);
+  add_tagger_options(*t, train->tagger);
   runs[t] = [train] { return run_train(*train); };
 
   auto cv = std::make_shared<CvArgs>();
@@ -268,7 +309,7 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   c->add_option("--folds", cv->folds, "folds")->capture_default_str();
   c->add_flag("--by-template", cv->by_template,
               "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
-  add_tagger_options(*c, cv->options);
+  add_tagger_options(*c, cv->tagger);
   runs[c] = [cv] { return run_cv(*cv); };
 
   CLI::App* audit = app.add_subcommand("audit", "The egress audit log (privacy.audit_log).");

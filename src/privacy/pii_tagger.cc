@@ -2,6 +2,8 @@
 
 #include "tiergate/privacy/structured_pii.h"
 
+#include "little_endian.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -15,7 +17,7 @@ namespace tiergate {
 namespace {
 
 constexpr std::string_view kMagic = "TGPIITAG";
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;  // 2: a gazetteer follows the weights
 
 struct Token {
   uint32_t begin = 0, end = 0;
@@ -63,6 +65,7 @@ char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + '
 // What a token contributes to its own and its neighbours' features.
 struct TokenView {
   uint64_t word = 0, shape = 0, prefix = 0, suffix = 0;
+  Gazetteer::Match gazetteer;
   bool capitalised = false;
   bool newline_before = false;
   bool marked = false;  // opens with an upper-case letter, a digit or a non-ASCII byte
@@ -70,8 +73,8 @@ struct TokenView {
 
 // FNV-1a hashes of the lower-cased word, its first and last three bytes, and
 // its shape, computed in one pass without copying the word: this runs for
-// every token scanned.
-TokenView view_of(std::string_view text, const Token& t) {
+// every token scanned. Then the word's gazetteer matches.
+TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazetteer) {
   const std::string_view s = text.substr(t.begin, t.end - t.begin);
   constexpr uint64_t kOffset = 1469598103934665603ull, kPrime = 1099511628211ull;
   uint64_t word = kOffset, prefix = 11, suffix = 13, shape = 7;
@@ -104,13 +107,15 @@ TokenView view_of(std::string_view text, const Token& t) {
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;
   v.marked = v.capitalised || (s[0] >= '0' && s[0] <= '9') || static_cast<unsigned char>(s[0]) >= 0x80;
+  v.gazetteer = gazetteer.lookup(word);
   return v;
 }
 
 // Feature templates; each hashes with its own id.
 enum Template : uint64_t {
   kBias = 1, kWord, kShape, kPrefix, kSuffix, kPrevTag, kPrevTags, kWordBefore, kWordAfter, kWord2Before,
-  kWord2After, kShapeBefore, kShapeAfter, kCap, kCapBefore, kCapAfter, kPrevTagWord, kNewline, kBoundary
+  kWord2After, kShapeBefore, kShapeAfter, kCap, kCapBefore, kCapAfter, kPrevTagWord, kNewline, kBoundary,
+  kGazetteerFull, kGazetteerPart
 };
 
 // The feature slots of token i given the two previous tags. `mixed_case`:
@@ -148,6 +153,18 @@ void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bo
   }
   if (v[i].newline_before) add(kNewline, 1);
   if (i + 1 < v.size() && v[i + 1].newline_before) add(kBoundary, 1);
+  // Gazetteer categories of the token and its neighbours: (category, offset).
+  for (ptrdiff_t offset = -1; offset <= 1; ++offset) {
+    const ptrdiff_t j = at + offset;
+    if (j < 0 || static_cast<size_t>(j) >= v.size()) continue;
+    const Gazetteer::Match m = v[static_cast<size_t>(j)].gazetteer;
+    for (uint32_t bits = m.full; bits != 0; bits &= bits - 1) {
+      add(kGazetteerFull, static_cast<uint64_t>(std::countr_zero(bits)) * 4 + static_cast<uint64_t>(offset + 1));
+    }
+    for (uint32_t bits = m.part; bits != 0; bits &= bits - 1) {
+      add(kGazetteerPart, static_cast<uint64_t>(std::countr_zero(bits)) * 4 + static_cast<uint64_t>(offset + 1));
+    }
+  }
 }
 
 // score[k] = the sum over the feature slots of weights[slot * tags + k].
@@ -159,12 +176,44 @@ void add_scores(const float* weights, const std::vector<uint32_t>& slots, size_t
   }
 }
 
+// Whether token i may continue a span of `type` that covers token i - 1
+// (i > 0): no span but an address runs across a line break, and none runs
+// past the end of a sentence ("?", "!", or a "." that does not close an
+// abbreviation of at most three letters such as "Dr." or "Apt.").
+bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_t i, PiiType type) {
+  if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
+  const Token& before = tokens[i - 1];
+  if (before.end - before.begin != 1) return true;
+  const char mark = text[before.begin];
+  if (mark == '?' || mark == '!') return false;
+  if (mark != '.') return true;
+  if (i < 2) return false;
+  const Token& word = tokens[i - 2];
+  return word.end == before.begin && word.end - word.begin <= 3 && is_word_byte(static_cast<unsigned char>(text[word.begin]));
+}
+
 bool mixed_case(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
-void append_u32(std::string& out, uint32_t v) {
-  for (int b = 0; b < 4; ++b) out += static_cast<char>((v >> (8 * b)) & 0xff);
+// The gazetteer of `lists`, keyed by the tagger's word hash: an entry that
+// is one word is a full match, each word of a longer entry a part match.
+Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
+  std::vector<std::string> categories;
+  for (const GazetteerList& list : lists) categories.push_back(list.category);
+  Gazetteer g(std::move(categories));
+  std::vector<Token> tokens;
+  for (size_t c = 0; c < lists.size(); ++c) {
+    for (const std::string& entry : lists[c].entries) {
+      tokenize(entry, tokens);
+      const auto is_word = [&](const Token& t) { return is_word_byte(static_cast<unsigned char>(entry[t.begin])); };
+      const bool full = tokens.size() == 1;
+      for (const Token& t : tokens) {
+        if (is_word(t)) g.add(view_of(entry, t, Gazetteer{}).word, c, full);
+      }
+    }
+  }
+  return g;
 }
 
 }  // namespace
@@ -210,6 +259,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   }
   if (t.types_.empty()) return t;
   t.buckets_ = std::bit_ceil(std::max<uint32_t>(options.buckets, 64));
+  t.gazetteer_ = build_gazetteer(options.gazetteers);
   const size_t tags = t.tags();
   const uint32_t slots = t.buckets_ - 1;
 
@@ -227,7 +277,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
     Row row;
     row.mixed = mixed_case(e.text);
     row.gold.assign(tokens.size(), 0);
-    for (const Token& tok : tokens) row.views.push_back(view_of(e.text, tok));
+    for (const Token& tok : tokens) row.views.push_back(view_of(e.text, tok, t.gazetteer_));
     for (const PiiSpan& s : e.spans) {
       const auto k = std::find(t.types_.begin(), t.types_.end(), s.type);
       if (k == t.types_.end()) continue;
@@ -287,7 +337,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   thread_local std::vector<uint32_t> f;
   tokenize(text, tokens);
   views.clear();
-  for (const Token& tok : tokens) views.push_back(view_of(text, tok));
+  for (const Token& tok : tokens) views.push_back(view_of(text, tok, gazetteer_));
   const bool mixed = mixed_case(text);
   const size_t tags = this->tags();
   std::array<float, 64> score{};
@@ -308,7 +358,10 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     int best = 0;
     for (size_t k = 1; k < tags; ++k) {
       const bool inside = k % 2 == 0;
-      if (inside && (prev <= 0 || (prev - 1) / 2 != static_cast<int>(k - 2) / 2)) continue;
+      if (inside && (prev <= 0 || (prev - 1) / 2 != static_cast<int>(k - 2) / 2 ||
+                     !may_continue(text, tokens, i, types_[(k - 2) / 2]))) {
+        continue;
+      }
       if (score[k] > score[static_cast<size_t>(best)]) best = static_cast<int>(k);
     }
     if (best > 0 && best % 2 == 1) {
@@ -324,14 +377,14 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
 
 std::string PiiTagger::serialize() const {
   std::string out(kMagic);
-  append_u32(out, kFormatVersion);
-  append_u32(out, static_cast<uint32_t>(types_.size()));
+  little_endian::append<uint32_t>(out, kFormatVersion);
+  little_endian::append<uint32_t>(out, static_cast<uint32_t>(types_.size()));
   for (PiiType t : types_) {
     const std::string_view name = pii_type_name(t);
     out += static_cast<char>(name.size());
     out += name;
   }
-  append_u32(out, buckets_);
+  little_endian::append<uint32_t>(out, buckets_);
   const size_t at = out.size();
   out.resize(at + weights_.size() * sizeof(float));
   if constexpr (std::endian::native == std::endian::little) {
@@ -342,19 +395,14 @@ std::string PiiTagger::serialize() const {
       for (int b = 0; b < 4; ++b) out[at + 4 * k + static_cast<size_t>(b)] = static_cast<char>((bits >> (8 * b)) & 0xff);
     }
   }
+  gazetteer_.serialize(out);
   return out;
 }
 
 StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view source) {
   const std::string where(source);
   size_t at = 0;
-  auto u32 = [&](uint32_t& v) {
-    if (bytes.size() - at < 4) return false;
-    v = 0;
-    for (int b = 0; b < 4; ++b) v |= uint32_t{static_cast<unsigned char>(bytes[at + static_cast<size_t>(b)])} << (8 * b);
-    at += 4;
-    return true;
-  };
+  auto u32 = [&](uint32_t& v) { return little_endian::read(bytes, at, v); };
   if (!bytes.starts_with(kMagic)) return invalid_argument(where + ": not a tiergate PII tagger (train one with `tiergate pii train`)");
   at = kMagic.size();
   uint32_t version = 0, types = 0, buckets = 0;
@@ -381,7 +429,7 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
   }
   t.buckets_ = buckets;
   const size_t n = size_t{buckets} * t.tags();
-  if (bytes.size() - at != n * sizeof(float)) {
+  if (bytes.size() - at < n * sizeof(float)) {
     return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " weight bytes where " +
                             std::to_string(n * sizeof(float)) + " were due (truncated or damaged)");
   }
@@ -391,6 +439,11 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
     t.weights_[k] = std::bit_cast<float>(bits);
   }
+  at += n * sizeof(float);
+  auto gazetteer = Gazetteer::parse(bytes, at, source);
+  if (!gazetteer.is_ok()) return gazetteer.status();
+  if (at != bytes.size()) return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " unexpected bytes at the end");
+  t.gazetteer_ = std::move(gazetteer).value();
   return t;
 }
 

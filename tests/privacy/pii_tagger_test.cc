@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <cctype>
 #include <random>
 
 #include "tiergate/privacy/pii_eval.h"
@@ -25,6 +26,14 @@ const std::vector<std::string> kTemplates = {
     "My name is {P} and I live in {L}.",   "Please call {P} tomorrow.",        "{P} moved to {L} last year.",
     "Is {P} still working in {L}?",         "Send the invoice to {P}, thanks.", "Dear {P}, your order shipped.",
     "We met {P} at the office in {L}.",     "Ask {P} about the trip to {L}.",   "I think {P} knows the way."};
+
+TaggerOptions options(int epochs, uint32_t buckets, uint64_t seed) {
+  TaggerOptions o;
+  o.epochs = epochs;
+  o.buckets = buckets;
+  o.seed = seed;
+  return o;
+}
 
 PiiExample make(const std::string& tmpl, const std::string& person, const std::string& city) {
   PiiExample e;
@@ -59,7 +68,7 @@ TEST(PiiTaggerTest, LearnsContextsAndFindsNamesItNeverSaw) {
   // Train on the first names and cities; test on the others.
   const std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
   const std::vector<PiiExample> test = sample(200, 16, 24, 14, 20, 8, 12, 2);
-  const PiiTagger tagger = PiiTagger::train(train, {.epochs = 5, .buckets = 1u << 14, .seed = 1});
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
   ASSERT_EQ(tagger.types(), (std::vector<PiiType>{PiiType::kPerson, PiiType::kLocation}));
   PiiScorer scorer;
   for (const PiiExample& e : test) {
@@ -89,7 +98,7 @@ TEST(PiiTaggerTest, LeavesTheStructuredTypesToTheDetectors) {
 }
 
 TEST(PiiTaggerTest, SavedTaggersLoadAndDamagedOnesAreRefused) {
-  const PiiTagger tagger = PiiTagger::train(sample(100, 0, 16, 0, 14, 0, 8, 3), {.epochs = 2, .buckets = 1u << 10});
+  const PiiTagger tagger = PiiTagger::train(sample(100, 0, 16, 0, 14, 0, 8, 3), options(2, 1u << 10, 1));
   const std::string bytes = tagger.serialize();
   auto loaded = PiiTagger::parse(bytes, "t.bin");
   ASSERT_TRUE(loaded.is_ok()) << loaded.status().to_string();
@@ -107,6 +116,70 @@ TEST(PiiTaggerTest, SavedTaggersLoadAndDamagedOnesAreRefused) {
   auto refused = PiiTagger::parse(other_version, "t.bin");
   ASSERT_FALSE(refused.is_ok());
   EXPECT_NE(refused.status().message().find("retrain it with `tiergate pii train`"), std::string::npos);
+}
+
+// Names only the word lists know, in lower-case sentences of templates
+// training never had: the gazetteer features carry over where the context
+// words and the capitals cannot.
+TEST(PiiTaggerTest, GazetteersFindNamesInTemplatesItNeverSaw) {
+  const std::vector<std::string> kNewTemplates = {"Yesterday {P} phoned twice.", "Tell {P} that lunch is ready.",
+                                                  "The parcel for {P} is late."};
+  std::mt19937 rng(5);
+  std::vector<PiiExample> test;
+  for (int k = 0; k < 120; ++k) {
+    const std::string person = kFirst[16 + rng() % 8] + " " + kLast[14 + rng() % 6];
+    test.push_back(make(kNewTemplates[rng() % kNewTemplates.size()], person, ""));
+    // Lower case, as many prompts are: the shape of the name says nothing.
+    for (char& c : test.back().text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  // A fifth of the training rows are lower case too.
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < train.size(); k += 5) {
+    for (char& c : train[k].text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  auto person_recall = [&](const TaggerOptions& with_lists) {
+    const PiiTagger tagger = PiiTagger::train(train, with_lists);
+    PiiScorer scorer;
+    for (const PiiExample& e : test) {
+      std::vector<PiiSpan> found;
+      tagger.tag(e.text, found);
+      scorer.add(e.spans, found);
+    }
+    return scorer.counts(PiiType::kPerson).recall().value_or(0);
+  };
+  const double without = person_recall(o);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"city", kCities}};
+  const double with = person_recall(o);
+  std::cout << "[tagger] person recall in new templates: " << without << " without gazetteers, " << with << " with\n";
+  EXPECT_GE(with, 0.95);
+  EXPECT_GT(with, without);
+}
+
+// Training always has "First Last": a first name at the end of a line and a
+// surname on the next would be one span, but no name runs across a line break.
+TEST(PiiTaggerTest, NamesDoNotRunAcrossALineBreak) {
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
+  const std::string text = "Please call Wanda\nHorvath";
+  std::vector<PiiSpan> found;
+  tagger.tag(text, found);
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda");
+}
+
+TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
+  TaggerOptions o = options(3, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};
+  const PiiTagger tagger = PiiTagger::train(sample(200, 0, 16, 0, 14, 0, 8, 3), o);
+  auto loaded = PiiTagger::parse(tagger.serialize(), "t.bin");
+  ASSERT_TRUE(loaded.is_ok()) << loaded.status().to_string();
+  for (const PiiExample& e : sample(50, 16, 24, 14, 20, 8, 12, 4)) {
+    std::vector<PiiSpan> a, b;
+    tagger.tag(e.text, a);
+    loaded->tag(e.text, b);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(a[k].type == b[k].type && a[k].begin == b[k].begin && a[k].end == b[k].end);
+  }
 }
 
 }  // namespace

@@ -125,6 +125,29 @@ TEST_F(PiiCommandsTest, TrainWritesATaggerThatScanAndEvalUse) {
   EXPECT_NE(refused.err.find("damaged.bin"), std::string::npos) << refused.err;
 }
 
+TEST_F(PiiCommandsTest, TrainReadsGazetteerDirectories) {
+  const std::string data = write("names.jsonl", json{{"text", "Please call Anna Novak today."},
+                                                     {"spans", {{{"type", "PERSON"}, {"start", 12}, {"end", 22}}}}}
+                                                        .dump() +
+                                                    "\n");
+  std::filesystem::create_directories(dir_ + "/lists");
+  write("lists/first_name.txt", "Anna\nBruno\n");
+  write("lists/last_name.txt", "Novak\nvan der Berg\n");
+  const std::string tagger = dir_ + "/tagger.bin";
+  const auto trained = tiergate({"pii", "train", "--data", data, "--out", tagger, "--gazetteers", dir_ + "/lists"});
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  EXPECT_NE(trained.err.find("2 gazetteer categories"), std::string::npos) << trained.err;
+  EXPECT_EQ(tiergate({"pii", "eval", "--data", data, "--tagger", tagger}).exit_code, 0);
+
+  std::filesystem::create_directories(dir_ + "/empty");
+  const auto empty = tiergate({"pii", "train", "--data", data, "--out", tagger, "--gazetteers", dir_ + "/empty"});
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_NE(empty.err.find("no word lists"), std::string::npos) << empty.err;
+  const auto missing = tiergate({"pii", "cv", "--data", data, "--gazetteers", dir_ + "/nowhere"});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("nowhere"), std::string::npos) << missing.err;
+}
+
 TEST_F(PiiCommandsTest, AuditVerifyChecksTheChain) {
   AuditChain chain;
   EgressRecord r;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tiergate/core/status.h"
+#include "tiergate/privacy/gazetteer.h"
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_types.h"
 
@@ -34,6 +35,9 @@ struct TaggerOptions {
   int epochs = 6;
   uint32_t buckets = 1u << 16;  // hashed feature slots, a power of two
   uint64_t seed = 1;            // the order rows are visited in, per epoch
+  // Word lists whose matches become features (gazetteer.h); kept in the
+  // tagger, so that tagging needs no other file.
+  std::vector<GazetteerList> gazetteers;
 };
 
 // Whether the tagger learns `type` (the unstructured types).
@@ -63,6 +67,7 @@ class PiiTagger {
 
   std::vector<PiiType> types_;
   uint32_t buckets_ = 0;
+  Gazetteer gazetteer_;
   std::vector<float> weights_;  // [slot * tags() + tag]
 };
 

@@ -1,0 +1,69 @@
+// Word lists for the PII tagger (issue 4): first names, surnames, cities,
+// countries, street suffixes, ... A token found in a list is evidence the
+// tagger can use on text whose templates it never saw, where the words
+// around a name say little. Each list is a category. A token is a *full*
+// match of a category when an entry of it is that token alone, a *part*
+// match when it is one word of a longer entry ("york" of "New York").
+//
+// The table holds hashes of tokens, not text: the tagger decides how a token
+// is cut and hashed (pii_tagger.cc) and fills the table with add().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tiergate/core/status.h"
+
+namespace tiergate {
+
+struct GazetteerList {
+  std::string category;              // e.g. "first_name"; the file's stem
+  std::vector<std::string> entries;  // one per line, trimmed, empty lines dropped
+};
+
+// Reads every `*.txt` file in `dir`, in file-name order. kNotFound when `dir`
+// cannot be read; kInvalidArgument for a directory without lists or more
+// than Gazetteer::kMaxCategories of them.
+StatusOr<std::vector<GazetteerList>> load_gazetteer_dir(const std::string& dir);
+
+class Gazetteer {
+ public:
+  static constexpr size_t kMaxCategories = 16;
+
+  // Match masks: bit c of full() / part() for category c.
+  struct Match {
+    uint16_t full = 0;
+    uint16_t part = 0;
+  };
+
+  Gazetteer() = default;
+  explicit Gazetteer(std::vector<std::string> categories) : categories_(std::move(categories)) {}
+
+  bool empty() const { return size_ == 0; }
+  const std::vector<std::string>& categories() const { return categories_; }
+
+  // Records that the token hashing to `token_hash` matches category
+  // `category` (< categories().size()) fully or in part.
+  void add(uint64_t token_hash, size_t category, bool full);
+  Match lookup(uint64_t token_hash) const;
+
+  // Appended to / read from the tagger file; parse() advances `at` and names
+  // `source` in its errors.
+  void serialize(std::string& out) const;
+  static StatusOr<Gazetteer> parse(std::string_view bytes, size_t& at, std::string_view source);
+
+ private:
+  struct Slot {
+    uint64_t key = 0;  // 0: empty (a hash of 0 is stored as 1)
+    Match match;
+  };
+  void grow();
+
+  std::vector<std::string> categories_;
+  std::vector<Slot> slots_;  // open addressing, a power of two, at most half full
+  size_t size_ = 0;
+};
+
+}  // namespace tiergate

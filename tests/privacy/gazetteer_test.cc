@@ -1,0 +1,77 @@
+#include "tiergate/privacy/gazetteer.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace tiergate {
+namespace {
+
+TEST(GazetteerTest, KeepsFullAndPartMatchesPerCategory) {
+  Gazetteer g({"first_name", "city"});
+  g.add(11, 0, true);
+  g.add(11, 1, false);
+  g.add(0, 1, true);  // a hash of 0 is a valid key too
+  EXPECT_EQ(g.lookup(11).full, 0b01);
+  EXPECT_EQ(g.lookup(11).part, 0b10);
+  EXPECT_EQ(g.lookup(0).full, 0b10);
+  EXPECT_EQ(g.lookup(12).full | g.lookup(12).part, 0);
+  EXPECT_EQ(Gazetteer().lookup(11).full, 0);
+}
+
+TEST(GazetteerTest, GrowsAndRoundTrips) {
+  Gazetteer g({"a", "b", "c"});
+  for (uint64_t k = 1; k <= 5000; ++k) g.add(k * 0x9e3779b97f4a7c15ull, k % 3, k % 2 == 0);
+  std::string bytes = "prefix";
+  g.serialize(bytes);
+  size_t at = 6;
+  auto parsed = Gazetteer::parse(bytes, at, "t.bin");
+  ASSERT_TRUE(parsed.is_ok()) << parsed.status().to_string();
+  EXPECT_EQ(at, bytes.size());
+  EXPECT_EQ(parsed->categories(), g.categories());
+  for (uint64_t k = 1; k <= 5000; ++k) {
+    const uint64_t key = k * 0x9e3779b97f4a7c15ull;
+    ASSERT_EQ(parsed->lookup(key).full, g.lookup(key).full);
+    ASSERT_EQ(parsed->lookup(key).part, g.lookup(key).part);
+    ASSERT_NE(g.lookup(key).full | g.lookup(key).part, 0);
+  }
+}
+
+TEST(GazetteerTest, DamagedBytesAreRefused) {
+  Gazetteer g({"a"});
+  g.add(7, 0, true);
+  std::string bytes;
+  g.serialize(bytes);
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    size_t at = 0;
+    EXPECT_FALSE(Gazetteer::parse(bytes.substr(0, cut), at, "t.bin").is_ok()) << cut;
+  }
+  std::string foreign_bit = bytes;
+  foreign_bit[foreign_bit.size() - 4] = 0x02;  // category 1 of a one-category gazetteer
+  size_t at = 0;
+  EXPECT_FALSE(Gazetteer::parse(foreign_bit, at, "t.bin").is_ok());
+}
+
+TEST(GazetteerTest, ReadsADirectoryOfLists) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("tg_gazetteer_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  EXPECT_EQ(load_gazetteer_dir(dir.string()).status().code(), StatusCode::kNotFound);
+  fs::create_directories(dir);
+  EXPECT_EQ(load_gazetteer_dir(dir.string()).status().code(), StatusCode::kInvalidArgument);
+  std::ofstream(dir / "last_name.txt") << "Novak\r\n\n  Okafor \n";
+  std::ofstream(dir / "city.txt") << "New York\n";
+  std::ofstream(dir / "README") << "not a list\n";
+  auto lists = load_gazetteer_dir(dir.string());
+  ASSERT_TRUE(lists.is_ok()) << lists.status().to_string();
+  ASSERT_EQ(lists->size(), 2u);
+  EXPECT_EQ((*lists)[0].category, "city");
+  EXPECT_EQ((*lists)[1].entries, (std::vector<std::string>{"Novak", "Okafor"}));
+  for (int k = 0; k < 16; ++k) std::ofstream(dir / ("extra" + std::to_string(k) + ".txt")) << "x\n";
+  EXPECT_EQ(load_gazetteer_dir(dir.string()).status().code(), StatusCode::kInvalidArgument);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tiergate
