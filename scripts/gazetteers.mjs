@@ -26,6 +26,8 @@ const sources = {
   street_suffix: (l) => [l.location?.street_suffix],
   company_suffix: (l) => [l.company?.legal_entity_type, l.company?.suffix],
   job: (l) => [l.person?.job_type, l.person?.job_area, l.person?.job_descriptor],
+  // Everyday English words: evidence that a capitalised word is not a name.
+  common_word: (l) => (l === allLocales.en ? Object.values(l.word ?? {}) : []),
 };
 
 // Strings anywhere in a value (lists, or lists keyed by sex); patterns such

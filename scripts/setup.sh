@@ -80,7 +80,9 @@ fi
 faker_pkg="@faker-js/faker@10.6.0"
 faker_sha256="13b79ed894af1a52a624fdb144384e1fd6c4afc1a30488830d3be64924333674"
 gazetteer_dir="$root/third_party/gazetteers"
-if [[ ! -f "$gazetteer_dir/.from-$faker_sha256" ]]; then
+# Rebuilt when the package or the script that writes the lists changes.
+gazetteer_stamp=".from-$faker_sha256-$(sha256sum "$root/scripts/gazetteers.mjs" | cut -c1-16)"
+if [[ ! -f "$gazetteer_dir/$gazetteer_stamp" ]]; then
   cache="$root/third_party/.cache"
   mkdir -p "$cache"
   tarball="$cache/faker-js-faker-10.6.0.tgz"
@@ -98,7 +100,7 @@ if [[ ! -f "$gazetteer_dir/.from-$faker_sha256" ]]; then
   mkdir -p "$cache/faker"
   tar -xzf "$tarball" -C "$cache/faker"
   node "$root/scripts/gazetteers.mjs" "$cache/faker/package" "$gazetteer_dir.tmp"
-  touch "$gazetteer_dir.tmp/.from-$faker_sha256"
+  touch "$gazetteer_dir.tmp/$gazetteer_stamp"
   rm -rf "$gazetteer_dir" "$cache/faker"
   mv "$gazetteer_dir.tmp" "$gazetteer_dir"
   log "gazetteers for the PII tagger at $gazetteer_dir"

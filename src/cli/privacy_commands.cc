@@ -259,6 +259,8 @@ void add_tagger_options(CLI::App& command, TaggerArgs& args) {
   command.add_option("--buckets", options.buckets, "hashed feature slots (a power of two)")
       ->capture_default_str()
       ->check(CLI::Range(64u, 1u << 24));
+  command.add_option("--seed", options.seed, "seed of the row order in training (and of the folds of `pii cv`)")
+      ->capture_default_str();
   command.add_option("--gazetteers", args.gazetteer_dirs,
                      "directories of word lists (*.txt, one entry per line; the file name is the category), e.g. "
                      "third_party/gazetteers from scripts/setup.sh")

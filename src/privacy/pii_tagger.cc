@@ -192,6 +192,26 @@ bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_
   return word.end == before.begin && word.end - word.begin <= 3 && is_word_byte(static_cast<unsigned char>(text[word.begin]));
 }
 
+// The tokens and views of the text being tagged, per thread: tag() fills
+// them, plausible() reads them.
+std::vector<Token>& tagger_tokens() {
+  thread_local std::vector<Token> tokens;
+  return tokens;
+}
+std::vector<TokenView>& tagger_views() {
+  thread_local std::vector<TokenView> views;
+  return views;
+}
+
+// The gazetteer categories whose names start with `prefix`.
+uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
+  uint16_t mask = 0;
+  for (size_t c = 0; c < g.categories().size(); ++c) {
+    if (g.categories()[c].starts_with(prefix)) mask = static_cast<uint16_t>(mask | (1u << c));
+  }
+  return mask;
+}
+
 bool mixed_case(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
@@ -260,6 +280,8 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   if (t.types_.empty()) return t;
   t.buckets_ = std::bit_ceil(std::max<uint32_t>(options.buckets, 64));
   t.gazetteer_ = build_gazetteer(options.gazetteers);
+  t.street_categories_ = categories_named(t.gazetteer_, "street");
+  t.common_categories_ = categories_named(t.gazetteer_, "common");
   const size_t tags = t.tags();
   const uint32_t slots = t.buckets_ - 1;
 
@@ -332,8 +354,8 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
 
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
-  thread_local std::vector<Token> tokens;
-  thread_local std::vector<TokenView> views;
+  std::vector<Token>& tokens = tagger_tokens();
+  std::vector<TokenView>& views = tagger_views();
   thread_local std::vector<uint32_t> f;
   tokenize(text, tokens);
   views.clear();
@@ -342,7 +364,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   const size_t tags = this->tags();
   std::array<float, 64> score{};
   int prev = -1, prev2 = -1;
-  size_t open = 0;  // index in `out` of the span being extended, when prev is B/I
+  size_t open = 0;       // index in `out` of the span being extended, when prev is B/I
+  size_t open_from = 0;  // its first token
   for (size_t i = 0; i < tokens.size(); ++i) {
     // In text with capitals, a span opens at or just before a marked token
     // (a capital, a digit, a non-ASCII letter): other tokens outside a span
@@ -364,8 +387,11 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       }
       if (score[k] > score[static_cast<size_t>(best)]) best = static_cast<int>(k);
     }
+    const bool continues = best > 0 && best % 2 == 0;
+    if (prev > 0 && !continues && !plausible(text, out[open], open_from, i)) out.pop_back();
     if (best > 0 && best % 2 == 1) {
       open = out.size();
+      open_from = i;
       out.push_back({types_[static_cast<size_t>(best - 1) / 2], tokens[i].begin, tokens[i].end});
     } else if (best > 0) {
       out[open].end = tokens[i].end;
@@ -373,6 +399,24 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev2 = prev;
     prev = best;
   }
+  if (prev > 0 && !plausible(text, out[open], open_from, tokens.size())) out.pop_back();
+}
+
+bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const {
+  const std::vector<Token>& tokens = tagger_tokens();
+  bool word = false, digit = false, street = false, everyday = true;
+  for (size_t t = from; t < to; ++t) {
+    const auto first = static_cast<unsigned char>(text[tokens[t].begin]);
+    if (!is_word_byte(first)) continue;
+    word = word || tokens[t].end - tokens[t].begin >= 2 || (first >= '0' && first <= '9');
+    for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
+    const Gazetteer::Match m = tagger_views()[t].gazetteer;
+    street = street || ((m.full | m.part) & street_categories_) != 0;
+    everyday = everyday && (m.full & common_categories_) != 0 && (m.full & ~common_categories_) == 0;
+  }
+  if (!word) return false;
+  if (everyday) return false;
+  return span.type != PiiType::kStreetAddress || digit || street;
 }
 
 std::string PiiTagger::serialize() const {
@@ -444,6 +488,8 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
   if (!gazetteer.is_ok()) return gazetteer.status();
   if (at != bytes.size()) return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " unexpected bytes at the end");
   t.gazetteer_ = std::move(gazetteer).value();
+  t.street_categories_ = categories_named(t.gazetteer_, "street");
+  t.common_categories_ = categories_named(t.gazetteer_, "common");
   return t;
 }
 

@@ -167,6 +167,46 @@ TEST(PiiTaggerTest, NamesDoNotRunAcrossALineBreak) {
   EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda");
 }
 
+// A tagger that learned to tag whatever fills the slot after "call" and
+// "at" still drops spans no name or address can be.
+TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
+  const std::vector<std::string> fillers = {"Q", "Wrong", "Anna", "Bruno", "Zed", "Kofi", "True", "Lena"};
+  const std::vector<std::string> places = {"12 Elm Street", "Elm Street", "Oak Road", "7 Birch", "Pine Road 9", "Answer"};
+  std::vector<PiiExample> train;
+  for (int k = 0; k < 400; ++k) {
+    PiiExample e;
+    const std::string& who = fillers[static_cast<size_t>(k) % fillers.size()];
+    const std::string& where = places[static_cast<size_t>(k / 8) % places.size()];
+    e.text = "Please call " + who + " at " + where + " today.";
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + who.size())},
+               {PiiType::kStreetAddress, static_cast<uint32_t>(16 + who.size()),
+                static_cast<uint32_t>(16 + who.size() + where.size())}};
+    train.push_back(e);
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"wrong", "true", "answer"}}, {"street_suffix", {"Street", "Road"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    std::vector<std::string> out;
+    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+    return out;
+  };
+  EXPECT_EQ(found("Please call Anna at 12 Elm Street today."),
+            (std::vector<std::string>{"PERSON:Anna", "STREET_ADDRESS:12 Elm Street"}));
+  EXPECT_EQ(found("Please call Lena at Oak Road today."), (std::vector<std::string>{"PERSON:Lena", "STREET_ADDRESS:Oak Road"}));
+  // A single letter, an everyday word, an address with neither a number nor a street word.
+  EXPECT_EQ(found("Please call Q at Answer today."), std::vector<std::string>{});
+  EXPECT_EQ(found("Please call Wrong at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
+  // Without the lists, the same tagger has no everyday or street words to go by.
+  o.gazetteers.clear();
+  const PiiTagger bare = PiiTagger::train(train, o);
+  std::vector<PiiSpan> spans;
+  bare.tag("Please call Wrong at Oak Road today.", spans);
+  EXPECT_EQ(spans.size(), 1u);  // Wrong is kept; Oak Road has no digit and no street word
+}
+
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};

@@ -8,8 +8,11 @@
 // (B-TYPE, I-TYPE or O) from an averaged perceptron over hashed features —
 // the lower-cased word, its shape, prefix and suffix, the words and shapes
 // around it, capitalisation (only when the text is not all lower case), a
-// line break before it, and the two previous tags — decoded left to right,
-// an I-TYPE only after a B- or I- of the same type. In text with capitals,
+// line break before it, the gazetteer categories (gazetteer.h) of it and its
+// neighbours, and the two previous tags — decoded left to right, an I-TYPE
+// only after a B- or I- of the same type, never across a line break (but in
+// an address) or a sentence end; spans that fail plausible() are dropped.
+// In text with capitals,
 // tokens outside a span that neither are nor precede a marked token (a
 // capital, a digit, a non-ASCII letter) are O without scoring: most words of
 // a prompt, at no measured cost in recall. Trained by
@@ -65,9 +68,18 @@ class PiiTagger {
  private:
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
 
+  // Whether the span the decoder closed over tokens [from, to) of the text
+  // being tagged is kept: it needs a word of two or more letters or a number
+  // (not "D." alone), not only everyday words ("Wrong", "True") when the
+  // gazetteer has a category of them, and an address needs a digit or a
+  // street word.
+  bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const;
+
   std::vector<PiiType> types_;
   uint32_t buckets_ = 0;
   Gazetteer gazetteer_;
+  uint16_t street_categories_ = 0;  // gazetteer categories of street words
+  uint16_t common_categories_ = 0;  // and of everyday words
   std::vector<float> weights_;  // [slot * tags() + tag]
 };
 
