@@ -68,8 +68,13 @@ struct TokenView {
   Gazetteer::Match gazetteer;
   bool capitalised = false;
   bool newline_before = false;
-  bool marked = false;  // opens with an upper-case letter, a digit or a non-ASCII byte
 };
+
+// Whether a token opening with `first` is marked: an upper-case letter, a
+// digit or a non-ASCII byte.
+bool is_marked(unsigned char first) {
+  return (first >= 'A' && first <= 'Z') || (first >= '0' && first <= '9') || first >= 0x80;
+}
 
 // FNV-1a hashes of the lower-cased word, its first and last three bytes, and
 // its shape, computed in one pass without copying the word: this runs for
@@ -106,7 +111,6 @@ TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazett
   v.suffix = suffix;
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;
-  v.marked = v.capitalised || (s[0] >= '0' && s[0] <= '9') || static_cast<unsigned char>(s[0]) >= 0x80;
   v.gazetteer = gazetteer.lookup(word);
   return v;
 }
@@ -349,6 +353,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   }
   t.weights_.resize(w.size());
   for (size_t k = 0; k < w.size(); ++k) t.weights_[k] = w[k] - u[k] / step;
+
   return t;
 }
 
@@ -357,9 +362,22 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   std::vector<Token>& tokens = tagger_tokens();
   std::vector<TokenView>& views = tagger_views();
   thread_local std::vector<uint32_t> f;
+  thread_local std::vector<uint8_t> viewed;
   tokenize(text, tokens);
-  views.clear();
-  for (const Token& tok : tokens) views.push_back(view_of(text, tok, gazetteer_));
+  // Views (hashes, gazetteer matches) only of the tokens scored and their
+  // neighbours within reach of the features: most tokens of a prompt are
+  // neither.
+  views.resize(tokens.size());
+  viewed.assign(tokens.size(), 0);
+  auto view_around = [&](size_t i) {
+    for (size_t j = i >= 2 ? i - 2 : 0; j < std::min(tokens.size(), i + 3); ++j) {
+      if (!viewed[j]) {
+        views[j] = view_of(text, tokens[j], gazetteer_);
+        viewed[j] = 1;
+      }
+    }
+  };
+  auto marked = [&](size_t j) { return j < tokens.size() && is_marked(static_cast<unsigned char>(text[tokens[j].begin])); };
   const bool mixed = mixed_case(text);
   const size_t tags = this->tags();
   std::array<float, 64> score{};
@@ -370,11 +388,12 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     // In text with capitals, a span opens at or just before a marked token
     // (a capital, a digit, a non-ASCII letter): other tokens outside a span
     // are O without scoring, which spares most of the words of a prompt.
-    if (mixed && prev <= 0 && !views[i].marked && !(i + 1 < views.size() && views[i + 1].marked)) {
+    if (mixed && prev <= 0 && !marked(i) && !marked(i + 1)) {
       prev2 = prev;
       prev = 0;
       continue;
     }
+    view_around(i);
     features(views, i, prev, prev2, mixed, buckets_ - 1, f);
     add_scores(weights_.data(), f, tags, score.data());
     // An I- tag only continues a span of its own type.
@@ -483,6 +502,7 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
     t.weights_[k] = std::bit_cast<float>(bits);
   }
+
   at += n * sizeof(float);
   auto gazetteer = Gazetteer::parse(bytes, at, source);
   if (!gazetteer.is_ok()) return gazetteer.status();
