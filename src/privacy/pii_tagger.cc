@@ -385,15 +385,20 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   size_t open = 0;       // index in `out` of the span being extended, when prev is B/I
   size_t open_from = 0;  // its first token
   for (size_t i = 0; i < tokens.size(); ++i) {
-    // In text with capitals, a span opens at or just before a marked token
-    // (a capital, a digit, a non-ASCII letter): other tokens outside a span
-    // are O without scoring, which spares most of the words of a prompt.
-    if (mixed && prev <= 0 && !marked(i) && !marked(i + 1)) {
+    // In text with capitals, a span opens at a marked token (a capital, a
+    // digit, a non-ASCII letter): other tokens outside a span are O without
+    // scoring, which spares most of the words of a prompt.
+    if (mixed && prev <= 0 && !marked(i)) {
       prev2 = prev;
       prev = 0;
       continue;
     }
     view_around(i);
+    if (mixed && prev <= 0 && !marked(i + 1) && everyday(views[i].gazetteer)) {
+      prev2 = prev;
+      prev = 0;
+      continue;
+    }
     features(views, i, prev, prev2, mixed, buckets_ - 1, f);
     add_scores(weights_.data(), f, tags, score.data());
     // An I- tag only continues a span of its own type.
@@ -421,6 +426,10 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (prev > 0 && !plausible(text, out[open], open_from, tokens.size())) out.pop_back();
 }
 
+bool PiiTagger::everyday(const Gazetteer::Match& m) const {
+  return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
+}
+
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const {
   const std::vector<Token>& tokens = tagger_tokens();
   bool word = false, digit = false, street = false, everyday = true;
@@ -431,7 +440,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
     const Gazetteer::Match m = tagger_views()[t].gazetteer;
     street = street || ((m.full | m.part) & street_categories_) != 0;
-    everyday = everyday && (m.full & common_categories_) != 0 && (m.full & ~common_categories_) == 0;
+    everyday = everyday && this->everyday(m);
   }
   if (!word) return false;
   if (everyday) return false;

@@ -74,6 +74,8 @@ class PiiTagger {
   // gazetteer has a category of them, and an address needs a digit or a
   // street word.
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const;
+  // Whether a word with these gazetteer matches is only an everyday word.
+  bool everyday(const Gazetteer::Match& m) const;
 
   std::vector<PiiType> types_;
   uint32_t buckets_ = 0;
