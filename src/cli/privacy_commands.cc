@@ -259,6 +259,10 @@ void add_tagger_options(CLI::App& command, TaggerArgs& args) {
   command.add_option("--buckets", options.buckets, "hashed feature slots (a power of two)")
       ->capture_default_str()
       ->check(CLI::Range(64u, 1u << 24));
+  command.add_option("--context-dropout", options.context_dropout,
+                     "share of training tokens that learn without their neighbouring words (0 = none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 0.95));
   command.add_option("--seed", options.seed, "seed of the row order in training (and of the folds of `pii cv`)")
       ->capture_default_str();
   command.add_option("--gazetteers", args.gazetteer_dirs,

@@ -124,8 +124,10 @@ enum Template : uint64_t {
 
 // The feature slots of token i given the two previous tags. `mixed_case`:
 // capitalisation is only evidence in text that is not all lower case.
+// `context_words` false leaves out the words around the token (training's
+// context dropout).
 void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bool mixed_case, uint32_t slots,
-              std::vector<uint32_t>& out) {
+              std::vector<uint32_t>& out, bool context_words = true) {
   out.clear();
   auto add = [&](Template t, uint64_t value) { out.push_back(static_cast<uint32_t>(mix(value * 31 + t)) & slots); };
   constexpr uint64_t kStart = 0x5354415254ull, kEnd = 0x454e44ull;
@@ -143,10 +145,12 @@ void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bo
   add(kSuffix, v[i].suffix);
   add(kPrevTag, static_cast<uint64_t>(prev + 2));
   add(kPrevTags, static_cast<uint64_t>((prev2 + 2) * 1000 + prev + 2));
-  add(kWordBefore, word_at(at - 1));
-  add(kWordAfter, word_at(at + 1));
-  add(kWord2Before, word_at(at - 2));
-  add(kWord2After, word_at(at + 2));
+  if (context_words) {
+    add(kWordBefore, word_at(at - 1));
+    add(kWordAfter, word_at(at + 1));
+    add(kWord2Before, word_at(at - 2));
+    add(kWord2After, word_at(at + 2));
+  }
   add(kShapeBefore, shape_at(at - 1));
   add(kShapeAfter, shape_at(at + 1));
   add(kPrevTagWord, v[i].word * 131 + static_cast<uint64_t>(prev + 2));
@@ -327,6 +331,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   std::mt19937_64 rng(options.seed);
   std::vector<uint32_t> f;
   std::vector<float> score(tags);
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
   float step = 1;
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     std::shuffle(order.begin(), order.end(), rng);
@@ -334,7 +339,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
       const Row& row = rows[r];
       int prev = -1, prev2 = -1;  // -1: before the text
       for (size_t i = 0; i < row.views.size(); ++i, step += 1) {
-        features(row.views, i, prev, prev2, row.mixed, slots, f);
+        features(row.views, i, prev, prev2, row.mixed, slots, f, !(coin(rng) < options.context_dropout));
         add_scores(w.data(), f, tags, score.data());
         const int guess = static_cast<int>(std::max_element(score.begin(), score.end()) - score.begin());
         const int gold = row.gold[i];

@@ -38,6 +38,14 @@ struct TaggerOptions {
   int epochs = 6;
   uint32_t buckets = 1u << 16;  // hashed feature slots, a power of two
   uint64_t seed = 1;            // the order rows are visited in, per epoch
+  // The share of training tokens that learn without the words around them
+  // (the shapes, capitals and gazetteer matches around them stay): so that
+  // the tagger leans on what a name or an address looks like more than on
+  // the sentences it was shown. Measured on sentence templates it never saw
+  // (`pii cv --by-template`, three fold seeds): recall 0.66 -> 0.68, precision
+  // 0.74 -> 0.73; by row, unchanged (0.91 / 0.87). 0.5 gained no more recall and lost
+  // recall by row.
+  double context_dropout = 0.25;
   // Word lists whose matches become features (gazetteer.h); kept in the
   // tagger, so that tagging needs no other file.
   std::vector<GazetteerList> gazetteers;
