@@ -209,6 +209,9 @@ void detect_weekday(Scan& s, size_t y);
 void detect_keyword_ids_before(Scan& s, size_t ws);
 // The first id-like token after a keyword ending at kw_end, on its line.
 void detect_id_after_keyword(Scan& s, size_t kw_end, PiiType type);
+// detect_context.cc: ages and ZIP codes, a number word [ws, we) of digits
+// that the words around it make personal data.
+void detect_context_number(Scan& s, size_t ws, size_t we);
 // detect_secrets.cc
 void detect_key_prefix(Scan& s, size_t ws);            // provider-prefixed API keys and JWTs
 void detect_key_value(Scan& s, size_t ws, size_t we);  // password=..., api_key: ... (name's last word [ws, we))

@@ -170,6 +170,7 @@ void on_digit_word(Scan& s, size_t ws, size_t we, ScanState& st) {
   const unsigned char first = s.at(ws);
   const size_t len = we - ws;
   if (kClass[first] & kDigit) {
+    if (len <= 5) detect_context_number(s, ws, we);
     // A lone short number ("in 1990 the", "45,") joins no other digits: only
     // a month name can make it a date, and only "is <number>" a password.
     const unsigned char n1 = s.at(we), n2 = s.at(we + 1);
