@@ -66,6 +66,7 @@ class Scan {
       : p_(reinterpret_cast<const unsigned char*>(text.data())), n_(text.size()) {}
 
   size_t size() const { return n_; }
+  const unsigned char* data() const { return p_; }
   // The byte at i, or 0 past either end; 0 is a separator to every matcher.
   unsigned char at(size_t i) const { return i < n_ ? p_[i] : 0; }
   uint8_t cls(size_t i) const { return kClass[at(i)]; }
@@ -212,6 +213,9 @@ void detect_id_after_keyword(Scan& s, size_t kw_end, PiiType type);
 // detect_context.cc: ages and ZIP codes, a number word [ws, we) of digits
 // that the words around it make personal data.
 void detect_context_number(Scan& s, size_t ws, size_t we);
+// detect_groups.cc: nationality, religious and political groups where the
+// words around them describe a person; a pass of its own over the words.
+void detect_group_mentions(Scan& s);
 // detect_secrets.cc
 void detect_key_prefix(Scan& s, size_t ws);            // provider-prefixed API keys and JWTs
 void detect_key_value(Scan& s, size_t ws, size_t we);  // password=..., api_key: ... (name's last word [ws, we))

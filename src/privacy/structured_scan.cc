@@ -472,6 +472,7 @@ void find_structured_pii(std::string_view text, std::vector<PiiSpan>& out) {
     }
     base = std::max(base + 64, st.pos & ~size_t{63});
   }
+  detect_group_mentions(s);
   if (!s.found.empty()) resolve(s.found, out);
 }
 

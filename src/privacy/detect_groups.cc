@@ -1,0 +1,268 @@
+// Nationality, religious and political groups (NRP) where the words around
+// them describe a person: "I am Catholic", "as a Muslim", "she is
+// Brazilian", "a Mexican woman", "of Korean descent". A group word alone
+// ("French fries", "translate it into French", "the Republican party") is
+// not flagged: it names no one, and redacting it would change the request.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <string_view>
+
+#include "scan.h"
+
+namespace tiergate::pii_scan {
+namespace {
+
+// Lower case, sorted (binary search).
+constexpr std::array<std::string_view, 167> kGroups = {
+    "afghan", "agnostic", "albanian", "algerian", "american", "anglican", "angolan",
+    "argentine", "argentinian", "armenian", "atheist", "australian", "austrian", "azerbaijani",
+    "bangladeshi", "baptist", "belarusian", "belgian", "bolivian", "bosnian", "brazilian",
+    "british", "buddhist", "bulgarian", "burmese", "cambodian", "cameroonian", "canadian",
+    "catholic", "chilean", "chinese", "christian", "colombian", "communist", "congolese",
+    "conservative", "croatian", "cuban", "cypriot", "czech", "danish", "democrat",
+    "dominican", "dutch", "ecuadorian", "egyptian", "emirati", "english", "eritrean",
+    "estonian", "ethiopian", "evangelical", "filipina", "filipino", "finnish", "french",
+    "georgian", "german", "ghanaian", "greek", "guatemalan", "haitian", "hindu",
+    "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian", "iraqi",
+    "irish", "israeli", "italian", "ivorian", "jamaican", "japanese", "jewish",
+    "jordanian", "kazakh", "kenyan", "korean", "kosovar", "kurdish", "kuwaiti",
+    "labour", "laotian", "latvian", "lebanese", "liberal", "libertarian", "libyan",
+    "lithuanian", "lutheran", "macedonian", "malagasy", "malaysian", "maltese", "maori",
+    "methodist", "mexican", "moldovan", "mongolian", "montenegrin", "mormon", "moroccan",
+    "mozambican", "muslim", "namibian", "nepalese", "nepali", "nicaraguan", "nigerian",
+    "norwegian", "orthodox", "pakistani", "palestinian", "panamanian", "paraguayan", "pentecostal",
+    "peruvian", "polish", "portuguese", "presbyterian", "protestant", "qatari", "quaker",
+    "republican", "romanian", "russian", "rwandan", "salvadoran", "saudi", "scottish",
+    "senegalese", "serbian", "shia", "sikh", "singaporean", "slovak", "slovenian",
+    "socialist", "somali", "spanish", "sudanese", "sunni", "swedish", "swiss",
+    "syrian", "taiwanese", "tajik", "tanzanian", "taoist", "thai", "tibetan",
+    "tory", "tunisian", "turkish", "ugandan", "ukrainian", "uruguayan", "uzbek",
+    "venezuelan", "vietnamese", "welsh", "yemeni", "zambian", "zimbabwean"};
+
+// The word before a group word that makes it describe someone ("I am", "she
+// is", "as"), past an article or one of kQualifiers.
+constexpr std::array<std::string_view, 14> kCopulas = {"am",   "are",   "as",    "be",       "been",      "being", "i'm",
+                                                      "im",   "is",    "was",   "were",     "identify",  "identifies",
+                                                      "became"};
+constexpr std::array<std::string_view, 8> kQualifiers = {"a", "an", "proud", "devout", "practicing", "practising",
+                                                         "born", "fellow"};
+// The word after a group word that makes it describe someone.
+constexpr std::array<std::string_view, 32> kPersonNouns = {
+    "man",      "men",       "woman",    "women",     "person",  "people",     "citizen",   "citizens",
+    "national", "nationals", "family",   "girl",      "boy",     "guy",        "lady",      "neighbour",
+    "neighbor", "friend",    "colleague", "patient",  "student", "immigrant",  "immigrants", "descent",
+    "origin",   "heritage",  "background", "ancestry", "roots",  "community",  "husband",   "wife"};
+
+constexpr size_t kMaxWord = 16;
+
+struct Word {
+  size_t begin = 0, end = 0;
+};
+
+// The lower-cased ASCII word [w.begin, w.end) in buf, or empty when it is too
+// long for any list.
+std::string_view lowered(const Scan& s, Word w, std::array<char, kMaxWord>& buf) {
+  const size_t n = w.end - w.begin;
+  if (n == 0 || n > kMaxWord) return {};
+  for (size_t k = 0; k < n; ++k) buf[k] = static_cast<char>(s.lower(w.begin + k));
+  return {buf.data(), n};
+}
+
+// A word: ASCII letters, an apostrophe between letters included.
+bool word_byte(const Scan& s, size_t i) { return s.alpha(i) || (s.at(i) == '\'' && s.alpha(i - 1) && s.alpha(i + 1)); }
+
+template <size_t N>
+bool in(std::string_view word, const std::array<std::string_view, N>& list) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+bool is_group(std::string_view word) { return std::binary_search(kGroups.begin(), kGroups.end(), word); }
+
+// One bit per three-letter prefix (26^3 bits) that a group word starts with:
+// almost every word of a text is rejected by one load.
+constexpr size_t prefix_index(unsigned char a, unsigned char b, unsigned char c) {
+  return (static_cast<size_t>(a - 'a') * 26 + static_cast<size_t>(b - 'a')) * 26 + static_cast<size_t>(c - 'a');
+}
+constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_group_prefixes() {
+  std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
+  for (std::string_view g : kGroups) {
+    const size_t k = prefix_index(static_cast<unsigned char>(g[0]), static_cast<unsigned char>(g[1]),
+                                  static_cast<unsigned char>(g[2]));
+    bits[k / 64] |= uint64_t{1} << (k % 64);
+  }
+  return bits;
+}
+constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kGroupPrefixes = make_group_prefixes();
+
+// The same for the last three letters: "that" opens like "thai" but ends
+// like no group word.
+constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_group_suffixes() {
+  std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
+  for (std::string_view g : kGroups) {
+    const size_t n = g.size();
+    const size_t k = prefix_index(static_cast<unsigned char>(g[n - 3]), static_cast<unsigned char>(g[n - 2]),
+                                  static_cast<unsigned char>(g[n - 1]));
+    bits[k / 64] |= uint64_t{1} << (k % 64);
+  }
+  return bits;
+}
+constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kGroupSuffixes = make_group_suffixes();
+
+// Whether the word ending at `end` (three letters at least) ends like a group word.
+bool group_suffix(const Scan& s, size_t end) {
+  const unsigned char* p = s.data() + end - 3;
+  const auto a = static_cast<unsigned char>(p[0] | 0x20), b = static_cast<unsigned char>(p[1] | 0x20),
+             c = static_cast<unsigned char>(p[2] | 0x20);
+  if (a < 'a' || a > 'z' || b < 'a' || b > 'z' || c < 'a' || c > 'z') return false;
+  const size_t k = prefix_index(a, b, c);
+  return (kGroupSuffixes[k / 64] >> (k % 64)) & 1;
+}
+
+// Whether a group word may start at i: its first three letters open one.
+bool group_prefix(const Scan& s, size_t i) {
+  if (i + 3 >= s.size()) return false;  // no room for a word of four letters
+  const unsigned char* p = s.data() + i;
+  const auto a = static_cast<unsigned char>(p[0] | 0x20), b = static_cast<unsigned char>(p[1] | 0x20),
+             c = static_cast<unsigned char>(p[2] | 0x20);
+  if (a < 'a' || a > 'z' || b < 'a' || b > 'z' || c < 'a' || c > 'z') return false;
+  const size_t k = prefix_index(a, b, c);
+  return (kGroupPrefixes[k / 64] >> (k % 64)) & 1;
+}
+
+// Bits k of the bytes at base + k in ['lo', 'lo' + span] after OR-ing
+// `fold` into them (none past the end): upper-case letters ('A', 25, 0),
+// letters of either case ('a', 25, 0x20).
+uint64_t byte_range_mask(const Scan& s, size_t base, char lo, char span, char fold) {
+#if defined(__SSE2__)
+  // The last, partial block: from a zero-padded copy (zero is in no range).
+  alignas(16) unsigned char tail[64];
+  const unsigned char* block = s.data() + base;
+  if (base + 64 > s.size()) {
+    std::memset(tail, 0, sizeof tail);
+    std::memcpy(tail, block, s.size() - base);
+    block = tail;
+  }
+  uint64_t m = 0;
+  for (int part = 0; part < 4; ++part) {
+    __m128i x;
+    std::memcpy(&x, block + 16 * part, 16);
+    const __m128i d = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(fold)), _mm_set1_epi8(lo));
+    const __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
+    m |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(in))} << (16 * part);
+  }
+  return m;
+#else
+  uint64_t m = 0;
+  const size_t end = std::min(s.size(), base + 64);
+  for (size_t k = base; k < end; ++k) {
+    const auto c = static_cast<unsigned char>(s.at(k) | static_cast<unsigned char>(fold));
+    m |= uint64_t{c >= static_cast<unsigned char>(lo) && c <= static_cast<unsigned char>(lo + span)} << (k - base);
+  }
+  return m;
+#endif
+}
+
+// The word ending just before `end` (past blanks), on the same line and in
+// the same sentence; empty when there is none.
+Word word_before(const Scan& s, size_t end) {
+  size_t j = end;
+  while (j > 0 && j + 4 > end && s.blank(j - 1)) --j;
+  Word w{j, j};
+  while (w.begin > 0 && w.end - w.begin < kMaxWord + 1 && word_byte(s, w.begin - 1)) --w.begin;
+  return w;
+}
+
+// A copula before the group word at `begin` ("am", "is a proud"): at most two
+// articles or qualifiers in between.
+bool described_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf) {
+  size_t at = begin;
+  for (int k = 0; k < 3; ++k) {
+    const Word w = word_before(s, at);
+    const std::string_view word = lowered(s, w, buf);
+    if (word.empty()) return false;
+    if (in(word, kCopulas)) return true;
+    if (!in(word, kQualifiers)) return false;
+    at = w.begin;
+  }
+  return false;
+}
+
+// A person noun after the group word ending at `end` ("woman", "descent").
+bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
+  size_t j = end;
+  while (j < s.size() && j < end + 3 && s.blank(j)) ++j;
+  Word next{j, j};
+  while (next.end < s.size() && next.end - next.begin <= kMaxWord && word_byte(s, next.end)) ++next.end;
+  return in(lowered(s, next, buf), kPersonNouns);
+}
+
+}  // namespace
+
+namespace {
+
+// Bits k of `m` such that bits k + 1 .. k + count are set, counting the bits
+// past the block as set (the word's length is checked again).
+uint64_t ahead(uint64_t m, int count) {
+  uint64_t r = ~uint64_t{0};
+  for (int k = 1; k <= count; ++k) r &= (m >> k) | ~(~uint64_t{0} >> k);
+  return r;
+}
+
+// The group words that start at the bits of `starts_at(base)` (candidate
+// word starts in the 64 bytes at base).
+template <typename Starts>
+void find_groups(Scan& s, Starts starts_at) {
+  const size_t n = s.size();
+  std::array<char, kMaxWord> buf{}, other{};
+  for (size_t base = 0; base < n; base += 64) {
+    for (uint64_t starts = starts_at(base); starts != 0; starts &= starts - 1) {
+      const size_t i = base + static_cast<size_t>(std::countr_zero(starts));
+      if (!group_prefix(s, i)) continue;
+      // Not the inside of a longer word ("3rd", "l'Italien", non-ASCII letters).
+      if (i > 0 && (s.alpha(i - 1) || s.digit(i - 1) || (s.at(i - 1) & 0x80) || s.at(i - 1) == '\'' ||
+                    s.at(i - 1) == '_')) {
+        continue;
+      }
+      Word w{i, i};
+      while (w.end < n && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
+      if (w.end < n && ((s.at(w.end) & 0x80) || s.digit(w.end))) continue;
+      if (w.end - w.begin < 4 || !group_suffix(s, w.end) || !is_group(lowered(s, w, buf))) continue;
+      if (described_before(s, w.begin, other) || described_after(s, w.end, other)) s.add(PiiType::kNrp, w.begin, w.end);
+    }
+  }
+}
+
+}  // namespace
+
+void detect_group_mentions(Scan& s) {
+  // Group words are capitalised in text with capitals: only capitals start a
+  // candidate, a few words in a hundred. Text without capitals: every word.
+  uint64_t carry = 0;  // whether the byte before the block is a letter
+  bool capitals = false;
+  find_groups(s, [&](size_t base) {
+    const uint64_t upper = byte_range_mask(s, base, 'A', 25, 0), letters = byte_range_mask(s, base, 'a', 25, 0x20);
+    capitals = capitals || upper != 0;
+    const uint64_t lower = letters & ~upper;
+    // A capital that starts a word of four letters or more, the next three
+    // small (near the block's end: left to find_groups).
+    const uint64_t starts = upper & ~((letters << 1) | carry) & ahead(lower, 3);
+    carry = letters >> 63;
+    return starts;
+  });
+  if (capitals) return;
+  carry = 0;
+  find_groups(s, [&](size_t base) {
+    const uint64_t letters = byte_range_mask(s, base, 'a', 25, 0x20);
+    const uint64_t starts = letters & ~((letters << 1) | carry) & ahead(letters, 3);
+    carry = letters >> 63;
+    return starts;
+  });
+}
+
+}  // namespace tiergate::pii_scan
