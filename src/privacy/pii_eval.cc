@@ -16,6 +16,16 @@ std::optional<double> PiiCounts::recall() const {
   return static_cast<double>(matched) / static_cast<double>(gold);
 }
 
+std::optional<double> PiiCounts::coverage() const {
+  if (gold_length == 0) return std::nullopt;
+  return static_cast<double>(covered_same) / static_cast<double>(gold_length);
+}
+
+std::optional<double> PiiCounts::coverage_any_type() const {
+  if (gold_length == 0) return std::nullopt;
+  return static_cast<double>(covered_any) / static_cast<double>(gold_length);
+}
+
 std::optional<double> PiiCounts::f_beta(double beta) const {
   const std::optional<double> p = precision(), r = recall();
   if (!p || !r) return std::nullopt;
@@ -31,6 +41,24 @@ uint32_t overlap(const PiiSpan& a, const PiiSpan& b) {
   return hi > lo ? hi - lo : 0;
 }
 
+// The length of `gold` inside the union of the spans of `predicted` that
+// `counts` accepts.
+template <typename Counts>
+uint32_t covered(const PiiSpan& gold, std::span<const PiiSpan> predicted, Counts counts) {
+  std::vector<std::pair<uint32_t, uint32_t>> parts;
+  for (const PiiSpan& p : predicted) {
+    if (counts(p) && overlap(gold, p) > 0) parts.emplace_back(std::max(gold.begin, p.begin), std::min(gold.end, p.end));
+  }
+  std::sort(parts.begin(), parts.end());
+  uint32_t total = 0, reached = gold.begin;
+  for (const auto& [lo, hi] : parts) {
+    const uint32_t from = std::max(lo, reached);
+    if (hi > from) total += hi - from;
+    reached = std::max(reached, hi);
+  }
+  return total;
+}
+
 }  // namespace
 
 bool pii_spans_match(const PiiSpan& gold, const PiiSpan& predicted) {
@@ -40,7 +68,13 @@ bool pii_spans_match(const PiiSpan& gold, const PiiSpan& predicted) {
 }
 
 void PiiScorer::add(std::span<const PiiSpan> gold, std::span<const PiiSpan> predicted) {
-  for (const PiiSpan& g : gold) ++per_type_[static_cast<size_t>(g.type)].gold;
+  for (const PiiSpan& g : gold) {
+    PiiCounts& c = per_type_[static_cast<size_t>(g.type)];
+    ++c.gold;
+    c.gold_length += g.size();
+    c.covered_same += covered(g, predicted, [&](const PiiSpan& p) { return p.type == g.type; });
+    c.covered_any += covered(g, predicted, [](const PiiSpan&) { return true; });
+  }
   std::vector<bool> taken(gold.size(), false);
   for (const PiiSpan& p : predicted) {
     PiiCounts& c = per_type_[static_cast<size_t>(p.type)];
@@ -72,7 +106,8 @@ std::string pii_eval_json(const PiiScorer& scorer) {
   auto ratio = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
   auto entry = [&](const PiiCounts& c) {
     return json{{"gold", c.gold},           {"predicted", c.predicted},     {"matched", c.matched},
-                {"precision", ratio(c.precision())}, {"recall", ratio(c.recall())}, {"f2", ratio(c.f_beta(2.0))}};
+                {"precision", ratio(c.precision())}, {"recall", ratio(c.recall())}, {"f2", ratio(c.f_beta(2.0))},
+                {"coverage", ratio(c.coverage())}, {"coverage_any_type", ratio(c.coverage_any_type())}};
   };
   json types = json::object();
   for (PiiType t : kAllPiiTypes) {

@@ -82,6 +82,27 @@ TEST(PiiEvalTest, ZeroPrecisionAndRecallGiveZeroF2) {
   EXPECT_DOUBLE_EQ(*scorer.counts(kCard).f_beta(), 0.0);
 }
 
+// An address labelled in three parts, found as one span: one part of three
+// matches one to one (the longest, half the detection), but every labelled
+// byte is covered.
+TEST(PiiEvalTest, CoverageCountsWhatTheDetectionsHide) {
+  constexpr PiiType kAddress = PiiType::kStreetAddress, kCity = PiiType::kLocation;
+  PiiScorer scorer;
+  scorer.add(std::vector<PiiSpan>{{kAddress, 0, 2}, {kAddress, 3, 13}, {kAddress, 14, 20}, {kCity, 30, 40}},
+             std::vector<PiiSpan>{{kAddress, 0, 20}, {kAddress, 30, 35}, {kAddress, 36, 38}});
+  const PiiCounts& address = scorer.counts(kAddress);
+  EXPECT_EQ(address.matched, 1u);
+  EXPECT_EQ(address.gold, 3u);
+  EXPECT_EQ(address.gold_length, 18u);
+  EXPECT_DOUBLE_EQ(*address.coverage(), 1.0);
+  // The city is covered by address detections in two pieces: 7 of 10 bytes, of any type only.
+  EXPECT_DOUBLE_EQ(*scorer.counts(kCity).coverage(), 0.0);
+  EXPECT_DOUBLE_EQ(*scorer.counts(kCity).coverage_any_type(), 0.7);
+  const nlohmann::json report = nlohmann::json::parse(pii_eval_json(scorer));
+  EXPECT_EQ(report["types"]["STREET_ADDRESS"]["coverage"], 1.0);
+  EXPECT_DOUBLE_EQ(report["overall"]["coverage_any_type"].get<double>(), 25.0 / 28.0);
+}
+
 TEST(PiiEvalTest, JsonReport) {
   PiiScorer scorer;
   scorer.add(std::vector<PiiSpan>{{kCard, 0, 16}, {kName, 20, 25}}, std::vector<PiiSpan>{{kCard, 0, 16}});

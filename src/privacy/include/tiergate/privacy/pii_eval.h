@@ -10,6 +10,13 @@
 // largest overlap (the earliest on a tie). Offsets may be bytes or code
 // points, as long as both sides use the same.
 //
+// Coverage, beside the one-to-one match: the share of the labelled spans'
+// length (bytes or code points) that detections cover, by detections of the
+// same type and by detections of any type. It is what redaction would hide,
+// and it counts a labelled address split into parts ("12", "Elm Street",
+// "Apt 3") as found when one detection spans the whole address, which the
+// one-to-one match cannot.
+//
 // Types the data never labels (API_KEY on the presidio data, say) still count:
 // their predictions appear per type (with no recall) and are false positives in
 // the overall precision. Gold types no detector predicts count as misses in
@@ -29,10 +36,16 @@ struct PiiCounts {
   size_t gold = 0;       // labelled spans
   size_t predicted = 0;  // detected spans
   size_t matched = 0;    // matched pairs (true positives)
+  size_t gold_length = 0;   // summed length of the labelled spans
+  size_t covered_same = 0;  // of which inside a detection of the same type
+  size_t covered_any = 0;   // of which inside a detection of any type
 
   // nullopt when there is nothing to divide by (no predictions / no gold).
   std::optional<double> precision() const;
   std::optional<double> recall() const;
+  // covered_same / gold_length and covered_any / gold_length.
+  std::optional<double> coverage() const;
+  std::optional<double> coverage_any_type() const;
   // F-beta from precision and recall (beta = 2: recall weighs four times);
   // nullopt when either is undefined, 0 when both are 0.
   std::optional<double> f_beta(double beta = 2.0) const;
@@ -41,6 +54,9 @@ struct PiiCounts {
     gold += o.gold;
     predicted += o.predicted;
     matched += o.matched;
+    gold_length += o.gold_length;
+    covered_same += o.covered_same;
+    covered_any += o.covered_any;
     return *this;
   }
 };
@@ -65,7 +81,8 @@ class PiiScorer {
 };
 
 // The report `tiergate pii eval` prints: {"overall": {...}, "types": {"CREDIT_CARD":
-// {"gold", "predicted", "matched", "precision", "recall", "f2"}, ...}}, types
+// {"gold", "predicted", "matched", "precision", "recall", "f2", "coverage",
+// "coverage_any_type"}, ...}}, types
 // with neither gold nor predictions left out, undefined ratios as null.
 std::string pii_eval_json(const PiiScorer& scorer);
 
