@@ -1,8 +1,10 @@
-// Ages and ZIP codes: numbers that only the words around them make personal
-// data. A bare "45" or "12345" is not flagged; "45 years old", "aged 45",
-// "a 45-year-old" and "zip code 12345" are.
+// Ages, ZIP codes and address units: numbers that only the words around
+// them make personal data. A bare "45" or "12345" is not flagged; "45 years
+// old", "aged 45", "a 45-year-old", "zip code 12345", "Apt. 217" and
+// "P.O. Box 101" are.
 #include <algorithm>
 #include <array>
+#include <string_view>
 
 #include "scan.h"
 
@@ -65,6 +67,43 @@ bool age_after(const Scan& s, size_t e) {
   return s.matches_word(i, "y/o") || s.matches(i, "y/o") || s.matches_word(i, "yo");
 }
 
+// The word that ends at `end` past at most three blanks or marks of `marks`
+// (same line); begin == end when there is none.
+struct WordBefore {
+  size_t begin = 0, end = 0;
+};
+WordBefore word_before(const Scan& s, size_t at, std::string_view marks) {
+  for (size_t gap = 0; at > 0 && gap < 3; ++gap, --at) {
+    const auto c = static_cast<char>(s.at(at - 1));
+    if (!s.blank(at - 1) && marks.find(c) == std::string_view::npos) break;
+  }
+  size_t begin = at;
+  while (begin > 0 && at - begin <= 9 && s.alpha(begin - 1)) --begin;
+  if (begin > 0 && s.alnum(begin - 1)) return {at, at};
+  return {begin, at};
+}
+
+bool is_word(const Scan& s, WordBefore w, std::string_view word) {
+  return w.end - w.begin == word.size() && s.matches(w.begin, word);
+}
+
+// An address unit ending at the number [ws, we): "Apt. 217", "Suite #5",
+// "apartment 3", "P.O. Box 101", "PO Box 7"; the span from the unit's word.
+void detect_address_unit(Scan& s, size_t ws, size_t we) {
+  const WordBefore unit = word_before(s, ws, ".#");
+  if (unit.begin == unit.end) return;
+  for (std::string_view word : {"apt", "apartment", "suite", "ste"}) {
+    if (is_word(s, unit, word)) return s.add(PiiType::kStreetAddress, unit.begin, we);
+  }
+  if (!is_word(s, unit, "box")) return;
+  const WordBefore po = word_before(s, unit.begin, ".");
+  if (is_word(s, po, "po")) return s.add(PiiType::kStreetAddress, po.begin, we);
+  if (is_word(s, po, "o") && po.begin >= 2 && s.at(po.begin - 1) == '.' && (s.at(po.begin - 2) | 0x20) == 'p' &&
+      !(po.begin >= 3 && s.alnum(po.begin - 3))) {
+    return s.add(PiiType::kStreetAddress, po.begin - 2, we);
+  }
+}
+
 }  // namespace
 
 void detect_context_number(Scan& s, size_t ws, size_t we) {
@@ -76,6 +115,7 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
     s.add(PiiType::kAge, ws, we);
     return;
   }
+  detect_address_unit(s, ws, we);
   if (len == 5 && cue_before(s, ws, kZipWordsBefore)) {
     size_t end = we;
     if (s.at(end) == '-' && s.digit(end + 1) && s.digit(end + 4) && !s.word(end + 5)) {
