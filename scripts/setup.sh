@@ -44,6 +44,26 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Fetches an npm package's tarball into third_party/.cache once (npm pack)
+# and checks its sha256; prints the tarball's path. A mismatch removes it.
+cache="$root/third_party/.cache"
+fetch_npm_package() {
+  local package="$1" file="$2" sha256="$3"
+  mkdir -p "$cache"
+  if [[ ! -f "$cache/$file" ]]; then
+    log "fetching $package with npm pack"
+    (cd "$cache" && npm pack "$package" --silent >/dev/null)
+  fi
+  local actual
+  actual="$(sha256sum "$cache/$file" | cut -d' ' -f1)"
+  if [[ "$actual" != "$sha256" ]]; then
+    rm -f "$cache/$file"
+    log "sha256 mismatch for $cache/$file: expected $sha256, got $actual (file removed; rerun)"
+    exit 1
+  fi
+  echo "$cache/$file"
+}
+
 # --- llama.cpp source from the npm registry --------------------------------
 llama_pkg="node-llama-cpp@3.21.1"
 llama_sha256="7a231d6bafa14142a1cbed9893d4ec5bc6041b2a5f5939a623accaab4203c11f"
@@ -52,19 +72,7 @@ if [[ -n "${TIERGATE_LLAMA_DIR:-}" ]]; then
   log "using llama.cpp at TIERGATE_LLAMA_DIR=$TIERGATE_LLAMA_DIR"
   llama_dir="$TIERGATE_LLAMA_DIR"
 elif [[ ! -f "$llama_dir/include/llama.h" ]]; then
-  cache="$root/third_party/.cache"
-  mkdir -p "$cache"
-  tarball="$cache/node-llama-cpp-3.21.1.tgz"
-  if [[ ! -f "$tarball" ]]; then
-    log "fetching $llama_pkg with npm pack"
-    (cd "$cache" && npm pack "$llama_pkg" --silent >/dev/null)
-  fi
-  actual="$(sha256sum "$tarball" | cut -d' ' -f1)"
-  if [[ "$actual" != "$llama_sha256" ]]; then
-    rm -f "$tarball"
-    log "sha256 mismatch for $tarball: expected $llama_sha256, got $actual (file removed; rerun)"
-    exit 1
-  fi
+  tarball="$(fetch_npm_package "$llama_pkg" node-llama-cpp-3.21.1.tgz "$llama_sha256")"
   rm -rf "$cache/package" "$llama_dir.tmp"
   tar -xzf "$tarball" -C "$cache" package/llama/gitRelease.bundle
   git -c advice.detachedHead=false clone -q "$cache/package/llama/gitRelease.bundle" "$llama_dir.tmp"
@@ -83,19 +91,7 @@ gazetteer_dir="$root/third_party/gazetteers"
 # Rebuilt when the package or the script that writes the lists changes.
 gazetteer_stamp=".from-$faker_sha256-$(sha256sum "$root/scripts/gazetteers.mjs" | cut -c1-16)"
 if [[ ! -f "$gazetteer_dir/$gazetteer_stamp" ]]; then
-  cache="$root/third_party/.cache"
-  mkdir -p "$cache"
-  tarball="$cache/faker-js-faker-10.6.0.tgz"
-  if [[ ! -f "$tarball" ]]; then
-    log "fetching $faker_pkg with npm pack"
-    (cd "$cache" && npm pack "$faker_pkg" --silent >/dev/null)
-  fi
-  actual="$(sha256sum "$tarball" | cut -d' ' -f1)"
-  if [[ "$actual" != "$faker_sha256" ]]; then
-    rm -f "$tarball"
-    log "sha256 mismatch for $tarball: expected $faker_sha256, got $actual (file removed; rerun)"
-    exit 1
-  fi
+  tarball="$(fetch_npm_package "$faker_pkg" faker-js-faker-10.6.0.tgz "$faker_sha256")"
   rm -rf "$cache/faker" "$gazetteer_dir.tmp"
   mkdir -p "$cache/faker"
   tar -xzf "$tarball" -C "$cache/faker"

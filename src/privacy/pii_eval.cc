@@ -6,25 +6,19 @@
 
 namespace tiergate {
 
-std::optional<double> PiiCounts::precision() const {
-  if (predicted == 0) return std::nullopt;
-  return static_cast<double>(matched) / static_cast<double>(predicted);
+namespace {
+
+std::optional<double> ratio(size_t part, size_t whole) {
+  if (whole == 0) return std::nullopt;
+  return static_cast<double>(part) / static_cast<double>(whole);
 }
 
-std::optional<double> PiiCounts::recall() const {
-  if (gold == 0) return std::nullopt;
-  return static_cast<double>(matched) / static_cast<double>(gold);
-}
+}  // namespace
 
-std::optional<double> PiiCounts::coverage() const {
-  if (gold_length == 0) return std::nullopt;
-  return static_cast<double>(covered_same) / static_cast<double>(gold_length);
-}
-
-std::optional<double> PiiCounts::coverage_any_type() const {
-  if (gold_length == 0) return std::nullopt;
-  return static_cast<double>(covered_any) / static_cast<double>(gold_length);
-}
+std::optional<double> PiiCounts::precision() const { return ratio(matched, predicted); }
+std::optional<double> PiiCounts::recall() const { return ratio(matched, gold); }
+std::optional<double> PiiCounts::coverage() const { return ratio(covered_same, gold_length); }
+std::optional<double> PiiCounts::coverage_any_type() const { return ratio(covered_any, gold_length); }
 
 std::optional<double> PiiCounts::f_beta(double beta) const {
   const std::optional<double> p = precision(), r = recall();
