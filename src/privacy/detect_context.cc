@@ -64,7 +64,7 @@ bool age_after(const Scan& s, size_t e) {
     }
     return s.matches_word(j, "old") || s.matches(j, "of age");
   }
-  return s.matches_word(i, "y/o") || s.matches(i, "y/o") || s.matches_word(i, "yo");
+  return s.matches(i, "y/o") || s.matches_word(i, "yo");
 }
 
 // The word that ends at `end` past at most three blanks or marks of `marks`

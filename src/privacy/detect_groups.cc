@@ -7,11 +7,11 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <string_view>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include <string_view>
 
 #include "scan.h"
 
@@ -44,6 +44,7 @@ constexpr std::array<std::string_view, 167> kGroups = {
     "syrian", "taiwanese", "tajik", "tanzanian", "taoist", "thai", "tibetan",
     "tory", "tunisian", "turkish", "ugandan", "ukrainian", "uruguayan", "uzbek",
     "venezuelan", "vietnamese", "welsh", "yemeni", "zambian", "zimbabwean"};
+static_assert(std::is_sorted(kGroups.begin(), kGroups.end()), "kGroups is searched by bisection");
 
 // The word before a group word that makes it describe someone ("I am", "she
 // is", "as"), past an article or one of kQualifiers.

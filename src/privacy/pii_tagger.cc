@@ -211,7 +211,9 @@ std::vector<TokenView>& tagger_views() {
   return views;
 }
 
-// The gazetteer categories whose names start with `prefix`.
+// The gazetteer categories whose names start with `prefix`: "street" (street
+// names and suffixes) and "common" (everyday words) mean something to
+// plausible().
 uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
   uint16_t mask = 0;
   for (size_t c = 0; c < g.categories().size(); ++c) {
@@ -358,7 +360,6 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   }
   t.weights_.resize(w.size());
   for (size_t k = 0; k < w.size(); ++k) t.weights_[k] = w[k] - u[k] / step;
-
   return t;
 }
 
@@ -516,7 +517,6 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
     t.weights_[k] = std::bit_cast<float>(bits);
   }
-
   at += n * sizeof(float);
   auto gazetteer = Gazetteer::parse(bytes, at, source);
   if (!gazetteer.is_ok()) return gazetteer.status();
