@@ -187,9 +187,16 @@ void add_scores(const float* weights, const std::vector<uint32_t>& slots, size_t
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
-// abbreviation of at most three letters such as "Dr." or "Apt.").
-bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_t i, PiiType type) {
+// abbreviation of at most three letters such as "Dr." or "Apt."). In text
+// with capitals (`mixed`), a name or a place does not run into a small word
+// of four letters or more ("George wants"); "van", "de la" may stand inside.
+bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_t i, PiiType type, bool mixed) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
+  const auto first = static_cast<unsigned char>(text[tokens[i].begin]);
+  if (mixed && (type == PiiType::kPerson || type == PiiType::kLocation) && first >= 'a' && first <= 'z' &&
+      tokens[i].end - tokens[i].begin > 3) {
+    return false;
+  }
   const Token& before = tokens[i - 1];
   if (before.end - before.begin != 1) return true;
   const char mark = text[before.begin];
@@ -412,7 +419,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     for (size_t k = 1; k < tags; ++k) {
       const bool inside = k % 2 == 0;
       if (inside && (prev <= 0 || (prev - 1) / 2 != static_cast<int>(k - 2) / 2 ||
-                     !may_continue(text, tokens, i, types_[(k - 2) / 2]))) {
+                     !may_continue(text, tokens, i, types_[(k - 2) / 2], mixed))) {
         continue;
       }
       if (score[k] > score[static_cast<size_t>(best)]) best = static_cast<int>(k);
@@ -445,7 +452,8 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     word = word || tokens[t].end - tokens[t].begin >= 2 || (first >= '0' && first <= '9');
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
     const Gazetteer::Match m = tagger_views()[t].gazetteer;
-    street = street || ((m.full | m.part) & street_categories_) != 0;
+    // A street word of three letters or more: single letters ("C" of "C/ Mayor") prove nothing.
+    street = street || (tokens[t].end - tokens[t].begin >= 3 && ((m.full | m.part) & street_categories_) != 0);
     everyday = everyday && this->everyday(m);
   }
   if (!word) return false;

@@ -206,7 +206,7 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
     train.push_back(e);
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"wrong", "true", "answer"}}, {"street_suffix", {"Street", "Road"}}};
+  o.gazetteers = {{"common_word", {"wrong", "true", "answer"}}, {"street_suffix", {"Street", "Road", "C/ Mayor"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& text) {
     std::vector<PiiSpan> spans;
@@ -220,6 +220,7 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   EXPECT_EQ(found("Please call Lena at Oak Road today."), (std::vector<std::string>{"PERSON:Lena", "STREET_ADDRESS:Oak Road"}));
   // A single letter, an everyday word, an address with neither a number nor a street word.
   EXPECT_EQ(found("Please call Q at Answer today."), std::vector<std::string>{});
+  EXPECT_EQ(found("Please call Lena at C Answer today."), std::vector<std::string>{"PERSON:Lena"});
   EXPECT_EQ(found("Please call Wrong at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
   // Without the lists, the same tagger has no everyday or street words to go by.
   o.gazetteers.clear();
@@ -227,6 +228,26 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   std::vector<PiiSpan> spans;
   bare.tag("Please call Wrong at Oak Road today.", spans);
   EXPECT_EQ(spans.size(), 1u);  // Wrong is kept; Oak Road has no digit and no street word
+}
+
+// Rows where a name runs on into a small word teach the tagger to follow it;
+// in text with capitals a name still ends before "horvath" or "wants".
+TEST(PiiTaggerTest, NamesInTextWithCapitalsDoNotRunIntoSmallWords) {
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (PiiExample& e : train) {
+    for (PiiSpan& s : e.spans) {
+      if (s.type == PiiType::kPerson) {
+        const size_t space = e.text.find(' ', s.begin);
+        if (space != std::string::npos && space + 1 < s.end) e.text[space + 1] = static_cast<char>(std::tolower(e.text[space + 1]));
+      }
+    }
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
+  std::vector<PiiSpan> found;
+  const std::string text = "Please call Wanda horvath tomorrow.";
+  tagger.tag(text, found);
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda");
 }
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
