@@ -1,15 +1,17 @@
 // Writes the word lists the PII tagger learns from (docs/privacy.md) out of
 // the locale data of the @faker-js/faker npm package (MIT): one file per
-// category, one entry per line, every locale together. Called by
-// scripts/setup.sh; the lists are downloaded data, never committed.
-//   node scripts/gazetteers.mjs PACKAGE_DIR OUT_DIR
+// category, one entry per line, every locale together. With a DICTIONARY
+// (one word per line, such as Debian's /usr/share/dict/american-english),
+// its words written in lower case only (not names) join the everyday words.
+// Called by scripts/setup.sh; the lists are downloaded data, never committed.
+//   node scripts/gazetteers.mjs PACKAGE_DIR OUT_DIR [DICTIONARY]
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [packageDir, outDir] = process.argv.slice(2);
+const [packageDir, outDir, dictionary] = process.argv.slice(2);
 if (!packageDir || !outDir) {
-  console.error("usage: node scripts/gazetteers.mjs PACKAGE_DIR OUT_DIR");
+  console.error("usage: node scripts/gazetteers.mjs PACKAGE_DIR OUT_DIR [DICTIONARY]");
   process.exit(2);
 }
 const { allLocales } = await import(pathToFileURL(path.join(packageDir, "dist", "index.js")).href);
@@ -46,6 +48,11 @@ fs.mkdirSync(outDir, { recursive: true });
 for (const [category, where] of Object.entries(sources)) {
   const entries = new Set();
   for (const locale of Object.values(allLocales)) collect(where(locale), entries);
+  if (category === "common_word" && dictionary) {
+    for (const word of fs.readFileSync(dictionary, "utf8").split("\n")) {
+      if (/^[a-z]+$/.test(word)) entries.add(word);
+    }
+  }
   fs.writeFileSync(path.join(outDir, `${category}.txt`), [...entries].sort().join("\n") + "\n");
   console.error(`[gazetteers] ${category}: ${entries.size} entries`);
 }

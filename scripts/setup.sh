@@ -22,6 +22,7 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   nodejs npm curl
+  wamerican
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -83,19 +84,21 @@ fi
 
 # --- word lists for the PII tagger, from the npm registry -------------------
 # Names, places, street and company words of every locale of @faker-js/faker
-# (MIT), written by scripts/gazetteers.mjs; `tiergate pii train --gazetteers`
-# reads them (docs/privacy.md).
+# (MIT), and the lower-case words of the Debian English dictionary
+# (wamerican) as everyday words, written by scripts/gazetteers.mjs;
+# `tiergate pii train --gazetteers` reads them (docs/privacy.md).
 faker_pkg="@faker-js/faker@10.6.0"
 faker_sha256="13b79ed894af1a52a624fdb144384e1fd6c4afc1a30488830d3be64924333674"
 gazetteer_dir="$root/third_party/gazetteers"
 # Rebuilt when the package or the script that writes the lists changes.
-gazetteer_stamp=".from-$faker_sha256-$(sha256sum "$root/scripts/gazetteers.mjs" | cut -c1-16)"
+dictionary=/usr/share/dict/american-english
+gazetteer_stamp=".from-$faker_sha256-$(cat "$root/scripts/gazetteers.mjs" "$dictionary" | sha256sum | cut -c1-16)"
 if [[ ! -f "$gazetteer_dir/$gazetteer_stamp" ]]; then
   tarball="$(fetch_npm_package "$faker_pkg" faker-js-faker-10.6.0.tgz "$faker_sha256")"
   rm -rf "$cache/faker" "$gazetteer_dir.tmp"
   mkdir -p "$cache/faker"
   tar -xzf "$tarball" -C "$cache/faker"
-  node "$root/scripts/gazetteers.mjs" "$cache/faker/package" "$gazetteer_dir.tmp"
+  node "$root/scripts/gazetteers.mjs" "$cache/faker/package" "$gazetteer_dir.tmp" "$dictionary"
   touch "$gazetteer_dir.tmp/$gazetteer_stamp"
   rm -rf "$gazetteer_dir" "$cache/faker"
   mv "$gazetteer_dir.tmp" "$gazetteer_dir"

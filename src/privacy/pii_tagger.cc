@@ -218,6 +218,14 @@ std::vector<TokenView>& tagger_views() {
   return views;
 }
 
+// Whether token i is written in capitals throughout ("SAP", "MOSS"): an
+// acronym or a name in a letterhead, not the everyday word it spells.
+bool all_capitals(std::string_view text, const std::vector<Token>& tokens, size_t i) {
+  const Token& t = tokens[i];
+  return t.end - t.begin >= 2 &&
+         std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
 // The gazetteer categories whose names start with `prefix`: "street" (street
 // names and suffixes) and "common" (everyday words) mean something to
 // plausible().
@@ -407,7 +415,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     view_around(i);
-    if (mixed && prev <= 0 && !marked(i + 1) && everyday(views[i].gazetteer)) {
+    if (mixed && prev <= 0 && !marked(i + 1) && everyday(views[i].gazetteer) && !all_capitals(text, tokens, i)) {
       prev2 = prev;
       prev = 0;
       continue;
@@ -457,7 +465,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     everyday = everyday && this->everyday(m);
   }
   if (!word) return false;
-  if (everyday) return false;
+  if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
   return span.type != PiiType::kStreetAddress || digit || street;
 }
 

@@ -192,7 +192,7 @@ TEST(PiiTaggerTest, NamesDoNotRunAcrossALineBreak) {
 // A tagger that learned to tag whatever fills the slot after "call" and
 // "at" still drops spans no name or address can be.
 TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
-  const std::vector<std::string> fillers = {"Q", "Wrong", "Anna", "Bruno", "Zed", "Kofi", "True", "Lena"};
+  const std::vector<std::string> fillers = {"Q", "Wrong", "Anna", "Bruno", "Zed", "Kofi", "True", "Lena", "TRUE", "ANNA"};
   const std::vector<std::string> places = {"12 Elm Street", "Elm Street", "Oak Road", "7 Birch", "Pine Road 9", "Answer"};
   std::vector<PiiExample> train;
   for (int k = 0; k < 400; ++k) {
@@ -221,6 +221,9 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   // A single letter, an everyday word, an address with neither a number nor a street word.
   EXPECT_EQ(found("Please call Q at Answer today."), std::vector<std::string>{});
   EXPECT_EQ(found("Please call Lena at C Answer today."), std::vector<std::string>{"PERSON:Lena"});
+  // In capitals throughout, an everyday word is taken for a name ("SAP").
+  EXPECT_EQ(found("Please call TRUE at 7 Birch today."),
+            (std::vector<std::string>{"PERSON:TRUE", "STREET_ADDRESS:7 Birch"}));
   EXPECT_EQ(found("Please call Wrong at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
   // Without the lists, the same tagger has no everyday or street words to go by.
   o.gazetteers.clear();

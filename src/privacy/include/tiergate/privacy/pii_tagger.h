@@ -78,9 +78,10 @@ class PiiTagger {
 
   // Whether the span the decoder closed over tokens [from, to) of the text
   // being tagged is kept: it needs a word of two or more letters or a number
-  // (not "D." alone), a word that is not only an everyday word ("Wrong",
-  // "True": a gazetteer category named common*), and, for an address, a digit
-  // or a street word (a category named street*).
+  // (not "D." alone), not to be one everyday word alone ("Wrong", "User":
+  // a gazetteer category named common*; several words may make a name, such
+  // as "Open Data Nation"), and, for an address, a digit or a street word (a
+  // category named street*).
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
