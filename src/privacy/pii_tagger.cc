@@ -188,12 +188,13 @@ void add_scores(const float* weights, const std::vector<uint32_t>& slots, size_t
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
 // abbreviation of at most three letters such as "Dr." or "Apt."). In text
-// with capitals (`mixed`), a name or a place does not run into a small word
-// of four letters or more ("George wants"); "van", "de la" may stand inside.
+// with capitals (`mixed`), a name, a place or an organisation does not run
+// into a small word of four letters or more ("George wants", "My name");
+// "van", "de la", "of" may stand inside.
 bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_t i, PiiType type, bool mixed) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const auto first = static_cast<unsigned char>(text[tokens[i].begin]);
-  if (mixed && (type == PiiType::kPerson || type == PiiType::kLocation) && first >= 'a' && first <= 'z' &&
+  if (mixed && (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization) && first >= 'a' && first <= 'z' &&
       tokens[i].end - tokens[i].begin > 3) {
     return false;
   }
