@@ -173,7 +173,8 @@ TEST(StructuredPiiTest, EveryPrefixOfATextScansSafely) {
   const std::string text =
       "Call +1 (415) 555-2671 x12, mail a.b@example.co.uk, IBAN GB82 WEST 1234 5698 7654 32, "
       "card 4111 1111 1111 1111, ip fe80::1ff:fe23:4567:890a, 2019-01-04T10:30:00Z, "
-      "-----BEGIN EC PRIVATE KEY-----\nabc\n-----END EC PRIVATE KEY-----, password=\"x1\"";
+      "-----BEGIN EC PRIVATE KEY-----\nabc\n-----END EC PRIVATE KEY-----, password=\"x1\", "
+      "I am Catholic, a 45-year-old, aged 7, zip code 94103-1234, Apt. 217, P.O. Box 101, a Mexican woman";
   for (size_t n = 0; n <= text.size(); ++n) {
     const std::string prefix = text.substr(0, n);
     for (const PiiSpan& s : scan(prefix)) ASSERT_LE(s.end, n);
@@ -198,6 +199,35 @@ TEST(StructuredPiiTest, RandomTextKeepsTheOutputContract) {
       ASSERT_LE(got[k].end, text.size());
       if (k > 0) {
         ASSERT_LE(got[k - 1].end, got[k].begin);
+      }
+    }
+  }
+}
+
+TEST(StructuredPiiTest, RandomWordsKeepTheOutputContract) {
+  // Random sentences of the words the context matchers read (ages, ZIP codes,
+  // address units, groups), in any case, with numbers and marks between.
+  static const std::vector<std::string> kWords = {
+      "age", "aged", "of", "is", "years", "year-old", "old", "y/o", "zip", "code", "postal", "apt", "Apt.",
+      "suite", "#", "P.O.", "po", "box", "Box", "am", "I'm", "a", "proud", "Catholic", "muslim", "MEXICAN",
+      "woman", "descent", "people", "the", "French", "45", "94103", "94103-1234", "7", "130", "12345", ".",
+      ",", ":", "-", "\n", "\xc3\xa9", "\xff"};
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<size_t> pick(0, kWords.size() - 1);
+  std::uniform_int_distribution<size_t> length(0, 60);
+  std::uniform_int_distribution<int> coin(0, 3);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    for (size_t w = length(rng); w > 0; --w) {
+      text += kWords[pick(rng)];
+      if (coin(rng) != 0) text += ' ';
+    }
+    const std::vector<PiiSpan> got = scan(text);
+    for (size_t k = 0; k < got.size(); ++k) {
+      ASSERT_LT(got[k].begin, got[k].end) << text;
+      ASSERT_LE(got[k].end, text.size()) << text;
+      if (k > 0) {
+        ASSERT_LE(got[k - 1].end, got[k].begin) << text;
       }
     }
   }
