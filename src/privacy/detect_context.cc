@@ -111,10 +111,20 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
   int value = 0;
   const size_t len = s.read_number(ws, 6, value);
   if (ws + len != we) return;
-  if (len <= 3 && value >= 1 && value <= 129 && (age_after(s, we) || cue_before(s, ws, kAgeWordsBefore))) {
+  // Every cue before a number is a word: most numbers (in phone numbers,
+  // dates, lists) have none within three bytes, and need no more reading.
+  size_t j = ws;
+  while (j > 0 && ws - j < 3 && (s.blank(j - 1) || s.at(j - 1) == '.' || s.at(j - 1) == ':' || s.at(j - 1) == '#' ||
+                                 s.at(j - 1) == '-' || s.at(j - 1) == '(')) {
+    --j;
+  }
+  const bool word_before = j > 0 && s.alpha(j - 1);
+  if (len <= 3 && value >= 1 && value <= 129 &&
+      (age_after(s, we) || (word_before && cue_before(s, ws, kAgeWordsBefore)))) {
     s.add(PiiType::kAge, ws, we);
     return;
   }
+  if (!word_before) return;
   detect_address_unit(s, ws, we);
   if (len == 5 && cue_before(s, ws, kZipWordsBefore)) {
     size_t end = we;

@@ -136,12 +136,15 @@ bool group_prefix(const Scan& s, size_t i) {
   return (kGroupPrefixes[k / 64] >> (k % 64)) & 1;
 }
 
-// Bits k of the bytes at base + k in ['lo', 'lo' + span] after OR-ing
-// `fold` into them (none past the end): upper-case letters ('A', 25, 0),
-// letters of either case ('a', 25, 0x20).
-uint64_t byte_range_mask(const Scan& s, size_t base, char lo, char span, char fold) {
+// The ASCII letters and the capitals among the 64 bytes at base: bit k for
+// the byte at base + k (none past the end).
+struct LetterMasks {
+  uint64_t letters = 0, upper = 0;
+};
+LetterMasks letter_masks(const Scan& s, size_t base) {
+  LetterMasks m;
 #if defined(__SSE2__)
-  // The last, partial block: from a zero-padded copy (zero is in no range).
+  // The last, partial block: from a zero-padded copy (zero is no letter).
   alignas(16) unsigned char tail[64];
   const unsigned char* block = s.data() + base;
   if (base + 64 > s.size()) {
@@ -149,24 +152,26 @@ uint64_t byte_range_mask(const Scan& s, size_t base, char lo, char span, char fo
     std::memcpy(tail, block, s.size() - base);
     block = tail;
   }
-  uint64_t m = 0;
   for (int part = 0; part < 4; ++part) {
     __m128i x;
     std::memcpy(&x, block + 16 * part, 16);
-    const __m128i d = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(fold)), _mm_set1_epi8(lo));
-    const __m128i in = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
-    m |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(in))} << (16 * part);
+    // c - lo <= 25, unsigned: c in [lo, lo + 25].
+    const __m128i up = _mm_sub_epi8(x, _mm_set1_epi8('A'));
+    const __m128i any = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+    const __m128i is_upper = _mm_cmpeq_epi8(_mm_min_epu8(up, _mm_set1_epi8(25)), up);
+    const __m128i is_letter = _mm_cmpeq_epi8(_mm_min_epu8(any, _mm_set1_epi8(25)), any);
+    m.upper |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(is_upper))} << (16 * part);
+    m.letters |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(is_letter))} << (16 * part);
   }
-  return m;
 #else
-  uint64_t m = 0;
   const size_t end = std::min(s.size(), base + 64);
   for (size_t k = base; k < end; ++k) {
-    const auto c = static_cast<unsigned char>(s.at(k) | static_cast<unsigned char>(fold));
-    m |= uint64_t{c >= static_cast<unsigned char>(lo) && c <= static_cast<unsigned char>(lo + span)} << (k - base);
+    const unsigned char c = s.at(k);
+    m.upper |= uint64_t{c >= 'A' && c <= 'Z'} << (k - base);
+    m.letters |= uint64_t{s.alpha(k)} << (k - base);
   }
-  return m;
 #endif
+  return m;
 }
 
 // The word ending just before `end` (past blanks), on the same line and in
@@ -247,7 +252,7 @@ void detect_group_mentions(Scan& s) {
   uint64_t carry = 0;  // whether the byte before the block is a letter
   bool capitals = false;
   find_groups(s, [&](size_t base) {
-    const uint64_t upper = byte_range_mask(s, base, 'A', 25, 0), letters = byte_range_mask(s, base, 'a', 25, 0x20);
+    const auto [letters, upper] = letter_masks(s, base);
     capitals = capitals || upper != 0;
     const uint64_t lower = letters & ~upper;
     // A capital that starts a word of four letters or more, the next three
@@ -259,7 +264,7 @@ void detect_group_mentions(Scan& s) {
   if (capitals) return;
   carry = 0;
   find_groups(s, [&](size_t base) {
-    const uint64_t letters = byte_range_mask(s, base, 'a', 25, 0x20);
+    const uint64_t letters = letter_masks(s, base).letters;
     const uint64_t starts = letters & ~((letters << 1) | carry) & ahead(letters, 3);
     carry = letters >> 63;
     return starts;
