@@ -229,7 +229,7 @@ bool all_capitals(std::string_view text, const std::vector<Token>& tokens, size_
 
 // The gazetteer categories whose names start with `prefix`: "street" (street
 // names and suffixes) and "common" (everyday words) mean something to
-// plausible().
+// plausible(), "company" (company suffixes) to finish_span().
 uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
   uint16_t mask = 0;
   for (size_t c = 0; c < g.categories().size(); ++c) {
@@ -308,6 +308,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   t.gazetteer_ = build_gazetteer(options.gazetteers);
   t.street_categories_ = categories_named(t.gazetteer_, "street");
   t.common_categories_ = categories_named(t.gazetteer_, "common");
+  t.company_categories_ = categories_named(t.gazetteer_, "company");
   const size_t tags = t.tags();
   const uint32_t slots = t.buckets_ - 1;
 
@@ -434,7 +435,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       if (score[k] > score[static_cast<size_t>(best)]) best = static_cast<int>(k);
     }
     const bool continues = best > 0 && best % 2 == 0;
-    if (prev > 0 && !continues && !plausible(text, out[open], open_from, i)) out.pop_back();
+    if (prev > 0 && !continues && !finish_span(text, out[open], open_from, i)) out.pop_back();
     if (best > 0 && best % 2 == 1) {
       open = out.size();
       open_from = i;
@@ -445,11 +446,24 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev2 = prev;
     prev = best;
   }
-  if (prev > 0 && !plausible(text, out[open], open_from, tokens.size())) out.pop_back();
+  if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size())) out.pop_back();
 }
 
 bool PiiTagger::everyday(const Gazetteer::Match& m) const {
   return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
+}
+
+bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const {
+  if (!plausible(text, span, from, to)) return false;
+  // A name or a place that ends in a company suffix ("Smith Ltd") is an organisation.
+  if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
+  for (size_t t = to; t > from; --t) {
+    const Token& last = tagger_tokens()[t - 1];
+    if (!is_word_byte(static_cast<unsigned char>(text[last.begin]))) continue;
+    if ((tagger_views()[t - 1].gazetteer.full & company_categories_) != 0) span.type = PiiType::kOrganization;
+    break;
+  }
+  return true;
 }
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const {
@@ -541,6 +555,7 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
   t.gazetteer_ = std::move(gazetteer).value();
   t.street_categories_ = categories_named(t.gazetteer_, "street");
   t.common_categories_ = categories_named(t.gazetteer_, "common");
+  t.company_categories_ = categories_named(t.gazetteer_, "company");
   return t;
 }
 

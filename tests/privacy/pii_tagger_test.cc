@@ -253,6 +253,33 @@ TEST(PiiTaggerTest, NamesInTextWithCapitalsDoNotRunIntoSmallWords) {
   EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda");
 }
 
+// Trained on rows that call "Novak Ltd" a person, the tagger still reports
+// a name ending in a company suffix as an organisation.
+TEST(PiiTaggerTest, ANameEndingInACompanySuffixIsAnOrganisation) {
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < train.size(); k += 4) {
+    for (PiiSpan& span : train[k].spans) {
+      if (span.type != PiiType::kPerson) continue;
+      train[k].text.insert(span.end, " Ltd");
+      const uint32_t shift = 4;
+      for (PiiSpan& other : train[k].spans) {
+        if (other.begin >= span.end) other.begin += shift, other.end += shift;
+      }
+      span.end += shift;
+      break;
+    }
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"company_suffix", {"Ltd", "GmbH"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  std::vector<PiiSpan> found;
+  const std::string text = "Please call Wanda Horvath Ltd tomorrow.";
+  tagger.tag(text, found);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].type, PiiType::kOrganization);
+  EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda Horvath Ltd");
+}
+
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};

@@ -83,6 +83,9 @@ class PiiTagger {
   // as "Open Data Nation"), and, for an address, a digit or a street word (a
   // category named street*).
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const;
+  // plausible(), and a name or a place that ends in a company suffix ("Smith
+  // Ltd": a category named company*) becomes an organisation. False: drop it.
+  bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
 
@@ -91,6 +94,7 @@ class PiiTagger {
   Gazetteer gazetteer_;
   uint16_t street_categories_ = 0;  // gazetteer categories of street words
   uint16_t common_categories_ = 0;  // and of everyday words
+  uint16_t company_categories_ = 0;  // and of company suffixes
   std::vector<float> weights_;  // [slot * tags() + tag]
 };
 
