@@ -143,6 +143,10 @@ int run_train(const TrainArgs& args) {
   const auto start = std::chrono::steady_clock::now();
   std::cerr << "[pii train] " << rows->size() << " rows, " << options->epochs << " epochs, "
             << options->gazetteers.size() << " gazetteer categories\n";
+  if (options->gazetteers.empty()) {
+    std::cerr << "[pii train] no --gazetteers: the tagger will find fewer names and places in sentences unlike its "
+                 "training rows (scripts/setup.sh installs third_party/gazetteers; docs/privacy.md)\n";
+  }
   const PiiTagger tagger = PiiTagger::train(*rows, *options);
   if (tagger.empty()) return fail("pii train", "the data labels none of the types the tagger learns (PERSON, STREET_ADDRESS, ...)");
   // Written to a temporary name first, so a failed write leaves no partial tagger.
