@@ -10,15 +10,14 @@
 // around it, capitalisation (only when the text is not all lower case), a
 // line break before it, the gazetteer categories (gazetteer.h) of it and its
 // neighbours, and the two previous tags — decoded left to right, an I-TYPE
-// only after a B- or I- of the same type, never across a line break (but in
-// an address) or a sentence end; spans that fail plausible() are dropped.
-// In text with capitals,
-// tokens outside a span that neither are nor precede a marked token (a
-// capital, a digit, a non-ASCII letter) are O without scoring: most words of
-// a prompt, at no measured cost in recall. Trained by
-// `tiergate pii train` on labelled rows (pii_dataset.h); types the
-// structured detectors own (cards, e-mail addresses, dates, ...) are not
-// learned. Measured in docs/privacy.md.
+// only after a B- or I- of the same type and where may_continue() allows it
+// (pii_tagger.cc); finished spans go through finish_span(). In text with
+// capitals, tokens outside a span that are not marked (a capital, a digit, a
+// non-ASCII letter), and everyday words that could only make a span of
+// themselves, are O without scoring: most words of a prompt, at no measured
+// cost in recall. Trained by `tiergate pii train` on labelled rows
+// (pii_dataset.h); types the structured detectors own (cards, e-mail
+// addresses, dates, ...) are not learned. Measured in docs/privacy.md.
 #pragma once
 
 #include <cstdint>
