@@ -9,8 +9,6 @@
 namespace tiergate {
 namespace {
 
-uint64_t stored_key(uint64_t token_hash) { return token_hash == 0 ? 1 : token_hash; }
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -47,40 +45,36 @@ StatusOr<std::vector<GazetteerList>> load_gazetteer_dir(const std::string& dir) 
   return lists;
 }
 
+uint32_t Gazetteer::fingerprint_of(uint64_t token_hash) { return static_cast<uint32_t>(token_hash >> 32) | 1u; }
+
+size_t Gazetteer::find(const std::vector<Slot>& slots, uint64_t token_hash) {
+  const uint32_t fingerprint = fingerprint_of(token_hash);
+  const size_t mask = slots.size() - 1;
+  size_t i = token_hash & mask;
+  while (slots[i].fingerprint != 0 && slots[i].fingerprint != fingerprint) i = (i + 1) & mask;
+  return i;
+}
+
 void Gazetteer::add(uint64_t token_hash, size_t category, bool full) {
-  if ((size_ + 1) * 2 > slots_.size()) grow();
-  const uint64_t key = stored_key(token_hash);
-  const size_t mask = slots_.size() - 1;
-  size_t i = key & mask;
-  while (slots_[i].key != 0 && slots_[i].key != key) i = (i + 1) & mask;
-  if (slots_[i].key == 0) {
-    slots_[i].key = key;
-    ++size_;
+  if ((hashes_.size() + 1) * 2 > slots_.size()) grow();
+  Slot& slot = slots_[find(slots_, token_hash)];
+  if (slot.fingerprint == 0) {
+    slot.fingerprint = fingerprint_of(token_hash);
+    hashes_.push_back(token_hash);
   }
   const auto bit = static_cast<uint16_t>(1u << category);
-  (full ? slots_[i].match.full : slots_[i].match.part) |= bit;
+  (full ? slot.match.full : slot.match.part) |= bit;
 }
 
 Gazetteer::Match Gazetteer::lookup(uint64_t token_hash) const {
-  if (size_ == 0) return {};
-  const uint64_t key = stored_key(token_hash);
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = key & mask;; i = (i + 1) & mask) {
-    if (slots_[i].key == key) return slots_[i].match;
-    if (slots_[i].key == 0) return {};
-  }
+  if (slots_.empty()) return {};
+  return slots_[find(slots_, token_hash)].match;  // a free slot's match is empty
 }
 
 void Gazetteer::grow() {
   std::vector<Slot> old = std::move(slots_);
   slots_.assign(std::max<size_t>(64, old.size() * 2), Slot{});
-  const size_t mask = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.key == 0) continue;
-    size_t i = s.key & mask;
-    while (slots_[i].key != 0) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
+  for (uint64_t hash : hashes_) slots_[find(slots_, hash)] = old[find(old, hash)];
 }
 
 void Gazetteer::serialize(std::string& out) const {
@@ -89,12 +83,12 @@ void Gazetteer::serialize(std::string& out) const {
     out += static_cast<char>(std::min<size_t>(name.size(), 255));
     out.append(name, 0, std::min<size_t>(name.size(), 255));
   }
-  little_endian::append<uint32_t>(out, static_cast<uint32_t>(size_));
-  for (const Slot& s : slots_) {
-    if (s.key == 0) continue;
-    little_endian::append<uint64_t>(out, s.key);
-    little_endian::append<uint16_t>(out, s.match.full);
-    little_endian::append<uint16_t>(out, s.match.part);
+  little_endian::append<uint32_t>(out, static_cast<uint32_t>(hashes_.size()));
+  for (uint64_t hash : hashes_) {
+    const Match m = lookup(hash);
+    little_endian::append<uint64_t>(out, hash);
+    little_endian::append<uint16_t>(out, m.full);
+    little_endian::append<uint16_t>(out, m.part);
   }
 }
 
@@ -123,7 +117,7 @@ StatusOr<Gazetteer> Gazetteer::parse(std::string_view bytes, size_t& at, std::st
     little_endian::read(bytes, at, key);
     little_endian::read(bytes, at, m.full);
     little_endian::read(bytes, at, m.part);
-    if (key == 0 || ((m.full | m.part) & ~allowed) != 0) return invalid_argument(where + ": damaged gazetteer entry");
+    if (((m.full | m.part) & ~allowed) != 0) return invalid_argument(where + ": damaged gazetteer entry");
     for (size_t c = 0; c < categories; ++c) {
       if (m.full & (1u << c)) g.add(key, c, true);
       if (m.part & (1u << c)) g.add(key, c, false);

@@ -41,7 +41,7 @@ class Gazetteer {
   Gazetteer() = default;
   explicit Gazetteer(std::vector<std::string> categories) : categories_(std::move(categories)) {}
 
-  bool empty() const { return size_ == 0; }
+  bool empty() const { return hashes_.empty(); }
   const std::vector<std::string>& categories() const { return categories_; }
 
   // Records that the token hashing to `token_hash` matches category
@@ -55,15 +55,24 @@ class Gazetteer {
   static StatusOr<Gazetteer> parse(std::string_view bytes, size_t& at, std::string_view source);
 
  private:
+  // 8 bytes, so that the table tag() reads for every token it scores stays
+  // small enough for the caches. `fingerprint` is the hash's upper half with
+  // its lowest bit set (0 marks a free slot); the lower bits choose the slot.
+  // Two hashes with one fingerprint in one run of slots share an entry (odds
+  // of about one in 2^32 per lookup), as colliding hashed features do.
   struct Slot {
-    uint64_t key = 0;  // 0: empty (a hash of 0 is stored as 1)
+    uint32_t fingerprint = 0;
     Match match;
   };
+  static uint32_t fingerprint_of(uint64_t token_hash);
+  // The slot of `token_hash` in `slots`: its entry, or the free slot where it
+  // would go. Precondition: slots has a free slot.
+  static size_t find(const std::vector<Slot>& slots, uint64_t token_hash);
   void grow();
 
   std::vector<std::string> categories_;
-  std::vector<Slot> slots_;  // open addressing, a power of two, at most half full
-  size_t size_ = 0;
+  std::vector<Slot> slots_;       // open addressing, a power of two, at most half full
+  std::vector<uint64_t> hashes_;  // of the entries, in the order added: to grow and to save
 };
 
 }  // namespace tiergate
