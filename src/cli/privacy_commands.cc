@@ -256,6 +256,13 @@ int run_verify(const VerifyArgs& args) {
   return 0;
 }
 
+// --tagger of `pii scan` and `pii eval`: a trained tagger to run after the
+// structured detectors.
+void add_tagger_file_option(CLI::App& command, std::string& path) {
+  command.add_option("--tagger", path, "a tagger from `tiergate pii train` (names, addresses, ...)")
+      ->check(CLI::ExistingFile);
+}
+
 // The tagger's training options, shared by `pii train` and `pii cv`.
 void add_tagger_options(CLI::App& command, TaggerArgs& args) {
   TaggerOptions& options = args.options;
@@ -289,8 +296,7 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
       ->required()
       ->check(CLI::ExistingFile);
   s->add_option("-o,--out", scan->out, "JSONL to write")->required();
-  s->add_option("--tagger", scan->tagger, "a tagger from `tiergate pii train` (names, addresses, ...)")
-      ->check(CLI::ExistingFile);
+  add_tagger_file_option(*s, scan->tagger);
   runs[s] = [scan] { return run_scan(*scan); };
 
   auto eval = std::make_shared<EvalArgs>();
@@ -300,8 +306,7 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   e->add_option("--data", eval->data, "labelled JSONL: {\"text\", \"spans\": [{\"type\", \"start\", \"end\"}]}")
       ->required()
       ->check(CLI::ExistingFile);
-  e->add_option("--tagger", eval->tagger, "a tagger from `tiergate pii train` (names, addresses, ...)")
-      ->check(CLI::ExistingFile);
+  add_tagger_file_option(*e, eval->tagger);
   runs[e] = [eval] { return run_eval(*eval); };
 
   auto train = std::make_shared<TrainArgs>();

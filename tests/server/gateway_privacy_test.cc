@@ -153,18 +153,11 @@ TEST_F(GatewayPrivacyTest, TheDryRunSaysWhatThePolicyWouldDo) {
 }
 
 // Bad input (issue 4): none of it crashes, hangs or leaks.
-const char* kBigBodies = R"(listen: 127.0.0.1:0
-max_body_bytes: 4194304
-edge:
-  model: edge.gguf
-cloud:
-  - name: up1
-    base_url: http://127.0.0.1:9/v1
-    models: [big]
-)";
+// kConfig with room for the big bodies below.
+const std::string kBigBodies = std::string("max_body_bytes: 4194304\n") + kConfig;
 
 TEST_F(GatewayPrivacyTest, AOneMegabyteSingleLinePromptIsScannedToItsEnd) {
-  start_gateway(kBigBodies, nullptr, true);
+  start_gateway(kBigBodies.c_str(), nullptr, true);
   std::string prompt;
   while (prompt.size() < (1u << 20)) prompt += "lorem ipsum dolor sit amet 42, ";
   prompt += "write to jane.roe@example.com";
@@ -186,7 +179,7 @@ TEST_F(GatewayPrivacyTest, APlaceholderAlreadyInTheTextStaysTheUsersOwn) {
 }
 
 TEST_F(GatewayPrivacyTest, InvalidUtf8AndDeeplyNestedBodiesAreRefusedCleanly) {
-  start_gateway(kBigBodies, nullptr, true);
+  start_gateway(kBigBodies.c_str(), nullptr, true);
   const std::string invalid = "{\"model\": \"big\", \"messages\": [{\"role\": \"user\", \"content\": \"mail a@b.example.com \xff\xfe\"}]}";
   auto r = http_call(port_, "POST", "/v1/chat/completions", invalid);
   EXPECT_EQ(r.status, 400) << r.body;
