@@ -35,11 +35,12 @@ constexpr std::string_view kTopKeys[] = {"listen", "max_body_bytes", "edge", "cl
 constexpr std::string_view kAdminKeys[] = {"token_env"};
 constexpr std::string_view kEdgeKeys[] = {"model", "alias",   "context",       "parallel",
                                           "queue", "threads", "batch", "price_per_mtok"};
-constexpr std::string_view kUpstreamKeys[] = {"name",           "base_url", "api_key_env", "models",
-                                              "price_per_mtok", "timeouts", "retries",     "trust"};
+constexpr std::string_view kUpstreamKeys[] = {"name",     "base_url", "api_key_env", "models",         "price_per_mtok",
+                                              "timeouts", "retries",  "trust",       "circuit_breaker"};
 constexpr std::string_view kPriceKeys[] = {"input", "output"};
 constexpr std::string_view kTimeoutKeys[] = {"connect_ms", "first_byte_ms", "request_ms"};
 constexpr std::string_view kRetryKeys[] = {"max", "backoff_ms"};
+constexpr std::string_view kBreakerKeys[] = {"failures", "open_ms", "max_open_ms"};
 constexpr std::string_view kRoutingKeys[] = {"auto",          "router", "threshold", "quality", "price_sensitivity",
                                              "latency_weight", "rules",  "budgets"};
 constexpr std::string_view kRuleKeys[] = {"name", "priority", "match", "route"};
@@ -543,6 +544,18 @@ class ConfigReader {
       if (expect_map(*retries, r_path, kRetryKeys)) {
         read_int(*retries, "max", r_path, 0, 100, up.max_retries);
         read_int(*retries, "backoff_ms", r_path, 0, kIntMax, up.backoff_ms);
+      }
+    }
+    if (auto breaker = find(node, "circuit_breaker")) {
+      std::string b_path = child_path(path, "circuit_breaker");
+      if (expect_map(*breaker, b_path, kBreakerKeys)) {
+        read_int(*breaker, "failures", b_path, 1, 1000, up.breaker_failures);
+        read_int(*breaker, "open_ms", b_path, 1, kIntMax, up.breaker_open_ms);
+        read_int(*breaker, "max_open_ms", b_path, 1, kIntMax, up.breaker_max_open_ms);
+        if (up.breaker_max_open_ms < up.breaker_open_ms) {
+          fail(*breaker, b_path, "max_open_ms (" + std::to_string(up.breaker_max_open_ms) +
+                                     ") must be at least open_ms (" + std::to_string(up.breaker_open_ms) + ")");
+        }
       }
     }
   }

@@ -1,5 +1,8 @@
 #include "tiergate/dispatch/dispatcher.h"
 
+#include <string>
+#include <vector>
+
 namespace tiergate {
 
 namespace {
@@ -72,12 +75,17 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
   int attempts = 0;
   bool edge_planned = false;
   std::string denied;  // the policy's reason for the last hop it forbade
+  // Tiers that failed (not privacy denials), for degradation and the error.
+  bool edge_failed = false, cloud_failed = false;
+  std::vector<std::string> failures;
 
   // One attempt on a tier; false when the next candidate may not be tried.
   std::optional<DispatchResult> answer;
   auto attempt_on = [&](Engine* engine, const RouteCandidate& c, const ChatRequest& sent,
                         const RedactionMap* redactions) {
-    Attempt attempt{c.tier, c.model, route, PrivacyAction::kAllow};
+    Attempt attempt{c.tier, c.model, route, PrivacyAction::kAllow, plan.degraded};
+    if (c.kind == TierKind::kEdge && cloud_failed) attempt.degraded = Degradation::kCloudUnavailable;
+    if (c.kind == TierKind::kCloud && edge_failed) attempt.degraded = Degradation::kEdgeUnavailable;
     if (redactions != nullptr) {
       attempt.route += "+redacted";
       attempt.privacy = PrivacyAction::kRedact;
@@ -100,7 +108,19 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
       return false;
     }
     last = result.status();
+    if (last.allows_fallback()) {
+      (c.kind == TierKind::kEdge ? edge_failed : cloud_failed) = true;
+      failures.push_back(c.tier + ": " + last.message());
+    }
     return !tracking.sent() && last.allows_fallback();
+  };
+  // The error of a request no tier could answer: the last tier's code, and
+  // every tier's reason when there were several.
+  auto failed = [&]() -> Status {
+    if (failures.size() < 2 || !last.allows_fallback()) return last;
+    std::string message = "no tier could answer this request";
+    for (const std::string& f : failures) message += "; " + f;
+    return Status(last.code(), message);
   };
 
   for (size_t i = 0; i < plan.candidates.size(); ++i) {
@@ -110,6 +130,7 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
     if (i > 0) route += ">fallback:" + c.tier;
     if (engine == nullptr) {
       last = unavailable("tier " + c.tier + " is not configured");
+      failures.push_back(c.tier + ": not configured");
       continue;
     }
     if (c.kind == TierKind::kCloud && privacy_ != nullptr) {
@@ -137,11 +158,11 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
       const RouteCandidate edge{TierKind::kEdge, "edge", ""};
       attempt_on(edge_, edge, request, nullptr);
       if (answer) return std::move(*answer);
-      return last;
+      return failed();
     }
     return permission_denied("privacy: " + denied + ", and no edge model is configured to answer on the device");
   }
-  return last;
+  return failed();
 }
 
 }  // namespace tiergate

@@ -66,6 +66,7 @@ std::string route_plan_json(const RoutePlan& plan) {
               {"reason", plan.reason},
               {"candidates", candidates},
               {"trace", trace_object(plan)}};
+  if (plan.degraded != Degradation::kNone) out["degraded"] = degradation_name(plan.degraded);
   return dump(out);
 }
 

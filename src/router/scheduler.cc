@@ -382,6 +382,7 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   if (!to_cloud && !state.edge.ready) {
     to_cloud = true;
     plan.reason = "auto:edge_unavailable";
+    plan.degraded = Degradation::kEdgeUnavailable;
     trace.constraints.push_back("edge_unavailable");
   } else if (!to_cloud && edge_queue_full(state.edge) && any_cloud_eligible) {
     to_cloud = true;
@@ -390,6 +391,7 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   } else if (to_cloud && !any_cloud_eligible && state.edge.ready && !edge_queue_full(state.edge)) {
     to_cloud = false;
     plan.reason = "auto:cloud_unavailable";
+    plan.degraded = Degradation::kCloudUnavailable;
     trace.constraints.push_back("cloud_unavailable");
   }
   if (to_cloud) {

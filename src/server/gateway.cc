@@ -1,6 +1,8 @@
 #include "tiergate/server/gateway.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -42,7 +44,15 @@ struct Gateway::Metrics {
             "tiergate_privacy_requests_total",
             "Requests with personal data, by what the policy did: allow or redact (sent to the cloud), "
             "local_only (kept on the device: answered by the edge or refused).",
-            {"action"})) {}
+            {"action"})),
+        degraded(r.counter_family("tiergate_degraded_requests_total",
+                                  "Requests answered on another tier because the wanted one could not serve "
+                                  "(cloud_unavailable: the edge answered; edge_unavailable: the cloud answered).",
+                                  {"reason"})),
+        tier_ready(r.gauge_family("tiergate_tier_ready",
+                                  "1 when the tier can take requests now (the edge model is loaded; an upstream's "
+                                  "circuit breaker admits calls), else 0. Updated when /metrics is read.",
+                                  {"tier"})) {}
 
   CounterFamily& requests;
   HistogramFamily& duration;
@@ -53,6 +63,8 @@ struct Gateway::Metrics {
   Counter& cancelled;
   CounterFamily& privacy_detections;
   CounterFamily& privacy_requests;
+  CounterFamily& degraded;
+  GaugeFamily& tier_ready;
 };
 
 namespace {
@@ -109,10 +121,12 @@ class AuditingSink final : public DispatchSink {
 };
 
 HttpHeaders answer_headers(const std::string& content_type, const Attempt& a, const std::string& request_id) {
-  return {{"Content-Type", content_type},
-          {"x-tiergate-tier", a.tier},
-          {"x-tiergate-route", a.route},
-          {"x-request-id", request_id}};
+  HttpHeaders h = {{"Content-Type", content_type},
+                   {"x-tiergate-tier", a.tier},
+                   {"x-tiergate-route", a.route},
+                   {"x-request-id", request_id}};
+  if (a.degraded != Degradation::kNone) h.emplace_back("x-tiergate-degraded", std::string(degradation_name(a.degraded)));
+  return h;
 }
 
 std::string sse_event(const std::string& data) { return "data: " + data + "\n\n"; }
@@ -328,7 +342,10 @@ void Gateway::handle(HttpExchange& ex) {
   } else if (path == "/admin/audit") {
     if (only("GET")) admin_audit(ex);
   } else if (path == "/metrics") {
-    if (only("GET")) ex.respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, options_.metrics->render());
+    if (only("GET")) {
+      refresh_tier_gauges();
+      ex.respond(200, {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}, options_.metrics->render());
+    }
   } else {
     ex.respond(404, kJson, error_json(404, "Unknown path " + path + "; see /v1/chat/completions, /v1/route and /v1/models"));
   }
@@ -387,24 +404,75 @@ void Gateway::models(HttpExchange& ex) {
   ex.respond(200, kJson, models_json(list, options_.clock->unix_seconds()));
 }
 
+void Gateway::refresh_tier_gauges() {
+  if (Engine* edge = options_.dispatcher->edge()) {
+    metrics_->tier_ready.with({"edge"}).set(edge->health().state == TierState::kReady ? 1 : 0);
+  }
+  for (const auto& up : options_.config->cloud) {
+    if (Engine* e = options_.dispatcher->cloud(up.name)) {
+      metrics_->tier_ready.with({up.name}).set(e->health().state == TierState::kReady ? 1 : 0);
+    }
+  }
+}
+
+std::optional<int64_t> Gateway::retry_after_s(const RoutePlan& plan) const {
+  const SteadyTime now = options_.clock->now();
+  std::optional<SteadyTime> earliest;
+  auto consider = [&](const std::optional<SteadyTime>& t) {
+    if (t && *t > now && (!earliest || *t < *earliest)) earliest = t;
+  };
+  for (const RouteCandidate& c : plan.candidates) {
+    Engine* e = c.kind == TierKind::kEdge ? options_.dispatcher->edge() : options_.dispatcher->cloud(c.tier);
+    if (e == nullptr) continue;
+    consider(e->health().retry_at);
+    consider(e->load().rate_limited_until);
+  }
+  if (!earliest) return std::nullopt;
+  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(seconds_between(now, *earliest))));
+}
+
 void Gateway::readyz(HttpExchange& ex) {
   const Config& cfg = *options_.config;
+  const SteadyTime now = options_.clock->now();
   nlohmann::json tiers = nlohmann::json::object();
   bool edge_ready = false, any_cloud_ready = false;
+  auto entry = [&](const TierHealth& h) {
+    nlohmann::json e = {{"state", tier_state_name(h.state)}, {"detail", h.detail}};
+    if (h.state != TierState::kReady && h.retry_at && *h.retry_at > now) {
+      e["retry_in_s"] = std::ceil(seconds_between(now, *h.retry_at));
+    }
+    return e;
+  };
   if (Engine* edge = options_.dispatcher->edge()) {
     TierHealth h = edge->health();
     edge_ready = h.state == TierState::kReady;
-    tiers["edge"] = {{"state", tier_state_name(h.state)}, {"detail", h.detail}};
+    tiers["edge"] = entry(h);
   }
   for (const auto& up : cfg.cloud) {
     if (Engine* e = options_.dispatcher->cloud(up.name)) {
       TierHealth h = e->health();
       any_cloud_ready = any_cloud_ready || h.state == TierState::kReady;
-      tiers[up.name] = {{"state", tier_state_name(h.state)}, {"detail", h.detail}, {"base_url", up.base_url}};
+      tiers[up.name] = entry(h);
+      tiers[up.name]["base_url"] = up.base_url;
     }
   }
+  // What the gateway can do now: "normal" (every configured kind of tier
+  // serves), "edge_only" (the cloud is unreachable: offline, the edge serves
+  // on), "cloud_only" (the edge cannot serve), "unavailable".
+  const bool edge_configured = options_.dispatcher->edge() != nullptr;
+  const bool cloud_configured = !cfg.cloud.empty();
+  std::string mode;
+  if ((!edge_configured || edge_ready) && (!cloud_configured || any_cloud_ready) && (edge_ready || any_cloud_ready)) {
+    mode = "normal";
+  } else if (edge_ready) {
+    mode = "edge_only";
+  } else if (any_cloud_ready) {
+    mode = "cloud_only";
+  } else {
+    mode = "unavailable";
+  }
   bool ready = cfg.has_edge() ? edge_ready : any_cloud_ready;
-  nlohmann::json body = {{"status", ready ? "ready" : "not_ready"}, {"tiers", tiers}};
+  nlohmann::json body = {{"status", ready ? "ready" : "not_ready"}, {"mode", mode}, {"tiers", tiers}};
   ex.respond(ready ? 200 : 503, kJson, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
@@ -436,7 +504,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
   TraceText trace(*plan);
   auto answer_info = [&](const DispatchResult& r) {
     return AnswerInfo{r.attempt.tier, r.attempt.route, r.completion.model,         r.cost_usd, elapsed_ms(),
-                      r.attempts,     r.completion.usage_counted, trace.get()};
+                      r.attempts,     r.completion.usage_counted, trace.get(), std::string(degradation_name(r.attempt.degraded))};
   };
   // Metadata only: never the prompt or the answer. Written after the answer,
   // whose latency it would otherwise add to.
@@ -459,6 +527,21 @@ void Gateway::chat_completions(HttpExchange& ex) {
     live_.record_answer(tier, tier == "edge", latency_ms / 1000.0, r.completion.usage.completion_tokens);
     live_.record_spend(context.api_key_fingerprint, clock.unix_seconds(), r.cost_usd);
     if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
+    if (r.attempt.degraded != Degradation::kNone) {
+      metrics_->degraded.with({std::string(degradation_name(r.attempt.degraded))}).inc();
+    }
+  };
+  // An error answer's headers: a 503 or 429 says when to come back, from the
+  // planned tiers' circuit breakers and rate limits (1 s when none is known).
+  auto error_headers = [&](const Status& s, const Attempt& a) {
+    HttpHeaders h = kJson;
+    if (!a.tier.empty()) {
+      h.emplace_back("x-tiergate-tier", a.tier);
+      h.emplace_back("x-tiergate-route", a.route);
+    }
+    const int http = http_status_for(s);
+    if (http == 503 || http == 429) h.emplace_back("Retry-After", std::to_string(retry_after_s(*plan).value_or(1)));
+    return h;
   };
   // The audit entry's request-wide part: what was found, by type and class.
   auto egress_base = [&] {
@@ -507,12 +590,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
     count_privacy(result);
     if (!result.is_ok()) {
       record_error(sink.attempt(), result.status());
-      HttpHeaders h = kJson;
-      if (!sink.attempt().tier.empty()) {
-        h.emplace_back("x-tiergate-tier", sink.attempt().tier);
-        h.emplace_back("x-tiergate-route", sink.attempt().route);
-      }
-      ex.respond(http_status_for(result.status()), h, error_json(result.status()));
+      ex.respond(http_status_for(result.status()), error_headers(result.status(), sink.attempt()),
+                 error_json(result.status()));
       return;
     }
     AnswerInfo info = answer_info(*result);
@@ -540,7 +619,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
     }
     if (!sink.started()) {
       // Nothing sent yet: an ordinary JSON error with the right status.
-      ex.respond(http_status_for(result.status()), kJson, error_json(result.status()));
+      ex.respond(http_status_for(result.status()), error_headers(result.status(), sink.attempt()),
+                 error_json(result.status()));
     } else {
       // Mid-stream: an error event the SDKs raise, then the end of the stream.
       sink.done(sse_event(error_json(result.status())));

@@ -44,6 +44,7 @@ std::string info_text(const AnswerInfo& info) {
   json out = {{"tier", info.tier},         {"route", info.route},           {"model", info.model},
               {"cost_usd", info.cost_usd}, {"latency_ms", info.latency_ms}, {"attempts", info.attempts},
               {"usage_counted", info.usage_counted}};
+  if (!info.degraded.empty()) out["degraded"] = info.degraded;
   if (info.trace_json.empty()) return dump(out);
   return with_raw_member(dump(out), "trace", info.trace_json);
 }

@@ -217,6 +217,18 @@ const std::vector<ErrorCase>& error_cases() {
        "listen: 127.0.0.1:8080\ncloud:\n  - name: a\n    base_url: http://x\n    models: [m]\n"
        "    retries: 3\n",
        "cloud[0].retries: expected a mapping, got \"3\""},
+      {"CloudBreakerZeroFailures",
+       "listen: 127.0.0.1:8080\ncloud:\n  - name: a\n    base_url: http://x\n    models: [m]\n"
+       "    circuit_breaker: {failures: 0}\n",
+       "cloud[0].circuit_breaker.failures: expected an integer in 1..1000, got \"0\""},
+      {"CloudBreakerMaxBelowOpen",
+       "listen: 127.0.0.1:8080\ncloud:\n  - name: a\n    base_url: http://x\n    models: [m]\n"
+       "    circuit_breaker: {open_ms: 5000, max_open_ms: 100}\n",
+       "tiergate.yaml:6: cloud[0].circuit_breaker: max_open_ms (100) must be at least open_ms (5000)"},
+      {"CloudBreakerUnknownKey",
+       "listen: 127.0.0.1:8080\ncloud:\n  - name: a\n    base_url: http://x\n    models: [m]\n"
+       "    circuit_breaker: {threshold: 2}\n",
+       "cloud[0].circuit_breaker.threshold: unknown key 'threshold'; known keys: failures, open_ms, max_open_ms"},
       {"SecondUpstreamError",
        "listen: 127.0.0.1:8080\ncloud:\n"
        "  - {name: a, base_url: http://x, models: [m1]}\n"
@@ -455,6 +467,9 @@ TEST(ConfigTest, FullExampleFile) {
   EXPECT_EQ(up.request_timeout_ms, 600000);
   EXPECT_EQ(up.max_retries, 2);
   EXPECT_EQ(up.backoff_ms, 200);
+  EXPECT_EQ(up.breaker_failures, 4);
+  EXPECT_EQ(up.breaker_open_ms, 2000);
+  EXPECT_EQ(up.breaker_max_open_ms, 30000);
 
   EXPECT_EQ(c.auto_rule.max_edge_prompt_tokens, 512);
   EXPECT_EQ(c.auto_rule.cloud_keywords, (std::vector<std::string>{"prove", "step by step"}));
@@ -529,6 +544,9 @@ TEST(ConfigTest, CloudOnlyWithoutEdge) {
   EXPECT_EQ(c.cloud[0].request_timeout_ms, defaults.request_timeout_ms);
   EXPECT_EQ(c.cloud[0].max_retries, defaults.max_retries);
   EXPECT_EQ(c.cloud[0].backoff_ms, defaults.backoff_ms);
+  EXPECT_EQ(c.cloud[0].breaker_failures, 3);
+  EXPECT_EQ(c.cloud[0].breaker_open_ms, 5000);
+  EXPECT_EQ(c.cloud[0].breaker_max_open_ms, 60000);
   EXPECT_EQ(c.cloud[1].name, "openai_2");
   EXPECT_EQ(c.cloud[1].base_url, "https://api.example.com");
   EXPECT_EQ(c.cloud[1].max_retries, 0);

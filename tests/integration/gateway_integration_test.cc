@@ -7,6 +7,7 @@
 #include <regex>
 #include <thread>
 
+#include "fake_upstream.h"
 #include "http_client.h"
 #include "stack.h"
 #include "test_models.h"
@@ -230,9 +231,62 @@ TEST(GatewayDegradedTest, MissingEdgeModelKeepsServingFromTheCloud) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.headers["x-tiergate-tier"], "llama");
   EXPECT_EQ(r.headers["x-tiergate-route"], "auto:edge_unavailable");
+  EXPECT_EQ(r.headers["x-tiergate-degraded"], "edge_unavailable");
+  EXPECT_EQ(body["mode"], "cloud_only");
   auto edge_only = http_call(gw.port, "POST", "/v1/chat/completions",
                              json{{"model", "edge"}, {"messages", user("hi")}}.dump());
   EXPECT_EQ(edge_only.status, 503);
+}
+
+// An upstream that keeps failing (here: 502 from a fake upstream on
+// loopback): after circuit_breaker.failures requests the gateway stops
+// calling it, answers cloud-only requests at once with a 503 that says when
+// to come back, serves the rest from the edge marked degraded, and /readyz
+// says it runs on the edge alone.
+TEST(GatewayDegradedTest, OpenCircuitFailsFastAndTheEdgeServesOn) {
+  FakeUpstream upstream([](const FakeRequest&, FakeExchange& ex) { ex.respond(502, "bad gateway", "text/plain"); });
+  std::string config = config_for(synthetic_model(), "");
+  config += "cloud:\n  - name: flaky\n    base_url: " + upstream.base_url() +
+            "\n    models: [cloud-model]\n    retries: {max: 0}\n"
+            "    circuit_breaker: {failures: 2, open_ms: 60000}\n"
+            "routing:\n  auto: {max_edge_prompt_tokens: 512, cloud_keywords: [prove]}\n";
+  RunningServer gw = start_tiergate(config);
+  ASSERT_TRUE(wait_ready(gw.port));
+  auto cloud_only = [&] {
+    return http_call(gw.port, "POST", "/v1/chat/completions",
+                     json{{"model", "cloud-model"}, {"messages", user("hi")}}.dump());
+  };
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(cloud_only().status, 503);
+  ASSERT_EQ(upstream.request_count(), 2);
+
+  auto fast = cloud_only();
+  EXPECT_EQ(fast.status, 503);
+  EXPECT_EQ(upstream.request_count(), 2);  // not called while the circuit is open
+  EXPECT_NE(json::parse(fast.body)["error"]["message"].get<std::string>().find("circuit open"), std::string::npos);
+  ASSERT_FALSE(fast.headers["retry-after"].empty());
+  EXPECT_GE(std::stoi(fast.headers["retry-after"]), 50);
+  EXPECT_LE(std::stoi(fast.headers["retry-after"]), 60);
+
+  // A request the router would send to the cloud is answered by the edge.
+  for (bool stream : {false, true}) {
+    auto r = http_call(gw.port, "POST", "/v1/chat/completions",
+                       json{{"model", "auto"}, {"messages", user("prove it")}, {"max_tokens", 4}, {"stream", stream}}.dump());
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+    EXPECT_EQ(r.headers["x-tiergate-route"], "auto:cloud_unavailable");
+    EXPECT_EQ(r.headers["x-tiergate-degraded"], "cloud_unavailable");
+  }
+  EXPECT_EQ(upstream.request_count(), 2);
+
+  auto ready = http_call(gw.port, "GET", "/readyz");
+  EXPECT_EQ(ready.status, 200);
+  json body = json::parse(ready.body);
+  EXPECT_EQ(body["mode"], "edge_only");
+  EXPECT_EQ(body["tiers"]["flaky"]["state"], "unavailable");
+  EXPECT_NE(body["tiers"]["flaky"]["detail"].get<std::string>().find("502"), std::string::npos);
+  std::string metrics = http_call(gw.port, "GET", "/metrics").body;
+  EXPECT_NE(metrics.find("tiergate_tier_ready{tier=\"flaky\"} 0"), std::string::npos);
+  EXPECT_NE(metrics.find("tiergate_degraded_requests_total{reason=\"cloud_unavailable\"} 2"), std::string::npos);
 }
 
 TEST(GatewayStoriesTest, RealModelThroughTheGateway) {

@@ -190,6 +190,7 @@ TEST_F(GatewayRouteTest, LiveStateRateLimitAndEdgeQueue) {
   json l = json::parse(limited.body);
   EXPECT_EQ(l["reason"], "auto:cloud_unavailable");
   EXPECT_EQ(l["tier"], "edge");
+  EXPECT_EQ(l["degraded"], "cloud_unavailable");
   EXPECT_EQ(l["trace"]["tiers"][1]["note"], "rate_limited");
 
   cloud_.load_value = {};
@@ -197,6 +198,7 @@ TEST_F(GatewayRouteTest, LiveStateRateLimitAndEdgeQueue) {
   edge_.load_value.queue_depth = 8;
   auto full = post("/v1/route", ask("hi"), {{"x-tiergate-quality", "0"}});
   EXPECT_EQ(json::parse(full.body)["reason"], "auto:edge_queue_full");
+  EXPECT_FALSE(json::parse(full.body).contains("degraded"));  // load shedding, not a tier down
   EXPECT_EQ(json::parse(full.body)["tier"], "up1");
 }
 

@@ -83,6 +83,84 @@ TEST_F(GatewayTest, TierDownBeforeAnsweringFallsBackAndSaysSo) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.headers["x-tiergate-tier"], "up1");
   EXPECT_EQ(r.headers["x-tiergate-route"], "auto:short_prompt>fallback:up1");
+  EXPECT_EQ(r.headers["x-tiergate-degraded"], "edge_unavailable");
+}
+
+// Graceful degradation (issue 5): the cloud was wanted ("prove" is a cloud
+// keyword of the placeholder rule) and fails before answering; the edge
+// answers and every part of the answer says so.
+TEST_F(GatewayTest, CloudDownMidRequestTheEdgeAnswersMarkedDegraded) {
+  cloud_.fail_before = unavailable("upstream 'up1' cannot be reached");
+  for (bool stream : {false, true}) {
+    auto r = chat({{"model", "auto"}, {"messages", user("prove it")}, {"stream", stream}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+    EXPECT_EQ(r.headers["x-tiergate-route"], "auto:keyword>fallback:edge");
+    EXPECT_EQ(r.headers["x-tiergate-degraded"], "cloud_unavailable");
+    if (stream) {
+      auto events = sse_payloads(r.body);
+      ASSERT_GE(events.size(), 2u);
+      EXPECT_EQ(json::parse(events[events.size() - 2])["tiergate"]["degraded"], "cloud_unavailable");
+    } else {
+      EXPECT_EQ(json::parse(r.body)["tiergate"]["degraded"], "cloud_unavailable");
+    }
+  }
+  auto m = http_call(port_, "GET", "/metrics");
+  EXPECT_NE(m.body.find("tiergate_degraded_requests_total{reason=\"cloud_unavailable\"} 2"), std::string::npos) << m.body;
+}
+
+TEST_F(GatewayTest, CloudKnownDownTheRouterLeadsWithTheEdgeMarkedDegraded) {
+  cloud_.state = TierState::kUnavailable;
+  auto r = chat({{"model", "auto"}, {"messages", user("prove it")}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+  EXPECT_EQ(r.headers["x-tiergate-route"], "auto:cloud_unavailable");
+  EXPECT_EQ(r.headers["x-tiergate-degraded"], "cloud_unavailable");
+  EXPECT_EQ(cloud_.calls.load(), 0);
+  // An answer on the tier the router wanted carries no such mark.
+  cloud_.state = TierState::kReady;
+  auto normal = chat({{"model", "auto"}, {"messages", user("prove it")}});
+  EXPECT_EQ(normal.headers["x-tiergate-tier"], "up1");
+  EXPECT_EQ(normal.headers.count("x-tiergate-degraded"), 0u);
+  EXPECT_FALSE(json::parse(normal.body)["tiergate"].contains("degraded"));
+}
+
+// A request for a model only the cloud serves is never answered by the edge
+// instead: a 503 that says why and when to come back.
+TEST_F(GatewayTest, CloudOnlyModelWithTheCloudDownIsA503WithRetryAfter) {
+  cloud_.state = TierState::kUnavailable;
+  cloud_.retry_at = clock_.now() + std::chrono::milliseconds(6500);
+  cloud_.fail_before = unavailable("upstream 'up1' (http://127.0.0.1:9/v1): circuit open after 3 consecutive failures");
+  for (bool stream : {false, true}) {
+    auto r = chat({{"model", "big"}, {"messages", user("hi")}, {"stream", stream}});
+    EXPECT_EQ(r.status, 503);
+    EXPECT_EQ(r.headers["retry-after"], "7");
+    json j = json::parse(r.body);
+    EXPECT_EQ(j["error"]["type"], "server_error");
+    EXPECT_NE(j["error"]["message"].get<std::string>().find("circuit open"), std::string::npos);
+  }
+  EXPECT_EQ(edge_.calls.load(), 0);
+}
+
+TEST_F(GatewayTest, ReadinessSaysWhichTiersServe) {
+  auto mode = [&] {
+    auto r = http_call(port_, "GET", "/readyz");
+    return std::make_pair(r.status, json::parse(r.body)["mode"].get<std::string>());
+  };
+  EXPECT_EQ(mode(), std::make_pair(200, std::string("normal")));
+  // Offline: no upstream can be reached; the edge serves on.
+  cloud_.state = TierState::kUnavailable;
+  cloud_.retry_at = clock_.now() + std::chrono::seconds(30);
+  EXPECT_EQ(mode(), std::make_pair(200, std::string("edge_only")));
+  json ready = json::parse(http_call(port_, "GET", "/readyz").body);
+  EXPECT_GT(ready["tiers"]["up1"]["retry_in_s"].get<double>(), 25);
+  auto m = http_call(port_, "GET", "/metrics");
+  EXPECT_NE(m.body.find("tiergate_tier_ready{tier=\"edge\"} 1"), std::string::npos);
+  EXPECT_NE(m.body.find("tiergate_tier_ready{tier=\"up1\"} 0"), std::string::npos);
+  edge_.state = TierState::kUnavailable;
+  EXPECT_EQ(mode(), std::make_pair(503, std::string("unavailable")));
+  cloud_.state = TierState::kReady;
+  EXPECT_EQ(mode(), std::make_pair(503, std::string("cloud_only")));
 }
 
 TEST_F(GatewayTest, EmptyDeltaBeforeAFailureStillAllowsFallback) {
@@ -119,8 +197,11 @@ TEST_F(GatewayTest, EveryTierDownIsA503NotAHang) {
   cloud_.fail_before = unavailable("upstream 'up1' cannot be reached");
   auto r = chat({{"model", "auto"}, {"messages", user("hi")}});
   EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.headers["retry-after"], "1");  // no tier says when: soon
   json j = json::parse(r.body);
   EXPECT_EQ(j["error"]["type"], "server_error");
+  // The explanation names each tier and why it could not answer.
+  EXPECT_EQ(j["error"]["message"], "no tier could answer this request; edge: edge broke; up1: upstream 'up1' cannot be reached");
 }
 
 TEST_F(GatewayTest, BadRequests) {

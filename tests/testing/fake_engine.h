@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +22,7 @@ class FakeEngine final : public Engine {
   Status fail_after_first;     // returned after the first piece when not OK
   bool until_cancelled = false;  // stream pieces until the sink reports the client gone
   TierState state = TierState::kReady;
+  std::optional<SteadyTime> retry_at;  // what health() reports when not ready
   std::string model_name = "fake-model";
 
   std::atomic<int> calls{0};
@@ -58,7 +60,9 @@ class FakeEngine final : public Engine {
     }
     return c;
   }
-  TierHealth health() const override { return {state, state == TierState::kReady ? "ok" : "down"}; }
+  TierHealth health() const override {
+    return {state, state == TierState::kReady ? "ok" : "down", state == TierState::kReady ? std::nullopt : retry_at};
+  }
   TierLoad load_value;  // what load() reports
   TierLoad load() const override { return load_value; }
 };

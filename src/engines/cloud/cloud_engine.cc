@@ -1,6 +1,7 @@
 #include "tiergate/engines/cloud/cloud_engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <thread>
 #include <utility>
@@ -310,11 +311,17 @@ CloudEngine::CloudEngine(const UpstreamConfig& config, std::string api_key,
       base_url_(without_trailing_slashes(config.base_url)),
       chat_url_(base_url_ + "/chat/completions"),
       pool_(std::make_unique<cloud_detail::CurlHandlePool>()),
+      breaker_(CircuitBreakerOptions{config.breaker_failures, std::chrono::milliseconds(config.breaker_open_ms),
+                                     std::chrono::milliseconds(config.breaker_max_open_ms)}),
       jitter_(options.jitter_seed != 0 ? options.jitter_seed : std::random_device{}()) {
   cloud_detail::ensure_curl_initialized();
 }
 
 CloudEngine::~CloudEngine() = default;
+
+SteadyTime CloudEngine::now() const {
+  return (options_.clock != nullptr ? *options_.clock : default_clock()).now();
+}
 
 std::string CloudEngine::prefix() const {
   return "upstream '" + config_.name + "' (" + base_url_ + ")";
@@ -340,21 +347,36 @@ StatusOr<Completion> CloudEngine::generate(const ChatRequest& request, const std
   StatusOr<std::string> body = build_chat_body(request, upstream_model);
   if (!body.is_ok()) return body.status();
 
+  CircuitBreaker::Admission admission;
+  {
+    std::lock_guard lock(mutex_);
+    const SteadyTime t = now();
+    admission = breaker_.admit(t);
+    if (admission == CircuitBreaker::Admission::kRejected) {
+      const double wait_s = std::max(0.0, seconds_between(t, breaker_.retry_at().value_or(t)));
+      return unavailable(prefix() + ": circuit open after " + std::to_string(breaker_.consecutive_failures()) +
+                         " consecutive failures (last: " + breaker_.last_error() + "); tried again in " +
+                         std::to_string(static_cast<int64_t>(std::ceil(wait_s))) + " s");
+    }
+  }
   const int max_retries = std::max(0, config_.max_retries);
   for (int retry = 0;; ++retry) {
     sink.on_request_sent(*body);
     AttemptOutcome outcome = attempt(*body, request, upstream_model, sink);
     if (outcome.result.is_ok()) {
-      record_result(Status::ok());
+      record_result(Status::ok(), admission);
       return std::move(outcome.result);
     }
     Status status = outcome.result.status();
-    if (status.code() == StatusCode::kCancelled) return status;
+    if (status.code() == StatusCode::kCancelled) {
+      record_result(status, admission);
+      return status;
+    }
     if (outcome.forwarded) {
       // The client has seen part of an answer: it cannot be retried nor
       // replaced by another tier's.
       status = unavailable(status.message() + " (after part of the answer was sent)");
-      record_result(status);
+      record_result(status, admission);
       return status;
     }
     bool again = outcome.retryable && retry < max_retries;
@@ -370,10 +392,14 @@ StatusOr<Completion> CloudEngine::generate(const ChatRequest& request, const std
     }
     if (!again) {
       if (retry > 0) status = with_suffix(status, " (after " + std::to_string(retry + 1) + " attempts)");
-      record_result(status);
+      record_result(status, admission);
       return status;
     }
-    if (!wait_unless_cancelled(wait, sink)) return cancelled("the client went away");
+    if (!wait_unless_cancelled(wait, sink)) {
+      status = cancelled("the client went away");
+      record_result(status, admission);
+      return status;
+    }
   }
 }
 
@@ -453,11 +479,18 @@ StatusOr<std::vector<std::string>> CloudEngine::list_models() {
 
 TierHealth CloudEngine::health() const {
   std::lock_guard lock(mutex_);
-  if (consecutive_failures_ >= std::max(1, options_.unhealthy_after_failures)) {
-    return {TierState::kUnavailable, std::to_string(consecutive_failures_) +
-                                         " consecutive requests failed; last: " + last_error_};
-  }
-  return {TierState::kReady, ""};
+  const SteadyTime t = now();
+  if (breaker_.would_admit(t)) return {TierState::kReady, "", std::nullopt};
+  const bool probing = breaker_.state(t) == CircuitState::kHalfOpen;
+  return {TierState::kUnavailable,
+          std::string(probing ? "circuit half-open, a probe request is out" : "circuit open") + " after " +
+              std::to_string(breaker_.consecutive_failures()) + " consecutive failures; last: " + breaker_.last_error(),
+          probing ? t : breaker_.retry_at()};
+}
+
+CircuitState CloudEngine::circuit_state() const {
+  std::lock_guard lock(mutex_);
+  return breaker_.state(now());
 }
 
 RateLimitSnapshot CloudEngine::last_rate_limits() const {
@@ -490,15 +523,27 @@ void CloudEngine::record_rate_limits(const std::optional<int64_t>& requests,
   rate_limits_ = RateLimitSnapshot{requests, tokens, now};
 }
 
-void CloudEngine::record_result(const Status& status) {
+void CloudEngine::record_result(const Status& status, CircuitBreaker::Admission admission) {
   std::lock_guard lock(mutex_);
-  if (status.is_ok()) {
-    consecutive_failures_ = 0;
-    last_error_.clear();
-  } else if (status.code() == StatusCode::kUnavailable ||
-             status.code() == StatusCode::kDeadlineExceeded) {
-    ++consecutive_failures_;
-    last_error_ = status.message();
+  switch (status.code()) {
+    case StatusCode::kUnavailable:
+    case StatusCode::kDeadlineExceeded:
+      breaker_.record_failure(now(), status.message(), admission);
+      return;
+    case StatusCode::kCancelled:
+      breaker_.record_neither(admission);
+      return;
+    case StatusCode::kOk:
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kNotFound:
+    case StatusCode::kResourceExhausted:
+    case StatusCode::kFailedPrecondition:
+    case StatusCode::kPermissionDenied:
+    case StatusCode::kInternal:
+      // The upstream answered (an error of the request or of the account
+      // is no sign that it is down).
+      breaker_.record_success(admission);
+      return;
   }
 }
 

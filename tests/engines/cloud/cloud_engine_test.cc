@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "fake_upstream.h"
+#include "manual_clock.h"
 
 namespace tiergate {
 namespace {
@@ -342,7 +343,7 @@ TEST_F(CloudEngineTest, ConnectionRefusedIsUnavailableNamingTheUpstream) {
   EXPECT_TRUE(sink.deltas.empty());
 }
 
-TEST_F(CloudEngineTest, HealthTurnsUnavailableAfterThreeFailuresAndRecovers) {
+TEST_F(CloudEngineTest, CircuitOpensAfterThreeFailuresFailsFastAndRecoversThroughAProbe) {
   std::atomic<bool> healthy{false};
   FakeUpstream upstream([&](const FakeRequest&, FakeExchange& ex) {
     if (!healthy.load()) {
@@ -353,7 +354,9 @@ TEST_F(CloudEngineTest, HealthTurnsUnavailableAfterThreeFailuresAndRecovers) {
   });
   UpstreamConfig config = config_for(upstream.base_url());
   config.max_retries = 0;
-  CloudEngine engine(config, "");
+  config.breaker_open_ms = 5000;
+  testing::ManualClock clock;
+  CloudEngine engine(config, "", {.clock = &clock});
   RecordingSink sink;
   for (int i = 0; i < 2; ++i) EXPECT_FALSE(engine.generate(hello(), "fake-model", sink).is_ok());
   EXPECT_EQ(engine.health().state, TierState::kReady);
@@ -361,9 +364,60 @@ TEST_F(CloudEngineTest, HealthTurnsUnavailableAfterThreeFailuresAndRecovers) {
   TierHealth health = engine.health();
   EXPECT_EQ(health.state, TierState::kUnavailable);
   EXPECT_NE(health.detail.find("502"), std::string::npos);
+  EXPECT_NE(health.detail.find("circuit open"), std::string::npos);
+  EXPECT_EQ(health.retry_at, clock.now() + std::chrono::seconds(5));
+  EXPECT_EQ(engine.circuit_state(), CircuitState::kOpen);
+
+  // Open: the upstream is not called, even once it is back, until the cool-down ends.
   healthy = true;
+  auto fast = engine.generate(hello(), "fake-model", sink);
+  ASSERT_FALSE(fast.is_ok());
+  EXPECT_EQ(fast.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(fast.status().message().find("circuit open after 3 consecutive failures"), std::string::npos);
+  EXPECT_NE(fast.status().message().find("tried again in 5 s"), std::string::npos);
+  EXPECT_EQ(upstream.request_count(), 3);
+
+  clock.advance(std::chrono::seconds(5));
+  EXPECT_EQ(engine.circuit_state(), CircuitState::kHalfOpen);
+  EXPECT_EQ(engine.health().state, TierState::kReady);  // the scheduler may send the probe
   EXPECT_TRUE(engine.generate(hello(), "fake-model", sink).is_ok());
+  EXPECT_EQ(upstream.request_count(), 4);
+  EXPECT_EQ(engine.circuit_state(), CircuitState::kClosed);
   EXPECT_EQ(engine.health().state, TierState::kReady);
+}
+
+TEST_F(CloudEngineTest, FailedProbeReopensTheCircuitForLonger) {
+  FakeUpstream upstream([](const FakeRequest&, FakeExchange& ex) { ex.respond(503, "down", "text/plain"); });
+  UpstreamConfig config = config_for(upstream.base_url());
+  config.max_retries = 0;
+  config.breaker_failures = 1;
+  config.breaker_open_ms = 2000;
+  testing::ManualClock clock;
+  CloudEngine engine(config, "", {.clock = &clock});
+  RecordingSink sink;
+  EXPECT_FALSE(engine.generate(hello(), "fake-model", sink).is_ok());
+  EXPECT_EQ(engine.circuit_state(), CircuitState::kOpen);
+  clock.advance(std::chrono::seconds(2));
+  EXPECT_FALSE(engine.generate(hello(), "fake-model", sink).is_ok());  // the probe
+  EXPECT_EQ(upstream.request_count(), 2);
+  EXPECT_EQ(engine.health().retry_at, clock.now() + std::chrono::seconds(4));
+  clock.advance(std::chrono::seconds(3));
+  EXPECT_FALSE(engine.generate(hello(), "fake-model", sink).is_ok());
+  EXPECT_EQ(upstream.request_count(), 2);  // still open: not called
+}
+
+TEST_F(CloudEngineTest, ErrorsThatProveTheUpstreamIsUpKeepTheCircuitClosed) {
+  FakeUpstream upstream([](const FakeRequest&, FakeExchange& ex) {
+    ex.respond(400, R"({"error":{"message":"bad"}})");
+  });
+  UpstreamConfig config = config_for(upstream.base_url());
+  config.breaker_failures = 1;
+  testing::ManualClock clock;
+  CloudEngine engine(config, "", {.clock = &clock});
+  RecordingSink sink;
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(engine.generate(hello(), "fake-model", sink).is_ok());
+  EXPECT_EQ(engine.circuit_state(), CircuitState::kClosed);
+  EXPECT_EQ(upstream.request_count(), 3);
 }
 
 TEST_F(CloudEngineTest, TooManyRequestsWithRetryAfterZeroIsRetried) {

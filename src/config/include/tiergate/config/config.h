@@ -62,6 +62,12 @@ struct UpstreamConfig {
   int request_timeout_ms = 600000;    // whole request
   int max_retries = 2;                // on connection errors and 5xx before the first byte
   int backoff_ms = 200;               // base of the jittered exponential backoff
+  // Circuit breaker (circuit_breaker:): after `breaker_failures` consecutive
+  // failed requests the upstream gets none for breaker_open_ms, then one
+  // probe; each failed probe doubles the wait, up to breaker_max_open_ms.
+  int breaker_failures = 3;
+  int breaker_open_ms = 5000;
+  int breaker_max_open_ms = 60000;
   TrustLevel trust = TrustLevel::kPublic;
 };
 

@@ -41,6 +41,9 @@ struct Attempt {
   // redacted, or the edge answers because the policy kept it on the device
   // after a forbidden hop (kLocalOnly).
   PrivacyAction privacy = PrivacyAction::kAllow;
+  // This tier answers because the wanted one could not: the plan's own
+  // degradation, or a fallback after a tier of the other kind failed.
+  Degradation degraded = Degradation::kNone;
 };
 
 class DispatchSink : public TokenSink {
@@ -67,8 +70,10 @@ class Dispatcher {
 
   // Thread-safe. `scan` is what the privacy scan found in `request`; with a
   // policy and no scan, nothing may leave the device (fail closed). Errors:
-  // the last attempt's Status; kCancelled when the client left;
-  // kPermissionDenied when the policy forbade every tier that could answer.
+  // the last attempt's Status (when more than one tier was tried, its
+  // message names each tier and why it could not answer); kCancelled when
+  // the client left; kPermissionDenied when the policy forbade every tier
+  // that could answer.
   StatusOr<DispatchResult> run(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink,
                                const PrivacyScan* scan = nullptr);
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tiergate/core/chat.h"
 #include "tiergate/core/clock.h"
@@ -35,8 +36,15 @@ enum class TierState { kReady, kLoading, kUnavailable };
 std::string_view tier_state_name(TierState state);
 
 struct TierHealth {
+  TierHealth() = default;
+  TierHealth(TierState s, std::string why, std::optional<SteadyTime> retry = std::nullopt)
+      : state(s), detail(std::move(why)), retry_at(retry) {}
+
   TierState state = TierState::kUnavailable;
   std::string detail;  // why it is not ready, for operators
+  // When an unavailable tier will be tried again (a cloud upstream's circuit
+  // breaker), on the engine's clock; nullopt = not known. For Retry-After.
+  std::optional<SteadyTime> retry_at;
 };
 
 // How loaded a tier is now, for the scheduler (router/scheduler_state.h).

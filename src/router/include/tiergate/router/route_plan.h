@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tiergate/router/route_trace.h"
@@ -9,6 +10,27 @@
 namespace tiergate {
 
 enum class TierKind { kEdge, kCloud };
+
+// Why a request is answered on a tier other than the one the router would
+// choose with every tier up (x-tiergate-degraded). A privacy policy or a
+// spent budget keeping a request on the edge is policy, not degradation.
+enum class Degradation {
+  kNone,
+  kCloudUnavailable,  // the cloud was wanted; the edge answers
+  kEdgeUnavailable,   // the edge was wanted; the cloud answers
+};
+
+constexpr std::string_view degradation_name(Degradation d) {
+  switch (d) {
+    case Degradation::kNone:
+      return "";
+    case Degradation::kCloudUnavailable:
+      return "cloud_unavailable";
+    case Degradation::kEdgeUnavailable:
+      return "edge_unavailable";
+  }
+  return "";
+}
 
 struct RouteCandidate {
   TierKind kind = TierKind::kEdge;
@@ -27,6 +49,9 @@ struct RoutePlan {
   std::string reason;                      // short reason for x-tiergate-route, e.g. "auto:short_prompt"
   std::vector<TraceStep> trace;             // the steps, in order, as short lines
   RouteTrace detail;                        // the scheduler's figures (model "auto" and rules)
+  // Set when the router already had to lead with a tier other than the one
+  // it wanted (auto:cloud_unavailable, auto:edge_unavailable).
+  Degradation degraded = Degradation::kNone;
 };
 
 }  // namespace tiergate

@@ -6,7 +6,13 @@
 //   GET  /v1/models
 //   GET  /healthz              process is up
 //   GET  /readyz               200 when the edge model is loaded (or, without
-//                              an edge tier, a cloud upstream is healthy)
+//                              an edge tier, a cloud upstream is healthy);
+//                              "mode" says what serves: normal, edge_only
+//                              (offline: the edge serves on), cloud_only,
+//                              unavailable
+//   A request answered on another tier than the wanted one because that one
+//   could not serve carries x-tiergate-degraded (cloud_unavailable,
+//   edge_unavailable); a 503 or 429 carries Retry-After.
 //   GET  /metrics              Prometheus text format
 // Every answer names its tier and route in headers (x-tiergate-tier,
 // x-tiergate-route) and in a `tiergate` object in the body, which also holds
@@ -63,6 +69,10 @@ class Gateway {
   void chat_completions(HttpExchange& ex);
   void models(HttpExchange& ex);
   void readyz(HttpExchange& ex);
+  void refresh_tier_gauges();
+  // Seconds until a tier of the plan may serve again (circuit breaker,
+  // rate limit); nullopt when none says.
+  std::optional<int64_t> retry_after_s(const RoutePlan& plan) const;
   void route(HttpExchange& ex);
   void admin_audit(HttpExchange& ex);
 

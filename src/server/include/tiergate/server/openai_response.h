@@ -21,6 +21,7 @@ struct AnswerInfo {
   int attempts = 1;
   bool usage_counted = false;
   std::string trace_json{};  // the route trace (route_trace_json), a JSON object; "" = none
+  std::string degraded{};    // degradation_name of the answer ("" = none): "degraded" in the object
 };
 
 struct CompletionIds {

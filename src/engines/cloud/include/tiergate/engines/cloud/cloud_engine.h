@@ -13,6 +13,7 @@
 
 #include "tiergate/config/config.h"
 #include "tiergate/core/clock.h"
+#include "tiergate/engines/cloud/circuit_breaker.h"
 #include "tiergate/engines/engine.h"
 
 namespace tiergate {
@@ -29,13 +30,11 @@ struct RateLimitSnapshot {
 };
 
 struct CloudEngineOptions {
-  // Stamps RateLimitSnapshot::observed_at. nullptr = the system clock; else it
-  // must outlive the engine. Transfer deadlines and retry waits always run on
-  // real time (libcurl's timeouts do too).
+  // Stamps RateLimitSnapshot::observed_at and runs the circuit breaker's
+  // cool-down. nullptr = the system clock; else it must outlive the engine.
+  // Transfer deadlines and retry waits always run on real time (libcurl's
+  // timeouts do too).
   const Clock* clock = nullptr;
-  // health() turns kUnavailable after this many consecutive calls failed with
-  // kUnavailable or kDeadlineExceeded.
-  int unhealthy_after_failures = 3;
   // Longest Retry-After honoured; a longer one ends the retries.
   int max_retry_after_s = 30;
   // Seed of the backoff jitter; 0 = random.
@@ -58,8 +57,12 @@ class CloudEngine final : public Engine {
   // POST {base_url}/chat/completions with model (empty = config.models[0]).
   // Deltas reach sink as they arrive. Retries connection errors, 5xx and 429
   // up to max_retries times while nothing was passed to sink yet, waiting a
-  // jittered exponential backoff or the upstream's Retry-After. Errors:
-  // kUnavailable (cannot connect, 5xx, broken stream, or any failure after a
+  // jittered exponential backoff or the upstream's Retry-After. A call that
+  // ends in kUnavailable or kDeadlineExceeded counts as a failure of the
+  // upstream for its circuit breaker (config circuit_breaker); while the
+  // circuit is open, calls fail at once with kUnavailable, without touching
+  // the network, naming the failures and when the upstream is tried again.
+  // Errors: kUnavailable (cannot connect, 5xx, broken stream, or any failure after a
   // delta was sent), kDeadlineExceeded (first_byte_timeout_ms or
   // request_timeout_ms), kResourceExhausted (429), kInvalidArgument (400/422,
   // with the upstream's message), kFailedPrecondition (401/403, bad base_url),
@@ -68,9 +71,11 @@ class CloudEngine final : public Engine {
   StatusOr<Completion> generate(const ChatRequest& request, const std::string& model,
                                 TokenSink& sink) override;
 
-  // kReady unless the last unhealthy_after_failures calls all failed with
-  // kUnavailable / kDeadlineExceeded; detail then holds the last error.
+  // kReady while the circuit breaker admits calls (closed, or half-open with
+  // no probe out); else kUnavailable, with the failures and the last error
+  // in detail and the end of the cool-down in retry_at.
   TierHealth health() const override;
+  CircuitState circuit_state() const;
 
   // GET {base_url}/models: the model ids the upstream serves, for readiness
   // checks. No retries; the configured timeouts apply; errors map as in
@@ -96,7 +101,8 @@ class CloudEngine final : public Engine {
   void record_rate_limits(const std::optional<int64_t>& requests,
                           const std::optional<int64_t>& tokens);
   void record_retry_after(int64_t seconds);
-  void record_result(const Status& status);
+  void record_result(const Status& status, CircuitBreaker::Admission admission);
+  SteadyTime now() const;
   std::chrono::milliseconds backoff(int retry);
   std::string prefix() const;  // "upstream 'name' (base_url)"
 
@@ -110,8 +116,7 @@ class CloudEngine final : public Engine {
   mutable std::mutex mutex_;  // guards everything below
   RateLimitSnapshot rate_limits_;
   std::optional<SteadyTime> rate_limited_until_;
-  int consecutive_failures_ = 0;
-  std::string last_error_;
+  CircuitBreaker breaker_;
   std::mt19937_64 jitter_;
 };
 
