@@ -12,7 +12,9 @@ namespace tiergate::testing {
 class ManualClock final : public Clock {
  public:
   SteadyTime now() const override { return SteadyTime(Duration(ticks_.load())); }
-  int64_t unix_seconds() const override { return kUnixStart + std::chrono::duration_cast<std::chrono::seconds>(Duration(ticks_.load())).count(); }
+  int64_t unix_seconds() const override {
+    return kUnixStart + std::chrono::duration_cast<std::chrono::seconds>(Duration(ticks_.load())).count();
+  }
   void advance(Duration d) { ticks_ += d.count(); }
 
  private:
