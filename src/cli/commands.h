@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <map>
+#include <string>
 
 namespace tiergate::cli {
 
@@ -17,5 +18,9 @@ Run add_make_test_model_command(CLI::App& app);
 Run add_route_command(CLI::App& app);
 void add_router_commands(CLI::App& app, Runs& runs);
 void add_privacy_commands(CLI::App& app, Runs& runs);
+void add_verifier_commands(CLI::App& app, Runs& runs);
+
+// Prints "tiergate <command>: <message>" on stderr; returns the exit code 1.
+int fail(const std::string& command, const std::string& message);
 
 }  // namespace tiergate::cli

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   add(tiergate::cli::add_route_command(app));
   tiergate::cli::add_router_commands(app, runs);
   tiergate::cli::add_privacy_commands(app, runs);
+  tiergate::cli::add_verifier_commands(app, runs);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -24,11 +24,6 @@ namespace {
 
 using nlohmann::json;
 
-int fail(const std::string& command, const std::string& message) {
-  std::cerr << "tiergate " << command << ": " << message << "\n";
-  return 1;
-}
-
 // Every detector the gateway runs before routing, on one text.
 std::vector<PiiSpan> detect(std::string_view text, const PiiTagger* tagger) {
   std::vector<PiiSpan> spans;

@@ -25,11 +25,6 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-int fail(const std::string& command, const std::string& message) {
-  std::cerr << "tiergate " << command << ": " << message << "\n";
-  return 1;
-}
-
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 StatusOr<std::vector<RoutingRow>> load_all_routing(const std::vector<std::string>& files) {

@@ -102,6 +102,32 @@ int serve(const ServeOptions& opts) {
     }
     audit = std::move(opened).value();
   }
+  // Speculative edge execution: the calibrated verifier, when configured,
+  // and the verifier log. A missing or unreadable file stops the start.
+  std::shared_ptr<const Verifier> verifier;
+  std::unique_ptr<VerifierLog> verifier_log;
+  if (config->speculative.enabled) {
+    if (!config->speculative.verifier_path.empty()) {
+      StatusOr<Verifier> loaded_verifier = load_verifier(config->speculative.verifier_path);
+      if (!loaded_verifier.is_ok()) {
+        std::cerr << "tiergate serve: speculative.verifier in " << config->source << ": "
+                  << loaded_verifier.status().message() << "\n";
+        return 2;
+      }
+      verifier = std::make_shared<const Verifier>(std::move(loaded_verifier).value());
+    } else {
+      spdlog::warn("speculative: no speculative.verifier configured; the built-in, uncalibrated weights decide "
+                   "(tiergate verifier calibrate writes a calibrated one)");
+    }
+    if (!config->speculative.log_path.empty()) {
+      StatusOr<std::unique_ptr<VerifierLog>> opened = VerifierLog::open(config->speculative.log_path);
+      if (!opened.is_ok()) {
+        std::cerr << "tiergate serve: " << opened.status().message() << "\n";
+        return 2;
+      }
+      verifier_log = std::move(opened).value();
+    }
+  }
   std::string admin_token;
   if (!config->admin.token_env.empty()) {
     const char* token = std::getenv(config->admin.token_env.c_str());
@@ -156,8 +182,9 @@ int serve(const ServeOptions& opts) {
 
   SystemClock clock;
   Dispatcher dispatcher(config, edge.get(), cloud, privacy);
+  if (verifier) dispatcher.set_verifier(verifier);
   Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : "", router,
-                                 audit.get(), admin_token, tagger});
+                                 audit.get(), admin_token, tagger, verifier_log.get()});
   HttpServer server(HttpServerOptions{config->listen_host, config->listen_port, config->max_body_bytes},
                     [&gateway](HttpExchange& ex) { gateway.handle(ex); });
   if (Status s = server.listen(); !s.is_ok()) {

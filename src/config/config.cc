@@ -31,7 +31,10 @@ constexpr std::string_view kReservedNames[] = {"edge", "auto", "cloud"};
 // Longest scalar quoted back in an error message.
 constexpr size_t kMaxQuotedChars = 60;
 
-constexpr std::string_view kTopKeys[] = {"listen", "max_body_bytes", "edge", "cloud", "routing", "privacy", "admin"};
+constexpr std::string_view kTopKeys[] = {"listen",  "max_body_bytes", "edge",       "cloud",
+                                         "routing", "privacy",        "admin",      "speculative"};
+constexpr std::string_view kSpeculativeKeys[] = {"enabled",           "margin",           "verifier", "threshold",
+                                                 "early_exit_tokens", "hold_back_tokens", "log"};
 constexpr std::string_view kAdminKeys[] = {"token_env"};
 constexpr std::string_view kEdgeKeys[] = {"model", "alias",   "context",       "parallel",
                                           "queue", "threads", "batch", "price_per_mtok"};
@@ -239,6 +242,7 @@ class ConfigReader {
     if (auto cloud = find(root, "cloud")) read_cloud(*cloud, config);
     if (auto routing = find(root, "routing")) read_routing(*routing, config);
     if (auto privacy = find(root, "privacy")) read_privacy(*privacy, config.privacy);
+    if (auto speculative = find(root, "speculative")) read_speculative(*speculative, config.speculative);
     if (auto admin = find(root, "admin")) {
       if (expect_map(*admin, "admin", kAdminKeys)) {
         if (auto env = find(*admin, "token_env")) {
@@ -251,6 +255,10 @@ class ConfigReader {
 
     if (ok() && !config.has_edge() && config.cloud.empty()) {
       fail_at(top_mark, "", "configure edge.model or at least one cloud upstream");
+    }
+    if (ok() && config.speculative.enabled && (!config.has_edge() || config.cloud.empty())) {
+      fail_at(top_mark, "speculative.enabled",
+              "speculative edge execution needs an edge.model and at least one cloud upstream to escalate to");
     }
     return error_;
   }
@@ -580,6 +588,32 @@ class ConfigReader {
     if (auto lw = find(node, "latency_weight")) as_number(*lw, "routing.latency_weight", 0, 1e9, routing.latency_weight);
     if (auto rules = find(node, "rules")) read_rules(*rules, config);
     if (auto budgets = find(node, "budgets")) read_budgets(*budgets, routing);
+  }
+
+  void read_speculative(const YAML::Node& node, SpeculativeConfig& s) {
+    if (!expect_map(node, "speculative", kSpeculativeKeys)) return;
+    if (auto enabled = find(node, "enabled")) {
+      if (!enabled->IsScalar() || (enabled->Scalar() != "true" && enabled->Scalar() != "false")) {
+        fail(*enabled, "speculative.enabled", "expected true or false, got " + describe(*enabled));
+        return;
+      }
+      s.enabled = enabled->Scalar() == "true";
+    }
+    if (auto margin = find(node, "margin")) as_number(*margin, "speculative.margin", 0, 1e9, s.margin);
+    if (auto verifier = find(node, "verifier")) {
+      if (as_nonempty_string(*verifier, "speculative.verifier", s.verifier_path)) {
+        s.verifier_path = resolve_path(s.verifier_path, source_);
+      }
+    }
+    if (auto threshold = find(node, "threshold")) {
+      double t = 0;
+      if (as_number(*threshold, "speculative.threshold", 0, 1, t)) s.threshold = t;
+    }
+    read_int(node, "early_exit_tokens", "speculative", 1, 100000, s.early_exit_tokens);
+    read_int(node, "hold_back_tokens", "speculative", 0, 100000, s.hold_back_tokens);
+    if (auto log = find(node, "log")) {
+      if (as_nonempty_string(*log, "speculative.log", s.log_path)) s.log_path = resolve_path(s.log_path, source_);
+    }
   }
 
   void read_privacy(const YAML::Node& node, PrivacyConfig& privacy) {

@@ -1,7 +1,10 @@
 #include "tiergate/dispatch/dispatcher.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
+
+#include "draft_gate.h"
 
 namespace tiergate {
 
@@ -78,6 +81,11 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
   // Tiers that failed (not privacy denials), for degradation and the error.
   bool edge_failed = false, cloud_failed = false;
   std::vector<std::string> failures;
+  // Speculative plans: the first edge attempt drafts behind a DraftGate.
+  std::optional<SpeculativeOutcome> speculative;
+  std::string next_hop = ">fallback:";
+  static const Verifier kBuiltInVerifier;
+  const Verifier& verifier = verifier_ != nullptr ? *verifier_ : kBuiltInVerifier;
 
   // One attempt on a tier; false when the next candidate may not be tried.
   std::optional<DispatchResult> answer;
@@ -98,10 +106,45 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
     std::optional<RestoringSink> restoring;
     if (redactions != nullptr) restoring.emplace(tracking, *redactions);
     TokenSink& out = restoring ? static_cast<TokenSink&>(*restoring) : tracking;
-    StatusOr<Completion> result = engine->generate(sent, c.model, out);
+    std::optional<DraftGate> gate;
+    if (plan.speculative && c.kind == TierKind::kEdge && !speculative) {
+      gate.emplace(out, verifier, config_->speculative.threshold.value_or(verifier.threshold()), config_->speculative,
+                   request.sampling, request.stream, plan.detail.score, plan.detail.intent);
+    }
+    const auto started = std::chrono::steady_clock::now();
+    StatusOr<Completion> result = gate ? engine->generate(DraftGate::edge_request(sent), c.model, *gate)
+                                       : engine->generate(sent, c.model, out);
+    if (gate) {
+      if (result.is_ok()) {
+        if (gate->finish(result->finish)) {
+          gate->trim(*result);
+        } else if (!gate->rejected()) {
+          result = cancelled("client went away");
+        }
+      }
+      SpeculativeOutcome o;
+      o.confidence = gate->confidence();
+      o.threshold = config_->speculative.threshold.value_or(verifier.threshold());
+      o.draft_tokens = gate->tokens();
+      o.features = gate->features();
+      if (gate->rejected()) {
+        // Escalation: the draft never reached the client; the next tier answers.
+        o.time_lost_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+        speculative = o;
+        next_hop = ">escalated:";
+        last = unavailable("the verifier rejected the edge draft");
+        return true;
+      }
+      // An edge that failed instead is an ordinary fallback, not a verdict.
+      if (result.is_ok()) {
+        o.accepted = true;
+        speculative = o;
+      }
+    }
     if (result.is_ok() && restoring && !restoring->flush()) result = cancelled("client went away");
     if (result.is_ok()) {
-      DispatchResult done{std::move(result).value(), attempt, 0, attempts};
+      DispatchResult done{std::move(result).value(), attempt, 0, attempts, speculative};
       if (redactions != nullptr) done.completion.text = redactions->restore(done.completion.text);
       done.cost_usd = cost_usd(c.tier, done.completion.usage);
       answer = std::move(done);
@@ -127,7 +170,10 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
     const RouteCandidate& c = plan.candidates[i];
     Engine* engine = c.kind == TierKind::kEdge ? edge_ : cloud(c.tier);
     edge_planned = edge_planned || c.kind == TierKind::kEdge;
-    if (i > 0) route += ">fallback:" + c.tier;
+    if (i > 0) {
+      route += next_hop + c.tier;
+      next_hop = ">fallback:";
+    }
     if (engine == nullptr) {
       last = unavailable("tier " + c.tier + " is not configured");
       failures.push_back(c.tier + ": not configured");

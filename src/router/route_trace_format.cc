@@ -67,6 +67,7 @@ std::string route_plan_json(const RoutePlan& plan) {
               {"candidates", candidates},
               {"trace", trace_object(plan)}};
   if (plan.degraded != Degradation::kNone) out["degraded"] = degradation_name(plan.degraded);
+  if (plan.speculative) out["speculative"] = true;
   return dump(out);
 }
 

@@ -316,6 +316,10 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   const bool dial_applies = ctx.quality.has_value() || !routing.threshold.has_value();
   const double quality = ctx.quality.value_or(routing.quality);
   bool to_cloud = false;
+  // Whether the preference below is a close call, for speculative edge
+  // execution: a learned score near its threshold, or the placeholder rule
+  // (which has no score to be sure of).
+  bool uncertain = false;
   if (dial_applies && (quality <= 0 || quality >= 1)) {
     trace.quality = quality;
     trace.quality_source = ctx.quality ? "header" : "config";
@@ -356,6 +360,7 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
     const double tau_eff = tau + trace.price_adjustment + trace.latency_adjustment;
     trace.effective_threshold = tau_eff;
     to_cloud = trace.score > tau_eff;
+    uncertain = std::abs(trace.score - tau_eff) <= config.speculative.margin;
     plan.reason = "auto:complexity";
     trace.decided_by = "complexity";
     TraceLine threshold;
@@ -373,6 +378,7 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   } else {
     std::string reason, detail;
     to_cloud = auto_rule_prefers_cloud(config.auto_rule, request, reason, detail);
+    uncertain = true;
     plan.reason = reason;
     trace.decided_by = "placeholder";
     plan.trace.push_back({"auto_rule", detail});
@@ -398,6 +404,10 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
     lead_with_cloud(plan, cloud, state);
   } else {
     lead_with_edge(plan, cloud, state);
+    if (config.speculative.enabled && uncertain && any_cloud_eligible && plan.degraded == Degradation::kNone) {
+      plan.speculative = true;
+      plan.trace.push_back({"speculative", "edge draft verified before it stands; escalates to the cloud if rejected"});
+    }
   }
   plan.detail = std::move(trace);
   finish(plan);

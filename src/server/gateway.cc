@@ -49,6 +49,12 @@ struct Gateway::Metrics {
                                   "Requests answered on another tier because the wanted one could not serve "
                                   "(cloud_unavailable: the edge answered; edge_unavailable: the cloud answered).",
                                   {"reason"})),
+        speculative_drafts(r.counter_family("tiergate_speculative_drafts_total",
+                                            "Edge drafts of speculative requests by the verifier's verdict: accepted "
+                                            "(the draft is the answer) or escalated (discarded; the cloud answered).",
+                                            {"verdict"})),
+        speculative_time_lost(r.counter("tiergate_speculative_time_lost_seconds_total",
+                                        "Edge time spent on drafts the verifier discarded.")),
         tier_ready(r.gauge_family("tiergate_tier_ready",
                                   "1 when the tier can take requests now (the edge model is loaded; an upstream's "
                                   "circuit breaker admits calls), else 0. Updated when /metrics is read.",
@@ -64,6 +70,8 @@ struct Gateway::Metrics {
   CounterFamily& privacy_detections;
   CounterFamily& privacy_requests;
   CounterFamily& degraded;
+  CounterFamily& speculative_drafts;
+  Counter& speculative_time_lost;
   GaugeFamily& tier_ready;
 };
 
@@ -503,8 +511,19 @@ void Gateway::chat_completions(HttpExchange& ex) {
   };
   TraceText trace(*plan);
   auto answer_info = [&](const DispatchResult& r) {
-    return AnswerInfo{r.attempt.tier, r.attempt.route, r.completion.model,         r.cost_usd, elapsed_ms(),
-                      r.attempts,     r.completion.usage_counted, trace.get(), std::string(degradation_name(r.attempt.degraded))};
+    AnswerInfo info{r.attempt.tier, r.attempt.route, r.completion.model,         r.cost_usd, elapsed_ms(),
+                    r.attempts,     r.completion.usage_counted, trace.get(), std::string(degradation_name(r.attempt.degraded))};
+    if (r.speculative) {
+      const SpeculativeOutcome& s = *r.speculative;
+      info.speculative_json = nlohmann::json{{"verdict", s.accepted ? "accepted" : "escalated"},
+                                             {"confidence", s.confidence},
+                                             {"threshold", s.threshold},
+                                             {"draft_tokens", s.draft_tokens},
+                                             {"drafts_discarded", s.accepted ? 0 : 1},
+                                             {"time_lost_ms", s.time_lost_ms}}
+                                  .dump();
+    }
+    return info;
   };
   // Metadata only: never the prompt or the answer. Written after the answer,
   // whose latency it would otherwise add to.
@@ -529,6 +548,14 @@ void Gateway::chat_completions(HttpExchange& ex) {
     if (r.attempts > 1) metrics_->fallbacks.with({tier}).inc();
     if (r.attempt.degraded != Degradation::kNone) {
       metrics_->degraded.with({std::string(degradation_name(r.attempt.degraded))}).inc();
+    }
+    if (r.speculative) {
+      metrics_->speculative_drafts.with({r.speculative->accepted ? "accepted" : "escalated"}).inc();
+      metrics_->speculative_time_lost.inc(r.speculative->time_lost_ms / 1000.0);
+      if (options_.verifier_log != nullptr) {
+        Status logged = options_.verifier_log->record(clock.unix_seconds() * 1000, ids.id, tier, *r.speculative);
+        if (!logged.is_ok()) spdlog::warn("{}", logged.message());
+      }
     }
   };
   // An error answer's headers: a 503 or 429 says when to come back, from the

@@ -45,8 +45,10 @@ std::string info_text(const AnswerInfo& info) {
               {"cost_usd", info.cost_usd}, {"latency_ms", info.latency_ms}, {"attempts", info.attempts},
               {"usage_counted", info.usage_counted}};
   if (!info.degraded.empty()) out["degraded"] = info.degraded;
-  if (info.trace_json.empty()) return dump(out);
-  return with_raw_member(dump(out), "trace", info.trace_json);
+  std::string text = dump(out);
+  if (!info.speculative_json.empty()) text = with_raw_member(text, "speculative", info.speculative_json);
+  if (info.trace_json.empty()) return text;
+  return with_raw_member(text, "trace", info.trace_json);
 }
 
 // A JSON string literal, invalid UTF-8 replaced as everywhere else.

@@ -303,6 +303,17 @@ const std::vector<ErrorCase>& error_cases() {
        "privacy: on\n", "tiergate.yaml:3: privacy: expected a mapping, got \"on\""},
       {"PrivacyUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules, audit_log, tagger"},
+      {"SpeculativeWithoutCloud", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "speculative: {enabled: true}\n",
+       "speculative.enabled: speculative edge execution needs an edge.model and at least one cloud upstream"},
+      {"SpeculativeThresholdRange", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "speculative: {threshold: 1.5}\n", "tiergate.yaml:3: speculative.threshold: expected a number in 0..1"},
+      {"SpeculativeEarlyExitZero", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "speculative: {early_exit_tokens: 0}\n", "speculative.early_exit_tokens: expected an integer in 1..100000"},
+      {"SpeculativeUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "speculative: {verify: true}\n",
+       "speculative.verify: unknown key 'verify'; known keys: enabled, margin, verifier, threshold, early_exit_tokens, "
+       "hold_back_tokens, log"},
       {"AdminTokenEnvBad", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "admin: {token_env: \"my token\"}\n", "tiergate.yaml:3: admin.token_env: expected an environment variable name"},
       {"PrivacyEnabledNotBool", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
@@ -472,6 +483,13 @@ TEST(ConfigTest, FullExampleFile) {
   EXPECT_EQ(up.breaker_max_open_ms, 30000);
 
   EXPECT_EQ(c.auto_rule.max_edge_prompt_tokens, 512);
+  EXPECT_TRUE(c.speculative.enabled);
+  EXPECT_DOUBLE_EQ(c.speculative.margin, 0.2);
+  EXPECT_EQ(c.speculative.verifier_path, dir + "/models/verifier.json");
+  EXPECT_EQ(c.speculative.threshold, std::optional<double>(0.6));
+  EXPECT_EQ(c.speculative.early_exit_tokens, 12);
+  EXPECT_EQ(c.speculative.hold_back_tokens, 24);
+  EXPECT_EQ(c.speculative.log_path, dir + "/verifier-log.jsonl");
   EXPECT_EQ(c.auto_rule.cloud_keywords, (std::vector<std::string>{"prove", "step by step"}));
 
   const RoutingConfig& r = c.routing;

@@ -28,8 +28,10 @@ class GatewayHarness : public ::testing::Test {
     dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}},
                                                std::move(policy));
     if (privacy) audit_ = std::move(EgressAudit::open(config_->privacy.audit_log)).value();
+    if (!config_->speculative.log_path.empty()) verifier_log_ = std::move(VerifierLog::open(config_->speculative.log_path)).value();
     gateway_ = std::make_unique<Gateway>(GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf",
-                                                        std::move(router), audit_.get(), admin_token_});
+                                                        std::move(router), audit_.get(), admin_token_, nullptr,
+                                                        verifier_log_.get()});
     server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
                                            [this](HttpExchange& ex) { gateway_->handle(ex); });
     ASSERT_TRUE(server_->listen().is_ok());
@@ -46,6 +48,7 @@ class GatewayHarness : public ::testing::Test {
   ConfigPtr config_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::unique_ptr<EgressAudit> audit_;
+  std::unique_ptr<VerifierLog> verifier_log_;
   std::string admin_token_;  // set before start_gateway to turn the admin API on
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> server_;

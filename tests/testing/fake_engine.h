@@ -36,6 +36,11 @@ class FakeEngine final : public Engine {
     return body;
   }
   std::atomic<bool> saw_cancel{false};
+  // With request.sampling.logprobs, each piece carries one token with this
+  // log-probability and these alternatives (the verifier's evidence).
+  double piece_logprob = -0.05;
+  std::vector<TopLogprob> piece_top = {};
+  std::atomic<int> pieces_sent{0};
 
   StatusOr<Completion> generate(const ChatRequest& request, const std::string& model, TokenSink& sink) override {
     ++calls;
@@ -47,11 +52,19 @@ class FakeEngine final : public Engine {
     c.usage.prompt_tokens = estimate_prompt_tokens(request.messages);
     for (size_t i = 0; until_cancelled || i < pieces.size(); ++i) {
       std::string piece = pieces[i % pieces.size()];
-      if (sink.cancelled() || !sink.on_delta(Delta{piece, {}})) {
+      Delta delta{piece, {}};
+      if (request.sampling.logprobs) delta.logprobs.push_back({piece, piece_logprob, piece_top});
+      if (sink.cancelled()) {
+        saw_cancel = true;
+        return cancelled("client went away");
+      }
+      ++pieces_sent;
+      if (!sink.on_delta(delta)) {
         saw_cancel = true;
         return cancelled("client went away");
       }
       c.text += piece;
+      if (request.sampling.logprobs) c.logprobs.push_back(delta.logprobs.front());
       ++c.usage.completion_tokens;
       if (i == 0 && !fail_after_first.is_ok()) return fail_after_first;
       // Bounded: a cancelled stream ends within the loop; 100000 pieces at most.

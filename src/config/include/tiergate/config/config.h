@@ -168,6 +168,22 @@ struct AdminConfig {
   std::string token_env;  // "" = the admin API is off
 };
 
+// Speculative edge execution (speculative:, docs/dispatch.md). An `auto`
+// request the router sends to the edge while a cloud upstream could take it,
+// and about which it is uncertain (a cloud score within `margin` of the
+// threshold; every such request without a trained router), is answered by
+// the edge first; the verifier scores the draft and below its threshold the
+// request escalates to the cloud and the draft is discarded.
+struct SpeculativeConfig {
+  bool enabled = false;
+  double margin = 0.1;              // |cloud score - threshold| that counts as uncertain
+  std::string verifier_path;        // tiergate verifier calibrate's file; "" = built-in weights
+  std::optional<double> threshold;  // overrides the verifier's own, 0..1
+  int early_exit_tokens = 16;       // first verdict after this many draft tokens (a doomed draft stops there)
+  int hold_back_tokens = 32;        // a stream sends nothing before this many tokens passed the verifier
+  std::string log_path;             // JSONL of each verified draft's features and verdict (no text); "" = none
+};
+
 struct Config {
   std::string source;                 // file the config came from
   std::string listen_host = "127.0.0.1";  // IPv6 without brackets: "[::1]:8080" gives "::1"
@@ -179,6 +195,7 @@ struct Config {
   RoutingConfig routing;
   PrivacyConfig privacy;
   AdminConfig admin;
+  SpeculativeConfig speculative;
 
   bool has_edge() const { return !edge.model.empty(); }
   // The cloud upstream called `name`, or nullptr.

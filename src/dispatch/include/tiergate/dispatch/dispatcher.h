@@ -15,10 +15,12 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "tiergate/config/config.h"
 #include "tiergate/core/clock.h"
+#include "tiergate/dispatch/verifier.h"
 #include "tiergate/engines/engine.h"
 #include "tiergate/privacy/egress.h"
 #include "tiergate/privacy/policy.h"
@@ -54,11 +56,22 @@ class DispatchSink : public TokenSink {
   virtual void on_egress(const Attempt& attempt, std::string_view body) { (void)attempt, (void)body; }
 };
 
+// What became of a speculative edge draft (RoutePlan::speculative).
+struct SpeculativeOutcome {
+  bool accepted = false;     // the draft is the answer; false: escalated, the draft discarded
+  double confidence = 0;     // the verifier's last score
+  double threshold = 0;
+  int draft_tokens = 0;      // tokens the edge generated before the verdict stood
+  double time_lost_ms = 0;   // edge time spent on a discarded draft
+  DraftFeatures features;    // for the verifier log (no text)
+};
+
 struct DispatchResult {
   Completion completion;
   Attempt attempt;      // the one that answered
   double cost_usd = 0;  // from the answering tier's price and the usage
   int attempts = 1;
+  std::optional<SpeculativeOutcome> speculative;  // set when the plan was speculative and the edge drafted
 };
 
 class Dispatcher {
@@ -79,6 +92,11 @@ class Dispatcher {
 
   const PrivacyPolicy* privacy() const { return privacy_.get(); }
 
+  // The verifier of speculative plans; the built-in one when none is set.
+  // Its threshold is used unless config.speculative.threshold is set. Set
+  // before serving (not synchronised with run()).
+  void set_verifier(std::shared_ptr<const Verifier> verifier) { verifier_ = std::move(verifier); }
+
   // Cost of a completion on a tier, from the configured prices (USD).
   double cost_usd(const std::string& tier, const Usage& usage) const;
 
@@ -90,6 +108,7 @@ class Dispatcher {
   Engine* edge_;
   std::map<std::string, Engine*> cloud_;
   std::shared_ptr<const PrivacyPolicy> privacy_;
+  std::shared_ptr<const Verifier> verifier_;
 };
 
 }  // namespace tiergate

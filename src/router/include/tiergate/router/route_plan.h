@@ -52,6 +52,10 @@ struct RoutePlan {
   // Set when the router already had to lead with a tier other than the one
   // it wanted (auto:cloud_unavailable, auto:edge_unavailable).
   Degradation degraded = Degradation::kNone;
+  // The edge leads and a cloud tier follows, and the router is unsure
+  // (speculative: in the config): dispatch verifies the edge's draft before
+  // it becomes the answer, and escalates when the verifier rejects it.
+  bool speculative = false;
 };
 
 }  // namespace tiergate

@@ -12,7 +12,8 @@
 //                              unavailable
 //   A request answered on another tier than the wanted one because that one
 //   could not serve carries x-tiergate-degraded (cloud_unavailable,
-//   edge_unavailable); a 503 or 429 carries Retry-After.
+//   edge_unavailable); a 503 or 429 carries Retry-After. A speculative
+//   answer's `tiergate` object says what the verifier decided ("speculative").
 //   GET  /metrics              Prometheus text format
 // Every answer names its tier and route in headers (x-tiergate-tier,
 // x-tiergate-route) and in a `tiergate` object in the body, which also holds
@@ -35,6 +36,7 @@
 #include "tiergate/server/egress_audit.h"
 #include "tiergate/server/http_server.h"
 #include "tiergate/server/live_tier_state.h"
+#include "tiergate/server/verifier_log.h"
 #include "tiergate/signals/router_artifact.h"
 #include "tiergate/signals/signals.h"
 
@@ -54,6 +56,8 @@ struct GatewayOptions {
   std::string admin_token{};
   // The privacy tagger (privacy.tagger); null = structured detectors only.
   std::shared_ptr<const PiiTagger> tagger{};
+  // The verifier log (speculative.log, not owned); null = none.
+  VerifierLog* verifier_log = nullptr;
 };
 
 class Gateway {

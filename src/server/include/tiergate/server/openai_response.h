@@ -22,6 +22,7 @@ struct AnswerInfo {
   bool usage_counted = false;
   std::string trace_json{};  // the route trace (route_trace_json), a JSON object; "" = none
   std::string degraded{};    // degradation_name of the answer ("" = none): "degraded" in the object
+  std::string speculative_json{};  // the verifier's verdict, a JSON object; "" = not speculative
 };
 
 struct CompletionIds {
