@@ -289,6 +289,37 @@ TEST(GatewayDegradedTest, OpenCircuitFailsFastAndTheEdgeServesOn) {
   EXPECT_NE(metrics.find("tiergate_degraded_requests_total{reason=\"cloud_unavailable\"} 2"), std::string::npos);
 }
 
+// Speculative execution with real processes: the synthetic edge model has
+// random weights, so its drafts are guesses (flat, unlikely tokens); the
+// verifier stops them at the early exit and the real llama-server answers.
+// With the threshold at 0 every draft stands and the edge answers.
+TEST(GatewaySpeculativeTest, RandomEdgeDraftsEscalateToTheRealUpstream) {
+  RunningServer up = start_llama_server(synthetic_upstream_model(), "upstream-model");
+  for (const char* threshold : {"", "0"}) {
+    std::string config = config_for(synthetic_model(), up.url());
+    config += "speculative: {enabled: true, early_exit_tokens: 4, hold_back_tokens: 8";
+    if (*threshold != '\0') config += std::string(", threshold: ") + threshold;
+    config += "}\n";
+    RunningServer gw = start_tiergate(config);
+    ASSERT_TRUE(wait_ready(gw.port));
+    auto r = http_call(gw.port, "POST", "/v1/chat/completions",
+                       json{{"model", "auto"}, {"messages", user("hi")}, {"max_tokens", 12}}.dump());
+    ASSERT_EQ(r.status, 200) << r.body;
+    json info = json::parse(r.body)["tiergate"];
+    if (*threshold == '\0') {
+      EXPECT_EQ(r.headers["x-tiergate-tier"], "llama");
+      EXPECT_EQ(r.headers["x-tiergate-route"], "auto:short_prompt>escalated:llama");
+      EXPECT_EQ(info["speculative"]["verdict"], "escalated");
+      EXPECT_EQ(info["speculative"]["draft_tokens"], 4);
+    } else {
+      EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+      EXPECT_EQ(info["speculative"]["verdict"], "accepted");
+      const json choice = json::parse(r.body)["choices"][0];
+      EXPECT_TRUE(!choice.contains("logprobs") || choice["logprobs"].is_null());  // the client did not ask
+    }
+  }
+}
+
 TEST(GatewayStoriesTest, RealModelThroughTheGateway) {
   std::string stories = stories_model();
   if (stories.empty()) GTEST_SKIP() << "../shared/models/stories260K.gguf is absent; skipping the real-model check";
