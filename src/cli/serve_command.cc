@@ -183,6 +183,7 @@ int serve(const ServeOptions& opts) {
   SystemClock clock;
   Dispatcher dispatcher(config, edge.get(), cloud, privacy);
   if (verifier) dispatcher.set_verifier(verifier);
+  dispatcher.set_tagger(tagger);
   Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge ? edge->model_id() : "", router,
                                  audit.get(), admin_token, tagger, verifier_log.get()});
   HttpServer server(HttpServerOptions{config->listen_host, config->listen_port, config->max_body_bytes},

@@ -32,7 +32,9 @@ constexpr std::string_view kReservedNames[] = {"edge", "auto", "cloud"};
 constexpr size_t kMaxQuotedChars = 60;
 
 constexpr std::string_view kTopKeys[] = {"listen",  "max_body_bytes", "edge",       "cloud",
-                                         "routing", "privacy",        "admin",      "speculative"};
+                                         "routing", "privacy",        "admin",      "speculative",
+                                         "handoff"};
+constexpr std::string_view kHandoffKeys[] = {"history", "ttl_s", "max_conversations", "summary_max_tokens"};
 constexpr std::string_view kSpeculativeKeys[] = {"enabled",           "margin",           "verifier", "threshold",
                                                  "early_exit_tokens", "hold_back_tokens", "log"};
 constexpr std::string_view kAdminKeys[] = {"token_env"};
@@ -243,6 +245,7 @@ class ConfigReader {
     if (auto routing = find(root, "routing")) read_routing(*routing, config);
     if (auto privacy = find(root, "privacy")) read_privacy(*privacy, config.privacy);
     if (auto speculative = find(root, "speculative")) read_speculative(*speculative, config.speculative);
+    if (auto handoff = find(root, "handoff")) read_handoff(*handoff, config.handoff);
     if (auto admin = find(root, "admin")) {
       if (expect_map(*admin, "admin", kAdminKeys)) {
         if (auto env = find(*admin, "token_env")) {
@@ -588,6 +591,29 @@ class ConfigReader {
     if (auto lw = find(node, "latency_weight")) as_number(*lw, "routing.latency_weight", 0, 1e9, routing.latency_weight);
     if (auto rules = find(node, "rules")) read_rules(*rules, config);
     if (auto budgets = find(node, "budgets")) read_budgets(*budgets, routing);
+  }
+
+  void read_handoff(const YAML::Node& node, HandoffConfig& h) {
+    if (!expect_map(node, "handoff", kHandoffKeys)) return;
+    if (auto history = find(node, "history")) {
+      std::string name;
+      if (as_string(*history, "handoff.history", name)) {
+        if (name == "auto") {
+          h.history = HistoryHandoff::kAuto;
+        } else if (name == "raw") {
+          h.history = HistoryHandoff::kRaw;
+        } else if (name == "redacted") {
+          h.history = HistoryHandoff::kRedacted;
+        } else if (name == "summary") {
+          h.history = HistoryHandoff::kSummary;
+        } else {
+          fail(*history, "handoff.history", "expected auto, raw, redacted or summary, got " + describe(*history));
+        }
+      }
+    }
+    read_int(node, "ttl_s", "handoff", 1, kIntMax, h.ttl_s);
+    read_int(node, "max_conversations", "handoff", 1, 10000000, h.max_conversations);
+    read_int(node, "summary_max_tokens", "handoff", 16, 4096, h.summary_max_tokens);
   }
 
   void read_speculative(const YAML::Node& node, SpeculativeConfig& s) {

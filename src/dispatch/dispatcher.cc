@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "draft_gate.h"
+#include "handoff.h"
 
 namespace tiergate {
 
@@ -57,7 +58,12 @@ class RestoringSink final : public TokenSink {
 
 Dispatcher::Dispatcher(ConfigPtr config, Engine* edge, std::map<std::string, Engine*> cloud,
                        std::shared_ptr<const PrivacyPolicy> privacy)
-    : config_(std::move(config)), edge_(edge), cloud_(std::move(cloud)), privacy_(std::move(privacy)) {}
+    : config_(std::move(config)),
+      edge_(edge),
+      cloud_(std::move(cloud)),
+      privacy_(std::move(privacy)),
+      conversations_(std::make_unique<ConversationStore>(std::chrono::seconds(config_->handoff.ttl_s),
+                                                         static_cast<size_t>(config_->handoff.max_conversations))) {}
 
 Engine* Dispatcher::cloud(const std::string& name) const {
   auto it = cloud_.find(name);
@@ -72,6 +78,17 @@ double Dispatcher::cost_usd(const std::string& tier, const Usage& usage) const {
 
 StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink,
                                          const PrivacyScan* scan) {
+  const SteadyTime now = std::chrono::steady_clock::now();
+  StatusOr<DispatchResult> result = run_plan(plan, request, sink, scan, now);
+  if (result.is_ok() && !request.conversation.empty()) {
+    conversations_->record(request.conversation, result->attempt.tier == "edge" ? TierKind::kEdge : TierKind::kCloud,
+                           now);
+  }
+  return result;
+}
+
+StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink,
+                                              const PrivacyScan* scan, SteadyTime now) {
   if (plan.candidates.empty()) return unavailable("no tier can serve this request");
   Status last = unavailable("no tier was tried");
   std::string route = plan.reason;
@@ -84,6 +101,11 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
   // Speculative plans: the first edge attempt drafts behind a DraftGate.
   std::optional<SpeculativeOutcome> speculative;
   std::string next_hop = ">fallback:";
+  // Cross-tier handoff: the conversation was being served on the edge; its
+  // earlier turns are prepared once, at the first cloud hop.
+  const bool handing_off = !request.conversation.empty() &&
+                           conversations_->last_tier(request.conversation, now) == TierKind::kEdge;
+  std::optional<HandedOff> handed;
   static const Verifier kBuiltInVerifier;
   const Verifier& verifier = verifier_ != nullptr ? *verifier_ : kBuiltInVerifier;
 
@@ -144,7 +166,7 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
     }
     if (result.is_ok() && restoring && !restoring->flush()) result = cancelled("client went away");
     if (result.is_ok()) {
-      DispatchResult done{std::move(result).value(), attempt, 0, attempts, speculative};
+      DispatchResult done{std::move(result).value(), attempt, 0, attempts, speculative, ""};
       if (redactions != nullptr) done.completion.text = redactions->restore(done.completion.text);
       done.cost_usd = cost_usd(c.tier, done.completion.usage);
       answer = std::move(done);
@@ -179,11 +201,25 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
       failures.push_back(c.tier + ": not configured");
       continue;
     }
+    const ChatRequest* outgoing = &request;
+    const PrivacyScan* outgoing_scan = scan;
+    static const std::vector<size_t> kNoMessages;
+    const std::vector<size_t>* redact_all_in = &kNoMessages;
+    if (c.kind == TierKind::kCloud && handing_off) {
+      if (!handed) {
+        handed = hand_off(config_->handoff, request, privacy_ != nullptr ? scan : nullptr, edge_, *conversations_,
+                          tagger_.get(), sink, now);
+      }
+      outgoing = &handed->request;
+      if (handed->scan) outgoing_scan = &*handed->scan;
+      redact_all_in = &handed->redact_all_in;
+    }
     if (c.kind == TierKind::kCloud && privacy_ != nullptr) {
       const UpstreamConfig* up = config_->upstream(c.tier);
       const TrustLevel trust = up != nullptr ? up->trust : TrustLevel::kPublic;
       static const PrivacyScan kNoScan{{}, "no scan result reached dispatch"};
-      const Egress egress = prepare_egress(*privacy_, scan != nullptr ? *scan : kNoScan, request, trust);
+      const Egress egress =
+          prepare_egress(*privacy_, outgoing_scan != nullptr ? *outgoing_scan : kNoScan, *outgoing, trust, *redact_all_in);
       if (egress.decision.action == PrivacyAction::kLocalOnly) {
         denied = egress.decision.reason;
         last = permission_denied("privacy: " + denied);
@@ -193,8 +229,9 @@ StatusOr<DispatchResult> Dispatcher::run(const RoutePlan& plan, const ChatReques
       if (!attempt_on(engine, c, egress.request, egress.redactions.get())) break;
       continue;
     }
-    if (!attempt_on(engine, c, request, nullptr)) break;
+    if (!attempt_on(engine, c, *outgoing, nullptr)) break;
   }
+  if (answer && answer->attempt.tier != "edge" && handed) answer->handoff = handed->mode;
   if (answer) return std::move(*answer);
   // The policy kept the request from the cloud and the plan had no edge to
   // fall back to: local_only means the edge answers when there is one.

@@ -31,7 +31,7 @@ PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTag
 }
 
 Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request,
-                      TrustLevel trust) {
+                      TrustLevel trust, const std::vector<size_t>& redact_all_in) {
   Egress out;
   if (!scan.failure.empty()) {
     out.decision.action = PrivacyAction::kLocalOnly;
@@ -52,12 +52,20 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
   }
   out.decision = scan.floor == PrivacyAction::kAllow ? policy.decide(scan.types(), trust)
                                                      : policy.restricted(scan.floor).decide(scan.types(), trust);
+  auto forced = [&](const Finding& f) {
+    return std::find(redact_all_in.begin(), redact_all_in.end(), f.message) != redact_all_in.end();
+  };
+  const bool any_forced = std::any_of(scan.findings.begin(), scan.findings.end(), forced);
   switch (out.decision.action) {
     case PrivacyAction::kLocalOnly:
       return out;
     case PrivacyAction::kAllow:
-      out.request = request;
-      return out;
+      if (!any_forced) {
+        out.request = request;
+        return out;
+      }
+      out.decision.action = PrivacyAction::kRedact;
+      break;
     case PrivacyAction::kRedact:
       break;
   }
@@ -69,7 +77,7 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
     for (const Finding& f : scan.findings) {
       const bool redacted = std::find(out.decision.redact_types.begin(), out.decision.redact_types.end(), f.type) !=
                             out.decision.redact_types.end();
-      if (f.message == m && redacted) spans.push_back({f.type, f.begin, f.end});
+      if (f.message == m && (redacted || forced(f))) spans.push_back({f.type, f.begin, f.end});
     }
     if (!spans.empty()) out.request.messages[m].content = map->redact(request.messages[m].content, std::move(spans));
   }

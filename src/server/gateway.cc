@@ -78,6 +78,7 @@ struct Gateway::Metrics {
 namespace {
 
 const HttpHeaders kJson = {{"Content-Type", "application/json"}};
+constexpr size_t kMaxConversationIdBytes = 256;
 
 // One generator for the process: connection threads come and go, and seeding
 // a generator per thread would cost many requests a random_device read.
@@ -513,6 +514,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
   auto answer_info = [&](const DispatchResult& r) {
     AnswerInfo info{r.attempt.tier, r.attempt.route, r.completion.model,         r.cost_usd, elapsed_ms(),
                     r.attempts,     r.completion.usage_counted, trace.get(), std::string(degradation_name(r.attempt.degraded))};
+    info.handoff = r.handoff;
     if (r.speculative) {
       const SpeculativeOutcome& s = *r.speculative;
       info.speculative_json = nlohmann::json{{"verdict", s.accepted ? "accepted" : "escalated"},
@@ -688,6 +690,15 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
     d.error_body = error_json(400, parse_error.message, parse_error.param);
     return d;
   }
+  // The conversation this request continues, for cross-tier handoff.
+  request.conversation = ex.header("x-tiergate-conversation");
+  if (request.conversation.size() > kMaxConversationIdBytes) {
+    d.error_status = 400;
+    d.error_body = error_json(400, "x-tiergate-conversation: at most " + std::to_string(kMaxConversationIdBytes) +
+                                       " bytes", "x-tiergate-conversation");
+    return d;
+  }
+  if (request.conversation.empty()) request.conversation = request.user;
   // Scanned before any routing decision; dispatch checks the findings
   // against the policy before every hop to the cloud. A request may ask for
   // a stricter policy (x-tiergate-privacy: redact | local_only), never a

@@ -45,6 +45,7 @@ std::string info_text(const AnswerInfo& info) {
               {"cost_usd", info.cost_usd}, {"latency_ms", info.latency_ms}, {"attempts", info.attempts},
               {"usage_counted", info.usage_counted}};
   if (!info.degraded.empty()) out["degraded"] = info.degraded;
+  if (!info.handoff.empty()) out["handoff"] = info.handoff;
   std::string text = dump(out);
   if (!info.speculative_json.empty()) text = with_raw_member(text, "speculative", info.speculative_json);
   if (info.trace_json.empty()) return text;

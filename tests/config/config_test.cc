@@ -314,6 +314,11 @@ const std::vector<ErrorCase>& error_cases() {
        "speculative: {verify: true}\n",
        "speculative.verify: unknown key 'verify'; known keys: enabled, margin, verifier, threshold, early_exit_tokens, "
        "hold_back_tokens, log"},
+      {"HandoffHistoryUnknown", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "handoff: {history: all}\n",
+       "tiergate.yaml:3: handoff.history: expected auto, raw, redacted or summary, got \"all\""},
+      {"HandoffTtlZero", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "handoff: {ttl_s: 0}\n", "handoff.ttl_s: expected an integer"},
       {"AdminTokenEnvBad", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "admin: {token_env: \"my token\"}\n", "tiergate.yaml:3: admin.token_env: expected an environment variable name"},
       {"PrivacyEnabledNotBool", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
@@ -490,6 +495,10 @@ TEST(ConfigTest, FullExampleFile) {
   EXPECT_EQ(c.speculative.early_exit_tokens, 12);
   EXPECT_EQ(c.speculative.hold_back_tokens, 24);
   EXPECT_EQ(c.speculative.log_path, dir + "/verifier-log.jsonl");
+  EXPECT_EQ(c.handoff.history, HistoryHandoff::kSummary);
+  EXPECT_EQ(c.handoff.ttl_s, 1800);
+  EXPECT_EQ(c.handoff.max_conversations, 5000);
+  EXPECT_EQ(c.handoff.summary_max_tokens, 200);
   EXPECT_EQ(c.auto_rule.cloud_keywords, (std::vector<std::string>{"prove", "step by step"}));
 
   const RoutingConfig& r = c.routing;

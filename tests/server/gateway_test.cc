@@ -204,6 +204,31 @@ TEST_F(GatewayTest, EveryTierDownIsA503NotAHang) {
   EXPECT_EQ(j["error"]["message"], "no tier could answer this request; edge: edge broke; up1: upstream 'up1' cannot be reached");
 }
 
+// Cross-tier handoff over HTTP: a conversation named by its header moves
+// from the edge to the cloud; the answer says how its history went (raw:
+// this gateway has no privacy policy, so nothing was found in it).
+TEST_F(GatewayTest, AConversationMovingToTheCloudSaysHowItsHistoryWent) {
+  auto first = http_call(port_, "POST", "/v1/chat/completions",
+                         json{{"model", "edge"}, {"messages", user("hi")}}.dump(), {{"x-tiergate-conversation", "c9"}});
+  ASSERT_EQ(first.status, 200);
+  EXPECT_FALSE(json::parse(first.body)["tiergate"].contains("handoff"));
+  json history = json::array({{{"role", "user"}, {"content", "hi"}},
+                              {{"role", "assistant"}, {"content", "Hello, world"}},
+                              {{"role", "user"}, {"content", "more"}}});
+  auto second = http_call(port_, "POST", "/v1/chat/completions", json{{"model", "big"}, {"messages", history}}.dump(),
+                          {{"x-tiergate-conversation", "c9"}});
+  ASSERT_EQ(second.status, 200) << second.body;
+  EXPECT_EQ(json::parse(second.body)["tiergate"]["handoff"], "raw");
+  ASSERT_EQ(cloud_.last_request.messages.size(), 3u);
+  // The `user` field names a conversation too; an over-long header is refused.
+  auto by_user = chat({{"model", "big"}, {"messages", history}, {"user", "someone-new"}});
+  EXPECT_FALSE(json::parse(by_user.body)["tiergate"].contains("handoff"));
+  auto too_long = http_call(port_, "POST", "/v1/chat/completions", json{{"model", "edge"}, {"messages", user("hi")}}.dump(),
+                            {{"x-tiergate-conversation", std::string(300, 'c')}});
+  EXPECT_EQ(too_long.status, 400);
+  EXPECT_EQ(json::parse(too_long.body)["error"]["param"], "x-tiergate-conversation");
+}
+
 TEST_F(GatewayTest, BadRequests) {
   EXPECT_EQ(http_call(port_, "POST", "/v1/chat/completions", "{not json").status, 400);
   EXPECT_EQ(chat({{"messages", user("")}}).status, 400);

@@ -184,6 +184,24 @@ struct SpeculativeConfig {
   std::string log_path;             // JSONL of each verified draft's features and verdict (no text); "" = none
 };
 
+// Cross-tier context handoff (handoff:, docs/dispatch.md): what the cloud
+// receives of the earlier turns when a conversation the edge was serving
+// moves to the cloud. Conversations are told apart by the
+// x-tiergate-conversation header, else the request's `user` field.
+enum class HistoryHandoff {
+  kAuto,      // kSummary when the earlier turns hold data the privacy scan found, else kRaw
+  kRaw,       // the earlier turns as they are (the privacy policy still applies)
+  kRedacted,  // every value found in the earlier turns replaced by a placeholder
+  kSummary,   // a summary of the earlier turns written by the edge model, then scanned like any outgoing text
+};
+
+struct HandoffConfig {
+  HistoryHandoff history = HistoryHandoff::kAuto;
+  int ttl_s = 3600;               // a conversation not seen for this long is forgotten
+  int max_conversations = 10000;  // the least recently seen are forgotten first
+  int summary_max_tokens = 256;
+};
+
 struct Config {
   std::string source;                 // file the config came from
   std::string listen_host = "127.0.0.1";  // IPv6 without brackets: "[::1]:8080" gives "::1"
@@ -196,6 +214,7 @@ struct Config {
   PrivacyConfig privacy;
   AdminConfig admin;
   SpeculativeConfig speculative;
+  HandoffConfig handoff;
 
   bool has_edge() const { return !edge.model.empty(); }
   // The cloud upstream called `name`, or nullptr.

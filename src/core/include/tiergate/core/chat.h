@@ -41,6 +41,9 @@ struct ChatRequest {
   bool stream = false;
   bool include_usage = false;  // stream_options.include_usage
   std::string user;
+  // Which conversation this request continues (x-tiergate-conversation,
+  // else `user`); "" = none. For cross-tier context handoff; not sent upstream.
+  std::string conversation;
 };
 
 struct TopLogprob {

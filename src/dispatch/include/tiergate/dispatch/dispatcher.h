@@ -20,6 +20,7 @@
 
 #include "tiergate/config/config.h"
 #include "tiergate/core/clock.h"
+#include "tiergate/dispatch/conversation_store.h"
 #include "tiergate/dispatch/verifier.h"
 #include "tiergate/engines/engine.h"
 #include "tiergate/privacy/egress.h"
@@ -72,6 +73,9 @@ struct DispatchResult {
   double cost_usd = 0;  // from the answering tier's price and the usage
   int attempts = 1;
   std::optional<SpeculativeOutcome> speculative;  // set when the plan was speculative and the edge drafted
+  // How the conversation's earlier turns reached the cloud when the edge had
+  // been serving it (handoff.history): "raw", "redacted", "summary"; "" = no handoff.
+  std::string handoff;
 };
 
 class Dispatcher {
@@ -81,7 +85,9 @@ class Dispatcher {
   Dispatcher(ConfigPtr config, Engine* edge, std::map<std::string, Engine*> cloud,
              std::shared_ptr<const PrivacyPolicy> privacy = nullptr);
 
-  // Thread-safe. `scan` is what the privacy scan found in `request`; with a
+  // Thread-safe. When the request continues a conversation the edge served
+  // last, a cloud hop gets its earlier turns as handoff.history says
+  // (docs/dispatch.md). `scan` is what the privacy scan found in `request`; with a
   // policy and no scan, nothing may leave the device (fail closed). Errors:
   // the last attempt's Status (when more than one tier was tried, its
   // message names each tier and why it could not answer); kCancelled when
@@ -96,6 +102,12 @@ class Dispatcher {
   // Its threshold is used unless config.speculative.threshold is set. Set
   // before serving (not synchronised with run()).
   void set_verifier(std::shared_ptr<const Verifier> verifier) { verifier_ = std::move(verifier); }
+  // The tagger that scans an edge-written summary before it leaves
+  // (handoff.history: summary); null = structured detectors only. Set
+  // before serving.
+  void set_tagger(std::shared_ptr<const PiiTagger> tagger) { tagger_ = std::move(tagger); }
+  // Which tier served each conversation (request.conversation) last.
+  ConversationStore& conversations() { return *conversations_; }
 
   // Cost of a completion on a tier, from the configured prices (USD).
   double cost_usd(const std::string& tier, const Usage& usage) const;
@@ -109,6 +121,11 @@ class Dispatcher {
   std::map<std::string, Engine*> cloud_;
   std::shared_ptr<const PrivacyPolicy> privacy_;
   std::shared_ptr<const Verifier> verifier_;
+  std::shared_ptr<const PiiTagger> tagger_;
+  std::unique_ptr<ConversationStore> conversations_;
+
+  StatusOr<DispatchResult> run_plan(const RoutePlan& plan, const ChatRequest& request, DispatchSink& sink,
+                                    const PrivacyScan* scan, SteadyTime now);
 };
 
 }  // namespace tiergate

@@ -55,7 +55,11 @@ struct Egress {
 // for names, addresses and the other unstructured types (pii_tagger.h).
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger = nullptr);
 
-// The request as it may go to an upstream trusted at `trust`.
-Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request, TrustLevel trust);
+// The request as it may go to an upstream trusted at `trust`. Values found in
+// the messages listed in `redact_all_in` are redacted even where their class
+// would allow them (cross-tier handoff of a conversation's earlier turns):
+// stricter only, a local_only class still keeps the request on the device.
+Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request, TrustLevel trust,
+                      const std::vector<size_t>& redact_all_in = {});
 
 }  // namespace tiergate

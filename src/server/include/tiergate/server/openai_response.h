@@ -23,6 +23,7 @@ struct AnswerInfo {
   std::string trace_json{};  // the route trace (route_trace_json), a JSON object; "" = none
   std::string degraded{};    // degradation_name of the answer ("" = none): "degraded" in the object
   std::string speculative_json{};  // the verifier's verdict, a JSON object; "" = not speculative
+  std::string handoff{};           // how earlier turns reached the cloud ("raw", "redacted", "summary"); "" = no handoff
 };
 
 struct CompletionIds {
