@@ -5,7 +5,8 @@
 // with [DONE]); a 503 or 429 says when to come back; every request is
 // counted once in the metrics and reaches its upstream once (no retries are
 // configured, so a second call would be a duplicate); only answered
-// requests are billed. Bounded: each fault ends within the upstream
+// requests are billed; the server then shuts down cleanly (in the sanitizer
+// build: without a leak). Bounded: each fault ends within the upstream
 // timeouts below, and http_call gives up after 120 s.
 #include <gtest/gtest.h>
 
@@ -167,6 +168,9 @@ TEST(FaultMatrixTest, EveryCloudFaultGivesAnAnswerOrAWellFormedErrorOnce) {
   EXPECT_EQ(answered, 2);
   EXPECT_GT(counter_sum(metrics, "tiergate_cost_usd_total"), 0);
   EXPECT_LE(counter_sum(metrics, "tiergate_cost_usd_total"), answered * 2e-6 * 4);
+  // A clean shutdown after the whole matrix; in the sanitizer build
+  // (detect_leaks=1) a leak or a use after free would make this fail.
+  EXPECT_EQ(gw.process->terminate(), 0) << "tiergate did not shut down cleanly";
 }
 
 }  // namespace
