@@ -593,6 +593,18 @@ class ConfigReader {
     if (auto budgets = find(node, "budgets")) read_budgets(*budgets, routing);
   }
 
+  // An optional true/false key; false when it is there but not a boolean.
+  bool read_bool(const YAML::Node& map, std::string_view key, std::string_view path, bool& out) {
+    auto node = find(map, key);
+    if (!node) return true;
+    if (!node->IsScalar() || (node->Scalar() != "true" && node->Scalar() != "false")) {
+      fail(*node, path, "expected true or false, got " + describe(*node));
+      return false;
+    }
+    out = node->Scalar() == "true";
+    return true;
+  }
+
   void read_handoff(const YAML::Node& node, HandoffConfig& h) {
     if (!expect_map(node, "handoff", kHandoffKeys)) return;
     if (auto history = find(node, "history")) {
@@ -618,13 +630,7 @@ class ConfigReader {
 
   void read_speculative(const YAML::Node& node, SpeculativeConfig& s) {
     if (!expect_map(node, "speculative", kSpeculativeKeys)) return;
-    if (auto enabled = find(node, "enabled")) {
-      if (!enabled->IsScalar() || (enabled->Scalar() != "true" && enabled->Scalar() != "false")) {
-        fail(*enabled, "speculative.enabled", "expected true or false, got " + describe(*enabled));
-        return;
-      }
-      s.enabled = enabled->Scalar() == "true";
-    }
+    if (!read_bool(node, "enabled", "speculative.enabled", s.enabled)) return;
     if (auto margin = find(node, "margin")) as_number(*margin, "speculative.margin", 0, 1e9, s.margin);
     if (auto verifier = find(node, "verifier")) {
       if (as_nonempty_string(*verifier, "speculative.verifier", s.verifier_path)) {
@@ -644,13 +650,7 @@ class ConfigReader {
 
   void read_privacy(const YAML::Node& node, PrivacyConfig& privacy) {
     if (!expect_map(node, "privacy", kPrivacyKeys)) return;
-    if (auto enabled = find(node, "enabled")) {
-      if (!enabled->IsScalar() || (enabled->Scalar() != "true" && enabled->Scalar() != "false")) {
-        fail(*enabled, "privacy.enabled", "expected true or false, got " + describe(*enabled));
-        return;
-      }
-      privacy.enabled = enabled->Scalar() == "true";
-    }
+    if (!read_bool(node, "enabled", "privacy.enabled", privacy.enabled)) return;
     if (auto tagger = find(node, "tagger")) {
       if (as_nonempty_string(*tagger, "privacy.tagger", privacy.tagger)) {
         privacy.tagger = resolve_path(privacy.tagger, source_);

@@ -17,15 +17,8 @@ using nlohmann::json;
 
 class VerifierCommandsTest : public ::testing::Test {
  protected:
-  std::string write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-    return path;
-  }
-  testing::CommandResult tiergate(std::vector<std::string> args) {
-    args.insert(args.begin(), TIERGATE_BIN);
-    return testing::run_command(args, dir_);
-  }
+  std::string write(const std::string& name, const std::string& text) { return cli_.write(name, text); }
+  testing::CommandResult tiergate(std::vector<std::string> args) { return cli_.run(std::move(args)); }
   // Verifier-log rows, labelled: confident drafts good, unsure ones not, a
   // few exceptions each way.
   std::string labelled_log() {
@@ -41,7 +34,8 @@ class VerifierCommandsTest : public ::testing::Test {
     }
     return text;
   }
-  std::string dir_ = testing::make_temp_dir("tiergate-verifier-cli");
+  testing::CommandSandbox cli_{TIERGATE_BIN, "tiergate-verifier-cli"};
+  const std::string& dir_ = cli_.dir();
 };
 
 TEST_F(VerifierCommandsTest, CalibrateWritesAVerifierTheServerCanLoad) {

@@ -18,16 +18,10 @@ using nlohmann::json;
 
 class PiiCommandsTest : public ::testing::Test {
  protected:
-  std::string write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-    return path;
-  }
-  testing::CommandResult tiergate(std::vector<std::string> args) {
-    args.insert(args.begin(), TIERGATE_BIN);
-    return testing::run_command(args, dir_);
-  }
-  std::string dir_ = testing::make_temp_dir("tiergate-pii-cli");
+  std::string write(const std::string& name, const std::string& text) { return cli_.write(name, text); }
+  testing::CommandResult tiergate(std::vector<std::string> args) { return cli_.run(std::move(args)); }
+  testing::CommandSandbox cli_{TIERGATE_BIN, "tiergate-pii-cli"};
+  const std::string& dir_ = cli_.dir();
 };
 
 // Offsets are code points, as the labelled data counts them: the e-mail

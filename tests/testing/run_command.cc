@@ -1,5 +1,7 @@
 #include "run_command.h"
 
+#include "test_models.h"
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,6 +44,20 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
   result.out = read_file(out_path);
   result.err = read_file(err_path);
   return result;
+}
+
+CommandSandbox::CommandSandbox(std::string program, const std::string& dir_prefix)
+    : program_(std::move(program)), dir_(make_temp_dir(dir_prefix)) {}
+
+std::string CommandSandbox::write(const std::string& name, const std::string& text) const {
+  const std::string path = dir_ + "/" + name;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return path;
+}
+
+CommandResult CommandSandbox::run(std::vector<std::string> args) const {
+  args.insert(args.begin(), program_);
+  return run_command(args, dir_);
 }
 
 }  // namespace tiergate::testing

@@ -16,4 +16,20 @@ struct CommandResult {
 // argv[0] is the program's path; `scratch_dir` receives stdout.txt and stderr.txt.
 CommandResult run_command(const std::vector<std::string>& argv, const std::string& scratch_dir);
 
+// A scratch directory (removed at exit) and a program run in it: the shape
+// of every test of a command that reads and writes files.
+class CommandSandbox {
+ public:
+  CommandSandbox(std::string program, const std::string& dir_prefix);
+  // Writes `text` to dir()/name and returns the path.
+  std::string write(const std::string& name, const std::string& text) const;
+  // The program with these arguments, to its end.
+  CommandResult run(std::vector<std::string> args) const;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string program_;
+  std::string dir_;
+};
+
 }  // namespace tiergate::testing
