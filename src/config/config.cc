@@ -36,7 +36,7 @@ constexpr std::string_view kTopKeys[] = {"listen",  "max_body_bytes", "edge",   
                                          "handoff"};
 constexpr std::string_view kHandoffKeys[] = {"history", "ttl_s", "max_conversations", "summary_max_tokens"};
 constexpr std::string_view kSpeculativeKeys[] = {"enabled",           "margin",           "verifier", "threshold",
-                                                 "early_exit_tokens", "hold_back_tokens", "log"};
+                                                 "early_exit_tokens", "hold_back_tokens", "log",      "hedge_below"};
 constexpr std::string_view kAdminKeys[] = {"token_env"};
 constexpr std::string_view kEdgeKeys[] = {"model", "alias",   "context",       "parallel",
                                           "queue", "threads", "batch", "price_per_mtok"};
@@ -645,6 +645,10 @@ class ConfigReader {
     read_int(node, "hold_back_tokens", "speculative", 0, 100000, s.hold_back_tokens);
     if (auto log = find(node, "log")) {
       if (as_nonempty_string(*log, "speculative.log", s.log_path)) s.log_path = resolve_path(s.log_path, source_);
+    }
+    if (auto hedge = find(node, "hedge_below")) {
+      double h = 0;
+      if (as_number(*hedge, "speculative.hedge_below", 0, 1, h)) s.hedge_below = h;
     }
   }
 

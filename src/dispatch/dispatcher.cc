@@ -6,6 +6,7 @@
 
 #include "draft_gate.h"
 #include "handoff.h"
+#include "hedge.h"
 
 namespace tiergate {
 
@@ -109,11 +110,46 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
   static const Verifier kBuiltInVerifier;
   const Verifier& verifier = verifier_ != nullptr ? *verifier_ : kBuiltInVerifier;
 
+  // What a cloud hop may send: the request with its earlier turns handed off
+  // (when the edge served the conversation) and redacted as the policy says
+  // for that upstream; nullopt when the policy keeps it from the upstream
+  // (`denied` then holds the reason).
+  struct CloudHop {
+    ChatRequest request;
+    std::shared_ptr<const RedactionMap> redactions;
+  };
+  auto prepare_cloud = [&](const RouteCandidate& c) -> std::optional<CloudHop> {
+    const ChatRequest* outgoing = &request;
+    const PrivacyScan* outgoing_scan = scan;
+    static const std::vector<size_t> kNoMessages;
+    const std::vector<size_t>* redact_all_in = &kNoMessages;
+    if (handing_off) {
+      if (!handed) {
+        handed = hand_off(config_->handoff, request, privacy_ != nullptr ? scan : nullptr, edge_, *conversations_,
+                          tagger_.get(), sink, now);
+      }
+      outgoing = &handed->request;
+      if (handed->scan) outgoing_scan = &*handed->scan;
+      redact_all_in = &handed->redact_all_in;
+    }
+    if (privacy_ == nullptr) return CloudHop{*outgoing, nullptr};
+    const UpstreamConfig* up = config_->upstream(c.tier);
+    const TrustLevel trust = up != nullptr ? up->trust : TrustLevel::kPublic;
+    static const PrivacyScan kNoScan{{}, "no scan result reached dispatch"};
+    Egress egress =
+        prepare_egress(*privacy_, outgoing_scan != nullptr ? *outgoing_scan : kNoScan, *outgoing, trust, *redact_all_in);
+    if (egress.decision.action == PrivacyAction::kLocalOnly) {
+      denied = egress.decision.reason;
+      return std::nullopt;
+    }
+    return CloudHop{std::move(egress.request), std::move(egress.redactions)};
+  };
+
   // One attempt on a tier; false when the next candidate may not be tried.
   std::optional<DispatchResult> answer;
-  auto attempt_on = [&](Engine* engine, const RouteCandidate& c, const ChatRequest& sent,
-                        const RedactionMap* redactions) {
-    Attempt attempt{c.tier, c.model, route, PrivacyAction::kAllow, plan.degraded};
+  size_t current = 0;  // the plan index of the candidate being tried
+  auto attempt_for = [&](const RouteCandidate& c, const std::string& attempt_route, const RedactionMap* redactions) {
+    Attempt attempt{c.tier, c.model, attempt_route, PrivacyAction::kAllow, plan.degraded};
     if (c.kind == TierKind::kEdge && cloud_failed) attempt.degraded = Degradation::kCloudUnavailable;
     if (c.kind == TierKind::kCloud && edge_failed) attempt.degraded = Degradation::kEdgeUnavailable;
     if (redactions != nullptr) {
@@ -122,6 +158,37 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     } else if (c.kind == TierKind::kEdge && !denied.empty()) {
       attempt.privacy = PrivacyAction::kLocalOnly;  // the edge answers because the policy kept the request here
     }
+    return attempt;
+  };
+  // A rejected draft's hedge: its answer, replayed to the client on this
+  // thread, when it succeeded (true); else the plan goes on (false).
+  auto answer_from_hedge = [&](Hedge& hedge, const RouteCandidate& c, const RedactionMap* redactions) {
+    StatusOr<Completion> result = hedge.wait();
+    const Attempt attempt = attempt_for(c, route + ">escalated:" + c.tier, redactions);
+    sink.on_attempt(attempt);
+    ++attempts;
+    TrackingSink tracking(sink, attempt);
+    std::optional<RestoringSink> restoring;
+    if (redactions != nullptr) restoring.emplace(tracking, *redactions);
+    TokenSink& out = restoring ? static_cast<TokenSink&>(*restoring) : tracking;
+    const bool delivered = hedge.replay(out, /*deltas=*/result.is_ok());
+    if (!result.is_ok()) {
+      last = result.status();
+      return false;
+    }
+    if (!delivered || (restoring && !restoring->flush())) {
+      last = cancelled("client went away");
+      return false;
+    }
+    DispatchResult done{std::move(result).value(), attempt, 0, attempts, speculative, ""};
+    if (redactions != nullptr) done.completion.text = redactions->restore(done.completion.text);
+    done.cost_usd = cost_usd(c.tier, done.completion.usage);
+    answer = std::move(done);
+    return true;
+  };
+  auto attempt_on = [&](Engine* engine, const RouteCandidate& c, const ChatRequest& sent,
+                        const RedactionMap* redactions) {
+    const Attempt attempt = attempt_for(c, route, redactions);
     sink.on_attempt(attempt);
     ++attempts;
     TrackingSink tracking(sink, attempt);
@@ -129,9 +196,24 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     if (redactions != nullptr) restoring.emplace(tracking, *redactions);
     TokenSink& out = restoring ? static_cast<TokenSink&>(*restoring) : tracking;
     std::optional<DraftGate> gate;
+    // Hedging: the next cloud candidate starts in parallel when the first
+    // verdict passes with a confidence below speculative.hedge_below.
+    std::optional<Hedge> hedge;
+    std::optional<CloudHop> hedge_hop;
+    const RouteCandidate* hedge_to = nullptr;
+    auto maybe_hedge = [&](double confidence) {
+      const std::optional<double>& below = config_->speculative.hedge_below;
+      if (!below || confidence >= *below) return;
+      for (size_t j = current + 1; j < plan.candidates.size() && hedge_to == nullptr; ++j) {
+        if (plan.candidates[j].kind == TierKind::kCloud) hedge_to = &plan.candidates[j];
+      }
+      Engine* e = hedge_to != nullptr ? cloud(hedge_to->tier) : nullptr;
+      if (e == nullptr || !(hedge_hop = prepare_cloud(*hedge_to))) return;
+      hedge.emplace(*e, hedge_hop->request, hedge_to->model);
+    };
     if (plan.speculative && c.kind == TierKind::kEdge && !speculative) {
       gate.emplace(out, verifier, config_->speculative.threshold.value_or(verifier.threshold()), config_->speculative,
-                   request.sampling, request.stream, plan.detail.score, plan.detail.intent);
+                   request.sampling, request.stream, plan.detail.score, plan.detail.intent, maybe_hedge);
     }
     const auto started = std::chrono::steady_clock::now();
     StatusOr<Completion> result = gate ? engine->generate(DraftGate::edge_request(sent), c.model, *gate)
@@ -149,6 +231,7 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
       o.threshold = config_->speculative.threshold.value_or(verifier.threshold());
       o.draft_tokens = gate->tokens();
       o.features = gate->features();
+      o.hedged = hedge.has_value();
       if (gate->rejected()) {
         // Escalation: the draft never reached the client; the next tier answers.
         o.time_lost_ms =
@@ -156,7 +239,18 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
         speculative = o;
         next_hop = ">escalated:";
         last = unavailable("the verifier rejected the edge draft");
+        if (hedge) return !answer_from_hedge(*hedge, *hedge_to, hedge_hop->redactions.get());
         return true;
+      }
+      if (hedge) {
+        // The draft stands (or the edge failed): the hedge loses. What it
+        // sent still left the device, for the audit.
+        hedge->cancel();
+        (void)hedge->wait();
+        const Attempt cancelled_hedge = attempt_for(*hedge_to, route + ">hedge_cancelled:" + hedge_to->tier,
+                                                    hedge_hop->redactions.get());
+        TrackingSink audit(sink, cancelled_hedge);
+        hedge->replay(audit, /*deltas=*/false);
       }
       // An edge that failed instead is an ordinary fallback, not a verdict.
       if (result.is_ok()) {
@@ -201,35 +295,18 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
       failures.push_back(c.tier + ": not configured");
       continue;
     }
-    const ChatRequest* outgoing = &request;
-    const PrivacyScan* outgoing_scan = scan;
-    static const std::vector<size_t> kNoMessages;
-    const std::vector<size_t>* redact_all_in = &kNoMessages;
-    if (c.kind == TierKind::kCloud && handing_off) {
-      if (!handed) {
-        handed = hand_off(config_->handoff, request, privacy_ != nullptr ? scan : nullptr, edge_, *conversations_,
-                          tagger_.get(), sink, now);
-      }
-      outgoing = &handed->request;
-      if (handed->scan) outgoing_scan = &*handed->scan;
-      redact_all_in = &handed->redact_all_in;
-    }
-    if (c.kind == TierKind::kCloud && privacy_ != nullptr) {
-      const UpstreamConfig* up = config_->upstream(c.tier);
-      const TrustLevel trust = up != nullptr ? up->trust : TrustLevel::kPublic;
-      static const PrivacyScan kNoScan{{}, "no scan result reached dispatch"};
-      const Egress egress =
-          prepare_egress(*privacy_, outgoing_scan != nullptr ? *outgoing_scan : kNoScan, *outgoing, trust, *redact_all_in);
-      if (egress.decision.action == PrivacyAction::kLocalOnly) {
-        denied = egress.decision.reason;
+    current = i;
+    if (c.kind == TierKind::kCloud) {
+      std::optional<CloudHop> hop = prepare_cloud(c);
+      if (!hop) {
         last = permission_denied("privacy: " + denied);
         route += ">privacy_denied:" + c.tier;
         continue;
       }
-      if (!attempt_on(engine, c, egress.request, egress.redactions.get())) break;
+      if (!attempt_on(engine, c, hop->request, hop->redactions.get())) break;
       continue;
     }
-    if (!attempt_on(engine, c, *outgoing, nullptr)) break;
+    if (!attempt_on(engine, c, request, nullptr)) break;
   }
   if (answer && answer->attempt.tier != "edge" && handed) answer->handoff = handed->mode;
   if (answer) return std::move(*answer);

@@ -11,7 +11,8 @@ constexpr int kVerifierTopLogprobs = 5;
 }  // namespace
 
 DraftGate::DraftGate(TokenSink& inner, const Verifier& verifier, double threshold, const SpeculativeConfig& config,
-                     const SamplingParams& client, bool stream, double router_prior, std::string intent)
+                     const SamplingParams& client, bool stream, double router_prior, std::string intent,
+                     std::function<void(double)> on_first_verdict)
     : inner_(inner),
       verifier_(verifier),
       threshold_(threshold),
@@ -19,7 +20,8 @@ DraftGate::DraftGate(TokenSink& inner, const Verifier& verifier, double threshol
       client_(client),
       stream_(stream),
       prior_(router_prior),
-      intent_(std::move(intent)) {}
+      intent_(std::move(intent)),
+      on_first_verdict_(std::move(on_first_verdict)) {}
 
 ChatRequest DraftGate::edge_request(const ChatRequest& request) {
   ChatRequest r = request;
@@ -80,6 +82,7 @@ bool DraftGate::on_delta(const Delta& delta) {
   if (!early_checked_ && n >= config_.early_exit_tokens) {
     early_checked_ = true;
     if (!verdict(false)) return false;
+    if (on_first_verdict_) on_first_verdict_(confidence_);
   }
   // A stream commits once the hold-back window has passed the verifier.
   if (stream_ && n >= config_.hold_back_tokens) {

@@ -12,6 +12,7 @@
 // as far as it asked (logprobs, top_logprobs). Not thread-safe: one request.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,9 +26,11 @@ namespace tiergate {
 class DraftGate final : public TokenSink {
  public:
   // `client` is what the client asked for (logprobs, stream); prior and
-  // intent come from the router.
+  // intent come from the router. `on_first_verdict` (may be empty) hears
+  // the confidence of a first verdict that let the draft go on (hedging).
   DraftGate(TokenSink& inner, const Verifier& verifier, double threshold, const SpeculativeConfig& config,
-            const SamplingParams& client, bool stream, double router_prior, std::string intent);
+            const SamplingParams& client, bool stream, double router_prior, std::string intent,
+            std::function<void(double)> on_first_verdict = {});
 
   // The request to send to the edge: log-probabilities with alternatives.
   static ChatRequest edge_request(const ChatRequest& request);
@@ -64,6 +67,7 @@ class DraftGate final : public TokenSink {
   const bool stream_;
   const double prior_;
   const std::string intent_;
+  const std::function<void(double)> on_first_verdict_;
 
   std::vector<TokenLogprob> tokens_;
   std::vector<Delta> held_;

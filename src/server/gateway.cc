@@ -522,6 +522,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
                                              {"threshold", s.threshold},
                                              {"draft_tokens", s.draft_tokens},
                                              {"drafts_discarded", s.accepted ? 0 : 1},
+                                             {"hedged", s.hedged},
                                              {"time_lost_ms", s.time_lost_ms}}
                                   .dump();
     }

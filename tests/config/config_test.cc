@@ -313,7 +313,7 @@ const std::vector<ErrorCase>& error_cases() {
       {"SpeculativeUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "speculative: {verify: true}\n",
        "speculative.verify: unknown key 'verify'; known keys: enabled, margin, verifier, threshold, early_exit_tokens, "
-       "hold_back_tokens, log"},
+       "hold_back_tokens, log, hedge_below"},
       {"HandoffHistoryUnknown", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "handoff: {history: all}\n",
        "tiergate.yaml:3: handoff.history: expected auto, raw, redacted or summary, got \"all\""},
@@ -495,6 +495,7 @@ TEST(ConfigTest, FullExampleFile) {
   EXPECT_EQ(c.speculative.early_exit_tokens, 12);
   EXPECT_EQ(c.speculative.hold_back_tokens, 24);
   EXPECT_EQ(c.speculative.log_path, dir + "/verifier-log.jsonl");
+  EXPECT_EQ(c.speculative.hedge_below, std::optional<double>(0.8));
   EXPECT_EQ(c.handoff.history, HistoryHandoff::kSummary);
   EXPECT_EQ(c.handoff.ttl_s, 1800);
   EXPECT_EQ(c.handoff.max_conversations, 5000);

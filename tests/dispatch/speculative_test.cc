@@ -20,6 +20,8 @@ using testing::FakeEngine;
 class RecordingSink final : public DispatchSink {
  public:
   void on_attempt(const Attempt& a) override { attempts.push_back(a); }
+  void on_egress(const Attempt& a, std::string_view) override { egress_routes.push_back(a.route); }
+  std::vector<std::string> egress_routes;
   bool on_delta(const Delta& d) override {
     if (deltas == 0 && edge != nullptr) first_delta_after = edge->pieces_sent.load();
     text += d.text;
@@ -186,6 +188,62 @@ TEST_F(SpeculativeTest, AConfiguredThresholdOverridesTheVerifiers) {
   ASSERT_TRUE(r.is_ok());
   EXPECT_EQ(r->attempt.tier, "up1");
   EXPECT_DOUBLE_EQ(r->speculative->threshold, 1.0);
+}
+
+// Hedging: with hedge_below above the first verdict's confidence, the cloud
+// starts while the edge drafts; the loser is cancelled.
+class HedgeTest : public SpeculativeTest {
+ protected:
+  void SetUp() override {
+    SpeculativeTest::SetUp();
+    auto hedging = std::make_shared<Config>(*config_);
+    hedging->speculative.hedge_below = 0.99;
+    config_ = hedging;
+    dispatcher_ = std::make_unique<Dispatcher>(config_, &edge_, std::map<std::string, Engine*>{{"up1", &cloud_}});
+    cloud_.reports_egress = true;
+    confident_edge();
+  }
+};
+
+TEST_F(HedgeTest, AStandingDraftCancelsTheHedgeWhoseRequestIsStillAudited) {
+  cloud_.until_cancelled = true;  // the hedge streams until it is told to stop
+  StatusOr<DispatchResult> r = dispatcher_->run(plan_, request_, sink_);
+  ASSERT_TRUE(r.is_ok()) << r.status().message();
+  EXPECT_EQ(r->attempt.tier, "edge");
+  EXPECT_EQ(sink_.text, text_of(10));  // nothing of the hedge reached the client
+  ASSERT_TRUE(r->speculative.has_value());
+  EXPECT_TRUE(r->speculative->accepted);
+  EXPECT_TRUE(r->speculative->hedged);
+  EXPECT_EQ(cloud_.calls.load(), 1);
+  EXPECT_TRUE(cloud_.saw_cancel.load());
+  ASSERT_EQ(sink_.egress_routes.size(), 1u);  // the hedge's request left the device: audited
+  EXPECT_EQ(sink_.egress_routes[0], "auto:complexity>hedge_cancelled:up1");
+}
+
+TEST_F(HedgeTest, ADraftRejectedAtItsEndTakesTheHedgesAnswer) {
+  // Sure of each token, but looping: the first verdict passes, the last rejects.
+  edge_.pieces = pieces(4);
+  for (int i = 0; i < 30; ++i) edge_.pieces.push_back(i % 2 ? "la " : "di ");
+  StatusOr<DispatchResult> r = dispatcher_->run(plan_, request_, sink_);
+  ASSERT_TRUE(r.is_ok()) << r.status().message();
+  EXPECT_EQ(r->attempt.tier, "up1");
+  EXPECT_EQ(r->attempt.route, "auto:complexity>escalated:up1");
+  EXPECT_EQ(sink_.text, "cloud answer");
+  EXPECT_FALSE(r->speculative->accepted);
+  EXPECT_TRUE(r->speculative->hedged);
+  EXPECT_EQ(cloud_.calls.load(), 1);  // the hedge was the cloud's only call
+  EXPECT_EQ(r->attempts, 2);
+  ASSERT_EQ(sink_.egress_routes.size(), 1u);
+}
+
+TEST_F(HedgeTest, NoHedgeWhenTheFirstVerdictIsSure) {
+  auto sure = std::make_shared<Config>(*config_);
+  sure->speculative.hedge_below = 0.5;  // the confident draft scores well above
+  Dispatcher dispatcher(sure, &edge_, {{"up1", &cloud_}});
+  StatusOr<DispatchResult> r = dispatcher.run(plan_, request_, sink_);
+  ASSERT_TRUE(r.is_ok());
+  EXPECT_FALSE(r->speculative->hedged);
+  EXPECT_EQ(cloud_.calls.load(), 0);
 }
 
 }  // namespace

@@ -181,6 +181,9 @@ struct SpeculativeConfig {
   std::optional<double> threshold;  // overrides the verifier's own, 0..1
   int early_exit_tokens = 16;       // first verdict after this many draft tokens (a doomed draft stops there)
   int hold_back_tokens = 32;        // a stream sends nothing before this many tokens passed the verifier
+  // Hedging: when the first verdict passes with a confidence below this, the
+  // cloud request starts in parallel; the loser is cancelled. nullopt = off.
+  std::optional<double> hedge_below;
   std::string log_path;             // JSONL of each verified draft's features and verdict (no text); "" = none
 };
 

@@ -64,6 +64,7 @@ struct SpeculativeOutcome {
   double threshold = 0;
   int draft_tokens = 0;      // tokens the edge generated before the verdict stood
   double time_lost_ms = 0;   // edge time spent on a discarded draft
+  bool hedged = false;       // the cloud request started while the edge drafted (speculative.hedge_below)
   DraftFeatures features;    // for the verifier log (no text)
 };
 
