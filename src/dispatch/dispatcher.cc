@@ -148,6 +148,7 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
   // One attempt on a tier; false when the next candidate may not be tried.
   std::optional<DispatchResult> answer;
   size_t current = 0;  // the plan index of the candidate being tried
+  const RouteCandidate* failed_hedge = nullptr;  // tried already, as a hedge that failed
   auto attempt_for = [&](const RouteCandidate& c, const std::string& attempt_route, const RedactionMap* redactions) {
     Attempt attempt{c.tier, c.model, attempt_route, PrivacyAction::kAllow, plan.degraded};
     if (c.kind == TierKind::kEdge && cloud_failed) attempt.degraded = Degradation::kCloudUnavailable;
@@ -161,7 +162,8 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     return attempt;
   };
   // A rejected draft's hedge: its answer, replayed to the client on this
-  // thread, when it succeeded (true); else the plan goes on (false).
+  // thread, when it succeeded (true). Else false with `last` set: the plan
+  // goes on unless the client left (kCancelled).
   auto answer_from_hedge = [&](Hedge& hedge, const RouteCandidate& c, const RedactionMap* redactions) {
     StatusOr<Completion> result = hedge.wait();
     const Attempt attempt = attempt_for(c, route + ">escalated:" + c.tier, redactions);
@@ -174,6 +176,11 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     const bool delivered = hedge.replay(out, /*deltas=*/result.is_ok());
     if (!result.is_ok()) {
       last = result.status();
+      failed_hedge = &c;
+      if (last.allows_fallback()) {
+        cloud_failed = true;
+        failures.push_back(c.tier + ": " + last.message());
+      }
       return false;
     }
     if (!delivered || (restoring && !restoring->flush())) {
@@ -239,8 +246,8 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
         speculative = o;
         next_hop = ">escalated:";
         last = unavailable("the verifier rejected the edge draft");
-        if (hedge) return !answer_from_hedge(*hedge, *hedge_to, hedge_hop->redactions.get());
-        return true;
+        if (hedge && answer_from_hedge(*hedge, *hedge_to, hedge_hop->redactions.get())) return false;
+        return !hedge || last.code() != StatusCode::kCancelled;
       }
       if (hedge) {
         // The draft stands (or the edge failed): the hedge loses. What it
@@ -296,6 +303,7 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
       continue;
     }
     current = i;
+    if (&c == failed_hedge) continue;
     if (c.kind == TierKind::kCloud) {
       std::optional<CloudHop> hop = prepare_cloud(c);
       if (!hop) {

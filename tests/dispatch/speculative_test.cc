@@ -64,7 +64,12 @@ class SpeculativeTest : public ::testing::Test {
   // n different tokens (a draft of one token repeated would look like a loop).
   static std::vector<std::string> pieces(int n) {
     std::vector<std::string> out;
-    for (int i = 0; i < n; ++i) out.push_back("t" + std::to_string(i) + " ");
+    for (int i = 0; i < n; ++i) {
+      // Appended piece by piece (g++ 12 warns falsely on "t" + ... + " ").
+      std::string piece = "t";
+      piece.append(std::to_string(i)).append(" ");
+      out.push_back(std::move(piece));
+    }
     return out;
   }
   static std::string text_of(int n) {
@@ -234,6 +239,17 @@ TEST_F(HedgeTest, ADraftRejectedAtItsEndTakesTheHedgesAnswer) {
   EXPECT_EQ(cloud_.calls.load(), 1);  // the hedge was the cloud's only call
   EXPECT_EQ(r->attempts, 2);
   ASSERT_EQ(sink_.egress_routes.size(), 1u);
+}
+
+TEST_F(HedgeTest, AFailedHedgeIsNotTriedAgain) {
+  edge_.pieces = pieces(4);
+  for (int i = 0; i < 30; ++i) edge_.pieces.push_back(i % 2 ? "la " : "di ");
+  cloud_.fail_before = unavailable("upstream 'up1' cannot be reached");
+  StatusOr<DispatchResult> r = dispatcher_->run(plan_, request_, sink_);
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(cloud_.calls.load(), 1);
+  EXPECT_TRUE(sink_.text.empty());  // neither the rejected draft nor anything else
 }
 
 TEST_F(HedgeTest, NoHedgeWhenTheFirstVerdictIsSure) {
