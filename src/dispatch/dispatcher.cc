@@ -283,6 +283,15 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
   // The error of a request no tier could answer: the last tier's code, and
   // every tier's reason when there were several.
   auto failed = [&]() -> Status {
+    if (last.code() == StatusCode::kPermissionDenied && edge_failed && !denied.empty()) {
+      // The policy kept the request on the device and the edge failed too.
+      std::string edge_error;
+      for (const std::string& f : failures) {
+        if (f.rfind("edge: ", 0) == 0) edge_error = f.substr(6);
+      }
+      return permission_denied("privacy: " + denied + ", and the edge, which may answer on the device, could not: " +
+                               edge_error);
+    }
     if (failures.size() < 2 || !last.allows_fallback()) return last;
     std::string message = "no tier could answer this request";
     for (const std::string& f : failures) message += "; " + f;

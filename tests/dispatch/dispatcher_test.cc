@@ -153,6 +153,23 @@ TEST_F(DispatcherPrivacyTest, WithoutAnEdgeTheRequestIsRefusedWithTheReason) {
   EXPECT_TRUE(sink.attempts.empty());
 }
 
+// Graceful degradation never overrides privacy: with the edge down, data
+// that must stay on the device is refused with both reasons, not sent.
+TEST_F(DispatcherPrivacyTest, AnEdgeThatIsDownDoesNotSendLocalOnlyDataToTheCloud) {
+  PrivacyScan scan;
+  scan.findings.push_back({"PRIVATE_KEY", 0, 0, 6});
+  edge_.fail_before = unavailable("edge model not loaded: out of memory");
+  CollectingSink sink;
+  Dispatcher d = dispatcher(&edge_);
+  auto result = d.run(plan({"edge", "pub", "baa"}), request_, sink, &scan);
+  ASSERT_FALSE(result.is_ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(result.status().message(),
+            "privacy: class secret (PRIVATE_KEY) is local_only for contract upstreams, and the edge, which may "
+            "answer on the device, could not: edge model not loaded: out of memory");
+  EXPECT_EQ(pub_.calls + baa_.calls, 0);
+}
+
 TEST_F(DispatcherPrivacyTest, AFailedOrMissingScanKeepsEverythingOnTheDevice) {
   PrivacyScan failed;
   failed.failure = "detector timeout";
