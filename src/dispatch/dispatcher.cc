@@ -55,6 +55,23 @@ class RestoringSink final : public TokenSink {
   StreamRestorer restorer_;
 };
 
+// The client's side of one attempt: what reaches the client is tracked, and
+// redacted values are restored on the way.
+class AttemptSink {
+ public:
+  AttemptSink(DispatchSink& sink, const Attempt& attempt, const RedactionMap* redactions) : tracking_(sink, attempt) {
+    if (redactions != nullptr) restoring_.emplace(tracking_, *redactions);
+  }
+  TokenSink& out() { return restoring_ ? static_cast<TokenSink&>(*restoring_) : tracking_; }
+  bool sent() const { return tracking_.sent(); }
+  // Passes on what restoration held back; false when the client left.
+  bool flush() { return !restoring_ || restoring_->flush(); }
+
+ private:
+  TrackingSink tracking_;
+  std::optional<RestoringSink> restoring_;
+};
+
 }  // namespace
 
 Dispatcher::Dispatcher(ConfigPtr config, Engine* edge, std::map<std::string, Engine*> cloud,
@@ -164,16 +181,21 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
   // A rejected draft's hedge: its answer, replayed to the client on this
   // thread, when it succeeded (true). Else false with `last` set: the plan
   // goes on unless the client left (kCancelled).
+  // The answer of an attempt that succeeded.
+  auto accept = [&](Completion completion, const Attempt& attempt, const RouteCandidate& c,
+                    const RedactionMap* redactions) {
+    DispatchResult done{std::move(completion), attempt, 0, attempts, speculative, ""};
+    if (redactions != nullptr) done.completion.text = redactions->restore(done.completion.text);
+    done.cost_usd = cost_usd(c.tier, done.completion.usage);
+    answer = std::move(done);
+  };
   auto answer_from_hedge = [&](Hedge& hedge, const RouteCandidate& c, const RedactionMap* redactions) {
     StatusOr<Completion> result = hedge.wait();
     const Attempt attempt = attempt_for(c, route + ">escalated:" + c.tier, redactions);
     sink.on_attempt(attempt);
     ++attempts;
-    TrackingSink tracking(sink, attempt);
-    std::optional<RestoringSink> restoring;
-    if (redactions != nullptr) restoring.emplace(tracking, *redactions);
-    TokenSink& out = restoring ? static_cast<TokenSink&>(*restoring) : tracking;
-    const bool delivered = hedge.replay(out, /*deltas=*/result.is_ok());
+    AttemptSink client(sink, attempt, redactions);
+    const bool delivered = hedge.replay(client.out(), /*deltas=*/result.is_ok());
     if (!result.is_ok()) {
       last = result.status();
       failed_hedge = &c;
@@ -183,14 +205,11 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
       }
       return false;
     }
-    if (!delivered || (restoring && !restoring->flush())) {
+    if (!delivered || !client.flush()) {
       last = cancelled("client went away");
       return false;
     }
-    DispatchResult done{std::move(result).value(), attempt, 0, attempts, speculative, ""};
-    if (redactions != nullptr) done.completion.text = redactions->restore(done.completion.text);
-    done.cost_usd = cost_usd(c.tier, done.completion.usage);
-    answer = std::move(done);
+    accept(std::move(result).value(), attempt, c, redactions);
     return true;
   };
   auto attempt_on = [&](Engine* engine, const RouteCandidate& c, const ChatRequest& sent,
@@ -198,10 +217,8 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     const Attempt attempt = attempt_for(c, route, redactions);
     sink.on_attempt(attempt);
     ++attempts;
-    TrackingSink tracking(sink, attempt);
-    std::optional<RestoringSink> restoring;
-    if (redactions != nullptr) restoring.emplace(tracking, *redactions);
-    TokenSink& out = restoring ? static_cast<TokenSink&>(*restoring) : tracking;
+    AttemptSink client(sink, attempt, redactions);
+    TokenSink& out = client.out();
     std::optional<DraftGate> gate;
     // Hedging: the next cloud candidate starts in parallel when the first
     // verdict passes with a confidence below speculative.hedge_below.
@@ -265,12 +282,9 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
         speculative = o;
       }
     }
-    if (result.is_ok() && restoring && !restoring->flush()) result = cancelled("client went away");
+    if (result.is_ok() && !client.flush()) result = cancelled("client went away");
     if (result.is_ok()) {
-      DispatchResult done{std::move(result).value(), attempt, 0, attempts, speculative, ""};
-      if (redactions != nullptr) done.completion.text = redactions->restore(done.completion.text);
-      done.cost_usd = cost_usd(c.tier, done.completion.usage);
-      answer = std::move(done);
+      accept(std::move(result).value(), attempt, c, redactions);
       return false;
     }
     last = result.status();
@@ -278,7 +292,7 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
       (c.kind == TierKind::kEdge ? edge_failed : cloud_failed) = true;
       failures.push_back(c.tier + ": " + last.message());
     }
-    return !tracking.sent() && last.allows_fallback();
+    return !client.sent() && last.allows_fallback();
   };
   // The error of a request no tier could answer: the last tier's code, and
   // every tier's reason when there were several.
