@@ -1,6 +1,7 @@
 #include "tiergate/server/http_server.h"
 
 #include <poll.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -151,7 +152,7 @@ struct HttpServer::Impl {
   // a new connection waits neither for a thread to start nor for a hand-over.
   // The thread that takes the last waiting place starts another; when a
   // connection ends and kMaxIdleThreads already wait, its thread ends.
-  static constexpr int kMaxIdleThreads = 16;
+  static constexpr int kMaxIdleThreads = kMaxIdleConnectionThreads;
   std::mutex mu;
   std::condition_variable idle_cv;  // a thread ended
   std::set<tcp::socket*> open;      // guarded by mu
@@ -170,6 +171,9 @@ void HttpServer::Impl::start_thread() {
 }
 
 void HttpServer::Impl::connection_thread() {
+  // Named for operators (top -H, /proc/<pid>/task/*/comm) and for tests that
+  // tell the server's pooled connection threads from any other.
+  pthread_setname_np(pthread_self(), kConnectionThreadName);
   std::unique_lock lock(mu);
   while (true) {
     // This thread is counted in `accepting` from here until accept() returns.

@@ -140,7 +140,17 @@ TEST_F(EdgeFaultMatrixTest, BusySlotsAndAClientThatLeaves) {
     EXPECT_EQ(status, 200);  // the sequence was freed
   };
   round();
+  // Threads return to their number: engines, hedges and libcurl leave none
+  // behind; the HTTP server keeps at most its idle pool of connection threads.
+  const ThreadCounts baseline = thread_counts(gw.process->pid());
   round();
+  ThreadCounts after = thread_counts(gw.process->pid());
+  for (int i = 0; i < 100 && after.other > baseline.other; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a transient resolver thread ending
+    after = thread_counts(gw.process->pid());
+  }
+  EXPECT_LE(after.other, baseline.other);
+  EXPECT_LE(after.connection, kIdleConnectionThreads + 1);
   // In the sanitizer build (detect_leaks=1) a leak makes this fail.
   EXPECT_EQ(gw.process->terminate(), 0) << "tiergate did not shut down cleanly";
 }

@@ -15,6 +15,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fake_upstream.h"
@@ -115,6 +116,7 @@ TEST(FaultMatrixTest, EveryCloudFaultGivesAnAnswerOrAWellFormedErrorOnce) {
   }
   matrix.insert(matrix.begin(), Fault{"refused", nullptr, {503, 503, false}});
   RunningServer gw = start_tiergate(config);
+  const ThreadCounts before = thread_counts(gw.process->pid());
 
   int sent = 0, answered = 0;
   for (const Fault& f : matrix) {
@@ -168,6 +170,15 @@ TEST(FaultMatrixTest, EveryCloudFaultGivesAnAnswerOrAWellFormedErrorOnce) {
   EXPECT_EQ(answered, 2);
   EXPECT_GT(counter_sum(metrics, "tiergate_cost_usd_total"), 0);
   EXPECT_LE(counter_sum(metrics, "tiergate_cost_usd_total"), answered * 2e-6 * 4);
+  // No thread outlives its request but the HTTP server's idle connection
+  // threads.
+  ThreadCounts after = thread_counts(gw.process->pid());
+  for (int i = 0; i < 100 && after.other > before.other; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    after = thread_counts(gw.process->pid());
+  }
+  EXPECT_LE(after.other, before.other);
+  EXPECT_LE(after.connection, kIdleConnectionThreads + 1);
   // A clean shutdown after the whole matrix; in the sanitizer build
   // (detect_leaks=1) a leak or a use after free would make this fail.
   EXPECT_EQ(gw.process->terminate(), 0) << "tiergate did not shut down cleanly";

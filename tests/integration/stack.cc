@@ -1,5 +1,8 @@
 #include "stack.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -40,6 +43,17 @@ RunningServer start_tiergate(const std::string& config_yaml, const std::map<std:
   if (!line) throw std::runtime_error("tiergate serve did not start (see stderr above)");
   s.port = static_cast<uint16_t>(std::stoi(line->substr(line->rfind(':') + 1)));
   return s;
+}
+
+ThreadCounts thread_counts(pid_t pid) {
+  ThreadCounts counts;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+    std::ifstream comm(task.path() / "comm");
+    std::string name;
+    std::getline(comm, name);
+    (name == "tg-http" ? counts.connection : counts.other) += 1;
+  }
+  return counts;
 }
 
 }  // namespace tiergate::testing

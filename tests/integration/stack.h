@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <sys/types.h>
 
 #include "subprocess.h"
 
@@ -22,5 +23,16 @@ RunningServer start_llama_server(const std::string& model, const std::string& mo
 // tiergate serve with this config text (written to a temp file); waits for
 // its "listening on" line. `listen` must use port 0.
 RunningServer start_tiergate(const std::string& config_yaml, const std::map<std::string, std::string>& env = {});
+
+// The threads of a running process, as the HTTP server's pooled connection
+// threads (named "tg-http") and all others (engines, hedges, libcurl, ...).
+// At most this many connection threads wait idle (http_server.h
+// kMaxIdleConnectionThreads); one more may be serving.
+inline constexpr int kIdleConnectionThreads = 16;
+struct ThreadCounts {
+  int connection = 0;
+  int other = 0;
+};
+ThreadCounts thread_counts(pid_t pid);
 
 }  // namespace tiergate::testing

@@ -55,6 +55,11 @@ struct HttpServerOptions {
   int64_t max_body_bytes = 1 << 20;
 };
 
+// Every connection thread carries this name; at most kMaxIdleConnectionThreads
+// of them wait idle for a next connection, the others end with theirs.
+inline constexpr char kConnectionThreadName[] = "tg-http";
+inline constexpr int kMaxIdleConnectionThreads = 16;
+
 class HttpServer {
  public:
   HttpServer(HttpServerOptions options, HttpHandler handler);
