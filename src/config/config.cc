@@ -33,7 +33,8 @@ constexpr size_t kMaxQuotedChars = 60;
 
 constexpr std::string_view kTopKeys[] = {"listen",  "max_body_bytes", "edge",       "cloud",
                                          "routing", "privacy",        "admin",      "speculative",
-                                         "handoff"};
+                                         "handoff", "dispatch"};
+constexpr std::string_view kDispatchKeys[] = {"cloud_wait_ms", "max_waiting"};
 constexpr std::string_view kHandoffKeys[] = {"history", "ttl_s", "max_conversations", "summary_max_tokens"};
 constexpr std::string_view kSpeculativeKeys[] = {"enabled",           "margin",           "verifier", "threshold",
                                                  "early_exit_tokens", "hold_back_tokens", "log",      "hedge_below"};
@@ -246,6 +247,12 @@ class ConfigReader {
     if (auto privacy = find(root, "privacy")) read_privacy(*privacy, config.privacy);
     if (auto speculative = find(root, "speculative")) read_speculative(*speculative, config.speculative);
     if (auto handoff = find(root, "handoff")) read_handoff(*handoff, config.handoff);
+    if (auto dispatch = find(root, "dispatch")) {
+      if (expect_map(*dispatch, "dispatch", kDispatchKeys)) {
+        read_int(*dispatch, "cloud_wait_ms", "dispatch", 0, 600000, config.dispatch.cloud_wait_ms);
+        read_int(*dispatch, "max_waiting", "dispatch", 1, 100000, config.dispatch.max_waiting);
+      }
+    }
     if (auto admin = find(root, "admin")) {
       if (expect_map(*admin, "admin", kAdminKeys)) {
         if (auto env = find(*admin, "token_env")) {

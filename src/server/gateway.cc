@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -55,6 +56,9 @@ struct Gateway::Metrics {
                                             {"verdict"})),
         speculative_time_lost(r.counter("tiergate_speculative_time_lost_seconds_total",
                                         "Edge time spent on drafts the verifier discarded.")),
+        waiting_for_cloud(r.gauge("tiergate_waiting_for_cloud",
+                                  "Requests only the cloud can serve, waiting for an upstream to serve again "
+                                  "(dispatch.cloud_wait_ms).")),
         tier_ready(r.gauge_family("tiergate_tier_ready",
                                   "1 when the tier can take requests now (the edge model is loaded; an upstream's "
                                   "circuit breaker admits calls), else 0. Updated when /metrics is read.",
@@ -72,6 +76,7 @@ struct Gateway::Metrics {
   CounterFamily& degraded;
   CounterFamily& speculative_drafts;
   Counter& speculative_time_lost;
+  Gauge& waiting_for_cloud;
   GaugeFamily& tier_ready;
 };
 
@@ -440,6 +445,39 @@ std::optional<int64_t> Gateway::retry_after_s(const RoutePlan& plan) const {
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(seconds_between(now, *earliest))));
 }
 
+StatusOr<DispatchResult> Gateway::dispatch(const RoutePlan& plan, const ChatRequest& request, DispatchSink& out,
+                                          const PrivacyScan& scan, const std::function<bool()>& nothing_sent) {
+  StatusOr<DispatchResult> result = options_.dispatcher->run(plan, request, out, &scan);
+  const int budget_ms = options_.config->dispatch.cloud_wait_ms;
+  const bool cloud_only = std::all_of(plan.candidates.begin(), plan.candidates.end(),
+                                      [](const RouteCandidate& c) { return c.kind == TierKind::kCloud; });
+  if (budget_ms <= 0 || !cloud_only || plan.candidates.empty()) return result;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+  while (!result.is_ok() && nothing_sent()) {
+    const StatusCode code = result.status().code();
+    if (code != StatusCode::kUnavailable && code != StatusCode::kResourceExhausted) break;
+    const std::optional<int64_t> wait_s = retry_after_s(plan);
+    if (!wait_s) break;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(*wait_s);
+    if (until > deadline) break;
+    // A bounded number wait; the others get their 503 or 429 at once.
+    if (waiting_for_cloud_.fetch_add(1) >= options_.config->dispatch.max_waiting) {
+      waiting_for_cloud_.fetch_sub(1);
+      break;
+    }
+    metrics_->waiting_for_cloud.inc();
+    bool gone = false;
+    while (std::chrono::steady_clock::now() < until && !(gone = out.cancelled())) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    metrics_->waiting_for_cloud.dec();
+    waiting_for_cloud_.fetch_sub(1);
+    if (gone) return cancelled("client went away while waiting for the cloud");
+    result = options_.dispatcher->run(plan, request, out, &scan);
+  }
+  return result;
+}
+
 void Gateway::readyz(HttpExchange& ex) {
   const Config& cfg = *options_.config;
   const SteadyTime now = options_.clock->now();
@@ -616,7 +654,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
     std::optional<AuditingSink> audited;
     if (options_.audit != nullptr) audited.emplace(sink, *options_.audit, egress_base());
     DispatchSink& out = audited ? static_cast<DispatchSink&>(*audited) : sink;
-    StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, out, &decision.privacy_scan);
+    StatusOr<DispatchResult> result = dispatch(*plan, request, out, decision.privacy_scan, [] { return true; });
     count_privacy(result);
     if (!result.is_ok()) {
       record_error(sink.attempt(), result.status());
@@ -639,7 +677,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
   std::optional<AuditingSink> audited;
   if (options_.audit != nullptr) audited.emplace(sink, *options_.audit, egress_base());
   DispatchSink& out = audited ? static_cast<DispatchSink&>(*audited) : sink;
-  StatusOr<DispatchResult> result = options_.dispatcher->run(*plan, request, out, &decision.privacy_scan);
+  StatusOr<DispatchResult> result =
+      dispatch(*plan, request, out, decision.privacy_scan, [&sink] { return !sink.started(); });
   count_privacy(result);
   if (!result.is_ok()) {
     record_error(sink.attempt(), result.status());

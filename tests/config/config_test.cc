@@ -319,6 +319,8 @@ const std::vector<ErrorCase>& error_cases() {
        "tiergate.yaml:3: handoff.history: expected auto, raw, redacted or summary, got \"all\""},
       {"HandoffTtlZero", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "handoff: {ttl_s: 0}\n", "handoff.ttl_s: expected an integer"},
+      {"DispatchWaitNegative", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "dispatch: {cloud_wait_ms: -1}\n", "dispatch.cloud_wait_ms: expected an integer in 0..600000"},
       {"AdminTokenEnvBad", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "admin: {token_env: \"my token\"}\n", "tiergate.yaml:3: admin.token_env: expected an environment variable name"},
       {"PrivacyEnabledNotBool", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
@@ -500,6 +502,8 @@ TEST(ConfigTest, FullExampleFile) {
   EXPECT_EQ(c.handoff.ttl_s, 1800);
   EXPECT_EQ(c.handoff.max_conversations, 5000);
   EXPECT_EQ(c.handoff.summary_max_tokens, 200);
+  EXPECT_EQ(c.dispatch.cloud_wait_ms, 5000);
+  EXPECT_EQ(c.dispatch.max_waiting, 32);
   EXPECT_EQ(c.auto_rule.cloud_keywords, (std::vector<std::string>{"prove", "step by step"}));
 
   const RoutingConfig& r = c.routing;

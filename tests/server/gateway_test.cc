@@ -6,6 +6,7 @@
 
 #include <boost/asio.hpp>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "gateway_harness.h"
 
@@ -227,6 +228,63 @@ TEST_F(GatewayTest, AConversationMovingToTheCloudSaysHowItsHistoryWent) {
                             {{"x-tiergate-conversation", std::string(300, 'c')}});
   EXPECT_EQ(too_long.status, 400);
   EXPECT_EQ(json::parse(too_long.body)["error"]["param"], "x-tiergate-conversation");
+}
+
+// Requests only the cloud can serve may wait for it (dispatch.cloud_wait_ms)
+// when an upstream says when it serves again; a bounded number at a time.
+class GatewayCloudWaitTest : public testing::GatewayHarness {
+ protected:
+  void SetUp() override {
+    start_gateway("listen: 127.0.0.1:0\nedge:\n  model: edge.gguf\ncloud:\n  - name: up1\n"
+                  "    base_url: http://127.0.0.1:9/v1\n    models: [big]\n"
+                  "dispatch: {cloud_wait_ms: 10000, max_waiting: 1}\n");
+  }
+  testing::HttpResult chat_auto() {
+    return http_call(port_, "POST", "/v1/chat/completions", json{{"model", "auto"}, {"messages", user("prove it")}}.dump());
+  }
+  testing::HttpResult ask_big() {
+    return http_call(port_, "POST", "/v1/chat/completions", json{{"model", "big"}, {"messages", user("hi")}}.dump());
+  }
+};
+
+TEST_F(GatewayCloudWaitTest, ARequestWaitsForTheCloudWithinItsBudget) {
+  cloud_.down_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  auto r = ask_big();
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "up1");
+  EXPECT_EQ(cloud_.calls.load(), 2);  // refused, waited, answered
+  EXPECT_EQ(edge_.calls.load(), 0);
+}
+
+TEST_F(GatewayCloudWaitTest, BeyondTheBudgetOrTheQueueTheAnswerIsA503AtOnce) {
+  cloud_.down_until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  auto far = ask_big();
+  EXPECT_EQ(far.status, 503);
+  EXPECT_GE(std::stoi(far.headers["retry-after"]), 59);
+  EXPECT_EQ(cloud_.calls.load(), 1);
+
+  // One waits; the next finds the queue full.
+  cloud_.down_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  testing::HttpResult first;
+  std::thread waiter([&] { first = ask_big(); });
+  bool waiting = false;
+  for (int i = 0; i < 500 && !waiting; ++i) {
+    waiting = http_call(port_, "GET", "/metrics").body.find("tiergate_waiting_for_cloud 1") != std::string::npos;
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(waiting);
+  auto second = ask_big();
+  EXPECT_EQ(second.status, 503);
+  EXPECT_FALSE(second.headers["retry-after"].empty());
+  waiter.join();
+  EXPECT_EQ(first.status, 200) << first.body;
+}
+
+TEST_F(GatewayCloudWaitTest, AutoRequestsDoNotWaitTheEdgeAnswers) {
+  cloud_.down_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  auto r = chat_auto();
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
 }
 
 TEST_F(GatewayTest, BadRequests) {

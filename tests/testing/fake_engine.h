@@ -23,6 +23,9 @@ class FakeEngine final : public Engine {
   bool until_cancelled = false;  // stream pieces until the sink reports the client gone
   TierState state = TierState::kReady;
   std::optional<SteadyTime> retry_at;  // what health() reports when not ready
+  // Down until then (steady clock): health() unavailable with that retry
+  // time, generate() kUnavailable at once; up after.
+  std::optional<SteadyTime> down_until;
   std::string model_name = "fake-model";
 
   std::atomic<int> calls{0};
@@ -45,6 +48,7 @@ class FakeEngine final : public Engine {
   StatusOr<Completion> generate(const ChatRequest& request, const std::string& model, TokenSink& sink) override {
     ++calls;
     last_request = request;
+    if (down_until && std::chrono::steady_clock::now() < *down_until) return unavailable("fake tier down for now");
     if (reports_egress) sink.on_request_sent(wire_body(request));
     if (!fail_before.is_ok()) return fail_before;
     Completion c;
@@ -74,6 +78,9 @@ class FakeEngine final : public Engine {
     return c;
   }
   TierHealth health() const override {
+    if (down_until && std::chrono::steady_clock::now() < *down_until) {
+      return {TierState::kUnavailable, "down for now", down_until};
+    }
     return {state, state == TierState::kReady ? "ok" : "down", state == TierState::kReady ? std::nullopt : retry_at};
   }
   TierLoad load_value;  // what load() reports

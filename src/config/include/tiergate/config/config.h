@@ -205,6 +205,16 @@ struct HandoffConfig {
   int summary_max_tokens = 256;
 };
 
+// Waiting for the cloud (dispatch:, docs/dispatch.md): a request only the
+// cloud can serve, refused because its upstreams are down or rate limited,
+// waits until one of them may serve again when that is within
+// cloud_wait_ms, at most max_waiting requests at a time; else (and by
+// default) it gets a 503 or 429 with Retry-After at once.
+struct DispatchConfig {
+  int cloud_wait_ms = 0;  // 0 = never wait
+  int max_waiting = 64;
+};
+
 struct Config {
   std::string source;                 // file the config came from
   std::string listen_host = "127.0.0.1";  // IPv6 without brackets: "[::1]:8080" gives "::1"
@@ -218,6 +228,7 @@ struct Config {
   AdminConfig admin;
   SpeculativeConfig speculative;
   HandoffConfig handoff;
+  DispatchConfig dispatch;
 
   bool has_edge() const { return !edge.model.empty(); }
   // The cloud upstream called `name`, or nullptr.

@@ -23,6 +23,8 @@
 // budgets and rules.
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -74,6 +76,11 @@ class Gateway {
   void models(HttpExchange& ex);
   void readyz(HttpExchange& ex);
   void refresh_tier_gauges();
+  // dispatcher->run, and for a plan of cloud tiers only that failed before
+  // anything was sent (`nothing_sent`), waiting for a tier to serve again
+  // within dispatch.cloud_wait_ms, then running again.
+  StatusOr<DispatchResult> dispatch(const RoutePlan& plan, const ChatRequest& request, DispatchSink& out,
+                                    const PrivacyScan& scan, const std::function<bool()>& nothing_sent);
   // Seconds until a tier of the plan may serve again (circuit breaker,
   // rate limit); nullopt when none says.
   std::optional<int64_t> retry_after_s(const RoutePlan& plan) const;
@@ -99,6 +106,7 @@ class Gateway {
   std::unique_ptr<Metrics> metrics_;
   SignalExtractor signals_;
   LiveTierState live_;
+  std::atomic<int> waiting_for_cloud_{0};  // requests in dispatch()'s wait now
 };
 
 }  // namespace tiergate
