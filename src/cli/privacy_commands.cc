@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "tiergate/core/file_output.h"
 #include "tiergate/privacy/audit.h"
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_eval.h"
@@ -144,18 +145,10 @@ int run_train(const TrainArgs& args) {
   }
   const PiiTagger tagger = PiiTagger::train(*rows, *options);
   if (tagger.empty()) return fail("pii train", "the data labels none of the types the tagger learns (PERSON, STREET_ADDRESS, ...)");
-  // Written to a temporary name first, so a failed write leaves no partial tagger.
-  const std::string tmp = args.out + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return fail("pii train", args.out + ": cannot write (check the directory exists and is writable)");
-    out << tagger.serialize();
-    if (!out.flush()) {
-      std::remove(tmp.c_str());
-      return fail("pii train", args.out + ": write failed (disk full?)");
-    }
+  // Written atomically, so a failed write leaves no partial tagger.
+  if (Status written = write_file_atomically(args.out, tagger.serialize()); !written.is_ok()) {
+    return fail("pii train", written.message());
   }
-  if (std::rename(tmp.c_str(), args.out.c_str()) != 0) return fail("pii train", args.out + ": cannot replace it");
   json types = json::array();
   for (PiiType t : tagger.types()) types.push_back(pii_type_name(t));
   std::cerr << json{{"out", args.out}, {"rows", rows->size()}, {"types", types},

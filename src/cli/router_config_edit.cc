@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tiergate/config/config.h"
+#include "tiergate/core/file_output.h"
 
 namespace tiergate::cli {
 namespace {
@@ -92,15 +93,7 @@ Status write_router_threshold(const std::string& config_path, double threshold) 
   if (!check.is_ok()) {
     return failed_precondition("the config would not load after the edit, left unchanged: " + check.status().message());
   }
-  const std::string temporary = config_path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out || !(out << updated) || !out.flush()) return unavailable(config_path + ": cannot write " + temporary);
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, config_path, ec);
-  if (ec) return unavailable(config_path + ": cannot replace the config: " + ec.message());
-  return Status::ok();
+  return write_file_atomically(config_path, updated);
 }
 
 }  // namespace tiergate::cli

@@ -1,12 +1,11 @@
 // `tiergate verifier calibrate`: fits the speculative-execution verifier
 // (dispatch/verifier.h) and its threshold from labelled verifier-log rows.
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "tiergate/core/file_output.h"
 #include "tiergate/dispatch/verifier.h"
 
 namespace tiergate::cli {
@@ -25,20 +24,8 @@ int run_calibrate(const CalibrateArgs& args) {
   StatusOr<Verifier> verifier = Verifier::calibrate(*rows, args.target_quality);
   if (!verifier.is_ok()) return fail(command, args.data + ": " + verifier.status().message());
   if (!args.out.empty()) {
-    // A temporary name first, so that a failed write leaves no partial file.
-    const std::string tmp = args.out + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::trunc);
-      if (!out) return fail(command, args.out + ": cannot write (check the directory exists and is writable)");
-      out << verifier->to_json();
-      if (!out.flush()) {
-        std::remove(tmp.c_str());
-        return fail(command, args.out + ": write failed (disk full?)");
-      }
-    }
-    if (std::rename(tmp.c_str(), args.out.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      return fail(command, args.out + ": cannot replace it");
+    if (Status written = write_file_atomically(args.out, verifier->to_json()); !written.is_ok()) {
+      return fail(command, written.message());
     }
   }
   nlohmann::json report = nlohmann::json::parse(verifier->to_json());

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tiergate/core/file_output.h"
+
 namespace tiergate {
 namespace {
 
@@ -190,17 +192,7 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
   json training = json::parse(artifact.training_json, nullptr, false);
   doc["training"] = training.is_discarded() ? json::object() : training;
 
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return unavailable(path + ": cannot write (is the directory there and writable?)");
-    out << doc.dump() << '\n';
-    if (!out.flush()) return unavailable(path + ": write failed (disk full?)");
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) return unavailable(path + ": cannot rename the temporary file: " + ec.message());
-  return Status::ok();
+  return write_file_atomically(path, doc.dump() + "\n");
 }
 
 StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
