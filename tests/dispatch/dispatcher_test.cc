@@ -10,25 +10,13 @@
 #include <string>
 
 #include "fake_engine.h"
+#include "recording_sink.h"
 
 namespace tiergate {
 namespace {
 
 using testing::FakeEngine;
-
-class CollectingSink final : public DispatchSink {
- public:
-  void on_attempt(const Attempt& a) override { attempts.push_back(a); }
-  bool on_delta(const Delta& d) override {
-    text += d.text;
-    ++deltas;
-    return true;
-  }
-  bool cancelled() override { return false; }
-  std::vector<Attempt> attempts;
-  std::string text;
-  int deltas = 0;
-};
+using testing::RecordingSink;
 
 constexpr char kConfig[] =
     "listen: 127.0.0.1:0\n"
@@ -83,7 +71,7 @@ TEST_F(DispatcherPrivacyTest, APublicUpstreamGetsPlaceholdersAndTheClientTheOrig
   // The upstream answers with the placeholders, split across deltas.
   pub_.pieces = {"Dear [PER", "SON_1], your card [CREDIT_CA", "RD_1", "] is fine", "."};
   const PrivacyScan scan = scan_of_prompt();
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d = dispatcher(&edge_);
   auto result = d.run(plan({"pub"}), request_, sink, &scan);
   ASSERT_TRUE(result.is_ok()) << result.status().to_string();
@@ -102,7 +90,7 @@ TEST_F(DispatcherPrivacyTest, EveryHopIsCheckedForItsOwnUpstream) {
   // keeps its default: allowed to private upstreams only).
   pub_.fail_before = unavailable("down");
   const PrivacyScan scan = scan_of_prompt();
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d = dispatcher(&edge_);
   auto result = d.run(plan({"pub", "baa"}), request_, sink, &scan);
   ASSERT_TRUE(result.is_ok()) << result.status().to_string();
@@ -115,7 +103,7 @@ TEST_F(DispatcherPrivacyTest, EveryHopIsCheckedForItsOwnUpstream) {
 TEST_F(DispatcherPrivacyTest, LocalOnlyDataIsAnsweredByTheEdgeAndNeverSent) {
   PrivacyScan scan = scan_of_prompt();
   scan.findings.push_back({"API_KEY", 0, 0, 6});  // secret: local_only by default
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d = dispatcher(&edge_);
   auto result = d.run(plan({"pub", "baa"}), request_, sink, &scan);
   ASSERT_TRUE(result.is_ok()) << result.status().to_string();
@@ -130,7 +118,7 @@ TEST_F(DispatcherPrivacyTest, LocalOnlyDataIsAnsweredByTheEdgeAndNeverSent) {
 TEST_F(DispatcherPrivacyTest, APlannedEdgeAfterAForbiddenHopAnswers) {
   PrivacyScan scan;
   scan.findings.push_back({"PASSWORD", 0, 0, 6});
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d = dispatcher(&edge_);
   auto result = d.run(plan({"pub", "edge"}), request_, sink, &scan);
   ASSERT_TRUE(result.is_ok()) << result.status().to_string();
@@ -141,7 +129,7 @@ TEST_F(DispatcherPrivacyTest, APlannedEdgeAfterAForbiddenHopAnswers) {
 TEST_F(DispatcherPrivacyTest, WithoutAnEdgeTheRequestIsRefusedWithTheReason) {
   PrivacyScan scan;
   scan.findings.push_back({"PRIVATE_KEY", 0, 0, 6});
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d = dispatcher(nullptr);
   auto result = d.run(plan({"pub", "baa"}), request_, sink, &scan);
   ASSERT_FALSE(result.is_ok());
@@ -159,7 +147,7 @@ TEST_F(DispatcherPrivacyTest, AnEdgeThatIsDownDoesNotSendLocalOnlyDataToTheCloud
   PrivacyScan scan;
   scan.findings.push_back({"PRIVATE_KEY", 0, 0, 6});
   edge_.fail_before = unavailable("edge model not loaded: out of memory");
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d = dispatcher(&edge_);
   auto result = d.run(plan({"edge", "pub", "baa"}), request_, sink, &scan);
   ASSERT_FALSE(result.is_ok());
@@ -174,7 +162,7 @@ TEST_F(DispatcherPrivacyTest, AFailedOrMissingScanKeepsEverythingOnTheDevice) {
   PrivacyScan failed;
   failed.failure = "detector timeout";
   for (const PrivacyScan* scan : {static_cast<const PrivacyScan*>(&failed), static_cast<const PrivacyScan*>(nullptr)}) {
-    CollectingSink sink;
+    RecordingSink sink;
     Dispatcher d = dispatcher(nullptr);
     auto result = d.run(plan({"pub"}), request_, sink, scan);
     ASSERT_FALSE(result.is_ok());
@@ -187,7 +175,7 @@ TEST_F(DispatcherPrivacyTest, AFailedOrMissingScanKeepsEverythingOnTheDevice) {
 TEST_F(DispatcherPrivacyTest, AFindingOutsideTheRequestFailsClosed) {
   PrivacyScan scan;
   scan.findings.push_back({"PERSON", 0, 10, kPrompt.size() + 1});
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d = dispatcher(nullptr);
   auto result = d.run(plan({"pub"}), request_, sink, &scan);
   ASSERT_FALSE(result.is_ok());
@@ -197,7 +185,7 @@ TEST_F(DispatcherPrivacyTest, AFindingOutsideTheRequestFailsClosed) {
 
 TEST_F(DispatcherPrivacyTest, WithoutAPolicyRequestsGoAsTheyAre) {
   const PrivacyScan scan = scan_of_prompt();
-  CollectingSink sink;
+  RecordingSink sink;
   Dispatcher d(config_, &edge_, {{"pub", &pub_}});
   auto result = d.run(plan({"pub"}), request_, sink, &scan);
   ASSERT_TRUE(result.is_ok());

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fake_engine.h"
+#include "recording_sink.h"
 #include "tiergate/dispatch/conversation_store.h"
 #include "tiergate/dispatch/dispatcher.h"
 
@@ -16,6 +17,7 @@ namespace {
 
 using std::chrono::seconds;
 using testing::FakeEngine;
+using testing::RecordingSink;
 
 const SteadyTime kStart = SteadyTime(std::chrono::hours(1));
 
@@ -48,17 +50,6 @@ TEST(ConversationStoreTest, KeepsASummaryPerHistory) {
   EXPECT_FALSE(store.summary("b", 42, kStart).has_value());
 }
 
-class CollectingSink final : public DispatchSink {
- public:
-  void on_attempt(const Attempt&) override {}
-  bool on_delta(const Delta& d) override {
-    text += d.text;
-    return true;
-  }
-  bool cancelled() override { return false; }
-  std::string text;
-};
-
 // Personal data may go to any upstream as it is, so what the cloud gets of
 // the history is the handoff's doing alone; financial data and e-mail
 // addresses are redacted for public upstreams.
@@ -88,7 +79,7 @@ class HandoffTest : public ::testing::Test {
     first.model = "auto";
     first.conversation = "conv-1";
     first.messages = {{Role::kUser, first_turn}};
-    CollectingSink sink;
+    RecordingSink sink;
     PrivacyScan scan = scan_messages(first.messages);
     EXPECT_TRUE(dispatcher_->run(edge_plan(), first, sink, &scan).is_ok());
     request_ = first;
@@ -99,18 +90,16 @@ class HandoffTest : public ::testing::Test {
     scan_ = scan_messages(request_.messages);
     return dispatcher_->run(cloud_plan(), request_, sink_, &scan_);
   }
-  static RoutePlan edge_plan() {
+  // The edge first (edge_first) or the cloud first, the other as fallback.
+  static RoutePlan plan(bool edge_first) {
+    const RouteCandidate edge{TierKind::kEdge, "edge", "edge.gguf"}, up{TierKind::kCloud, "up", "m"};
     RoutePlan p;
     p.reason = "test";
-    p.candidates = {{TierKind::kEdge, "edge", "edge.gguf"}, {TierKind::kCloud, "up", "m"}};
+    p.candidates = edge_first ? std::vector<RouteCandidate>{edge, up} : std::vector<RouteCandidate>{up, edge};
     return p;
   }
-  static RoutePlan cloud_plan() {
-    RoutePlan p;
-    p.reason = "test";
-    p.candidates = {{TierKind::kCloud, "up", "m"}, {TierKind::kEdge, "edge", "edge.gguf"}};
-    return p;
-  }
+  static RoutePlan edge_plan() { return plan(true); }
+  static RoutePlan cloud_plan() { return plan(false); }
   std::string sent() const {
     std::string all;
     for (const ChatMessage& m : cloud_.last_request.messages) all += std::string(role_name(m.role)) + ": " + m.content + "\n";
@@ -123,7 +112,7 @@ class HandoffTest : public ::testing::Test {
   std::unique_ptr<Dispatcher> dispatcher_;
   ChatRequest request_;
   PrivacyScan scan_;
-  CollectingSink sink_;
+  RecordingSink sink_;
 };
 
 TEST_F(HandoffTest, RawSendsTheHistoryAsThePolicyAllows) {
@@ -137,8 +126,8 @@ TEST_F(HandoffTest, RawSendsTheHistoryAsThePolicyAllows) {
 
 TEST_F(HandoffTest, RedactedReplacesEveryValueOfTheHistoryWhateverItsClassAllows) {
   start("redacted");
-  // A name the structured scan cannot see stays; the phone number, which
-  // the policy allows, is redacted in the history all the same.
+  // The phone number, which the policy allows, is redacted in the history
+  // all the same.
   auto r = follow_up("Call me on +1 415 555 0100 or ana@example.com");
   ASSERT_TRUE(r.is_ok()) << r.status().message();
   EXPECT_EQ(r->handoff, "redacted");
@@ -161,7 +150,7 @@ TEST_F(HandoffTest, SummaryIsWrittenByTheEdgeScannedAndCached) {
   // The edge answered the first turn and wrote the summary; asked again with
   // the same history, the summary comes from the store.
   EXPECT_EQ(edge_.calls.load(), 2);
-  CollectingSink again;
+  RecordingSink again;
   dispatcher_->conversations().record("conv-1", TierKind::kEdge, std::chrono::steady_clock::now());
   ASSERT_TRUE(dispatcher_->run(cloud_plan(), request_, again, &scan_).is_ok());
   EXPECT_EQ(edge_.calls.load(), 2);
@@ -186,7 +175,7 @@ TEST_F(HandoffTest, NoSummaryToBeHadFallsBackToRedactedNeverRaw) {
   request_.messages[1].content = "Call me on +1 415 555 0199";  // another history: no cached summary
   scan_ = scan_messages(request_.messages);
   dispatcher_->conversations().record("conv-1", TierKind::kEdge, std::chrono::steady_clock::now());
-  CollectingSink sink;
+  RecordingSink sink;
   auto again = dispatcher_->run(cloud_plan(), request_, sink, &scan_);
   ASSERT_TRUE(again.is_ok());
   EXPECT_EQ(again->handoff, "redacted");

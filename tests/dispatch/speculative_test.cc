@@ -10,35 +10,14 @@
 #include <string>
 
 #include "fake_engine.h"
+#include "recording_sink.h"
 #include "tiergate/dispatch/dispatcher.h"
 
 namespace tiergate {
 namespace {
 
 using testing::FakeEngine;
-
-class RecordingSink final : public DispatchSink {
- public:
-  void on_attempt(const Attempt& a) override { attempts.push_back(a); }
-  void on_egress(const Attempt& a, std::string_view) override { egress_routes.push_back(a.route); }
-  std::vector<std::string> egress_routes;
-  bool on_delta(const Delta& d) override {
-    if (deltas == 0 && edge != nullptr) first_delta_after = edge->pieces_sent.load();
-    text += d.text;
-    for (const TokenLogprob& t : d.logprobs) alternatives.push_back(t.top.size());
-    logprobs += d.logprobs.size();
-    ++deltas;
-    return true;
-  }
-  bool cancelled() override { return false; }
-  std::vector<Attempt> attempts;
-  std::string text;
-  size_t logprobs = 0;
-  std::vector<size_t> alternatives;
-  int deltas = 0;
-  const FakeEngine* edge = nullptr;  // when set: how many tokens the edge had made at the first delta
-  int first_delta_after = -1;
-};
+using testing::RecordingSink;
 
 constexpr char kConfig[] =
     "listen: 127.0.0.1:0\n"
