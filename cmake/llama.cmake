@@ -21,6 +21,14 @@ if(TIERGATE_LLAMA_DIR)
   set(LLAMA_OPENSSL OFF CACHE BOOL "" FORCE)
   set(LLAMA_TOOLS_INSTALL OFF CACHE BOOL "" FORCE)
   add_subdirectory("${TIERGATE_LLAMA_DIR}" "${CMAKE_BINARY_DIR}/llama.cpp" EXCLUDE_FROM_ALL SYSTEM)
+  # No AMX kernels: in this llama.cpp release they crash with SIGILL on the
+  # first quantized (q8_0, q4_k, ...) matrix product on CPUs whose kernel
+  # gates AMX state per thread (the tile configuration is not loaded on the
+  # worker threads; upstream pull request 26954). -march=native would turn
+  # them on wherever the CPU reports AMX; the AVX-512/AVX2 kernels serve instead.
+  if(TARGET ggml-cpu AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
+    target_compile_options(ggml-cpu PRIVATE -mno-amx-tile -mno-amx-int8 -mno-amx-bf16)
+  endif()
   # The reference binaries the integration tests and benchmarks start, built
   # with everything else (off in the sanitizer build, which runs unit tests only).
   set(TIERGATE_HAVE_LLAMA_TOOLS ${TIERGATE_BUILD_LLAMA_TOOLS})

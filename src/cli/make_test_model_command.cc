@@ -46,6 +46,10 @@ Run add_make_test_model_command(CLI::App& app) {
   sub->add_option("--heads", params->heads, "attention heads")->capture_default_str()->check(CLI::PositiveNumber);
   sub->add_option("--ff", params->ff, "feed-forward size; 0 = derived from --embd")->capture_default_str();
   sub->add_option("--context", params->context, "trained context length written to the GGUF")->capture_default_str();
+  sub->add_option("--norm-spread", params->norm_spread,
+                  "norm weights 1 + S*g^2 per channel (outlier channels, as trained models have); 0 = all ones")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
   sub->add_option("--seed", params->seed, "weights are a pure function of the seed")->capture_default_str();
   sub->add_option("--type", *type, "weight type of the matrices")->capture_default_str()->check(CLI::IsMember({"f16", "f32"}));
   return [params, type] { return make_test_model(*params, *type); };

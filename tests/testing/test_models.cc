@@ -54,7 +54,7 @@ std::string make_temp_dir(const std::string& prefix) {
 
 namespace {
 
-std::string write_model(const std::string& name, int layers, int embd, uint64_t seed) {
+std::string write_model(const std::string& name, int layers, int embd, uint64_t seed, float norm_spread = 0) {
   static std::string dir = make_temp_dir("tiergate-models-");
   TestModelParams p = test_model_default_params();
   p.out_path = dir + "/" + name;
@@ -64,6 +64,7 @@ std::string write_model(const std::string& name, int layers, int embd, uint64_t 
   p.heads = 4;
   p.context = 4096;
   p.seed = seed;
+  p.norm_spread = norm_spread;
   Status s = write_test_model(p);
   if (!s.is_ok()) throw std::runtime_error("cannot write synthetic model: " + s.message());
   return p.out_path;
@@ -82,6 +83,13 @@ const std::string& synthetic_upstream_model() {
   static std::once_flag once;
   static std::string path;
   std::call_once(once, [] { path = write_model("cloud.gguf", 2, 256, 11); });
+  return path;
+}
+
+const std::string& synthetic_checkpoint() {
+  static std::once_flag once;
+  static std::string path;
+  std::call_once(once, [] { path = write_model("checkpoint.gguf", 2, 256, 23, 2.0f); });
   return path;
 }
 

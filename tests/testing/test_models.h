@@ -13,6 +13,9 @@ const std::string& synthetic_model();
 // A second, different synthetic model (another seed and size), e.g. for the
 // cloud-side llama-server.
 const std::string& synthetic_upstream_model();
+// An F16 checkpoint for quantization tests: dimensions k-quants accept
+// (multiples of 256) and norm weights with outlier channels (norm_spread 2).
+const std::string& synthetic_checkpoint();
 // ../shared/models/stories260K.gguf beside the repository, or "" when absent.
 std::string stories_model();
 // A fresh temporary directory, removed with its contents when the test

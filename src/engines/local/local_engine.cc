@@ -7,13 +7,13 @@
 #include <cstdio>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "llama.h"
+#include "llama_runtime.h"
 #include "tiergate/engines/local/logprobs.h"
 #include "tiergate/engines/local/prompt_format.h"
 #include "tiergate/engines/local/stop_scanner.h"
@@ -26,19 +26,6 @@ LocalEngineParams local_engine_default_params() { return {}; }
 namespace {
 
 enum class LoadState { kUnloaded, kLoading, kReady, kFailed };
-
-// llama.cpp logs a lot at load time; keep warnings and errors only.
-void llama_log_filter(ggml_log_level level, const char* text, void* /*user*/) {
-  if (level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN) std::fputs(text, stderr);
-}
-
-void init_llama_backend_once() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llama_log_set(llama_log_filter, nullptr);
-    llama_backend_init();
-  });
-}
 
 // One request from submission to completion. The caller thread and the worker
 // share it: fields under "shared" are guarded by mu.
@@ -109,21 +96,6 @@ llama_sampler* make_sampler(const SamplingParams& s) {
   return chain;
 }
 
-// Checks the file before llama.cpp sees it, for errors that say what to fix.
-Status check_model_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    return not_found("edge model file not found: " + path + " (set edge.model to a GGUF file)");
-  }
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  if (!in.read(magic, 4)) return invalid_argument("edge model file is unreadable or empty: " + path);
-  if (std::string_view(magic, 4) != "GGUF") {
-    return invalid_argument("edge model file is not a GGUF file (bad magic): " + path);
-  }
-  return Status::ok();
-}
-
 }  // namespace
 
 struct LocalEngine::Impl {
@@ -153,14 +125,12 @@ struct LocalEngine::Impl {
   llama_model* model = nullptr;
   const llama_vocab* vocab = nullptr;
   llama_context* ctx = nullptr;
-  ggml_threadpool* threadpool = nullptr;
-  void (*free_threadpool)(ggml_threadpool*) = nullptr;
+  CpuThreadpool threadpool;  // after ctx is freed
   std::vector<Slot> slots;
   std::thread worker;
 
   void run();
   Status load();
-  void attach_threadpool(int threads);
   void step(llama_batch& batch);
   void sample_slot(Slot& slot);
   void finish_slot(Slot& slot, Status status, FinishReason reason);
@@ -168,7 +138,10 @@ struct LocalEngine::Impl {
 };
 
 Status LocalEngine::Impl::load() {
-  if (Status s = check_model_file(params.model_path); !s.is_ok()) return s;
+  if (Status s = check_gguf_file(params.model_path, "edge model file", "(set edge.model to a GGUF file)");
+      !s.is_ok()) {
+    return s;
+  }
   init_llama_backend_once();
   llama_model_params mp = llama_model_default_params();
   mp.load_mode = LLAMA_LOAD_MODE_MMAP;
@@ -180,8 +153,7 @@ Status LocalEngine::Impl::load() {
   }
   vocab = llama_model_get_vocab(model);
 
-  int threads = params.threads > 0 ? params.threads
-                                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = resolve_threads(params.threads);
   llama_context_params cp = llama_context_default_params();
   cp.n_ctx = static_cast<uint32_t>(params.context * params.parallel);
   cp.n_batch = static_cast<uint32_t>(params.batch);
@@ -198,31 +170,10 @@ Status LocalEngine::Impl::load() {
     return resource_exhausted("llama.cpp could not create a context of " + std::to_string(cp.n_ctx) +
                               " tokens for the edge model (out of memory? lower edge.context or edge.parallel)");
   }
-  attach_threadpool(threads);
+  threadpool.attach(ctx, threads);
   slots.resize(static_cast<size_t>(params.parallel));
   for (size_t i = 0; i < slots.size(); ++i) slots[i].seq = static_cast<llama_seq_id>(i);
   return Status::ok();
-}
-
-// One persistent pool of compute threads, as llama-server and llama-bench use:
-// without it ggml starts and joins threads for every llama_decode call, which
-// costs most per generated token. Its threads poll briefly for the next graph
-// before sleeping (ggml's default polling level). When the CPU backend does not
-// export the pool functions, decoding works as before, on per-call threads.
-void LocalEngine::Impl::attach_threadpool(int threads) {
-  ggml_backend_dev_t cpu = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
-  if (cpu == nullptr) return;
-  ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(cpu);
-  using NewPool = ggml_threadpool* (*)(ggml_threadpool_params*);
-  using FreePool = void (*)(ggml_threadpool*);
-  auto new_pool = reinterpret_cast<NewPool>(ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_new"));
-  auto free_pool = reinterpret_cast<FreePool>(ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_free"));
-  if (new_pool == nullptr || free_pool == nullptr) return;
-  ggml_threadpool_params tpp = ggml_threadpool_params_default(threads);
-  threadpool = new_pool(&tpp);
-  if (threadpool == nullptr) return;
-  free_threadpool = free_pool;
-  llama_attach_threadpool(ctx, threadpool, threadpool);
 }
 
 void LocalEngine::Impl::unload() {
@@ -230,9 +181,8 @@ void LocalEngine::Impl::unload() {
     if (slot.active()) finish_slot(slot, unavailable("edge engine stopped"), FinishReason::kStop);
   }
   if (ctx) llama_free(ctx);
-  if (threadpool) free_threadpool(threadpool);
+  threadpool.release();
   if (model) llama_model_free(model);
-  threadpool = nullptr;
   ctx = nullptr;
   model = nullptr;
 }

@@ -118,6 +118,9 @@ Status validate(const TestModelParams& p) {
   if (p.context < 1 || p.context > kMaxTestModelContext) {
     return invalid_argument(range_error("context", p.context, 1, kMaxTestModelContext));
   }
+  if (!(p.norm_spread >= 0 && p.norm_spread <= 100)) {
+    return invalid_argument("norm_spread must be in 0..100, got " + std::to_string(p.norm_spread));
+  }
   return Status::ok();
 }
 
@@ -220,7 +223,14 @@ float next_weight(uint64_t& state) {
 }
 
 // Generates one tensor's values chunk by chunk and appends them to out.
-Status write_tensor_data(TempOutput& out, const TensorSpec& spec, ggml_type type, uint64_t seed) {
+// Basic float operations only, so the value is the same on every platform.
+float norm_weight(uint64_t& state, float spread) {
+  if (spread == 0) return 1.0f;
+  const float g = next_weight(state) / kWeightStd;
+  return 1.0f + spread * g * g;
+}
+
+Status write_tensor_data(TempOutput& out, const TensorSpec& spec, ggml_type type, uint64_t seed, float norm_spread) {
   const bool is_norm = spec.ne1 == 0;
   uint64_t state = seed ^ fnv1a(spec.name);
   splitmix64(state);
@@ -229,7 +239,7 @@ Status write_tensor_data(TempOutput& out, const TensorSpec& spec, ggml_type type
   const int64_t total = spec.ne0 * (is_norm ? 1 : spec.ne1);
   for (int64_t done = 0; done < total;) {
     const size_t n = static_cast<size_t>(std::min<int64_t>(total - done, kChunkElements));
-    for (size_t i = 0; i < n; ++i) values[i] = is_norm ? 1.0f : next_weight(state);
+    for (size_t i = 0; i < n; ++i) values[i] = is_norm ? norm_weight(state, norm_spread) : next_weight(state);
     Status s;
     if (type == GGML_TYPE_F16) {
       ggml_fp32_to_fp16_row(values.data(), halves.data(), static_cast<int64_t>(n));
@@ -293,7 +303,7 @@ Status write_test_model(const TestModelParams& params) {
       return internal_error("tensor offset mismatch for " + specs[i].name);
     }
     const ggml_type type = gguf_get_tensor_type(gguf.get(), static_cast<int64_t>(i));
-    if (Status s = write_tensor_data(out, specs[i], type, params.seed); !s.is_ok()) return s;
+    if (Status s = write_tensor_data(out, specs[i], type, params.seed, params.norm_spread); !s.is_ok()) return s;
     if (Status s = out.pad_to(alignment); !s.is_ok()) return s;
   }
   return out.commit();

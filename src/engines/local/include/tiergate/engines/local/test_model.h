@@ -24,6 +24,12 @@ struct TestModelParams {
                            // 0 = default_test_model_ff(embd)
   int context = 2048;      // llama.context_length, 1..kMaxTestModelContext
   uint64_t seed = 42;      // weights are a pure function of seed and tensor name
+  // Norm weights are 1 + norm_spread * g^2 per channel, g roughly standard
+  // normal (deterministic from the seed; |g| <= 3.47). 0 gives all-ones norms.
+  // Above 0 a few channels carry much larger activations than the rest, as
+  // the outlier features of trained models do, which is what activation-aware
+  // quantization exploits. 0..100.
+  float norm_spread = 0;
   // Type of the 2-D weight matrices; the norm vectors are always F32.
   enum class WeightType { kF32, kF16 } weight_type = WeightType::kF16;
 };
@@ -46,7 +52,7 @@ int default_test_model_ff(int embd);
 // token_embd, output_norm, output and per layer attn_norm, attn_q/k/v,
 // attn_output, ffn_norm, ffn_gate/up/down (llama.cpp names and shapes).
 // Matrix weights are pseudo-random, roughly normal with std 0.02 (bounded by
-// +-0.07); norm weights are 1. The same params give a byte-identical file on
+// +-0.07); norm weights as norm_spread says. The same params give a byte-identical file on
 // every platform. Tensor data is generated and streamed one chunk at a time,
 // so memory stays small (a few MB plus the tokenizer) for any model size.
 //
