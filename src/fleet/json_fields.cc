@@ -1,8 +1,19 @@
 #include "json_fields.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace tiergate::fleet_json {
+namespace {
+
+// 0 -> "0", 1 -> "1", 1e12 -> "1e+12": bounds as a reader writes them.
+std::string shortest(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", value);
+  return buf;
+}
+
+}  // namespace
 
 JsonFields::JsonFields(const nlohmann::json* object, std::string path, Status* error)
     : object_(object), path_(std::move(path)), error_(error) {
@@ -89,7 +100,7 @@ std::optional<double> JsonFields::number(const char* key, Need need, double min,
   }
   const double d = v->get<double>();
   if (!std::isfinite(d) || d < min || d > max) {
-    fail(key, "must be a number from " + nlohmann::json(min).dump() + " to " + nlohmann::json(max).dump());
+    fail(key, std::string("must be a number from ").append(shortest(min)).append(" to ").append(shortest(max)));
     return std::nullopt;
   }
   return d;

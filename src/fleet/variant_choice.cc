@@ -235,7 +235,8 @@ std::string format_choice(const Manifest& manifest, const VariantChoice& c) {
     } else {
       line.append(", fidelity not measured");
     }
-    if (v.estimated_decode_tps) line.append(", est. decode ").append(fixed(*v.estimated_decode_tps, 1)).append(" tok/s");
+    if (v.estimated_decode_tps)
+      line.append(", est. decode ").append(fixed(*v.estimated_decode_tps, 1)).append(" tok/s");
     line.append(")");
     for (const Rejection& r : v.rejections) line.append("\n      ").append(r.reason);
     if (v.estimated_decode_tps) line.append("\n      speed: ").append(v.speed_note);
@@ -266,7 +267,8 @@ std::string choice_to_json(const Manifest& manifest, const VariantChoice& c) {
     if (v.estimated_decode_tps) item["estimated_decode_tps"] = *v.estimated_decode_tps;
     if (!v.speed_note.empty()) item["speed_note"] = v.speed_note;
     json rejections = json::array();
-    for (const Rejection& r : v.rejections) rejections.push_back({{"rule", choice_rule_name(r.rule)}, {"reason", r.reason}});
+    for (const Rejection& r : v.rejections)
+      rejections.push_back({{"rule", choice_rule_name(r.rule)}, {"reason", r.reason}});
     item["rejections"] = rejections;
     variants.push_back(item);
   }

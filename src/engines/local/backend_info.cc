@@ -42,8 +42,8 @@ GgmlBackendInfo ggml_backend_info() {
   ggml_backend_dev_t cpu = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
   if (cpu != nullptr) {
     ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(cpu);
-    auto get_features =
-        reinterpret_cast<ggml_backend_get_features_t>(ggml_backend_reg_get_proc_address(reg, "ggml_backend_get_features"));
+    auto get_features = reinterpret_cast<ggml_backend_get_features_t>(
+        ggml_backend_reg_get_proc_address(reg, "ggml_backend_get_features"));
     if (get_features != nullptr) {
       for (const ggml_backend_feature* f = get_features(reg); f != nullptr && f->name != nullptr; ++f) {
         if (f->value == nullptr || std::strcmp(f->value, "0") == 0) continue;

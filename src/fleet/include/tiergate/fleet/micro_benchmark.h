@@ -45,10 +45,10 @@ struct MicroBenchmark {
   BenchmarkOutcome outcome = BenchmarkOutcome::kSkipped;
   std::string reason;  // why it was skipped or failed; "" when measured
 
-  // Prompt tokens / seconds of a run generating one token (prefill plus the
-  // first token's sampling), and (generated - 1) / the extra seconds of a
-  // run generating `generated_tokens` over the one-token run, same prompt.
-  // Each run is timed twice after a warm-up and the faster time is kept.
+  // From one greedy run of a fixed ~85-token prompt generating
+  // `generated_tokens`: prompt tokens / seconds until the first text arrived
+  // (prefill plus the first token), and (generated - 1) / seconds from then
+  // to the end. Two runs after a warm-up; each figure is the better one.
   std::optional<double> prefill_tps;
   std::optional<double> decode_tps;
   int64_t prompt_tokens = 0;
