@@ -52,11 +52,11 @@ void estimate_speed(const VariantEntry& v, std::optional<double> device_bench, V
     out.estimated_decode_tps = v.speed->decode_tps * *device_bench / *manifest_bench;
     out.speed_basis = SpeedBasis::kScaledByBenchmark;
     out.speed_note = fixed(v.speed->decode_tps, 1)
-                         .append(" tok/s measured, x ")
+                         .append(" tok/s where measured, scaled by the micro-benchmark: ")
                          .append(fixed(*device_bench, 1))
-                         .append(" / ")
+                         .append(" here / ")
                          .append(fixed(*manifest_bench, 1))
-                         .append(" micro-benchmark here / there");
+                         .append(" there");
     return;
   }
   out.estimated_decode_tps = v.speed->decode_tps;

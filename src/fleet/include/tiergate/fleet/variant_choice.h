@@ -68,7 +68,8 @@ struct VariantVerdict {
   std::optional<int> rank;            // 1 = chosen; only for variants that fit
   std::optional<double> estimated_decode_tps;
   SpeedBasis speed_basis = SpeedBasis::kUnknown;
-  std::string speed_note;  // how the estimate was made, e.g. "40.0 x 310.2 / 300.0"
+  std::string speed_note;  // how the estimate was made, e.g. "40.0 tok/s where measured, scaled by
+                           // the micro-benchmark: 310.2 here / 300.0 there"
 };
 
 // A budget and where it came from ("--memory-budget", "MemAvailable 6.4 GiB
