@@ -19,6 +19,7 @@ Run add_route_command(CLI::App& app);
 void add_router_commands(CLI::App& app, Runs& runs);
 void add_privacy_commands(CLI::App& app, Runs& runs);
 void add_verifier_commands(CLI::App& app, Runs& runs);
+void add_device_commands(CLI::App& app, Runs& runs);
 
 // Prints "tiergate <command>: <message>" on stderr; returns the exit code 1.
 int fail(const std::string& command, const std::string& message);
