@@ -20,6 +20,10 @@ void add_router_commands(CLI::App& app, Runs& runs);
 void add_privacy_commands(CLI::App& app, Runs& runs);
 void add_verifier_commands(CLI::App& app, Runs& runs);
 void add_device_commands(CLI::App& app, Runs& runs);
+// `tiergate variants build|eval|measure` (variants_*.cc).
+void add_variants_commands(CLI::App& app, Runs& runs);
+void add_variants_build_command(CLI::App& variants, Runs& runs);
+void add_variants_eval_commands(CLI::App& variants, Runs& runs);
 
 // Prints "tiergate <command>: <message>" on stderr; returns the exit code 1.
 int fail(const std::string& command, const std::string& message);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   tiergate::cli::add_privacy_commands(app, runs);
   tiergate::cli::add_verifier_commands(app, runs);
   tiergate::cli::add_device_commands(app, runs);
+  tiergate::cli::add_variants_commands(app, runs);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
