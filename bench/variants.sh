@@ -19,7 +19,7 @@ tiers="${BENCH_TIERS:-q8_0,q6_k,q5_k_m,q4_k_m,q3_k_m,q2_k}"
 checkpoint="$work/variants-L${layers}-E${embd}.gguf"
 if [[ ! -f "$checkpoint" ]]; then
   "$bin/tiergate" make-test-model --out "$checkpoint" --vocab-from "$vocab" --layers "$layers" --embd "$embd" \
-    --heads $(( embd / 64 )) --norm-spread 2 --seed 17 >&2
+    --heads $(( embd / 64 )) --norm-spread 0.5 --seed 17 >&2
 fi
 calibration="$work/queries-calibration.jsonl"
 evaluation="$work/queries-evaluation.jsonl"
@@ -65,7 +65,7 @@ const line = (r) => `| ${r.file.split("/").pop()} | ${mib(r.size_bytes)} | ${r.i
 // Mixed precision against the fixed tier of the same or next size (both with the importance matrix).
 const fixed = rows.filter((r) => r.imatrix && !r.file.startsWith("budget")).sort((a, b) => a.size_bytes - b.size_bytes);
 const compare = search.map((s) => {
-  const file = `${s.recipe.replace(/[^a-z0-9_.]/gi, (c) => (c === "+" ? "-" : "_")).toLowerCase()}-imat.gguf`;
+  const file = `${s.recipe.replace(/[^a-z0-9_.-]/gi, (c) => (c === "+" ? "-" : "_")).toLowerCase()}-imat.gguf`;
   const mixed = byFile[file];
   const below = fixed.filter((f) => f.size_bytes <= s.budget_bytes + 65536).pop();
   return { budget: s.budget_bytes, mixed, fixed: below, upgrades: s.path.length, estimated_error: s.estimated_error };
@@ -78,10 +78,10 @@ const out = { date: new Date().toISOString(), checkpoint: checkpoint.split("/").
 fs.writeFileSync(`${resultsDir}/variants.json`, JSON.stringify(out, null, 2) + "\n");
 let md = `# Compression pipeline: variants of one checkpoint on the user's queries\n\n` +
   `${out.date}. Checkpoint ${out.checkpoint} (${report.base}), F16, synthetic weights with outlier channels ` +
-  `(\`make-test-model --norm-spread 2\`). Importance matrix from the calibration half of ` +
+  `(\`make-test-model --norm-spread 0.5\`). Importance matrix from the calibration half of ` +
   `../shared/data/prompts (even rows); every figure below on the other half (odd rows, ${report.positions} ` +
   `next-token positions), against the F16 reference. Speed and peak RSS: \`tiergate variants measure\` in a child ` +
-  `process per variant (128-token prefill, 64 decoded tokens, ${process.env.BENCH_THREADS || "all"} threads).\n\n` +
+  `process per variant (best of 3 rounds of a 128-token prefill and 64 decoded tokens, ${process.env.BENCH_THREADS || "all"} threads).\n\n` +
   `| variant | MiB | imatrix | KL mean | top-1 agree | ppl | prefill tok/s | decode tok/s | peak RSS MiB |\n` +
   `|---|---:|---|---:|---:|---:|---:|---:|---:|\n` + rows.map(line).join("\n") + "\n\n" +
   `## Importance matrix: KL without / with, per tier\n\n| tier | KL plain | KL imatrix | ratio |\n|---|---:|---:|---:|\n`;
@@ -89,7 +89,7 @@ for (const r of rows.filter((r) => r.imatrix && !r.file.startsWith("budget"))) {
   const plain = byFile[r.file.replace("-imat", "")];
   if (plain) md += `| ${r.file.replace("-imat.gguf", "")} | ${plain.kl_mean.toExponential(3)} | ${r.kl_mean.toExponential(3)} | ${(r.kl_mean / plain.kl_mean).toFixed(3)} |\n`;
 }
-md += `\n## Mixed precision at a size budget vs the fixed tier of that size\n\n` +
+md += `\n## Mixed precision at a size budget vs the largest fixed tier within that budget\n\n` +
   `| budget MiB | mixed | MiB | KL | fixed tier | MiB | KL | KL mixed / fixed |\n|---:|---|---:|---:|---|---:|---:|---:|\n`;
 for (const c of compare) {
   md += `| ${mib(c.budget)} | ${c.mixed.file} | ${mib(c.mixed.size_bytes)} | ${c.mixed.kl_mean.toExponential(3)} | ` +

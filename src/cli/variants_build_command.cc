@@ -132,9 +132,11 @@ Status report_search(const std::string& path, const BudgetAllocation& a, int64_t
   return write_file_atomically(path, j.dump(2));
 }
 
+// Everything is checked and planned (the importance matrix and the budget
+// searches included) before the first file is written, so bad input leaves
+// nothing behind; after that each file is written atomically.
 int run_build(const BuildArgs& args) {
   const std::string command = "variants build";
-  // Everything is checked before anything is written.
   auto info = read_checkpoint_info(args.checkpoint);
   if (!info.is_ok()) return fail(command, info.status().message());
   if (info->weight_type != "f16" && info->weight_type != "f32" && info->weight_type != "bf16") {
@@ -168,9 +170,6 @@ int run_build(const BuildArgs& args) {
   }
 
   std::error_code ec;
-  fs::create_directories(args.out, ec);
-  if (ec) return fail(command, "cannot create the output directory " + args.out + ": " + ec.message());
-  remove_stale_temporaries(args.out);
   const std::string state_path = (fs::path(args.out) / "build-state.json").string();
   const std::string importance_path = (fs::path(args.out) / "importance.json").string();
 
@@ -192,6 +191,7 @@ int run_build(const BuildArgs& args) {
 
   // The importance matrix, from the query log.
   std::optional<ImportanceMatrix> importance;
+  bool importance_fresh = false;  // saved once the plan holds
   if (!conversations.empty()) {
     if (state.importance_done) {
       auto loaded = load_importance(importance_path);
@@ -212,12 +212,16 @@ int run_build(const BuildArgs& args) {
       importance = std::move(*computed);
       progress.finish("importance matrix of " + std::to_string(importance->columns.size()) + " tensors over " +
                       std::to_string(importance->tokens) + " tokens");
-      if (Status s = save_importance(importance_path, *importance); !s.is_ok()) return fail(command, s.message());
-      state.importance_done = true;
-      if (Status s = write_state(state_path, state); !s.is_ok()) return fail(command, s.message());
+      importance_fresh = true;
     }
   }
 
+  struct Search {
+    std::string path;
+    BudgetAllocation allocation;
+    int64_t budget = 0;
+  };
+  std::vector<Search> searches;
   std::vector<PlannedVariant> planned;
   for (const auto& r : recipes) {
     const std::string stem = tier_file_stem(r.name);
@@ -236,19 +240,32 @@ int run_build(const BuildArgs& args) {
       auto allocation = allocate_budget(*costs, budget);
       if (!allocation.is_ok()) return fail(command, "--budget: " + allocation.status().message());
       const std::string stem = tier_file_stem(allocation->recipe.name) + (importance ? "-imat" : "");
-      const std::string search_path = (fs::path(args.out) / (stem + ".search.json")).string();
-      if (Status s = report_search(search_path, *allocation, budget); !s.is_ok()) return fail(command, s.message());
+      searches.push_back({(fs::path(args.out) / (stem + ".search.json")).string(), *allocation, budget});
       planned.push_back({allocation->recipe, importance.has_value(), stem + ".gguf"});
+    }
+  }
+
+  // The plan holds: from here on files are written.
+  fs::create_directories(args.out, ec);
+  if (ec) return fail(command, "cannot create the output directory " + args.out + ": " + ec.message());
+  remove_stale_temporaries(args.out);
+  if (importance_fresh) {
+    if (Status s = save_importance(importance_path, *importance); !s.is_ok()) return fail(command, s.message());
+    state.importance_done = true;
+    if (Status s = write_state(state_path, state); !s.is_ok()) return fail(command, s.message());
+  }
+  for (const auto& search : searches) {
+    if (Status s = report_search(search.path, search.allocation, search.budget); !s.is_ok()) {
+      return fail(command, s.message());
     }
   }
 
   // The variants, each written atomically and recorded as soon as it is done.
   Manifest manifest;
   const std::string manifest_path = (fs::path(args.out) / "manifest.json").string();
+  // The manifest names the checkpoint as a file beside it: a link, made with
+  // the first manifest, so a run that fails before that leaves nothing.
   const std::string base_link = "base.gguf";
-  fs::remove(fs::path(args.out) / base_link, ec);
-  fs::create_symlink(fs::absolute(args.checkpoint), fs::path(args.out) / base_link, ec);
-  if (ec) return fail(command, "cannot link the checkpoint as " + base_link + " in " + args.out + ": " + ec.message());
   manifest.base = {info->name, base_link, *checkpoint_sha, static_cast<uint64_t>(fs::file_size(args.checkpoint))};
   for (const PlannedVariant& v : planned) {
     const std::string path = (fs::path(args.out) / v.file).string();
@@ -290,6 +307,11 @@ int run_build(const BuildArgs& args) {
     entry.requirements.backends = {"CPU"};
     manifest.variants.push_back(std::move(entry));
     // After every variant, so an interrupted run leaves a manifest of what is done.
+    if (manifest.variants.size() == 1) {
+      fs::remove(fs::path(args.out) / base_link, ec);
+      fs::create_symlink(fs::absolute(args.checkpoint), fs::path(args.out) / base_link, ec);
+      if (ec) return fail(command, "cannot link the checkpoint as " + base_link + " in " + args.out + ": " + ec.message());
+    }
     if (Status s = write_manifest(manifest_path, manifest); !s.is_ok()) return fail(command, s.message());
   }
 

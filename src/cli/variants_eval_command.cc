@@ -269,6 +269,9 @@ void add_variants_eval_commands(CLI::App& variants, Runs& runs) {
   m->add_option("--decode-tokens", margs->speed.decode_tokens, "generated tokens")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
+  m->add_option("--repetitions", margs->speed.repetitions, "timed rounds; each figure is the best round")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   m->add_option("--threads", margs->speed.threads, "threads; 0 = all")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

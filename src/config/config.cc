@@ -39,8 +39,12 @@ constexpr std::string_view kHandoffKeys[] = {"history", "ttl_s", "max_conversati
 constexpr std::string_view kSpeculativeKeys[] = {"enabled",           "margin",           "verifier", "threshold",
                                                  "early_exit_tokens", "hold_back_tokens", "log",      "hedge_below"};
 constexpr std::string_view kAdminKeys[] = {"token_env"};
-constexpr std::string_view kEdgeKeys[] = {"model", "alias",   "context",       "parallel",
-                                          "queue", "threads", "batch", "price_per_mtok"};
+constexpr std::string_view kEdgeKeys[] = {"model",   "manifest", "min_decode_tps", "alias",          "context",
+                                          "parallel", "queue",    "threads",        "batch",          "price_per_mtok",
+                                          "adaptation"};
+constexpr std::string_view kAdaptationKeys[] = {"enabled",        "interval_ms",   "slow_ratio", "recover_ratio",
+                                                "low_memory_mb",  "escalate_after", "recover_after", "max_tokens",
+                                                "context"};
 constexpr std::string_view kUpstreamKeys[] = {"name",     "base_url", "api_key_env", "models",         "price_per_mtok",
                                               "timeouts", "retries",  "trust",       "circuit_breaker"};
 constexpr std::string_view kPriceKeys[] = {"input", "output"};
@@ -438,11 +442,29 @@ class ConfigReader {
 
   void read_edge(const YAML::Node& node, EdgeConfig& edge) {
     if (!expect_map(node, "edge", kEdgeKeys)) return;
-    if (auto model = require(node, "model", "edge")) {
-      if (as_nonempty_string(*model, "edge.model", edge.model)) {
-        edge.model = resolve_path(edge.model, source_);
-      }
+    auto model = find(node, "model");
+    auto manifest = find(node, "manifest");
+    if (model && manifest) {
+      fail(*manifest, "edge.manifest", "give edge.model (one GGUF) or edge.manifest (choose a variant), not both");
+      return;
     }
+    if (!model && !manifest) {
+      fail(node, "edge", "missing key 'model' (a GGUF file) or 'manifest' (a variant manifest)");
+      return;
+    }
+    if (model && as_nonempty_string(*model, "edge.model", edge.model)) edge.model = resolve_path(edge.model, source_);
+    if (manifest && as_nonempty_string(*manifest, "edge.manifest", edge.manifest)) {
+      edge.manifest = resolve_path(edge.manifest, source_);
+    }
+    if (auto tps = find(node, "min_decode_tps")) {
+      if (!manifest) {
+        fail(*tps, "edge.min_decode_tps", "only with edge.manifest (it is the variant choice's speed target)");
+        return;
+      }
+      double v = 0;
+      if (as_number(*tps, "edge.min_decode_tps", 0, 1e9, v)) edge.min_decode_tps = v;
+    }
+    if (auto adaptation = find(node, "adaptation")) read_adaptation(*adaptation, edge.adaptation);
     if (auto alias = find(node, "alias")) {
       if (as_nonempty_string(*alias, "edge.alias", edge.alias) && edge.alias != "edge" &&
           is_reserved(edge.alias)) {
@@ -456,6 +478,22 @@ class ConfigReader {
     read_int(node, "threads", "edge", 0, kIntMax, edge.threads);
     read_int(node, "batch", "edge", 1, kIntMax, edge.batch);
     read_price(node, "edge", edge.price);
+  }
+
+  void read_adaptation(const YAML::Node& node, EdgeAdaptationConfig& a) {
+    if (!expect_map(node, "edge.adaptation", kAdaptationKeys)) return;
+    if (!read_bool(node, "enabled", "edge.adaptation.enabled", a.enabled)) return;
+    read_int(node, "interval_ms", "edge.adaptation", 10, 3600000, a.interval_ms);
+    if (auto v = find(node, "slow_ratio")) as_number(*v, "edge.adaptation.slow_ratio", 0, 1, a.slow_ratio);
+    if (auto v = find(node, "recover_ratio")) as_number(*v, "edge.adaptation.recover_ratio", 0, 1, a.recover_ratio);
+    if (ok() && a.recover_ratio < a.slow_ratio) {
+      fail(node, "edge.adaptation.recover_ratio", "must be at least slow_ratio, or the steps would flap");
+    }
+    read_int(node, "low_memory_mb", "edge.adaptation", 0, int64_t{1} << 24, a.low_memory_mb);
+    read_int(node, "escalate_after", "edge.adaptation", 1, 1000, a.escalate_after);
+    read_int(node, "recover_after", "edge.adaptation", 1, 1000, a.recover_after);
+    read_int(node, "max_tokens", "edge.adaptation", 1, kIntMax, a.max_tokens);
+    read_int(node, "context", "edge.adaptation", 64, kIntMax, a.context);
   }
 
   void read_cloud(const YAML::Node& node, Config& config) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -103,6 +104,14 @@ TensorCost measure_tensor(const ggml_tensor* t, const std::vector<ggml_type>& ty
   return cost;
 }
 
+// "61.2 MiB (64172851 bytes)"
+std::string mib_text(int64_t bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f MiB (%lld bytes)", double(bytes) / (1024.0 * 1024.0),
+                static_cast<long long>(bytes));
+  return buf;
+}
+
 }  // namespace
 
 StatusOr<CheckpointCosts> measure_tensor_costs(const std::string& checkpoint, const ImportanceMatrix* importance,
@@ -179,9 +188,8 @@ int64_t minimum_bytes(const CheckpointCosts& costs) {
 StatusOr<BudgetAllocation> allocate_budget(const CheckpointCosts& costs, int64_t budget_bytes) {
   const int64_t floor = minimum_bytes(costs);
   if (budget_bytes < floor) {
-    return invalid_argument("no recipe meets a budget of " + std::to_string(budget_bytes) +
-                            " bytes: the smallest mixture of the candidate types is " + std::to_string(floor) +
-                            " bytes");
+    return invalid_argument("no recipe meets a budget of " + mib_text(budget_bytes) +
+                            ": the smallest mixture of the candidate types is " + mib_text(floor));
   }
   std::vector<size_t> choice(costs.tensors.size(), 0);
   BudgetAllocation result;

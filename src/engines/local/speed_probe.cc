@@ -26,8 +26,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 StatusOr<SpeedReport> measure_speed(const std::string& model_path, const SpeedParams& params) {
   if (params.prompt_tokens < 1 || params.prompt_tokens > kMaxTokens || params.decode_tokens < 1 ||
-      params.decode_tokens > kMaxTokens) {
-    return invalid_argument("prompt and decode token counts must be in 1.." + std::to_string(kMaxTokens));
+      params.decode_tokens > kMaxTokens || params.repetitions < 1 || params.repetitions > 100) {
+    return invalid_argument("prompt and decode token counts must be in 1.." + std::to_string(kMaxTokens) +
+                            " and repetitions in 1..100");
   }
   EvalModelParams mp;
   mp.context = params.prompt_tokens + params.decode_tokens + 1;
@@ -49,18 +50,23 @@ StatusOr<SpeedReport> measure_speed(const std::string& model_path, const SpeedPa
   // Warm-up: pages in the weights and sizes ggml's buffers.
   if (Status s = (*model)->decode_fresh(prompt, false); !s.is_ok()) return s;
 
-  const auto prefill_start = std::chrono::steady_clock::now();
-  if (Status s = (*model)->decode_fresh(prompt, false); !s.is_ok()) return s;
-  const double prefill_s = seconds_since(prefill_start);
-
   const int n_vocab = (*model)->n_vocab();
-  const auto decode_start = std::chrono::steady_clock::now();
-  for (int i = 0; i < params.decode_tokens; ++i) {
-    const float* logits = (*model)->last_logits();
-    const auto next = static_cast<llama_token>(std::max_element(logits, logits + n_vocab) - logits);
-    if (Status s = (*model)->decode_next(next); !s.is_ok()) return s;
+  double prefill_s = 0;
+  double decode_s = 0;
+  for (int round = 0; round < params.repetitions; ++round) {
+    const auto prefill_start = std::chrono::steady_clock::now();
+    if (Status s = (*model)->decode_fresh(prompt, false); !s.is_ok()) return s;
+    const double this_prefill = seconds_since(prefill_start);
+    const auto decode_start = std::chrono::steady_clock::now();
+    for (int i = 0; i < params.decode_tokens; ++i) {
+      const float* logits = (*model)->last_logits();
+      const auto next = static_cast<llama_token>(std::max_element(logits, logits + n_vocab) - logits);
+      if (Status s = (*model)->decode_next(next); !s.is_ok()) return s;
+    }
+    const double this_decode = seconds_since(decode_start);
+    prefill_s = round == 0 ? this_prefill : std::min(prefill_s, this_prefill);
+    decode_s = round == 0 ? this_decode : std::min(decode_s, this_decode);
   }
-  const double decode_s = seconds_since(decode_start);
 
   report.prompt_tokens = params.prompt_tokens;
   report.decode_tokens = params.decode_tokens;

@@ -25,8 +25,30 @@ struct Price {
   }
 };
 
+// Run-time adaptation of the edge to the device (fleet/device_adaptation.h
+// documents the steps and thresholds).
+struct EdgeAdaptationConfig {
+  bool enabled = false;
+  int interval_ms = 5000;  // between observations
+  double slow_ratio = 0.6;
+  double recover_ratio = 0.85;
+  int64_t low_memory_mb = 256;
+  int escalate_after = 3;
+  int recover_after = 6;
+  int max_tokens = 256;  // the shortened step's cap on new tokens
+  int context = 1024;    // the shortened step's longest prompt; the smaller variant's context
+};
+
 struct EdgeConfig {
-  std::string model;           // GGUF path, absolute once parsed; empty = no edge tier
+  // GGUF path, absolute once parsed. Empty with `manifest`: `tiergate serve`
+  // chooses the variant for this device and fills it in.
+  std::string model;
+  // A variant manifest (`tiergate variants build`/`eval`), absolute once
+  // parsed; the edge runs the variant fleet/variant_choice.h picks for this
+  // device. Exclusive with `model`.
+  std::string manifest;
+  std::optional<double> min_decode_tps;  // with manifest: the choice's speed target
+  EdgeAdaptationConfig adaptation;
   std::string alias = "edge";  // extra model name that selects the edge tier
   int context = 4096;          // tokens per sequence (prompt + answer)
   int parallel = 4;            // sequences decoded together (continuous batching)
@@ -230,7 +252,7 @@ struct Config {
   HandoffConfig handoff;
   DispatchConfig dispatch;
 
-  bool has_edge() const { return !edge.model.empty(); }
+  bool has_edge() const { return !edge.model.empty() || !edge.manifest.empty(); }
   // The cloud upstream called `name`, or nullptr.
   const UpstreamConfig* upstream(std::string_view name) const;
 };

@@ -13,6 +13,7 @@ struct SpeedParams {
   int prompt_tokens = 128;  // one prefill batch of this many tokens
   int decode_tokens = 64;   // then this many tokens one at a time (greedy)
   int threads = 0;          // 0 = all hardware threads
+  int repetitions = 3;      // timed rounds; each figure is its best round
 };
 
 struct SpeedReport {
@@ -23,10 +24,11 @@ struct SpeedReport {
   int decode_tokens = 0;
 };
 
-// One warm-up prefill (it also pages in the memory-mapped weights), then the
-// timed prefill and decode. The prompt is a fixed English text, repeated to
+// One warm-up prefill (it also pages in the memory-mapped weights), then
+// `repetitions` rounds of a timed prefill and decode; the best round of each
+// counts, since on a shared machine a slow round measures the neighbours. The prompt is a fixed English text, repeated to
 // the length asked. Errors: those of loading the model; kInvalidArgument for
-// token counts below 1 or above 4096; kInternal when decoding fails.
+// token counts below 1 or above 4096 or repetitions outside 1..100; kInternal when decoding fails.
 StatusOr<SpeedReport> measure_speed(const std::string& model_path, const SpeedParams& params);
 
 }  // namespace tiergate
