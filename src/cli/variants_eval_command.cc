@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -46,10 +47,20 @@ struct Measured {
   uint64_t peak_rss_bytes = 0;
 };
 
+// This process's peak resident memory: VmHWM of /proc/self/status, the
+// high-water mark of this program's own address space. Not getrusage's
+// ru_maxrss, which after fork and exec starts from the parent's peak (Linux
+// keeps the larger of the two), so in `variants eval`'s child it would show
+// eval's own memory.
 uint64_t peak_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;  // "VmHWM:   123456 kB"
+  }
   rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+  getrusage(RUSAGE_SELF, &usage);  // no /proc: the best there is
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
 }
 
 int run_measure(const MeasureArgs& args) {

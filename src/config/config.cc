@@ -449,7 +449,7 @@ class ConfigReader {
       return;
     }
     if (!model && !manifest) {
-      fail(node, "edge", "missing key 'model' (a GGUF file) or 'manifest' (a variant manifest)");
+      fail(node, "edge.model", "required key is missing (or give edge.manifest, a variant manifest)");
       return;
     }
     if (model && as_nonempty_string(*model, "edge.model", edge.model)) edge.model = resolve_path(edge.model, source_);

@@ -124,6 +124,15 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
   const bool handing_off = !request.conversation.empty() &&
                            conversations_->last_tier(request.conversation, now) == TierKind::kEdge;
   std::optional<HandedOff> handed;
+  // A constrained device caps the edge's answer; the answer then says so.
+  const bool edge_capped =
+      plan.edge_max_tokens && (!request.sampling.max_tokens || *request.sampling.max_tokens > *plan.edge_max_tokens);
+  std::optional<ChatRequest> capped;
+  if (edge_capped) {
+    capped = request;
+    capped->sampling.max_tokens = *plan.edge_max_tokens;
+  }
+  const ChatRequest& edge_request = capped ? *capped : request;
   static const Verifier kBuiltInVerifier;
   const Verifier& verifier = verifier_ != nullptr ? *verifier_ : kBuiltInVerifier;
 
@@ -170,6 +179,9 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     Attempt attempt{c.tier, c.model, attempt_route, PrivacyAction::kAllow, plan.degraded};
     if (c.kind == TierKind::kEdge && cloud_failed) attempt.degraded = Degradation::kCloudUnavailable;
     if (c.kind == TierKind::kCloud && edge_failed) attempt.degraded = Degradation::kEdgeUnavailable;
+    if (c.kind == TierKind::kEdge && edge_capped && attempt.degraded == Degradation::kNone) {
+      attempt.degraded = Degradation::kDeviceConstrained;
+    }
     if (redactions != nullptr) {
       attempt.route += "+redacted";
       attempt.privacy = PrivacyAction::kRedact;
@@ -337,7 +349,7 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
       if (!attempt_on(engine, c, hop->request, hop->redactions.get())) break;
       continue;
     }
-    if (!attempt_on(engine, c, request, nullptr)) break;
+    if (!attempt_on(engine, c, edge_request, nullptr)) break;
   }
   if (answer && answer->attempt.tier != "edge" && handed) answer->handoff = handed->mode;
   if (answer) return std::move(*answer);
@@ -347,7 +359,7 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     if (edge_ != nullptr) {
       route += ">privacy:edge";
       const RouteCandidate edge{TierKind::kEdge, "edge", ""};
-      attempt_on(edge_, edge, request, nullptr);
+      attempt_on(edge_, edge, edge_request, nullptr);
       if (answer) return std::move(*answer);
       return failed();
     }

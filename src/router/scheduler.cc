@@ -174,7 +174,10 @@ StatusOr<double> parse_quality_header(std::string_view value) {
   return q;
 }
 
-StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& request, const RouteInputs& inputs) {
+namespace {
+
+StatusOr<RoutePlan> schedule_without_device_cap(const Config& config, const ChatRequest& request,
+                                                const RouteInputs& inputs) {
   const SchedulerState& state = inputs.state;
   const RouteContext& ctx = inputs.context;
   const RoutingConfig& routing = config.routing;
@@ -385,6 +388,8 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   }
 
   // 6. Constraints.
+  const bool prompt_too_long_for_device =
+      state.edge.max_prompt_tokens && trace.prompt_tokens > *state.edge.max_prompt_tokens;
   if (!to_cloud && !state.edge.ready) {
     to_cloud = true;
     plan.reason = "auto:edge_unavailable";
@@ -394,6 +399,10 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
     to_cloud = true;
     plan.reason = "auto:edge_queue_full";
     trace.constraints.push_back("edge_queue_full");
+  } else if (!to_cloud && (state.edge.prefer_cloud || prompt_too_long_for_device) && any_cloud_eligible) {
+    to_cloud = true;
+    plan.reason = "auto:device_constrained";
+    trace.constraints.push_back(state.edge.prefer_cloud ? "device_cloud_preferred" : "device_prompt_too_long");
   } else if (to_cloud && !any_cloud_eligible && state.edge.ready && !edge_queue_full(state.edge)) {
     to_cloud = false;
     plan.reason = "auto:cloud_unavailable";
@@ -411,6 +420,22 @@ StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& requ
   }
   plan.detail = std::move(trace);
   finish(plan);
+  return plan;
+}
+
+}  // namespace
+
+StatusOr<RoutePlan> schedule_route(const Config& config, const ChatRequest& request, const RouteInputs& inputs) {
+  StatusOr<RoutePlan> plan = schedule_without_device_cap(config, request, inputs);
+  const std::optional<int>& cap = inputs.state.edge.max_new_tokens;
+  if (!plan.is_ok() || !cap) return plan;
+  for (const RouteCandidate& c : plan->candidates) {
+    if (c.kind != TierKind::kEdge) continue;
+    plan->edge_max_tokens = *cap;
+    plan->trace.push_back({"device", "constrained device: an edge answer gets at most " + std::to_string(*cap) +
+                                         " new tokens"});
+    break;
+  }
   return plan;
 }
 

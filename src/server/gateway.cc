@@ -271,6 +271,13 @@ Gateway::Gateway(GatewayOptions options)
       metrics_(std::make_unique<Metrics>(*options_.metrics)),
       signals_(options_.router) {}
 
+std::optional<double> Gateway::fresh_edge_decode_tps(int64_t& samples_seen) const {
+  const int64_t samples = live_.edge_decode_samples();
+  if (samples == samples_seen) return std::nullopt;
+  samples_seen = samples;
+  return live_.edge_decode_tokens_per_s();
+}
+
 SchedulerState Gateway::scheduler_state(const std::string& key_fingerprint) const {
   const Config& cfg = *options_.config;
   SchedulerState s;
@@ -286,6 +293,7 @@ SchedulerState Gateway::scheduler_state(const std::string& key_fingerprint) cons
     s.edge.slots_busy = load.slots_busy;
   }
   s.edge.decode_tokens_per_s = live_.edge_decode_tokens_per_s();
+  if (options_.device != nullptr) options_.device->apply(s.edge);
   for (const auto& up : cfg.cloud) {
     UpstreamState& u = s.upstreams[up.name];
     if (Engine* e = options_.dispatcher->cloud(up.name)) {
@@ -520,6 +528,7 @@ void Gateway::readyz(HttpExchange& ex) {
   }
   bool ready = cfg.has_edge() ? edge_ready : any_cloud_ready;
   nlohmann::json body = {{"status", ready ? "ready" : "not_ready"}, {"mode", mode}, {"tiers", tiers}};
+  if (options_.device != nullptr) body["device"] = nlohmann::json::parse(device_status_json(options_.device->status()));
   ex.respond(ready ? 200 : 503, kJson, body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 

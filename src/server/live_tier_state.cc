@@ -25,6 +25,7 @@ void LiveTierState::record_answer(const std::string& tier, bool edge, double lat
   if (edge && completion_tokens >= kMinTokensForSpeed && latency_s > 0) {
     const double speed = static_cast<double>(completion_tokens) / latency_s;
     edge_tokens_per_s_ = edge_tokens_per_s_ ? kEwmaAlpha * speed + (1 - kEwmaAlpha) * *edge_tokens_per_s_ : speed;
+    ++edge_samples_;
   }
 }
 
@@ -59,6 +60,11 @@ LiveTierState::Latency LiveTierState::latency(const std::string& tier) const {
 std::optional<double> LiveTierState::edge_decode_tokens_per_s() const {
   std::lock_guard lock(mutex_);
   return edge_tokens_per_s_;
+}
+
+int64_t LiveTierState::edge_decode_samples() const {
+  std::lock_guard lock(mutex_);
+  return edge_samples_;
 }
 
 double LiveTierState::spent_today(const std::string& key_fingerprint, int64_t unix_seconds) const {

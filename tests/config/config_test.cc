@@ -47,8 +47,8 @@ const std::vector<ErrorCase>& error_cases() {
        "tiergate.yaml:2: lisen: unknown key 'lisen'; known keys: listen, max_body_bytes, edge, "
        "cloud, routing, privacy, admin"},
       {"UnknownEdgeKey", "listen: 127.0.0.1:8080\nedge:\n  modle: a.gguf\n",
-       "tiergate.yaml:3: edge.modle: unknown key 'modle'; known keys: model, alias, context, "
-       "parallel, queue, threads, batch, price_per_mtok"},
+       "tiergate.yaml:3: edge.modle: unknown key 'modle'; known keys: model, manifest, min_decode_tps, alias, "
+       "context, parallel, queue, threads, batch, price_per_mtok, adaptation"},
       {"DuplicateKey", "listen: 127.0.0.1:8080\nedge:\n  model: a.gguf\n  model: b.gguf\n",
        "tiergate.yaml:4: edge.model: duplicate key 'model'"},
       {"NonScalarKey", "listen: 127.0.0.1:8080\n? [a, b]\n: 1\n",
@@ -83,7 +83,20 @@ const std::vector<ErrorCase>& error_cases() {
       {"EdgeNotMapping", "listen: 127.0.0.1:8080\nedge: a.gguf\n",
        "tiergate.yaml:2: edge: expected a mapping, got \"a.gguf\""},
       {"EdgeMissingModel", "listen: 127.0.0.1:8080\nedge:\n  alias: local\n",
-       "tiergate.yaml:3: edge.model: required key is missing"},
+       "tiergate.yaml:3: edge.model: required key is missing (or give edge.manifest, a variant manifest)"},
+      {"EdgeModelAndManifest", "listen: 127.0.0.1:8080\nedge:\n  model: a.gguf\n  manifest: m.json\n",
+       "tiergate.yaml:4: edge.manifest: give edge.model (one GGUF) or edge.manifest (choose a variant), not both"},
+      {"EdgeSpeedTargetWithoutManifest", "listen: 127.0.0.1:8080\nedge:\n  model: a.gguf\n  min_decode_tps: 5\n",
+       "tiergate.yaml:4: edge.min_decode_tps: only with edge.manifest"},
+      {"EdgeAdaptationUnknownKey", "listen: 127.0.0.1:8080\nedge:\n  model: a.gguf\n  adaptation:\n    enable: true\n",
+       "tiergate.yaml:5: edge.adaptation.enable: unknown key 'enable'"},
+      {"EdgeAdaptationRatiosCrossed",
+       "listen: 127.0.0.1:8080\nedge:\n  model: a.gguf\n  adaptation:\n    enabled: true\n    slow_ratio: 0.8\n"
+       "    recover_ratio: 0.5\n",
+       "edge.adaptation.recover_ratio: must be at least slow_ratio"},
+      {"EdgeAdaptationTinyInterval",
+       "listen: 127.0.0.1:8080\nedge:\n  model: a.gguf\n  adaptation:\n    enabled: true\n    interval_ms: 1\n",
+       "tiergate.yaml:6: edge.adaptation.interval_ms: expected an integer in 10..3600000"},
       {"EdgeEmptyModel", "listen: 127.0.0.1:8080\nedge:\n  model: \"\"\n",
        "tiergate.yaml:3: edge.model: expected a non-empty string"},
       {"EdgeModelList", "listen: 127.0.0.1:8080\nedge:\n  model: [a, b]\n",
@@ -401,6 +414,29 @@ TEST(ConfigTest, MinimalConfigKeepsDefaults) {
   EXPECT_TRUE(c.cloud.empty());
   EXPECT_EQ(c.auto_rule.max_edge_prompt_tokens, defaults.auto_rule.max_edge_prompt_tokens);
   EXPECT_EQ(c.auto_rule.cloud_keywords, defaults.auto_rule.cloud_keywords);
+}
+
+TEST(ConfigTest, EdgeFromAManifestWithAdaptation) {
+  auto result = parse(
+      "listen: 127.0.0.1:8080\nedge:\n  manifest: variants/manifest.json\n  min_decode_tps: 12.5\n"
+      "  adaptation:\n    enabled: true\n    interval_ms: 2000\n    slow_ratio: 0.5\n    recover_ratio: 0.9\n"
+      "    low_memory_mb: 512\n    escalate_after: 2\n    recover_after: 4\n    max_tokens: 128\n"
+      "    context: 512\n");
+  ASSERT_TRUE(result.is_ok()) << result.status().to_string();
+  const EdgeConfig& edge = (*result)->edge;
+  EXPECT_TRUE((*result)->has_edge());
+  EXPECT_TRUE(edge.model.empty());
+  EXPECT_TRUE(edge.manifest.ends_with("/variants/manifest.json")) << edge.manifest;
+  EXPECT_EQ(edge.min_decode_tps, 12.5);
+  EXPECT_TRUE(edge.adaptation.enabled);
+  EXPECT_EQ(edge.adaptation.interval_ms, 2000);
+  EXPECT_EQ(edge.adaptation.slow_ratio, 0.5);
+  EXPECT_EQ(edge.adaptation.recover_ratio, 0.9);
+  EXPECT_EQ(edge.adaptation.low_memory_mb, 512);
+  EXPECT_EQ(edge.adaptation.escalate_after, 2);
+  EXPECT_EQ(edge.adaptation.recover_after, 4);
+  EXPECT_EQ(edge.adaptation.max_tokens, 128);
+  EXPECT_EQ(edge.adaptation.context, 512);
 }
 
 TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {

@@ -31,7 +31,7 @@ class GatewayHarness : public ::testing::Test {
     if (!config_->speculative.log_path.empty()) verifier_log_ = std::move(VerifierLog::open(config_->speculative.log_path)).value();
     gateway_ = std::make_unique<Gateway>(GatewayOptions{config_, dispatcher_.get(), &metrics_, &clock_, "edge.gguf",
                                                         std::move(router), audit_.get(), admin_token_, nullptr,
-                                                        verifier_log_.get()});
+                                                        verifier_log_.get(), device_});
     server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
                                            [this](HttpExchange& ex) { gateway_->handle(ex); });
     ASSERT_TRUE(server_->listen().is_ok());
@@ -50,6 +50,7 @@ class GatewayHarness : public ::testing::Test {
   std::unique_ptr<EgressAudit> audit_;
   std::unique_ptr<VerifierLog> verifier_log_;
   std::string admin_token_;  // set before start_gateway to turn the admin API on
+  const DeviceMonitor* device_ = nullptr;  // set before start_gateway for run-time adaptation
   std::unique_ptr<Gateway> gateway_;
   std::unique_ptr<HttpServer> server_;
   uint16_t port_ = 0;

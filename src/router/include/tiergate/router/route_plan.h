@@ -18,6 +18,9 @@ enum class Degradation {
   kNone,
   kCloudUnavailable,  // the cloud was wanted; the edge answers
   kEdgeUnavailable,   // the edge was wanted; the cloud answers
+  kDeviceConstrained, // the device is slow or short of memory: the edge's answer
+                      // was capped at fewer new tokens than asked
+                      // (edge.adaptation, fleet/device_adaptation.h)
 };
 
 constexpr std::string_view degradation_name(Degradation d) {
@@ -28,6 +31,8 @@ constexpr std::string_view degradation_name(Degradation d) {
       return "cloud_unavailable";
     case Degradation::kEdgeUnavailable:
       return "edge_unavailable";
+    case Degradation::kDeviceConstrained:
+      return "device_constrained";
   }
   return "";
 }
@@ -56,6 +61,9 @@ struct RoutePlan {
   // (speculative: in the config): dispatch verifies the edge's draft before
   // it becomes the answer, and escalates when the verifier rejects it.
   bool speculative = false;
+  // The device is constrained (EdgeState::max_new_tokens): an edge attempt
+  // generates at most this many tokens.
+  std::optional<int> edge_max_tokens;
 };
 
 }  // namespace tiergate

@@ -16,7 +16,12 @@
 //      placeholder rule (AutoRuleConfig).
 //   6. Constraints: edge preferred but not ready -> cloud ("auto:edge_unavailable"),
 //      or its queue full -> cloud ("auto:edge_queue_full"); cloud preferred
-//      but no upstream eligible -> edge ("auto:cloud_unavailable").
+//      but no upstream eligible -> edge ("auto:cloud_unavailable"); the
+//      device constrained (EdgeState::prefer_cloud, or a prompt over
+//      max_prompt_tokens) and an upstream eligible -> cloud
+//      ("auto:device_constrained").
+//   7. A constrained device (EdgeState::max_new_tokens) caps every plan's
+//      edge answer (RoutePlan::edge_max_tokens).
 // Upstreams are ordered: eligible ones (healthy, not rate limited, requests
 // left) before the others; among eligible ones those near their rate limit
 // last, then by expected cost, then by EWMA latency, then config order. The

@@ -31,6 +31,14 @@ struct EdgeState {
   int slots_busy = 0;         // sequences generating now
   int parallel = 1;           // sequences decoded together (edge.parallel)
   std::optional<double> decode_tokens_per_s;  // per sequence, measured
+  // Run-time adaptation (fleet/device_adaptation.h): the device is slow or
+  // short of memory. max_new_tokens caps an edge answer and max_prompt_tokens
+  // sends longer prompts of "auto" requests to the cloud (the shortened
+  // step); prefer_cloud sends "auto" requests to the cloud when one is
+  // eligible (the cloud_preferred step).
+  std::optional<int> max_new_tokens;
+  std::optional<int64_t> max_prompt_tokens;
+  bool prefer_cloud = false;
 };
 
 struct BudgetState {

@@ -9,10 +9,12 @@
 //                              an edge tier, a cloud upstream is healthy);
 //                              "mode" says what serves: normal, edge_only
 //                              (offline: the edge serves on), cloud_only,
-//                              unavailable
+//                              unavailable; with edge.adaptation, "device"
+//                              says the adaptation step and why
 //   A request answered on another tier than the wanted one because that one
 //   could not serve carries x-tiergate-degraded (cloud_unavailable,
-//   edge_unavailable); a 503 or 429 carries Retry-After. A speculative
+//   edge_unavailable; device_constrained when a constrained device capped
+//   the edge's answer); a 503 or 429 carries Retry-After. A speculative
 //   answer's `tiergate` object says what the verifier decided ("speculative").
 //   GET  /metrics              Prometheus text format
 // Every answer names its tier and route in headers (x-tiergate-tier,
@@ -35,6 +37,7 @@
 #include "tiergate/obs/metrics.h"
 #include "tiergate/router/route_plan.h"
 #include "tiergate/router/scheduler.h"
+#include "tiergate/server/device_monitor.h"
 #include "tiergate/server/egress_audit.h"
 #include "tiergate/server/http_server.h"
 #include "tiergate/server/live_tier_state.h"
@@ -60,6 +63,8 @@ struct GatewayOptions {
   std::shared_ptr<const PiiTagger> tagger{};
   // The verifier log (speculative.log, not owned); null = none.
   VerifierLog* verifier_log = nullptr;
+  // The edge's run-time adaptation (edge.adaptation, not owned); null = none.
+  const DeviceMonitor* device = nullptr;
 };
 
 class Gateway {
@@ -68,6 +73,9 @@ class Gateway {
   ~Gateway();
   // Thread-safe; called on each connection's thread.
   void handle(HttpExchange& exchange);
+  // What the device monitor observes of the edge: its decode EWMA when an
+  // edge answer came in since `samples_seen` (which is then updated).
+  std::optional<double> fresh_edge_decode_tps(int64_t& samples_seen) const;
 
   struct Metrics;
 

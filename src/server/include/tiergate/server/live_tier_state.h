@@ -35,6 +35,9 @@ class LiveTierState {
   };
   Latency latency(const std::string& tier) const;
   std::optional<double> edge_decode_tokens_per_s() const;
+  // Edge answers that fed edge_decode_tokens_per_s so far, so an observer
+  // can tell a fresh figure from an old one.
+  int64_t edge_decode_samples() const;
   double spent_today(const std::string& key_fingerprint, int64_t unix_seconds) const;
 
  private:
@@ -50,6 +53,7 @@ class LiveTierState {
   mutable std::mutex mutex_;  // guards everything below
   std::map<std::string, TierSamples> tiers_;
   std::optional<double> edge_tokens_per_s_;  // EWMA
+  int64_t edge_samples_ = 0;
   std::map<std::string, DaySpend> spend_;
   int64_t swept_day_ = 0;  // the last day record_spend dropped older entries
 };
