@@ -1,6 +1,7 @@
 // `tiergate variants build`: quantized variants of one checkpoint, fixed
 // tiers and mixed precision under a size budget, activation-aware when a
 // query log is given, with a manifest entry per variant (docs/compression.md).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -240,6 +241,10 @@ int run_build(const BuildArgs& args) {
       auto allocation = allocate_budget(*costs, budget);
       if (!allocation.is_ok()) return fail(command, "--budget: " + allocation.status().message());
       const std::string stem = tier_file_stem(allocation->recipe.name) + (importance ? "-imat" : "");
+      if (std::any_of(planned.begin(), planned.end(), [&](const PlannedVariant& v) { return v.file == stem + ".gguf"; })) {
+        std::cerr << "[" << allocation->recipe.name << "] the same as an earlier --budget; built once\n";
+        continue;
+      }
       searches.push_back({(fs::path(args.out) / (stem + ".search.json")).string(), *allocation, budget});
       planned.push_back({allocation->recipe, importance.has_value(), stem + ".gguf"});
     }

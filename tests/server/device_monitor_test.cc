@@ -28,6 +28,15 @@ class RecordingSink final : public TokenSink {
   std::string text;
 };
 
+// One sequence of 256 tokens: enough for these tests, light to load twice.
+LocalEngineParams small_edge(const std::string& model_path) {
+  LocalEngineParams params = local_engine_default_params();
+  params.model_path = model_path;
+  params.context = 256;
+  params.parallel = 1;
+  return params;
+}
+
 // Two variants of the synthetic checkpoint with the figures `variants eval`
 // would have written: q8_0 more faithful and larger, q4_k_m smaller and faster.
 class DeviceMonitorTest : public ::testing::Test {
@@ -96,11 +105,7 @@ TEST_F(DeviceMonitorTest, ASlowDeviceRunsTheSmallerVariantUntilItRecovers) {
   edge.manifest = manifest_path();
   auto plan = plan_edge_variant(edge);
   ASSERT_TRUE(plan.is_ok());
-  LocalEngineParams params = local_engine_default_params();
-  params.model_path = plan->model_path;
-  params.context = 256;
-  params.parallel = 1;
-  SwitchableLocalEngine engine(params);
+  SwitchableLocalEngine engine(small_edge(plan->model_path));
   ASSERT_TRUE(engine.wait_until_loaded().is_ok());
 
   EdgeAdaptationConfig adaptation;
@@ -151,11 +156,7 @@ TEST_F(DeviceMonitorTest, AVariantThatFailsToLoadLeavesTheRunningOne) {
   auto plan = plan_edge_variant(edge);
   ASSERT_TRUE(plan.is_ok());
   std::ofstream(copy + "/q4_k_m.gguf", std::ios::trunc) << "GGUF but broken";  // damaged after the start
-  LocalEngineParams params = local_engine_default_params();
-  params.model_path = plan->model_path;
-  params.context = 256;
-  params.parallel = 1;
-  SwitchableLocalEngine engine(params);
+  SwitchableLocalEngine engine(small_edge(plan->model_path));
   ASSERT_TRUE(engine.wait_until_loaded().is_ok());
   EdgeAdaptationConfig adaptation;
   adaptation.escalate_after = 1;

@@ -225,7 +225,9 @@ StatusOr<BudgetAllocation> allocate_budget(const CheckpointCosts& costs, int64_t
     choice[best_tensor] = best_option;
   }
 
-  result.recipe.name = "budget-" + std::to_string((budget_bytes + (1 << 19)) >> 20) + "MiB";
+  char name[64];
+  std::snprintf(name, sizeof name, "budget-%.1fMiB", double(budget_bytes) / (1024.0 * 1024.0));
+  result.recipe.name = name;
   result.recipe.ftype = "q8_0";  // every matrix is pinned below; the base only names the file type
   for (size_t i = 0; i < costs.tensors.size(); ++i) {
     result.recipe.tensor_types[costs.tensors[i].name] = costs.tensors[i].options[choice[i]].type;

@@ -3,6 +3,8 @@
 // the mixed-precision budget search.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -327,6 +329,40 @@ TEST(CompressionTest, ATypeThatNeedsAnImportanceMatrixIsRefusedWithoutOne) {
   Status s = quantize_checkpoint(testing::synthetic_checkpoint(), out, *recipe, {});
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_FALSE(fs::exists(out));
+}
+
+// A real trained model (stories260K, embedding size 64: too narrow for the
+// k-quants, so q8_0) on a query log built from the shared prompts.
+TEST(CompressionTest, ARealModelQuantizedOnRealPromptsStaysClose) {
+  const std::string stories = testing::stories_model();
+  const std::string prompts = std::string(TIERGATE_SOURCE_DIR) + "/../shared/data/prompts/prompt_categories_dev.jsonl";
+  if (stories.empty() || !fs::exists(prompts)) {
+    GTEST_SKIP() << "../shared/models/stories260K.gguf or ../shared/data/prompts is absent";
+  }
+  std::vector<std::vector<ChatMessage>> log;
+  std::ifstream in(prompts);
+  for (std::string line; std::getline(in, line) && log.size() < 200;) {
+    log.push_back({ChatMessage{Role::kUser, nlohmann::json::parse(line).value("prompt", "")}});
+  }
+  ASSERT_GT(log.size(), 100u);
+  ImportanceParams ip;
+  ip.context = 128;
+  ip.max_tokens = 2048;
+  auto importance = compute_importance(stories, log, ip);
+  ASSERT_TRUE(importance.is_ok()) << importance.status().message();
+  const std::string out = temp_dir() + "/stories-q8_0.gguf";
+  QuantizeParams qp;
+  qp.importance = &*importance;
+  ASSERT_TRUE(quantize_checkpoint(stories, out, *parse_recipe("q8_0"), qp).is_ok());
+  EXPECT_LT(fs::file_size(out), fs::file_size(stories));
+  auto reference = measure_reference(stories, log, small_fidelity());
+  ASSERT_TRUE(reference.is_ok()) << reference.status().message();
+  auto f = measure_fidelity(out, **reference, small_fidelity());
+  ASSERT_TRUE(f.is_ok()) << f.status().message();
+  // A trained model's 8-bit variant barely moves its predictions.
+  EXPECT_LT(f->kl_mean, 0.01);
+  EXPECT_GT(f->top1_agreement, 0.9);
+  EXPECT_LT(f->perplexity, 1.05 * f->reference_perplexity);
 }
 
 TEST(CompressionTest, AVariantOfAnotherVocabularyIsNotCompared) {

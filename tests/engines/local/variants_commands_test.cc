@@ -91,12 +91,12 @@ TEST_F(VariantsCommandsTest, BuildsEvaluatesAndAdvertisesVariantsEndToEnd) {
     EXPECT_GT(v.min_memory_bytes, v.size_bytes);
   }
   EXPECT_EQ(files, (std::vector<std::string>{"q8_0.gguf", "q8_0-imat.gguf", "q3_k_m.gguf", "q3_k_m-imat.gguf",
-                                             "budget-12mib-imat.gguf"}));
+                                             "budget-11.5mib-imat.gguf"}));
   const VariantEntry& mixed = manifest->variants.back();
   EXPECT_TRUE(mixed.recipe.imatrix);
   EXPECT_EQ(mixed.recipe.tensor_types.size(), 2u + 2u * 7u);  // one type per weight matrix
   EXPECT_LE(mixed.size_bytes, 11.5 * 1024 * 1024 + 65536);
-  const json search = json::parse(read_text(out_ + "/budget-12mib-imat.search.json"));
+  const json search = json::parse(read_text(out_ + "/budget-11.5mib-imat.search.json"));
   EXPECT_FALSE(search["path"].empty());
   EXPECT_TRUE(files_ending(out_, ".tmp").empty());
 

@@ -64,7 +64,7 @@ struct SearchStep {
 };
 
 struct BudgetAllocation {
-  QuantizationRecipe recipe;  // one type per tensor
+  QuantizationRecipe recipe;  // one type per tensor, named "budget-61.2MiB"
   int64_t bytes = 0;   // estimated file size
   double error = 0;    // summed estimated error
   std::vector<SearchStep> path;  // from all-smallest up to the budget
