@@ -4,6 +4,7 @@
 // recipe meets, a disk that fills mid-write, a malformed query log), each of
 // which must leave no partial output behind.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "run_command.h"
+#include "subprocess.h"
 #include "test_models.h"
 #include "tiergate/fleet/manifest.h"
 
@@ -145,6 +147,27 @@ TEST_F(VariantsCommandsTest, ARerunKeepsFinishedVariantsAndRebuildsADamagedOne) 
   EXPECT_TRUE(files_ending(out_, ".tmp").empty());
   auto manifest = read_manifest(out_ + "/manifest.json");
   ASSERT_TRUE(manifest.is_ok());
+  for (const VariantEntry& v : manifest->variants) {
+    EXPECT_TRUE(verify_variant_file(out_ + "/manifest.json", v).is_ok()) << v.file;
+  }
+}
+
+TEST_F(VariantsCommandsTest, ARunKilledMidWriteResumesCleanly) {
+  {
+    testing::Subprocess build({TIERGATE_BIN, "variants", "build", "--checkpoint", testing::synthetic_checkpoint(),
+                               "--tiers", "q8_0,q4_k_m,q2_k", "--out", out_, "--threads", "1"},
+                              {}, testing::Subprocess::Capture::kStdoutAndStderr);
+    // q8_0 is done once q4_k_m's progress shows; kill the run there.
+    ASSERT_TRUE(build.wait_for_line("[q4_k_m.gguf]", std::chrono::seconds(120)));
+    kill(build.pid(), SIGKILL);
+  }
+  auto resumed = build({"--tiers", "q8_0,q4_k_m,q2_k"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("[q8_0.gguf] up to date"), std::string::npos) << resumed.err;
+  EXPECT_TRUE(files_ending(out_, ".tmp").empty());
+  auto manifest = read_manifest(out_ + "/manifest.json");
+  ASSERT_TRUE(manifest.is_ok());
+  ASSERT_EQ(manifest->variants.size(), 3u);
   for (const VariantEntry& v : manifest->variants) {
     EXPECT_TRUE(verify_variant_file(out_ + "/manifest.json", v).is_ok()) << v.file;
   }

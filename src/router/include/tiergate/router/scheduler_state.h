@@ -36,8 +36,8 @@ struct EdgeState {
   // sends longer prompts of "auto" requests to the cloud (the shortened
   // step); prefer_cloud sends "auto" requests to the cloud when one is
   // eligible (the cloud_preferred step).
-  std::optional<int> max_new_tokens;
-  std::optional<int64_t> max_prompt_tokens;
+  std::optional<int> max_new_tokens{};
+  std::optional<int64_t> max_prompt_tokens{};
   bool prefer_cloud = false;
 };
 
