@@ -39,6 +39,7 @@ LocalEngineParams edge_params(const EdgeConfig& e) {
   p.queue = e.queue;
   p.threads = e.threads;
   p.batch = e.batch;
+  p.breaker = circuit_breaker_options(e.breaker);
   return p;
 }
 

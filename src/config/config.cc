@@ -41,7 +41,7 @@ constexpr std::string_view kSpeculativeKeys[] = {"enabled",           "margin", 
 constexpr std::string_view kAdminKeys[] = {"token_env"};
 constexpr std::string_view kEdgeKeys[] = {"model",   "manifest", "min_decode_tps", "alias",          "context",
                                           "parallel", "queue",    "threads",        "batch",          "price_per_mtok",
-                                          "adaptation"};
+                                          "adaptation", "circuit_breaker"};
 constexpr std::string_view kAdaptationKeys[] = {"enabled",        "interval_ms",   "slow_ratio", "recover_ratio",
                                                 "low_memory_mb",  "escalate_after", "recover_after", "max_tokens",
                                                 "context"};
@@ -465,6 +465,7 @@ class ConfigReader {
       if (as_number(*tps, "edge.min_decode_tps", 0, 1e9, v)) edge.min_decode_tps = v;
     }
     if (auto adaptation = find(node, "adaptation")) read_adaptation(*adaptation, edge.adaptation);
+    if (auto breaker = find(node, "circuit_breaker")) read_breaker(*breaker, "edge.circuit_breaker", edge.breaker);
     if (auto alias = find(node, "alias")) {
       if (as_nonempty_string(*alias, "edge.alias", edge.alias) && edge.alias != "edge" &&
           is_reserved(edge.alias)) {
@@ -602,17 +603,17 @@ class ConfigReader {
         read_int(*retries, "backoff_ms", r_path, 0, kIntMax, up.backoff_ms);
       }
     }
-    if (auto breaker = find(node, "circuit_breaker")) {
-      std::string b_path = child_path(path, "circuit_breaker");
-      if (expect_map(*breaker, b_path, kBreakerKeys)) {
-        read_int(*breaker, "failures", b_path, 1, 1000, up.breaker_failures);
-        read_int(*breaker, "open_ms", b_path, 1, kIntMax, up.breaker_open_ms);
-        read_int(*breaker, "max_open_ms", b_path, 1, kIntMax, up.breaker_max_open_ms);
-        if (up.breaker_max_open_ms < up.breaker_open_ms) {
-          fail(*breaker, b_path, "max_open_ms (" + std::to_string(up.breaker_max_open_ms) +
-                                     ") must be at least open_ms (" + std::to_string(up.breaker_open_ms) + ")");
-        }
-      }
+    if (auto breaker = find(node, "circuit_breaker")) read_breaker(*breaker, child_path(path, "circuit_breaker"), up.breaker);
+  }
+
+  void read_breaker(const YAML::Node& node, const std::string& path, BreakerConfig& b) {
+    if (!expect_map(node, path, kBreakerKeys)) return;
+    read_int(node, "failures", path, 1, 1000, b.failures);
+    read_int(node, "open_ms", path, 1, kIntMax, b.open_ms);
+    read_int(node, "max_open_ms", path, 1, kIntMax, b.max_open_ms);
+    if (b.max_open_ms < b.open_ms) {
+      fail(node, path, "max_open_ms (" + std::to_string(b.max_open_ms) + ") must be at least open_ms (" +
+                           std::to_string(b.open_ms) + ")");
     }
   }
 

@@ -48,7 +48,7 @@ const std::vector<ErrorCase>& error_cases() {
        "cloud, routing, privacy, admin"},
       {"UnknownEdgeKey", "listen: 127.0.0.1:8080\nedge:\n  modle: a.gguf\n",
        "tiergate.yaml:3: edge.modle: unknown key 'modle'; known keys: model, manifest, min_decode_tps, alias, "
-       "context, parallel, queue, threads, batch, price_per_mtok, adaptation"},
+       "context, parallel, queue, threads, batch, price_per_mtok, adaptation, circuit_breaker"},
       {"DuplicateKey", "listen: 127.0.0.1:8080\nedge:\n  model: a.gguf\n  model: b.gguf\n",
        "tiergate.yaml:4: edge.model: duplicate key 'model'"},
       {"NonScalarKey", "listen: 127.0.0.1:8080\n? [a, b]\n: 1\n",
@@ -521,9 +521,9 @@ TEST(ConfigTest, FullExampleFile) {
   EXPECT_EQ(up.request_timeout_ms, 600000);
   EXPECT_EQ(up.max_retries, 2);
   EXPECT_EQ(up.backoff_ms, 200);
-  EXPECT_EQ(up.breaker_failures, 4);
-  EXPECT_EQ(up.breaker_open_ms, 2000);
-  EXPECT_EQ(up.breaker_max_open_ms, 30000);
+  EXPECT_EQ(up.breaker.failures, 4);
+  EXPECT_EQ(up.breaker.open_ms, 2000);
+  EXPECT_EQ(up.breaker.max_open_ms, 30000);
 
   EXPECT_EQ(c.auto_rule.max_edge_prompt_tokens, 512);
   EXPECT_TRUE(c.speculative.enabled);
@@ -612,9 +612,9 @@ TEST(ConfigTest, CloudOnlyWithoutEdge) {
   EXPECT_EQ(c.cloud[0].request_timeout_ms, defaults.request_timeout_ms);
   EXPECT_EQ(c.cloud[0].max_retries, defaults.max_retries);
   EXPECT_EQ(c.cloud[0].backoff_ms, defaults.backoff_ms);
-  EXPECT_EQ(c.cloud[0].breaker_failures, 3);
-  EXPECT_EQ(c.cloud[0].breaker_open_ms, 5000);
-  EXPECT_EQ(c.cloud[0].breaker_max_open_ms, 60000);
+  EXPECT_EQ(c.cloud[0].breaker.failures, 3);
+  EXPECT_EQ(c.cloud[0].breaker.open_ms, 5000);
+  EXPECT_EQ(c.cloud[0].breaker.max_open_ms, 60000);
   EXPECT_EQ(c.cloud[1].name, "openai_2");
   EXPECT_EQ(c.cloud[1].base_url, "https://api.example.com");
   EXPECT_EQ(c.cloud[1].max_retries, 0);

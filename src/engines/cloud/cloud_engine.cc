@@ -311,8 +311,7 @@ CloudEngine::CloudEngine(const UpstreamConfig& config, std::string api_key,
       base_url_(without_trailing_slashes(config.base_url)),
       chat_url_(base_url_ + "/chat/completions"),
       pool_(std::make_unique<cloud_detail::CurlHandlePool>()),
-      breaker_(CircuitBreakerOptions{config.breaker_failures, std::chrono::milliseconds(config.breaker_open_ms),
-                                     std::chrono::milliseconds(config.breaker_max_open_ms)}),
+      breaker_(circuit_breaker_options(config.breaker)),
       jitter_(options.jitter_seed != 0 ? options.jitter_seed : std::random_device{}()) {
   cloud_detail::ensure_curl_initialized();
 }

@@ -36,6 +36,7 @@ struct Job {
   int max_new_tokens = 0;
 
   std::atomic<bool> cancel{false};  // set by the caller when the client is gone
+  std::atomic<bool> decode_failed{false};  // set by the worker: llama_decode failed for it
 
   // shared
   std::mutex mu;
@@ -126,6 +127,11 @@ struct LocalEngine::Impl {
   const llama_vocab* vocab = nullptr;
   llama_context* ctx = nullptr;
   CpuThreadpool threadpool;  // after ctx is freed
+
+  // Health from recent decode failures; guarded by mu.
+  CircuitBreaker breaker{params.breaker};
+  SystemClock system_clock;
+  SteadyTime now() const { return params.clock != nullptr ? params.clock->now() : system_clock.now(); }
   std::vector<Slot> slots;
   std::thread worker;
 
@@ -269,12 +275,14 @@ void LocalEngine::Impl::step(llama_batch& batch) {
   }
   if (batch.n_tokens == 0) return;
 
-  int32_t rc = llama_decode(ctx, batch);
+  int32_t rc = params.decode_fault ? params.decode_fault() : 0;
+  if (rc == 0) rc = llama_decode(ctx, batch);
   if (rc != 0) {
     // 1: no KV space; 2: aborted; <0: error. The KV state of the sequences in
     // this batch is unknown, so all of them fail.
     for (auto& slot : slots) {
       if (slot.active() && (slot.batch_index >= 0 || slot.prompt_fed > 0)) {
+        slot.job->decode_failed = true;
         finish_slot(slot, unavailable("edge decode failed (llama_decode returned " + std::to_string(rc) + ")"),
                     FinishReason::kStop);
       }
@@ -370,7 +378,14 @@ TierHealth LocalEngine::health() const {
   switch (impl_->state) {
     case LoadState::kUnloaded: return {TierState::kUnavailable, "edge model not started"};
     case LoadState::kLoading: return {TierState::kLoading, "loading " + impl_->params.model_path};
-    case LoadState::kReady: return {TierState::kReady, impl_->model_id};
+    case LoadState::kReady: {
+      const SteadyTime now = impl_->now();
+      if (impl_->breaker.would_admit(now)) return {TierState::kReady, impl_->model_id};
+      return {TierState::kUnavailable,
+              "edge decode failing: " + std::to_string(impl_->breaker.consecutive_failures()) +
+                  " requests in a row failed (last: " + impl_->breaker.last_error() + ")",
+              impl_->breaker.retry_at()};
+    }
     case LoadState::kFailed: return {TierState::kUnavailable, impl_->load_error};
   }
   return {TierState::kUnavailable, "unknown"};
@@ -403,10 +418,15 @@ int LocalEngine::context_per_sequence() const { return impl_->params.context; }
 
 StatusOr<Completion> LocalEngine::generate(const ChatRequest& request, const std::string& /*model*/,
                                            TokenSink& sink) {
-  if (TierHealth h = health(); h.state != TierState::kReady) {
-    return unavailable("edge model not loaded: " + h.detail);
-  }
   Impl& im = *impl_;
+  {
+    std::lock_guard lock(im.mu);
+    if (im.state != LoadState::kReady) {
+      return unavailable("edge model not loaded: " + (im.state == LoadState::kFailed    ? im.load_error
+                                                       : im.state == LoadState::kLoading ? "loading " + im.params.model_path
+                                                                                          : std::string("not started")));
+    }
+  }
   FormattedPrompt prompt = format_prompt(im.model, request.messages);
   auto job = std::make_shared<Job>();
   job->prompt = tokenize(im.vocab, prompt.text, /*parse_special=*/prompt.uses_template);
@@ -432,6 +452,7 @@ StatusOr<Completion> LocalEngine::generate(const ChatRequest& request, const std
   }
   if (job->max_new_tokens <= 0) return invalid_argument("max_tokens must be at least 1");
 
+  CircuitBreaker::Admission admission = CircuitBreaker::Admission::kAllowed;
   {
     std::lock_guard lock(im.mu);
     // Capacity: every sequence busy and the wait queue full.
@@ -439,9 +460,29 @@ StatusOr<Completion> LocalEngine::generate(const ChatRequest& request, const std
       return resource_exhausted("edge queue is full (" + std::to_string(im.pending.size()) +
                                 " requests waiting); retry later");
     }
+    const SteadyTime now = im.now();
+    admission = im.breaker.admit(now);
+    if (admission == CircuitBreaker::Admission::kRejected) {
+      const double wait_s = std::max(0.0, seconds_between(now, im.breaker.retry_at().value_or(now)));
+      return unavailable("edge decode failing: " + std::to_string(im.breaker.consecutive_failures()) +
+                         " requests in a row failed (last: " + im.breaker.last_error() + "); tried again in " +
+                         std::to_string(static_cast<int>(std::ceil(wait_s))) + " s");
+    }
     im.pending.push_back(job);
     im.worker_cv.notify_all();
   }
+  // The breaker learns how the request ended: a failed decode counts against
+  // the edge, an answer for it, anything else (cancelled) neither.
+  auto report = [&](const Status& status) {
+    std::lock_guard lock(im.mu);
+    if (job->decode_failed) {
+      im.breaker.record_failure(im.now(), status.message(), admission);
+    } else if (status.is_ok()) {
+      im.breaker.record_success(admission);
+    } else {
+      im.breaker.record_neither(admission);
+    }
+  };
 
   Completion out;
   out.model = im.model_id;
@@ -484,11 +525,15 @@ StatusOr<Completion> LocalEngine::generate(const ChatRequest& request, const std
       cancel_sent = true;
     }
   }
-  std::lock_guard lock(job->mu);
-  if (cancel_sent) return cancelled("client went away");
-  if (!job->status.is_ok()) return job->status;
-  out.finish = job->finish;
-  out.usage.completion_tokens = job->completion_tokens;
+  Status final_status;
+  {
+    std::lock_guard lock(job->mu);
+    final_status = cancel_sent ? cancelled("client went away") : job->status;
+    out.finish = job->finish;
+    out.usage.completion_tokens = job->completion_tokens;
+  }
+  report(final_status);
+  if (!final_status.is_ok()) return final_status;
   return out;
 }
 

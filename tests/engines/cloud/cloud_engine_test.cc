@@ -354,7 +354,7 @@ TEST_F(CloudEngineTest, CircuitOpensAfterThreeFailuresFailsFastAndRecoversThroug
   });
   UpstreamConfig config = config_for(upstream.base_url());
   config.max_retries = 0;
-  config.breaker_open_ms = 5000;
+  config.breaker.open_ms = 5000;
   testing::ManualClock clock;
   CloudEngine engine(config, "", {.clock = &clock});
   RecordingSink sink;
@@ -390,8 +390,8 @@ TEST_F(CloudEngineTest, FailedProbeReopensTheCircuitForLonger) {
   FakeUpstream upstream([](const FakeRequest&, FakeExchange& ex) { ex.respond(503, "down", "text/plain"); });
   UpstreamConfig config = config_for(upstream.base_url());
   config.max_retries = 0;
-  config.breaker_failures = 1;
-  config.breaker_open_ms = 2000;
+  config.breaker.failures = 1;
+  config.breaker.open_ms = 2000;
   testing::ManualClock clock;
   CloudEngine engine(config, "", {.clock = &clock});
   RecordingSink sink;
@@ -411,7 +411,7 @@ TEST_F(CloudEngineTest, ErrorsThatProveTheUpstreamIsUpKeepTheCircuitClosed) {
     ex.respond(400, R"({"error":{"message":"bad"}})");
   });
   UpstreamConfig config = config_for(upstream.base_url());
-  config.breaker_failures = 1;
+  config.breaker.failures = 1;
   testing::ManualClock clock;
   CloudEngine engine(config, "", {.clock = &clock});
   RecordingSink sink;

@@ -8,6 +8,7 @@
 #include <future>
 #include <thread>
 
+#include "manual_clock.h"
 #include "test_models.h"
 
 namespace tiergate {
@@ -231,6 +232,91 @@ TEST(LocalEngineTest, StoriesModelContinuesTheStory) {
   ASSERT_TRUE(c2.is_ok());
   EXPECT_EQ(c2->text, ", there was a little ");
   EXPECT_EQ(c2->finish, FinishReason::kStop);
+}
+
+}  // namespace
+}  // namespace tiergate
+
+namespace tiergate {
+namespace {
+
+// Edge health from recent failures: decode errors injected through the
+// engine's fault seam, time from a manual clock.
+TEST(LocalEngineHealthTest, RepeatedDecodeFailuresMakeTheEdgeUnavailableUntilAProbeSucceeds) {
+  testing::ManualClock clock;
+  std::atomic<int32_t> fault{-3};  // as llama_decode reports a failed compute (e.g. out of memory)
+  std::atomic<int> decodes{0};
+  LocalEngineParams p = local_engine_default_params();
+  p.model_path = synthetic_model();
+  p.parallel = 1;
+  p.context = 256;
+  p.threads = 2;
+  p.breaker = {2, std::chrono::seconds(5), std::chrono::seconds(60)};
+  p.clock = &clock;
+  p.decode_fault = [&] {
+    ++decodes;
+    return fault.load();
+  };
+  LocalEngine engine(p);
+  engine.start();
+  ASSERT_TRUE(engine.wait_until_loaded().is_ok());
+  CollectingSink sink;
+
+  for (int i = 0; i < 2; ++i) {
+    auto r = engine.generate(greedy("hello", 4), "", sink);
+    ASSERT_FALSE(r.is_ok());
+    EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+    EXPECT_NE(r.status().message().find("llama_decode returned -3"), std::string::npos) << r.status().message();
+  }
+  TierHealth health = engine.health();
+  EXPECT_EQ(health.state, TierState::kUnavailable);
+  EXPECT_NE(health.detail.find("edge decode failing: 2 requests in a row failed"), std::string::npos) << health.detail;
+  ASSERT_TRUE(health.retry_at);
+  EXPECT_EQ(*health.retry_at, clock.now() + std::chrono::seconds(5));
+
+  // Open: refused at once, without decoding.
+  const int before = decodes.load();
+  auto refused = engine.generate(greedy("hello", 4), "", sink);
+  ASSERT_FALSE(refused.is_ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(refused.status().message().find("tried again in 5 s"), std::string::npos) << refused.status().message();
+  EXPECT_EQ(decodes.load(), before);
+
+  // After the cool-down one probe goes; it fails, and the wait doubles.
+  clock.advance(std::chrono::seconds(5));
+  EXPECT_EQ(engine.health().state, TierState::kReady);
+  EXPECT_FALSE(engine.generate(greedy("hello", 4), "", sink).is_ok());
+  health = engine.health();
+  EXPECT_EQ(health.state, TierState::kUnavailable);
+  EXPECT_EQ(*health.retry_at, clock.now() + std::chrono::seconds(10));
+
+  // The decode works again: the next probe closes the circuit.
+  clock.advance(std::chrono::seconds(10));
+  fault = 0;
+  auto answered = engine.generate(greedy("hello", 4), "", sink);
+  ASSERT_TRUE(answered.is_ok()) << answered.status().message();
+  EXPECT_EQ(engine.health().state, TierState::kReady);
+  EXPECT_TRUE(engine.generate(greedy("hello again", 4), "", sink).is_ok());
+}
+
+// Capacity and bad input say nothing about the edge's health.
+TEST(LocalEngineHealthTest, RefusalsForCapacityOrInputDoNotCount) {
+  LocalEngineParams p = local_engine_default_params();
+  p.model_path = synthetic_model();
+  p.parallel = 1;
+  p.context = 64;
+  p.threads = 2;
+  p.breaker = {1, std::chrono::seconds(5), std::chrono::seconds(60)};
+  LocalEngine engine(p);
+  engine.start();
+  ASSERT_TRUE(engine.wait_until_loaded().is_ok());
+  CollectingSink sink;
+  for (int i = 0; i < 3; ++i) {
+    auto too_long = engine.generate(greedy(std::string(2000, 'a'), 4), "", sink);
+    EXPECT_EQ(too_long.status().code(), StatusCode::kInvalidArgument);
+  }
+  EXPECT_EQ(engine.health().state, TierState::kReady);
+  EXPECT_TRUE(engine.generate(greedy("hello", 2), "", sink).is_ok());
 }
 
 }  // namespace

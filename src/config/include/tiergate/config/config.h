@@ -25,6 +25,16 @@ struct Price {
   }
 };
 
+// A tier's circuit breaker (circuit_breaker: of an upstream or of the edge):
+// after `failures` consecutive failed requests the tier gets none for
+// open_ms, then one probe; each failed probe doubles the wait, up to
+// max_open_ms.
+struct BreakerConfig {
+  int failures = 3;
+  int open_ms = 5000;
+  int max_open_ms = 60000;
+};
+
 // Run-time adaptation of the edge to the device (fleet/device_adaptation.h
 // documents the steps and thresholds).
 struct EdgeAdaptationConfig {
@@ -49,6 +59,7 @@ struct EdgeConfig {
   std::string manifest;
   std::optional<double> min_decode_tps;  // with manifest: the choice's speed target
   EdgeAdaptationConfig adaptation;
+  BreakerConfig breaker;  // over failed decodes (engines/local/local_engine.h)
   std::string alias = "edge";  // extra model name that selects the edge tier
   int context = 4096;          // tokens per sequence (prompt + answer)
   int parallel = 4;            // sequences decoded together (continuous batching)
@@ -84,12 +95,7 @@ struct UpstreamConfig {
   int request_timeout_ms = 600000;    // whole request
   int max_retries = 2;                // on connection errors and 5xx before the first byte
   int backoff_ms = 200;               // base of the jittered exponential backoff
-  // Circuit breaker (circuit_breaker:): after `breaker_failures` consecutive
-  // failed requests the upstream gets none for breaker_open_ms, then one
-  // probe; each failed probe doubles the wait, up to breaker_max_open_ms.
-  int breaker_failures = 3;
-  int breaker_open_ms = 5000;
-  int breaker_max_open_ms = 60000;
+  BreakerConfig breaker;
   TrustLevel trust = TrustLevel::kPublic;
 };
 

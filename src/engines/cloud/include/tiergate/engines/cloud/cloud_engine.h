@@ -13,7 +13,7 @@
 
 #include "tiergate/config/config.h"
 #include "tiergate/core/clock.h"
-#include "tiergate/engines/cloud/circuit_breaker.h"
+#include "tiergate/engines/circuit_breaker.h"
 #include "tiergate/engines/engine.h"
 
 namespace tiergate {

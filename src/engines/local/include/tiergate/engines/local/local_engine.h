@@ -7,6 +7,9 @@
 //                            +--error--> FAILED   (missing, unreadable or corrupt
 //                                                  file; health() says why)
 //
+// While READY, a circuit breaker over decode failures (params.breaker) may
+// make health() report kUnavailable with a retry time: see LocalEngineParams.
+//
 // The model is memory-mapped. One worker thread owns the llama_context and
 // decodes up to `parallel` sequences together (continuous batching): a new
 // request joins the running batch as soon as a sequence is free, and waits in
@@ -15,9 +18,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "tiergate/core/clock.h"
+#include "tiergate/engines/circuit_breaker.h"
 #include "tiergate/engines/engine.h"
 
 namespace tiergate {
@@ -29,6 +35,17 @@ struct LocalEngineParams {
   int queue = 64;      // requests waiting for a sequence; more get kResourceExhausted
   int threads = 0;     // 0 = std::thread::hardware_concurrency()
   int batch = 512;     // tokens per llama_decode call (prefill chunk)
+  // Health from recent failures (engines/circuit_breaker.h): after
+  // breaker.failures requests in a row end in a failed decode (a llama_decode
+  // error, out of memory, no KV space), the edge reports itself unavailable
+  // and refuses at once for breaker.open_for, so routing sends requests
+  // elsewhere; then one request probes it.
+  CircuitBreakerOptions breaker{};
+  const Clock* clock = nullptr;  // null = the system clock; tests inject one
+  // Fault injection for tests, else empty: called on the worker before each
+  // llama_decode; a non-zero result is taken as llama_decode's return code
+  // and the batch is not decoded.
+  std::function<int32_t()> decode_fault{};
 };
 
 LocalEngineParams local_engine_default_params();

@@ -1,8 +1,12 @@
-#include "tiergate/engines/cloud/circuit_breaker.h"
+#include "tiergate/engines/circuit_breaker.h"
 
 #include <algorithm>
 
 namespace tiergate {
+
+CircuitBreakerOptions circuit_breaker_options(const BreakerConfig& config) {
+  return {config.failures, std::chrono::milliseconds(config.open_ms), std::chrono::milliseconds(config.max_open_ms)};
+}
 
 std::string_view circuit_state_name(CircuitState state) {
   switch (state) {

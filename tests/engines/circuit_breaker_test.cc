@@ -1,4 +1,4 @@
-#include "tiergate/engines/cloud/circuit_breaker.h"
+#include "tiergate/engines/circuit_breaker.h"
 
 #include <gtest/gtest.h>
 

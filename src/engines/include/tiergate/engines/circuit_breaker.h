@@ -1,7 +1,8 @@
-// A circuit breaker for one cloud upstream (issue 5, graceful degradation):
-// after consecutive failures it stops sending requests to the upstream, so
-// that callers fail fast and fall back instead of waiting on timeouts, and
-// after a cool-down it lets one request through as a probe.
+// A circuit breaker for one tier (issue 5, graceful degradation): a cloud
+// upstream (CloudEngine) or the edge model (LocalEngine). After consecutive
+// failures it stops sending requests to the tier, so that callers fail fast
+// and fall back instead of waiting on timeouts or repeating a failing decode,
+// and after a cool-down it lets one request through as a probe.
 //
 //              `failures` consecutive failures
 //   kClosed ───────────────────────────────────▶ kOpen
@@ -17,7 +18,7 @@
 // means it is up. A call that ends without saying either (the client left)
 // counts as neither and frees the probe slot.
 //
-// Pure: time comes in as an argument. Not thread-safe; CloudEngine guards it
+// Pure: time comes in as an argument. Not thread-safe; each engine guards it
 // with its own mutex.
 #pragma once
 
@@ -26,6 +27,7 @@
 #include <string>
 #include <string_view>
 
+#include "tiergate/config/config.h"
 #include "tiergate/core/clock.h"
 
 namespace tiergate {
@@ -35,6 +37,9 @@ struct CircuitBreakerOptions {
   Duration open_for = std::chrono::seconds(5);         // first cool-down
   Duration max_open_for = std::chrono::seconds(60);    // the doubling stops here
 };
+
+// From a tier's circuit_breaker: config block.
+CircuitBreakerOptions circuit_breaker_options(const BreakerConfig& config);
 
 enum class CircuitState { kClosed, kOpen, kHalfOpen };
 
