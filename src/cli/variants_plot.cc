@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace tiergate::cli {
 
@@ -91,15 +93,28 @@ std::string size_fidelity_svg(const std::string& title, const std::vector<PlotPo
   svg += format("<text transform=\"translate(22 %.1f) rotate(-90)\" text-anchor=\"middle\">mean KL divergence "
                 "from the reference (nats/token, log)</text>\n",
                 kTop + plot_h / 2);
-  // Points, labelled with id and decode speed.
+  // Points, labelled with id and decode speed. A label that would overlap
+  // one already placed (variants of the same size and fidelity) moves down.
+  std::vector<std::pair<double, double>> placed;  // label x, y
   for (const auto& p : points) {
     const double x = x_of(p.size_mib);
     const double y = y_of(p.kl_mean);
+    double label_y = y + 4;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const auto& [px, py] : placed) {
+        if (std::abs(px - (x + 7)) < 120 && std::abs(py - label_y) < 12) {
+          label_y = py + 13;
+          moved = true;
+        }
+      }
+    }
+    placed.emplace_back(x + 7, label_y);
     const std::string colour = p.importance ? "#c0392b" : "#2c6fbb";
     svg += format("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"", x, y) + colour + "\"/>\n";
     std::string label = p.label;
     if (p.decode_tps) label += format(" (%.0f tok/s)", *p.decode_tps);
-    svg += format("<text x=\"%.1f\" y=\"%.1f\">", x + 7, y + 4) + escape_xml(label) + "</text>\n";
+    svg += format("<text x=\"%.1f\" y=\"%.1f\">", x + 7, label_y) + escape_xml(label) + "</text>\n";
   }
   svg += format("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#2c6fbb\"/>", kWidth - kRight + 20, kTop + 10);
   svg += format("<text x=\"%.1f\" y=\"%.1f\">plain</text>\n", kWidth - kRight + 30, kTop + 14);

@@ -49,7 +49,14 @@ void one_token_then(FakeExchange& ex) {
 
 std::vector<Fault> faults() {
   return {
-      {"reset", [](const FakeRequest&, FakeExchange&) {}, {503, 503, false}},  // closed without a byte
+      {"closed-early", [](const FakeRequest&, FakeExchange&) {}, {503, 503, false}},  // closed without a byte
+      {"tcp-reset", [](const FakeRequest&, FakeExchange& ex) { ex.reset(); }, {503, 503, false}},
+      {"reset-mid-stream",
+       [](const FakeRequest&, FakeExchange& ex) {
+         one_token_then(ex);
+         ex.reset();
+       },
+       {503, 200, true}},
       {"http-500", [](const FakeRequest&, FakeExchange& ex) { ex.respond(500, "oops", "text/plain"); }, {503, 503, false}},
       {"http-503", [](const FakeRequest&, FakeExchange& ex) { ex.respond(503, "busy", "text/plain"); }, {503, 503, false}},
       {"rate-limited",
@@ -138,6 +145,9 @@ TEST(FaultMatrixTest, EveryCloudFaultGivesAnAnswerOrAWellFormedErrorOnce) {
         EXPECT_NE(err["error"]["message"].get<std::string>().find(f.name), std::string::npos);
         if (r.status == 503 || r.status == 429) {
           EXPECT_FALSE(r.headers["retry-after"].empty());
+        }
+        if (f.name == "tcp-reset") {  // libcurl saw the RST, not an orderly close
+          EXPECT_NE(err["error"]["message"].get<std::string>().find("reset"), std::string::npos) << r.body;
         }
         if (f.name == "rate-limited") {
           EXPECT_GE(std::stoi(r.headers["retry-after"]), 100);  // the upstream's own Retry-After

@@ -37,6 +37,9 @@ class SocketExchange final : public FakeExchange {
   SocketExchange(tcp::socket& socket, const std::atomic<bool>& stopping)
       : socket_(socket), stopping_(stopping) {}
 
+  void reset() override { reset_ = true; }
+  bool reset_requested() const { return reset_; }
+
   bool respond(int status, std::string_view body, std::string_view content_type,
                const HeaderList& headers) override {
     std::string head = status_line(status, content_type, headers);
@@ -94,6 +97,7 @@ class SocketExchange final : public FakeExchange {
     return head;
   }
 
+  bool reset_ = false;
   tcp::socket& socket_;
   const std::atomic<bool>& stopping_;
 };
@@ -124,6 +128,11 @@ struct FakeUpstream::Impl {
       self.request_count_.fetch_add(1);
       SocketExchange exchange(socket, self.stopping_);
       self.handler_(fake, exchange);
+      if (exchange.reset_requested()) {
+        socket.set_option(asio::socket_base::linger(true, 0), ec);
+        socket.close(ec);  // with linger 0: RST, not FIN
+        return;
+      }
     }
     socket.shutdown(tcp::socket::shutdown_both, ec);
     socket.close(ec);

@@ -53,6 +53,9 @@ class FakeExchange {
   virtual bool wait_closed(std::chrono::milliseconds max) = 0;
   // Sleeps, returning early when the server is stopping.
   virtual void pause(std::chrono::milliseconds duration) = 0;
+  // When the handler returns, the connection is aborted with a TCP RST
+  // (SO_LINGER 0) instead of an orderly close: a connection reset.
+  virtual void reset() = 0;
 };
 
 // Called on a connection thread of its own; may run concurrently.
