@@ -240,18 +240,25 @@ TEST(LocalEngineTest, StoriesModelContinuesTheStory) {
 namespace tiergate {
 namespace {
 
+// One sequence of `context` tokens on the synthetic model, its circuit
+// breaker opening after `failures` failed requests for 5 s (doubling to 60 s).
+LocalEngineParams one_sequence(int context, int failures) {
+  LocalEngineParams p = local_engine_default_params();
+  p.model_path = synthetic_model();
+  p.parallel = 1;
+  p.context = context;
+  p.threads = 2;
+  p.breaker = {failures, std::chrono::seconds(5), std::chrono::seconds(60)};
+  return p;
+}
+
 // Edge health from recent failures: decode errors injected through the
 // engine's fault seam, time from a manual clock.
 TEST(LocalEngineHealthTest, RepeatedDecodeFailuresMakeTheEdgeUnavailableUntilAProbeSucceeds) {
   testing::ManualClock clock;
   std::atomic<int32_t> fault{-3};  // as llama_decode reports a failed compute (e.g. out of memory)
   std::atomic<int> decodes{0};
-  LocalEngineParams p = local_engine_default_params();
-  p.model_path = synthetic_model();
-  p.parallel = 1;
-  p.context = 256;
-  p.threads = 2;
-  p.breaker = {2, std::chrono::seconds(5), std::chrono::seconds(60)};
+  LocalEngineParams p = one_sequence(256, /*failures=*/2);
   p.clock = &clock;
   p.decode_fault = [&] {
     ++decodes;
@@ -301,13 +308,7 @@ TEST(LocalEngineHealthTest, RepeatedDecodeFailuresMakeTheEdgeUnavailableUntilAPr
 
 // Capacity and bad input say nothing about the edge's health.
 TEST(LocalEngineHealthTest, RefusalsForCapacityOrInputDoNotCount) {
-  LocalEngineParams p = local_engine_default_params();
-  p.model_path = synthetic_model();
-  p.parallel = 1;
-  p.context = 64;
-  p.threads = 2;
-  p.breaker = {1, std::chrono::seconds(5), std::chrono::seconds(60)};
-  LocalEngine engine(p);
+  LocalEngine engine(one_sequence(64, /*failures=*/1));
   engine.start();
   ASSERT_TRUE(engine.wait_until_loaded().is_ok());
   CollectingSink sink;
