@@ -10,6 +10,7 @@
 // timeouts below, and http_call gives up after 120 s.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -117,12 +118,23 @@ TEST(FaultMatrixTest, EveryCloudFaultGivesAnAnswerOrAWellFormedErrorOnce) {
   RefusingPort refused;
   std::string config = "listen: 127.0.0.1:0\ncloud:\n";
   config += upstream_config("refused", "http://127.0.0.1:" + std::to_string(refused.port()) + "/v1");
+  // A name the preloaded shim (testing/dns_fault.cc) makes unresolvable.
+  config += upstream_config("dns-failure", "http://upstream.dns-fault.test:8080/v1");
   for (const Fault& f : matrix) {
     upstreams.push_back(std::make_unique<FakeUpstream>(f.handler));
     config += upstream_config(f.name, upstreams.back()->base_url());
   }
   matrix.insert(matrix.begin(), Fault{"refused", nullptr, {503, 503, false}});
-  RunningServer gw = start_tiergate(config);
+  matrix.insert(matrix.begin(), Fault{"dns-failure", nullptr, {503, 503, false}});
+  // In the sanitizer build the ASan runtime must come first among preloaded
+  // libraries unless told otherwise; the shim itself is not instrumented.
+  std::map<std::string, std::string> env = {{"LD_PRELOAD", TIERGATE_DNS_FAULT_LIB}};
+  if (const char* asan = std::getenv("ASAN_OPTIONS")) {
+    env["ASAN_OPTIONS"] = std::string(asan) + ":verify_asan_link_order=0";
+  } else {
+    env["ASAN_OPTIONS"] = "verify_asan_link_order=0";
+  }
+  RunningServer gw = start_tiergate(config, env);
   const ThreadCounts before = thread_counts(gw.process->pid());
 
   int sent = 0, answered = 0;
@@ -145,6 +157,9 @@ TEST(FaultMatrixTest, EveryCloudFaultGivesAnAnswerOrAWellFormedErrorOnce) {
         EXPECT_NE(err["error"]["message"].get<std::string>().find(f.name), std::string::npos);
         if (r.status == 503 || r.status == 429) {
           EXPECT_FALSE(r.headers["retry-after"].empty());
+        }
+        if (f.name == "dns-failure") {  // the resolver's answer, not a connection error
+          EXPECT_NE(err["error"]["message"].get<std::string>().find("resolve"), std::string::npos) << r.body;
         }
         if (f.name == "tcp-reset") {  // libcurl saw the RST, not an orderly close
           EXPECT_NE(err["error"]["message"].get<std::string>().find("reset"), std::string::npos) << r.body;

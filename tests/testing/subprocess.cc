@@ -21,7 +21,11 @@ Subprocess::Subprocess(std::vector<std::string> argv, std::map<std::string, std:
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   std::vector<std::string> envs;
-  for (char** e = environ; *e; ++e) envs.emplace_back(*e);
+  // The test's environment, with `env` overriding variables of the same name.
+  for (char** e = environ; *e; ++e) {
+    const std::string entry(*e);
+    if (!env.contains(entry.substr(0, entry.find('=')))) envs.push_back(entry);
+  }
   for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
   std::vector<char*> cargv, cenv;
   for (auto& a : argv) cargv.push_back(a.data());

@@ -23,6 +23,7 @@ class Subprocess {
   // both stay visible in ctest --output-on-failure.
   enum class Capture { kStdout, kStdoutAndStderr };
 
+  // `env` adds to the test's environment, replacing variables of the same name.
   Subprocess(std::vector<std::string> argv, std::map<std::string, std::string> env = {},
              Capture capture = Capture::kStdout);
   ~Subprocess();
