@@ -37,7 +37,7 @@ constexpr std::string_view kTopKeys[] = {"listen",  "max_body_bytes", "edge",   
 constexpr std::string_view kDispatchKeys[] = {"cloud_wait_ms", "max_waiting"};
 constexpr std::string_view kHandoffKeys[] = {"history", "ttl_s", "max_conversations", "summary_max_tokens"};
 constexpr std::string_view kSpeculativeKeys[] = {"enabled",           "margin",           "verifier", "threshold",
-                                                 "early_exit_tokens", "hold_back_tokens", "log",      "hedge_below"};
+                                                 "early_exit_tokens", "hold_back_tokens", "hold_back_ms", "log", "hedge_below"};
 constexpr std::string_view kAdminKeys[] = {"token_env"};
 constexpr std::string_view kEdgeKeys[] = {"model",   "manifest", "min_decode_tps", "alias",          "context",
                                           "parallel", "queue",    "threads",        "batch",          "price_per_mtok",
@@ -689,6 +689,7 @@ class ConfigReader {
     }
     read_int(node, "early_exit_tokens", "speculative", 1, 100000, s.early_exit_tokens);
     read_int(node, "hold_back_tokens", "speculative", 0, 100000, s.hold_back_tokens);
+    read_int(node, "hold_back_ms", "speculative", 0, 600000, s.hold_back_ms);
     if (auto log = find(node, "log")) {
       if (as_nonempty_string(*log, "speculative.log", s.log_path)) s.log_path = resolve_path(s.log_path, source_);
     }

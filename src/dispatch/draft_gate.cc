@@ -12,7 +12,7 @@ constexpr int kVerifierTopLogprobs = 5;
 
 DraftGate::DraftGate(TokenSink& inner, const Verifier& verifier, double threshold, const SpeculativeConfig& config,
                      const SamplingParams& client, bool stream, double router_prior, std::string intent,
-                     std::function<void(double)> on_first_verdict)
+                     std::function<void(double)> on_first_verdict, std::function<SteadyTime()> now)
     : inner_(inner),
       verifier_(verifier),
       threshold_(threshold),
@@ -21,7 +21,8 @@ DraftGate::DraftGate(TokenSink& inner, const Verifier& verifier, double threshol
       stream_(stream),
       prior_(router_prior),
       intent_(std::move(intent)),
-      on_first_verdict_(std::move(on_first_verdict)) {}
+      on_first_verdict_(std::move(on_first_verdict)),
+      now_(now ? std::move(now) : std::function<SteadyTime()>([] { return std::chrono::steady_clock::now(); })) {}
 
 ChatRequest DraftGate::edge_request(const ChatRequest& request) {
   ChatRequest r = request;
@@ -84,8 +85,13 @@ bool DraftGate::on_delta(const Delta& delta) {
     if (!verdict(false)) return false;
     if (on_first_verdict_) on_first_verdict_(confidence_);
   }
-  // A stream commits once the hold-back window has passed the verifier.
-  if (stream_ && n >= config_.hold_back_tokens) {
+  // A stream commits once the hold-back window (tokens, or time since the
+  // first draft token, whichever ends first) has passed the verifier.
+  if (!first_token_at_) first_token_at_ = now_();
+  const bool window_over =
+      n >= config_.hold_back_tokens ||
+      (config_.hold_back_ms > 0 && now_() - *first_token_at_ >= std::chrono::milliseconds(config_.hold_back_ms));
+  if (stream_ && window_over) {
     if (!verdict(false)) return false;
     return commit();
   }

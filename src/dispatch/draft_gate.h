@@ -3,7 +3,7 @@
 // between the edge engine and the client's sink:
 //
 //   held ──(K tokens: the verifier rejects)──────────────▶ rejected (generation stops)
-//     │ ──(stream: hold_back tokens, the verifier accepts)─▶ committed (held text sent,
+//     │ ──(stream: hold_back tokens or ms, the verifier accepts)─▶ committed (held text sent,
 //     │                                                     the rest passes through)
 //     └──(the draft ends: final verdict on the whole draft)─▶ committed or rejected
 //
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tiergate/config/config.h"
+#include "tiergate/core/clock.h"
 #include "tiergate/dispatch/verifier.h"
 #include "tiergate/engines/engine.h"
 
@@ -30,7 +31,9 @@ class DraftGate final : public TokenSink {
   // the confidence of a first verdict that let the draft go on (hedging).
   DraftGate(TokenSink& inner, const Verifier& verifier, double threshold, const SpeculativeConfig& config,
             const SamplingParams& client, bool stream, double router_prior, std::string intent,
-            std::function<void(double)> on_first_verdict = {});
+            std::function<void(double)> on_first_verdict = {}, std::function<SteadyTime()> now = {});
+
+  // `now` (empty = the steady clock) times config.hold_back_ms.
 
   // The request to send to the edge: log-probabilities with alternatives.
   static ChatRequest edge_request(const ChatRequest& request);
@@ -68,8 +71,10 @@ class DraftGate final : public TokenSink {
   const double prior_;
   const std::string intent_;
   const std::function<void(double)> on_first_verdict_;
+  const std::function<SteadyTime()> now_;
 
   std::vector<TokenLogprob> tokens_;
+  std::optional<SteadyTime> first_token_at_;  // for hold_back_ms
   std::vector<Delta> held_;
   bool early_checked_ = false;
   bool committed_ = false;

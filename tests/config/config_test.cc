@@ -326,7 +326,7 @@ const std::vector<ErrorCase>& error_cases() {
       {"SpeculativeUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "speculative: {verify: true}\n",
        "speculative.verify: unknown key 'verify'; known keys: enabled, margin, verifier, threshold, early_exit_tokens, "
-       "hold_back_tokens, log, hedge_below"},
+       "hold_back_tokens, hold_back_ms, log, hedge_below"},
       {"HandoffHistoryUnknown", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "handoff: {history: all}\n",
        "tiergate.yaml:3: handoff.history: expected auto, raw, redacted or summary, got \"all\""},

@@ -209,6 +209,7 @@ struct SpeculativeConfig {
   std::optional<double> threshold;  // overrides the verifier's own, 0..1
   int early_exit_tokens = 16;       // first verdict after this many draft tokens (a doomed draft stops there)
   int hold_back_tokens = 32;        // a stream sends nothing before this many tokens passed the verifier
+  int hold_back_ms = 0;             // ... or, when > 0, this long after the first draft token, whichever comes first
   // Hedging: when the first verdict passes with a confidence below this, the
   // cloud request starts in parallel; the loser is cancelled. nullopt = off.
   std::optional<double> hedge_below;
