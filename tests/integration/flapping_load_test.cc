@@ -31,16 +31,6 @@ constexpr int kRequests = 2000;
 constexpr int kClients = 50;
 constexpr int kFlapRun = 25;  // upstream requests per up or down run
 
-double metric_sum(const std::string& metrics, const std::string& family) {
-  double sum = 0;
-  std::regex sample("^" + family + "\\{[^}]*\\} ([0-9.e+-]+)$");
-  std::smatch m;
-  std::istringstream lines(metrics);
-  for (std::string line; std::getline(lines, line);) {
-    if (std::regex_match(line, m, sample)) sum += std::stod(m[1]);
-  }
-  return sum;
-}
 
 TEST(FlappingLoadTest, NoRequestIsLostWhileTheCloudFlaps) {
   std::atomic<int> upstream_calls{0};

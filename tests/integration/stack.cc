@@ -2,8 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <thread>
@@ -43,6 +44,17 @@ RunningServer start_tiergate(const std::string& config_yaml, const std::map<std:
   if (!line) throw std::runtime_error("tiergate serve did not start (see stderr above)");
   s.port = static_cast<uint16_t>(std::stoi(line->substr(line->rfind(':') + 1)));
   return s;
+}
+
+double metric_sum(const std::string& metrics, const std::string& family) {
+  double sum = 0;
+  const std::regex sample("^" + family + "\\{[^}]*\\} ([0-9.e+-]+)$");
+  std::smatch m;
+  std::istringstream lines(metrics);
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_match(line, m, sample)) sum += std::stod(m[1]);
+  }
+  return sum;
 }
 
 ThreadCounts thread_counts(pid_t pid) {

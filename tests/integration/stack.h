@@ -35,4 +35,8 @@ struct ThreadCounts {
 };
 ThreadCounts thread_counts(pid_t pid);
 
+// The sum of a Prometheus family's labelled samples in /metrics text
+// (`family{...} value` lines).
+double metric_sum(const std::string& metrics, const std::string& family);
+
 }  // namespace tiergate::testing
