@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +9,7 @@
 #include <thread>
 
 #include "gguf.h"
+#include "ggml_type_names.h"
 #include "llama_runtime.h"
 
 namespace tiergate {
@@ -24,18 +24,6 @@ struct GgufFile {
     if (data != nullptr) ggml_free(data);
   }
 };
-
-std::optional<ggml_type> quant_type(const std::string& name) {
-  for (int i = 0; i < GGML_TYPE_COUNT; ++i) {
-    const auto type = static_cast<ggml_type>(i);
-    const char* type_name = ggml_type_name(type);
-    if (type_name == nullptr || ggml_type_size(type) == 0 || ggml_blck_size(type) == 0) continue;
-    std::string lower(type_name);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower == name && ggml_get_type_traits(type)->is_quantized) return type;
-  }
-  return std::nullopt;
-}
 
 bool is_weight_matrix(const ggml_tensor* t) {
   const std::string_view name(t->name);
@@ -119,8 +107,8 @@ StatusOr<CheckpointCosts> measure_tensor_costs(const std::string& checkpoint, co
   if (Status s = check_gguf_file(checkpoint, "checkpoint", ""); !s.is_ok()) return s;
   std::vector<ggml_type> types;
   for (const std::string& name : params.types) {
-    auto t = quant_type(name);
-    if (!t) return invalid_argument("unknown quantization type for the budget search: " + name);
+    auto t = storage_type_by_name(name);
+    if (!t || !ggml_get_type_traits(*t)->is_quantized) return invalid_argument("unknown quantization type for the budget search: " + name);
     types.push_back(*t);
   }
   init_llama_backend_once();

@@ -10,6 +10,7 @@
 
 #include "gguf.h"
 #include "llama.h"
+#include "ggml_type_names.h"
 #include "llama_runtime.h"
 
 namespace tiergate {
@@ -82,21 +83,6 @@ std::string join(const std::vector<std::string>& items) {
     out += item;
   }
   return out;
-}
-
-// Tensor types a user may pin: the float types and everything ggml can
-// quantize to, by ggml's own (lower-cased) names.
-std::optional<ggml_type> tensor_type_by_name(std::string_view name) {
-  for (int i = 0; i < GGML_TYPE_COUNT; ++i) {
-    const auto type = static_cast<ggml_type>(i);
-    const char* type_name = ggml_type_name(type);
-    if (type_name == nullptr || ggml_type_size(type) == 0 || ggml_blck_size(type) == 0) continue;
-    if (lower(type_name) != name) continue;
-    const bool usable = type == GGML_TYPE_F32 || type == GGML_TYPE_F16 || type == GGML_TYPE_BF16 ||
-                        ggml_get_type_traits(type)->is_quantized;
-    if (usable) return type;
-  }
-  return std::nullopt;
 }
 
 std::vector<std::string> usable_type_names() {
@@ -197,7 +183,7 @@ StatusOr<QuantizationRecipe> parse_recipe(std::string_view tier) {
       return invalid_argument("tier '" + std::string(tier) + "': unknown tensor group '" + g + "' (known: " +
                               join(groups) + ")");
     }
-    if (!tensor_type_by_name(t)) {
+    if (!storage_type_by_name(t)) {
       return invalid_argument("tier '" + std::string(tier) + "': unknown tensor type '" + t + "' (e.g. " +
                               join(usable_type_names()) + ")");
     }
@@ -217,13 +203,13 @@ std::vector<std::pair<std::string, std::string>> named_recipes() { return named_
 
 bool recipe_requires_importance(const QuantizationRecipe& recipe) {
   for (const auto& [target, type] : recipe.tensor_types) {
-    if (auto t = tensor_type_by_name(type); t && ggml_quantize_requires_imatrix(*t)) return true;
+    if (auto t = storage_type_by_name(type); t && ggml_quantize_requires_imatrix(*t)) return true;
   }
   return false;
 }
 
 double type_bits_per_weight(std::string_view type) {
-  const auto t = tensor_type_by_name(lower(type));
+  const auto t = storage_type_by_name(lower(type));
   if (!t) return 0;
   return 8.0 * static_cast<double>(ggml_type_size(*t)) / static_cast<double>(ggml_blck_size(*t));
 }
@@ -296,7 +282,7 @@ Status quantize_checkpoint(const std::string& checkpoint, const std::string& out
   std::vector<llama_model_tensor_override> overrides;
   patterns.reserve(recipe.tensor_types.size());
   for (const auto& [target, type_name] : recipe.tensor_types) {
-    const auto type = tensor_type_by_name(type_name);
+    const auto type = storage_type_by_name(type_name);
     if (!type) return invalid_argument("recipe " + recipe.name + ": unknown tensor type " + type_name);
     if (target == "embd" || target == "token_embd.weight") {
       qp.token_embedding_type = *type;
