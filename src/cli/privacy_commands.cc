@@ -50,6 +50,20 @@ StatusOr<std::vector<PiiExample>> load_all(const std::vector<std::string>& files
   return all;
 }
 
+// One line of `pii scan`'s output: {"spans": [{"type", "start", "end"}]},
+// offsets in code points (detector spans begin and end on code point
+// boundaries, structured_pii.h).
+json spans_line(std::string_view text, const std::vector<PiiSpan>& found) {
+  const Utf8OffsetMap offsets(text);
+  json spans = json::array();
+  for (const PiiSpan& s : found) {
+    spans.push_back({{"type", pii_type_name(s.type)},
+                     {"start", offsets.code_point_offset(s.begin).value_or(0)},
+                     {"end", offsets.code_point_offset(s.end).value_or(0)}});
+  }
+  return json{{"spans", spans}};
+}
+
 struct ScanArgs {
   std::string data, out, tagger;
 };
@@ -63,16 +77,9 @@ int run_scan(const ScanArgs& args) {
   if (!out) return fail("pii scan", args.out + ": cannot write (check the directory exists and is writable)");
   size_t found = 0;
   for (const PiiExample& row : *rows) {
-    const Utf8OffsetMap offsets(row.text);
-    json spans = json::array();
-    for (const PiiSpan& s : detect(row.text, tagger->get())) {
-      // Detector spans begin and end on code point boundaries (structured_pii.h).
-      spans.push_back({{"type", pii_type_name(s.type)},
-                       {"start", offsets.code_point_offset(s.begin).value_or(0)},
-                       {"end", offsets.code_point_offset(s.end).value_or(0)}});
-    }
-    found += spans.size();
-    out << json{{"spans", spans}}.dump() << "\n";
+    const json line = spans_line(row.text, detect(row.text, tagger->get()));
+    found += line["spans"].size();
+    out << line.dump() << "\n";
   }
   if (!out.flush()) return fail("pii scan", args.out + ": write failed (disk full?)");
   std::cerr << json{{"rows", rows->size()}, {"spans", found}, {"out", args.out}}.dump() << "\n";
@@ -162,6 +169,7 @@ struct CvArgs {
   std::vector<std::string> data;
   int folds = 5;
   bool by_template = false;
+  std::string spans_out;
   TaggerArgs tagger;
 };
 
@@ -209,6 +217,7 @@ int run_cv(const CvArgs& args) {
     for (size_t k = 0; k < order.size(); ++k) fold[order[k]] = static_cast<int>(k % static_cast<size_t>(args.folds));
   }
   PiiScorer scorer;
+  std::vector<std::vector<PiiSpan>> found(rows->size());
   for (int f = 0; f < args.folds; ++f) {
     std::vector<PiiExample> train;
     for (size_t i = 0; i < rows->size(); ++i) {
@@ -216,9 +225,18 @@ int run_cv(const CvArgs& args) {
     }
     const PiiTagger tagger = PiiTagger::train(train, *options);
     for (size_t i = 0; i < rows->size(); ++i) {
-      if (fold[i] == f) scorer.add((*rows)[i].spans, detect((*rows)[i].text, &tagger));
+      if (fold[i] != f) continue;
+      found[i] = detect((*rows)[i].text, &tagger);
+      scorer.add((*rows)[i].spans, found[i]);
     }
     std::cerr << "[pii cv] fold " << f + 1 << "/" << args.folds << "\n";
+  }
+  if (!args.spans_out.empty()) {
+    std::string lines;
+    for (size_t i = 0; i < rows->size(); ++i) lines += spans_line((*rows)[i].text, found[i]).dump() + "\n";
+    if (Status written = write_file_atomically(args.spans_out, lines); !written.is_ok()) {
+      return fail("pii cv", written.message());
+    }
   }
   std::cout << pii_eval_json(scorer) << "\n";
   return 0;
@@ -312,6 +330,9 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   c->add_option("--folds", cv->folds, "folds")->capture_default_str();
   c->add_flag("--by-template", cv->by_template,
               "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
+  c->add_option("--spans-out", cv->spans_out,
+                "also write each row's cross-validated detections, one line per input row in `pii scan`'s format "
+                "(for error analysis)");
   add_tagger_options(*c, cv->tagger);
   runs[c] = [cv] { return run_cv(*cv); };
 

@@ -103,9 +103,19 @@ TEST_F(PiiCommandsTest, TrainWritesATaggerThatScanAndEvalUse) {
   ASSERT_EQ(eval.exit_code, 0) << eval.err;
   EXPECT_GE(json::parse(eval.out)["types"]["PERSON"]["recall"].get<double>(), 0.95);
 
-  const auto cv = tiergate({"pii", "cv", "--data", data, "--folds", "2", "--epochs", "2", "--buckets", "4096"});
+  const std::string cv_spans = dir_ + "/cv_spans.jsonl";
+  const auto cv = tiergate({"pii", "cv", "--data", data, "--folds", "2", "--epochs", "2", "--buckets", "4096",
+                            "--spans-out", cv_spans});
   ASSERT_EQ(cv.exit_code, 0) << cv.err;
-  EXPECT_EQ(json::parse(cv.out)["types"]["PERSON"]["gold"], 160);
+  const json cv_report = json::parse(cv.out);
+  EXPECT_EQ(cv_report["types"]["PERSON"]["gold"], 160);
+  // --spans-out: each row's cross-validated detections, one line per row in
+  // order, as many spans in all as the report counted.
+  std::ifstream spans_in(cv_spans);
+  size_t lines = 0, spans = 0;
+  for (std::string line; std::getline(spans_in, line); ++lines) spans += json::parse(line)["spans"].size();
+  EXPECT_EQ(lines, 160u);
+  EXPECT_EQ(spans, cv_report["overall"]["predicted"].get<size_t>());
 
   // Nothing to learn, and a damaged tagger: clear errors.
   const std::string only_cards = write("cards.jsonl", "{\"text\": \"4111 1111 1111 1111\", \"spans\": "
