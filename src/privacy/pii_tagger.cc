@@ -3,6 +3,7 @@
 #include "tiergate/privacy/structured_pii.h"
 
 #include "little_endian.h"
+#include "tagger_tokens.h"
 
 #include <algorithm>
 #include <array>
@@ -19,38 +20,9 @@ namespace {
 constexpr std::string_view kMagic = "TGPIITAG";
 constexpr uint32_t kFormatVersion = 2;  // 2: a gazetteer follows the weights
 
-struct Token {
-  uint32_t begin = 0, end = 0;
-  bool newline_before = false;
-};
-
-bool is_word_byte(unsigned char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
-}
-
-// Words (runs of word bytes, an apostrophe inside one included) and single
-// marks; white space separates and is noted when it holds a line break.
-void tokenize(std::string_view text, std::vector<Token>& out) {
-  out.clear();
-  bool newline = false;
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const size_t n = text.size();
-  for (size_t i = 0; i < n;) {
-    const unsigned char c = p[i];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-      newline = newline || c == '\n';
-      ++i;
-      continue;
-    }
-    size_t end = i + 1;
-    if (is_word_byte(c)) {
-      while (end < n && (is_word_byte(p[end]) || (p[end] == '\'' && end + 1 < n && is_word_byte(p[end + 1])))) ++end;
-    }
-    out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(end), newline});
-    newline = false;
-    i = end;
-  }
-}
+using pii_tokens::is_word_byte;
+using pii_tokens::Token;
+using pii_tokens::tokenize;
 
 uint64_t mix(uint64_t h) {  // splitmix64 finaliser
   h ^= h >> 30;
@@ -60,8 +32,6 @@ uint64_t mix(uint64_t h) {  // splitmix64 finaliser
   return h ^ (h >> 31);
 }
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 // What a token contributes to its own and its neighbours' features.
 struct TokenView {
   uint64_t word = 0, shape = 0, prefix = 0, suffix = 0;
@@ -70,48 +40,63 @@ struct TokenView {
   bool newline_before = false;
 };
 
-// Whether a token opening with `first` is marked: an upper-case letter, a
-// digit or a non-ASCII byte.
-bool is_marked(unsigned char first) {
-  return (first >= 'A' && first <= 'Z') || (first >= '0' && first <= '9') || first >= 0x80;
+// Per byte: the lower-cased byte, and its kind in a shape (X upper, x lower
+// or non-ASCII, d digit, else the mark itself).
+struct ByteView {
+  uint8_t lower, kind;
+};
+constexpr std::array<ByteView, 256> kByteView = [] {
+  std::array<ByteView, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const auto u = static_cast<uint8_t>(c);
+    const bool upper = c >= 'A' && c <= 'Z';
+    t[u].lower = upper ? static_cast<uint8_t>(c - 'A' + 'a') : u;
+    t[u].kind = upper                                  ? uint8_t{'X'}
+                : (c >= 'a' && c <= 'z') || c >= 0x80 ? uint8_t{'x'}
+                : (c >= '0' && c <= '9')               ? uint8_t{'d'}
+                                                       : u;
+  }
+  return t;
+}();
+
+constexpr uint64_t kFnvOffset = 1469598103934665603ull, kFnvPrime = 1099511628211ull;
+
+// The FNV-1a hash of the lower-cased token: what the word features and the
+// gazetteer key on.
+uint64_t word_hash(std::string_view text, const Token& t) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  uint64_t word = kFnvOffset;
+  for (size_t k = 0; k < t.end - t.begin; ++k) word = (word ^ kByteView[s[k]].lower) * kFnvPrime;
+  return word;
 }
 
-// FNV-1a hashes of the lower-cased word, its first and last three bytes, and
-// its shape, computed in one pass without copying the word: this runs for
-// every token scanned. Then the word's gazetteer matches.
+// The word hash, FNV-1a hashes of the token's first and last three bytes
+// (lower-cased) and of its shape (kinds, runs collapsed, 6 at most), without
+// copying the token; then the word's gazetteer matches.
 TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazetteer) {
-  const std::string_view s = text.substr(t.begin, t.end - t.begin);
-  constexpr uint64_t kOffset = 1469598103934665603ull, kPrime = 1099511628211ull;
-  uint64_t word = kOffset, prefix = 11, suffix = 13, shape = 7;
-  char last_shape = 0;
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  const size_t n = t.end - t.begin;
+  uint64_t prefix = 11, suffix = 13, shape = 7;
+  uint8_t last_kind = 0;
   size_t shape_len = 0;
-  const size_t suffix_from = s.size() > 3 ? s.size() - 3 : 0;
-  for (size_t k = 0; k < s.size(); ++k) {
-    const char c = s[k];
-    const auto l = static_cast<unsigned char>(lower(c));
-    word = (word ^ l) * kPrime;
-    if (k < 3) prefix = (prefix ^ l) * kPrime;
-    if (k >= suffix_from) suffix = (suffix ^ l) * kPrime;
-    // Shape: X upper, x lower, d digit, the mark itself; runs collapsed; 6 at most.
-    const auto u = static_cast<unsigned char>(c);
-    const char kind = (c >= 'A' && c <= 'Z')                      ? 'X'
-                      : (c >= 'a' && c <= 'z') || u >= 0x80        ? 'x'
-                      : (c >= '0' && c <= '9')                    ? 'd'
-                                                                  : c;
-    if (shape_len < 6 && (shape_len == 0 || kind != last_shape)) {
-      shape = (shape ^ static_cast<unsigned char>(kind)) * kPrime;
-      last_shape = kind;
+  for (size_t k = 0; k < n && shape_len < 6; ++k) {
+    const uint8_t kind = kByteView[s[k]].kind;
+    if (shape_len == 0 || kind != last_kind) {
+      shape = (shape ^ kind) * kFnvPrime;
+      last_kind = kind;
       ++shape_len;
     }
   }
+  for (size_t k = 0; k < std::min<size_t>(n, 3); ++k) prefix = (prefix ^ kByteView[s[k]].lower) * kFnvPrime;
+  for (size_t k = n > 3 ? n - 3 : 0; k < n; ++k) suffix = (suffix ^ kByteView[s[k]].lower) * kFnvPrime;
   TokenView v;
-  v.word = word;
+  v.word = word_hash(text, t);
   v.shape = shape;
   v.prefix = prefix;
   v.suffix = suffix;
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;
-  v.gazetteer = gazetteer.lookup(word);
+  v.gazetteer = gazetteer.lookup(v.word);
   return v;
 }
 
@@ -122,14 +107,23 @@ enum Template : uint64_t {
   kGazetteerFull, kGazetteerPart
 };
 
+// The feature slots of one token: 20 templates and the gazetteer matches of
+// three tokens (16 categories, full and part, at most).
+struct FeatureSlots {
+  std::array<uint32_t, 20 + 3 * 2 * Gazetteer::kMaxCategories> slot;
+  size_t size = 0;
+  const uint32_t* begin() const { return slot.data(); }
+  const uint32_t* end() const { return slot.data() + size; }
+};
+
 // The feature slots of token i given the two previous tags. `mixed_case`:
 // capitalisation is only evidence in text that is not all lower case.
 // `context_words` false leaves out the words around the token (training's
 // context dropout).
 void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bool mixed_case, uint32_t slots,
-              std::vector<uint32_t>& out, bool context_words = true) {
-  out.clear();
-  auto add = [&](Template t, uint64_t value) { out.push_back(static_cast<uint32_t>(mix(value * 31 + t)) & slots); };
+              FeatureSlots& out, bool context_words = true) {
+  out.size = 0;
+  auto add = [&](Template t, uint64_t value) { out.slot[out.size++] = static_cast<uint32_t>(mix(value * 31 + t)) & slots; };
   constexpr uint64_t kStart = 0x5354415254ull, kEnd = 0x454e44ull;
   auto word_at = [&](ptrdiff_t j) {
     return j < 0 ? kStart : static_cast<size_t>(j) >= v.size() ? kEnd : v[static_cast<size_t>(j)].word;
@@ -175,12 +169,29 @@ void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bo
   }
 }
 
-// score[k] = the sum over the feature slots of weights[slot * tags + k].
-void add_scores(const float* weights, const std::vector<uint32_t>& slots, size_t tags, float* score) {
-  std::fill(score, score + tags, 0.0f);
+// score[k] = the sum over the feature slots of weights[slot * Stride + k]
+// (k < Stride), summed in registers: Stride is known when compiled.
+template <size_t Stride>
+void add_rows(const float* weights, const FeatureSlots& slots, float* score) {
+  std::array<float, Stride> sum{};
   for (uint32_t s : slots) {
-    const float* ws = weights + size_t{s} * tags;
-    for (size_t k = 0; k < tags; ++k) score[k] += ws[k];
+    const float* row = weights + size_t{s} * Stride;
+    for (size_t k = 0; k < Stride; ++k) sum[k] += row[k];
+  }
+  std::copy(sum.begin(), sum.end(), score);
+}
+
+// add_rows() for PiiTagger::stride(): a multiple of 8, at most 64 (30 types).
+void add_scores(const float* weights, const FeatureSlots& slots, size_t stride, float* score) {
+  switch (stride) {
+    case 8: return add_rows<8>(weights, slots, score);
+    case 16: return add_rows<16>(weights, slots, score);
+    case 24: return add_rows<24>(weights, slots, score);
+    case 32: return add_rows<32>(weights, slots, score);
+    case 40: return add_rows<40>(weights, slots, score);
+    case 48: return add_rows<48>(weights, slots, score);
+    case 56: return add_rows<56>(weights, slots, score);
+    default: return add_rows<64>(weights, slots, score);
   }
 }
 
@@ -249,13 +260,14 @@ Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
   for (const GazetteerList& list : lists) categories.push_back(list.category);
   Gazetteer g(std::move(categories));
   std::vector<Token> tokens;
+  std::vector<uint32_t> marked;
   for (size_t c = 0; c < lists.size(); ++c) {
     for (const std::string& entry : lists[c].entries) {
-      tokenize(entry, tokens);
+      tokenize(entry, tokens, marked);
       const auto is_word = [&](const Token& t) { return is_word_byte(static_cast<unsigned char>(entry[t.begin])); };
       const bool full = tokens.size() == 1;
       for (const Token& t : tokens) {
-        if (is_word(t)) g.add(view_of(entry, t, Gazetteer{}).word, c, full);
+        if (is_word(t)) g.add(word_hash(entry, t), c, full);
       }
     }
   }
@@ -321,8 +333,9 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   std::vector<Row> rows;
   rows.reserve(examples.size());
   std::vector<Token> tokens;
+  std::vector<uint32_t> marked;
   for (const PiiExample& e : examples) {
-    tokenize(e.text, tokens);
+    tokenize(e.text, tokens, marked);
     Row row;
     row.mixed = mixed_case(e.text);
     row.gold.assign(tokens.size(), 0);
@@ -348,7 +361,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   std::vector<size_t> order(rows.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(options.seed);
-  std::vector<uint32_t> f;
+  FeatureSlots f;
   std::vector<float> score(tags);
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   float step = 1;
@@ -359,7 +372,10 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
       int prev = -1, prev2 = -1;  // -1: before the text
       for (size_t i = 0; i < row.views.size(); ++i, step += 1) {
         features(row.views, i, prev, prev2, row.mixed, slots, f, !(coin(rng) < options.context_dropout));
-        add_scores(w.data(), f, tags, score.data());
+        std::fill(score.begin(), score.end(), 0.0f);
+        for (uint32_t s : f) {
+          for (size_t k = 0; k < tags; ++k) score[k] += w[size_t{s} * tags + k];
+        }
         const int guess = static_cast<int>(std::max_element(score.begin(), score.end()) - score.begin());
         const int gold = row.gold[i];
         if (guess != gold) {
@@ -375,8 +391,11 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
       }
     }
   }
-  t.weights_.resize(w.size());
-  for (size_t k = 0; k < w.size(); ++k) t.weights_[k] = w[k] - u[k] / step;
+  const size_t stride = t.stride();
+  t.weights_.assign(size_t{t.buckets_} * stride, 0.0f);
+  for (size_t slot = 0; slot < t.buckets_; ++slot) {
+    for (size_t k = 0; k < tags; ++k) t.weights_[slot * stride + k] = w[slot * tags + k] - u[slot * tags + k] / step;
+  }
   return t;
 }
 
@@ -384,46 +403,63 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
   std::vector<Token>& tokens = tagger_tokens();
   std::vector<TokenView>& views = tagger_views();
-  thread_local std::vector<uint32_t> f;
+  FeatureSlots f;
   thread_local std::vector<uint8_t> viewed;
-  tokenize(text, tokens);
-  // Views (hashes, gazetteer matches) only of the tokens scored and their
-  // neighbours within reach of the features: most tokens of a prompt are
-  // neither.
+  thread_local std::vector<uint32_t> marked_tokens;
+  tokenize(text, tokens, marked_tokens);
+  // Views only of the tokens scored and of their neighbours within reach of
+  // the features, which read only the word of a token two away: most tokens
+  // of a prompt are none of these. viewed[j]: 0 nothing, 1 the word, 2 all.
   views.resize(tokens.size());
   viewed.assign(tokens.size(), 0);
-  auto view_around = [&](size_t i) {
-    for (size_t j = i >= 2 ? i - 2 : 0; j < std::min(tokens.size(), i + 3); ++j) {
-      if (!viewed[j]) {
-        views[j] = view_of(text, tokens[j], gazetteer_);
-        viewed[j] = 1;
-      }
+  auto view = [&](size_t j) {
+    if (viewed[j] < 2) {
+      views[j] = view_of(text, tokens[j], gazetteer_);
+      viewed[j] = 2;
     }
   };
-  auto marked = [&](size_t j) { return j < tokens.size() && is_marked(static_cast<unsigned char>(text[tokens[j].begin])); };
+  auto view_word = [&](size_t j) {
+    if (viewed[j] == 0) {
+      views[j].word = word_hash(text, tokens[j]);
+      viewed[j] = 1;
+    }
+  };
+  auto view_around = [&](size_t i) {
+    if (i >= 2) view_word(i - 2);
+    if (i >= 1) view(i - 1);
+    if (i + 1 < tokens.size()) view(i + 1);
+    if (i + 2 < tokens.size()) view_word(i + 2);
+  };
+  auto marked = [&](size_t j) { return j < tokens.size() && tokens[j].marked; };
   const bool mixed = mixed_case(text);
   const size_t tags = this->tags();
   std::array<float, 64> score{};
   int prev = -1, prev2 = -1;
   size_t open = 0;       // index in `out` of the span being extended, when prev is B/I
   size_t open_from = 0;  // its first token
+  size_t next_marked = 0;  // in marked_tokens: the first at or after i, once looked for
   for (size_t i = 0; i < tokens.size(); ++i) {
     // In text with capitals, a span opens at a marked token (a capital, a
     // digit, a non-ASCII letter): other tokens outside a span are O without
-    // scoring, which spares most of the words of a prompt.
-    if (mixed && prev <= 0 && !marked(i)) {
-      prev2 = prev;
+    // scoring, which spares most of the words of a prompt. The loop goes
+    // straight to the next marked token, as if it had stepped over each.
+    if (mixed && prev <= 0 && !tokens[i].marked) {
+      while (next_marked < marked_tokens.size() && marked_tokens[next_marked] < i) ++next_marked;
+      const size_t to = next_marked < marked_tokens.size() ? marked_tokens[next_marked] : tokens.size();
+      prev2 = to - i >= 2 ? 0 : prev;
       prev = 0;
+      i = to - 1;
       continue;
     }
-    view_around(i);
+    view(i);
     if (mixed && prev <= 0 && !marked(i + 1) && everyday(views[i].gazetteer) && !all_capitals(text, tokens, i)) {
       prev2 = prev;
       prev = 0;
       continue;
     }
+    view_around(i);
     features(views, i, prev, prev2, mixed, buckets_ - 1, f);
-    add_scores(weights_.data(), f, tags, score.data());
+    add_scores(weights_.data(), f, stride(), score.data());
     // An I- tag only continues a span of its own type.
     int best = 0;
     for (size_t k = 1; k < tags; ++k) {
@@ -494,14 +530,11 @@ std::string PiiTagger::serialize() const {
     out += name;
   }
   little_endian::append<uint32_t>(out, buckets_);
-  const size_t at = out.size();
-  out.resize(at + weights_.size() * sizeof(float));
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(out.data() + at, weights_.data(), weights_.size() * sizeof(float));
-  } else {
-    for (size_t k = 0; k < weights_.size(); ++k) {
-      const uint32_t bits = std::bit_cast<uint32_t>(weights_[k]);
-      for (int b = 0; b < 4; ++b) out[at + 4 * k + static_cast<size_t>(b)] = static_cast<char>((bits >> (8 * b)) & 0xff);
+  // The file holds tags() floats per slot, without stride()'s padding.
+  out.reserve(out.size() + size_t{buckets_} * tags() * sizeof(float) + gazetteer_.categories().size() * 16);
+  for (size_t slot = 0; slot < buckets_; ++slot) {
+    for (size_t k = 0; k < tags(); ++k) {
+      little_endian::append<uint32_t>(out, std::bit_cast<uint32_t>(weights_[slot * stride() + k]));
     }
   }
   gazetteer_.serialize(out);
@@ -542,11 +575,11 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " weight bytes where " +
                             std::to_string(n * sizeof(float)) + " were due (truncated or damaged)");
   }
-  t.weights_.resize(n);
+  t.weights_.assign(size_t{buckets} * t.stride(), 0.0f);
   for (size_t k = 0; k < n; ++k) {
     uint32_t bits = 0;
     for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
-    t.weights_[k] = std::bit_cast<float>(bits);
+    t.weights_[k / t.tags() * t.stride() + k % t.tags()] = std::bit_cast<float>(bits);
   }
   at += n * sizeof(float);
   auto gazetteer = Gazetteer::parse(bytes, at, source);

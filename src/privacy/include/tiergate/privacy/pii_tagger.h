@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -74,6 +75,21 @@ class PiiTagger {
 
  private:
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
+  // The floats of one slot's row in weights_: tags() rounded up to a
+  // multiple of 8 (the rest zero), so that tag() adds whole vectors.
+  size_t stride() const { return (tags() + 7) & ~size_t{7}; }
+
+  // Rows that begin on a cache line: a row of 16 floats is one line.
+  template <class T>
+  struct CacheLineAllocator {
+    using value_type = T;
+    CacheLineAllocator() = default;
+    template <class U>
+    CacheLineAllocator(const CacheLineAllocator<U>&) {}
+    T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
+    void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{64}); }
+    bool operator==(const CacheLineAllocator&) const { return true; }
+  };
 
   // Whether the span the decoder closed over tokens [from, to) of the text
   // being tagged is kept: it needs a word of two or more letters or a number
@@ -94,7 +110,7 @@ class PiiTagger {
   uint16_t street_categories_ = 0;  // gazetteer categories of street words
   uint16_t common_categories_ = 0;  // and of everyday words
   uint16_t company_categories_ = 0;  // and of company suffixes
-  std::vector<float> weights_;  // [slot * tags() + tag]
+  std::vector<float, CacheLineAllocator<float>> weights_;  // [slot * stride() + tag]
 };
 
 // Reads a tagger file. kNotFound when it cannot be read; parse()'s errors

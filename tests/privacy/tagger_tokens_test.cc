@@ -1,0 +1,120 @@
+// The tagger's tokenizer (src/privacy/tagger_tokens.h) against the plain
+// byte-by-byte statement of its rules, on cut points around its 64-byte
+// blocks and on random text.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tagger_tokens.h"
+
+namespace tiergate::pii_tokens {
+namespace {
+
+// The rules, one byte at a time: a word runs over word bytes and over an
+// apostrophe that stands between a word byte and a word byte; any other
+// byte but white space is a token of its own.
+std::vector<Token> reference_tokens(std::string_view text) {
+  std::vector<Token> out;
+  bool line_feed = false;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      line_feed = line_feed || c == '\n';
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    if (is_word_byte(c)) {
+      while (end < n && (is_word_byte(p[end]) || (p[end] == '\'' && end + 1 < n && is_word_byte(p[end + 1])))) ++end;
+    }
+    const bool marked = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+    out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(end), line_feed, marked});
+    line_feed = false;
+    i = end;
+  }
+  return out;
+}
+
+std::string describe(std::string_view text, const std::vector<Token>& tokens) {
+  std::string out;
+  for (const Token& t : tokens) {
+    out += std::string(t.newline_before ? "\\n" : "") + (t.marked ? "*[" : "[") + std::string(text.substr(t.begin, t.end - t.begin)) + "]" +
+           std::to_string(t.begin) + " ";
+  }
+  return out;
+}
+
+void expect_same_tokens(std::string_view text) {
+  std::vector<Token> got;
+  std::vector<uint32_t> marked;
+  tokenize(text, got, marked);
+  const std::vector<Token> want = reference_tokens(text);
+  std::vector<uint32_t> want_marked;
+  for (size_t k = 0; k < want.size(); ++k) {
+    if (want[k].marked) want_marked.push_back(static_cast<uint32_t>(k));
+  }
+  bool same = got.size() == want.size() && marked == want_marked;
+  for (size_t k = 0; same && k < got.size(); ++k) {
+    same = got[k].begin == want[k].begin && got[k].end == want[k].end &&
+           got[k].newline_before == want[k].newline_before && got[k].marked == want[k].marked;
+  }
+  EXPECT_TRUE(same) << "text of " << text.size() << " bytes\n got:  " << describe(text, got)
+                    << "\n want: " << describe(text, want);
+}
+
+TEST(TaggerTokensTest, WordsMarksApostrophesAndLineBreaks) {
+  const std::string_view text = "O'Brien's  car,\n\tdon't 'quote' 42kg\r\n\xc3\xa9t\xc3\xa9!";
+  std::vector<Token> tokens;
+  std::vector<uint32_t> marked;
+  tokenize(text, tokens, marked);
+  // O'Brien's | car | , | don't | ' | quote | ' | 42kg | été | !
+  ASSERT_EQ(tokens.size(), 10u) << describe(text, tokens);
+  expect_same_tokens(text);
+  EXPECT_EQ(tokens[0].end - tokens[0].begin, 9u);  // O'Brien's
+  EXPECT_TRUE(tokens[3].newline_before);           // don't
+  EXPECT_EQ(marked, (std::vector<uint32_t>{0, 7, 8}));  // O'Brien's, 42kg, été
+  expect_same_tokens("");
+  expect_same_tokens("   \n\n  ");
+  expect_same_tokens("'");
+  expect_same_tokens("a'");
+  expect_same_tokens("'a");
+  expect_same_tokens("a''b");
+  expect_same_tokens(std::string("a\0b", 3));
+}
+
+// Every cut of a word, an apostrophe, a mark and a line break against the
+// block edges at 64 and 128 bytes.
+TEST(TaggerTokensTest, TokensAcrossBlockEdges) {
+  for (const std::string piece : {"don't", "''", "word", "x'y'z", ".", "\n", "a\n'b", "\xe2\x82\xac"}) {
+    for (size_t at = 55; at <= 135; ++at) {
+      std::string text(at, 'a');
+      text[at / 2] = ' ';
+      text += piece;
+      expect_same_tokens(text);
+      expect_same_tokens(text + " tail");
+      std::string spaced(at, ' ');
+      expect_same_tokens(spaced + piece + "b");
+    }
+  }
+  expect_same_tokens(std::string(64, 'a'));
+  expect_same_tokens(std::string(200, 'a') + "'s");
+  expect_same_tokens(std::string(63, 'a') + "'" + std::string(70, 'b'));
+  expect_same_tokens(std::string(64, '\n') + "x");
+}
+
+TEST(TaggerTokensTest, RandomTextMatchesTheRules) {
+  const std::string alphabet = std::string("aZ9'' \n\t\r.,-@[`{") + "\x80\xff" + std::string(1, '\0');
+  std::mt19937 rng(7);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text(rng() % 300, ' ');
+    for (char& c : text) c = alphabet[rng() % alphabet.size()];
+    expect_same_tokens(text);
+  }
+}
+
+}  // namespace
+}  // namespace tiergate::pii_tokens
