@@ -53,6 +53,13 @@ md += row("**overall**", ev.overall, byTemplate.overall, bare.overall) + "\n";
 md += `Scan speed, one core (median of the repetitions): structured_scan rows are the structured detectors alone; ` +
   `full_scan_with_tagger adds a tagger trained on the dev rows and the merge, as the gateway scans.\n\n| input | MB/s |\n|---|---:|\n`;
 for (const m of medians) md += `| ${m.name} | ${m.mb_per_s.toFixed(0)} |\n`;
+// The same prompts scanned both ways in this run: what the tagger costs.
+const speedOf = (prefix) => medians.find((m) => m.name.startsWith(prefix));
+const alone = speedOf("structured_scan/prompts"), whole = speedOf("full_scan_with_tagger/prompts");
+if (alone && whole) {
+  md += `\nOn the prompts, the whole scan takes ${(alone.mb_per_s / whole.mb_per_s).toFixed(2)}× the time of the structured ` +
+        `detectors alone (same run).\n`;
+}
 fs.writeFileSync(`${resultsDir}/pii_quality.md`, md);
 JS
 cat "$results/pii_quality.md"
