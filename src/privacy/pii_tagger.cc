@@ -116,14 +116,64 @@ struct FeatureSlots {
   const uint32_t* end() const { return slot.data() + size; }
 };
 
+uint32_t slot_of(Template t, uint64_t value, uint32_t slots) { return static_cast<uint32_t>(mix(value * 31 + t)) & slots; }
+
+// The layout of PiiTagger::fixed_slots_: the slots of the templates whose
+// values come from a small set, for taggers of `tags` tags.
+struct FixedSlotLayout {
+  static constexpr size_t kBias = 0, kCap = 1, kCapBefore = 2, kCapAfter = 3, kNewline = 4, kBoundary = 5;
+  static constexpr size_t kGazetteerFull = 6;  // [category * 4 + offset + 1]
+  static constexpr size_t kGazetteerPart = kGazetteerFull + 4 * Gazetteer::kMaxCategories;
+  static constexpr size_t kPrevTag = kGazetteerPart + 4 * Gazetteer::kMaxCategories;  // [prev + 1]
+  size_t tags;
+  size_t prev_tags() const { return kPrevTag + tags + 1; }  // [(prev2 + 1) * (tags + 1) + prev + 1]
+  size_t size() const { return prev_tags() + (tags + 1) * (tags + 1); }
+};
+
+std::vector<uint32_t> fixed_slots(uint32_t slots, size_t tags) {
+  using L = FixedSlotLayout;
+  const L layout{tags};
+  std::vector<uint32_t> out(layout.size());
+  out[L::kBias] = slot_of(kBias, 0, slots);
+  out[L::kCap] = slot_of(kCap, 1, slots);
+  out[L::kCapBefore] = slot_of(kCapBefore, 1, slots);
+  out[L::kCapAfter] = slot_of(kCapAfter, 1, slots);
+  out[L::kNewline] = slot_of(kNewline, 1, slots);
+  out[L::kBoundary] = slot_of(kBoundary, 1, slots);
+  for (uint64_t v = 0; v < 4 * Gazetteer::kMaxCategories; ++v) {
+    out[L::kGazetteerFull + v] = slot_of(kGazetteerFull, v, slots);
+    out[L::kGazetteerPart + v] = slot_of(kGazetteerPart, v, slots);
+  }
+  // A previous tag is -1 (before the text) or a tag; the templates hash it + 2.
+  for (int prev = -1; prev < static_cast<int>(tags); ++prev) {
+    out[L::kPrevTag + static_cast<size_t>(prev + 1)] = slot_of(kPrevTag, static_cast<uint64_t>(prev + 2), slots);
+    for (int prev2 = -1; prev2 < static_cast<int>(tags); ++prev2) {
+      out[layout.prev_tags() + static_cast<size_t>(prev2 + 1) * (tags + 1) + static_cast<size_t>(prev + 1)] =
+          slot_of(kPrevTags, static_cast<uint64_t>((prev2 + 2) * 1000 + prev + 2), slots);
+    }
+  }
+  return out;
+}
+
+// What features() needs of a tagger: its slot mask (buckets - 1) and its
+// fixed slots, fixed_slots(slots, layout.tags).
+struct FeatureTables {
+  uint32_t slots;
+  std::span<const uint32_t> fixed;
+  FixedSlotLayout layout;
+};
+
 // The feature slots of token i given the two previous tags. `mixed_case`:
 // capitalisation is only evidence in text that is not all lower case.
 // `context_words` false leaves out the words around the token (training's
 // context dropout).
-void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bool mixed_case, uint32_t slots,
-              FeatureSlots& out, bool context_words = true) {
+void features(const FeatureTables& tables, const std::vector<TokenView>& v, size_t i, int prev, int prev2,
+              bool mixed_case, FeatureSlots& out, bool context_words = true) {
+  using L = FixedSlotLayout;
   out.size = 0;
-  auto add = [&](Template t, uint64_t value) { out.slot[out.size++] = static_cast<uint32_t>(mix(value * 31 + t)) & slots; };
+  auto add = [&](Template t, uint64_t value) { out.slot[out.size++] = slot_of(t, value, tables.slots); };
+  auto add_fixed = [&](size_t at) { out.slot[out.size++] = tables.fixed[at]; };
+  const size_t tags = tables.layout.tags;
   constexpr uint64_t kStart = 0x5354415254ull, kEnd = 0x454e44ull;
   auto word_at = [&](ptrdiff_t j) {
     return j < 0 ? kStart : static_cast<size_t>(j) >= v.size() ? kEnd : v[static_cast<size_t>(j)].word;
@@ -132,13 +182,13 @@ void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bo
     return j < 0 ? kStart : static_cast<size_t>(j) >= v.size() ? kEnd : v[static_cast<size_t>(j)].shape;
   };
   const auto at = static_cast<ptrdiff_t>(i);
-  add(kBias, 0);
+  add_fixed(L::kBias);
   add(kWord, v[i].word);
   add(kShape, v[i].shape);
   add(kPrefix, v[i].prefix);
   add(kSuffix, v[i].suffix);
-  add(kPrevTag, static_cast<uint64_t>(prev + 2));
-  add(kPrevTags, static_cast<uint64_t>((prev2 + 2) * 1000 + prev + 2));
+  add_fixed(L::kPrevTag + static_cast<size_t>(prev + 1));
+  add_fixed(tables.layout.prev_tags() + static_cast<size_t>(prev2 + 1) * (tags + 1) + static_cast<size_t>(prev + 1));
   if (context_words) {
     add(kWordBefore, word_at(at - 1));
     add(kWordAfter, word_at(at + 1));
@@ -149,49 +199,50 @@ void features(const std::vector<TokenView>& v, size_t i, int prev, int prev2, bo
   add(kShapeAfter, shape_at(at + 1));
   add(kPrevTagWord, v[i].word * 131 + static_cast<uint64_t>(prev + 2));
   if (mixed_case) {
-    if (v[i].capitalised) add(kCap, 1);
-    if (i > 0 && v[i - 1].capitalised) add(kCapBefore, 1);
-    if (i + 1 < v.size() && v[i + 1].capitalised) add(kCapAfter, 1);
+    if (v[i].capitalised) add_fixed(L::kCap);
+    if (i > 0 && v[i - 1].capitalised) add_fixed(L::kCapBefore);
+    if (i + 1 < v.size() && v[i + 1].capitalised) add_fixed(L::kCapAfter);
   }
-  if (v[i].newline_before) add(kNewline, 1);
-  if (i + 1 < v.size() && v[i + 1].newline_before) add(kBoundary, 1);
+  if (v[i].newline_before) add_fixed(L::kNewline);
+  if (i + 1 < v.size() && v[i + 1].newline_before) add_fixed(L::kBoundary);
   // Gazetteer categories of the token and its neighbours: (category, offset).
   for (ptrdiff_t offset = -1; offset <= 1; ++offset) {
     const ptrdiff_t j = at + offset;
     if (j < 0 || static_cast<size_t>(j) >= v.size()) continue;
     const Gazetteer::Match m = v[static_cast<size_t>(j)].gazetteer;
     for (uint32_t bits = m.full; bits != 0; bits &= bits - 1) {
-      add(kGazetteerFull, static_cast<uint64_t>(std::countr_zero(bits)) * 4 + static_cast<uint64_t>(offset + 1));
+      add_fixed(L::kGazetteerFull + static_cast<size_t>(std::countr_zero(bits)) * 4 + static_cast<size_t>(offset + 1));
     }
     for (uint32_t bits = m.part; bits != 0; bits &= bits - 1) {
-      add(kGazetteerPart, static_cast<uint64_t>(std::countr_zero(bits)) * 4 + static_cast<uint64_t>(offset + 1));
+      add_fixed(L::kGazetteerPart + static_cast<size_t>(std::countr_zero(bits)) * 4 + static_cast<size_t>(offset + 1));
     }
   }
 }
 
-// score[k] = the sum over the feature slots of weights[slot * Stride + k]
-// (k < Stride), summed in registers: Stride is known when compiled.
-template <size_t Stride>
-void add_rows(const float* weights, const FeatureSlots& slots, float* score) {
-  std::array<float, Stride> sum{};
+// score[k] = the sum over the feature slots of weights[slot * stride + k]
+// for k < Width, summed in registers: Width is known when compiled.
+template <size_t Width>
+void add_rows(const float* weights, const FeatureSlots& slots, size_t stride, float* score) {
+  std::array<float, Width> sum{};
   for (uint32_t s : slots) {
-    const float* row = weights + size_t{s} * Stride;
-    for (size_t k = 0; k < Stride; ++k) sum[k] += row[k];
+    const float* row = weights + size_t{s} * stride;
+    for (size_t k = 0; k < Width; ++k) sum[k] += row[k];
   }
   std::copy(sum.begin(), sum.end(), score);
 }
 
-// add_rows() for PiiTagger::stride(): a multiple of 8, at most 64 (30 types).
-void add_scores(const float* weights, const FeatureSlots& slots, size_t stride, float* score) {
-  switch (stride) {
-    case 8: return add_rows<8>(weights, slots, score);
-    case 16: return add_rows<16>(weights, slots, score);
-    case 24: return add_rows<24>(weights, slots, score);
-    case 32: return add_rows<32>(weights, slots, score);
-    case 40: return add_rows<40>(weights, slots, score);
-    case 48: return add_rows<48>(weights, slots, score);
-    case 56: return add_rows<56>(weights, slots, score);
-    default: return add_rows<64>(weights, slots, score);
+// add_rows() for the first `width` floats of each row: a multiple of 8, at
+// most 64 (PiiTagger::stride() of 30 types).
+void add_scores(const float* weights, const FeatureSlots& slots, size_t stride, size_t width, float* score) {
+  switch (width) {
+    case 8: return add_rows<8>(weights, slots, stride, score);
+    case 16: return add_rows<16>(weights, slots, stride, score);
+    case 24: return add_rows<24>(weights, slots, stride, score);
+    case 32: return add_rows<32>(weights, slots, stride, score);
+    case 40: return add_rows<40>(weights, slots, stride, score);
+    case 48: return add_rows<48>(weights, slots, stride, score);
+    case 56: return add_rows<56>(weights, slots, stride, score);
+    default: return add_rows<64>(weights, slots, stride, score);
   }
 }
 
@@ -361,6 +412,8 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   std::vector<size_t> order(rows.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(options.seed);
+  const std::vector<uint32_t> fixed = fixed_slots(slots, tags);
+  const FeatureTables tables{slots, fixed, FixedSlotLayout{tags}};
   FeatureSlots f;
   std::vector<float> score(tags);
   std::uniform_real_distribution<double> coin(0.0, 1.0);
@@ -371,7 +424,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
       const Row& row = rows[r];
       int prev = -1, prev2 = -1;  // -1: before the text
       for (size_t i = 0; i < row.views.size(); ++i, step += 1) {
-        features(row.views, i, prev, prev2, row.mixed, slots, f, !(coin(rng) < options.context_dropout));
+        features(tables, row.views, i, prev, prev2, row.mixed, f, !(coin(rng) < options.context_dropout));
         std::fill(score.begin(), score.end(), 0.0f);
         for (uint32_t s : f) {
           for (size_t k = 0; k < tags; ++k) score[k] += w[size_t{s} * tags + k];
@@ -391,12 +444,18 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
       }
     }
   }
-  const size_t stride = t.stride();
-  t.weights_.assign(size_t{t.buckets_} * stride, 0.0f);
-  for (size_t slot = 0; slot < t.buckets_; ++slot) {
-    for (size_t k = 0; k < tags; ++k) t.weights_[slot * stride + k] = w[slot * tags + k] - u[slot * tags + k] / step;
-  }
+  for (size_t k = 0; k < w.size(); ++k) w[k] -= u[k] / step;
+  t.set_weights(w);
+  t.fixed_slots_ = fixed;
   return t;
+}
+
+void PiiTagger::set_weights(std::span<const float> by_tag) {
+  const size_t n = tags();
+  weights_.assign(size_t{buckets_} * stride(), 0.0f);
+  for (size_t slot = 0; slot < buckets_; ++slot) {
+    for (size_t k = 0; k < n; ++k) weights_[slot * stride() + column(k)] = by_tag[slot * n + k];
+  }
 }
 
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
@@ -433,6 +492,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   auto marked = [&](size_t j) { return j < tokens.size() && tokens[j].marked; };
   const bool mixed = mixed_case(text);
   const size_t tags = this->tags();
+  const FeatureTables tables{buckets_ - 1, fixed_slots_, FixedSlotLayout{tags}};
   std::array<float, 64> score{};
   int prev = -1, prev2 = -1;
   size_t open = 0;       // index in `out` of the span being extended, when prev is B/I
@@ -458,8 +518,9 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     view_around(i);
-    features(views, i, prev, prev2, mixed, buckets_ - 1, f);
-    add_scores(weights_.data(), f, stride(), score.data());
+    features(tables, views, i, prev, prev2, mixed, f);
+    // Outside a span (prev <= 0) only O and the B- tags can win.
+    add_scores(weights_.data(), f, stride(), prev > 0 ? stride() : open_width(), score.data());
     // An I- tag only continues a span of its own type.
     int best = 0;
     for (size_t k = 1; k < tags; ++k) {
@@ -468,7 +529,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
                      !may_continue(text, tokens, i, types_[(k - 2) / 2], mixed))) {
         continue;
       }
-      if (score[k] > score[static_cast<size_t>(best)]) best = static_cast<int>(k);
+      if (score[column(k)] > score[column(static_cast<size_t>(best))]) best = static_cast<int>(k);
     }
     const bool continues = best > 0 && best % 2 == 0;
     if (prev > 0 && !continues && !finish_span(text, out[open], open_from, i)) out.pop_back();
@@ -530,11 +591,11 @@ std::string PiiTagger::serialize() const {
     out += name;
   }
   little_endian::append<uint32_t>(out, buckets_);
-  // The file holds tags() floats per slot, without stride()'s padding.
+  // The file holds tags() floats per slot in tag order, without padding.
   out.reserve(out.size() + size_t{buckets_} * tags() * sizeof(float) + gazetteer_.categories().size() * 16);
   for (size_t slot = 0; slot < buckets_; ++slot) {
     for (size_t k = 0; k < tags(); ++k) {
-      little_endian::append<uint32_t>(out, std::bit_cast<uint32_t>(weights_[slot * stride() + k]));
+      little_endian::append<uint32_t>(out, std::bit_cast<uint32_t>(weights_[slot * stride() + column(k)]));
     }
   }
   gazetteer_.serialize(out);
@@ -575,12 +636,14 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " weight bytes where " +
                             std::to_string(n * sizeof(float)) + " were due (truncated or damaged)");
   }
-  t.weights_.assign(size_t{buckets} * t.stride(), 0.0f);
+  std::vector<float> by_tag(n);
   for (size_t k = 0; k < n; ++k) {
     uint32_t bits = 0;
     for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
-    t.weights_[k / t.tags() * t.stride() + k % t.tags()] = std::bit_cast<float>(bits);
+    by_tag[k] = std::bit_cast<float>(bits);
   }
+  t.set_weights(by_tag);
+  t.fixed_slots_ = fixed_slots(buckets - 1, t.tags());
   at += n * sizeof(float);
   auto gazetteer = Gazetteer::parse(bytes, at, source);
   if (!gazetteer.is_ok()) return gazetteer.status();

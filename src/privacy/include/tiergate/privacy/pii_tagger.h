@@ -75,9 +75,16 @@ class PiiTagger {
 
  private:
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
-  // The floats of one slot's row in weights_: tags() rounded up to a
-  // multiple of 8 (the rest zero), so that tag() adds whole vectors.
-  size_t stride() const { return (tags() + 7) & ~size_t{7}; }
+  // One slot's row in weights_: O and the B- tags, padded to a multiple of 8
+  // floats (open_width()), then the I- tags, padded likewise (stride()).
+  // Outside a span only O and B- can follow, so tag() adds only the first
+  // part of each row there, in whole vectors.
+  size_t open_width() const { return (1 + types_.size() + 7) & ~size_t{7}; }
+  size_t stride() const { return open_width() + ((types_.size() + 7) & ~size_t{7}); }
+  // Where tag k (O, B-1, I-1, B-2, ...) lies in a row.
+  size_t column(size_t k) const { return k == 0 ? 0 : k % 2 == 1 ? 1 + k / 2 : open_width() + (k - 2) / 2; }
+  // The weights in tag order ([slot * tags() + tag], as saved) into weights_.
+  void set_weights(std::span<const float> by_tag);
 
   // Rows that begin on a cache line: a row of 16 floats is one line.
   template <class T>
@@ -110,7 +117,11 @@ class PiiTagger {
   uint16_t street_categories_ = 0;  // gazetteer categories of street words
   uint16_t common_categories_ = 0;  // and of everyday words
   uint16_t company_categories_ = 0;  // and of company suffixes
-  std::vector<float, CacheLineAllocator<float>> weights_;  // [slot * stride() + tag]
+  std::vector<float, CacheLineAllocator<float>> weights_;  // [slot * stride() + column(tag)]
+  // The slots of the features whose values come from a small set (the
+  // bias, capitals, line breaks, the previous tags, gazetteer categories),
+  // hashed once here rather than for every token scored (pii_tagger.cc).
+  std::vector<uint32_t> fixed_slots_;
 };
 
 // Reads a tagger file. kNotFound when it cannot be read; parse()'s errors
