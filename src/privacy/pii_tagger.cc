@@ -71,26 +71,28 @@ uint64_t word_hash(std::string_view text, const Token& t) {
 }
 
 // The word hash, FNV-1a hashes of the token's first and last three bytes
-// (lower-cased) and of its shape (kinds, runs collapsed, 6 at most), without
-// copying the token; then the word's gazetteer matches.
+// (lower-cased) and of its shape (kinds, runs collapsed, 6 at most), in one
+// pass over the token without copying it; then the word's gazetteer matches.
 TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazetteer) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
   const size_t n = t.end - t.begin;
-  uint64_t prefix = 11, suffix = 13, shape = 7;
+  const size_t suffix_from = n > 3 ? n - 3 : 0;
+  uint64_t word = kFnvOffset, prefix = 11, suffix = 13, shape = 7;
   uint8_t last_kind = 0;
   size_t shape_len = 0;
-  for (size_t k = 0; k < n && shape_len < 6; ++k) {
-    const uint8_t kind = kByteView[s[k]].kind;
-    if (shape_len == 0 || kind != last_kind) {
-      shape = (shape ^ kind) * kFnvPrime;
-      last_kind = kind;
+  for (size_t k = 0; k < n; ++k) {
+    const ByteView b = kByteView[s[k]];
+    word = (word ^ b.lower) * kFnvPrime;
+    if (k < 3) prefix = (prefix ^ b.lower) * kFnvPrime;
+    if (k >= suffix_from) suffix = (suffix ^ b.lower) * kFnvPrime;
+    if (shape_len < 6 && (shape_len == 0 || b.kind != last_kind)) {
+      shape = (shape ^ b.kind) * kFnvPrime;
+      last_kind = b.kind;
       ++shape_len;
     }
   }
-  for (size_t k = 0; k < std::min<size_t>(n, 3); ++k) prefix = (prefix ^ kByteView[s[k]].lower) * kFnvPrime;
-  for (size_t k = n > 3 ? n - 3 : 0; k < n; ++k) suffix = (suffix ^ kByteView[s[k]].lower) * kFnvPrime;
   TokenView v;
-  v.word = word_hash(text, t);
+  v.word = word;
   v.shape = shape;
   v.prefix = prefix;
   v.suffix = suffix;
@@ -521,15 +523,22 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     features(tables, views, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
     add_scores(weights_.data(), f, stride(), prev > 0 ? stride() : open_width(), score.data());
-    // An I- tag only continues a span of its own type.
+    // The best of O and the B- tags, and of the I- tag of the span open
+    // before (an I- tag only continues a span of its own type) where
+    // may_continue() allows it; in tag order, the first of equal scores.
     int best = 0;
-    for (size_t k = 1; k < tags; ++k) {
-      const bool inside = k % 2 == 0;
-      if (inside && (prev <= 0 || (prev - 1) / 2 != static_cast<int>(k - 2) / 2 ||
-                     !may_continue(text, tokens, i, types_[(k - 2) / 2], mixed))) {
-        continue;
+    float best_score = score[0];
+    const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
+    const bool may_go_on = open_type < types_.size() && may_continue(text, tokens, i, types_[open_type], mixed);
+    for (size_t t = 0; t < types_.size(); ++t) {
+      if (score[1 + t] > best_score) {
+        best = static_cast<int>(1 + 2 * t);
+        best_score = score[1 + t];
       }
-      if (score[column(k)] > score[column(static_cast<size_t>(best))]) best = static_cast<int>(k);
+      if (t == open_type && may_go_on && score[open_width() + t] > best_score) {
+        best = static_cast<int>(2 + 2 * t);
+        best_score = score[open_width() + t];
+      }
     }
     const bool continues = best > 0 && best % 2 == 0;
     if (prev > 0 && !continues && !finish_span(text, out[open], open_from, i)) out.pop_back();
