@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <numeric>
@@ -601,7 +600,7 @@ std::string PiiTagger::serialize() const {
   }
   little_endian::append<uint32_t>(out, buckets_);
   // The file holds tags() floats per slot in tag order, without padding.
-  out.reserve(out.size() + size_t{buckets_} * tags() * sizeof(float) + gazetteer_.categories().size() * 16);
+  out.reserve(out.size() + size_t{buckets_} * tags() * sizeof(float));
   for (size_t slot = 0; slot < buckets_; ++slot) {
     for (size_t k = 0; k < tags(); ++k) {
       little_endian::append<uint32_t>(out, std::bit_cast<uint32_t>(weights_[slot * stride() + column(k)]));
