@@ -82,8 +82,11 @@ TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazett
   for (size_t k = 0; k < n; ++k) {
     const ByteView b = kByteView[s[k]];
     word = (word ^ b.lower) * kFnvPrime;
-    if (k < 3) prefix = (prefix ^ b.lower) * kFnvPrime;
-    if (k >= suffix_from) suffix = (suffix ^ b.lower) * kFnvPrime;
+    // Selects, not branches: the switch from prefix to suffix bytes falls
+    // at a different place in every token.
+    const uint64_t next_prefix = (prefix ^ b.lower) * kFnvPrime, next_suffix = (suffix ^ b.lower) * kFnvPrime;
+    prefix = k < 3 ? next_prefix : prefix;
+    suffix = k >= suffix_from ? next_suffix : suffix;
     if (shape_len < 6 && (shape_len == 0 || b.kind != last_kind)) {
       shape = (shape ^ b.kind) * kFnvPrime;
       last_kind = b.kind;
@@ -199,24 +202,37 @@ void features(const FeatureTables& tables, const std::vector<TokenView>& v, size
   add(kShapeBefore, shape_at(at - 1));
   add(kShapeAfter, shape_at(at + 1));
   add(kPrevTagWord, v[i].word * 131 + static_cast<uint64_t>(prev + 2));
+  // The features that are there or not: written always, kept when there
+  // (no branch to mispredict on every other token).
+  auto add_fixed_if = [&](bool present, size_t slot_at) {
+    out.slot[out.size] = tables.fixed[slot_at];
+    out.size += present ? 1 : 0;
+  };
+  const bool has_before = i > 0, has_after = i + 1 < v.size();
+  const TokenView& before = v[has_before ? i - 1 : i];
+  const TokenView& after = v[has_after ? i + 1 : i];
   if (mixed_case) {
-    if (v[i].capitalised) add_fixed(L::kCap);
-    if (i > 0 && v[i - 1].capitalised) add_fixed(L::kCapBefore);
-    if (i + 1 < v.size() && v[i + 1].capitalised) add_fixed(L::kCapAfter);
+    add_fixed_if(v[i].capitalised, L::kCap);
+    add_fixed_if(has_before && before.capitalised, L::kCapBefore);
+    add_fixed_if(has_after && after.capitalised, L::kCapAfter);
   }
-  if (v[i].newline_before) add_fixed(L::kNewline);
-  if (i + 1 < v.size() && v[i + 1].newline_before) add_fixed(L::kBoundary);
-  // Gazetteer categories of the token and its neighbours: (category, offset).
-  for (ptrdiff_t offset = -1; offset <= 1; ++offset) {
-    const ptrdiff_t j = at + offset;
-    if (j < 0 || static_cast<size_t>(j) >= v.size()) continue;
-    const Gazetteer::Match m = v[static_cast<size_t>(j)].gazetteer;
-    for (uint32_t bits = m.full; bits != 0; bits &= bits - 1) {
-      add_fixed(L::kGazetteerFull + static_cast<size_t>(std::countr_zero(bits)) * 4 + static_cast<size_t>(offset + 1));
-    }
-    for (uint32_t bits = m.part; bits != 0; bits &= bits - 1) {
-      add_fixed(L::kGazetteerPart + static_cast<size_t>(std::countr_zero(bits)) * 4 + static_cast<size_t>(offset + 1));
-    }
+  add_fixed_if(v[i].newline_before, L::kNewline);
+  add_fixed_if(has_after && after.newline_before, L::kBoundary);
+  // Gazetteer categories of the token and its neighbours, (category, offset):
+  // full matches, then part matches, of one token at a time. Part categories
+  // follow the full ones in the fixed slots, so bit b of (part << 16 | full)
+  // is at kGazetteerFull + 4 * b; the token before and the token itself
+  // share one loop (bits 0-31 and 32-63), which leaves two loop exits for
+  // the branch predictor to miss instead of six.
+  static_assert(L::kGazetteerPart == L::kGazetteerFull + 4 * 16 && Gazetteer::kMaxCategories == 16);
+  auto matches = [](const Gazetteer::Match& m) { return uint64_t{m.part} << 16 | m.full; };
+  const uint64_t before_and_self = (has_before ? matches(before.gazetteer) : 0) | matches(v[i].gazetteer) << 32;
+  for (uint64_t bits = before_and_self; bits != 0; bits &= bits - 1) {
+    const auto b = static_cast<size_t>(std::countr_zero(bits));
+    add_fixed(L::kGazetteerFull + (b % 32) * 4 + b / 32);  // offset -1 -> 0, 0 -> 1
+  }
+  for (uint64_t bits = has_after ? matches(after.gazetteer) : 0; bits != 0; bits &= bits - 1) {
+    add_fixed(L::kGazetteerFull + static_cast<size_t>(std::countr_zero(bits)) * 4 + 2);
   }
 }
 
