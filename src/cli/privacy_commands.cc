@@ -282,6 +282,10 @@ void add_tagger_options(CLI::App& command, TaggerArgs& args) {
       ->check(CLI::Range(0.0, 0.95));
   command.add_option("--seed", options.seed, "seed of the row order in training (and of the folds of `pii cv`)")
       ->capture_default_str();
+  command.add_option("--members", options.members,
+                     "perceptrons averaged into the tagger, each with its own row order (1 = a single one)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 50));
   command.add_option("--gazetteers", args.gazetteer_dirs,
                      "directories of word lists (*.txt, one entry per line; the file name is the category), e.g. "
                      "third_party/gazetteers from scripts/setup.sh")

@@ -342,6 +342,61 @@ Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
   return g;
 }
 
+// One row of training data: its tokens' views and gold tags (0 O, then
+// B-/I- per learned type).
+struct TrainingRow {
+  std::vector<TokenView> views;
+  std::vector<int> gold;
+  bool mixed = false;
+};
+
+// Seeds of the ensemble's members: options.seed, then this far apart.
+constexpr uint64_t kMemberSeedStep = 7919;
+
+// An averaged perceptron over `rows`: `weights` floats, [slot * tags + tag].
+std::vector<float> train_perceptron(const std::vector<TrainingRow>& rows, const FeatureTables& tables, size_t weights,
+                                    const TaggerOptions& options, uint64_t seed) {
+  const size_t tags = tables.layout.tags;
+  // Averaged perceptron: w, and u = sum of (step * update), so that the
+  // average over all steps is w - u / steps.
+  std::vector<float> w(weights, 0.0f), u(w.size(), 0.0f);
+  std::vector<size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed);
+  FeatureSlots f;
+  std::vector<float> score(tags);
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
+  float step = 1;
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t r : order) {
+      const TrainingRow& row = rows[r];
+      int prev = -1, prev2 = -1;  // -1: before the text
+      for (size_t i = 0; i < row.views.size(); ++i, step += 1) {
+        features(tables, row.views, i, prev, prev2, row.mixed, f, !(coin(rng) < options.context_dropout));
+        std::fill(score.begin(), score.end(), 0.0f);
+        for (uint32_t s : f) {
+          for (size_t k = 0; k < tags; ++k) score[k] += w[size_t{s} * tags + k];
+        }
+        const int guess = static_cast<int>(std::max_element(score.begin(), score.end()) - score.begin());
+        const int gold = row.gold[i];
+        if (guess != gold) {
+          for (uint32_t s : f) {
+            w[size_t{s} * tags + static_cast<size_t>(gold)] += 1;
+            u[size_t{s} * tags + static_cast<size_t>(gold)] += step;
+            w[size_t{s} * tags + static_cast<size_t>(guess)] -= 1;
+            u[size_t{s} * tags + static_cast<size_t>(guess)] -= step;
+          }
+        }
+        prev2 = prev;
+        prev = gold;  // teacher forcing: the gold history, as at its best at run time
+      }
+    }
+  }
+  for (size_t k = 0; k < w.size(); ++k) w[k] -= u[k] / step;
+  return w;
+}
+
 }  // namespace
 
 bool tagger_learns(PiiType type) {
@@ -393,18 +448,13 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   const uint32_t slots = t.buckets_ - 1;
 
   // Each row's tokens, views and gold tags, computed once.
-  struct Row {
-    std::vector<TokenView> views;
-    std::vector<int> gold;
-    bool mixed = false;
-  };
-  std::vector<Row> rows;
+  std::vector<TrainingRow> rows;
   rows.reserve(examples.size());
   std::vector<Token> tokens;
   std::vector<uint32_t> marked;
   for (const PiiExample& e : examples) {
     tokenize(e.text, tokens, marked);
-    Row row;
+    TrainingRow row;
     row.mixed = mixed_case(e.text);
     row.gold.assign(tokens.size(), 0);
     for (const Token& tok : tokens) row.views.push_back(view_of(e.text, tok, t.gazetteer_));
@@ -423,45 +473,17 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
     rows.push_back(std::move(row));
   }
 
-  // Averaged perceptron: w, and u = sum of (step * update), so that the
-  // average over all steps is w - u / steps.
-  std::vector<float> w(size_t{t.buckets_} * tags, 0.0f), u(w.size(), 0.0f);
-  std::vector<size_t> order(rows.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937_64 rng(options.seed);
+  // The average of options.members perceptrons that differ only in the
+  // order they visit the rows and the tokens that lose their context.
   const std::vector<uint32_t> fixed = fixed_slots(slots, tags);
   const FeatureTables tables{slots, fixed, FixedSlotLayout{tags}};
-  FeatureSlots f;
-  std::vector<float> score(tags);
-  std::uniform_real_distribution<double> coin(0.0, 1.0);
-  float step = 1;
-  for (int epoch = 0; epoch < options.epochs; ++epoch) {
-    std::shuffle(order.begin(), order.end(), rng);
-    for (size_t r : order) {
-      const Row& row = rows[r];
-      int prev = -1, prev2 = -1;  // -1: before the text
-      for (size_t i = 0; i < row.views.size(); ++i, step += 1) {
-        features(tables, row.views, i, prev, prev2, row.mixed, f, !(coin(rng) < options.context_dropout));
-        std::fill(score.begin(), score.end(), 0.0f);
-        for (uint32_t s : f) {
-          for (size_t k = 0; k < tags; ++k) score[k] += w[size_t{s} * tags + k];
-        }
-        const int guess = static_cast<int>(std::max_element(score.begin(), score.end()) - score.begin());
-        const int gold = row.gold[i];
-        if (guess != gold) {
-          for (uint32_t s : f) {
-            w[size_t{s} * tags + static_cast<size_t>(gold)] += 1;
-            u[size_t{s} * tags + static_cast<size_t>(gold)] += step;
-            w[size_t{s} * tags + static_cast<size_t>(guess)] -= 1;
-            u[size_t{s} * tags + static_cast<size_t>(guess)] -= step;
-          }
-        }
-        prev2 = prev;
-        prev = gold;  // teacher forcing: the gold history, as at its best at run time
-      }
-    }
+  const int members = std::max(options.members, 1);
+  std::vector<float> w(size_t{t.buckets_} * tags, 0.0f);
+  for (int m = 0; m < members; ++m) {
+    const std::vector<float> member =
+        train_perceptron(rows, tables, w.size(), options, options.seed + static_cast<uint64_t>(m) * kMemberSeedStep);
+    for (size_t k = 0; k < w.size(); ++k) w[k] += member[k] / static_cast<float>(members);
   }
-  for (size_t k = 0; k < w.size(); ++k) w[k] -= u[k] / step;
   t.set_weights(w);
   t.fixed_slots_ = fixed;
   return t;
