@@ -78,7 +78,7 @@ void tokenize(std::string_view text, std::vector<Token>& out, std::vector<uint32
   const size_t n = text.size();
   bool line_feed = false;      // a LF since the last token ended
   bool word_open = false;      // out.back() is a word that may run on into this block
-  bool last_was_word = false;  // the block before ended in a word byte (a joined apostrophe never ends one)
+  bool last_was_word = false;  // the block before ended inside a word (a word byte or a joined apostrophe)
   unsigned char tail[64];
   for (size_t base = 0; base < n; base += 64) {
     const size_t valid = std::min<size_t>(64, n - base);
