@@ -69,6 +69,14 @@ uint64_t word_hash(std::string_view text, const Token& t) {
   return word;
 }
 
+// The length of the token `s` (n bytes) without a possessive ending: "'s"
+// or "’s" (U+2019), either case, after at least one byte; n when it has none.
+size_t possessive_stem(const unsigned char* s, size_t n) {
+  if (n >= 3 && (s[n - 1] | 0x20) == 's' && s[n - 2] == '\'') return n - 2;
+  if (n >= 5 && (s[n - 1] | 0x20) == 's' && s[n - 4] == 0xe2 && s[n - 3] == 0x80 && s[n - 2] == 0x99) return n - 4;
+  return n;
+}
+
 // The word hash, FNV-1a hashes of the token's first and last three bytes
 // (lower-cased) and of its shape (kinds, runs collapsed, 6 at most), in one
 // pass over the token without copying it; then the word's gazetteer matches.
@@ -100,7 +108,9 @@ TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazett
   v.suffix = suffix;
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;
-  v.gazetteer = gazetteer.lookup(v.word);
+  // A possessive ("Liam's", "Liam’s") is looked up without its 's.
+  const size_t stem = possessive_stem(s, n);
+  v.gazetteer = gazetteer.lookup(stem == n ? word : word_hash(text, Token{t.begin, static_cast<uint32_t>(t.begin + stem)}));
   return v;
 }
 
@@ -605,6 +615,11 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     if (!is_word_byte(static_cast<unsigned char>(text[last.begin]))) continue;
     if ((tagger_views()[t - 1].gazetteer.full & company_categories_) != 0) span.type = PiiType::kOrganization;
     break;
+  }
+  // A person's or a place's possessive ending is not part of the name: "[PERSON_1]'s address".
+  if (span.type != PiiType::kOrganization && span.end == tagger_tokens()[to - 1].end) {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + span.begin;
+    span.end = span.begin + static_cast<uint32_t>(possessive_stem(s, span.end - span.begin));
   }
   return true;
 }

@@ -165,6 +165,22 @@ TEST(PiiTaggerTest, GazetteersFindNamesInTemplatesItNeverSaw) {
   EXPECT_GT(with, without);
 }
 
+// "Viktor's" is looked up in the lists as "Viktor", and the span leaves the
+// 's out, so that redaction reads "[PERSON_1]'s keys"; likewise "Wanda’s".
+TEST(PiiTaggerTest, PossessivesAreLookedUpAndLeftOutOfTheName) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"city", kCities}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  const std::string text = "We found Viktor Grant's keys and Wanda Jensen\xe2\x80\x99s car.";
+  std::vector<PiiSpan> found;
+  tagger.tag(text, found);
+  std::vector<std::string> names;
+  for (const PiiSpan& s : found) {
+    if (s.type == PiiType::kPerson) names.push_back(text.substr(s.begin, s.end - s.begin));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"Viktor Grant", "Wanda Jensen"}));
+}
+
 // Without lists, context dropout makes the tagger learn the names' own
 // features (affixes, shapes) instead of the sentences they sat in.
 TEST(PiiTaggerTest, ContextDropoutCarriesOverToTemplatesItNeverSaw) {

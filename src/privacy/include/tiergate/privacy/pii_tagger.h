@@ -8,10 +8,12 @@
 // (B-TYPE, I-TYPE or O) from an averaged perceptron over hashed features —
 // the lower-cased word, its shape, prefix and suffix, the words and shapes
 // around it, capitalisation (only when the text is not all lower case), a
-// line break before it, the gazetteer categories (gazetteer.h) of it and its
-// neighbours, and the two previous tags — decoded left to right, an I-TYPE
-// only after a B- or I- of the same type and where may_continue() allows it
-// (pii_tagger.cc); finished spans go through finish_span(). In text with
+// line break before it, the gazetteer categories (gazetteer.h; a possessive
+// looked up without its 's) of it and its neighbours, and the two previous
+// tags — averaged over TaggerOptions::members perceptrons, decoded left to
+// right, an I-TYPE only after a B- or I- of the same type and where
+// may_continue() allows it (pii_tagger.cc); finished spans go through
+// finish_span(). In text with
 // capitals, tokens outside a span that are not marked (a capital, a digit, a
 // non-ASCII letter), and everyday words that could only make a span of
 // themselves, are O without scoring: most words of a prompt, at no measured
@@ -114,7 +116,8 @@ class PiiTagger {
   // category named street*).
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const;
   // plausible(), and a name or a place that ends in a company suffix ("Smith
-  // Ltd": a category named company*) becomes an organisation. False: drop it.
+  // Ltd": a category named company*) becomes an organisation; a name or a
+  // place leaves a possessive 's out. False: drop it.
   bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
