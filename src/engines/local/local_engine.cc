@@ -132,6 +132,11 @@ struct LocalEngine::Impl {
   CircuitBreaker breaker{params.breaker};
   SystemClock system_clock;
   SteadyTime now() const { return params.clock != nullptr ? params.clock->now() : system_clock.now(); }
+  // Why the breaker turns requests away, for health() and generate(). Needs mu.
+  std::string decode_failing() const {
+    return "edge decode failing: " + std::to_string(breaker.consecutive_failures()) +
+           " requests in a row failed (last: " + breaker.last_error() + ")";
+  }
   std::vector<Slot> slots;
   std::thread worker;
 
@@ -381,10 +386,7 @@ TierHealth LocalEngine::health() const {
     case LoadState::kReady: {
       const SteadyTime now = impl_->now();
       if (impl_->breaker.would_admit(now)) return {TierState::kReady, impl_->model_id};
-      return {TierState::kUnavailable,
-              "edge decode failing: " + std::to_string(impl_->breaker.consecutive_failures()) +
-                  " requests in a row failed (last: " + impl_->breaker.last_error() + ")",
-              impl_->breaker.retry_at()};
+      return {TierState::kUnavailable, impl_->decode_failing(), impl_->breaker.retry_at()};
     }
     case LoadState::kFailed: return {TierState::kUnavailable, impl_->load_error};
   }
@@ -464,8 +466,7 @@ StatusOr<Completion> LocalEngine::generate(const ChatRequest& request, const std
     admission = im.breaker.admit(now);
     if (admission == CircuitBreaker::Admission::kRejected) {
       const double wait_s = std::max(0.0, seconds_between(now, im.breaker.retry_at().value_or(now)));
-      return unavailable("edge decode failing: " + std::to_string(im.breaker.consecutive_failures()) +
-                         " requests in a row failed (last: " + im.breaker.last_error() + "); tried again in " +
+      return unavailable(im.decode_failing() + "; tried again in " +
                          std::to_string(static_cast<int>(std::ceil(wait_s))) + " s");
     }
     im.pending.push_back(job);
