@@ -55,6 +55,15 @@ const row = (name, c, u, b) => `| ${name} | ${c.gold} | ${f(c.precision)} | ${f(
   `${f(u.recall)} | ${f(u.f2)} | ${f(u.coverage)} | ${f(u.coverage_any_type)} | ${f(b.precision)} | ${f(b.recall)} |\n`;
 for (const [t, c] of Object.entries(ev.types)) md += row(t, c, byTemplate.types[t] ?? {}, bare.types[t] ?? {});
 md += row("**overall**", ev.overall, byTemplate.overall, bare.overall) + "\n";
+// Tokens: the unit of presidio-research's evaluator, indifferent to how a
+// value is cut into spans (pii_eval.h).
+md += `Tokens (the unit presidio-research's evaluator scores): each token takes the type of the labelled span and of the ` +
+  `detection over it, and counts as matched when they agree, however either side cuts a value into spans.\n\n` +
+  `| type | gold tokens | by row: precision | recall | by template: precision | recall |\n|---|---:|---:|---:|---:|---:|\n`;
+const tokenRow = (name, c, u) => `| ${name} | ${c.tokens.gold} | ${f(c.tokens.precision)} | ${f(c.tokens.recall)} | ` +
+  `${f(u.tokens?.precision)} | ${f(u.tokens?.recall)} |\n`;
+for (const [t, c] of Object.entries(ev.types)) if (c.tokens.gold > 0) md += tokenRow(t, c, byTemplate.types[t] ?? {});
+md += tokenRow("**overall**", ev.overall, byTemplate.overall) + "\n";
 md += `Scan speed, one core (the fastest of the repetitions): structured_scan rows are the structured detectors alone; ` +
   `full_scan_with_tagger adds a tagger trained on the dev rows and the merge, as the gateway scans.\n\n| input | MB/s |\n|---|---:|\n`;
 for (const m of speeds) md += `| ${m.name} | ${m.mb_per_s.toFixed(0)} |\n`;

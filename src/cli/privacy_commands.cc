@@ -96,7 +96,7 @@ int run_eval(const EvalArgs& args) {
   auto tagger = load_tagger(args.tagger);
   if (!tagger.is_ok()) return fail("pii eval", tagger.status().message());
   PiiScorer scorer;
-  for (const PiiExample& row : *rows) scorer.add(row.spans, detect(row.text, tagger->get()));
+  for (const PiiExample& row : *rows) scorer.add(row.text, row.spans, detect(row.text, tagger->get()));
   std::cout << pii_eval_json(scorer) << "\n";
   return 0;
 }
@@ -227,7 +227,7 @@ int run_cv(const CvArgs& args) {
     for (size_t i = 0; i < rows->size(); ++i) {
       if (fold[i] != f) continue;
       found[i] = detect((*rows)[i].text, &tagger);
-      scorer.add((*rows)[i].spans, found[i]);
+      scorer.add((*rows)[i].text, (*rows)[i].spans, found[i]);
     }
     std::cerr << "[pii cv] fold " << f + 1 << "/" << args.folds << "\n";
   }
@@ -312,7 +312,8 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   auto eval = std::make_shared<EvalArgs>();
   CLI::App* e = pii->add_subcommand(
       "eval", "Precision, recall and F2 per type and overall against labelled spans, as JSON (the matching rule: "
-              "same type, overlapping by at least half the longer span; docs/privacy.md).");
+              "same type, overlapping by at least half the longer span), and the same per token under \"tokens\" "
+              "(docs/privacy.md).");
   e->add_option("--data", eval->data, "labelled JSONL: {\"text\", \"spans\": [{\"type\", \"start\", \"end\"}]}")
       ->required()
       ->check(CLI::ExistingFile);

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "tagger_tokens.h"
+
 namespace tiergate {
 
 namespace {
@@ -20,12 +22,23 @@ std::optional<double> PiiCounts::recall() const { return ratio(matched, gold); }
 std::optional<double> PiiCounts::coverage() const { return ratio(covered_same, gold_length); }
 std::optional<double> PiiCounts::coverage_any_type() const { return ratio(covered_any, gold_length); }
 
-std::optional<double> PiiCounts::f_beta(double beta) const {
-  const std::optional<double> p = precision(), r = recall();
+std::optional<double> PiiCounts::token_precision() const { return ratio(matched_tokens, predicted_tokens); }
+std::optional<double> PiiCounts::token_recall() const { return ratio(matched_tokens, gold_tokens); }
+
+namespace {
+
+std::optional<double> f_beta_of(std::optional<double> p, std::optional<double> r, double beta) {
   if (!p || !r) return std::nullopt;
   if (*p == 0 && *r == 0) return 0.0;
   const double b2 = beta * beta;
   return (1 + b2) * *p * *r / (b2 * *p + *r);
+}
+
+}  // namespace
+
+std::optional<double> PiiCounts::f_beta(double beta) const { return f_beta_of(precision(), recall(), beta); }
+std::optional<double> PiiCounts::token_f_beta(double beta) const {
+  return f_beta_of(token_precision(), token_recall(), beta);
 }
 
 namespace {
@@ -53,6 +66,30 @@ uint32_t covered(const PiiSpan& gold, std::span<const PiiSpan> predicted, Counts
   return total;
 }
 
+// Walks the text's tokens in order and names, for each, the type of the
+// first span of `spans` (sorted by begin) that overlaps it.
+class TokenTypes {
+ public:
+  explicit TokenTypes(std::span<const PiiSpan> spans) : spans_(spans.begin(), spans.end()) {
+    std::stable_sort(spans_.begin(), spans_.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  }
+  // Precondition: tokens come in order of begin.
+  std::optional<PiiType> of(uint32_t begin, uint32_t end) {
+    // A span that ends at or before this token ends before every later one.
+    while (first_ < spans_.size() && spans_[first_].end <= begin) ++first_;
+    for (size_t k = first_; k < spans_.size() && spans_[k].begin < end; ++k) {
+      if (spans_[k].end > begin) return spans_[k].type;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<PiiSpan> spans_;
+  size_t first_ = 0;
+};
+
+bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
 }  // namespace
 
 bool pii_spans_match(const PiiSpan& gold, const PiiSpan& predicted) {
@@ -61,7 +98,25 @@ bool pii_spans_match(const PiiSpan& gold, const PiiSpan& predicted) {
   return o > 0 && 2 * o >= std::max(gold.size(), predicted.size());
 }
 
-void PiiScorer::add(std::span<const PiiSpan> gold, std::span<const PiiSpan> predicted) {
+void PiiScorer::add(std::string_view text, std::span<const PiiSpan> gold, std::span<const PiiSpan> predicted) {
+  TokenTypes gold_types(gold), predicted_types(predicted);
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t at = 0; at < text.size();) {
+    if (is_space(s[at])) {
+      ++at;
+      continue;
+    }
+    size_t end = at + 1;
+    if (pii_tokens::is_word_byte(s[at])) {
+      while (end < text.size() && pii_tokens::is_word_byte(s[end])) ++end;
+    }
+    const auto begin32 = static_cast<uint32_t>(at), end32 = static_cast<uint32_t>(end);
+    const std::optional<PiiType> g = gold_types.of(begin32, end32), p = predicted_types.of(begin32, end32);
+    if (g) ++per_type_[static_cast<size_t>(*g)].gold_tokens;
+    if (p) ++per_type_[static_cast<size_t>(*p)].predicted_tokens;
+    if (g && g == p) ++per_type_[static_cast<size_t>(*g)].matched_tokens;
+    at = end;
+  }
   for (const PiiSpan& g : gold) {
     PiiCounts& c = per_type_[static_cast<size_t>(g.type)];
     ++c.gold;
@@ -101,7 +156,13 @@ std::string pii_eval_json(const PiiScorer& scorer) {
   auto entry = [&](const PiiCounts& c) {
     return json{{"gold", c.gold},           {"predicted", c.predicted},     {"matched", c.matched},
                 {"precision", ratio(c.precision())}, {"recall", ratio(c.recall())}, {"f2", ratio(c.f_beta(2.0))},
-                {"coverage", ratio(c.coverage())}, {"coverage_any_type", ratio(c.coverage_any_type())}};
+                {"coverage", ratio(c.coverage())}, {"coverage_any_type", ratio(c.coverage_any_type())},
+                {"tokens", {{"gold", c.gold_tokens},
+                            {"predicted", c.predicted_tokens},
+                            {"matched", c.matched_tokens},
+                            {"precision", ratio(c.token_precision())},
+                            {"recall", ratio(c.token_recall())},
+                            {"f2", ratio(c.token_f_beta(2.0))}}}};
   };
   json types = json::object();
   for (PiiType t : kAllPiiTypes) {

@@ -63,7 +63,7 @@ TEST(PiiDevDataTest, StructuredRecallOnPresidioDev) {
     for (const PiiSpan& g : row.spans) {
       if (std::find(std::begin(kStructured), std::end(kStructured), g.type) != std::end(kStructured)) gold.push_back(g);
     }
-    scorer.add(gold, found);
+    scorer.add(row.text, gold, found);
     if (!verbose) continue;
     for (const PiiSpan& g : gold) {
       bool hit = false;

@@ -74,7 +74,7 @@ TEST(PiiTaggerTest, LearnsContextsAndFindsNamesItNeverSaw) {
   for (const PiiExample& e : test) {
     std::vector<PiiSpan> found;
     tagger.tag(e.text, found);
-    scorer.add(e.spans, found);
+    scorer.add(e.text, e.spans, found);
   }
   EXPECT_GE(scorer.counts(PiiType::kPerson).recall().value_or(0), 0.95);
   EXPECT_GE(scorer.counts(PiiType::kPerson).precision().value_or(0), 0.95);
@@ -149,7 +149,7 @@ double new_template_person_recall(const TaggerOptions& o) {
   for (const PiiExample& e : test) {
     std::vector<PiiSpan> found;
     tagger.tag(e.text, found);
-    scorer.add(e.spans, found);
+    scorer.add(e.text, e.spans, found);
   }
   return scorer.counts(PiiType::kPerson).recall().value_or(0);
 }
