@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <bit>
 #include <fstream>
 #include <sstream>
@@ -279,12 +280,16 @@ void add_scores(const float* weights, const FeatureSlots& slots, size_t stride, 
 // abbreviation of at most three letters such as "Dr." or "Apt."). In text
 // with capitals (`mixed`), a name, a place or an organisation does not run
 // into a small word of four letters or more ("George wants", "My name");
-// "van", "de la", "of" may stand inside.
-bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_t i, PiiType type, bool mixed) {
+// "van", "de la", "of" may stand inside. Nor does an address run into such
+// a word when it is an everyday word (`everyday_word`: in the everyday list
+// and not a street word, so not "corner" or "lane"): "Elm Street last night".
+bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_t i, PiiType type, bool mixed,
+                  bool everyday_word) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const auto first = static_cast<unsigned char>(text[tokens[i].begin]);
-  if (mixed && (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization) && first >= 'a' && first <= 'z' &&
-      tokens[i].end - tokens[i].begin > 3) {
+  if (mixed && first >= 'a' && first <= 'z' && tokens[i].end - tokens[i].begin > 3 &&
+      (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization ||
+       (type == PiiType::kStreetAddress && everyday_word))) {
     return false;
   }
   const Token& before = tokens[i - 1];
@@ -511,6 +516,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
   std::vector<Token>& tokens = tagger_tokens();
   std::vector<TokenView>& views = tagger_views();
+  const size_t first_tagged = out.size();
   FeatureSlots f;
   thread_local std::vector<uint8_t> viewed;
   thread_local std::vector<uint32_t> marked_tokens;
@@ -576,7 +582,10 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     int best = 0;
     float best_score = score[0];
     const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
-    const bool may_go_on = open_type < types_.size() && may_continue(text, tokens, i, types_[open_type], mixed);
+    const Gazetteer::Match& m = views[i].gazetteer;
+    const bool may_go_on = open_type < types_.size() &&
+                           may_continue(text, tokens, i, types_[open_type], mixed,
+                                        (m.full & common_categories_) != 0 && (m.full & street_categories_) == 0);
     for (size_t t = 0; t < types_.size(); ++t) {
       if (score[1 + t] > best_score) {
         best = static_cast<int>(1 + 2 * t);
@@ -600,6 +609,95 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev = best;
   }
   if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size())) out.pop_back();
+  add_joined_names(text, out, first_tagged, mixed);
+}
+
+void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  const std::vector<Token>& tokens = tagger_tokens();
+  auto word_is = [&](size_t j, std::string_view w) {
+    const Token& t = tokens[j];
+    if (t.end - t.begin != w.size()) return false;
+    for (size_t k = 0; k < w.size(); ++k) {
+      if (std::tolower(static_cast<unsigned char>(text[t.begin + k])) != w[k]) return false;
+    }
+    return true;
+  };
+  auto joiner = [&](size_t j) { return word_is(j, ",") || word_is(j, "and") || word_is(j, "or") || word_is(j, "&"); };
+  const uint16_t places =
+      categories_named(gazetteer_, "city") | categories_named(gazetteer_, "country") | categories_named(gazetteer_, "state");
+  // What token j, joined to a name, is: not a name (kNot); a name no span
+  // covers (kFree); or a name that a place or organisation span of its own
+  // covers, out[covering], which no place list knows (kRetyped): joined
+  // words are of one kind.
+  enum class Joined { kNot, kFree, kRetyped };
+  size_t covering = 0;
+  auto joined = [&](size_t j) {
+    const Token& t = tokens[j];
+    const auto c = static_cast<unsigned char>(text[t.begin]);
+    if (t.end - t.begin < 2 || !is_word_byte(c) || (c >= '0' && c <= '9')) return Joined::kNot;
+    if (mixed && !(c >= 'A' && c <= 'Z') && c < 0x80) return Joined::kNot;
+    if (mixed && all_capitals(text, tokens, j)) return Joined::kNot;          // an acronym
+    if (mixed && c == 'I' && text[t.begin + 1] == '\'') return Joined::kNot;  // I'm, I'd, I've
+    // In lower-case text any everyday word is out ("go", "town"); with
+    // capitals only a word that is nothing else ("Hill" is also a surname).
+    const Gazetteer::Match m = view_of(text, t, gazetteer_).gazetteer;
+    if (mixed ? everyday(m) : (m.full & common_categories_) != 0 || t.end - t.begin < 3) return Joined::kNot;
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (out[k].begin >= t.end || t.begin >= out[k].end) continue;
+      const bool retype = k >= first && out[k].begin == t.begin && out[k].end == t.end && (m.full & places) == 0 &&
+                          (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
+      covering = k;
+      return retype ? Joined::kRetyped : Joined::kNot;
+    }
+    return Joined::kFree;
+  };
+  // Token j (its first word) becomes a name with up to kMaxWords - 1 more
+  // free words towards `step` (-1 or +1).
+  constexpr size_t kMaxWords = 3;
+  auto add_name = [&](size_t j, int step) {
+    const Joined kind = joined(j);
+    if (kind == Joined::kRetyped) {
+      out[covering].type = PiiType::kPerson;
+      return;
+    }
+    if (kind == Joined::kNot) return;
+    size_t lo = j, hi = j;
+    for (size_t n = 1; n < kMaxWords; ++n) {
+      const size_t next = step < 0 ? lo - 1 : hi + 1;
+      if (step < 0 ? lo == 0 || tokens[lo].newline_before : next >= tokens.size() || tokens[next].newline_before) break;
+      if (joined(next) != Joined::kFree) break;
+      (step < 0 ? lo : hi) = next;
+    }
+    out.push_back({PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
+  };
+  // The first token at or after byte `at`.
+  auto token_from = [&](uint32_t at) {
+    return static_cast<size_t>(
+        std::lower_bound(tokens.begin(), tokens.end(), at, [](const Token& t, uint32_t b) { return t.begin < b; }) -
+        tokens.begin());
+  };
+  // Whether no line break falls before any of tokens [a, b].
+  auto one_line = [&](size_t a, size_t b) {
+    for (size_t t = a; t <= b; ++t) {
+      if (tokens[t].newline_before) return false;
+    }
+    return true;
+  };
+  for (size_t s = first; s < out.size(); ++s) {
+    if (out[s].type != PiiType::kPerson) continue;
+    // Before: "X and [name]", "X, [name]", "X, and [name]".
+    const size_t from = token_from(out[s].begin);
+    size_t j = from;
+    if (j >= 1 && joiner(j - 1)) --j;
+    if (j >= 1 && j < from && word_is(j, "and") && word_is(j - 1, ",")) --j;
+    if (j < from && j >= 1 && from < tokens.size() && one_line(j, from)) add_name(j - 1, -1);
+    // After: "[name] and Y", "[name], Y", "[name], and Y".
+    const size_t to = token_from(out[s].end);
+    j = to;
+    if (j < tokens.size() && joiner(j)) ++j;
+    if (j > to && j + 1 < tokens.size() && word_is(j - 1, ",") && word_is(j, "and")) ++j;
+    if (j > to && j < tokens.size() && one_line(to, j)) add_name(j, +1);
+  }
 }
 
 bool PiiTagger::everyday(const Gazetteer::Match& m) const {

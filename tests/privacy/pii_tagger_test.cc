@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <cctype>
@@ -276,6 +277,70 @@ TEST(PiiTaggerTest, NamesInTextWithCapitalsDoNotRunIntoSmallWords) {
   tagger.tag(text, found);
   ASSERT_FALSE(found.empty());
   EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda");
+}
+
+// Rows whose addresses run on into the next word teach the tagger to follow
+// it; in text with capitals an address still ends before an everyday word
+// ("today"), but not before a street word ("lane").
+TEST(PiiTaggerTest, AddressesInTextWithCapitalsDoNotRunIntoEverydayWords) {
+  const std::vector<std::string> streets = {"12 Elm Street", "7 Oak Road", "3 Birch Street", "44 Pine Road"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 400; ++k) {
+    PiiExample e;
+    const std::string& who = kFirst[k % kFirst.size()];
+    const std::string where = streets[k % streets.size()] + " today";
+    e.text = "Please call " + who + " at " + where + ".";
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + who.size())},
+               {PiiType::kStreetAddress, static_cast<uint32_t>(16 + who.size()),
+                static_cast<uint32_t>(16 + who.size() + where.size())}};
+    train.push_back(e);
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"today", "lane"}}, {"street_suffix", {"Street", "Road", "Lane"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto address = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    for (const PiiSpan& s : spans) {
+      if (s.type == PiiType::kStreetAddress) return text.substr(s.begin, s.end - s.begin);
+    }
+    return std::string();
+  };
+  EXPECT_EQ(address("Please call Anna at 9 Elm Street today."), "9 Elm Street");
+  EXPECT_EQ(address("Please call Anna at 9 Elm lane today."), "9 Elm lane");
+  // Lower-case text has no capitals to tell a sentence from a name.
+  EXPECT_EQ(address("please call anna at 9 elm street today."), "9 elm street today");
+}
+
+// Names joined to a name the tagger found by "and", "or", "&" or a comma
+// are names too, unless they are everyday words, an acronym or "I'm".
+TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"wrong", "go", "town", "were"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto names = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    std::sort(spans.begin(), spans.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+    std::vector<std::string> out;
+    for (const PiiSpan& s : spans) {
+      if (s.type == PiiType::kPerson) out.push_back(text.substr(s.begin, s.end - s.begin));
+    }
+    return out;
+  };
+  // Zephyrine and Quillborne are in no list and in no training row.
+  EXPECT_EQ(names("Zephyrine and Wanda Horvath were engineers."),
+            (std::vector<std::string>{"Zephyrine", "Wanda Horvath"}));
+  // Unknown words in a list read as places to this tagger: joined to a name,
+  // they are names, and a name added is joined to in turn.
+  EXPECT_EQ(names("Wanda Horvath, Zephyrine, and Quillborne were engineers."),
+            (std::vector<std::string>{"Wanda Horvath", "Zephyrine", "Quillborne"}));
+  EXPECT_EQ(names("We thank Wanda Horvath & Zephyrine."), (std::vector<std::string>{"Wanda Horvath", "Zephyrine"}));
+  EXPECT_EQ(names("Wrong and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
+  EXPECT_EQ(names("NASA and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
+  EXPECT_EQ(names("Please call Wanda Horvath and I'm off."), (std::vector<std::string>{"Wanda Horvath"}));
+  // Not across a line break.
+  EXPECT_EQ(names("Zephyrine\nand Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
 }
 
 // Trained on rows that call "Novak Ltd" a person, the tagger still reports

@@ -121,6 +121,11 @@ class PiiTagger {
   bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
+  // Adds the names joined to a name found among out[first...] by "and",
+  // "or", "&" or a comma ("Árias and Merritt", "Mazzi, Bowman and Hill"):
+  // up to three words that no span covers, none an everyday word, each
+  // capitalised in text with capitals.
+  void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
 
   std::vector<PiiType> types_;
   uint32_t buckets_ = 0;
