@@ -706,6 +706,19 @@ bool PiiTagger::everyday(const Gazetteer::Match& m) const {
 
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const {
   if (!plausible(text, span, from, to)) return false;
+  // A full stop after a word of four letters or more that is neither a
+  // company suffix nor a street word (as "Corp." is) ends the sentence,
+  // not the value: "Cautionary Tales.", "Belarus.".
+  const std::vector<Token>& tokens = tagger_tokens();
+  if (to - from >= 2 && text[tokens[to - 1].begin] == '.' && tokens[to - 1].end - tokens[to - 1].begin == 1 &&
+      span.end == tokens[to - 1].end) {
+    const Token& word = tokens[to - 2];
+    const uint16_t full = tagger_views()[to - 2].gazetteer.full;
+    if (word.end == tokens[to - 1].begin && word.end - word.begin > 3 &&
+        (full & (company_categories_ | street_categories_)) == 0) {
+      span.end = word.end;
+    }
+  }
   // A name or a place that ends in a company suffix ("Smith Ltd") is an organisation.
   if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
   for (size_t t = to; t > from; --t) {

@@ -312,6 +312,30 @@ TEST(PiiTaggerTest, AddressesInTextWithCapitalsDoNotRunIntoEverydayWords) {
   EXPECT_EQ(address("please call anna at 9 elm street today."), "9 elm street today");
 }
 
+// Rows that label a city with the full stop after it teach the tagger to
+// take the stop; the sentence's full stop is still left out of a place.
+TEST(PiiTaggerTest, ASentencesFullStopIsNoPartOfAValue) {
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (PiiExample& e : train) {
+    for (PiiSpan& span : e.spans) {
+      if (span.type == PiiType::kLocation && span.end < e.text.size() && e.text[span.end] == '.') ++span.end;
+    }
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"street_suffix", {"St"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto place = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    for (const PiiSpan& s : spans) {
+      if (s.type == PiiType::kLocation) return text.substr(s.begin, s.end - s.begin);
+    }
+    return std::string();
+  };
+  EXPECT_EQ(place("We met Wanda Horvath at the office in Utrecht."), "Utrecht");
+  EXPECT_EQ(place("We met Wanda Horvath at the office in Graz."), "Graz");
+}
+
 // Names joined to a name the tagger found by "and", "or", "&" or a comma
 // are names too, unless they are everyday words, an acronym or "I'm".
 TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
