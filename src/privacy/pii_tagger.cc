@@ -456,9 +456,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   if (t.types_.empty()) return t;
   t.buckets_ = std::bit_ceil(std::max<uint32_t>(options.buckets, 64));
   t.gazetteer_ = build_gazetteer(options.gazetteers);
-  t.street_categories_ = categories_named(t.gazetteer_, "street");
-  t.common_categories_ = categories_named(t.gazetteer_, "common");
-  t.company_categories_ = categories_named(t.gazetteer_, "company");
+  t.find_categories();
   const size_t tags = t.tags();
   const uint32_t slots = t.buckets_ - 1;
 
@@ -623,8 +621,6 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     return true;
   };
   auto joiner = [&](size_t j) { return word_is(j, ",") || word_is(j, "and") || word_is(j, "or") || word_is(j, "&"); };
-  const uint16_t places =
-      categories_named(gazetteer_, "city") | categories_named(gazetteer_, "country") | categories_named(gazetteer_, "state");
   // What token j, joined to a name, is: not a name (kNot); a name no span
   // covers (kFree); or a name that a place or organisation span of its own
   // covers, out[covering], which no place list knows (kRetyped): joined
@@ -644,7 +640,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     if (mixed ? everyday(m) : (m.full & common_categories_) != 0 || t.end - t.begin < 3) return Joined::kNot;
     for (size_t k = 0; k < out.size(); ++k) {
       if (out[k].begin >= t.end || t.begin >= out[k].end) continue;
-      const bool retype = k >= first && out[k].begin == t.begin && out[k].end == t.end && (m.full & places) == 0 &&
+      const bool retype = k >= first && out[k].begin == t.begin && out[k].end == t.end && (m.full & place_categories_) == 0 &&
                           (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
       covering = k;
       return retype ? Joined::kRetyped : Joined::kNot;
@@ -654,21 +650,27 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // Token j (its first word) becomes a name with up to kMaxWords - 1 more
   // free words towards `step` (-1 or +1).
   constexpr size_t kMaxWords = 3;
+  // A word followed by a number is a street ("Lauren and Sorlaskeid 32").
+  auto number_after = [&](size_t j) {
+    return j + 1 < tokens.size() && text[tokens[j + 1].begin] >= '0' && text[tokens[j + 1].begin] <= '9';
+  };
   auto add_name = [&](size_t j, int step) {
     const Joined kind = joined(j);
-    if (kind == Joined::kRetyped) {
-      out[covering].type = PiiType::kPerson;
-      return;
-    }
     if (kind == Joined::kNot) return;
+    const size_t retyped = covering;
     size_t lo = j, hi = j;
-    for (size_t n = 1; n < kMaxWords; ++n) {
+    for (size_t n = 1; kind == Joined::kFree && n < kMaxWords; ++n) {
       const size_t next = step < 0 ? lo - 1 : hi + 1;
       if (step < 0 ? lo == 0 || tokens[lo].newline_before : next >= tokens.size() || tokens[next].newline_before) break;
       if (joined(next) != Joined::kFree) break;
       (step < 0 ? lo : hi) = next;
     }
-    out.push_back({PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
+    if (number_after(hi)) return;
+    if (kind == Joined::kRetyped) {
+      out[retyped].type = PiiType::kPerson;
+    } else {
+      out.push_back({PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
+    }
   };
   // The first token at or after byte `at`.
   auto token_from = [&](uint32_t at) {
@@ -700,6 +702,16 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   }
 }
 
+void PiiTagger::find_categories() {
+  street_categories_ = categories_named(gazetteer_, "street");
+  street_suffix_categories_ = categories_named(gazetteer_, "street_suffix");
+  common_categories_ = categories_named(gazetteer_, "common");
+  company_categories_ = categories_named(gazetteer_, "company");
+  name_categories_ = categories_named(gazetteer_, "first_name") | categories_named(gazetteer_, "last_name");
+  place_categories_ =
+      categories_named(gazetteer_, "city") | categories_named(gazetteer_, "country") | categories_named(gazetteer_, "state");
+}
+
 bool PiiTagger::everyday(const Gazetteer::Match& m) const {
   return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
 }
@@ -719,12 +731,21 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       span.end = word.end;
     }
   }
-  // A name or a place that ends in a company suffix ("Smith Ltd") is an organisation.
+  // A name or a place that ends in a company suffix ("Smith Ltd") is an
+  // organisation; a name that ends in a street suffix that is no name
+  // ("Andreassen Street", not "Benny Hill") is an address.
   if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
   for (size_t t = to; t > from; --t) {
     const Token& last = tagger_tokens()[t - 1];
     if (!is_word_byte(static_cast<unsigned char>(text[last.begin]))) continue;
-    if ((tagger_views()[t - 1].gazetteer.full & company_categories_) != 0) span.type = PiiType::kOrganization;
+    const uint16_t full = tagger_views()[t - 1].gazetteer.full;
+    if ((full & company_categories_) != 0) {
+      span.type = PiiType::kOrganization;
+    } else if (span.type == PiiType::kPerson && t - 1 > from && (full & street_suffix_categories_) != 0 &&
+               (full & name_categories_) == 0) {
+      span.type = PiiType::kStreetAddress;
+      return true;
+    }
     break;
   }
   // A person's or a place's possessive ending is not part of the name: "[PERSON_1]'s address".
@@ -821,9 +842,7 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
   if (!gazetteer.is_ok()) return gazetteer.status();
   if (at != bytes.size()) return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " unexpected bytes at the end");
   t.gazetteer_ = std::move(gazetteer).value();
-  t.street_categories_ = categories_named(t.gazetteer_, "street");
-  t.common_categories_ = categories_named(t.gazetteer_, "common");
-  t.company_categories_ = categories_named(t.gazetteer_, "company");
+  t.find_categories();
   return t;
 }
 

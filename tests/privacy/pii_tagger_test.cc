@@ -363,8 +363,27 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   EXPECT_EQ(names("Wrong and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
   EXPECT_EQ(names("NASA and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
   EXPECT_EQ(names("Please call Wanda Horvath and I'm off."), (std::vector<std::string>{"Wanda Horvath"}));
-  // Not across a line break.
+  // Not across a line break, nor a word followed by a number: a street.
   EXPECT_EQ(names("Zephyrine\nand Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
+  EXPECT_EQ(names("Please call Wanda Horvath and Zephyrine 32 tomorrow."), (std::vector<std::string>{"Wanda Horvath"}));
+}
+
+// A name that ends in a street suffix that is no name is an address.
+TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  std::vector<std::string> last = kLast;
+  last.push_back("Hill");
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", last}, {"street_suffix", {"Street", "Hill"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto found = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    std::vector<std::string> out;
+    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+    return out;
+  };
+  EXPECT_EQ(found("Please call Wanda Street tomorrow."), std::vector<std::string>{"STREET_ADDRESS:Wanda Street"});
+  EXPECT_EQ(found("Please call Wanda Hill tomorrow."), std::vector<std::string>{"PERSON:Wanda Hill"});
 }
 
 // Trained on rows that call "Novak Ltd" a person, the tagger still reports

@@ -130,9 +130,14 @@ class PiiTagger {
   std::vector<PiiType> types_;
   uint32_t buckets_ = 0;
   Gazetteer gazetteer_;
-  uint16_t street_categories_ = 0;  // gazetteer categories of street words
-  uint16_t common_categories_ = 0;  // and of everyday words
-  uint16_t company_categories_ = 0;  // and of company suffixes
+  // Sets the category masks below from the gazetteer's category names.
+  void find_categories();
+  uint16_t street_categories_ = 0;  // gazetteer categories of street words (street*)
+  uint16_t street_suffix_categories_ = 0;  // of which street suffixes (street_suffix*)
+  uint16_t common_categories_ = 0;  // and of everyday words (common*)
+  uint16_t company_categories_ = 0;  // and of company suffixes (company*)
+  uint16_t name_categories_ = 0;     // and of first and last names (first_name*, last_name*)
+  uint16_t place_categories_ = 0;    // and of places (city*, country*, state*)
   std::vector<float, CacheLineAllocator<float>> weights_;  // [slot * stride() + column(tag)]
   // The slots of the features whose values come from a small set (the
   // bias, capitals, line breaks, the previous tags, gazetteer categories),
