@@ -21,7 +21,9 @@ constexpr std::string_view kMagic = "TGPIITAG";
 constexpr uint32_t kFormatVersion = 2;  // 2: a gazetteer follows the weights
 
 using pii_tokens::is_word_byte;
+using pii_tokens::IndexList;
 using pii_tokens::Token;
+using pii_tokens::TokenList;
 using pii_tokens::tokenize;
 
 uint64_t mix(uint64_t h) {  // splitmix64 finaliser
@@ -111,7 +113,7 @@ TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazett
   v.newline_before = t.newline_before;
   // A possessive ("Liam's", "Liam’s") is looked up without its 's.
   const size_t stem = possessive_stem(s, n);
-  v.gazetteer = gazetteer.lookup(stem == n ? word : word_hash(text, Token{t.begin, static_cast<uint32_t>(t.begin + stem)}));
+  v.gazetteer = gazetteer.lookup(stem == n ? word : word_hash(text, Token{t.begin, static_cast<uint32_t>(t.begin + stem), false, false}));
   return v;
 }
 
@@ -283,7 +285,7 @@ void add_scores(const float* weights, const FeatureSlots& slots, size_t stride, 
 // "van", "de la", "of" may stand inside. Nor does an address run into such
 // a word when it is an everyday word (`everyday_word`: in the everyday list
 // and not a street word, so not "corner" or "lane"): "Elm Street last night".
-bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_t i, PiiType type, bool mixed,
+bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
                   bool everyday_word) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const auto first = static_cast<unsigned char>(text[tokens[i].begin]);
@@ -304,8 +306,8 @@ bool may_continue(std::string_view text, const std::vector<Token>& tokens, size_
 
 // The tokens and views of the text being tagged, per thread: tag() fills
 // them, plausible() reads them.
-std::vector<Token>& tagger_tokens() {
-  thread_local std::vector<Token> tokens;
+TokenList& tagger_tokens() {
+  thread_local TokenList tokens;
   return tokens;
 }
 std::vector<TokenView>& tagger_views() {
@@ -315,7 +317,7 @@ std::vector<TokenView>& tagger_views() {
 
 // Whether token i is written in capitals throughout ("SAP", "MOSS"): an
 // acronym or a name in a letterhead, not the everyday word it spells.
-bool all_capitals(std::string_view text, const std::vector<Token>& tokens, size_t i) {
+bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) {
   const Token& t = tokens[i];
   return t.end - t.begin >= 2 &&
          std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
@@ -342,8 +344,8 @@ Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
   std::vector<std::string> categories;
   for (const GazetteerList& list : lists) categories.push_back(list.category);
   Gazetteer g(std::move(categories));
-  std::vector<Token> tokens;
-  std::vector<uint32_t> marked;
+  TokenList tokens;
+  IndexList marked;
   for (size_t c = 0; c < lists.size(); ++c) {
     for (const std::string& entry : lists[c].entries) {
       tokenize(entry, tokens, marked);
@@ -463,8 +465,8 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   // Each row's tokens, views and gold tags, computed once.
   std::vector<TrainingRow> rows;
   rows.reserve(examples.size());
-  std::vector<Token> tokens;
-  std::vector<uint32_t> marked;
+  TokenList tokens;
+  IndexList marked;
   for (const PiiExample& e : examples) {
     tokenize(e.text, tokens, marked);
     TrainingRow row;
@@ -512,12 +514,12 @@ void PiiTagger::set_weights(std::span<const float> by_tag) {
 
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
-  std::vector<Token>& tokens = tagger_tokens();
+  TokenList& tokens = tagger_tokens();
   std::vector<TokenView>& views = tagger_views();
   const size_t first_tagged = out.size();
   FeatureSlots f;
   thread_local std::vector<uint8_t> viewed;
-  thread_local std::vector<uint32_t> marked_tokens;
+  thread_local IndexList marked_tokens;
   tokenize(text, tokens, marked_tokens);
   // Views only of the tokens scored and of their neighbours within reach of
   // the features, which read only the word of a token two away: most tokens
@@ -611,7 +613,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
 }
 
 void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
-  const std::vector<Token>& tokens = tagger_tokens();
+  const TokenList& tokens = tagger_tokens();
   auto word_is = [&](size_t j, std::string_view w) {
     const Token& t = tokens[j];
     if (t.end - t.begin != w.size()) return false;
@@ -721,7 +723,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // A full stop after a word of four letters or more that is neither a
   // company suffix nor a street word (as "Corp." is) ends the sentence,
   // not the value: "Cautionary Tales.", "Belarus.".
-  const std::vector<Token>& tokens = tagger_tokens();
+  const TokenList& tokens = tagger_tokens();
   if (to - from >= 2 && text[tokens[to - 1].begin] == '.' && tokens[to - 1].end - tokens[to - 1].begin == 1 &&
       span.end == tokens[to - 1].end) {
     const Token& word = tokens[to - 2];
@@ -757,7 +759,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
 }
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const {
-  const std::vector<Token>& tokens = tagger_tokens();
+  const TokenList& tokens = tagger_tokens();
   bool word = false, digit = false, street = false, everyday = true;
   for (size_t t = from; t < to; ++t) {
     const auto first = static_cast<unsigned char>(text[tokens[t].begin]);

@@ -71,16 +71,20 @@ uint64_t bits_from(unsigned from) { return from >= 64 ? 0 : ~uint64_t{0} << from
 
 }  // namespace
 
-void tokenize(std::string_view text, std::vector<Token>& out, std::vector<uint32_t>& marked) {
-  out.clear();
-  marked.clear();
+void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
+  size_t count = 0, marked_count = 0;
   bool line_feed = false;      // a LF since the last token ended
-  bool word_open = false;      // out.back() is a word that may run on into this block
+  bool word_open = false;      // the last token is a word that may run on into this block
   bool last_was_word = false;  // the block before ended inside a word (a word byte or a joined apostrophe)
   unsigned char tail[64];
   for (size_t base = 0; base < n; base += 64) {
+    // Room for this block's tokens (64 at most), written through pointers.
+    if (out.size() < count + 64) out.resize(std::max(2 * out.size(), count + 64));
+    if (marked.size() < marked_count + 64) marked.resize(std::max(2 * marked.size(), marked_count + 64));
+    Token* const tokens = out.data();
+    uint32_t* const marked_at = marked.data();
     const size_t valid = std::min<size_t>(64, n - base);
     const unsigned char* block = p + base;
     if (valid < 64) {  // the last, short block: padded with spaces
@@ -88,7 +92,7 @@ void tokenize(std::string_view text, std::vector<Token>& out, std::vector<uint32
       std::memcpy(tail, block, valid);
       block = tail;
     }
-    BlockMasks m = block_masks(block);
+    const BlockMasks m = block_masks(block);
     // An apostrophe joins a word when a word byte stands on either side.
     const bool next_is_word = base + 64 < n && is_word_byte(p[base + 64]);
     const uint64_t before_word = (m.word << 1) | uint64_t{last_was_word};
@@ -100,35 +104,41 @@ void tokenize(std::string_view text, std::vector<Token>& out, std::vector<uint32
       // The word of the block before runs on to the first non-word byte.
       const uint64_t stop = ~word;
       if (stop == 0) {
-        out.back().end = static_cast<uint32_t>(base + 64);
+        tokens[count - 1].end = static_cast<uint32_t>(base + 64);
         last_was_word = true;
         continue;
       }
       at = static_cast<unsigned>(std::countr_zero(stop));
-      out.back().end = static_cast<uint32_t>(base + at);
+      tokens[count - 1].end = static_cast<uint32_t>(base + at);
       word_open = false;
     }
+    // Token starts at or after `at`; no start lies inside a token, so the
+    // lowest start is always the next token. `line_feeds`: the block's line
+    // feeds not yet before a token.
     uint64_t starts = ((word & ~((word << 1) | uint64_t{last_was_word})) | marks) & bits_from(at);
+    uint64_t line_feeds = m.line_feed & bits_from(at);
     while (starts != 0) {
-      // Here at <= k < 64. A mark ends after itself, a word at the first
-      // byte past it that is no word byte (none: it runs into the next block).
+      // A mark ends after itself, a word at the first byte past it that is
+      // no word byte (none: it runs into the next block).
       const auto k = static_cast<unsigned>(std::countr_zero(starts));
       const uint64_t below_k = (uint64_t{1} << k) - 1;
-      line_feed = line_feed || (m.line_feed & below_k & ~((uint64_t{1} << at) - 1)) != 0;
       const uint64_t stop = ~word & ~below_k;
       const unsigned end = std::max<unsigned>(static_cast<unsigned>(std::countr_zero(stop)), k + 1);
-      word_open = stop == 0;
       const bool is_marked = (m.marked >> k) & 1;
-      if (is_marked) marked.push_back(static_cast<uint32_t>(out.size()));
-      out.push_back({static_cast<uint32_t>(base + k), static_cast<uint32_t>(base + std::min<size_t>(end, valid)), line_feed,
-                     is_marked});
+      marked_at[marked_count] = static_cast<uint32_t>(count);
+      marked_count += is_marked ? 1 : 0;
+      tokens[count++] = {static_cast<uint32_t>(base + k), static_cast<uint32_t>(base + std::min<size_t>(end, valid)),
+                         line_feed || (line_feeds & below_k) != 0, is_marked};
       line_feed = false;
-      at = end;
-      starts &= bits_from(end);
+      line_feeds &= ~below_k;
+      word_open = stop == 0;
+      starts &= starts - 1;
     }
-    line_feed = line_feed || (m.line_feed & bits_from(at)) != 0;
+    line_feed = line_feed || line_feeds != 0;
     last_was_word = (word >> 63) & 1;
   }
+  out.resize(count);
+  marked.resize(marked_count);
 }
 
 }  // namespace tiergate::pii_tokens

@@ -6,16 +6,45 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tiergate::pii_tokens {
 
+// No default member initialisers: TokenList grows without writing them.
 struct Token {
-  uint32_t begin = 0, end = 0;  // byte offsets, end exclusive
-  bool newline_before = false;  // a line feed between the previous token (or the start) and this one
-  bool marked = false;          // it opens with a capital, a digit or a byte >= 0x80
+  uint32_t begin, end;  // byte offsets, end exclusive
+  bool newline_before;  // a line feed between the previous token (or the start) and this one
+  bool marked;          // it opens with a capital, a digit or a byte >= 0x80
 };
+
+// An allocator whose resize() leaves new elements default-initialised (for
+// Token and uint32_t: unwritten), so that tokenize() can make room for a
+// block's tokens and write them through a pointer.
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  UninitialisedAllocator() = default;
+  template <class U>
+  UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0) {
+      ::new (static_cast<void*>(p)) U;
+    } else {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  }
+};
+
+using TokenList = std::vector<Token, UninitialisedAllocator<Token>>;
+using IndexList = std::vector<uint32_t, UninitialisedAllocator<uint32_t>>;
 
 // Whether a byte belongs to words.
 constexpr bool is_word_byte(unsigned char c) {
@@ -26,6 +55,6 @@ constexpr bool is_word_byte(unsigned char c) {
 // and `marked` with the indices in `out` of the marked tokens. It runs over
 // every byte of every message the gateway scans: 64 bytes at a time as bit
 // masks (SSE2 where the CPU has it), one step per token.
-void tokenize(std::string_view text, std::vector<Token>& out, std::vector<uint32_t>& marked);
+void tokenize(std::string_view text, TokenList& out, IndexList& marked);
 
 }  // namespace tiergate::pii_tokens

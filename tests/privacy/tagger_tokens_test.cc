@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,7 @@ std::vector<Token> reference_tokens(std::string_view text) {
   return out;
 }
 
-std::string describe(std::string_view text, const std::vector<Token>& tokens) {
+std::string describe(std::string_view text, std::span<const Token> tokens) {
   std::string out;
   for (const Token& t : tokens) {
     out += std::string(t.newline_before ? "\\n" : "") + (t.marked ? "*[" : "[") + std::string(text.substr(t.begin, t.end - t.begin)) + "]" +
@@ -49,15 +50,15 @@ std::string describe(std::string_view text, const std::vector<Token>& tokens) {
 }
 
 void expect_same_tokens(std::string_view text) {
-  std::vector<Token> got;
-  std::vector<uint32_t> marked;
+  TokenList got;
+  IndexList marked;
   tokenize(text, got, marked);
   const std::vector<Token> want = reference_tokens(text);
   std::vector<uint32_t> want_marked;
   for (size_t k = 0; k < want.size(); ++k) {
     if (want[k].marked) want_marked.push_back(static_cast<uint32_t>(k));
   }
-  bool same = got.size() == want.size() && marked == want_marked;
+  bool same = got.size() == want.size() && std::vector<uint32_t>(marked.begin(), marked.end()) == want_marked;
   for (size_t k = 0; same && k < got.size(); ++k) {
     same = got[k].begin == want[k].begin && got[k].end == want[k].end &&
            got[k].newline_before == want[k].newline_before && got[k].marked == want[k].marked;
@@ -68,15 +69,15 @@ void expect_same_tokens(std::string_view text) {
 
 TEST(TaggerTokensTest, WordsMarksApostrophesAndLineBreaks) {
   const std::string_view text = "O'Brien's  car,\n\tdon't 'quote' 42kg\r\n\xc3\xa9t\xc3\xa9!";
-  std::vector<Token> tokens;
-  std::vector<uint32_t> marked;
+  TokenList tokens;
+  IndexList marked;
   tokenize(text, tokens, marked);
   // O'Brien's | car | , | don't | ' | quote | ' | 42kg | été | !
   ASSERT_EQ(tokens.size(), 10u) << describe(text, tokens);
   expect_same_tokens(text);
   EXPECT_EQ(tokens[0].end - tokens[0].begin, 9u);  // O'Brien's
   EXPECT_TRUE(tokens[3].newline_before);           // don't
-  EXPECT_EQ(marked, (std::vector<uint32_t>{0, 7, 8}));  // O'Brien's, 42kg, été
+  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{0, 7, 8}));  // O'Brien's, 42kg, été
   expect_same_tokens("");
   expect_same_tokens("   \n\n  ");
   expect_same_tokens("'");
