@@ -323,6 +323,27 @@ bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) {
          std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
+// Whether token i is a capital letter alone that labels or is a small word
+// rather than a name's initial: an answer choice ("B)"; "A." or "C:" at the
+// start of a line, of the text or after "?" or ":", before a space), or a
+// letter before a small word ("I am", "A man"). "J. Smith" in a sentence,
+// "P.O. Box" and "R Cortinhas" (R for Rua) are initials.
+bool letter_label(std::string_view text, const TokenList& tokens, size_t i) {
+  const Token& t = tokens[i];
+  if (t.end - t.begin != 1 || text[t.begin] < 'A' || text[t.begin] > 'Z' || i + 1 >= tokens.size()) return false;
+  const Token& next = tokens[i + 1];
+  const char c = text[next.begin];
+  if (next.end - next.begin == 1 && c == ')') return true;
+  if (next.end - next.begin == 1 && (c == '.' || c == ':')) {
+    const bool spaced = i + 2 >= tokens.size() || tokens[i + 2].begin > next.end;
+    const bool opens = i == 0 || t.newline_before ||
+                       (tokens[i - 1].end - tokens[i - 1].begin == 1 &&
+                        (text[tokens[i - 1].begin] == '?' || text[tokens[i - 1].begin] == ':'));
+    return spaced && opens;
+  }
+  return !next.marked && is_word_byte(static_cast<unsigned char>(c));
+}
+
 // The gazetteer categories whose names start with `prefix`: "street" (street
 // names and suffixes) and "common" (everyday words) mean something to
 // plausible(), "company" (company suffixes) to finish_span().
@@ -564,6 +585,13 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       prev2 = to - i >= 2 ? 0 : prev;
       prev = 0;
       i = to - 1;
+      continue;
+    }
+    if (mixed && letter_label(text, tokens, i)) {
+      // O without scoring; it ends the span open before.
+      if (prev > 0 && !finish_span(text, out[open], open_from, i)) out.pop_back();
+      prev2 = prev;
+      prev = 0;
       continue;
     }
     view(i);

@@ -386,6 +386,37 @@ TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   EXPECT_EQ(found("Please call Wanda Hill tomorrow."), std::vector<std::string>{"PERSON:Wanda Hill"});
 }
 
+// A capital letter that labels an answer choice or is the pronoun I opens
+// no span, even for a tagger that learned initials ("W. Horvath").
+TEST(PiiTaggerTest, AnswerLettersOpenNoSpan) {
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < train.size(); k += 2) {
+    for (PiiSpan& span : train[k].spans) {
+      if (span.type != PiiType::kPerson) continue;
+      // "Wanda Horvath" -> "W. Horvath": the first name cut to its initial.
+      const size_t space = train[k].text.find(' ', span.begin);
+      const auto cut = static_cast<uint32_t>(space - span.begin - 2);
+      train[k].text.replace(span.begin + 1, cut, ".");
+      for (PiiSpan& other : train[k].spans) {
+        if (other.begin > span.begin) other.begin -= cut - 1, other.end -= cut - 1;
+      }
+      span.end -= cut - 1;
+      break;
+    }
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
+  auto found = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    std::vector<std::string> out;
+    for (const PiiSpan& s : spans) out.push_back(text.substr(s.begin, s.end - s.begin));
+    return out;
+  };
+  EXPECT_EQ(found("Please call W. Horvath tomorrow."), std::vector<std::string>{"W. Horvath"});
+  EXPECT_EQ(found("Who called?\nA. Horvath\nB. Novak"), (std::vector<std::string>{"Horvath", "Novak"}));
+  EXPECT_EQ(found("Who called? A) Horvath B) Novak"), (std::vector<std::string>{"Horvath", "Novak"}));
+}
+
 // Trained on rows that call "Novak Ltd" a person, the tagger still reports
 // a name ending in a company suffix as an organisation.
 TEST(PiiTaggerTest, ANameEndingInACompanySuffixIsAnOrganisation) {
