@@ -637,7 +637,72 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev = best;
   }
   if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size())) out.pop_back();
+  add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
+}
+
+void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                                     size_t first, bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
+  auto word = [&](size_t j) {
+    const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+    return is_word_byte(c) && !(c >= '0' && c <= '9') && (!mixed || (c >= 'A' && c <= 'Z') || c >= 0x80);
+  };
+  // The span of out that covers token j, or out.size().
+  auto covering = [&](size_t j) {
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (out[k].begin < tokens[j].end && tokens[j].begin < out[k].end) return k;
+    }
+    return out.size();
+  };
+  // Tokens [from, to] are a name: a span of their own unless one covers the
+  // first; a place or organisation of this tagger that covers just them
+  // becomes a name.
+  auto name = [&](size_t from, size_t to) {
+    const size_t k = covering(from);
+    if (k == out.size()) {
+      for (size_t j = from + 1; j <= to; ++j) {
+        if (covering(j) != out.size()) to = j - 1;
+      }
+      out.push_back({PiiType::kPerson, tokens[from].begin, tokens[to].end});
+    } else if (k >= first && out[k].begin == tokens[from].begin && out[k].end == tokens[to].end &&
+               (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization)) {
+      out[k].type = PiiType::kPerson;
+    }
+  };
+  constexpr size_t kMaxWords = 3;
+  // In text with capitals, titles and speakers are capitalised: only the
+  // marked tokens need a look.
+  const size_t candidates = mixed ? marked.size() : n;
+  for (size_t c = 0; c < candidates; ++c) {
+    size_t j = mixed ? marked[c] : c;
+    if (j + 2 >= n) break;
+    // A title and its stop, then a word: "Mr. Young", "dr. freeman".
+    if (mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
+        tokens[j].end - tokens[j].begin <= 5 &&
+        !tokens[j + 2].newline_before && word(j + 2) &&
+        (gazetteer_.lookup(word_hash(text, tokens[j])).full & prefix_categories_) != 0) {
+      size_t to = j + 2;
+      while (mixed && to + 1 < n && to + 1 - (j + 2) < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
+             !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
+        ++to;
+      }
+      name(j + 2, to);
+      continue;
+    }
+    // A speaker opening a line, a colon, a quote: Troy: "Who are you?".
+    if ((j == 0 || tokens[j].newline_before) && word(j)) {
+      size_t to = j;
+      while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
+      if (to + 2 < n && mark_is(to + 1, ':')) {
+        const char q = text[tokens[to + 2].begin];
+        const bool quote = q == '"' || q == '\\' || text.substr(tokens[to + 2].begin, 3) == "\xe2\x80\x9c";
+        if (quote && !everyday(gazetteer_.lookup(word_hash(text, tokens[j])))) name(j, to);
+      }
+    }
+  }
 }
 
 void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
@@ -733,6 +798,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
 }
 
 void PiiTagger::find_categories() {
+  prefix_categories_ = categories_named(gazetteer_, "name_prefix");
   street_categories_ = categories_named(gazetteer_, "street");
   street_suffix_categories_ = categories_named(gazetteer_, "street_suffix");
   common_categories_ = categories_named(gazetteer_, "common");

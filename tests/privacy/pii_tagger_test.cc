@@ -368,6 +368,29 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   EXPECT_EQ(names("Please call Wanda Horvath and Zephyrine 32 tomorrow."), (std::vector<std::string>{"Wanda Horvath"}));
 }
 
+// A title with its stop introduces a name; so does a line that opens with a
+// speaker, a colon and a quote. An everyday word before the colon is none.
+TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"name_prefix", {"Mr", "Dr"}}, {"common_word", {"note", "young"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto names = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    std::sort(spans.begin(), spans.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+    std::vector<std::string> out;
+    for (const PiiSpan& s : spans) {
+      if (s.type == PiiType::kPerson) out.push_back(text.substr(s.begin, s.end - s.begin));
+    }
+    return out;
+  };
+  EXPECT_EQ(names("the report of dr. zorvath is late."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("The report of Mr. Young is late."), std::vector<std::string>{"Young"});
+  EXPECT_EQ(names("Zorvath: \"Who are you?\"\nQuillborne Ashby: \"A friend.\""),
+            (std::vector<std::string>{"Zorvath", "Quillborne Ashby"}));
+  EXPECT_EQ(names("Note: \"Who are you?\""), std::vector<std::string>{});
+}
+
 // A name that ends in a street suffix that is no name is an address.
 TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   TaggerOptions o = options(5, 1u << 14, 1);

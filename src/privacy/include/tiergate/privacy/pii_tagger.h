@@ -126,13 +126,22 @@ class PiiTagger {
   // up to three words that no span covers, none an everyday word, each
   // capitalised in text with capitals.
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
+  // a name_prefix* list and its stop) and the speakers that open a line
+  // before a colon and a quote (Troy: "Who are you?"), up to three words,
+  // capitalised in text with capitals; a place or organisation of out[first...]
+  // that covers just them becomes a name. `marked`: the indices of the
+  // marked tokens (pii_tokens::tokenize()).
+  void add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                            size_t first, bool mixed) const;
 
   std::vector<PiiType> types_;
   uint32_t buckets_ = 0;
   Gazetteer gazetteer_;
   // Sets the category masks below from the gazetteer's category names.
   void find_categories();
-  uint16_t street_categories_ = 0;  // gazetteer categories of street words (street*)
+  uint16_t prefix_categories_ = 0;  // gazetteer categories of titles (name_prefix*)
+  uint16_t street_categories_ = 0;  // and of street words (street*)
   uint16_t street_suffix_categories_ = 0;  // of which street suffixes (street_suffix*)
   uint16_t common_categories_ = 0;  // and of everyday words (common*)
   uint16_t company_categories_ = 0;  // and of company suffixes (company*)
