@@ -827,6 +827,25 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       span.end = word.end;
     }
   }
+  // A name with a number in it or right after it on its line is a street
+  // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
+  // organisation right before a number ("Auenweg 85").
+  auto is_number = [&](size_t t) {
+    return t < tokens.size() && text[tokens[t].begin] >= '0' && text[tokens[t].begin] <= '9';
+  };
+  const bool number_after = is_number(to) && !tokens[to].newline_before && tokens[to].begin > tokens[to - 1].end;
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after) {
+    span.type = PiiType::kStreetAddress;
+    return true;
+  }
+  if (span.type == PiiType::kPerson) {
+    for (size_t t = from; t < to; ++t) {
+      if (is_number(t)) {
+        span.type = PiiType::kStreetAddress;
+        return true;
+      }
+    }
+  }
   // A name or a place that ends in a company suffix ("Smith Ltd") is an
   // organisation; a name that ends in a street suffix that is no name
   // ("Andreassen Street", not "Benny Hill") is an address.

@@ -409,6 +409,26 @@ TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   EXPECT_EQ(found("Please call Wanda Hill tomorrow."), std::vector<std::string>{"PERSON:Wanda Hill"});
 }
 
+// No name has a number in it or right after it on its line: a street has,
+// its house number.
+TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
+  auto types = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    std::vector<std::string> out;
+    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+    return out;
+  };
+  EXPECT_EQ(types("Please call Wanda Horvath tomorrow."), std::vector<std::string>{"PERSON:Wanda Horvath"});
+  const std::vector<std::string> street = types("Please call Wanda Horvath 12 tomorrow.");
+  ASSERT_FALSE(street.empty());
+  EXPECT_EQ(street[0], "STREET_ADDRESS:Wanda Horvath");
+  const std::vector<std::string> next_line = types("Please call Wanda Horvath\n12 times.");
+  ASSERT_FALSE(next_line.empty());
+  EXPECT_EQ(next_line[0], "PERSON:Wanda Horvath");
+}
+
 // A capital letter that labels an answer choice or is the pronoun I opens
 // no span, even for a tagger that learned initials ("W. Horvath").
 TEST(PiiTaggerTest, AnswerLettersOpenNoSpan) {
