@@ -637,8 +637,14 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev = best;
   }
   if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size())) out.pop_back();
+  const size_t decoded = out.size();
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
+  // The names added come after the decoded spans: back in order of begin.
+  if (out.size() > decoded) {
+    std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
+              [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  }
 }
 
 void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,

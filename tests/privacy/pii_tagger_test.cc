@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <cctype>
+#include <optional>
 #include <random>
 
 #include "tiergate/privacy/pii_eval.h"
@@ -63,6 +64,34 @@ std::vector<PiiExample> sample(size_t n, size_t first_from, size_t first_to, siz
     out.push_back(make(kTemplates[rng() % kTemplates.size()], person, pick(kCities, city_from, city_to)));
   }
   return out;
+}
+
+// What `tagger` finds in `text`: "TYPE:value" per span, in order.
+std::vector<std::string> typed_spans(const PiiTagger& tagger, const std::string& text) {
+  std::vector<PiiSpan> spans;
+  tagger.tag(text, spans);
+  EXPECT_TRUE(std::is_sorted(spans.begin(), spans.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; }));
+  std::vector<std::string> out;
+  for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+  return out;
+}
+
+// The values of the spans of `type` (of any type without one), in order.
+std::vector<std::string> values_of(const PiiTagger& tagger, const std::string& text,
+                                   std::optional<PiiType> type = std::nullopt) {
+  std::vector<PiiSpan> spans;
+  tagger.tag(text, spans);
+  std::vector<std::string> out;
+  for (const PiiSpan& s : spans) {
+    if (!type || s.type == *type) out.push_back(text.substr(s.begin, s.end - s.begin));
+  }
+  return out;
+}
+
+// The first value of `type`, or "".
+std::string first_of(const PiiTagger& tagger, const std::string& text, PiiType type) {
+  const std::vector<std::string> values = values_of(tagger, text, type);
+  return values.empty() ? std::string() : values[0];
 }
 
 TEST(PiiTaggerTest, LearnsContextsAndFindsNamesItNeverSaw) {
@@ -234,13 +263,7 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"wrong", "true", "answer"}}, {"street_suffix", {"Street", "Road", "C/ Mayor"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
-  auto found = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    std::vector<std::string> out;
-    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
-    return out;
-  };
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Please call Anna at 12 Elm Street today."),
             (std::vector<std::string>{"PERSON:Anna", "STREET_ADDRESS:12 Elm Street"}));
   EXPECT_EQ(found("Please call Lena at Oak Road today."), (std::vector<std::string>{"PERSON:Lena", "STREET_ADDRESS:Oak Road"}));
@@ -298,14 +321,7 @@ TEST(PiiTaggerTest, AddressesInTextWithCapitalsDoNotRunIntoEverydayWords) {
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"today", "lane"}}, {"street_suffix", {"Street", "Road", "Lane"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
-  auto address = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    for (const PiiSpan& s : spans) {
-      if (s.type == PiiType::kStreetAddress) return text.substr(s.begin, s.end - s.begin);
-    }
-    return std::string();
-  };
+  auto address = [&](const std::string& text) { return first_of(tagger, text, PiiType::kStreetAddress); };
   EXPECT_EQ(address("Please call Anna at 9 Elm Street today."), "9 Elm Street");
   EXPECT_EQ(address("Please call Anna at 9 Elm lane today."), "9 Elm lane");
   // Lower-case text has no capitals to tell a sentence from a name.
@@ -324,14 +340,7 @@ TEST(PiiTaggerTest, ASentencesFullStopIsNoPartOfAValue) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"street_suffix", {"St"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
-  auto place = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    for (const PiiSpan& s : spans) {
-      if (s.type == PiiType::kLocation) return text.substr(s.begin, s.end - s.begin);
-    }
-    return std::string();
-  };
+  auto place = [&](const std::string& text) { return first_of(tagger, text, PiiType::kLocation); };
   EXPECT_EQ(place("We met Wanda Horvath at the office in Utrecht."), "Utrecht");
   EXPECT_EQ(place("We met Wanda Horvath at the office in Graz."), "Graz");
 }
@@ -342,16 +351,7 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"wrong", "go", "town", "were"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
-  auto names = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    std::sort(spans.begin(), spans.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
-    std::vector<std::string> out;
-    for (const PiiSpan& s : spans) {
-      if (s.type == PiiType::kPerson) out.push_back(text.substr(s.begin, s.end - s.begin));
-    }
-    return out;
-  };
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   // Zephyrine and Quillborne are in no list and in no training row.
   EXPECT_EQ(names("Zephyrine and Wanda Horvath were engineers."),
             (std::vector<std::string>{"Zephyrine", "Wanda Horvath"}));
@@ -374,16 +374,7 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"name_prefix", {"Mr", "Dr"}}, {"common_word", {"note", "young"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
-  auto names = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    std::sort(spans.begin(), spans.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
-    std::vector<std::string> out;
-    for (const PiiSpan& s : spans) {
-      if (s.type == PiiType::kPerson) out.push_back(text.substr(s.begin, s.end - s.begin));
-    }
-    return out;
-  };
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("the report of dr. zorvath is late."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("The report of Mr. Young is late."), std::vector<std::string>{"Young"});
   EXPECT_EQ(names("Zorvath: \"Who are you?\"\nQuillborne Ashby: \"A friend.\""),
@@ -398,13 +389,7 @@ TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   last.push_back("Hill");
   o.gazetteers = {{"first_name", kFirst}, {"last_name", last}, {"street_suffix", {"Street", "Hill"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
-  auto found = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    std::vector<std::string> out;
-    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
-    return out;
-  };
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Please call Wanda Street tomorrow."), std::vector<std::string>{"STREET_ADDRESS:Wanda Street"});
   EXPECT_EQ(found("Please call Wanda Hill tomorrow."), std::vector<std::string>{"PERSON:Wanda Hill"});
 }
@@ -413,13 +398,7 @@ TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
 // its house number.
 TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
-  auto types = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    std::vector<std::string> out;
-    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
-    return out;
-  };
+  auto types = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(types("Please call Wanda Horvath tomorrow."), std::vector<std::string>{"PERSON:Wanda Horvath"});
   const std::vector<std::string> street = types("Please call Wanda Horvath 12 tomorrow.");
   ASSERT_FALSE(street.empty());
@@ -448,13 +427,7 @@ TEST(PiiTaggerTest, AnswerLettersOpenNoSpan) {
     }
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
-  auto found = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    tagger.tag(text, spans);
-    std::vector<std::string> out;
-    for (const PiiSpan& s : spans) out.push_back(text.substr(s.begin, s.end - s.begin));
-    return out;
-  };
+  auto found = [&](const std::string& text) { return values_of(tagger, text); };
   EXPECT_EQ(found("Please call W. Horvath tomorrow."), std::vector<std::string>{"W. Horvath"});
   EXPECT_EQ(found("Who called?\nA. Horvath\nB. Novak"), (std::vector<std::string>{"Horvath", "Novak"}));
   EXPECT_EQ(found("Who called? A) Horvath B) Novak"), (std::vector<std::string>{"Horvath", "Novak"}));
