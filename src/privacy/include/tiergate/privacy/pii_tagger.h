@@ -115,16 +115,22 @@ class PiiTagger {
   // as "Open Data Nation"), and, for an address, a digit or a street word (a
   // category named street*).
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const;
-  // plausible(), and a name or a place that ends in a company suffix ("Smith
-  // Ltd": a category named company*) becomes an organisation; a name or a
-  // place leaves a possessive 's out. False: drop it.
+  // plausible(), and: a sentence's full stop after the value is left out; a
+  // name with a number in it or right after it, or an organisation right
+  // before a number, becomes an address (a street and its house number); a
+  // name or a place that ends in a company suffix ("Smith Ltd": a category
+  // named company*) becomes an organisation, and a name that ends in a
+  // street suffix that is no name ("Andreassen Street") an address; a name
+  // or a place leaves a possessive 's out. False: drop it.
   bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
   // Adds the names joined to a name found among out[first...] by "and",
   // "or", "&" or a comma ("Árias and Merritt", "Mazzi, Bowman and Hill"):
   // up to three words that no span covers, none an everyday word, each
-  // capitalised in text with capitals.
+  // capitalised in text with capitals, and not before a number (a street);
+  // a place or organisation of out[first...] that covers just one such word
+  // which no place list knows becomes a name.
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
@@ -135,11 +141,12 @@ class PiiTagger {
   void add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                             size_t first, bool mixed) const;
 
+  // Sets the category masks below from the gazetteer's category names.
+  void find_categories();
+
   std::vector<PiiType> types_;
   uint32_t buckets_ = 0;
   Gazetteer gazetteer_;
-  // Sets the category masks below from the gazetteer's category names.
-  void find_categories();
   uint16_t prefix_categories_ = 0;  // gazetteer categories of titles (name_prefix*)
   uint16_t street_categories_ = 0;  // and of street words (street*)
   uint16_t street_suffix_categories_ = 0;  // of which street suffixes (street_suffix*)
