@@ -208,6 +208,26 @@ bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf)
   return in(lowered(s, next, buf), kPersonNouns);
 }
 
+// Whether [from, to) joins two words of one list: a comma, "and" or "or",
+// or both, with blanks ("Jewish and French", "Hindu, or Sikh").
+bool joined(const Scan& s, size_t from, size_t to) {
+  if (to - from > 7) return false;
+  size_t i = from;
+  auto blanks = [&] {
+    while (i < to && s.blank(i)) ++i;
+  };
+  if (i < to && s.at(i) == ',') ++i;
+  blanks();
+  for (std::string_view w : {std::string_view("and"), std::string_view("or")}) {
+    if (to - i > w.size() && s.matches(i, w) && s.blank(i + w.size())) {
+      i += w.size();
+      break;
+    }
+  }
+  blanks();
+  return i == to && to > from;
+}
+
 }  // namespace
 
 namespace {
@@ -226,6 +246,7 @@ template <typename Starts>
 void find_groups(Scan& s, Starts starts_at) {
   const size_t n = s.size();
   std::array<char, kMaxWord> buf{}, other{};
+  size_t last_end = n;  // where the last group mention found ends (n: none yet)
   for (size_t base = 0; base < n; base += 64) {
     for (uint64_t starts = starts_at(base); starts != 0; starts &= starts - 1) {
       const size_t i = base + static_cast<size_t>(std::countr_zero(starts));
@@ -239,7 +260,11 @@ void find_groups(Scan& s, Starts starts_at) {
       while (w.end < n && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
       if (w.end < n && ((s.at(w.end) & 0x80) || s.digit(w.end))) continue;
       if (w.end - w.begin < 4 || !group_suffix(s, w.end) || !is_group(lowered(s, w, buf))) continue;
-      if (described_before(s, w.begin, other) || described_after(s, w.end, other)) s.add(PiiType::kNrp, w.begin, w.end);
+      if (described_before(s, w.begin, other) || described_after(s, w.end, other) ||
+          (last_end <= w.begin && joined(s, last_end, w.begin))) {
+        s.add(PiiType::kNrp, w.begin, w.end);
+        last_end = w.end;
+      }
     }
   }
 }
@@ -269,6 +294,13 @@ void detect_group_mentions(Scan& s) {
     carry = letters >> 63;
     return starts;
   });
+}
+
+bool is_group_word(std::string_view word) {
+  char lower[24];
+  if (word.empty() || word.size() > sizeof lower) return false;
+  for (size_t k = 0; k < word.size(); ++k) lower[k] = static_cast<char>(to_lower(static_cast<unsigned char>(word[k])));
+  return is_group(std::string_view(lower, word.size()));
 }
 
 }  // namespace tiergate::pii_scan

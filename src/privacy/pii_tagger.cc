@@ -3,6 +3,7 @@
 #include "tiergate/privacy/structured_pii.h"
 
 #include "little_endian.h"
+#include "scan.h"
 #include "tagger_tokens.h"
 
 #include <algorithm>
@@ -589,7 +590,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     }
     if (mixed && letter_label(text, tokens, i)) {
       // O without scoring; it ends the span open before.
-      if (prev > 0 && !finish_span(text, out[open], open_from, i)) out.pop_back();
+      if (prev > 0 && !finish_span(text, out[open], open_from, i, mixed)) out.pop_back();
       prev2 = prev;
       prev = 0;
       continue;
@@ -625,7 +626,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       }
     }
     const bool continues = best > 0 && best % 2 == 0;
-    if (prev > 0 && !continues && !finish_span(text, out[open], open_from, i)) out.pop_back();
+    if (prev > 0 && !continues && !finish_span(text, out[open], open_from, i, mixed)) out.pop_back();
     if (best > 0 && best % 2 == 1) {
       open = out.size();
       open_from = i;
@@ -636,7 +637,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev2 = prev;
     prev = best;
   }
-  if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size())) out.pop_back();
+  if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size(), mixed)) out.pop_back();
   const size_t decoded = out.size();
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
@@ -735,6 +736,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     if (mixed && !(c >= 'A' && c <= 'Z') && c < 0x80) return Joined::kNot;
     if (mixed && all_capitals(text, tokens, j)) return Joined::kNot;          // an acronym
     if (mixed && c == 'I' && text[t.begin + 1] == '\'') return Joined::kNot;  // I'm, I'd, I've
+    if (pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin))) return Joined::kNot;  // "Hindu or Sikh"
     // In lower-case text any everyday word is out ("go", "town"); with
     // capitals only a word that is nothing else ("Hill" is also a surname).
     const Gazetteer::Match m = view_of(text, t, gazetteer_).gazetteer;
@@ -818,8 +820,19 @@ bool PiiTagger::everyday(const Gazetteer::Match& m) const {
   return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
 }
 
-bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const {
-  if (!plausible(text, span, from, to)) return false;
+bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
+  if (!plausible(text, span, from, to, mixed)) return false;
+  // A nationality, religion or party alone that no name list knows is a
+  // group, not a name, place or organisation ("Muslim"; "Christian" is also
+  // a first name).
+  const TokenList& all = tagger_tokens();
+  if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
+                         span.type == PiiType::kOrganization) &&
+      pii_scan::is_group_word(text.substr(all[from].begin, all[from].end - all[from].begin)) &&
+      (tagger_views()[from].gazetteer.full & name_categories_) == 0) {
+    span.type = PiiType::kNrp;
+    return true;
+  }
   // A full stop after a word of four letters or more that is neither a
   // company suffix nor a street word (as "Corp." is) ends the sentence,
   // not the value: "Cautionary Tales.", "Belarus.".
@@ -877,13 +890,15 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   return true;
 }
 
-bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const {
+bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
   bool word = false, digit = false, street = false, everyday = true;
+  bool small_words_only = true;  // its words but a leading number are all small ("and a")
   for (size_t t = from; t < to; ++t) {
     const auto first = static_cast<unsigned char>(text[tokens[t].begin]);
     if (!is_word_byte(first)) continue;
     word = word || tokens[t].end - tokens[t].begin >= 2 || (first >= '0' && first <= '9');
+    if (t > from) small_words_only = small_words_only && first >= 'a' && first <= 'z';
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
     const Gazetteer::Match m = tagger_views()[t].gazetteer;
     // A street word of three letters or more: single letters ("C" of "C/ Mayor") prove nothing.
@@ -892,7 +907,12 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (!word) return false;
   if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
-  return span.type != PiiType::kStreetAddress || digit || street;
+  if (span.type != PiiType::kStreetAddress) return true;
+  // In text with capitals, a number and small words that are no street
+  // words ("42 and a") make no address.
+  const auto lead = static_cast<unsigned char>(text[tokens[from].begin]);
+  if (mixed && to - from >= 2 && lead >= '0' && lead <= '9' && small_words_only && !street) return false;
+  return digit || street;
 }
 
 std::string PiiTagger::serialize() const {

@@ -216,6 +216,9 @@ void detect_context_number(Scan& s, size_t ws, size_t we);
 // detect_groups.cc: nationality, religious and political groups where the
 // words around them describe a person; a pass of its own over the words.
 void detect_group_mentions(Scan& s);
+// Whether `word` (any case) is a nationality, religious or political group
+// word of that pass ("Italian", "muslim", "Democrat").
+bool is_group_word(std::string_view word);
 // detect_secrets.cc
 void detect_key_prefix(Scan& s, size_t ws);            // provider-prefixed API keys and JWTs
 void detect_key_value(Scan& s, size_t ws, size_t we);  // password=..., api_key: ... (name's last word [ws, we))

@@ -46,12 +46,15 @@ int pii_type_rank(PiiType type) {
     case PiiType::kPhoneNumber: return 55;
     case PiiType::kZipCode: return 50;
     case PiiType::kDomainName: return 45;
+    // An age or a group that the words around it confirm ("age 67", "is
+    // Italian") over a learned guess at the same words: the tagger never
+    // learns these types (the dev labels have none).
+    case PiiType::kNrp:
+    case PiiType::kAge: return 35;
     case PiiType::kStreetAddress: return 30;
     case PiiType::kPerson:
     case PiiType::kOrganization: return 25;
-    case PiiType::kLocation:
-    case PiiType::kNrp:
-    case PiiType::kAge: return 20;
+    case PiiType::kLocation: return 20;
     case PiiType::kTitle:
     case PiiType::kPrefix: return 15;
   }

@@ -274,6 +274,8 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   EXPECT_EQ(found("Please call TRUE at 7 Birch today."),
             (std::vector<std::string>{"PERSON:TRUE", "STREET_ADDRESS:7 Birch"}));
   EXPECT_EQ(found("Please call Wrong at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
+  // A number and small words: no address, in text with capitals.
+  EXPECT_EQ(found("Please call Lena at 7 and a today."), std::vector<std::string>{"PERSON:Lena"});
   // Without the lists, the same tagger has no everyday or street words to go by.
   o.gazetteers.clear();
   const PiiTagger bare = PiiTagger::train(train, o);
@@ -392,6 +394,46 @@ TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Please call Wanda Street tomorrow."), std::vector<std::string>{"STREET_ADDRESS:Wanda Street"});
   EXPECT_EQ(found("Please call Wanda Hill tomorrow."), std::vector<std::string>{"PERSON:Wanda Hill"});
+}
+
+// A nationality, religion or party alone is a group (NRP), not a name,
+// unless a name list knows it ("Christian").
+TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  std::vector<std::string> first = kFirst;
+  first.push_back("Christian");
+  o.gazetteers = {{"first_name", first}, {"last_name", kLast}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  EXPECT_EQ(typed_spans(tagger, "Please call Muslim tomorrow."), std::vector<std::string>{"NRP:Muslim"});
+  const std::vector<std::string> christian = typed_spans(tagger, "Please call Christian tomorrow.");
+  ASSERT_EQ(christian.size(), 1u);
+  EXPECT_NE(christian[0], "NRP:Christian");
+}
+
+// In the whole scan, an age or a group that the words around it confirm
+// wins over the tagger's guess at the same words; and a number with small
+// words after it is no address.
+TEST(PiiTaggerTest, ConfirmedAgesAndGroupsWinOverTheTagger) {
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  // Rows that teach the tagger "age 67" and "is Italian" as other types.
+  for (size_t k = 0; k < 200; ++k) {
+    PiiExample e;
+    e.text = "The patient, age 67, is Italian.";
+    e.spans = {{PiiType::kStreetAddress, 17, 19}, {PiiType::kPerson, 24, 31}};
+    train.push_back(e);
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
+  auto scan = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    find_pii(text, &tagger, spans);
+    std::vector<std::string> out;
+    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+    return out;
+  };
+  const std::vector<std::string> guessed = typed_spans(tagger, "The patient, age 67, is Italian.");
+  ASSERT_FALSE(guessed.empty());
+  EXPECT_EQ(guessed[0], "STREET_ADDRESS:67");
+  EXPECT_EQ(scan("The patient, age 67, is Italian."), (std::vector<std::string>{"AGE:67", "NRP:Italian"}));
 }
 
 // No name has a number in it or right after it on its line: a street has,

@@ -113,8 +113,9 @@ class PiiTagger {
   // (not "D." alone), not to be one everyday word alone ("Wrong", "User":
   // a gazetteer category named common*; several words may make a name, such
   // as "Open Data Nation"), and, for an address, a digit or a street word (a
-  // category named street*).
-  bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to) const;
+  // category named street*), and in text with capitals (`mixed`) more than a
+  // number and small words ("42 and a").
+  bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // plausible(), and: a sentence's full stop after the value is left out; a
   // name with a number in it or right after it, or an organisation right
   // before a number, becomes an address (a street and its house number); a
@@ -122,7 +123,7 @@ class PiiTagger {
   // named company*) becomes an organisation, and a name that ends in a
   // street suffix that is no name ("Andreassen Street") an address; a name
   // or a place leaves a possessive 's out. False: drop it.
-  bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to) const;
+  bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
   // Adds the names joined to a name found among out[first...] by "and",
