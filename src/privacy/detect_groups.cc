@@ -298,8 +298,14 @@ void detect_group_mentions(Scan& s) {
 
 bool is_group_word(std::string_view word) {
   char lower[24];
-  if (word.empty() || word.size() > sizeof lower) return false;
+  if (word.size() < 4 || word.size() > sizeof lower) return false;
   for (size_t k = 0; k < word.size(); ++k) lower[k] = static_cast<char>(to_lower(static_cast<unsigned char>(word[k])));
+  // Most words are turned away by their first three letters, in one load.
+  const auto a = static_cast<unsigned char>(lower[0]), b = static_cast<unsigned char>(lower[1]),
+             c = static_cast<unsigned char>(lower[2]);
+  if (a < 'a' || a > 'z' || b < 'a' || b > 'z' || c < 'a' || c > 'z') return false;
+  const size_t k = prefix_index(a, b, c);
+  if (((kGroupPrefixes[k / 64] >> (k % 64)) & 1) == 0) return false;
   return is_group(std::string_view(lower, word.size()));
 }
 
