@@ -199,6 +199,17 @@ bool described_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& b
   return false;
 }
 
+// A form field before the group word at `begin`: "Nationality: Canadian",
+// "Religion - Catholic".
+constexpr std::array<std::string_view, 7> kFields = {"nationality", "religion",  "citizenship", "ethnicity",
+                                                     "faith",       "party",     "affiliation"};
+bool field_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf) {
+  size_t j = begin;
+  while (j > 0 && begin - j < 4 && s.blank(j - 1)) --j;
+  if (j == 0 || (s.at(j - 1) != ':' && s.at(j - 1) != '-')) return false;
+  return in(lowered(s, word_before(s, j - 1), buf), kFields);
+}
+
 // A person noun after the group word ending at `end` ("woman", "descent").
 bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
   size_t j = end;
@@ -260,7 +271,7 @@ void find_groups(Scan& s, Starts starts_at) {
       while (w.end < n && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
       if (w.end < n && ((s.at(w.end) & 0x80) || s.digit(w.end))) continue;
       if (w.end - w.begin < 4 || !group_suffix(s, w.end) || !is_group(lowered(s, w, buf))) continue;
-      if (described_before(s, w.begin, other) || described_after(s, w.end, other) ||
+      if (described_before(s, w.begin, other) || described_after(s, w.end, other) || field_before(s, w.begin, other) ||
           (last_end <= w.begin && joined(s, last_end, w.begin))) {
         s.add(PiiType::kNrp, w.begin, w.end);
         last_end = w.end;
