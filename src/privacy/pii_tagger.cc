@@ -324,6 +324,27 @@ bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) {
          std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
+// Whether token i exists and opens with a digit.
+bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
+  return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
+}
+
+// The first span of `out` that overlaps token t, or out.size().
+size_t span_over(const std::vector<PiiSpan>& out, const Token& t) {
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (out[k].begin < t.end && t.begin < out[k].end) return k;
+  }
+  return out.size();
+}
+
+// Whether out[k] is a place or organisation of this tagging (k >= first)
+// over exactly [begin, end): the words the post-passes find a name in
+// become one.
+bool own_place_or_organisation(const std::vector<PiiSpan>& out, size_t k, size_t first, uint32_t begin, uint32_t end) {
+  return k >= first && k < out.size() && out[k].begin == begin && out[k].end == end &&
+         (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
+}
+
 // Whether token i is a capital letter alone that labels or is a small word
 // rather than a name's initial: an answer choice ("B)"; "A." or "C:" at the
 // start of a line, of the text or after "?" or ":", before a space), or a
@@ -657,25 +678,17 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     return is_word_byte(c) && !(c >= '0' && c <= '9') && (!mixed || (c >= 'A' && c <= 'Z') || c >= 0x80);
   };
-  // The span of out that covers token j, or out.size().
-  auto covering = [&](size_t j) {
-    for (size_t k = 0; k < out.size(); ++k) {
-      if (out[k].begin < tokens[j].end && tokens[j].begin < out[k].end) return k;
-    }
-    return out.size();
-  };
   // Tokens [from, to] are a name: a span of their own unless one covers the
   // first; a place or organisation of this tagger that covers just them
   // becomes a name.
   auto name = [&](size_t from, size_t to) {
-    const size_t k = covering(from);
+    const size_t k = span_over(out, tokens[from]);
     if (k == out.size()) {
       for (size_t j = from + 1; j <= to; ++j) {
-        if (covering(j) != out.size()) to = j - 1;
+        if (span_over(out, tokens[j]) != out.size()) to = j - 1;
       }
       out.push_back({PiiType::kPerson, tokens[from].begin, tokens[to].end});
-    } else if (k >= first && out[k].begin == tokens[from].begin && out[k].end == tokens[to].end &&
-               (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization)) {
+    } else if (own_place_or_organisation(out, k, first, tokens[from].begin, tokens[to].end)) {
       out[k].type = PiiType::kPerson;
     }
   };
@@ -741,22 +754,15 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     // capitals only a word that is nothing else ("Hill" is also a surname).
     const Gazetteer::Match m = view_of(text, t, gazetteer_).gazetteer;
     if (mixed ? everyday(m) : (m.full & common_categories_) != 0 || t.end - t.begin < 3) return Joined::kNot;
-    for (size_t k = 0; k < out.size(); ++k) {
-      if (out[k].begin >= t.end || t.begin >= out[k].end) continue;
-      const bool retype = k >= first && out[k].begin == t.begin && out[k].end == t.end && (m.full & place_categories_) == 0 &&
-                          (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
-      covering = k;
-      return retype ? Joined::kRetyped : Joined::kNot;
-    }
-    return Joined::kFree;
+    covering = span_over(out, t);
+    if (covering == out.size()) return Joined::kFree;
+    return own_place_or_organisation(out, covering, first, t.begin, t.end) && (m.full & place_categories_) == 0
+               ? Joined::kRetyped
+               : Joined::kNot;
   };
   // Token j (its first word) becomes a name with up to kMaxWords - 1 more
   // free words towards `step` (-1 or +1).
   constexpr size_t kMaxWords = 3;
-  // A word followed by a number is a street ("Lauren and Sorlaskeid 32").
-  auto number_after = [&](size_t j) {
-    return j + 1 < tokens.size() && text[tokens[j + 1].begin] >= '0' && text[tokens[j + 1].begin] <= '9';
-  };
   auto add_name = [&](size_t j, int step) {
     const Joined kind = joined(j);
     if (kind == Joined::kNot) return;
@@ -768,7 +774,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
       if (joined(next) != Joined::kFree) break;
       (step < 0 ? lo : hi) = next;
     }
-    if (number_after(hi)) return;
+    if (is_number(text, tokens, hi + 1)) return;  // a street: "Lauren and Sorlaskeid 32"
     if (kind == Joined::kRetyped) {
       out[retyped].type = PiiType::kPerson;
     } else {
@@ -849,17 +855,15 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // A name with a number in it or right after it on its line is a street
   // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
   // organisation right before a number ("Auenweg 85").
-  auto is_number = [&](size_t t) {
-    return t < tokens.size() && text[tokens[t].begin] >= '0' && text[tokens[t].begin] <= '9';
-  };
-  const bool number_after = is_number(to) && !tokens[to].newline_before && tokens[to].begin > tokens[to - 1].end;
+  const bool number_after =
+      is_number(text, tokens, to) && !tokens[to].newline_before && tokens[to].begin > tokens[to - 1].end;
   if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after) {
     span.type = PiiType::kStreetAddress;
     return true;
   }
   if (span.type == PiiType::kPerson) {
     for (size_t t = from; t < to; ++t) {
-      if (is_number(t)) {
+      if (is_number(text, tokens, t)) {
         span.type = PiiType::kStreetAddress;
         return true;
       }
@@ -870,7 +874,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // ("Andreassen Street", not "Benny Hill") is an address.
   if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
   for (size_t t = to; t > from; --t) {
-    const Token& last = tagger_tokens()[t - 1];
+    const Token& last = tokens[t - 1];
     if (!is_word_byte(static_cast<unsigned char>(text[last.begin]))) continue;
     const uint16_t full = tagger_views()[t - 1].gazetteer.full;
     if ((full & company_categories_) != 0) {
