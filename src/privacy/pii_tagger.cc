@@ -4,6 +4,7 @@
 
 #include "little_endian.h"
 #include "scan.h"
+#include "tagger_scores.h"
 #include "tagger_tokens.h"
 
 #include <algorithm>
@@ -35,13 +36,16 @@ uint64_t mix(uint64_t h) {  // splitmix64 finaliser
   return h ^ (h >> 31);
 }
 
-// What a token contributes to its own and its neighbours' features.
+// What a token contributes to its own and its neighbours' features. No
+// default member initialisers: a ViewList grows without writing them (the
+// tagger tracks which views it has written).
 struct TokenView {
-  uint64_t word = 0, shape = 0, prefix = 0, suffix = 0;
+  uint64_t word, shape, prefix, suffix;
   Gazetteer::Match gazetteer;
-  bool capitalised = false;
-  bool newline_before = false;
+  bool capitalised;
+  bool newline_before;
 };
+using ViewList = std::vector<TokenView, pii_tokens::UninitialisedAllocator<TokenView>>;
 
 // Per byte: the lower-cased byte, and its kind in a shape (X upper, x lower
 // or non-ASCII, d digit, else the mark itself).
@@ -185,7 +189,7 @@ struct FeatureTables {
 // capitalisation is only evidence in text that is not all lower case.
 // `context_words` false leaves out the words around the token (training's
 // context dropout).
-void features(const FeatureTables& tables, const std::vector<TokenView>& v, size_t i, int prev, int prev2,
+void features(const FeatureTables& tables, const ViewList& v, size_t i, int prev, int prev2,
               bool mixed_case, FeatureSlots& out, bool context_words = true) {
   using L = FixedSlotLayout;
   out.size = 0;
@@ -250,33 +254,6 @@ void features(const FeatureTables& tables, const std::vector<TokenView>& v, size
   }
 }
 
-// score[k] = the sum over the feature slots of weights[slot * stride + k]
-// for k < Width, summed in registers: Width is known when compiled.
-template <size_t Width>
-void add_rows(const float* weights, const FeatureSlots& slots, size_t stride, float* score) {
-  std::array<float, Width> sum{};
-  for (uint32_t s : slots) {
-    const float* row = weights + size_t{s} * stride;
-    for (size_t k = 0; k < Width; ++k) sum[k] += row[k];
-  }
-  std::copy(sum.begin(), sum.end(), score);
-}
-
-// add_rows() for the first `width` floats of each row: a multiple of 8, at
-// most 64 (PiiTagger::stride() of 30 types).
-void add_scores(const float* weights, const FeatureSlots& slots, size_t stride, size_t width, float* score) {
-  switch (width) {
-    case 8: return add_rows<8>(weights, slots, stride, score);
-    case 16: return add_rows<16>(weights, slots, stride, score);
-    case 24: return add_rows<24>(weights, slots, stride, score);
-    case 32: return add_rows<32>(weights, slots, stride, score);
-    case 40: return add_rows<40>(weights, slots, stride, score);
-    case 48: return add_rows<48>(weights, slots, stride, score);
-    case 56: return add_rows<56>(weights, slots, stride, score);
-    default: return add_rows<64>(weights, slots, stride, score);
-  }
-}
-
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
@@ -311,8 +288,8 @@ TokenList& tagger_tokens() {
   thread_local TokenList tokens;
   return tokens;
 }
-std::vector<TokenView>& tagger_views() {
-  thread_local std::vector<TokenView> views;
+ViewList& tagger_views() {
+  thread_local ViewList views;
   return views;
 }
 
@@ -405,7 +382,7 @@ Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
 // One row of training data: its tokens' views and gold tags (0 O, then
 // B-/I- per learned type).
 struct TrainingRow {
-  std::vector<TokenView> views;
+  ViewList views;
   std::vector<int> gold;
   bool mixed = false;
 };
@@ -558,7 +535,7 @@ void PiiTagger::set_weights(std::span<const float> by_tag) {
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
   TokenList& tokens = tagger_tokens();
-  std::vector<TokenView>& views = tagger_views();
+  ViewList& views = tagger_views();
   const size_t first_tagged = out.size();
   FeatureSlots f;
   thread_local std::vector<uint8_t> viewed;
@@ -625,7 +602,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     view_around(i);
     features(tables, views, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
-    add_scores(weights_.data(), f, stride(), prev > 0 ? stride() : open_width(), score.data());
+    pii_scores::add_scores(weights_.data(), {f.begin(), f.end()}, stride(), prev > 0 ? stride() : open_width(),
+                           score.data());
     // The best of O and the B- tags, and of the I- tag of the span open
     // before (an I- tag only continues a span of its own type) where
     // may_continue() allows it; in tag order, the first of equal scores.

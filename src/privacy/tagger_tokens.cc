@@ -1,10 +1,14 @@
 #include "tagger_tokens.h"
 
+#include "scan.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -66,18 +70,49 @@ BlockMasks block_masks(const unsigned char* p) {
 }
 #endif
 
-// Bits [from, 64) set; from <= 64.
-uint64_t bits_from(unsigned from) { return from >= 64 ? 0 : ~uint64_t{0} << from; }
+#if defined(__x86_64__)
+[[gnu::target("avx2")]] __m256i in_range_avx2(__m256i x, char lo, char span) {
+  const __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
+  return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(span)), d);
+}
 
-}  // namespace
+[[gnu::target("avx2")]] uint64_t bits_avx2(__m256i m, int part) {
+  return uint64_t{static_cast<uint32_t>(_mm256_movemask_epi8(m))} << (32 * part);
+}
 
-void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
+// block_masks() 32 bytes at a time.
+[[gnu::target("avx2")]] BlockMasks block_masks_avx2(const unsigned char* p) {
+  BlockMasks m;
+  for (int part = 0; part < 2; ++part) {
+    __m256i x;
+    std::memcpy(&x, p + 32 * part, 32);
+    const __m256i letter = in_range_avx2(_mm256_or_si256(x, _mm256_set1_epi8(0x20)), 'a', 25);
+    const __m256i marked = _mm256_or_si256(_mm256_or_si256(in_range_avx2(x, 'A', 25), in_range_avx2(x, '0', 9)),
+                                           _mm256_cmpgt_epi8(_mm256_setzero_si256(), x));
+    const __m256i word = _mm256_or_si256(letter, marked);
+    const __m256i line_feed = _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'));
+    const __m256i space = _mm256_or_si256(_mm256_or_si256(line_feed, _mm256_cmpeq_epi8(x, _mm256_set1_epi8(' '))),
+                                          _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\t')),
+                                                          _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))));
+    m.word |= bits_avx2(word, part);
+    m.space |= bits_avx2(space, part);
+    m.line_feed |= bits_avx2(line_feed, part);
+    m.apostrophe |= bits_avx2(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\'')), part);
+    m.marked |= bits_avx2(marked, part);
+  }
+  return m;
+}
+#endif
+
+// tokenize() with the block masks of Masks; inlined into each caller so that
+// the AVX2 caller's masks are inlined too.
+template <BlockMasks (*Masks)(const unsigned char*)>
+[[gnu::always_inline]] inline void tokenize_blocks(std::string_view text, TokenList& out, IndexList& marked) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
-  size_t count = 0, marked_count = 0;
-  bool line_feed = false;      // a LF since the last token ended
-  bool word_open = false;      // the last token is a word that may run on into this block
+  size_t count = 0, ended = 0, marked_count = 0;
   bool last_was_word = false;  // the block before ended inside a word (a word byte or a joined apostrophe)
+  uint64_t line_feed_carry = 0;  // the block before ended in white space holding a line feed
   unsigned char tail[64];
   for (size_t base = 0; base < n; base += 64) {
     // Room for this block's tokens (64 at most), written through pointers.
@@ -85,60 +120,72 @@ void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
     if (marked.size() < marked_count + 64) marked.resize(std::max(2 * marked.size(), marked_count + 64));
     Token* const tokens = out.data();
     uint32_t* const marked_at = marked.data();
-    const size_t valid = std::min<size_t>(64, n - base);
     const unsigned char* block = p + base;
-    if (valid < 64) {  // the last, short block: padded with spaces
+    if (n - base < 64) {  // the last, short block: padded with spaces
       std::memset(tail, ' ', sizeof tail);
-      std::memcpy(tail, block, valid);
+      std::memcpy(tail, block, n - base);
       block = tail;
     }
-    const BlockMasks m = block_masks(block);
+    const BlockMasks m = Masks(block);
     // An apostrophe joins a word when a word byte stands on either side.
     const bool next_is_word = base + 64 < n && is_word_byte(p[base + 64]);
     const uint64_t before_word = (m.word << 1) | uint64_t{last_was_word};
     const uint64_t after_word = (m.word >> 1) | (uint64_t{next_is_word} << 63);
     const uint64_t word = m.word | (m.apostrophe & before_word & after_word);
     const uint64_t marks = ~word & ~m.space;
-    unsigned at = 0;  // where the last token ended within this block
-    if (word_open) {
-      // The word of the block before runs on to the first non-word byte.
-      const uint64_t stop = ~word;
-      if (stop == 0) {
-        tokens[count - 1].end = static_cast<uint32_t>(base + 64);
-        last_was_word = true;
-        continue;
-      }
-      at = static_cast<unsigned>(std::countr_zero(stop));
-      tokens[count - 1].end = static_cast<uint32_t>(base + at);
-      word_open = false;
-    }
-    // Token starts at or after `at`; no start lies inside a token, so the
-    // lowest start is always the next token. `line_feeds`: the block's line
-    // feeds not yet before a token.
-    uint64_t starts = ((word & ~((word << 1) | uint64_t{last_was_word})) | marks) & bits_from(at);
-    uint64_t line_feeds = m.line_feed & bits_from(at);
-    while (starts != 0) {
-      // A mark ends after itself, a word at the first byte past it that is
-      // no word byte (none: it runs into the next block).
-      const auto k = static_cast<unsigned>(std::countr_zero(starts));
-      const uint64_t below_k = (uint64_t{1} << k) - 1;
-      const uint64_t stop = ~word & ~below_k;
-      const unsigned end = std::max<unsigned>(static_cast<unsigned>(std::countr_zero(stop)), k + 1);
+    // A token starts at a word's first byte or at a mark, and ends after a
+    // word's last byte or after the mark: one start and one end per token,
+    // a word's possibly in a later block. White space separates, so the
+    // byte after a run of white space holding a line feed starts a token
+    // with newline_before: adding the line feeds to the white space carries
+    // from each line feed to the end of its run (and, past the block, on).
+    // The word at the block's last byte goes on past it over a word byte, or
+    // over an apostrophe with a word byte after it.
+    const bool word_goes_on = next_is_word || (base + 65 < n && p[base + 64] == '\'' && is_word_byte(p[base + 65]));
+    const uint64_t starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks;
+    const uint64_t ends = (word & ~((word >> 1) | (uint64_t{word_goes_on} << 63))) | marks;
+    uint64_t reach = 0;
+    const bool carry = __builtin_add_overflow(m.space, m.line_feed, &reach);
+    const bool carry_on = __builtin_add_overflow(reach, line_feed_carry, &reach);
+    const uint64_t newline_starts = reach & ~m.space;
+    line_feed_carry = uint64_t{carry || carry_on};
+    for (uint64_t s = starts; s != 0; s &= s - 1) {
+      const auto k = static_cast<unsigned>(std::countr_zero(s));
       const bool is_marked = (m.marked >> k) & 1;
+      tokens[count].begin = static_cast<uint32_t>(base + k);
+      tokens[count].newline_before = (newline_starts >> k) & 1;
+      tokens[count].marked = is_marked;
       marked_at[marked_count] = static_cast<uint32_t>(count);
       marked_count += is_marked ? 1 : 0;
-      tokens[count++] = {static_cast<uint32_t>(base + k), static_cast<uint32_t>(base + std::min<size_t>(end, valid)),
-                         line_feed || (line_feeds & below_k) != 0, is_marked};
-      line_feed = false;
-      line_feeds &= ~below_k;
-      word_open = stop == 0;
-      starts &= starts - 1;
+      ++count;
     }
-    line_feed = line_feed || line_feeds != 0;
+    for (uint64_t e = ends; e != 0; e &= e - 1) {
+      tokens[ended++].end = static_cast<uint32_t>(base + static_cast<unsigned>(std::countr_zero(e)) + 1);
+    }
     last_was_word = (word >> 63) & 1;
   }
   out.resize(count);
   marked.resize(marked_count);
+}
+
+#if defined(__x86_64__)
+[[gnu::target("avx2")]] void tokenize_avx2(std::string_view text, TokenList& out, IndexList& marked) {
+  tokenize_blocks<block_masks_avx2>(text, out, marked);
+}
+#endif
+
+}  // namespace
+
+void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
+#if defined(__x86_64__)
+  static const bool avx2 = pii_scan::cpu_has_avx2();
+  if (avx2) return tokenize_avx2(text, out, marked);
+#endif
+  tokenize_without_avx2(text, out, marked);
+}
+
+void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked) {
+  tokenize_blocks<block_masks>(text, out, marked);
 }
 
 }  // namespace tiergate::pii_tokens

@@ -54,7 +54,10 @@ constexpr bool is_word_byte(unsigned char c) {
 // Replaces `out` with the tokens of `text` (shorter than 4 GiB), in order,
 // and `marked` with the indices in `out` of the marked tokens. It runs over
 // every byte of every message the gateway scans: 64 bytes at a time as bit
-// masks (SSE2 where the CPU has it), one step per token.
+// masks (SSE2, or AVX2 where the CPU has it), one step per token.
 void tokenize(std::string_view text, TokenList& out, IndexList& marked);
+
+// The same without AVX2, as a CPU without it runs it (for tests).
+void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked);
 
 }  // namespace tiergate::pii_tokens

@@ -49,10 +49,10 @@ std::string describe(std::string_view text, std::span<const Token> tokens) {
   return out;
 }
 
-void expect_same_tokens(std::string_view text) {
+void expect_same_tokens_of(void (*tokenizer)(std::string_view, TokenList&, IndexList&), std::string_view text) {
   TokenList got;
   IndexList marked;
-  tokenize(text, got, marked);
+  tokenizer(text, got, marked);
   const std::vector<Token> want = reference_tokens(text);
   std::vector<uint32_t> want_marked;
   for (size_t k = 0; k < want.size(); ++k) {
@@ -65,6 +65,15 @@ void expect_same_tokens(std::string_view text) {
   }
   EXPECT_TRUE(same) << "text of " << text.size() << " bytes\n got:  " << describe(text, got)
                     << "\n want: " << describe(text, want);
+}
+
+// Both tokenize() (with AVX2 where this CPU has it) and the tokenizer of
+// CPUs without AVX2 against the rules.
+void expect_same_tokens(std::string_view text) {
+  for (auto* tokenizer : {&tokenize, &tokenize_without_avx2}) {
+    SCOPED_TRACE(tokenizer == &tokenize ? "tokenize" : "tokenize_without_avx2");
+    expect_same_tokens_of(tokenizer, text);
+  }
 }
 
 TEST(TaggerTokensTest, WordsMarksApostrophesAndLineBreaks) {
