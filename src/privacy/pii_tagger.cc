@@ -324,15 +324,19 @@ bool own_place_or_organisation(const std::vector<PiiSpan>& out, size_t k, size_t
 
 // Whether token i is a capital letter alone that labels or is a small word
 // rather than a name's initial: an answer choice ("B)"; "A." or "C:" at the
-// start of a line, of the text or after "?" or ":", before a space), or a
-// letter before a small word ("I am", "A man"). "J. Smith" in a sentence,
-// "P.O. Box" and "R Cortinhas" (R for Rua) are initials.
+// start of a line, of the text or after "?" or ":", before a space; "A" in
+// quotes), or a letter before a small word ("I am", "A man"). "J. Smith" in
+// a sentence, "P.O. Box" and "R Cortinhas" (R for Rua) are initials.
 bool letter_label(std::string_view text, const TokenList& tokens, size_t i) {
   const Token& t = tokens[i];
   if (t.end - t.begin != 1 || text[t.begin] < 'A' || text[t.begin] > 'Z' || i + 1 >= tokens.size()) return false;
   const Token& next = tokens[i + 1];
   const char c = text[next.begin];
   if (next.end - next.begin == 1 && c == ')') return true;
+  if (next.end - next.begin == 1 && (c == '"' || c == '\'') && i > 0 && tokens[i - 1].end - tokens[i - 1].begin == 1 &&
+      text[tokens[i - 1].begin] == c) {
+    return true;
+  }
   if (next.end - next.begin == 1 && (c == '.' || c == ':')) {
     const bool spaced = i + 2 >= tokens.size() || tokens[i + 2].begin > next.end;
     const bool opens = i == 0 || t.newline_before ||
@@ -565,6 +569,25 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     if (i + 2 < tokens.size()) view_word(i + 2);
   };
   auto marked = [&](size_t j) { return j < tokens.size() && tokens[j].marked; };
+  // In text with capitals, whether token i (viewed), before a token that is
+  // not marked or at the end, opens no span: an everyday word ("Today"); an
+  // everyday word of three letters at most that is no name ("The", "In",
+  // but not "Bob") before a word, whatever else the lists know it as (part
+  // of "The Hague", the state IN); a number before an everyday word that is
+  // no street word ("60 to 70 percent"). All capitals are left to scoring.
+  auto opens_nothing = [&](size_t i) {
+    const Gazetteer::Match& g = views[i].gazetteer;
+    const bool last = i + 1 == tokens.size();
+    if (!last && is_number(text, tokens, i)) {
+      view(i + 1);
+      const Gazetteer::Match& after = views[i + 1].gazetteer;
+      return everyday(after) && (after.full & street_categories_) == 0;
+    }
+    const bool small_word = !last && (g.full & common_categories_) != 0 && (g.full & name_categories_) == 0 &&
+                            tokens[i].end - tokens[i].begin <= 3 &&
+                            is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin]));
+    return (everyday(g) || small_word) && !all_capitals(text, tokens, i);
+  };
   const bool mixed = mixed_case(text);
   const size_t tags = this->tags();
   const FeatureTables tables{buckets_ - 1, fixed_slots_, FixedSlotLayout{tags}};
@@ -594,7 +617,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     view(i);
-    if (mixed && prev <= 0 && !marked(i + 1) && everyday(views[i].gazetteer) && !all_capitals(text, tokens, i)) {
+    if (mixed && prev <= 0 && !marked(i + 1) && opens_nothing(i)) {
       prev2 = prev;
       prev = 0;
       continue;

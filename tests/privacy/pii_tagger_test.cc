@@ -290,6 +290,43 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   EXPECT_EQ(spans.size(), 1u);  // Wrong is kept; Oak Road has no digit and no street word
 }
 
+// A tagger that learned to take whatever opens a sentence before a small
+// word for a name, or a number after "at" for an address, opens no span at
+// a small everyday word that is no name ("The", "If"; though "the" is part
+// of a city and "if" a state in the lists), nor at a number before an
+// everyday word that is no street word ("60 to 70 percent").
+TEST(PiiTaggerTest, SmallEverydayWordsAndCountsOpenNoSpan) {
+  const std::vector<std::string> openers = {"Anna", "Bob", "Kofi", "Lena", "Bruno", "Zed"};
+  const std::vector<std::string> places = {"12 Elm Street", "7 Birch", "40 Pine Road"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 400; ++k) {
+    PiiExample e = call_at(openers[k % openers.size()], places[k % places.size()], " today.");
+    // "<opener> wrote: please call ..." with the opener labelled a name.
+    const std::string opener = openers[(k + 1) % openers.size()];
+    e.text = opener + " wrote: " + e.text;
+    const auto shift = static_cast<uint32_t>(opener.size() + 8);
+    for (PiiSpan& span : e.spans) span.begin += shift, span.end += shift;
+    e.spans.insert(e.spans.begin(), {PiiType::kPerson, 0, static_cast<uint32_t>(opener.size())});
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"the", "if", "bob", "to", "percent", "today"}},
+                  {"first_name", {"bob"}},
+                  {"city", {"the hague"}},
+                  {"state", {"if"}},
+                  {"street_suffix", {"Street", "Road"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Bob wrote: please call Anna at 12 Elm Street today."),
+            (std::vector<std::string>{"PERSON:Bob", "PERSON:Anna", "STREET_ADDRESS:12 Elm Street"}));
+  EXPECT_EQ(found("The wrote: please call Anna at 7 Birch today."),
+            (std::vector<std::string>{"PERSON:Anna", "STREET_ADDRESS:7 Birch"}));
+  EXPECT_EQ(found("If wrote: please call Anna at 7 Birch today."),
+            (std::vector<std::string>{"PERSON:Anna", "STREET_ADDRESS:7 Birch"}));
+  EXPECT_EQ(found("Lena wrote: please call Anna at 60 to 70 percent today."),
+            (std::vector<std::string>{"PERSON:Lena", "PERSON:Anna"}));
+}
+
 // Rows where a name runs on into a small word teach the tagger to follow it;
 // in text with capitals a name still ends before "horvath" or "wants".
 TEST(PiiTaggerTest, NamesInTextWithCapitalsDoNotRunIntoSmallWords) {
