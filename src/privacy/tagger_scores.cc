@@ -4,33 +4,36 @@
 
 #include <algorithm>
 #include <array>
-
-#if defined(__x86_64__) || defined(__SSE2__)
-#include <immintrin.h>
-#endif
+#include <cstring>
 
 namespace tiergate::pii_scores {
 namespace {
 
-// The sums for k < Width, in registers.
+// Vectors of floats (GCC's generic vectors: the compiler picks the
+// instructions for the function it inlines them into).
+using Floats4 = float __attribute__((vector_size(16)));
+using Floats8 = float __attribute__((vector_size(32)));
+
+// The sums for k < Width, in registers of Vec.
+template <typename Vec, size_t Width>
+[[gnu::always_inline]] inline void sum_rows_in(const float* weights, std::span<const uint32_t> slots, size_t stride,
+                                               float* score) {
+  constexpr size_t kLanes = sizeof(Vec) / sizeof(float);
+  Vec sum[Width / kLanes] = {};
+  for (uint32_t s : slots) {
+    const float* row = weights + size_t{s} * stride;
+    for (size_t k = 0; k < Width / kLanes; ++k) {
+      Vec v;
+      std::memcpy(&v, row + kLanes * k, sizeof v);
+      sum[k] += v;
+    }
+  }
+  std::memcpy(score, sum, sizeof sum);
+}
+
 template <size_t Width>
 void sum_rows(const float* weights, std::span<const uint32_t> slots, size_t stride, float* score) {
-#if defined(__SSE2__)
-  __m128 sum[Width / 4];
-  for (__m128& s : sum) s = _mm_setzero_ps();
-  for (uint32_t s : slots) {
-    const float* row = weights + size_t{s} * stride;
-    for (size_t k = 0; k < Width / 4; ++k) sum[k] = _mm_add_ps(sum[k], _mm_loadu_ps(row + 4 * k));
-  }
-  for (size_t k = 0; k < Width / 4; ++k) _mm_storeu_ps(score + 4 * k, sum[k]);
-#else
-  std::array<float, Width> sum{};
-  for (uint32_t s : slots) {
-    const float* row = weights + size_t{s} * stride;
-    for (size_t k = 0; k < Width; ++k) sum[k] += row[k];
-  }
-  std::copy(sum.begin(), sum.end(), score);
-#endif
+  sum_rows_in<Floats4, Width>(weights, slots, stride, score);
 }
 
 using SumRows = void (*)(const float*, std::span<const uint32_t>, size_t, float*);
@@ -45,13 +48,7 @@ size_t width_index(size_t width) { return std::clamp<size_t>(width, 8, 64) / 8 -
 template <size_t Width>
 [[gnu::target("avx2")]] void sum_rows_avx2(const float* weights, std::span<const uint32_t> slots, size_t stride,
                                            float* score) {
-  __m256 sum[Width / 8];
-  for (__m256& s : sum) s = _mm256_setzero_ps();
-  for (uint32_t s : slots) {
-    const float* row = weights + size_t{s} * stride;
-    for (size_t k = 0; k < Width / 8; ++k) sum[k] = _mm256_add_ps(sum[k], _mm256_loadu_ps(row + 8 * k));
-  }
-  for (size_t k = 0; k < Width / 8; ++k) _mm256_storeu_ps(score + 8 * k, sum[k]);
+  sum_rows_in<Floats8, Width>(weights, slots, stride, score);
 }
 
 constexpr std::array<SumRows, 8> kSumRowsAvx2 = {sum_rows_avx2<8>,  sum_rows_avx2<16>, sum_rows_avx2<24>,
