@@ -675,6 +675,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   const TokenList& tokens = tagger_tokens();
   const size_t n = tokens.size();
   auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
+  auto is_prefix = [&](const Gazetteer::Match& m) { return ((m.full | m.part) & prefix_categories_) != 0; };
   auto word = [&](size_t j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     return is_word_byte(c) && !(c >= '0' && c <= '9') && (!mixed || (c >= 'A' && c <= 'Z') || c >= 0x80);
@@ -700,11 +701,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     if (j + 2 >= n) break;
-    // A title and its stop, then a word: "Mr. Young", "dr. freeman".
+    // A title and its stop, then a word: "Mr. Young", "dr. freeman". The
+    // list writes some titles with their stop ("Mr."), which makes the
+    // title alone a part match.
     if (mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
         tokens[j].end - tokens[j].begin <= 5 &&
         !tokens[j + 2].newline_before && word(j + 2) &&
-        (gazetteer_.lookup(word_hash(text, tokens[j])).full & prefix_categories_) != 0) {
+        is_prefix(gazetteer_.lookup(word_hash(text, tokens[j])))) {
       size_t to = j + 2;
       while (mixed && to + 1 < n && to + 1 - (j + 2) < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
              !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
