@@ -133,15 +133,15 @@ template <BlockMasks (*Masks)(const unsigned char*)>
     const uint64_t after_word = (m.word >> 1) | (uint64_t{next_is_word} << 63);
     const uint64_t word = m.word | (m.apostrophe & before_word & after_word);
     const uint64_t marks = ~word & ~m.space;
+    // The word at the block's last byte goes on past it over a word byte, or
+    // over an apostrophe with a word byte after it.
+    const bool word_goes_on = next_is_word || (base + 65 < n && p[base + 64] == '\'' && is_word_byte(p[base + 65]));
     // A token starts at a word's first byte or at a mark, and ends after a
     // word's last byte or after the mark: one start and one end per token,
     // a word's possibly in a later block. White space separates, so the
     // byte after a run of white space holding a line feed starts a token
     // with newline_before: adding the line feeds to the white space carries
     // from each line feed to the end of its run (and, past the block, on).
-    // The word at the block's last byte goes on past it over a word byte, or
-    // over an apostrophe with a word byte after it.
-    const bool word_goes_on = next_is_word || (base + 65 < n && p[base + 64] == '\'' && is_word_byte(p[base + 65]));
     const uint64_t starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks;
     const uint64_t ends = (word & ~((word >> 1) | (uint64_t{word_goes_on} << 63))) | marks;
     uint64_t reach = 0;
