@@ -25,35 +25,42 @@ struct BlockMasks {
 };
 
 #if defined(__SSE2__)
-// 0xff in each byte of x that lies in [lo, lo + span].
-__m128i in_range(__m128i x, char lo, char span) {
-  const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
-  return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span)), d);
-}
+// Vectors of bytes (GCC's generic vectors: the compiler picks the
+// instructions for the function it inlines them into); comparisons give
+// 0xff or 0 per byte.
+using Bytes16 = unsigned char __attribute__((vector_size(16)));
+using Bytes32 = unsigned char __attribute__((vector_size(32)));
 
-uint64_t bits(__m128i m, int part) { return uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(m))} << (16 * part); }
+// Bit k set for each byte k of v whose high bit is set.
+uint64_t high_bits(Bytes16 v) { return static_cast<uint16_t>(_mm_movemask_epi8(reinterpret_cast<__m128i>(v))); }
 
-BlockMasks block_masks(const unsigned char* p) {
+// The masks of a block, sizeof(Vec) bytes at a time; inlined into each
+// caller, as are HighBits.
+template <typename Vec, uint64_t (*HighBits)(Vec)>
+[[gnu::always_inline]] inline BlockMasks block_masks_in(const unsigned char* p) {
   BlockMasks m;
-  for (int part = 0; part < 4; ++part) {
-    __m128i x;
-    std::memcpy(&x, p + 16 * part, 16);
-    const __m128i letter = in_range(_mm_or_si128(x, _mm_set1_epi8(0x20)), 'a', 25);
-    const __m128i marked = _mm_or_si128(_mm_or_si128(in_range(x, 'A', 25), in_range(x, '0', 9)),
-                                        _mm_cmplt_epi8(x, _mm_setzero_si128()));
-    const __m128i word = _mm_or_si128(letter, marked);
-    const __m128i line_feed = _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'));
-    const __m128i space = _mm_or_si128(_mm_or_si128(line_feed, _mm_cmpeq_epi8(x, _mm_set1_epi8(' '))),
-                                       _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\t')),
-                                                    _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))));
-    m.word |= bits(word, part);
-    m.space |= bits(space, part);
-    m.line_feed |= bits(line_feed, part);
-    m.apostrophe |= bits(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')), part);
-    m.marked |= bits(marked, part);
+  for (size_t part = 0; part < 64 / sizeof(Vec); ++part) {
+    Vec x;
+    std::memcpy(&x, p + sizeof(Vec) * part, sizeof(Vec));
+    // A byte in [lo, lo + span] is one whose distance from lo is at most span.
+    const Vec capital = static_cast<Vec>(static_cast<Vec>(x - 'A') <= 25);
+    const Vec digit = static_cast<Vec>(static_cast<Vec>(x - '0') <= 9);
+    const Vec letter = static_cast<Vec>(static_cast<Vec>((x | 0x20) - 'a') <= 25);
+    const Vec marked = capital | digit | static_cast<Vec>(x >= 0x80);
+    const Vec word = letter | marked;
+    const Vec line_feed = static_cast<Vec>(x == '\n');
+    const Vec space = line_feed | static_cast<Vec>(x == ' ') | static_cast<Vec>(x == '\t') | static_cast<Vec>(x == '\r');
+    const unsigned shift = static_cast<unsigned>(sizeof(Vec) * part);
+    m.word |= HighBits(word) << shift;
+    m.space |= HighBits(space) << shift;
+    m.line_feed |= HighBits(line_feed) << shift;
+    m.apostrophe |= HighBits(static_cast<Vec>(x == '\'')) << shift;
+    m.marked |= HighBits(marked) << shift;
   }
   return m;
 }
+
+BlockMasks block_masks(const unsigned char* p) { return block_masks_in<Bytes16, high_bits>(p); }
 #else
 BlockMasks block_masks(const unsigned char* p) {
   BlockMasks m;
@@ -71,36 +78,12 @@ BlockMasks block_masks(const unsigned char* p) {
 #endif
 
 #if defined(__x86_64__)
-[[gnu::target("avx2")]] __m256i in_range_avx2(__m256i x, char lo, char span) {
-  const __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
-  return _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(span)), d);
+[[gnu::target("avx2")]] uint64_t high_bits_avx2(Bytes32 v) {
+  return static_cast<uint32_t>(_mm256_movemask_epi8(reinterpret_cast<__m256i>(v)));
 }
 
-[[gnu::target("avx2")]] uint64_t bits_avx2(__m256i m, int part) {
-  return uint64_t{static_cast<uint32_t>(_mm256_movemask_epi8(m))} << (32 * part);
-}
-
-// block_masks() 32 bytes at a time.
 [[gnu::target("avx2")]] BlockMasks block_masks_avx2(const unsigned char* p) {
-  BlockMasks m;
-  for (int part = 0; part < 2; ++part) {
-    __m256i x;
-    std::memcpy(&x, p + 32 * part, 32);
-    const __m256i letter = in_range_avx2(_mm256_or_si256(x, _mm256_set1_epi8(0x20)), 'a', 25);
-    const __m256i marked = _mm256_or_si256(_mm256_or_si256(in_range_avx2(x, 'A', 25), in_range_avx2(x, '0', 9)),
-                                           _mm256_cmpgt_epi8(_mm256_setzero_si256(), x));
-    const __m256i word = _mm256_or_si256(letter, marked);
-    const __m256i line_feed = _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'));
-    const __m256i space = _mm256_or_si256(_mm256_or_si256(line_feed, _mm256_cmpeq_epi8(x, _mm256_set1_epi8(' '))),
-                                          _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\t')),
-                                                          _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\r'))));
-    m.word |= bits_avx2(word, part);
-    m.space |= bits_avx2(space, part);
-    m.line_feed |= bits_avx2(line_feed, part);
-    m.apostrophe |= bits_avx2(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\'')), part);
-    m.marked |= bits_avx2(marked, part);
-  }
-  return m;
+  return block_masks_in<Bytes32, high_bits_avx2>(p);
 }
 #endif
 
