@@ -322,6 +322,25 @@ bool own_place_or_organisation(const std::vector<PiiSpan>& out, size_t k, size_t
          (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
 }
 
+// Whether a job title may end in token t: a word naming who does something
+// ("manager", "clerk", "surgeon", "technologist", "representative"), not a
+// thing ("Takuda novel", "Thai place"); or a title's stop ("Dr.").
+bool names_a_role(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  if (w == ".") return true;
+  auto ends_with = [&](std::string_view suffix) {
+    if (w.size() < suffix.size() + 2) return false;
+    for (size_t k = 0; k < suffix.size(); ++k) {
+      if ((w[w.size() - suffix.size() + k] | 0x20) != suffix[k]) return false;
+    }
+    return true;
+  };
+  for (std::string_view suffix : {"er", "or", "ist", "ian", "ant", "ent", "man", "men", "ive", "eon", "erk", "ier", "ker"}) {
+    if (ends_with(suffix)) return true;
+  }
+  return false;
+}
+
 // Whether token i is a capital letter alone that labels or is a small word
 // rather than a name's initial: an answer choice ("B)"; "A." or "C:" at the
 // start of a line, of the text or after "?" or ":", before a space; "A" in
@@ -915,6 +934,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (!word) return false;
   if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
+  if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;
   // In text with capitals, a number and small words that are no street
   // words ("42 and a") make no address.

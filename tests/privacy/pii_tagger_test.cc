@@ -327,6 +327,25 @@ TEST(PiiTaggerTest, SmallEverydayWordsAndCountsOpenNoSpan) {
             (std::vector<std::string>{"PERSON:Lena", "PERSON:Anna"}));
 }
 
+// A tagger that learned job titles from "<Title> wants the report" drops a
+// title that does not end in a word for who does something ("Takuda novel").
+TEST(PiiTaggerTest, AJobTitleEndsInARole) {
+  const std::vector<std::string> titles = {"Benefits manager", "Civil drafter", "Booth cashier", "Outside order clerk",
+                                           "Maxillofacial surgeon", "Science technician"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 300; ++k) {
+    PiiExample e;
+    const std::string& title = titles[k % titles.size()];
+    e.text = "Our " + title + " wants the report by " + kFirst[k % kFirst.size()] + ".";
+    e.spans = {{PiiType::kTitle, 4, static_cast<uint32_t>(4 + title.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  auto titles_in = [&](const std::string& text) { return values_of(tagger, text, PiiType::kTitle); };
+  EXPECT_EQ(titles_in("Our Payroll clerk wants the report by noon."), std::vector<std::string>{"Payroll clerk"});
+  EXPECT_EQ(titles_in("Our Takuda novel wants the report by noon."), std::vector<std::string>{});
+}
+
 // Rows where a name runs on into a small word teach the tagger to follow it;
 // in text with capitals a name still ends before "horvath" or "wants".
 TEST(PiiTaggerTest, NamesInTextWithCapitalsDoNotRunIntoSmallWords) {
