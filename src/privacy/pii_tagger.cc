@@ -335,7 +335,7 @@ bool names_a_role(std::string_view text, const Token& t) {
     }
     return true;
   };
-  for (std::string_view suffix : {"er", "or", "ist", "ian", "ant", "ent", "man", "men", "ive", "eon", "erk", "ier", "ker"}) {
+  for (std::string_view suffix : {"er", "or", "ist", "ian", "ant", "ent", "man", "men", "ive", "eon", "erk"}) {
     if (ends_with(suffix)) return true;
   }
   return false;
@@ -600,7 +600,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     if (!last && is_number(text, tokens, i)) {
       view(i + 1);
       const Gazetteer::Match& after = views[i + 1].gazetteer;
-      return everyday(after) && (after.full & street_categories_) == 0;
+      return everyday(after);  // an everyday word alone is no street word
     }
     const bool small_word = !last && (g.full & common_categories_) != 0 && (g.full & name_categories_) == 0 &&
                             tokens[i].end - tokens[i].begin <= 3 &&
@@ -854,10 +854,10 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // A nationality, religion or party alone that no name list knows is a
   // group, not a name, place or organisation ("Muslim"; "Christian" is also
   // a first name).
-  const TokenList& all = tagger_tokens();
+  const TokenList& tokens = tagger_tokens();
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
                          span.type == PiiType::kOrganization) &&
-      pii_scan::is_group_word(text.substr(all[from].begin, all[from].end - all[from].begin)) &&
+      pii_scan::is_group_word(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) &&
       (tagger_views()[from].gazetteer.full & name_categories_) == 0) {
     span.type = PiiType::kNrp;
     return true;
@@ -865,7 +865,6 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // A full stop after a word of four letters or more that is neither a
   // company suffix nor a street word (as "Corp." is) ends the sentence,
   // not the value: "Cautionary Tales.", "Belarus.".
-  const TokenList& tokens = tagger_tokens();
   if (to - from >= 2 && text[tokens[to - 1].begin] == '.' && tokens[to - 1].end - tokens[to - 1].begin == 1 &&
       span.end == tokens[to - 1].end) {
     const Token& word = tokens[to - 2];
@@ -938,8 +937,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   if (span.type != PiiType::kStreetAddress) return true;
   // In text with capitals, a number and small words that are no street
   // words ("42 and a") make no address.
-  const auto lead = static_cast<unsigned char>(text[tokens[from].begin]);
-  if (mixed && to - from >= 2 && lead >= '0' && lead <= '9' && small_words_only && !street) return false;
+  if (mixed && to - from >= 2 && is_number(text, tokens, from) && small_words_only && !street) return false;
   return digit || street;
 }
 
