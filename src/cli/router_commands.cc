@@ -187,6 +187,7 @@ struct TrainArgs {
   float expert_weight = RouterTrainOptions{}.expert_weight;
   float length_weight = RouterTrainOptions{}.length_weight;
   uint32_t label_buckets = RouterTrainOptions{}.label_buckets;
+  float gate_sharpness = RouterTrainOptions{}.gate_sharpness;
 };
 
 StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
@@ -205,6 +206,9 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   options.complexity_training = args.complexity;
   if (!(args.topic_weight >= 0.0f && args.topic_weight <= 4.0f)) return invalid_argument("--topic-weight must be in [0, 4]");
   if (!(args.expert_weight >= 0.0f && args.expert_weight <= 1.0f)) return invalid_argument("--expert-weight must be in [0, 1]");
+  if (!(args.gate_sharpness > 0.0f && args.gate_sharpness <= 1.0f)) {
+    return invalid_argument("--gate-sharpness must be in (0, 1], got " + std::to_string(args.gate_sharpness));
+  }
   if (!std::has_single_bit(args.label_buckets) || args.label_buckets > args.buckets) {
     return invalid_argument("--label-buckets must be a power of two no larger than --buckets");
   }
@@ -212,6 +216,7 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   options.length_weight = args.length_weight;
   options.expert_weight = args.expert_weight;
   options.label_buckets = args.label_buckets;
+  options.gate_sharpness = args.gate_sharpness;
   return options;
 }
 
@@ -238,6 +243,7 @@ void add_training_settings(json& j, const TrainArgs& args, const RouterTrainOpti
   j["intent_features"] = options.intent_features;
   j["buckets"] = args.buckets;
   j["familiarity"] = options.familiarity;
+  j["gate_sharpness"] = options.gate_sharpness;
 }
 
 int run_train(const TrainArgs& args) {
@@ -456,6 +462,9 @@ void add_training_options(CLI::App& sub, TrainArgs& args) {
   sub.add_option("--length-weight", args.length_weight, "weight of the log length added to the cloud score")
       ->capture_default_str();
   sub.add_option("--label-buckets", args.label_buckets, "hashed slots of the benchmark gate")->capture_default_str();
+  sub.add_option("--gate-sharpness", args.gate_sharpness,
+                 "scale of the benchmark gate's logits, (0, 1]: lower trusts it less on unfamiliar requests")
+      ->capture_default_str();
 }
 
 }  // namespace

@@ -67,6 +67,7 @@ LabelMixture train_mixture(std::vector<std::string> labels, const std::vector<in
   mixture.model = train_softmax(plain, label_of, {}, kDenseFeatures + options.label_buckets,
                                 static_cast<uint32_t>(mixture.labels.size()), FeatureRange::kTaskUnigrams,
                                 options.label_training);
+  for (float& w : mixture.model.mutable_weights()) w *= options.gate_sharpness;
   return mixture;
 }
 

@@ -117,6 +117,42 @@ TEST(RouterTrainingTest, CloudWinsTargetAndPartsSwitchedOff) {
   EXPECT_GT(apgr(rows, scores), 0.75);
 }
 
+// The gate's logits are scaled by gate_sharpness after training: the same
+// gate, flatter, and nothing else changes.
+TEST(RouterTrainingTest, GateSharpnessScalesTheGateLogits) {
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(160, 6);
+  RouterTrainOptions sharp = small_options();
+  sharp.gate_sharpness = 1.0f;
+  RouterTrainOptions flat = small_options();
+  flat.gate_sharpness = 0.5f;
+  const RouterArtifact a = train_router(rows, {}, sharp);
+  const RouterArtifact b = train_router(rows, {}, flat);
+  const std::vector<float>& wa = a.complexity.gate().model.weights();
+  const std::vector<float>& wb = b.complexity.gate().model.weights();
+  ASSERT_FALSE(wa.empty());
+  ASSERT_EQ(wa.size(), wb.size());
+  for (size_t i = 0; i < wa.size(); ++i) ASSERT_EQ(wb[i], 0.5f * wa[i]) << i;
+  EXPECT_EQ(a.complexity.global().first.weights(), b.complexity.global().first.weights());
+  ASSERT_EQ(a.complexity.experts().size(), b.complexity.experts().size());
+  for (size_t e = 0; e < a.complexity.experts().size(); ++e) {
+    EXPECT_EQ(a.complexity.experts()[e].first.weights(), b.complexity.experts()[e].first.weights());
+  }
+  // Flatter: the most likely benchmark of each row is no more likely.
+  SparseFeatures x;
+  std::vector<float> pa(a.complexity.gate().labels.size()), pb(pa.size());
+  size_t flatter = 0;
+  for (const RoutingRow& row : rows) {
+    extract_features(a.space, row.messages, x);
+    a.complexity.gate().probabilities(x, pa);
+    b.complexity.gate().probabilities(x, pb);
+    const float top_a = *std::max_element(pa.begin(), pa.end());
+    const float top_b = *std::max_element(pb.begin(), pb.end());
+    EXPECT_LE(top_b, top_a + 1e-6f);
+    flatter += top_b < top_a ? 1 : 0;
+  }
+  EXPECT_GT(flatter, 0u);
+}
+
 TEST(RouterTrainingTest, TrainsIntentFromLabelledRowsAndPrompts) {
   // Routing rows labelled through their category, plus labelled prompts.
   std::vector<RoutingRow> rows = testing::synthetic_routing_rows(120, 4, "creative_writing");

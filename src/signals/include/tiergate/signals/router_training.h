@@ -44,6 +44,15 @@ struct RouterTrainOptions {
   // weights (128 KiB) in cache.
   uint32_t label_buckets = 1u << 12;
   TrainOptions label_training{.epochs = 6, .learning_rate = 0.3f, .l2 = 1e-5f, .seed = 13};
+  // The gate's trained weights are multiplied by this (its logits scaled, so
+  // 1 = as trained). The benchmarks it learns are easy to tell apart, so its
+  // weights grow large, and on a kind of request it never saw it swings
+  // between experts whose levels differ there: noise in the ranking. On its
+  // own benchmarks it stays near 0/1. Left-out MMLU (trained on GSM8K and
+  // RouterBench): 0.561 at 1, 0.569 at 0.5, 0.572 at 0.35 (length 0.577), while
+  // 5-fold APGR moved by at most 0.002 at 0.5; at 0.35, left-out GSM8K fell
+  // below length. docs/routing.md has the table.
+  float gate_sharpness = 0.5f;
   // The familiarity guard (complexity.h): unfamiliar requests are scored by
   // length. Its centroids' slots: left-out GSM8K scored 0.605 / 0.608 / 0.609
   // APGR with 2^12 / 2^13 / 2^15 slots (length alone 0.607); 2^13 keeps the
