@@ -244,9 +244,11 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
     report(progress, "training the topic model over " + std::to_string(topics.size()) + " topics");
     // A topic's value is how far its mean gain (shrunk toward its benchmark's)
     // lies from its benchmark's mean: the benchmark level is the gain models'
-    // job, the topic adds what sets it apart within its benchmark.
+    // job, the topic adds what sets it apart within its benchmark. Its mean
+    // length is shrunk alike (kLogChars, the length term's feature).
     std::vector<double> topic_sum(topics.size(), 0.0), topic_n(topics.size(), 0.0);
     std::vector<double> bench_sum(benchmarks.size(), 0.0), bench_n(benchmarks.size(), 0.0);
+    std::vector<double> topic_length(topics.size(), 0.0), bench_length(benchmarks.size(), 0.0);
     std::vector<int> bench_of_topic(topics.size(), 0);
     for (size_t i = 0; i < rows.size(); ++i) {
       const size_t t = static_cast<size_t>(topic_of_row[i]), b = static_cast<size_t>(benchmark_of_row[i]);
@@ -254,6 +256,8 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
       topic_n[t] += 1;
       bench_sum[b] += row_gain(rows[i]);
       bench_n[b] += 1;
+      topic_length[t] += plain[i].value[kLogChars];
+      bench_length[b] += plain[i].value[kLogChars];
       bench_of_topic[t] = static_cast<int>(b);
     }
     TopicModel model;
@@ -262,7 +266,15 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
       const size_t b = static_cast<size_t>(bench_of_topic[t]);
       const double bench_mean = bench_sum[b] / bench_n[b];
       const double shrunk = (topic_sum[t] + options.topic_shrinkage * bench_mean) / (topic_n[t] + options.topic_shrinkage);
-      model.values.push_back(static_cast<float>(std::clamp(shrunk - bench_mean, -0.49, 0.49)));
+      // Net of (a share of) what the length term already says about the
+      // topic: its mean length's distance from the benchmark's, weighted.
+      const double bench_length_mean = bench_length[b] / bench_n[b];
+      const double shrunk_length = (topic_length[t] + options.topic_shrinkage * bench_length_mean) /
+                                   (topic_n[t] + options.topic_shrinkage);
+      const double said_by_length =
+          options.length_weight / options.topic_weight * (shrunk_length - bench_length_mean);
+      const double value = shrunk - bench_mean - options.topic_net_of_length * said_by_length;
+      model.values.push_back(static_cast<float>(std::clamp(value, -0.49, 0.49)));
     }
     std::vector<float> targets(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) targets[i] = 0.5f + model.values[static_cast<size_t>(topic_of_row[i])];

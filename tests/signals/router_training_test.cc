@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,45 @@ TEST(RouterTrainingTest, GateSharpnessScalesTheGateLogits) {
     flatter += top_b < top_a ? 1 : 0;
   }
   EXPECT_GT(flatter, 0u);
+}
+
+// A topic's value is its mean gain's distance from its benchmark's, net of
+// the share topic_net_of_length of what the length term says about the
+// topic: length weight x (its shrunk mean kLogChars - the benchmark's).
+TEST(RouterTrainingTest, TopicValuesAreNetOfTheLengthTerm) {
+  std::vector<RoutingRow> rows = testing::synthetic_routing_rows(160, 7);
+  for (RoutingRow& row : rows) {
+    if (row.source.ends_with("topic1")) row.messages.front().content += " and a long tail of further words to read";
+  }
+  RouterTrainOptions gross = small_options();
+  gross.topic_net_of_length = 0.0f;
+  gross.length_weight = 2.0f;
+  RouterTrainOptions net = gross;
+  net.topic_net_of_length = 1.0f;
+  const TopicModel a = train_router(rows, {}, gross).complexity.topics();
+  const TopicModel b = train_router(rows, {}, net).complexity.topics();
+  ASSERT_EQ(a.labels, b.labels);
+  ASSERT_EQ(a.labels.size(), 4u);
+
+  std::map<std::string, std::pair<double, double>> topic, bench;  // sum of kLogChars, rows
+  SparseFeatures x;
+  for (const RoutingRow& row : rows) {
+    extract_features(gross.space, row.messages, x);
+    auto add = [&](std::pair<double, double>& s) { s.first += x.value[kLogChars], s.second += 1; };
+    add(topic[row.source]);
+    add(bench[row.source.substr(0, row.source.find('/'))]);
+  }
+  for (size_t t = 0; t < a.labels.size(); ++t) {
+    const auto& [bench_sum, bench_n] = bench[a.labels[t].substr(0, a.labels[t].find('/'))];
+    const auto& [topic_sum, topic_n] = topic[a.labels[t]];
+    const double bench_mean = bench_sum / bench_n;
+    const double shrunk = (topic_sum + gross.topic_shrinkage * bench_mean) / (topic_n + gross.topic_shrinkage);
+    const double said = gross.length_weight / gross.topic_weight * (shrunk - bench_mean);
+    EXPECT_NEAR(a.values[t] - b.values[t], said, 1e-5) << a.labels[t];
+    if (a.labels[t].ends_with("topic1")) {
+      EXPECT_GT(said, 0.01) << a.labels[t];
+    }
+  }
 }
 
 TEST(RouterTrainingTest, TrainsIntentFromLabelledRowsAndPrompts) {
