@@ -188,6 +188,7 @@ struct TrainArgs {
   float length_weight = RouterTrainOptions{}.length_weight;
   uint32_t label_buckets = RouterTrainOptions{}.label_buckets;
   float gate_sharpness = RouterTrainOptions{}.gate_sharpness;
+  float topic_net_of_length = RouterTrainOptions{}.topic_net_of_length;
 };
 
 StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
@@ -206,6 +207,9 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   options.complexity_training = args.complexity;
   if (!(args.topic_weight >= 0.0f && args.topic_weight <= 4.0f)) return invalid_argument("--topic-weight must be in [0, 4]");
   if (!(args.expert_weight >= 0.0f && args.expert_weight <= 1.0f)) return invalid_argument("--expert-weight must be in [0, 1]");
+  if (!(args.topic_net_of_length >= 0.0f && args.topic_net_of_length <= 1.0f)) {
+    return invalid_argument("--topic-net-of-length must be in [0, 1], got " + std::to_string(args.topic_net_of_length));
+  }
   if (!(args.gate_sharpness > 0.0f && args.gate_sharpness <= 1.0f)) {
     return invalid_argument("--gate-sharpness must be in (0, 1], got " + std::to_string(args.gate_sharpness));
   }
@@ -217,6 +221,7 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   options.expert_weight = args.expert_weight;
   options.label_buckets = args.label_buckets;
   options.gate_sharpness = args.gate_sharpness;
+  options.topic_net_of_length = args.topic_net_of_length;
   return options;
 }
 
@@ -244,6 +249,7 @@ void add_training_settings(json& j, const TrainArgs& args, const RouterTrainOpti
   j["buckets"] = args.buckets;
   j["familiarity"] = options.familiarity;
   j["gate_sharpness"] = options.gate_sharpness;
+  j["topic_net_of_length"] = options.topic_net_of_length;
 }
 
 int run_train(const TrainArgs& args) {
@@ -462,6 +468,9 @@ void add_training_options(CLI::App& sub, TrainArgs& args) {
   sub.add_option("--length-weight", args.length_weight, "weight of the log length added to the cloud score")
       ->capture_default_str();
   sub.add_option("--label-buckets", args.label_buckets, "hashed slots of the benchmark gate")->capture_default_str();
+  sub.add_option("--topic-net-of-length", args.topic_net_of_length,
+                 "share of the length term's say about a topic taken out of the topic's value, 0..1")
+      ->capture_default_str();
   sub.add_option("--gate-sharpness", args.gate_sharpness,
                  "scale of the benchmark gate's logits, (0, 1]: lower trusts it less on unfamiliar requests")
       ->capture_default_str();
