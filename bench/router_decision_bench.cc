@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tiergate/config/config.h"
+#include "tiergate/engines/local/prompt_embedder.h"
 #include "tiergate/router/route_trace_format.h"
 #include "tiergate/router/scheduler.h"
 #include "tiergate/signals/dataset.h"
@@ -289,6 +290,33 @@ void BM_SignalsOnly(benchmark::State& state, std::vector<ChatMessage> (*messages
   });
 }
 BENCHMARK_CAPTURE(BM_SignalsOnly, single_turn_2kb, single_turn_2kb)->MinTime(1.0);
+
+// The optional embedding part's cost (complexity.h): the edge model's
+// embedding of the task turn, which the gateway adds to the decision when the
+// router was trained with `--edge-model`. The model is TIERGATE_EDGE_MODEL
+// (router_speed.sh passes stories260K when ../shared has it); skipped without.
+void BM_EdgeEmbedding(benchmark::State& state, std::vector<ChatMessage> (*messages_of)(unsigned)) {
+  const char* path = std::getenv("TIERGATE_EDGE_MODEL");
+  if (path == nullptr || *path == '\0') {
+    state.SkipWithError("TIERGATE_EDGE_MODEL is not set: no edge model to embed with");
+    return;
+  }
+  auto embedder = PromptEmbedder::open(path, PromptEmbedderParams{});
+  if (!embedder.is_ok()) {
+    state.SkipWithError(embedder.status().message().c_str());
+    return;
+  }
+  std::vector<std::vector<ChatMessage>> requests;
+  for (unsigned v = 0; v < kVariants; ++v) requests.push_back(messages_of(v));
+  std::vector<float> embedding;
+  unsigned next = 0;
+  run_timed(state, [&] {
+    Status s = (*embedder)->embed(task_text(requests[next++ % kVariants]), embedding);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(embedding.data());
+  });
+}
+BENCHMARK_CAPTURE(BM_EdgeEmbedding, single_turn_2kb, single_turn_2kb)->MinTime(2.0);
 
 void BM_FeaturesOnly(benchmark::State& state, std::vector<ChatMessage> (*messages_of)(unsigned)) {
   const FeatureSpace space = load_artifact()->space;

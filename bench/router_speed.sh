@@ -24,7 +24,10 @@ cpu=$(( $(nproc) - 1 ))
 # load, so each benchmark runs 5 times and the median run is reported, with
 # the range.
 repetitions="${BENCH_REPETITIONS:-5}"
-TIERGATE_ROUTER_ARTIFACT="$artifact" TIERGATE_BENCH_PROMPTS="$prompts" taskset -c "$cpu" "$bin/router_decision_bench" \
+# The optional embedding part's cost, with a real (tiny) trained model.
+edge_model="$root/../shared/models/stories260K.gguf"
+[[ -f "$edge_model" ]] || edge_model=""
+TIERGATE_ROUTER_ARTIFACT="$artifact" TIERGATE_BENCH_PROMPTS="$prompts" TIERGATE_EDGE_MODEL="$edge_model" taskset -c "$cpu" "$bin/router_decision_bench" \
   --benchmark_repetitions="$repetitions" \
   --benchmark_format=json --benchmark_out="$work/router-speed-raw.json" --benchmark_out_format=json >/dev/null
 node - "$work/router-speed-raw.json" "$results" "${artifact:-synthetic}" "$cpu" "${prompts:-synthetic text}" <<'JS'
@@ -33,7 +36,7 @@ const [raw, resultsDir, artifact, cpu, prompts] = process.argv.slice(2);
 const r = JSON.parse(fs.readFileSync(raw, "utf8"));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const runs = {};
-for (const b of r.benchmarks.filter((b) => b.run_type === "iteration")) {
+for (const b of r.benchmarks.filter((b) => b.run_type === "iteration" && !b.error_occurred)) {
   const name = b.name.replace(/\/min_time:.*/, "").replace(/\/repeats:.*/, "");
   (runs[name] ??= []).push(b);
 }
@@ -56,7 +59,9 @@ for (const x of rows) {
         `${x.p99_min_us.toFixed(1)}–${x.p99_max_us.toFixed(1)} | ${target[x.name] ?? ""} |\n`;
 }
 md += `\nBM_Decision = signals (features, intent, complexity) + scheduler with its trace; BM_SignalsOnly, BM_FeaturesOnly and BM_SchedulerOnly ` +
-      `are its parts; BM_TraceJson renders the trace as the JSON the gateway returns (after the decision).\n`;
+      `are its parts; BM_TraceJson renders the trace as the JSON the gateway returns (after the decision). ` +
+      `BM_EdgeEmbedding is the optional embedding part's extra cost (off by default): the edge model's embedding of ` +
+      `the task turn (at most 256 tokens, one thread), here with stories260K when ../shared has it.\n`;
 fs.writeFileSync(`${resultsDir}/router_speed.md`, md);
 console.log(md);
 JS

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "commands.h"
+#include "edge_embeddings.h"
 #include "router_config_edit.h"
 #include "tiergate/signals/dataset.h"
 #include "tiergate/signals/router_artifact.h"
@@ -175,6 +176,7 @@ json intent_report_json(const IntentCrossValidation& cv) {
 struct TrainArgs {
   std::vector<std::string> data, intent_data;
   std::string out, target = "tier_gap";
+  std::string edge_model;  // optional: train the embedding part on its embeddings
   uint32_t buckets = FeatureSpace{}.buckets;
   int folds = 5;
   bool no_intent_features = false;
@@ -189,6 +191,7 @@ struct TrainArgs {
   uint32_t label_buckets = RouterTrainOptions{}.label_buckets;
   float gate_sharpness = RouterTrainOptions{}.gate_sharpness;
   float topic_net_of_length = RouterTrainOptions{}.topic_net_of_length;
+  float embedding_weight = RouterTrainOptions{}.embedding_weight;
 };
 
 StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
@@ -222,6 +225,10 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   options.label_buckets = args.label_buckets;
   options.gate_sharpness = args.gate_sharpness;
   options.topic_net_of_length = args.topic_net_of_length;
+  if (!(args.embedding_weight >= 0.0f && args.embedding_weight <= 4.0f)) {
+    return invalid_argument("--embedding-weight must be in [0, 4]");
+  }
+  options.embedding_weight = args.embedding_weight;
   return options;
 }
 
@@ -230,6 +237,7 @@ struct TrainingInputs {
   RouterTrainOptions options;
   std::vector<RoutingRow> rows;
   std::vector<PromptRow> prompts;
+  double embedding_seconds_per_request = 0;  // with --edge-model
 };
 
 StatusOr<TrainingInputs> load_training_inputs(const TrainArgs& args) {
@@ -239,7 +247,14 @@ StatusOr<TrainingInputs> load_training_inputs(const TrainArgs& args) {
   if (!rows.is_ok()) return rows.status();
   auto prompts = load_all_prompts(args.intent_data);
   if (!prompts.is_ok()) return prompts.status();
-  return TrainingInputs{std::move(*options), std::move(*rows), std::move(*prompts)};
+  TrainingInputs inputs{std::move(*options), std::move(*rows), std::move(*prompts)};
+  if (!args.edge_model.empty()) {
+    auto embeddings = embed_rows(args.edge_model, inputs.rows, "router");
+    if (!embeddings.is_ok()) return embeddings.status();
+    inputs.options.edge_model = embeddings->fingerprint;
+    inputs.embedding_seconds_per_request = embeddings->seconds_per_request;
+  }
+  return inputs;
 }
 
 // The settings a report or an artifact's metadata records.
@@ -250,6 +265,10 @@ void add_training_settings(json& j, const TrainArgs& args, const RouterTrainOpti
   j["familiarity"] = options.familiarity;
   j["gate_sharpness"] = options.gate_sharpness;
   j["topic_net_of_length"] = options.topic_net_of_length;
+  if (!options.edge_model.empty()) {
+    j["edge_model"] = options.edge_model;
+    j["embedding_weight"] = options.embedding_weight;
+  }
 }
 
 int run_train(const TrainArgs& args) {
@@ -268,6 +287,7 @@ int run_train(const TrainArgs& args) {
   training["rows"] = rows.size();
   training["intent_rows"] = prompts.size();
   add_training_settings(training, args, options);
+  if (!args.edge_model.empty()) training["embedding_ms_per_request"] = 1000 * inputs->embedding_seconds_per_request;
   training["trained_at"] = std::chrono::duration_cast<std::chrono::seconds>(
                                std::chrono::system_clock::now().time_since_epoch()).count();
   std::vector<double> held_out;
@@ -304,12 +324,13 @@ int run_cv(const TrainArgs& args) {
   }
   report["folds"] = args.folds;
   add_training_settings(report, args, options);
+  if (!args.edge_model.empty()) report["embedding_ms_per_request"] = 1000 * inputs->embedding_seconds_per_request;
   std::cout << report.dump(2) << "\n";
   return 0;
 }
 
 struct EvalArgs {
-  std::string router, data, scores_out;
+  std::string router, data, scores_out, edge_model;
 };
 
 int run_eval(const EvalArgs& args) {
@@ -317,6 +338,19 @@ int run_eval(const EvalArgs& args) {
   if (!artifact.is_ok()) return fail("router eval", artifact.status().message());
   auto rows = load_all_routing({args.data});
   if (!rows.is_ok()) return fail("router eval", rows.status().message());
+  const EmbeddingPart& part = artifact->complexity.embedding();
+  if (!args.edge_model.empty()) {
+    if (part.empty()) return fail("router eval", args.router + " has no embedding part: drop --edge-model");
+    auto embeddings = embed_rows(args.edge_model, *rows, "router eval");
+    if (!embeddings.is_ok()) return fail("router eval", embeddings.status().message());
+    if (embeddings->fingerprint != part.edge_model) {
+      return fail("router eval", args.router + " was trained on the embeddings of another edge model (" +
+                                     part.edge_model + "), not " + embeddings->fingerprint);
+    }
+  } else if (!part.empty()) {
+    std::cerr << "[router eval] " << args.router << " has an embedding part (" << part.edge_model
+              << "); without --edge-model every row counts as average there\n";
+  }
   std::vector<double> scores = score_rows(*artifact, *rows);
   if (!args.scores_out.empty()) {
     std::ofstream out(args.scores_out, std::ios::trunc);
@@ -468,6 +502,11 @@ void add_training_options(CLI::App& sub, TrainArgs& args) {
   sub.add_option("--length-weight", args.length_weight, "weight of the log length added to the cloud score")
       ->capture_default_str();
   sub.add_option("--label-buckets", args.label_buckets, "hashed slots of the benchmark gate")->capture_default_str();
+  sub.add_option("--edge-model", args.edge_model,
+                 "edge model GGUF: also train a part on its embedding of each request (optional, off by default)")
+      ->check(CLI::ExistingFile);
+  sub.add_option("--embedding-weight", args.embedding_weight, "weight of the embedding part, 0..4")
+      ->capture_default_str();
   sub.add_option("--topic-net-of-length", args.topic_net_of_length,
                  "share of the length term's say about a topic taken out of the topic's value, 0..1")
       ->capture_default_str();
@@ -500,6 +539,8 @@ void add_router_commands(CLI::App& app, Runs& runs) {
   e->add_option("--router", eval->router, "router artifact")->required();
   e->add_option("--data", eval->data, "routing JSONL file")->required()->check(CLI::ExistingFile);
   e->add_option("--scores-out", eval->scores_out, "write {\"id\", \"cloud_score\"} per row (JSONL)");
+  e->add_option("--edge-model", eval->edge_model, "the edge model GGUF whose embeddings the router was trained on")
+      ->check(CLI::ExistingFile);
   runs[e] = [eval] { return run_eval(*eval); };
 
   auto calibrate = std::make_shared<CalibrateArgs>();

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <pthread.h>
 #include <thread>
 
@@ -11,6 +12,7 @@
 #include "tiergate/config/config.h"
 #include "tiergate/dispatch/dispatcher.h"
 #include "tiergate/engines/cloud/cloud_engine.h"
+#include "tiergate/engines/local/prompt_embedder.h"
 #include "tiergate/engines/local/switchable_local_engine.h"
 #include "tiergate/fleet/device_profile.h"
 #include "tiergate/privacy/pii_tagger.h"
@@ -21,6 +23,7 @@
 #include "tiergate/server/gateway.h"
 #include "tiergate/server/http_server.h"
 #include "tiergate/signals/router_artifact.h"
+#include "tiergate/signals/signals.h"
 
 namespace tiergate::cli {
 
@@ -41,6 +44,37 @@ LocalEngineParams edge_params(const EdgeConfig& e) {
   p.batch = e.batch;
   p.breaker = circuit_breaker_options(e.breaker);
   return p;
+}
+
+// The edge model's embedding of each "auto" request, when the router was
+// trained with one (`router train --edge-model`) and the edge runs that same
+// model; otherwise none, and the embedding part counts every request as an
+// average one. One embedding at a time (one context), behind a mutex.
+RequestEmbedder request_embedder(const RouterArtifact* router, const Config& config) {
+  if (router == nullptr || router->complexity.embedding().empty()) return {};
+  const std::string& trained_on = router->complexity.embedding().edge_model;
+  if (!config.has_edge()) {
+    spdlog::warn("routing.router has an embedding part ({}) but no edge model is configured: it stays unused",
+                 trained_on);
+    return {};
+  }
+  auto embedder = PromptEmbedder::open(config.edge.model, PromptEmbedderParams{});
+  if (!embedder.is_ok()) {
+    spdlog::warn("routing.router's embedding part stays unused: {}", embedder.status().message());
+    return {};
+  }
+  if ((*embedder)->fingerprint() != trained_on) {
+    spdlog::warn("routing.router's embedding part was trained on another edge model ({}), not {}: it stays unused",
+                 trained_on, (*embedder)->fingerprint());
+    return {};
+  }
+  spdlog::info("routing: embedding each auto request with the edge model ({})", trained_on);
+  auto shared = std::make_shared<std::pair<std::mutex, std::unique_ptr<PromptEmbedder>>>();
+  shared->second = std::move(*embedder);
+  return [shared](const std::vector<ChatMessage>& messages, std::vector<float>& out) {
+    std::lock_guard<std::mutex> lock(shared->first);
+    return shared->second->embed(task_text(messages), out).is_ok();
+  };
 }
 
 // Through the switchable engine, so the gauges follow a variant switch.
@@ -222,7 +256,8 @@ int serve(const ServeOptions& opts) {
   if (verifier) dispatcher.set_verifier(verifier);
   dispatcher.set_tagger(tagger);
   Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge_model_id, router, audit.get(),
-                                 admin_token, tagger, verifier_log.get(), device.get()});
+                                 admin_token, tagger, verifier_log.get(), device.get(),
+                                 request_embedder(router.get(), *config)});
   if (device) {
     device->start([&gateway, seen = int64_t{0}]() mutable {
       DeviceObservation o;

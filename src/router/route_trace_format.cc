@@ -35,6 +35,7 @@ json trace_object(const RoutePlan& plan) {
                  {{"global", t.complexity_global},
                   {"experts", t.complexity_experts},
                   {"topics", t.complexity_topics},
+                  {"embedding", t.complexity_embedding},
                   {"familiarity", t.familiarity},
                   {"gain", t.score}}},
                 {"prompt_tokens", t.prompt_tokens},
@@ -83,7 +84,9 @@ std::string explain_route(const RoutePlan& plan) {
   if (!t.intent.empty()) {
     out += "signals:    intent " + t.intent + " (" + fixed_text(t.intent_confidence, 2) + (t.intent_from_cue ? ", cue" : "") +
            "), cloud score " + fixed_text(t.score, 4) + " [global " + fixed_text(t.complexity_global, 4) + ", experts " +
-           fixed_text(t.complexity_experts, 4) + ", topics " + fixed_text(t.complexity_topics, 4) + ", familiarity " +
+           fixed_text(t.complexity_experts, 4) + ", topics " + fixed_text(t.complexity_topics, 4) +
+           (t.complexity_embedding != 0 ? ", embedding " + fixed_text(t.complexity_embedding, 4) : std::string()) +
+           ", familiarity " +
            fixed_text(t.familiarity, 2) + "]" +
            (t.learned ? "" : " (no trained router)") + "\n";
   }

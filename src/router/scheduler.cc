@@ -131,6 +131,7 @@ void record_signals(const RequestSignals& signals, RouteTrace& t) {
   t.complexity_global = signals.complexity.global;
   t.complexity_experts = signals.complexity.experts;
   t.complexity_topics = signals.complexity.topics;
+  t.complexity_embedding = signals.complexity.embedding;
   t.familiarity = signals.complexity.familiarity;
   t.score = signals.complexity.gain;
   t.prompt_tokens = signals.prompt_tokens;

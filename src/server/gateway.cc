@@ -269,7 +269,7 @@ std::string bearer_key(const std::string& authorization) {
 Gateway::Gateway(GatewayOptions options)
     : options_(std::move(options)),
       metrics_(std::make_unique<Metrics>(*options_.metrics)),
-      signals_(options_.router) {}
+      signals_(options_.router, options_.embedder) {}
 
 std::optional<double> Gateway::fresh_edge_decode_tps(int64_t& samples_seen) const {
   const int64_t samples = live_.edge_decode_samples();

@@ -200,6 +200,26 @@ void ComplexityEstimator::pack() {
 
 void ComplexityEstimator::set_familiarity(FamiliarityModel familiarity) { familiarity_ = std::move(familiarity); }
 
+void ComplexityEstimator::set_embedding(EmbeddingPart embedding, float weight) {
+  embedding_ = std::move(embedding);
+  embedding_weight_ = embedding_.empty() ? 0.0f : weight;
+}
+
+void embedding_features(std::span<const float> embedding, SparseFeatures& out) {
+  out.clear();
+  const float scale = std::sqrt(static_cast<float>(embedding.size()));
+  for (size_t i = 0; i < embedding.size(); ++i) out.add(static_cast<uint32_t>(i), embedding[i] * scale);
+  out.add(static_cast<uint32_t>(embedding.size()), 1.0f);  // bias
+  out.task_unigrams_end = out.task_end = out.size();
+}
+
+float EmbeddingPart::score(std::span<const float> embedding) const {
+  if (empty() || embedding.size() != dimension) return 0.0f;
+  thread_local SparseFeatures x;
+  embedding_features(embedding, x);
+  return gain.gain(x, IntentResult{}) - mean_gain;
+}
+
 void ComplexityEstimator::set_topic_model(TopicModel topics, float weight) {
   topics_ = std::move(topics);
   topic_weight_ = topics_.empty() ? 0.0f : weight;
@@ -211,7 +231,7 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
 }
 
 ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const IntentResult& intent,
-                                           std::span<const float> gate_logits) const {
+                                           std::span<const float> gate_logits, std::span<const float> embedding) const {
   ComplexityParts parts;
   if (empty()) return parts;
   // Each gain model's gain: packed in one pass, or model by model.
@@ -260,7 +280,9 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
     for (size_t e = 0; e < experts_.size(); ++e) parts.experts += p[e] * gains[e + 1];
     linear = (1.0f - expert_weight_) * parts.global + expert_weight_ * parts.experts;
   }
-  const float learned = linear + topic_weight_ * parts.topics + length_weight_ * features.value[kLogChars];
+  if (embedding_weight_ > 0.0f) parts.embedding = embedding_.score(embedding);
+  const float learned = linear + topic_weight_ * parts.topics + length_weight_ * features.value[kLogChars] +
+                        embedding_weight_ * parts.embedding;
   parts.gain = learned;
   if (!familiarity_.empty()) {
     size_t nearest = 0;
@@ -273,8 +295,9 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
   return parts;
 }
 
-float ComplexityEstimator::cloud_gain(const SparseFeatures& features, const IntentResult& intent) const {
-  return parts(features, intent).gain;
+float ComplexityEstimator::cloud_gain(const SparseFeatures& features, const IntentResult& intent,
+                                      std::span<const float> embedding) const {
+  return parts(features, intent, {}, embedding).gain;
 }
 
 }  // namespace tiergate

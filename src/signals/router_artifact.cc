@@ -177,6 +177,13 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
                             {"dimension", c.topics().model.dimension()},
                             {"model", encode_floats(c.topics().model.weights())}};
   }
+  if (const EmbeddingPart& e = c.embedding(); !e.empty() && c.embedding_weight() > 0.0f) {
+    complexity["embedding"] = {{"weight", c.embedding_weight()},
+                               {"edge_model", e.edge_model},
+                               {"dimension", e.dimension},
+                               {"mean_gain", e.mean_gain},
+                               {"model", gain_model_json(e.gain)}};
+  }
   if (const FamiliarityModel& f = c.familiarity(); !f.empty()) {
     complexity["familiarity"] = {{"labels", f.labels},
                                  {"buckets", f.buckets},
@@ -288,6 +295,21 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
       if (!weights.is_ok()) return weights.status();
       topics.model = LogisticModel(std::move(*weights));
       artifact.complexity.set_topic_model(std::move(topics), t.at("weight").get<float>());
+    }
+    if (c.contains("embedding")) {
+      const json& e = c["embedding"];
+      EmbeddingPart part;
+      part.edge_model = e.at("edge_model").get<std::string>();
+      part.dimension = e.at("dimension").get<uint32_t>();
+      part.mean_gain = e.at("mean_gain").get<float>();
+      if (part.dimension == 0 || part.dimension > (1u << 16)) {
+        return invalid_argument(prefix + "complexity.embedding.dimension must be in 1..65536");
+      }
+      auto gain = read_gain_model(e.at("model"), part.dimension + 1, prefix + "complexity.embedding.model");
+      if (!gain.is_ok()) return gain.status();
+      if (gain->intent_features) return invalid_argument(prefix + "complexity.embedding.model must not read intents");
+      part.gain = std::move(*gain);
+      artifact.complexity.set_embedding(std::move(part), e.at("weight").get<float>());
     }
     if (c.contains("familiarity")) {
       auto familiarity = read_familiarity(c["familiarity"], prefix + "complexity.familiarity");

@@ -282,6 +282,27 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
     artifact.complexity.set_topic_model(std::move(model), options.topic_weight);
   }
 
+  // The embedding part, when every row carries an embedding of one size.
+  const size_t embedding_size = rows.empty() ? 0 : rows.front().embedding.size();
+  const bool embedded = embedding_size > 0 && std::all_of(rows.begin(), rows.end(), [&](const RoutingRow& r) {
+    return r.embedding.size() == embedding_size;
+  });
+  if (options.embedding_weight > 0.0f && embedded) {
+    report(progress, "training the embedding part (" + std::to_string(embedding_size) + " dimensions)");
+    std::vector<SparseFeatures> inputs(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) embedding_features(rows[i].embedding, inputs[i]);
+    RouterTrainOptions plain_options = options;
+    plain_options.intent_features = false;
+    EmbeddingPart part;
+    part.edge_model = options.edge_model;
+    part.dimension = static_cast<uint32_t>(embedding_size);
+    part.gain = train_gain_model(rows, inputs, {}, weights, part.dimension + 1, plain_options);
+    double sum = 0;
+    for (const SparseFeatures& x : inputs) sum += part.gain.gain(x, IntentResult{});
+    part.mean_gain = static_cast<float>(sum / static_cast<double>(rows.size()));
+    artifact.complexity.set_embedding(std::move(part), options.embedding_weight);
+  }
+
   artifact.complexity.set_length_weight(options.length_weight);
   if (options.familiarity) {
     report(progress, "fitting the familiarity guard over " + std::to_string(benchmarks.size()) + " benchmarks");
@@ -299,7 +320,7 @@ std::vector<double> score_rows(const RouterArtifact& artifact, const std::vector
   for (size_t i = 0; i < rows.size(); ++i) {
     extract_features(artifact.space, rows[i].messages, features);
     IntentResult intent = artifact.intent.classify(rows[i].messages, features);
-    scores[i] = artifact.complexity.cloud_gain(features, intent);
+    scores[i] = artifact.complexity.cloud_gain(features, intent, rows[i].embedding);
   }
   return scores;
 }

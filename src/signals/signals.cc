@@ -5,7 +5,9 @@
 
 namespace tiergate {
 
-SignalExtractor::SignalExtractor(std::shared_ptr<const RouterArtifact> artifact) : artifact_(std::move(artifact)) {
+SignalExtractor::SignalExtractor(std::shared_ptr<const RouterArtifact> artifact, RequestEmbedder embedder)
+    : artifact_(std::move(artifact)) {
+  if (artifact_ != nullptr && !artifact_->complexity.embedding().empty()) embedder_ = std::move(embedder);
   if (artifact_ == nullptr || !artifact_->intent.has_model() || artifact_->complexity.gate().empty()) return;
   const SoftmaxModel& intent = artifact_->intent.model();
   const SoftmaxModel& gate = artifact_->complexity.gate().model;
@@ -27,15 +29,18 @@ RequestSignals SignalExtractor::assess(const std::vector<ChatMessage>& messages)
     return signals;
   }
   extract_features(artifact_->space, messages, features);
+  thread_local std::vector<float> embedding;
+  embedding.clear();
+  if (embedder_ && !embedder_(messages, embedding)) embedding.clear();
   if (!task_labels_.empty()) {
     std::array<float, PackedLinear::kMaxOutputs> logits;
     task_labels_.logits(features, {}, logits);
     const std::span<const float> all(logits.data(), task_labels_.outputs());
     signals.intent = artifact_->intent.classify_logits(task_text(messages), all.first(kIntentCount));
-    signals.complexity = artifact_->complexity.parts(features, signals.intent, all.subspan(kIntentCount));
+    signals.complexity = artifact_->complexity.parts(features, signals.intent, all.subspan(kIntentCount), embedding);
   } else {
     signals.intent = artifact_->intent.classify(messages, features);
-    signals.complexity = artifact_->complexity.parts(features, signals.intent);
+    signals.complexity = artifact_->complexity.parts(features, signals.intent, {}, embedding);
   }
   signals.learned = !artifact_->complexity.empty();
   return signals;

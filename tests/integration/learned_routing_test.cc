@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -122,6 +123,47 @@ TEST_F(LearnedRoutingTest, RouteDryRunDecidesWithoutGenerating) {
   EXPECT_EQ(plan["reason"], "auto:complexity");
   EXPECT_TRUE(plan.contains("trace"));
   EXPECT_FALSE(plan.contains("choices"));
+}
+
+// The optional embedding part: trained on the edge model's embeddings of the
+// rows (`router train --edge-model`), and served by a gateway whose edge runs
+// that model, which embeds each auto request and shows the part in the trace.
+TEST(LearnedRoutingEmbeddingTest, TheEdgeModelsEmbeddingEntersTheDecision) {
+  const fs::path dir = fs::temp_directory_path() / ("tiergate-embedding-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path rows = dir / "rows.jsonl", router = dir / "router.json", log = dir / "train.log";
+  write_rows(rows);
+  const std::string train = std::string(TIERGATE_BIN) + " router train --data " + rows.string() + " --out " +
+                            router.string() + " --cv 0 --edge-model " + synthetic_model() + " > " + log.string() +
+                            " 2>&1";
+  ASSERT_EQ(std::system(train.c_str()), 0) << "router train failed; see " << log;
+  std::ifstream in(router);
+  const json artifact = json::parse(in);
+  ASSERT_TRUE(artifact["complexity"].contains("embedding")) << "no embedding part in " << router;
+  EXPECT_GT(artifact["training"]["embedding_ms_per_request"].get<double>(), 0.0);
+
+  // Scoring with another edge model's embeddings is refused, naming both.
+  const std::string eval = std::string(TIERGATE_BIN) + " router eval --router " + router.string() + " --data " +
+                           rows.string() + " --edge-model " + synthetic_upstream_model() + " > " +
+                           (dir / "eval.log").string() + " 2>&1";
+  EXPECT_NE(std::system(eval.c_str()), 0);
+  std::ifstream eval_log(dir / "eval.log");
+  const std::string eval_text((std::istreambuf_iterator<char>(eval_log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(eval_text.find("another edge model"), std::string::npos) << eval_text;
+
+  const std::string config = "listen: 127.0.0.1:0\nedge:\n  model: " + synthetic_model() +
+                             "\n  context: 1024\n  parallel: 2\n  threads: 1\nrouting:\n  router: " +
+                             router.string() + "\n";
+  RunningServer gateway = start_tiergate(config);
+  ASSERT_TRUE(wait_ready(gateway.port));
+  HttpResult r = http_call(gateway.port, "POST", "/v1/route", chat_body(std::string(kHard) + " #e").dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json plan = json::parse(r.body);
+  const json& complexity = plan["trace"]["signals"]["complexity"];
+  ASSERT_TRUE(complexity.contains("embedding")) << r.body;
+  EXPECT_NE(complexity["embedding"].get<double>(), 0.0) << r.body;
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
 
 }  // namespace

@@ -193,6 +193,68 @@ TEST(RouterTrainingTest, TopicValuesAreNetOfTheLengthTerm) {
   }
 }
 
+// Rows with an edge-model embedding get an embedding part that learns from
+// it, stored with the edge model's fingerprint, and it survives the file.
+TEST(RouterTrainingTest, EmbeddingPartLearnsFromTheEdgeModelsEmbedding) {
+  std::vector<RoutingRow> rows = testing::synthetic_routing_rows(200, 8);
+  // Four dimensions; the first says whether the row is hard, the rest vary.
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const float wobble = static_cast<float>(i % 7) / 7.0f;
+    rows[i].embedding = {testing::is_hard(rows[i]) ? 0.8f : -0.8f, 0.3f * wobble, 0.2f - 0.2f * wobble, 0.1f};
+  }
+  RouterTrainOptions options = small_options();
+  options.edge_model = "synthetic-edge, n_embd 4";
+  const RouterArtifact artifact = train_router(rows, {}, options);
+  const EmbeddingPart& part = artifact.complexity.embedding();
+  ASSERT_FALSE(part.empty());
+  EXPECT_EQ(part.dimension, 4u);
+  EXPECT_EQ(part.edge_model, options.edge_model);
+  EXPECT_EQ(artifact.complexity.embedding_weight(), options.embedding_weight);
+  const std::vector<float> hard = {0.8f, 0.1f, 0.1f, 0.1f}, easy = {-0.8f, 0.1f, 0.1f, 0.1f};
+  EXPECT_GT(part.score(hard), part.score(easy) + 0.1f);
+  EXPECT_EQ(part.score(std::vector<float>{0.8f, 0.1f}), 0.0f);  // another size: an average request
+
+  // Scored with their embeddings, rows differ from scored without.
+  std::vector<RoutingRow> bare = rows;
+  for (RoutingRow& row : bare) row.embedding.clear();
+  EXPECT_NE(score_rows(artifact, rows), score_rows(artifact, bare));
+
+  const testing::ScratchDir dir;
+  const std::string path = dir.file("router.json");
+  ASSERT_TRUE(save_router_artifact(artifact, path).is_ok());
+  auto loaded = load_router_artifact(path);
+  ASSERT_TRUE(loaded.is_ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->complexity.embedding().edge_model, options.edge_model);
+  EXPECT_EQ(score_rows(*loaded, rows), score_rows(artifact, rows));
+
+  // The gateway's path: SignalExtractor asks the embedder when the artifact
+  // has an embedding part, and counts a request it cannot embed as average.
+  const auto shared = std::make_shared<const RouterArtifact>(artifact);
+  int calls = 0;
+  const SignalExtractor with(shared, [&](const std::vector<ChatMessage>&, std::vector<float>& out) {
+    ++calls;
+    out = hard;
+    return true;
+  });
+  const RequestSignals embedded = with.assess(rows[0].messages);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(embedded.complexity.embedding, part.score(hard));
+  EXPECT_NE(embedded.complexity.gain, SignalExtractor(shared).assess(rows[0].messages).complexity.gain);
+  const SignalExtractor failing(shared, [](const std::vector<ChatMessage>&, std::vector<float>&) { return false; });
+  EXPECT_EQ(failing.assess(rows[0].messages).complexity.embedding, 0.0f);
+
+  // Off: no part, even with embeddings, and the embedder is never asked.
+  options.embedding_weight = 0;
+  const auto without = std::make_shared<const RouterArtifact>(train_router(rows, {}, options));
+  EXPECT_TRUE(without->complexity.embedding().empty());
+  const SignalExtractor unused(without, [&](const std::vector<ChatMessage>&, std::vector<float>&) {
+    ++calls;
+    return true;
+  });
+  unused.assess(rows[0].messages);
+  EXPECT_EQ(calls, 1);
+}
+
 TEST(RouterTrainingTest, TrainsIntentFromLabelledRowsAndPrompts) {
   // Routing rows labelled through their category, plus labelled prompts.
   std::vector<RoutingRow> rows = testing::synthetic_routing_rows(120, 4, "creative_writing");

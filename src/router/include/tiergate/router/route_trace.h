@@ -27,6 +27,7 @@ struct RouteTrace {
   double intent_confidence = 0;
   bool intent_from_cue = false;
   double complexity_global = 0, complexity_experts = 0, complexity_topics = 0;
+  double complexity_embedding = 0;  // the edge-model embedding part (0 without one)
   double familiarity = 1;      // 1: like a training benchmark; 0: scored by length (complexity.h)
   double score = 0;            // complexity.gain, the cloud score
   int64_t prompt_tokens = 0;

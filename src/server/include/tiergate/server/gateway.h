@@ -65,6 +65,9 @@ struct GatewayOptions {
   VerifierLog* verifier_log = nullptr;
   // The edge's run-time adaptation (edge.adaptation, not owned); null = none.
   const DeviceMonitor* device = nullptr;
+  // The edge model's embedding of a request, for a router with an embedding
+  // part (signals.h); empty = none.
+  RequestEmbedder embedder{};
 };
 
 class Gateway {

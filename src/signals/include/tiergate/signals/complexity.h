@@ -15,7 +15,10 @@
 //   length    the request's log length, weighted: longer requests tend to
 //             be harder on every benchmark seen; this keeps the ranking
 //             sensible on kinds of requests the other parts never saw.
-// learned = (1 - we) * global + we * experts + wt * topics + wl * log length.
+//   embedding (optional, off by default) a linear gain model over the edge
+//             model's own embedding of the request (EmbeddingPart).
+// learned = (1 - we) * global + we * experts + wt * topics + wl * log length
+//           [+ wm * embedding].
 //
 // Familiarity (optional) guards the kinds of requests no training benchmark
 // resembles, where the learned parts have nothing to stand on and rank worse
@@ -134,8 +137,28 @@ struct FamiliarityModel {
 // a power of two no larger than the features' space.
 void familiar_terms(const SparseFeatures& x, uint32_t buckets, std::vector<std::pair<uint32_t, float>>& out);
 
+// Optional: a gain model over the edge model's embedding of the request
+// (engines/local PromptEmbedder), trained when the training rows carry
+// embeddings. Its inputs are the unit embedding's values times
+// sqrt(dimension), about unit variance each, and a bias.
+struct EmbeddingPart {
+  std::string edge_model;  // PromptEmbedder::fingerprint() of the model that embedded the training rows
+  uint32_t dimension = 0;
+  GainModel gain;          // dimension + 1 inputs, no intent block
+  float mean_gain = 0;     // over the training rows
+
+  bool empty() const { return dimension == 0; }
+  // gain - mean_gain, so that a request without an embedding (or one of
+  // another size) counts as an average one: 0.
+  float score(std::span<const float> embedding) const;
+};
+
+// The embedding part's inputs (see EmbeddingPart) into `out`, cleared first.
+void embedding_features(std::span<const float> embedding, SparseFeatures& out);
+
 struct ComplexityParts {
   float global = 0, experts = 0, topics = 0;  // each part's estimate (0 when absent)
+  float embedding = 0;                        // EmbeddingPart::score (0 when absent)
   float gain = 0;                             // the blend
   float familiarity = 1;                      // w; 1 without a familiarity model
 };
@@ -153,16 +176,21 @@ class ComplexityEstimator {
   // Precondition: familiarity.labels.size() <= FamiliarityModel::kMaxLabels
   // and the per-label vectors match it.
   void set_familiarity(FamiliarityModel familiarity);
+  // Adds weight * embedding.score(...) to the learned score.
+  void set_embedding(EmbeddingPart embedding, float weight);
   float length_weight() const { return length_weight_; }
 
   bool empty() const { return global_.empty(); }
   // Expected cloud gain; 0 when empty().
-  float cloud_gain(const SparseFeatures& features, const IntentResult& intent) const;
+  // With `embedding`, the edge model's embedding of the request, when the
+  // estimator has an embedding part (empty: counted as an average request).
+  float cloud_gain(const SparseFeatures& features, const IntentResult& intent,
+                   std::span<const float> embedding = {}) const;
   ComplexityParts parts(const SparseFeatures& features, const IntentResult& intent) const;
   // The same with the benchmark gate's logits (gate().labels.size() values)
   // computed elsewhere; empty: computed here.
   ComplexityParts parts(const SparseFeatures& features, const IntentResult& intent,
-                        std::span<const float> gate_logits) const;
+                        std::span<const float> gate_logits, std::span<const float> embedding = {}) const;
 
   const GainModel& global() const { return global_; }
   const LabelMixture& gate() const { return gate_; }
@@ -171,6 +199,8 @@ class ComplexityEstimator {
   const TopicModel& topics() const { return topics_; }
   float topic_weight() const { return topic_weight_; }
   const FamiliarityModel& familiarity() const { return familiarity_; }
+  const EmbeddingPart& embedding() const { return embedding_; }
+  float embedding_weight() const { return embedding_weight_; }
 
  private:
   GainModel global_;
@@ -181,6 +211,8 @@ class ComplexityEstimator {
   float topic_weight_ = 0;
   float length_weight_ = 0;
   FamiliarityModel familiarity_;
+  EmbeddingPart embedding_;
+  float embedding_weight_ = 0;
 
   // Speed: the logistic models of global_, experts_ and topics_ packed into
   // one PackedLinear, so one pass over the features computes every logit;

@@ -20,6 +20,10 @@ struct RoutingRow {
   std::vector<ChatMessage> messages;
   double edge_score = 0;
   double cloud_score = 0;
+  // The edge model's embedding of the request (engines/local
+  // PromptEmbedder), filled by the caller when an edge model is given; empty
+  // otherwise. Not part of the file format.
+  std::vector<float> embedding;
 };
 
 // A prompt row: {"id"?, "prompt" | "messages", "category"?, "source"?}.

@@ -70,6 +70,11 @@ struct RouterTrainOptions {
   // every fold seed's 5-fold targets; at 0.35 one seed's GSM8K CPT(50%) rose
   // to 34.0% (target < 33.6%), at 0.25 one seed's MMLU APGR fell below 0.65.
   float gate_sharpness = 0.5f;
+  // The embedding part (complexity.h), trained when every row carries an
+  // embedding of one size: its weight, added to the learned score (0 = off),
+  // and the fingerprint of the edge model that made the embeddings.
+  float embedding_weight = 1.0f;
+  std::string edge_model;
   // The familiarity guard (complexity.h): unfamiliar requests are scored by
   // length. Its centroids' slots: left-out GSM8K scored 0.605 / 0.608 / 0.609
   // APGR with 2^12 / 2^13 / 2^15 slots (length alone 0.607); 2^13 keeps the

@@ -1,0 +1,33 @@
+#include "edge_embeddings.h"
+
+#include <chrono>
+#include <iostream>
+
+#include "tiergate/engines/local/prompt_embedder.h"
+#include "tiergate/signals/intent.h"
+
+namespace tiergate {
+
+StatusOr<EdgeEmbeddings> embed_rows(const std::string& edge_model, std::vector<RoutingRow>& rows,
+                                    const std::string& command) {
+  auto embedder = PromptEmbedder::open(edge_model, PromptEmbedderParams{});
+  if (!embedder.is_ok()) return embedder.status();
+  EdgeEmbeddings result;
+  result.fingerprint = (*embedder)->fingerprint();
+  std::cerr << "[" << command << "] embedding " << rows.size() << " rows with the edge model (" << result.fingerprint
+            << ")\n";
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (Status s = (*embedder)->embed(task_text(rows[i].messages), rows[i].embedding); !s.is_ok()) {
+      return Status(s.code(), "row " + rows[i].id + ": " + s.message());
+    }
+    if ((i + 1) % 2000 == 0 || i + 1 == rows.size()) {
+      std::cerr << "[" << command << "] embedded " << (i + 1) << "/" << rows.size() << " rows\n";
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds_per_request = rows.empty() ? 0.0 : seconds / static_cast<double>(rows.size());
+  return result;
+}
+
+}  // namespace tiergate

@@ -1,0 +1,24 @@
+// The edge model's embeddings of routing rows, for `router train|cv|eval
+// --edge-model` (signals/complexity.h: EmbeddingPart).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tiergate/core/status.h"
+#include "tiergate/signals/dataset.h"
+
+namespace tiergate {
+
+struct EdgeEmbeddings {
+  std::string fingerprint;         // PromptEmbedder::fingerprint()
+  double seconds_per_request = 0;  // mean time to embed one row, on one thread
+};
+
+// Sets each row's embedding to the edge model's embedding of its task turn
+// (signals/intent.h task_text), reporting progress on stderr as "[command] ...".
+// Errors: those of PromptEmbedder::open and embed.
+StatusOr<EdgeEmbeddings> embed_rows(const std::string& edge_model, std::vector<RoutingRow>& rows,
+                                    const std::string& command);
+
+}  // namespace tiergate
