@@ -40,6 +40,11 @@ StatusOr<std::unique_ptr<EvalModel>> EvalModel::open(const std::string& path, st
   cp.no_perf = true;
   cp.cb_eval = params.observer;
   cp.cb_eval_user_data = params.observer_data;
+  if (params.embeddings) {
+    cp.embeddings = true;
+    cp.pooling_type = LLAMA_POOLING_TYPE_MEAN;
+    cp.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  }
   m->ctx_ = llama_init_from_model(m->model_, cp);
   if (m->ctx_ == nullptr) {
     return resource_exhausted("llama.cpp could not create a context of " + std::to_string(params.context) +
@@ -88,6 +93,8 @@ Status EvalModel::decode_next(llama_token token) {
 
 const float* EvalModel::logits(int i) const { return llama_get_logits_ith(ctx_, i); }
 const float* EvalModel::last_logits() const { return llama_get_logits_ith(ctx_, -1); }
+const float* EvalModel::sequence_embedding() const { return llama_get_embeddings_seq(ctx_, 0); }
+int EvalModel::n_embd() const { return llama_model_n_embd(model_); }
 
 StatusOr<std::vector<std::vector<llama_token>>> token_chunks(const EvalModel& model,
                                                              const std::vector<std::vector<ChatMessage>>& conversations,
