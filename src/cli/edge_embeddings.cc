@@ -9,11 +9,15 @@
 namespace tiergate {
 
 StatusOr<EdgeEmbeddings> embed_rows(const std::string& edge_model, std::vector<RoutingRow>& rows,
-                                    const std::string& command) {
+                                    const std::string& command, const std::string& required_fingerprint) {
   auto embedder = PromptEmbedder::open(edge_model, PromptEmbedderParams{});
   if (!embedder.is_ok()) return embedder.status();
   EdgeEmbeddings result;
   result.fingerprint = (*embedder)->fingerprint();
+  if (!required_fingerprint.empty() && result.fingerprint != required_fingerprint) {
+    return failed_precondition("the router was trained on the embeddings of another edge model (" +
+                               required_fingerprint + "), not " + edge_model + " (" + result.fingerprint + ")");
+  }
   std::cerr << "[" << command << "] embedding " << rows.size() << " rows with the edge model (" << result.fingerprint
             << ")\n";
   const auto start = std::chrono::steady_clock::now();

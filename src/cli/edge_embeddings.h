@@ -17,8 +17,10 @@ struct EdgeEmbeddings {
 
 // Sets each row's embedding to the edge model's embedding of its task turn
 // (signals/intent.h task_text), reporting progress on stderr as "[command] ...".
-// Errors: those of PromptEmbedder::open and embed.
+// With `required_fingerprint`, a model of another fingerprint is refused
+// before any row is embedded. Errors: those of PromptEmbedder::open and
+// embed; kFailedPrecondition for another model.
 StatusOr<EdgeEmbeddings> embed_rows(const std::string& edge_model, std::vector<RoutingRow>& rows,
-                                    const std::string& command);
+                                    const std::string& command, const std::string& required_fingerprint = "");
 
 }  // namespace tiergate
