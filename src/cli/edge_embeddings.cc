@@ -2,6 +2,9 @@
 
 #include <chrono>
 #include <iostream>
+#include <memory>
+#include <mutex>
+#include <utility>
 
 #include "tiergate/engines/local/prompt_embedder.h"
 #include "tiergate/signals/intent.h"
@@ -32,6 +35,32 @@ StatusOr<EdgeEmbeddings> embed_rows(const std::string& edge_model, std::vector<R
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.seconds_per_request = rows.empty() ? 0.0 : seconds / static_cast<double>(rows.size());
   return result;
+}
+
+RequestEmbedder edge_request_embedder(const RouterArtifact* router, const Config& config, std::string& unused) {
+  unused.clear();
+  if (router == nullptr || router->complexity.embedding().empty()) return {};
+  const std::string& trained_on = router->complexity.embedding().edge_model;
+  if (!config.has_edge()) {
+    unused = "the embedding part (" + trained_on + ") stays unused: no edge model is configured";
+    return {};
+  }
+  auto embedder = PromptEmbedder::open(config.edge.model, PromptEmbedderParams{});
+  if (!embedder.is_ok()) {
+    unused = "the embedding part stays unused: " + embedder.status().message();
+    return {};
+  }
+  if ((*embedder)->fingerprint() != trained_on) {
+    unused = "the embedding part stays unused: it was trained on another edge model (" + trained_on + "), not " +
+             config.edge.model + " (" + (*embedder)->fingerprint() + ")";
+    return {};
+  }
+  auto shared = std::make_shared<std::pair<std::mutex, std::unique_ptr<PromptEmbedder>>>();
+  shared->second = std::move(*embedder);
+  return [shared](const std::vector<ChatMessage>& messages, std::vector<float>& out) {
+    std::lock_guard<std::mutex> lock(shared->first);
+    return shared->second->embed(task_text(messages), out).is_ok();
+  };
 }
 
 }  // namespace tiergate

@@ -5,8 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "tiergate/config/config.h"
 #include "tiergate/core/status.h"
 #include "tiergate/signals/dataset.h"
+#include "tiergate/signals/router_artifact.h"
+#include "tiergate/signals/signals.h"
 
 namespace tiergate {
 
@@ -22,5 +25,13 @@ struct EdgeEmbeddings {
 // embed; kFailedPrecondition for another model.
 StatusOr<EdgeEmbeddings> embed_rows(const std::string& edge_model, std::vector<RoutingRow>& rows,
                                     const std::string& command, const std::string& required_fingerprint = "");
+
+// The edge model's embedding of each "auto" request (`tiergate serve`,
+// `tiergate route`), when the router has an embedding part and the config's
+// edge model is the one it was trained on; otherwise none, `unused` says why
+// (empty when the router has no embedding part), and the part counts every
+// request as an average one. One embedding at a time (one context), behind a
+// mutex.
+RequestEmbedder edge_request_embedder(const RouterArtifact* router, const Config& config, std::string& unused);
 
 }  // namespace tiergate

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "edge_embeddings.h"
 #include "tiergate/config/config.h"
 #include "tiergate/core/key_fingerprint.h"
 #include "tiergate/router/route_trace_format.h"
@@ -88,7 +89,9 @@ int run_route(const RouteOptions& opts) {
     while (!value.empty() && value.front() == ' ') value.erase(value.begin());
     inputs.context.headers.emplace_back(name, value);
   }
-  SignalExtractor extractor(artifact);
+  std::string embedding_unused;
+  SignalExtractor extractor(artifact, edge_request_embedder(artifact.get(), config, embedding_unused));
+  if (!embedding_unused.empty()) std::cerr << "tiergate route: routing.router: " << embedding_unused << "\n";
   const RequestSignals signals = extractor.assess(request.messages);
   inputs.signals = &signals;
   if (artifact) inputs.score_quantiles = artifact->score_quantiles;

@@ -2,17 +2,16 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <pthread.h>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
+#include "edge_embeddings.h"
 #include "tiergate/config/config.h"
 #include "tiergate/dispatch/dispatcher.h"
 #include "tiergate/engines/cloud/cloud_engine.h"
-#include "tiergate/engines/local/prompt_embedder.h"
 #include "tiergate/engines/local/switchable_local_engine.h"
 #include "tiergate/fleet/device_profile.h"
 #include "tiergate/privacy/pii_tagger.h"
@@ -46,35 +45,14 @@ LocalEngineParams edge_params(const EdgeConfig& e) {
   return p;
 }
 
-// The edge model's embedding of each "auto" request, when the router was
-// trained with one (`router train --edge-model`) and the edge runs that same
-// model; otherwise none, and the embedding part counts every request as an
-// average one. One embedding at a time (one context), behind a mutex.
-RequestEmbedder request_embedder(const RouterArtifact* router, const Config& config) {
-  if (router == nullptr || router->complexity.embedding().empty()) return {};
-  const std::string& trained_on = router->complexity.embedding().edge_model;
-  if (!config.has_edge()) {
-    spdlog::warn("routing.router has an embedding part ({}) but no edge model is configured: it stays unused",
-                 trained_on);
-    return {};
-  }
-  auto embedder = PromptEmbedder::open(config.edge.model, PromptEmbedderParams{});
-  if (!embedder.is_ok()) {
-    spdlog::warn("routing.router's embedding part stays unused: {}", embedder.status().message());
-    return {};
-  }
-  if ((*embedder)->fingerprint() != trained_on) {
-    spdlog::warn("routing.router's embedding part was trained on another edge model ({}), not {}: it stays unused",
-                 trained_on, (*embedder)->fingerprint());
-    return {};
-  }
-  spdlog::info("routing: embedding each auto request with the edge model ({})", trained_on);
-  auto shared = std::make_shared<std::pair<std::mutex, std::unique_ptr<PromptEmbedder>>>();
-  shared->second = std::move(*embedder);
-  return [shared](const std::vector<ChatMessage>& messages, std::vector<float>& out) {
-    std::lock_guard<std::mutex> lock(shared->first);
-    return shared->second->embed(task_text(messages), out).is_ok();
-  };
+// The router's embedder (edge_embeddings.h), with the reason logged when
+// its embedding part stays unused.
+RequestEmbedder serve_embedder(const RouterArtifact* router, const Config& config) {
+  std::string unused;
+  RequestEmbedder embedder = edge_request_embedder(router, config, unused);
+  if (!unused.empty()) spdlog::warn("routing.router: {}", unused);
+  if (embedder) spdlog::info("routing: embedding each auto request with the edge model ({})", config.edge.model);
+  return embedder;
 }
 
 // Through the switchable engine, so the gauges follow a variant switch.
@@ -257,7 +235,7 @@ int serve(const ServeOptions& opts) {
   dispatcher.set_tagger(tagger);
   Gateway gateway(GatewayOptions{config, &dispatcher, &metrics, &clock, edge_model_id, router, audit.get(),
                                  admin_token, tagger, verifier_log.get(), device.get(),
-                                 request_embedder(router.get(), *config)});
+                                 serve_embedder(router.get(), *config)});
   if (device) {
     device->start([&gateway, seen = int64_t{0}]() mutable {
       DeviceObservation o;

@@ -162,6 +162,17 @@ TEST(LearnedRoutingEmbeddingTest, TheEdgeModelsEmbeddingEntersTheDecision) {
   const json& complexity = plan["trace"]["signals"]["complexity"];
   ASSERT_TRUE(complexity.contains("embedding")) << r.body;
   EXPECT_NE(complexity["embedding"].get<double>(), 0.0) << r.body;
+
+  // `tiergate route` decides the same way from the same config.
+  const fs::path config_file = dir / "tiergate.yaml", request = dir / "request.json", routed = dir / "route.json";
+  std::ofstream(config_file) << config;
+  std::ofstream(request) << chat_body(std::string(kHard) + " #e").dump();
+  const std::string route = std::string(TIERGATE_BIN) + " route --config " + config_file.string() + " --json < " +
+                            request.string() + " > " + routed.string() + " 2> " + (dir / "route.log").string();
+  ASSERT_EQ(std::system(route.c_str()), 0) << "tiergate route failed; see " << (dir / "route.log");
+  std::ifstream routed_in(routed);
+  const json offline = json::parse(routed_in);
+  EXPECT_EQ(offline["trace"]["signals"]["complexity"]["embedding"], complexity["embedding"]) << offline.dump();
   std::error_code ec;
   fs::remove_all(dir, ec);
 }
