@@ -10,17 +10,30 @@
 #include "tiergate/signals/intent.h"
 
 namespace tiergate {
+namespace {
+
+// The embedder of `edge_model`; with `required_fingerprint`, one of another
+// model is refused (kFailedPrecondition), naming both.
+StatusOr<std::unique_ptr<PromptEmbedder>> open_embedder(const std::string& edge_model,
+                                                        const std::string& required_fingerprint) {
+  auto embedder = PromptEmbedder::open(edge_model, PromptEmbedderParams{});
+  if (!embedder.is_ok()) return embedder.status();
+  if (!required_fingerprint.empty() && (*embedder)->fingerprint() != required_fingerprint) {
+    return failed_precondition("the router was trained on the embeddings of another edge model (" +
+                               required_fingerprint + "), not " + edge_model + " (" + (*embedder)->fingerprint() +
+                               ")");
+  }
+  return embedder;
+}
+
+}  // namespace
 
 StatusOr<EdgeEmbeddings> embed_rows(const std::string& edge_model, std::vector<RoutingRow>& rows,
                                     const std::string& command, const std::string& required_fingerprint) {
-  auto embedder = PromptEmbedder::open(edge_model, PromptEmbedderParams{});
+  auto embedder = open_embedder(edge_model, required_fingerprint);
   if (!embedder.is_ok()) return embedder.status();
   EdgeEmbeddings result;
   result.fingerprint = (*embedder)->fingerprint();
-  if (!required_fingerprint.empty() && result.fingerprint != required_fingerprint) {
-    return failed_precondition("the router was trained on the embeddings of another edge model (" +
-                               required_fingerprint + "), not " + edge_model + " (" + result.fingerprint + ")");
-  }
   std::cerr << "[" << command << "] embedding " << rows.size() << " rows with the edge model (" << result.fingerprint
             << ")\n";
   const auto start = std::chrono::steady_clock::now();
@@ -45,14 +58,9 @@ RequestEmbedder edge_request_embedder(const RouterArtifact* router, const Config
     unused = "the embedding part (" + trained_on + ") stays unused: no edge model is configured";
     return {};
   }
-  auto embedder = PromptEmbedder::open(config.edge.model, PromptEmbedderParams{});
+  auto embedder = open_embedder(config.edge.model, trained_on);
   if (!embedder.is_ok()) {
     unused = "the embedding part stays unused: " + embedder.status().message();
-    return {};
-  }
-  if ((*embedder)->fingerprint() != trained_on) {
-    unused = "the embedding part stays unused: it was trained on another edge model (" + trained_on + "), not " +
-             config.edge.model + " (" + (*embedder)->fingerprint() + ")";
     return {};
   }
   auto shared = std::make_shared<std::pair<std::mutex, std::unique_ptr<PromptEmbedder>>>();

@@ -29,9 +29,10 @@ RequestSignals SignalExtractor::assess(const std::vector<ChatMessage>& messages)
     return signals;
   }
   extract_features(artifact_->space, messages, features);
-  thread_local std::vector<float> embedding;
-  embedding.clear();
-  if (embedder_ && !embedder_(messages, embedding)) embedding.clear();
+  // The edge model's embedding, when configured; none: an average request.
+  thread_local std::vector<float> embedded;
+  std::span<const float> embedding;
+  if (embedder_ && embedder_(messages, embedded)) embedding = embedded;
   if (!task_labels_.empty()) {
     std::array<float, PackedLinear::kMaxOutputs> logits;
     task_labels_.logits(features, {}, logits);
