@@ -190,6 +190,7 @@ struct TrainArgs {
   float length_weight = RouterTrainOptions{}.length_weight;
   uint32_t label_buckets = RouterTrainOptions{}.label_buckets;
   float gate_sharpness = RouterTrainOptions{}.gate_sharpness;
+  float expert_centering = RouterTrainOptions{}.expert_centering;
   float topic_net_of_length = RouterTrainOptions{}.topic_net_of_length;
   float embedding_weight = RouterTrainOptions{}.embedding_weight;
 };
@@ -216,6 +217,9 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   if (!(args.topic_net_of_length >= 0.0f && args.topic_net_of_length <= 1.0f)) {
     return invalid_argument("--topic-net-of-length must be in [0, 1], got " + std::to_string(args.topic_net_of_length));
   }
+  if (!(args.expert_centering >= 0.0f && args.expert_centering <= 1.0f)) {
+    return invalid_argument("--expert-centering must be in [0, 1], got " + std::to_string(args.expert_centering));
+  }
   if (!(args.gate_sharpness > 0.0f && args.gate_sharpness <= 1.0f)) {
     return invalid_argument("--gate-sharpness must be in (0, 1], got " + std::to_string(args.gate_sharpness));
   }
@@ -227,6 +231,7 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   options.expert_weight = args.expert_weight;
   options.label_buckets = args.label_buckets;
   options.gate_sharpness = args.gate_sharpness;
+  options.expert_centering = args.expert_centering;
   options.topic_net_of_length = args.topic_net_of_length;
   options.embedding_weight = args.embedding_weight;
   return options;
@@ -264,6 +269,7 @@ void add_training_settings(json& j, const TrainArgs& args, const RouterTrainOpti
   j["buckets"] = args.buckets;
   j["familiarity"] = options.familiarity;
   j["gate_sharpness"] = options.gate_sharpness;
+  j["expert_centering"] = options.expert_centering;
   j["topic_net_of_length"] = options.topic_net_of_length;
   if (!options.edge_model.empty()) {
     j["edge_model"] = options.edge_model;
@@ -508,6 +514,9 @@ void add_training_options(CLI::App& sub, TrainArgs& args) {
       ->capture_default_str();
   sub.add_option("--gate-sharpness", args.gate_sharpness,
                  "scale of the benchmark gate's logits, (0, 1]: lower trusts it less on unfamiliar requests")
+      ->capture_default_str();
+  sub.add_option("--expert-centering", args.expert_centering,
+                 "share of each expert's own-benchmark mean taken out of its gain, 0..1")
       ->capture_default_str();
 }
 

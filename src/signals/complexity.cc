@@ -159,9 +159,11 @@ float LabelMixture::expected(const SparseFeatures& features) const {
   return sum;
 }
 
-void ComplexityEstimator::set_experts(LabelMixture gate, std::vector<GainModel> experts, float weight) {
+void ComplexityEstimator::set_experts(LabelMixture gate, std::vector<GainModel> experts, float weight,
+                                      std::vector<float> offsets) {
   gate_ = std::move(gate);
   experts_ = std::move(experts);
+  expert_offsets_ = offsets.size() == experts_.size() ? std::move(offsets) : std::vector<float>(experts_.size(), 0.0f);
   expert_weight_ = experts_.empty() ? 0.0f : weight;
   pack();
 }
@@ -277,7 +279,7 @@ ComplexityParts ComplexityEstimator::parts(const SparseFeatures& features, const
     } else {
       gate_.probabilities(features, p);
     }
-    for (size_t e = 0; e < experts_.size(); ++e) parts.experts += p[e] * gains[e + 1];
+    for (size_t e = 0; e < experts_.size(); ++e) parts.experts += p[e] * (gains[e + 1] - expert_offsets_[e]);
     linear = (1.0f - expert_weight_) * parts.global + expert_weight_ * parts.experts;
   }
   if (embedding_weight_ > 0.0f) parts.embedding = embedding_.score(embedding);

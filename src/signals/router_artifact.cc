@@ -168,7 +168,8 @@ Status save_router_artifact(const RouterArtifact& artifact, const std::string& p
   if (c.expert_weight() > 0.0f) {
     json models = json::array();
     for (const GainModel& m : c.experts()) models.push_back(gain_model_json(m));
-    complexity["experts"] = {{"weight", c.expert_weight()}, {"gate", mixture_json(c.gate())}, {"models", models}};
+    complexity["experts"] = {{"weight", c.expert_weight()}, {"gate", mixture_json(c.gate())}, {"models", models},
+                             {"offsets", c.expert_offsets()}};
   }
   if (c.topic_weight() > 0.0f) {
     complexity["topics"] = {{"weight", c.topic_weight()},
@@ -277,7 +278,10 @@ StatusOr<RouterArtifact> load_router_artifact(const std::string& path) {
       if (models.size() + 1 > kMaxGainModels) {
         return invalid_argument(prefix + "more than " + std::to_string(kMaxGainModels - 1) + " experts");
       }
-      artifact.complexity.set_experts(std::move(*gate), std::move(models), e.at("weight").get<float>());
+      std::vector<float> offsets = e.value("offsets", std::vector<float>(models.size(), 0.0f));
+      if (offsets.size() != models.size()) return invalid_argument(prefix + "one offset per expert expected");
+      artifact.complexity.set_experts(std::move(*gate), std::move(models), e.at("weight").get<float>(),
+                                      std::move(offsets));
     }
     if (c.contains("topics")) {
       const json& t = c["topics"];

@@ -232,7 +232,23 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
         experts.push_back(train_gain_model(rows, features, members[e], {}, model_dimension, options));
       }
       LabelMixture gate = train_mixture(expert_names, gate_y, gate_x, options);
-      artifact.complexity.set_experts(std::move(gate), std::move(experts), options.expert_weight);
+      std::vector<float> offsets(experts.size(), 0.0f);
+      if (options.expert_centering > 0.0f) {
+        std::vector<IntentResult> intents(rows.size());
+        double global_sum = 0;
+        for (size_t i = 0; i < rows.size(); ++i) {
+          intents[i] = artifact.intent.classify(rows[i].messages, plain[i]);
+          global_sum += artifact.complexity.global().gain(plain[i], intents[i]);
+        }
+        const double global_mean = global_sum / static_cast<double>(rows.size());
+        for (size_t e = 0; e < experts.size(); ++e) {
+          double sum = 0;
+          for (size_t i : members[e]) sum += experts[e].gain(plain[i], intents[i]);
+          offsets[e] = static_cast<float>(options.expert_centering *
+                                          (sum / static_cast<double>(members[e].size()) - global_mean));
+        }
+      }
+      artifact.complexity.set_experts(std::move(gate), std::move(experts), options.expert_weight, std::move(offsets));
     }
   }
 

@@ -69,6 +69,7 @@ TEST_F(RouterArtifactTest, RoundTripGivesIdenticalScores) {
   EXPECT_EQ(loaded->complexity.global().first.weights(), artifact.complexity.global().first.weights());
   EXPECT_EQ(loaded->complexity.gate().labels, artifact.complexity.gate().labels);
   EXPECT_EQ(loaded->complexity.expert_weight(), artifact.complexity.expert_weight());
+  EXPECT_EQ(loaded->complexity.expert_offsets(), artifact.complexity.expert_offsets());
   EXPECT_EQ(loaded->complexity.topics().labels, artifact.complexity.topics().labels);
   EXPECT_EQ(loaded->complexity.topics().values, artifact.complexity.topics().values);
   EXPECT_EQ(loaded->complexity.topic_weight(), artifact.complexity.topic_weight());
@@ -167,6 +168,8 @@ TEST_F(RouterArtifactTest, DamagedPartsAreRefused) {
       {"DimensionDiffers", [](json& doc) { doc["complexity"]["global"]["dimension"] = 5; }, "dimension differs"},
       {"BucketsNotPowerOfTwo", [](json& doc) { doc["buckets"] = 100; }, "power of two"},
       {"ExpertMissing", [](json& doc) { doc["complexity"]["experts"]["models"].erase(0); }, "one expert per gate label"},
+      {"ExpertOffsetMissing", [](json& doc) { doc["complexity"]["experts"]["offsets"].erase(0); },
+       "one offset per expert"},
       {"GateBucketsNotPowerOfTwo", [](json& doc) { doc["complexity"]["experts"]["gate"]["buckets"] = 48; },
        "power of two"},
       {"TopicValuesMismatch", [](json& doc) { doc["complexity"]["topics"]["values"].erase(0); },

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -152,6 +153,56 @@ TEST(RouterTrainingTest, GateSharpnessScalesTheGateLogits) {
     flatter += top_b < top_a ? 1 : 0;
   }
   EXPECT_GT(flatter, 0u);
+}
+
+// Each expert's offset is expert_centering x (its mean gain over its own
+// benchmark's rows - the global model's mean over all rows), and the
+// experts' part of the score is the gate's blend of gain - offset.
+TEST(RouterTrainingTest, ExpertOffsetsTakeOutEachExpertsOwnLevel) {
+  const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(160, 6);
+  RouterTrainOptions none = small_options();
+  none.expert_centering = 0.0f;
+  RouterTrainOptions half = small_options();
+  half.expert_centering = 0.5f;
+  const RouterArtifact a = train_router(rows, {}, none);
+  const RouterArtifact b = train_router(rows, {}, half);
+  const ComplexityEstimator& c = b.complexity;
+  ASSERT_EQ(c.experts().size(), 2u);
+  ASSERT_EQ(c.expert_offsets().size(), 2u);
+  EXPECT_EQ(a.complexity.expert_offsets(), std::vector<float>(2, 0.0f));
+
+  std::map<std::string, std::pair<double, double>> own;  // per benchmark: sum of its expert's gain, rows
+  double global_sum = 0;
+  SparseFeatures x;
+  for (const RoutingRow& row : rows) {
+    extract_features(b.space, row.messages, x);
+    const IntentResult intent = b.intent.classify(row.messages, x);
+    global_sum += c.global().gain(x, intent);
+    const std::string bench = row.source.substr(0, row.source.find('/'));
+    const auto at = std::find(c.gate().labels.begin(), c.gate().labels.end(), bench);
+    ASSERT_NE(at, c.gate().labels.end()) << bench;
+    const size_t e = static_cast<size_t>(at - c.gate().labels.begin());
+    own[bench].first += c.experts()[e].gain(x, intent);
+    own[bench].second += 1;
+  }
+  const double global_mean = global_sum / static_cast<double>(rows.size());
+  for (size_t e = 0; e < 2; ++e) {
+    const auto& [sum, n] = own[c.gate().labels[e]];
+    EXPECT_NEAR(c.expert_offsets()[e], 0.5 * (sum / n - global_mean), 1e-5) << c.gate().labels[e];
+  }
+  EXPECT_GT(std::abs(c.expert_offsets()[0] - c.expert_offsets()[1]), 1e-3f);
+
+  // The blend: the gate and experts trained without offsets are the same;
+  // the experts' part is theirs less the gate's blend of the offsets.
+  ASSERT_EQ(a.complexity.experts()[0].first.weights(), c.experts()[0].first.weights());
+  std::vector<float> p(2);
+  for (size_t i = 0; i < rows.size(); i += 17) {
+    extract_features(b.space, rows[i].messages, x);
+    const IntentResult intent = b.intent.classify(rows[i].messages, x);
+    c.gate().probabilities(x, p);
+    const float offset = p[0] * c.expert_offsets()[0] + p[1] * c.expert_offsets()[1];
+    EXPECT_NEAR(c.parts(x, intent).experts, a.complexity.parts(x, intent).experts - offset, 1e-5) << i;
+  }
 }
 
 // A topic's value is its mean gain's distance from its benchmark's, net of

@@ -169,7 +169,8 @@ class ComplexityEstimator {
   explicit ComplexityEstimator(GainModel global) : global_(std::move(global)) { pack(); }
 
   // Precondition: gate.labels.size() == experts.size().
-  void set_experts(LabelMixture gate, std::vector<GainModel> experts, float weight);
+  // `offsets`: one per expert (or empty: zeros), taken from its gain.
+  void set_experts(LabelMixture gate, std::vector<GainModel> experts, float weight, std::vector<float> offsets = {});
   // Precondition: topics.model has the gain models' dimension.
   void set_topic_model(TopicModel topics, float weight);
   void set_length_weight(float weight) { length_weight_ = weight; }
@@ -196,6 +197,7 @@ class ComplexityEstimator {
   const LabelMixture& gate() const { return gate_; }
   const std::vector<GainModel>& experts() const { return experts_; }
   float expert_weight() const { return expert_weight_; }
+  const std::vector<float>& expert_offsets() const { return expert_offsets_; }
   const TopicModel& topics() const { return topics_; }
   float topic_weight() const { return topic_weight_; }
   const FamiliarityModel& familiarity() const { return familiarity_; }
@@ -207,6 +209,7 @@ class ComplexityEstimator {
   LabelMixture gate_;
   std::vector<GainModel> experts_;
   float expert_weight_ = 0;
+  std::vector<float> expert_offsets_;  // experts_.size() values
   TopicModel topics_;
   float topic_weight_ = 0;
   float length_weight_ = 0;
