@@ -70,9 +70,17 @@ json summary_json(const RoutingSummary& s) {
           {"gap_defined", s.gap_defined}};
 }
 
-// Baselines a learned router must beat: prompt length alone, and random
+// Draws of the paired bootstrap that compares the router with length alone.
+// Measured on left-out MMLU (8,411 rows): 200 / 1,000 / 2,000 draws gave
+// 95% intervals [-0.0134, 0.0091] / [-0.0140, 0.0084] / [-0.0135, 0.0091],
+// and `router eval` took 0.5 / 1.5 / 2.7 s in all.
+constexpr size_t kBootstrapResamples = 1000;
+
+// Baselines a learned router must beat: prompt length alone (with the
+// bootstrap interval of the router's APGR less length's), and random
 // routing (the mean over seeds).
-json baselines_json(const std::vector<RoutingRow>& rows, const std::vector<RoutingOutcome>& outcomes) {
+json baselines_json(const std::vector<RoutingRow>& rows, const std::vector<RoutingOutcome>& outcomes,
+                    const std::vector<double>& scores) {
   std::vector<double> length(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     size_t chars = 0;
@@ -85,13 +93,20 @@ json baselines_json(const std::vector<RoutingRow>& rows, const std::vector<Routi
   for (int seed = 1; seed <= kRandomSeeds; ++seed) {
     std::mt19937_64 rng(static_cast<uint64_t>(seed));
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
-    std::vector<double> scores(rows.size());
-    for (double& s : scores) s = uniform(rng);
-    RoutingSummary summary = summarize_routing(outcomes, scores);
+    std::vector<double> random_scores(rows.size());
+    for (double& s : random_scores) s = uniform(rng);
+    RoutingSummary summary = summarize_routing(outcomes, random_scores);
     apgr += summary.apgr;
     cpt50 += summary.cpt50;
   }
-  return {{"length", summary_json(summarize_routing(outcomes, length))},
+  json length_json = summary_json(summarize_routing(outcomes, length));
+  const ApgrDifference d = bootstrap_apgr_difference(outcomes, scores, length, kBootstrapResamples, 1);
+  length_json["router_apgr_minus_length"] = {{"observed", d.observed},
+                                             {"ci95_low", d.low},
+                                             {"ci95_high", d.high},
+                                             {"share_of_draws_below_zero", d.share_below_zero},
+                                             {"resamples", d.resamples}};
+  return {{"length", length_json},
           {"random_mean_of_10", {{"apgr", apgr / kRandomSeeds}, {"cpt50", cpt50 / kRandomSeeds}}}};
 }
 
@@ -115,7 +130,7 @@ json report_json(const std::vector<RoutingRow>& rows, const std::vector<double>&
   json report;
   const auto outcomes = outcomes_of(rows);
   report["overall"] = summary_json(summarize_routing(outcomes, scores));
-  report["overall"]["baselines"] = baselines_json(rows, outcomes);
+  report["overall"]["baselines"] = baselines_json(rows, outcomes, scores);
   const auto groups = by_benchmark(rows);
   if (groups.size() > 1) {
     for (const auto& [name, index] : groups) {
@@ -127,7 +142,7 @@ json report_json(const std::vector<RoutingRow>& rows, const std::vector<double>&
       }
       const auto subset_outcomes = outcomes_of(subset);
       report["benchmarks"][name] = summary_json(summarize_routing(subset_outcomes, subset_scores));
-      report["benchmarks"][name]["baselines"] = baselines_json(subset, subset_outcomes);
+      report["benchmarks"][name]["baselines"] = baselines_json(subset, subset_outcomes, subset_scores);
     }
   }
   return report;

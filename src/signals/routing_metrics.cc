@@ -1,7 +1,9 @@
 #include "tiergate/signals/routing_metrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <random>
 #include <vector>
 
 namespace tiergate {
@@ -52,6 +54,43 @@ RoutingSummary summarize_routing(std::span<const RoutingOutcome> outcomes, std::
   }
   if (summary.gap_defined) summary.apgr = area / static_cast<double>(n);
   return summary;
+}
+
+ApgrDifference bootstrap_apgr_difference(std::span<const RoutingOutcome> outcomes, std::span<const double> a,
+                                         std::span<const double> b, size_t resamples, uint64_t seed) {
+  ApgrDifference result;
+  const size_t n = outcomes.size();
+  const RoutingSummary whole_a = summarize_routing(outcomes, a), whole_b = summarize_routing(outcomes, b);
+  if (n == 0 || !whole_a.gap_defined) return result;
+  result.observed = whole_a.apgr - whole_b.apgr;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<size_t> pick(0, n - 1);
+  std::vector<RoutingOutcome> drawn(n);
+  std::vector<double> drawn_a(n), drawn_b(n), differences;
+  for (size_t r = 0; r < resamples; ++r) {
+    for (size_t i = 0; i < n; ++i) {
+      const size_t j = pick(rng);
+      drawn[i] = outcomes[j];
+      drawn_a[i] = a[j];
+      drawn_b[i] = b[j];
+    }
+    const RoutingSummary sa = summarize_routing(drawn, drawn_a);
+    if (!sa.gap_defined) continue;
+    differences.push_back(sa.apgr - summarize_routing(drawn, drawn_b).apgr);
+  }
+  if (differences.empty()) return result;
+  std::sort(differences.begin(), differences.end());
+  // The nearest rank, so that the two ends lie alike from either end.
+  const auto at = [&](double p) {
+    return differences[static_cast<size_t>(std::lround(p * static_cast<double>(differences.size() - 1)))];
+  };
+  result.low = at(0.025);
+  result.high = at(0.975);
+  result.share_below_zero = static_cast<double>(std::count_if(differences.begin(), differences.end(),
+                                                              [](double d) { return d < 0; })) /
+                            static_cast<double>(differences.size());
+  result.resamples = differences.size();
+  return result;
 }
 
 }  // namespace tiergate

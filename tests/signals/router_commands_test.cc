@@ -85,6 +85,14 @@ TEST_F(RouterCommandsTest, TrainWritesAnArtifactAndReportsCrossValidation) {
   EXPECT_TRUE(overall["gap_defined"].get<bool>());
   EXPECT_GT(overall["apgr"].get<double>(), 0.6);
   EXPECT_TRUE(overall["baselines"].contains("random_mean_of_10"));
+  // The router against length alone, with its bootstrap interval.
+  const json& length = overall["baselines"]["length"];
+  const json& minus_length = length["router_apgr_minus_length"];
+  EXPECT_NEAR(minus_length["observed"].get<double>(),
+              overall["apgr"].get<double>() - length["apgr"].get<double>(), 1e-12);
+  EXPECT_EQ(minus_length["resamples"], 1000);
+  EXPECT_LE(minus_length["ci95_low"].get<double>(), minus_length["observed"].get<double>());
+  EXPECT_GE(minus_length["ci95_high"].get<double>(), minus_length["observed"].get<double>());
   EXPECT_TRUE(out["cross_validation"]["benchmarks"].contains("alpha"));
   EXPECT_TRUE(out["cross_validation"]["benchmarks"].contains("beta"));
   const json artifact = json::parse(testing::read_text(*router_));

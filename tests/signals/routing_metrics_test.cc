@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <vector>
 
 namespace tiergate {
@@ -104,6 +106,80 @@ TEST(RoutingMetricsTest, NoRows) {
   EXPECT_FALSE(s.gap_defined);
   EXPECT_EQ(s.apgr, 0.0);
   EXPECT_EQ(s.cpt50, 1.0);
+}
+
+// 400 rows, half of them gaining 1 from the cloud and half nothing.
+std::vector<RoutingOutcome> half_gaining() {
+  std::vector<RoutingOutcome> rows;
+  for (int i = 0; i < 400; ++i) rows.push_back(i % 2 == 0 ? RoutingOutcome{0.0, 1.0} : RoutingOutcome{1.0, 1.0});
+  return rows;
+}
+
+TEST(ApgrDifferenceTest, SameScoresDifferByNothing) {
+  const std::vector<RoutingOutcome> rows = half_gaining();
+  std::vector<double> scores(rows.size());
+  for (size_t i = 0; i < scores.size(); ++i) scores[i] = static_cast<double>((i * 37) % 101);
+  const ApgrDifference d = bootstrap_apgr_difference(rows, scores, scores, 50, 1);
+  EXPECT_EQ(d.resamples, 50u);
+  EXPECT_EQ(d.observed, 0.0);
+  EXPECT_EQ(d.low, 0.0);
+  EXPECT_EQ(d.high, 0.0);
+  EXPECT_EQ(d.share_below_zero, 0.0);
+}
+
+// The oracle against a random order: its APGR is higher on the rows and in
+// every draw, and the interval holds the observed difference.
+TEST(ApgrDifferenceTest, OracleBeatsRandomInEveryDraw) {
+  const std::vector<RoutingOutcome> rows = half_gaining();
+  std::vector<double> oracle(rows.size()), random(rows.size());
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    oracle[i] = rows[i].cloud_score - rows[i].edge_score;
+    random[i] = uniform(rng);
+  }
+  const ApgrDifference d = bootstrap_apgr_difference(rows, oracle, random, 100, 1);
+  EXPECT_EQ(d.resamples, 100u);
+  EXPECT_NEAR(d.observed, summarize_routing(rows, oracle).apgr - summarize_routing(rows, random).apgr, kEps);
+  EXPECT_GT(d.observed, 0.2);
+  EXPECT_GT(d.low, 0.0);
+  EXPECT_LE(d.low, d.observed);
+  EXPECT_GE(d.high, d.observed);
+  EXPECT_EQ(d.share_below_zero, 0.0);
+  // Reversed: the same interval, negated.
+  const ApgrDifference r = bootstrap_apgr_difference(rows, random, oracle, 100, 1);
+  EXPECT_NEAR(r.low, -d.high, kEps);
+  EXPECT_NEAR(r.high, -d.low, kEps);
+  EXPECT_EQ(r.share_below_zero, 1.0);
+}
+
+// Two routers that differ by chance: the interval straddles zero, it is the
+// same for the same seed, and another seed moves it.
+TEST(ApgrDifferenceTest, ChanceDifferenceStraddlesZeroAndFollowsTheSeed) {
+  const std::vector<RoutingOutcome> rows = half_gaining();
+  std::vector<double> a(rows.size()), b(rows.size());
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (size_t i = 0; i < rows.size(); ++i) a[i] = uniform(rng), b[i] = uniform(rng);
+  const ApgrDifference d = bootstrap_apgr_difference(rows, a, b, 200, 1);
+  EXPECT_LT(d.low, 0.0);
+  EXPECT_GT(d.high, 0.0);
+  EXPECT_GT(d.share_below_zero, 0.0);
+  EXPECT_LT(d.share_below_zero, 1.0);
+  const ApgrDifference again = bootstrap_apgr_difference(rows, a, b, 200, 1);
+  EXPECT_EQ(again.low, d.low);
+  EXPECT_EQ(again.high, d.high);
+  const ApgrDifference other = bootstrap_apgr_difference(rows, a, b, 200, 2);
+  EXPECT_EQ(other.observed, d.observed);
+  EXPECT_NE(other.low, d.low);
+}
+
+TEST(ApgrDifferenceTest, NothingToCompareWithoutAGap) {
+  const std::vector<RoutingOutcome> rows(10, RoutingOutcome{1.0, 1.0});
+  const std::vector<double> scores(10, 0.0);
+  const ApgrDifference d = bootstrap_apgr_difference(rows, scores, scores, 20, 1);
+  EXPECT_EQ(d.resamples, 0u);
+  EXPECT_EQ(bootstrap_apgr_difference({}, {}, {}, 20, 1).resamples, 0u);
 }
 
 }  // namespace

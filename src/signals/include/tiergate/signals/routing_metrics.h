@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace tiergate {
@@ -30,5 +31,19 @@ struct RoutingSummary {
 
 // Precondition: outcomes.size() == scores.size().
 RoutingSummary summarize_routing(std::span<const RoutingOutcome> outcomes, std::span<const double> scores);
+
+// How sure a difference in APGR between two routers on the same rows is: the
+// paired bootstrap over rows (Efron), `resamples` draws of n rows with
+// replacement (from `seed`), each scored under both routers.
+struct ApgrDifference {
+  double observed = 0;                 // APGR(a) - APGR(b) on the rows themselves
+  double low = 0, high = 0;            // 2.5th and 97.5th percentiles over the draws
+  double share_below_zero = 0;         // of the draws
+  size_t resamples = 0;                // draws used (those whose gap is defined)
+};
+// Precondition: outcomes, a and b of one size. A summary with resamples == 0
+// when no draw has a defined gap.
+ApgrDifference bootstrap_apgr_difference(std::span<const RoutingOutcome> outcomes, std::span<const double> a,
+                                         std::span<const double> b, size_t resamples, uint64_t seed);
 
 }  // namespace tiergate
