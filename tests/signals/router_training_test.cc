@@ -23,6 +23,14 @@ RouterTrainOptions small_options() {
   return options;
 }
 
+// A router trained on `rows` with small_options() as `change` leaves them.
+template <class Change>
+RouterArtifact train_small(const std::vector<RoutingRow>& rows, Change change) {
+  RouterTrainOptions options = small_options();
+  change(options);
+  return train_router(rows, {}, options);
+}
+
 double apgr(const std::vector<RoutingRow>& rows, const std::vector<double>& scores) {
   std::vector<RoutingOutcome> outcomes;
   for (const RoutingRow& row : rows) outcomes.push_back({row.edge_score, row.cloud_score});
@@ -123,12 +131,8 @@ TEST(RouterTrainingTest, CloudWinsTargetAndPartsSwitchedOff) {
 // gate, flatter, and nothing else changes.
 TEST(RouterTrainingTest, GateSharpnessScalesTheGateLogits) {
   const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(160, 6);
-  RouterTrainOptions sharp = small_options();
-  sharp.gate_sharpness = 1.0f;
-  RouterTrainOptions flat = small_options();
-  flat.gate_sharpness = 0.5f;
-  const RouterArtifact a = train_router(rows, {}, sharp);
-  const RouterArtifact b = train_router(rows, {}, flat);
+  const RouterArtifact a = train_small(rows, [](RouterTrainOptions& o) { o.gate_sharpness = 1.0f; });
+  const RouterArtifact b = train_small(rows, [](RouterTrainOptions& o) { o.gate_sharpness = 0.5f; });
   const std::vector<float>& wa = a.complexity.gate().model.weights();
   const std::vector<float>& wb = b.complexity.gate().model.weights();
   ASSERT_FALSE(wa.empty());
@@ -160,12 +164,8 @@ TEST(RouterTrainingTest, GateSharpnessScalesTheGateLogits) {
 // experts' part of the score is the gate's blend of gain - offset.
 TEST(RouterTrainingTest, ExpertOffsetsTakeOutEachExpertsOwnLevel) {
   const std::vector<RoutingRow> rows = testing::synthetic_routing_rows(160, 6);
-  RouterTrainOptions none = small_options();
-  none.expert_centering = 0.0f;
-  RouterTrainOptions half = small_options();
-  half.expert_centering = 0.5f;
-  const RouterArtifact a = train_router(rows, {}, none);
-  const RouterArtifact b = train_router(rows, {}, half);
+  const RouterArtifact a = train_small(rows, [](RouterTrainOptions& o) { o.expert_centering = 0.0f; });
+  const RouterArtifact b = train_small(rows, [](RouterTrainOptions& o) { o.expert_centering = 0.5f; });
   const ComplexityEstimator& c = b.complexity;
   ASSERT_EQ(c.experts().size(), 2u);
   ASSERT_EQ(c.expert_offsets().size(), 2u);

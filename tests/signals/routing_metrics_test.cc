@@ -115,6 +115,15 @@ std::vector<RoutingOutcome> half_gaining() {
   return rows;
 }
 
+// n scores drawn uniformly from [0, 1).
+std::vector<double> random_scores(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<double> scores(n);
+  for (double& s : scores) s = uniform(rng);
+  return scores;
+}
+
 TEST(ApgrDifferenceTest, SameScoresDifferByNothing) {
   const std::vector<RoutingOutcome> rows = half_gaining();
   std::vector<double> scores(rows.size());
@@ -131,13 +140,9 @@ TEST(ApgrDifferenceTest, SameScoresDifferByNothing) {
 // every draw, and the interval holds the observed difference.
 TEST(ApgrDifferenceTest, OracleBeatsRandomInEveryDraw) {
   const std::vector<RoutingOutcome> rows = half_gaining();
-  std::vector<double> oracle(rows.size()), random(rows.size());
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    oracle[i] = rows[i].cloud_score - rows[i].edge_score;
-    random[i] = uniform(rng);
-  }
+  const std::vector<double> random = random_scores(rows.size(), 5);
+  std::vector<double> oracle(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) oracle[i] = rows[i].cloud_score - rows[i].edge_score;
   const ApgrDifference d = bootstrap_apgr_difference(rows, oracle, random, 100, 1);
   EXPECT_EQ(d.resamples, 100u);
   EXPECT_NEAR(d.observed, summarize_routing(rows, oracle).apgr - summarize_routing(rows, random).apgr, kEps);
@@ -157,10 +162,7 @@ TEST(ApgrDifferenceTest, OracleBeatsRandomInEveryDraw) {
 // same for the same seed, and another seed moves it.
 TEST(ApgrDifferenceTest, ChanceDifferenceStraddlesZeroAndFollowsTheSeed) {
   const std::vector<RoutingOutcome> rows = half_gaining();
-  std::vector<double> a(rows.size()), b(rows.size());
-  std::mt19937_64 rng(9);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  for (size_t i = 0; i < rows.size(); ++i) a[i] = uniform(rng), b[i] = uniform(rng);
+  const std::vector<double> a = random_scores(rows.size(), 9), b = random_scores(rows.size(), 10);
   const ApgrDifference d = bootstrap_apgr_difference(rows, a, b, 200, 1);
   EXPECT_LT(d.low, 0.0);
   EXPECT_GT(d.high, 0.0);
