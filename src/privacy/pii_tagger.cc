@@ -2,6 +2,7 @@
 
 #include "tiergate/privacy/structured_pii.h"
 
+#include "lexicon.h"
 #include "little_endian.h"
 #include "scan.h"
 #include "tagger_scores.h"
@@ -680,6 +681,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   }
   if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size(), mixed)) out.pop_back();
   const size_t decoded = out.size();
+  add_listed_names(text, marked_tokens, viewed, out, first_tagged, mixed);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
   // The names added come after the decoded spans: back in order of begin.
@@ -745,6 +747,45 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         if (quote && !everyday(gazetteer_.lookup(word_hash(text, tokens[j])))) name(j, to);
       }
     }
+  }
+}
+
+void PiiTagger::add_listed_names(std::string_view text, std::span<const uint32_t> marked,
+                                 std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first,
+                                 bool mixed) const {
+  if (!mixed) return;
+  const TokenList& tokens = tagger_tokens();
+  // out[0, first) (found before tagging) and out[first, spans) (decoded) are
+  // each in order of begin: a cursor walks each alongside the tokens.
+  const size_t spans = out.size();
+  size_t before_tagging = 0, decoded = first;
+  uint32_t last_added = 0;  // the token of the last name added
+  auto covered = [&](size_t& k, size_t end, const Token& t) {
+    while (k < end && out[k].end <= t.begin) ++k;
+    return k < end && out[k].begin < t.end;
+  };
+  for (uint32_t i : marked) {
+    const Token& t = tokens[i];
+    // Both cursors move for every token, so that each walks its range once.
+    const bool found_before = covered(before_tagging, first, t);
+    if (covered(decoded, spans, t) || found_before) continue;
+    if (viewed[i] < 2 || t.end - t.begin < 3 || !(text[t.begin] >= 'A' && text[t.begin] <= 'Z')) continue;
+    if (i == 0 || t.newline_before || is_number(text, tokens, i + 1)) continue;
+    const Token& before = tokens[i - 1];
+    if (before.end - before.begin == 1 && std::string_view(".?!\":").find(text[before.begin]) != std::string_view::npos) {
+      continue;  // the first word of a sentence, a quote or a line after a colon
+    }
+    if (!only_a_name(text, i)) continue;
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    const uint32_t end = t.begin + static_cast<uint32_t>(possessive_stem(s, t.end - t.begin));
+    // A name right after the one added before, one space apart, is the same
+    // person's: "Anna Takeda" is one name.
+    if (out.size() > spans && last_added + 1 == i && out.back().end + 1 == t.begin && text[out.back().end] == ' ') {
+      out.back().end = end;
+    } else {
+      out.push_back({PiiType::kPerson, t.begin, end});
+    }
+    last_added = i;
   }
 }
 
@@ -849,6 +890,24 @@ bool PiiTagger::everyday(const Gazetteer::Match& m) const {
   return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
 }
 
+bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
+  const Token& t = tagger_tokens()[i];
+  const Gazetteer::Match& m = tagger_views()[i].gazetteer;
+  const uint16_t not_names =
+      common_categories_ | place_categories_ | street_categories_ | company_categories_ | prefix_categories_;
+  if ((m.full & name_categories_) == 0 || ((m.full | m.part) & not_names) != 0) return false;
+  const std::string_view word = text.substr(t.begin, t.end - t.begin);
+  if (all_capitals(text, tagger_tokens(), i) || pii_scan::is_group_word(word)) return false;
+  // A month or a weekday ("in June", "on Sunday") more often than a name.
+  for (const pii_scan::LexEntry& e : pii_scan::kLexicon) {
+    if (e.kind != pii_scan::Lex::kMonthAbbrev && e.word.size() == word.size() &&
+        std::equal(word.begin(), word.end(), e.word.begin(), [](char a, char b) { return (a | 0x20) == b; })) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
   if (!plausible(text, span, from, to, mixed)) return false;
   // A nationality, religion or party alone that no name list knows is a
@@ -873,6 +932,14 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
         (full & (company_categories_ | street_categories_)) == 0) {
       span.end = word.end;
     }
+  }
+  // A place or an organisation of one word that is only a name is a name:
+  // the tagger read the sentence, not the word ("shouted at Billy", "than
+  // early Czarnecki"). Not several such words: "Davis, Reynolds and
+  // Williamson" is a firm.
+  if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && to - from == 1 &&
+      only_a_name(text, from)) {
+    span.type = PiiType::kPerson;
   }
   // A name with a number in it or right after it on its line is a street
   // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an

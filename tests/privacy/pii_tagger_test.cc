@@ -423,6 +423,84 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   EXPECT_EQ(names("Please call Wanda Horvath and Zephyrine 32 tomorrow."), (std::vector<std::string>{"Wanda Horvath"}));
 }
 
+// A tagger that learned nothing but numbers as addresses (which alone it
+// then drops): the names it reports come from the passes after decoding.
+PiiTagger numbers_only_tagger(std::vector<GazetteerList> gazetteers) {
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string number = std::to_string(10 + k);
+    rows.push_back({"the code is " + number + " today.", {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + number.size())}}});
+  }
+  TaggerOptions o = options(3, 1u << 12, 1);
+  o.gazetteers = std::move(gazetteers);
+  return PiiTagger::train(rows, o);
+}
+
+// In text with capitals, a word a name list knows and no list of everyday
+// words, places, streets, company suffixes or titles, nor a month, a
+// weekday or a group, is a name where it stands inside a sentence, and no
+// span covers it.
+TEST(PiiTaggerTest, ListedNamesInsideASentenceAreNames) {
+  const PiiTagger tagger =
+      numbers_only_tagger({{"first_name", {"Anna", "June", "Sven"}},
+                           {"last_name", {"Takeda", "Ivanova", "Grant", "Bergen", "German"}},
+                           {"common_word", {"grant", "novel"}},
+                           {"city", {"Bergen"}}, {"name_prefix", {"Sven"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("We read the old Takeda novel."), std::vector<std::string>{"PERSON:Takeda"});
+  EXPECT_EQ(found("We read the old Takeda's novel."), std::vector<std::string>{"PERSON:Takeda"});
+  // Names side by side are one person's.
+  EXPECT_EQ(found("We thank Anna Takeda and Ivanova."),
+            (std::vector<std::string>{"PERSON:Anna Takeda", "PERSON:Ivanova"}));
+  // Not the first word of a sentence, a line, a quote or a list after a colon.
+  EXPECT_EQ(found("Takeda wrote it."), std::vector<std::string>{});
+  EXPECT_EQ(found("The old novel. Takeda wrote it."), std::vector<std::string>{});
+  EXPECT_EQ(found("The old novel? Takeda wrote it."), std::vector<std::string>{});
+  EXPECT_EQ(found("The old novel\nTakeda wrote it."), std::vector<std::string>{});
+  EXPECT_EQ(found("The old novel: Takeda wrote it."), std::vector<std::string>{});
+  EXPECT_EQ(found("The old \"Takeda novel\" is fine."), std::vector<std::string>{});
+  // Not a word another list knows, one in capitals throughout, nor a street.
+  EXPECT_EQ(found("We read the old Grant novel."), std::vector<std::string>{});
+  EXPECT_EQ(found("We read the old Bergen novel."), std::vector<std::string>{});
+  EXPECT_EQ(found("We read the old Sven novel."), std::vector<std::string>{});
+  EXPECT_EQ(found("We read the old TAKEDA novel."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met at Takeda 32 today."), std::vector<std::string>{});
+  // Nor a month, a weekday or a nationality that a name list also knows.
+  EXPECT_EQ(found("We read the old novel in June."), std::vector<std::string>{});
+  EXPECT_EQ(found("We read the old German novel."), std::vector<std::string>{});
+  // Text without capitals gives no evidence that a word is a name.
+  EXPECT_EQ(found("we read the old takeda novel."), std::vector<std::string>{});
+  // A word a detector already covers stays as it is.
+  std::vector<PiiSpan> spans = {{PiiType::kOrganization, 16, 22}};
+  tagger.tag("We read the old Takeda novel.", spans);
+  EXPECT_EQ(spans.size(), 1u);
+}
+
+// A place or organisation of one word that a name list knows and no place
+// list is a name: the sentence misled the tagger, the word did not. This
+// tagger learned places from text without capitals, and reads any unknown
+// word after "flew to" as one.
+TEST(PiiTaggerTest, OneWordPlaceThatOnlyANameListKnowsIsAName) {
+  const std::vector<std::string> templates = {"i live in {L} now.", "we flew to {L} last year.",
+                                              "is the office in {L}?", "they moved to {L} in may."};
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    PiiExample row = make(templates[k % templates.size()], "", kCities[k % 8]);
+    for (char& c : row.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    rows.push_back(std::move(row));
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"city", kCities}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("We flew to Lisbon last year."), std::vector<std::string>{"LOCATION:Lisbon"});
+  EXPECT_EQ(found("We flew to Zorvath last year."), std::vector<std::string>{"LOCATION:Zorvath"});
+  EXPECT_EQ(found("We flew to Takeda last year."), std::vector<std::string>{"PERSON:Takeda"});
+  EXPECT_EQ(found("we flew to takeda last year."), std::vector<std::string>{"PERSON:takeda"});
+  // A name before a number is a street, as for the names the tagger finds.
+  EXPECT_EQ(found("We flew to Takeda 32 last year."), std::vector<std::string>{"STREET_ADDRESS:Takeda"});
+}
+
 // A title with its stop introduces a name; so does a line that opens with a
 // speaker, a colon and a quote. An everyday word before the colon is none.
 TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {

@@ -121,11 +121,28 @@ class PiiTagger {
   // before a number, becomes an address (a street and its house number); a
   // name or a place that ends in a company suffix ("Smith Ltd": a category
   // named company*) becomes an organisation, and a name that ends in a
-  // street suffix that is no name ("Andreassen Street") an address; a name
+  // street suffix that is no name ("Andreassen Street") an address; a place
+  // or organisation of one word that is only_a_name() becomes a name
+  // ("shouted at Billy"), and so an address before a number; a name
   // or a place leaves a possessive 's out. False: drop it.
   bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const;
+  // Whether token i (viewed) of the text being tagged is only a name: a name
+  // list knows it, and no list of everyday words, places, streets, company
+  // suffixes or titles; not in capitals throughout (an acronym), not a
+  // nationality, religion or party ("German"), not a month or a weekday
+  // ("June").
+  bool only_a_name(std::string_view text, size_t i) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
+  // Adds, in text with capitals, the names that stand alone: a capitalised
+  // word of three letters or more that is only_a_name(), inside a sentence
+  // (not after ". ? ! \" :" nor opening a line), not before a number (a
+  // street), and that no span covers ("Unlike the Rocha novel", "said Keiko
+  // to Jessica"); names side by side make one. Only tokens tag()
+  // viewed (viewed[i] == 2) are read: no lookup of its own. out[0, first)
+  // and out[first...] are each in order of begin; the names are appended.
+  void add_listed_names(std::string_view text, std::span<const uint32_t> marked, std::span<const uint8_t> viewed,
+                        std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Adds the names joined to a name found among out[first...] by "and",
   // "or", "&" or a comma ("Árias and Merritt", "Mazzi, Bowman and Hill"):
   // up to three words that no span covers, none an everyday word, each
