@@ -766,9 +766,6 @@ void PiiTagger::add_listed_names(std::string_view text, std::span<const uint32_t
   };
   for (uint32_t i : marked) {
     const Token& t = tokens[i];
-    // Both cursors move for every token, so that each walks its range once.
-    const bool found_before = covered(before_tagging, first, t);
-    if (covered(decoded, spans, t) || found_before) continue;
     if (viewed[i] < 2 || t.end - t.begin < 3 || !(text[t.begin] >= 'A' && text[t.begin] <= 'Z')) continue;
     if (i == 0 || t.newline_before || is_number(text, tokens, i + 1)) continue;
     const Token& before = tokens[i - 1];
@@ -776,6 +773,9 @@ void PiiTagger::add_listed_names(std::string_view text, std::span<const uint32_t
       continue;  // the first word of a sentence, a quote or a line after a colon
     }
     if (!only_a_name(text, i)) continue;
+    // The cursors only move forward: they may skip the tokens left out above.
+    const bool found_before = covered(before_tagging, first, t);
+    if (covered(decoded, spans, t) || found_before) continue;
     const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
     const uint32_t end = t.begin + static_cast<uint32_t>(possessive_stem(s, t.end - t.begin));
     // A name right after the one added before, one space apart, is the same
