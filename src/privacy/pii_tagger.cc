@@ -616,6 +616,36 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   size_t open = 0;       // index in `out` of the span being extended, when prev is B/I
   size_t open_from = 0;  // its first token
   size_t next_marked = 0;  // in marked_tokens: the first at or after i, once looked for
+  size_t listed = tokens.size();  // the token of the last listed name added
+  // Whether a span found before tagging (out[0, first_tagged), in order of
+  // begin) covers token t; asked in order of the tokens.
+  size_t before = 0;
+  auto found_before = [&](const Token& t) {
+    while (before < first_tagged && out[before].end <= t.begin) ++before;
+    return before < first_tagged && out[before].begin < t.end;
+  };
+  // Adds token j, left outside every span, when it is a listed_name() that
+  // nothing found before covers; next to the one added before, one space
+  // apart, it is the same person's ("Anna Takeda"). Asked in token order.
+  auto add_if_listed = [&](size_t j) {
+    if (!mixed || !listed_name(text, j) || found_before(tokens[j])) return;
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
+    const uint32_t end = tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin));
+    if (listed + 1 == j && out.size() > first_tagged && out.back().end + 1 == tokens[j].begin &&
+        text[out.back().end] == ' ') {
+      out.back().end = end;
+    } else {
+      out.push_back({PiiType::kPerson, tokens[j].begin, end});
+    }
+    listed = j;
+  };
+  // Closes the span open over tokens [open_from, to): finish_span(), or
+  // drops it; the tokens of a span dropped may still be listed names.
+  auto close_open = [&](size_t to) {
+    if (finish_span(text, out[open], open_from, to, mixed)) return;
+    out.pop_back();
+    for (size_t j = open_from; j < to; ++j) add_if_listed(j);
+  };
   for (size_t i = 0; i < tokens.size(); ++i) {
     // In text with capitals, a span opens at a marked token (a capital, a
     // digit, a non-ASCII letter): other tokens outside a span are O without
@@ -631,7 +661,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     }
     if (mixed && letter_label(text, tokens, i)) {
       // O without scoring; it ends the span open before.
-      if (prev > 0 && !finish_span(text, out[open], open_from, i, mixed)) out.pop_back();
+      if (prev > 0) close_open(i);
       prev2 = prev;
       prev = 0;
       continue;
@@ -668,20 +698,21 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       }
     }
     const bool continues = best > 0 && best % 2 == 0;
-    if (prev > 0 && !continues && !finish_span(text, out[open], open_from, i, mixed)) out.pop_back();
+    if (prev > 0 && !continues) close_open(i);
     if (best > 0 && best % 2 == 1) {
       open = out.size();
       open_from = i;
       out.push_back({types_[static_cast<size_t>(best - 1) / 2], tokens[i].begin, tokens[i].end});
     } else if (best > 0) {
       out[open].end = tokens[i].end;
+    } else {
+      add_if_listed(i);
     }
     prev2 = prev;
     prev = best;
   }
-  if (prev > 0 && !finish_span(text, out[open], open_from, tokens.size(), mixed)) out.pop_back();
+  if (prev > 0) close_open(tokens.size());
   const size_t decoded = out.size();
-  add_listed_names(text, marked_tokens, viewed, out, first_tagged, mixed);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
   // The names added come after the decoded spans: back in order of begin.
@@ -750,43 +781,16 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   }
 }
 
-void PiiTagger::add_listed_names(std::string_view text, std::span<const uint32_t> marked,
-                                 std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first,
-                                 bool mixed) const {
-  if (!mixed) return;
+bool PiiTagger::listed_name(std::string_view text, size_t i) const {
   const TokenList& tokens = tagger_tokens();
-  // out[0, first) (found before tagging) and out[first, spans) (decoded) are
-  // each in order of begin: a cursor walks each alongside the tokens.
-  const size_t spans = out.size();
-  size_t before_tagging = 0, decoded = first;
-  uint32_t last_added = 0;  // the token of the last name added
-  auto covered = [&](size_t& k, size_t end, const Token& t) {
-    while (k < end && out[k].end <= t.begin) ++k;
-    return k < end && out[k].begin < t.end;
-  };
-  for (uint32_t i : marked) {
-    const Token& t = tokens[i];
-    if (viewed[i] < 2 || t.end - t.begin < 3 || !(text[t.begin] >= 'A' && text[t.begin] <= 'Z')) continue;
-    if (i == 0 || t.newline_before || is_number(text, tokens, i + 1)) continue;
-    const Token& before = tokens[i - 1];
-    if (before.end - before.begin == 1 && std::string_view(".?!\":").find(text[before.begin]) != std::string_view::npos) {
-      continue;  // the first word of a sentence, a quote or a line after a colon
-    }
-    if (!only_a_name(text, i)) continue;
-    // The cursors only move forward: they may skip the tokens left out above.
-    const bool found_before = covered(before_tagging, first, t);
-    if (covered(decoded, spans, t) || found_before) continue;
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
-    const uint32_t end = t.begin + static_cast<uint32_t>(possessive_stem(s, t.end - t.begin));
-    // A name right after the one added before, one space apart, is the same
-    // person's: "Anna Takeda" is one name.
-    if (out.size() > spans && last_added + 1 == i && out.back().end + 1 == t.begin && text[out.back().end] == ' ') {
-      out.back().end = end;
-    } else {
-      out.push_back({PiiType::kPerson, t.begin, end});
-    }
-    last_added = i;
+  const Token& t = tokens[i];
+  if (t.end - t.begin < 3 || !(text[t.begin] >= 'A' && text[t.begin] <= 'Z')) return false;
+  if (i == 0 || t.newline_before || is_number(text, tokens, i + 1)) return false;
+  const Token& before = tokens[i - 1];
+  if (before.end - before.begin == 1 && std::string_view(".?!\":").find(text[before.begin]) != std::string_view::npos) {
+    return false;  // the first word of a sentence, a quote or a line after a colon
   }
+  return only_a_name(text, i);
 }
 
 void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {

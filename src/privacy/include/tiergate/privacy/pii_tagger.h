@@ -134,15 +134,13 @@ class PiiTagger {
   bool only_a_name(std::string_view text, size_t i) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
-  // Adds, in text with capitals, the names that stand alone: a capitalised
-  // word of three letters or more that is only_a_name(), inside a sentence
-  // (not after ". ? ! \" :" nor opening a line), not before a number (a
-  // street), and that no span covers ("Unlike the Rocha novel", "said Keiko
-  // to Jessica"); names side by side make one. Only tokens tag()
-  // viewed (viewed[i] == 2) are read: no lookup of its own. out[0, first)
-  // and out[first...] are each in order of begin; the names are appended.
-  void add_listed_names(std::string_view text, std::span<const uint32_t> marked, std::span<const uint8_t> viewed,
-                        std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // Whether token i (viewed), which the decoder left outside every span in
+  // text with capitals, is a name that stands alone: a capitalised word of
+  // three letters or more that is only_a_name(), inside a sentence (not
+  // after ". ? ! \" :" nor opening a line), not before a number (a street)
+  // ("Unlike the Rocha novel", "said Keiko to Jessica"). tag() adds it when
+  // no span found before tagging covers it; names side by side make one.
+  bool listed_name(std::string_view text, size_t i) const;
   // Adds the names joined to a name found among out[first...] by "and",
   // "or", "&" or a comma ("Árias and Merritt", "Mazzi, Bowman and Hill"):
   // up to three words that no span covers, none an everyday word, each
