@@ -2,6 +2,7 @@
 // the learned routing stages from data files. Wiring: the work is in signals/.
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <chrono>
 #include <filesystem>
 #include <numeric>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "commands.h"
 #include "edge_embeddings.h"
@@ -224,19 +226,22 @@ StatusOr<RouterTrainOptions> train_options(const TrainArgs& args) {
   options.intent_features = !args.no_intent_features;
   options.balance_benchmarks = !args.no_balance;
   options.complexity_training = args.complexity;
-  if (!(args.topic_weight >= 0.0f && args.topic_weight <= 4.0f)) return invalid_argument("--topic-weight must be in [0, 4]");
-  if (!(args.expert_weight >= 0.0f && args.expert_weight <= 1.0f)) return invalid_argument("--expert-weight must be in [0, 1]");
-  if (!(args.embedding_weight >= 0.0f && args.embedding_weight <= 4.0f)) {
-    return invalid_argument("--embedding-weight must be in [0, 4]");
-  }
-  if (!(args.topic_net_of_length >= 0.0f && args.topic_net_of_length <= 1.0f)) {
-    return invalid_argument("--topic-net-of-length must be in [0, 1], got " + std::to_string(args.topic_net_of_length));
-  }
-  if (!(args.expert_centering >= 0.0f && args.expert_centering <= 1.0f)) {
-    return invalid_argument("--expert-centering must be in [0, 1], got " + std::to_string(args.expert_centering));
+  auto shown = [](float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(v));
+    return std::string(text);
+  };
+  for (const auto& [flag, value, most] : {std::tuple{"--topic-weight", args.topic_weight, 4.0f},
+                                          std::tuple{"--expert-weight", args.expert_weight, 1.0f},
+                                          std::tuple{"--embedding-weight", args.embedding_weight, 4.0f},
+                                          std::tuple{"--topic-net-of-length", args.topic_net_of_length, 1.0f},
+                                          std::tuple{"--expert-centering", args.expert_centering, 1.0f}}) {
+    if (!(value >= 0.0f && value <= most)) {
+      return invalid_argument(std::string(flag) + " must be in [0, " + shown(most) + "], got " + shown(value));
+    }
   }
   if (!(args.gate_sharpness > 0.0f && args.gate_sharpness <= 1.0f)) {
-    return invalid_argument("--gate-sharpness must be in (0, 1], got " + std::to_string(args.gate_sharpness));
+    return invalid_argument("--gate-sharpness must be in (0, 1], got " + shown(args.gate_sharpness));
   }
   if (!std::has_single_bit(args.label_buckets) || args.label_buckets > args.buckets) {
     return invalid_argument("--label-buckets must be a power of two no larger than --buckets");

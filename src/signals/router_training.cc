@@ -184,14 +184,17 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
 
   artifact.intent = train_intent(rows, plain, intent_rows, options, progress);
 
+  // Each row's intent, once: the gain models' intent block and the experts'
+  // offsets read it.
+  std::vector<IntentResult> intents(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) intents[i] = artifact.intent.classify(rows[i].messages, plain[i]);
+
   // Gain models read the intent block after the plain features.
   std::vector<SparseFeatures> features = plain;
   uint32_t model_dimension = dimension;
   if (options.intent_features) {
     model_dimension += static_cast<uint32_t>(kIntentFeatures);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      append_intent_features(dimension, artifact.intent.classify(rows[i].messages, plain[i]), features[i]);
-    }
+    for (size_t i = 0; i < rows.size(); ++i) append_intent_features(dimension, intents[i], features[i]);
   }
 
   std::vector<int> benchmark_of_row;
@@ -234,12 +237,8 @@ RouterArtifact train_router(const std::vector<RoutingRow>& rows, const std::vect
       LabelMixture gate = train_mixture(expert_names, gate_y, gate_x, options);
       std::vector<float> offsets(experts.size(), 0.0f);
       if (options.expert_centering > 0.0f) {
-        std::vector<IntentResult> intents(rows.size());
         double global_sum = 0;
-        for (size_t i = 0; i < rows.size(); ++i) {
-          intents[i] = artifact.intent.classify(rows[i].messages, plain[i]);
-          global_sum += artifact.complexity.global().gain(plain[i], intents[i]);
-        }
+        for (size_t i = 0; i < rows.size(); ++i) global_sum += artifact.complexity.global().gain(plain[i], intents[i]);
         const double global_mean = global_sum / static_cast<double>(rows.size());
         for (size_t e = 0; e < experts.size(); ++e) {
           double sum = 0;
