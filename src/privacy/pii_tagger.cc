@@ -594,11 +594,17 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   // everyday word of three letters at most that is no name ("The", "In",
   // but not "Bob") before a word, whatever else the lists know it as (part
   // of "The Hague", the state IN); a number before an everyday word that is
-  // no street word ("60 to 70 percent"). All capitals are left to scoring.
+  // no street word ("60 to 70 percent"); digits before a mark ("1.",
+  // "30%", "2)": a house number comes before its street). All capitals
+  // are left to scoring.
   auto opens_nothing = [&](size_t i) {
     const Gazetteer::Match& g = views[i].gazetteer;
     const bool last = i + 1 == tokens.size();
     if (!last && is_number(text, tokens, i)) {
+      const char last_byte = text[tokens[i].end - 1];
+      if (last_byte >= '0' && last_byte <= '9' && !is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin]))) {
+        return true;  // digits only: "6Sigma," is a name
+      }
       view(i + 1);
       const Gazetteer::Match& after = views[i + 1].gazetteer;
       return everyday(after);  // an everyday word alone is no street word
@@ -672,6 +678,19 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       prev = 0;
       continue;
     }
+    const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
+    const Gazetteer::Match& m = views[i].gazetteer;
+    const bool may_go_on = open_type < types_.size() &&
+                           may_continue(text, tokens, i, types_[open_type], mixed,
+                                        (m.full & common_categories_) != 0 && (m.full & street_categories_) == 0);
+    if (mixed && prev > 0 && !tokens[i].marked && !may_go_on) {
+      // A token that may not continue the span opens none either, as
+      // outside a span: O without scoring ("George wants").
+      close_open(i);
+      prev2 = prev;
+      prev = 0;
+      continue;
+    }
     view_around(i);
     features(tables, views, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
@@ -682,11 +701,6 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     // may_continue() allows it; in tag order, the first of equal scores.
     int best = 0;
     float best_score = score[0];
-    const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
-    const Gazetteer::Match& m = views[i].gazetteer;
-    const bool may_go_on = open_type < types_.size() &&
-                           may_continue(text, tokens, i, types_[open_type], mixed,
-                                        (m.full & common_categories_) != 0 && (m.full & street_categories_) == 0);
     for (size_t t = 0; t < types_.size(); ++t) {
       if (score[1 + t] > best_score) {
         best = static_cast<int>(1 + 2 * t);
