@@ -727,12 +727,30 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   }
   if (prev > 0) close_open(tokens.size());
   const size_t decoded = out.size();
+  add_house_numbers(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
   // The names added come after the decoded spans: back in order of begin.
   if (out.size() > decoded) {
     std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
               [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  }
+}
+
+void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
+  const TokenList& tokens = tagger_tokens();
+  auto digits = [&](const Token& t) {
+    return text[t.begin] >= '0' && text[t.begin] <= '9' && text[t.end - 1] >= '0' && text[t.end - 1] <= '9';
+  };
+  for (size_t s = first; s < decoded; ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    const auto k = static_cast<size_t>(
+        std::lower_bound(tokens.begin(), tokens.end(), out[s].begin, [](const Token& t, uint32_t b) { return t.begin < b; }) -
+        tokens.begin());
+    if (k == 0 || k == tokens.size() || tokens[k].begin != out[s].begin || tokens[k].newline_before) continue;
+    const Token& number = tokens[k - 1];
+    if (!digits(number) || number.end == tokens[k].begin || span_over(out, number) != out.size()) continue;
+    out.push_back({PiiType::kStreetAddress, number.begin, number.end});
   }
 }
 

@@ -597,6 +597,29 @@ TEST(PiiTaggerTest, ConfirmedAgesAndGroupsWinOverTheTagger) {
   EXPECT_EQ(scan("the patient, age 67, is italian."), (std::vector<std::string>{"AGE:67", "NRP:italian"}));
 }
 
+// A tagger that learned streets as "<name>weg <number>" adds the building's
+// number before one ("61 Elmweg 31") as an address of its own; not one on
+// the line before, one joined to the street, or one a span covers.
+TEST(PiiTaggerTest, TheHouseNumberBeforeAnAddressIsAnAddress) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string street = kLast[k % kLast.size()] + "weg " + std::to_string(2 + k % 90);
+    PiiExample e;
+    e.text = "We meet at " + street + ", " + kCities[k % kCities.size()] + ".";
+    e.spans = {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + street.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novakweg 31, Graz."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31, Graz."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31"}));
+  EXPECT_EQ(values_of(tagger, "We meet at 61\nNovakweg 31, Graz."), std::vector<std::string>{"Novakweg 31"});
+  std::vector<PiiSpan> spans = {{PiiType::kZipCode, 11, 13}};
+  tagger.tag("We meet at 61 Novakweg 31, Graz.", spans);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[1].type, PiiType::kStreetAddress);
+}
+
 // No name has a number in it or right after it on its line: a street has,
 // its house number.
 TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {

@@ -148,6 +148,11 @@ class PiiTagger {
   // a place or organisation of out[first...] that covers just one such word
   // which no place list knows becomes a name.
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // Adds the house number before an address of out[first, decoded):
+  // digits alone, on its line, one blank or more before the address's first
+  // token, that no span covers ("61 Wiesenstrasse 31", "09 Avenue des
+  // Sartiaux 318": a building's number before a street with its own).
+  void add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
