@@ -839,8 +839,9 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // What token j, joined to a name, is: not a name (kNot); a name no span
   // covers (kFree); or a name that a place or organisation span of its own
   // covers, out[covering], which no place list knows (kRetyped): joined
-  // words are of one kind.
-  enum class Joined { kNot, kFree, kRetyped };
+  // words are of one kind. kEveryday: in text with capitals, a capitalised
+  // everyday word no span covers, a name only between names.
+  enum class Joined { kNot, kFree, kRetyped, kEveryday };
   size_t covering = 0;
   auto joined = [&](size_t j) {
     const Token& t = tokens[j];
@@ -853,7 +854,8 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     // In lower-case text any everyday word is out ("go", "town"); with
     // capitals only a word that is nothing else ("Hill" is also a surname).
     const Gazetteer::Match m = view_of(text, t, gazetteer_).gazetteer;
-    if (mixed ? everyday(m) : (m.full & common_categories_) != 0 || t.end - t.begin < 3) return Joined::kNot;
+    if (mixed && everyday(m)) return span_over(out, t) == out.size() ? Joined::kEveryday : Joined::kNot;
+    if (!mixed && ((m.full & common_categories_) != 0 || t.end - t.begin < 3)) return Joined::kNot;
     covering = span_over(out, t);
     if (covering == out.size()) return Joined::kFree;
     return own_place_or_organisation(out, covering, first, t.begin, t.end) && (m.full & place_categories_) == 0
@@ -864,8 +866,15 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // free words towards `step` (-1 or +1).
   constexpr size_t kMaxWords = 3;
   auto add_name = [&](size_t j, int step) {
-    const Joined kind = joined(j);
-    if (kind == Joined::kNot) return;
+    Joined kind = joined(j);
+    // "Mazzi, Bowman and Hill": an everyday word between the name and a
+    // name that the list joins on to it.
+    if (kind == Joined::kEveryday && step > 0 && j + 2 < tokens.size() && joiner(j + 1) &&
+        !tokens[j + 1].newline_before && !tokens[j + 2].newline_before && (joined(j + 2) == Joined::kFree || joined(j + 2) == Joined::kRetyped)) {
+      out.push_back({PiiType::kPerson, tokens[j].begin, tokens[j].end});
+      return;  // the loop over the spans comes to it: the name after it joins on
+    }
+    if (kind == Joined::kNot || kind == Joined::kEveryday) return;
     const size_t retyped = covering;
     size_t lo = j, hi = j;
     for (size_t n = 1; kind == Joined::kFree && n < kMaxWords; ++n) {

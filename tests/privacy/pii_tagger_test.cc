@@ -440,6 +440,12 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
             (std::vector<std::string>{"Wanda Horvath", "Zephyrine", "Quillborne"}));
   EXPECT_EQ(names("We thank Wanda Horvath & Zephyrine."), (std::vector<std::string>{"Wanda Horvath", "Zephyrine"}));
   EXPECT_EQ(names("Wrong and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
+  // An everyday word is a name only between names: "Town" here, not "Go".
+  EXPECT_EQ(names("Wanda Horvath, Town and Quillborne were engineers."),
+            (std::vector<std::string>{"Wanda Horvath", "Town", "Quillborne"}));
+  EXPECT_EQ(names("Wanda Horvath, Go and Wrong were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
+  const std::vector<std::string> lower = names("wanda horvath, town and quillborne were engineers.");
+  EXPECT_EQ(std::count(lower.begin(), lower.end(), "town"), 0);
   EXPECT_EQ(names("NASA and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
   EXPECT_EQ(names("Please call Wanda Horvath and I'm off."), (std::vector<std::string>{"Wanda Horvath"}));
   // Not across a line break, nor a word followed by a number: a street.

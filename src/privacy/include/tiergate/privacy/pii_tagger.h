@@ -146,7 +146,8 @@ class PiiTagger {
   // up to three words that no span covers, none an everyday word, each
   // capitalised in text with capitals, and not before a number (a street);
   // a place or organisation of out[first...] that covers just one such word
-  // which no place list knows becomes a name.
+  // which no place list knows becomes a name. In text with capitals, a
+  // capitalised everyday word is a name between two names ("Bowman").
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Adds the house number before an address of out[first, decoded):
   // digits alone, on its line, one blank or more before the address's first
