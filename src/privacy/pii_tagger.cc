@@ -728,6 +728,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (prev > 0) close_open(tokens.size());
   const size_t decoded = out.size();
   add_house_numbers(text, out, first_tagged, decoded);
+  add_address_lines(text, out, decoded, mixed);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
   // The names added come after the decoded spans: back in order of begin.
@@ -736,6 +737,20 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
               [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
   }
 }
+
+namespace {
+
+// The small words inside place names, lower case: "Republic of the Congo",
+// "Torroella de Montgrí", "Turkovice u Prelouce", "Bergen op Zoom".
+bool joining_word(std::string_view word) {
+  static constexpr std::array<std::string_view, 22> kJoining = {
+      "aan", "am", "and", "da", "de", "del", "della", "der", "des", "di", "do",
+      "dos", "du", "en", "la", "le", "of", "op", "sur", "the", "u", "y"};
+  if (word.empty() || word.size() > 5 || !(word[0] >= 'a' && word[0] <= 'z')) return false;
+  return std::binary_search(kJoining.begin(), kJoining.end(), word);
+}
+
+}  // namespace
 
 void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
   const TokenList& tokens = tagger_tokens();
@@ -751,6 +766,83 @@ void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& o
     const Token& number = tokens[k - 1];
     if (!digits(number) || number.end == tokens[k].begin || span_over(out, number) != out.size()) continue;
     out.push_back({PiiType::kStreetAddress, number.begin, number.end});
+  }
+}
+
+void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& out, size_t decoded,
+                                  bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxLines = 3, kMaxWords = 6;
+  auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
+  auto is_digits = [&](size_t j) { return first_byte(j) >= '0' && first_byte(j) <= '9'; };
+  // Three digits or more standing alone ("05557", not "0" of "0.0200").
+  auto postcode = [&](size_t j) {
+    const Token& t = tokens[j];
+    return t.end - t.begin >= 3 && std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; }) &&
+           (j == 0 || tokens[j - 1].end < t.begin) && (j + 1 == n || t.end < tokens[j + 1].begin);
+  };
+  size_t done = 0;  // the tokens before it belong to a block already read
+  for (size_t s = 0; s < decoded; ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    size_t j = static_cast<size_t>(
+        std::lower_bound(tokens.begin(), tokens.end(), out[s].end, [](const Token& t, uint32_t b) { return t.begin < b; }) -
+        tokens.begin());
+    if (j < done || j == n || !tokens[j].newline_before) continue;
+    for (size_t line = 0; line < kMaxLines && j < n; ++line) {
+      // A blank line ends the block.
+      if (text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos) break;
+      size_t end = j + 1;
+      while (end < n && !tokens[end].newline_before) ++end;
+      size_t from = j;
+      while (from < end && !is_word_byte(first_byte(from))) ++from;  // "> ", ", "
+      // The line's words: numbers, joining words, and the others
+      // capitalised in text with capitals, in lower-case text none an
+      // everyday word; marks only inside a name ("Sant'Anna",
+      // "Saint-Priest", "St.").
+      size_t words = 0, free_words = 0;
+      bool fits = from < end, place_word = false;
+      for (size_t t = from; t < end && fits; ++t) {
+        const unsigned char c = first_byte(t);
+        if (!is_word_byte(c)) {
+          fits = tokens[t].end - tokens[t].begin == 1 && std::string_view("-'.,").find(static_cast<char>(c)) != std::string_view::npos;
+          continue;
+        }
+        ++words;
+        if (span_over(out, tokens[t]) != out.size()) continue;
+        if (is_digits(t)) {
+          fits = postcode(t);
+          continue;
+        }
+        if (joining_word(text.substr(tokens[t].begin, tokens[t].end - tokens[t].begin))) continue;
+        ++free_words;
+        const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[t]));
+        const bool everyday_word = everyday(m) && !all_capitals(text, tokens, t);
+        fits = tokens[t].end - tokens[t].begin >= 2 && (mixed ? (c >= 'A' && c <= 'Z') || c >= 0x80 : !everyday_word);
+        place_word = place_word || !everyday_word;
+      }
+      if (!fits || words > kMaxWords || (free_words > 0 && !place_word)) break;
+      // The words no span covers, a place; a number after them, a postcode.
+      size_t t = from;
+      while (t < end) {
+        if (!is_word_byte(first_byte(t)) || span_over(out, tokens[t]) != out.size()) {
+          ++t;
+          continue;
+        }
+        size_t last = t;
+        if (is_digits(t)) {
+          out.push_back({PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
+          ++t;
+          continue;
+        }
+        while (last + 1 < end && !is_digits(last + 1) && span_over(out, tokens[last + 1]) == out.size()) ++last;
+        while (last > t && !is_word_byte(first_byte(last))) --last;  // not a trailing mark
+        out.push_back({PiiType::kLocation, tokens[t].begin, tokens[last].end});
+        t = last + 1;
+      }
+      j = end;
+    }
+    done = j;
   }
 }
 
@@ -1135,10 +1227,20 @@ StatusOr<PiiTagger> load_pii_tagger(const std::string& path) {
 
 void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out) {
   find_structured_pii(text, out);
-  if (tagger != nullptr) {
-    tagger->tag(text, out);
-    resolve_pii_overlaps(out);
+  if (tagger == nullptr) return;
+  tagger->tag(text, out);
+  resolve_pii_overlaps(out);
+  // A tagger's span cut short before a better one ends on its last word
+  // (or a stop: "Apt."), or goes.
+  size_t kept = 0;
+  for (PiiSpan& span : out) {
+    while (tagger_learns(span.type) && span.end > span.begin && !is_word_byte(static_cast<unsigned char>(text[span.end - 1])) &&
+           text[span.end - 1] != '.') {
+      --span.end;
+    }
+    if (span.end > span.begin) out[kept++] = span;
   }
+  out.resize(kept);
 }
 
 }  // namespace tiergate

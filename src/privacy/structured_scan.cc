@@ -482,7 +482,13 @@ void find_structured_pii(std::string_view text, std::vector<PiiSpan>& out) {
 void resolve_pii_overlaps(std::vector<PiiSpan>& spans) {
   std::vector<pii_scan::Candidate> candidates;
   candidates.reserve(spans.size());
-  for (const PiiSpan& sp : spans) candidates.push_back({sp.begin, sp.end, sp.type, pii_type_rank(sp.type), 0});
+  // An unstructured span (ranked below DOMAIN_NAME: the tagger's) that a
+  // better one overlaps keeps what comes before it.
+  const int unstructured = pii_type_rank(PiiType::kDomainName);
+  for (const PiiSpan& sp : spans) {
+    const int rank = pii_type_rank(sp.type);
+    candidates.push_back({sp.begin, sp.end, sp.type, rank, rank < unstructured ? sp.begin + 1 : 0});
+  }
   spans.clear();
   if (!candidates.empty()) pii_scan::resolve(candidates, spans);
 }

@@ -603,6 +603,63 @@ TEST(PiiTaggerTest, ConfirmedAgesAndGroupsWinOverTheTagger) {
   EXPECT_EQ(scan("the patient, age 67, is italian."), (std::vector<std::string>{"AGE:67", "NRP:italian"}));
 }
 
+// Below an address that ends its line, the short lines of an envelope are
+// its place and postcode; a blank line, a line of everyday words or one
+// with lower-case words ends the block.
+TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street";
+    PiiExample e;
+    e.text = "Send it to:\n" + street + "\nThanks.";
+    e.spans = {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + street.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"moss", "best", "wishes", "of", "the", "see", "you"}},
+                  {"country", {"turkey", "republic of the congo"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n MOSS\n Turkey 05557\nthanks"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS", "LOCATION:Turkey",
+                                      "STREET_ADDRESS:05557"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nBest Wishes\nGraz"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n> Republic of the Congo\n\nZephyrine"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Republic of the Congo"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nSee you Zephyrine"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  // Nor a number that is no postcode, nor a single letter ("C." of a list).
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nGraz 0.02"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nC. Graz"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Zephyrine\nGraz"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+}
+
+// A tagger that learned to run an address on into the phone number below
+// it keeps, in the whole scan, the address's lines above the number, which
+// the structured detector finds: cut before it, ending on a word.
+TEST(PiiTaggerTest, AnAddressRunningIntoAPhoneNumberKeepsItsLines) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string address = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street\n " +
+                                kCities[k % kCities.size()] + "\n 212-555-0" + std::to_string(100 + k % 900);
+    PiiExample e;
+    e.text = "Write to " + address + " today.";
+    e.spans = {{PiiType::kStreetAddress, 9, static_cast<uint32_t>(9 + address.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  const std::string text = "Write to 40 Novak Street\n Graz\n 212-555-0199 today.";
+  ASSERT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{"40 Novak Street\n Graz\n 212-555-0199"});
+  std::vector<PiiSpan> spans;
+  find_pii(text, &tagger, spans);
+  std::vector<std::string> found;
+  for (const PiiSpan& s : spans) found.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+  EXPECT_EQ(found, (std::vector<std::string>{"STREET_ADDRESS:40 Novak Street\n Graz", "PHONE_NUMBER:212-555-0199"}));
+}
+
 // A tagger that learned streets as "<name>weg <number>" adds the building's
 // number before one ("61 Elmweg 31") as an address of its own; not one on
 // the line before, one joined to the street, or one a span covers.

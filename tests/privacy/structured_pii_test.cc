@@ -121,8 +121,9 @@ TEST(StructuredPiiTest, OverlapsKeepTheMoreSpecificType) {
 
 TEST(StructuredPiiTest, ResolveOverlapsByRankThenLength) {
   std::vector<PiiSpan> spans = {
-      {PiiType::kPerson, 0, 10},        // loses to the card it overlaps
+      {PiiType::kPerson, 0, 10},        // keeps what comes before the card it overlaps
       {PiiType::kCreditCard, 5, 21},
+      {PiiType::kOrganization, 20, 24},  // begins inside the card: goes
       {PiiType::kLocation, 30, 40},     // loses to the longer address
       {PiiType::kStreetAddress, 25, 50},
       {PiiType::kDateTime, 60, 70},
@@ -131,7 +132,8 @@ TEST(StructuredPiiTest, ResolveOverlapsByRankThenLength) {
   };
   resolve_pii_overlaps(spans);
   const std::vector<PiiSpan> want = {
-      {PiiType::kCreditCard, 5, 21}, {PiiType::kStreetAddress, 25, 50}, {PiiType::kDateTime, 60, 70}};
+      {PiiType::kPerson, 0, 5}, {PiiType::kCreditCard, 5, 21}, {PiiType::kStreetAddress, 25, 50},
+      {PiiType::kDateTime, 60, 70}};
   EXPECT_EQ(spans, want);
   EXPECT_GT(pii_type_rank(PiiType::kPrivateKey), pii_type_rank(PiiType::kCreditCard));
   EXPECT_GT(pii_type_rank(PiiType::kDateTime), pii_type_rank(PiiType::kPhoneNumber));

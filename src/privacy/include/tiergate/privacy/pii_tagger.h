@@ -154,6 +154,17 @@ class PiiTagger {
   // token, that no span covers ("61 Wiesenstrasse 31", "09 Avenue des
   // Sartiaux 318": a building's number before a street with its own).
   void add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
+  // Adds the places of the short lines that follow an address of
+  // out[first, decoded) which ends its line, as an envelope writes them
+  // ("07 Simavikveien 231 / Apt. 585 / MOSS / Turkey 05557"): up to three
+  // lines, each of at most six words, after marks that open it ("> ",
+  // ", "); in text with capitals, each word capitalised, a number or a
+  // small joining word ("Republic of the Congo"). A line whose words no
+  // span covers are all everyday words (and not in capitals throughout)
+  // ends the block ("Best wishes"), as does a blank line or a line with
+  // anything else. Its words no span covers make a place; a number
+  // after them, a postcode, is part of the address.
+  void add_address_lines(std::string_view text, std::vector<PiiSpan>& out, size_t decoded, bool mixed) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,

@@ -61,11 +61,11 @@ int pii_type_rank(PiiType type);
 // of rank (higher first), then length (longer first), then begin (earlier
 // first), and a span is kept when it overlaps none kept before it. Meant for
 // merging the structured scan with other detectors (the learned tagger).
-// O(n log n). Note for that merge: a lower-ranked span that contains a
-// higher-ranked one is dropped whole (an address around a phone number loses
-// to the phone number); redaction may prefer to keep both.
-// (find_structured_pii adds one exception for URLs: one whose path holds a
-// better span is cut before it, so the host stays covered.)
+// O(n log n). An unstructured span (ranked below DOMAIN_NAME) that a better
+// one overlaps keeps what comes before that one: an address that runs on
+// into a phone number keeps its lines above it. One that begins inside a
+// better span goes. (find_structured_pii cuts URLs the same way: one whose
+// path holds a better span is cut before it, so the host stays covered.)
 void resolve_pii_overlaps(std::vector<PiiSpan>& spans);
 
 }  // namespace tiergate
