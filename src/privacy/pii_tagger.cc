@@ -21,7 +21,8 @@ namespace tiergate {
 namespace {
 
 constexpr std::string_view kMagic = "TGPIITAG";
-constexpr uint32_t kFormatVersion = 2;  // 2: a gazetteer follows the weights
+// 2: a gazetteer follows the weights; 3: the continuing marks precede them.
+constexpr uint32_t kFormatVersion = 3;
 
 using pii_tokens::is_word_byte;
 using pii_tokens::IndexList;
@@ -525,6 +526,8 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
       for (size_t j = 0; j < tokens.size(); ++j) {
         if (tokens[j].begin >= s.begin && tokens[j].begin < s.end) {
           row.gold[j] = first ? b : b + 1;
+          const auto c = static_cast<unsigned char>(e.text[tokens[j].begin]);
+          if (!first && !is_word_byte(c)) t.continuing_marks_.set(c);
           first = false;
         }
       }
@@ -683,9 +686,13 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     const bool may_go_on = open_type < types_.size() &&
                            may_continue(text, tokens, i, types_[open_type], mixed,
                                         (m.full & common_categories_) != 0 && (m.full & street_categories_) == 0);
-    if (mixed && prev > 0 && !tokens[i].marked && !may_go_on) {
-      // A token that may not continue the span opens none either, as
-      // outside a span: O without scoring ("George wants").
+    // A token that may not continue the span opens none either, as outside
+    // a span: O without scoring. In text with capitals, a lower-case word
+    // may_continue() refuses ("George wants"); anywhere, a mark that
+    // continued no span in training ("Dennis:", "Paris?").
+    const auto first_byte = static_cast<unsigned char>(text[tokens[i].begin]);
+    const bool foreign_mark = !is_word_byte(first_byte) && !continuing_marks_.test(first_byte);
+    if (prev > 0 && ((mixed && !tokens[i].marked && !may_go_on) || foreign_mark)) {
       close_open(i);
       prev2 = prev;
       prev = 0;
@@ -1155,6 +1162,11 @@ std::string PiiTagger::serialize() const {
     out += name;
   }
   little_endian::append<uint32_t>(out, buckets_);
+  for (size_t half = 0; half < 2; ++half) {
+    uint64_t bits = 0;
+    for (size_t b = 0; b < 64; ++b) bits |= uint64_t{continuing_marks_.test(64 * half + b)} << b;
+    little_endian::append<uint64_t>(out, bits);
+  }
   // The file holds tags() floats per slot in tag order, without padding.
   out.reserve(out.size() + size_t{buckets_} * tags() * sizeof(float));
   for (size_t slot = 0; slot < buckets_; ++slot) {
@@ -1195,6 +1207,11 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     return invalid_argument(where + ": damaged bucket count");
   }
   t.buckets_ = buckets;
+  for (size_t half = 0; half < 2; ++half) {
+    uint64_t bits = 0;
+    if (!little_endian::read(bytes, at, bits)) return invalid_argument(where + ": truncated marks");
+    for (size_t b = 0; b < 64; ++b) t.continuing_marks_.set(64 * half + b, (bits >> b) & 1);
+  }
   const size_t n = size_t{buckets} * t.tags();
   if (bytes.size() - at < n * sizeof(float)) {
     return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " weight bytes where " +

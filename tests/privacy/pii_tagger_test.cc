@@ -351,6 +351,33 @@ TEST(PiiTaggerTest, WordsThatEndANameAndNumbersBeforeAMarkOpenNoSpan) {
   EXPECT_NE(std::find(lower.begin(), lower.end(), "30"), lower.end());
 }
 
+// Only the marks that continued a labelled span in training continue one:
+// "Graz-Brno" as the rows wrote it, but a place does not run on over "/" or
+// ";", which no row had inside a span. The saved tagger keeps them.
+TEST(PiiTaggerTest, OnlyMarksSeenInsideSpansContinueThem) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string place = kCities[k % kCities.size()] + "-" + kCities[(k + 3) % kCities.size()];
+    PiiExample e;
+    e.text = "we moved here from " + place + " last year.";
+    e.spans = {{PiiType::kLocation, 19, static_cast<uint32_t>(19 + place.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  auto places = [](const PiiTagger& t, const std::string& text) { return values_of(t, text, PiiType::kLocation); };
+  EXPECT_EQ(places(tagger, "we moved here from porto-lisbon last year."), std::vector<std::string>{"porto-lisbon"});
+  const std::vector<std::string> slash = places(tagger, "we moved here from porto/lisbon last year.");
+  ASSERT_FALSE(slash.empty());
+  EXPECT_EQ(slash[0], "porto");
+  const std::vector<std::string> semicolon = places(tagger, "we moved here from porto;lisbon last year.");
+  ASSERT_FALSE(semicolon.empty());
+  EXPECT_EQ(semicolon[0], "porto");
+  auto loaded = PiiTagger::parse(tagger.serialize(), "t.bin");
+  ASSERT_TRUE(loaded.is_ok()) << loaded.status().to_string();
+  EXPECT_EQ(places(*loaded, "we moved here from porto-lisbon last year."), std::vector<std::string>{"porto-lisbon"});
+  EXPECT_EQ(places(*loaded, "we moved here from porto/lisbon last year."), slash);
+}
+
 // A tagger that learned job titles from "<Title> wants the report" drops a
 // title that does not end in a word for who does something ("Takuda novel").
 TEST(PiiTaggerTest, AJobTitleEndsInARole) {

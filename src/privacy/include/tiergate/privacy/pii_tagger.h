@@ -22,6 +22,7 @@
 // addresses, dates, ...) are not learned. Measured in docs/privacy.md.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <new>
 #include <span>
@@ -187,6 +188,10 @@ class PiiTagger {
   uint16_t company_categories_ = 0;  // and of company suffixes (company*)
   uint16_t name_categories_ = 0;     // and of first and last names (first_name*, last_name*)
   uint16_t place_categories_ = 0;    // and of places (city*, country*, state*)
+  // The marks (bytes of one-byte tokens) that continue a labelled span in
+  // the training rows ("Apt.", "Smith, Jones", "Saint-Priest"): no other
+  // mark continues one, nor opens one right after a span.
+  std::bitset<128> continuing_marks_;
   std::vector<float, CacheLineAllocator<float>> weights_;  // [slot * stride() + column(tag)]
   // The slots of the features whose values come from a small set (the
   // bias, capitals, line breaks, the previous tags, gazetteer categories),
