@@ -733,6 +733,10 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev = best;
   }
   if (prev > 0) close_open(tokens.size());
+  if (mixed && add_numbered_streets(text, marked_tokens, out)) {
+    std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
+              [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  }
   const size_t decoded = out.size();
   add_house_numbers(text, out, first_tagged, decoded);
   add_address_lines(text, out, decoded, mixed);
@@ -747,6 +751,19 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
 
 namespace {
 
+// Whether `s` opens with a capital letter: A-Z, or a letter of the Latin,
+// Greek or Cyrillic blocks (two UTF-8 bytes: "Änggårda", "Ηρώων"), which
+// street names write capitalised; not a sign ("•", "–", "÷") nor a CJK
+// character.
+bool opens_with_a_capital(std::string_view s) {
+  if (s.empty()) return false;
+  const auto c = static_cast<unsigned char>(s[0]);
+  if (c < 0x80) return c >= 'A' && c <= 'Z';
+  if (s.size() < 2 || (c & 0xe0) != 0xc0) return false;
+  const uint32_t cp = (uint32_t{c} & 0x1f) << 6 | (static_cast<unsigned char>(s[1]) & 0x3f);
+  return (cp >= 0xc0 && cp <= 0x24f && cp != 0xd7 && cp != 0xf7) || (cp >= 0x370 && cp <= 0x52f);
+}
+
 // The small words inside place names, lower case: "Republic of the Congo",
 // "Torroella de Montgrí", "Turkovice u Prelouce", "Bergen op Zoom".
 bool joining_word(std::string_view word) {
@@ -758,6 +775,43 @@ bool joining_word(std::string_view word) {
 }
 
 }  // namespace
+
+bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint32_t> marked,
+                                     std::vector<PiiSpan>& out) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWords = 2;
+  auto digits = [&](size_t j) {
+    const Token& t = tokens[j];
+    return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
+  };
+  // Token j stands apart from the one before it, on the same line.
+  auto apart = [&](size_t j) { return j > 0 && !tokens[j].newline_before && tokens[j - 1].end < tokens[j].begin; };
+  auto street_word = [&](size_t j) {
+    return tokens[j].end - tokens[j].begin >= 3 && opens_with_a_capital(text.substr(tokens[j].begin)) &&
+           !everyday(gazetteer_.lookup(word_hash(text, tokens[j])));
+  };
+  bool added = false;
+  for (const uint32_t j : marked) {
+    if (j + 2 >= n || !digits(j) || (j > 0 && !apart(j)) || !apart(j + 1) || !street_word(j + 1)) continue;
+    size_t last = j + 1;
+    while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && street_word(last + 1)) ++last;
+    const size_t number = last + 1;
+    if (number >= n || !apart(number) || !digits(number)) continue;
+    // Nothing joined to the number after it: not "11:4" of "2 Samuel 11:4".
+    if (number + 1 < n && !tokens[number + 1].newline_before && tokens[number + 1].begin == tokens[number].end &&
+        text[tokens[number].end] != ',') {
+      continue;
+    }
+    bool free = true;
+    for (size_t t = j; t <= number && free; ++t) free = span_over(out, tokens[t]) == out.size();
+    if (!free) continue;
+    out.push_back({PiiType::kStreetAddress, tokens[j].begin, tokens[j].end});
+    out.push_back({PiiType::kStreetAddress, tokens[j + 1].begin, tokens[number].end});
+    added = true;
+  }
+  return added;
+}
 
 void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
   const TokenList& tokens = tagger_tokens();

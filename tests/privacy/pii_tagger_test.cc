@@ -687,6 +687,31 @@ TEST(PiiTaggerTest, AnAddressRunningIntoAPhoneNumberKeepsItsLines) {
   EXPECT_EQ(found, (std::vector<std::string>{"STREET_ADDRESS:40 Novak Street\n Graz", "PHONE_NUMBER:212-555-0199"}));
 }
 
+// In text with capitals, a building's number, a street of capitalised
+// words that are no everyday words and its number, apart on one line, are an
+// address, whatever the tagger learned: one that learned only job titles
+// finds them.
+TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    PiiExample e;
+    e.text = "Our Payroll clerk wants the report by " + kFirst[k % kFirst.size()] + ".";
+    e.spans = {{PiiType::kTitle, 4, 17}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(3, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"today"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(addresses("We'll meet at the office, 50 Massbyntie 27, in June."),
+            (std::vector<std::string>{"50", "Massbyntie 27"}));
+  EXPECT_EQ(addresses("It is at 7 Änggårda Anga 12 now."), (std::vector<std::string>{"7", "Änggårda Anga 12"}));
+  EXPECT_EQ(addresses("Read 2 Samuel 11:4 and 2 Kings 11:4 again."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Grades 4 Today 7 and 4 • 8 or 4 – 7."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("we'll meet at the office, 50 massbyntie 27, in june."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("It is at 50 Massbyntie\n27 now."), std::vector<std::string>{});
+}
+
 // A tagger that learned streets as "<name>weg <number>" adds the building's
 // number before one ("61 Elmweg 31") as an address of its own; not one on
 // the line before, one joined to the street, or one a span covers.

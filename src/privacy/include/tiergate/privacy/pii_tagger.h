@@ -150,6 +150,12 @@ class PiiTagger {
   // which no place list knows becomes a name. In text with capitals, a
   // capitalised everyday word is a name between two names ("Bowman").
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // In text with capitals, adds the addresses that no span covers written
+  // as a building's number, a street of one or two capitalised words none
+  // of which is an everyday word, and its number, apart on one line ("50
+  // Massbyntie 27": the number, then the street); not a verse ("2 Samuel
+  // 11:4"). Returns whether it added any (after the spans, out of order).
+  bool add_numbered_streets(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out) const;
   // Adds the house number before an address of out[first, decoded):
   // digits alone, on its line, one blank or more before the address's first
   // token, that no span covers ("61 Wiesenstrasse 31", "09 Avenue des
