@@ -303,6 +303,11 @@ bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) {
          std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
+// Whether token t is digits only ("05557", not "6Sigma").
+bool all_digits(std::string_view text, const Token& t) {
+  return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // Whether token i exists and opens with a digit.
 bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
   return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
@@ -604,8 +609,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     const Gazetteer::Match& g = views[i].gazetteer;
     const bool last = i + 1 == tokens.size();
     if (!last && is_number(text, tokens, i)) {
-      const char last_byte = text[tokens[i].end - 1];
-      if (last_byte >= '0' && last_byte <= '9' && !is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin]))) {
+      if (all_digits(text, tokens[i]) && !is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin]))) {
         return true;  // digits only: "6Sigma," is a name
       }
       view(i + 1);
@@ -668,17 +672,28 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       i = to - 1;
       continue;
     }
-    if (mixed && letter_label(text, tokens, i)) {
-      // O without scoring; it ends the span open before.
+    // Token i is O without scoring: it ends the span open before.
+    auto leave_out = [&] {
       if (prev > 0) close_open(i);
       prev2 = prev;
       prev = 0;
+    };
+    if (mixed && letter_label(text, tokens, i)) {
+      leave_out();
+      continue;
+    }
+    // A token that may not continue the span opens none either, as outside
+    // a span: a mark that continued no span in training ("Dennis:",
+    // "Paris?"); in text with capitals, a lower-case word may_continue()
+    // refuses ("George wants").
+    const auto first_byte = static_cast<unsigned char>(text[tokens[i].begin]);
+    if (prev > 0 && !is_word_byte(first_byte) && !continuing_marks_.test(first_byte)) {
+      leave_out();
       continue;
     }
     view(i);
     if (mixed && prev <= 0 && !marked(i + 1) && opens_nothing(i)) {
-      prev2 = prev;
-      prev = 0;
+      leave_out();
       continue;
     }
     const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
@@ -686,16 +701,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     const bool may_go_on = open_type < types_.size() &&
                            may_continue(text, tokens, i, types_[open_type], mixed,
                                         (m.full & common_categories_) != 0 && (m.full & street_categories_) == 0);
-    // A token that may not continue the span opens none either, as outside
-    // a span: O without scoring. In text with capitals, a lower-case word
-    // may_continue() refuses ("George wants"); anywhere, a mark that
-    // continued no span in training ("Dennis:", "Paris?").
-    const auto first_byte = static_cast<unsigned char>(text[tokens[i].begin]);
-    const bool foreign_mark = !is_word_byte(first_byte) && !continuing_marks_.test(first_byte);
-    if (prev > 0 && ((mixed && !tokens[i].marked && !may_go_on) || foreign_mark)) {
-      close_open(i);
-      prev2 = prev;
-      prev = 0;
+    if (mixed && prev > 0 && !tokens[i].marked && !may_go_on) {
+      leave_out();
       continue;
     }
     view_around(i);
@@ -781,10 +788,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
   const TokenList& tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 2;
-  auto digits = [&](size_t j) {
-    const Token& t = tokens[j];
-    return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
-  };
+  auto digits = [&](size_t j) { return all_digits(text, tokens[j]); };
   // Token j stands apart from the one before it, on the same line.
   auto apart = [&](size_t j) { return j > 0 && !tokens[j].newline_before && tokens[j - 1].end < tokens[j].begin; };
   auto street_word = [&](size_t j) {
@@ -815,9 +819,6 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
 
 void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
   const TokenList& tokens = tagger_tokens();
-  auto digits = [&](const Token& t) {
-    return text[t.begin] >= '0' && text[t.begin] <= '9' && text[t.end - 1] >= '0' && text[t.end - 1] <= '9';
-  };
   for (size_t s = first; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     const auto k = static_cast<size_t>(
@@ -825,7 +826,7 @@ void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& o
         tokens.begin());
     if (k == 0 || k == tokens.size() || tokens[k].begin != out[s].begin || tokens[k].newline_before) continue;
     const Token& number = tokens[k - 1];
-    if (!digits(number) || number.end == tokens[k].begin || span_over(out, number) != out.size()) continue;
+    if (!all_digits(text, number) || number.end == tokens[k].begin || span_over(out, number) != out.size()) continue;
     out.push_back({PiiType::kStreetAddress, number.begin, number.end});
   }
 }
@@ -840,8 +841,7 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
   // Three digits or more standing alone ("05557", not "0" of "0.0200").
   auto postcode = [&](size_t j) {
     const Token& t = tokens[j];
-    return t.end - t.begin >= 3 && std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; }) &&
-           (j == 0 || tokens[j - 1].end < t.begin) && (j + 1 == n || t.end < tokens[j + 1].begin);
+    return t.end - t.begin >= 3 && all_digits(text, t) && (j == 0 || tokens[j - 1].end < t.begin) && (j + 1 == n || t.end < tokens[j + 1].begin);
   };
   size_t done = 0;  // the tokens before it belong to a block already read
   for (size_t s = 0; s < decoded; ++s) {
@@ -879,7 +879,8 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
         ++free_words;
         const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[t]));
         const bool everyday_word = everyday(m) && !all_capitals(text, tokens, t);
-        fits = tokens[t].end - tokens[t].begin >= 2 && (mixed ? (c >= 'A' && c <= 'Z') || c >= 0x80 : !everyday_word);
+        const bool capitalised = opens_with_a_capital(text.substr(tokens[t].begin));
+        fits = tokens[t].end - tokens[t].begin >= 2 && (mixed ? capitalised : !everyday_word);
         place_word = place_word || !everyday_word;
       }
       if (!fits || words > kMaxWords || (free_words > 0 && !place_word)) break;
@@ -1019,12 +1020,15 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // free words towards `step` (-1 or +1).
   constexpr size_t kMaxWords = 3;
   auto add_name = [&](size_t j, int step) {
-    Joined kind = joined(j);
+    const Joined kind = joined(j);
     // "Mazzi, Bowman and Hill": an everyday word between the name and a
     // name that the list joins on to it.
     if (kind == Joined::kEveryday && step > 0 && j + 2 < tokens.size() && joiner(j + 1) &&
-        !tokens[j + 1].newline_before && !tokens[j + 2].newline_before && (joined(j + 2) == Joined::kFree || joined(j + 2) == Joined::kRetyped)) {
-      out.push_back({PiiType::kPerson, tokens[j].begin, tokens[j].end});
+        !tokens[j + 1].newline_before && !tokens[j + 2].newline_before) {
+      const Joined next = joined(j + 2);
+      if (next == Joined::kFree || next == Joined::kRetyped) {
+        out.push_back({PiiType::kPerson, tokens[j].begin, tokens[j].end});
+      }
       return;  // the loop over the spans comes to it: the name after it joins on
     }
     if (kind == Joined::kNot || kind == Joined::kEveryday) return;

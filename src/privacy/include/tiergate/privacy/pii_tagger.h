@@ -162,7 +162,8 @@ class PiiTagger {
   // Sartiaux 318": a building's number before a street with its own).
   void add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // Adds the places of the short lines that follow an address of
-  // out[first, decoded) which ends its line, as an envelope writes them
+  // out[0, decoded) (the tagger's or an address unit the structured scan
+  // found) which ends its line, as an envelope writes them
   // ("07 Simavikveien 231 / Apt. 585 / MOSS / Turkey 05557"): up to three
   // lines, each of at most six words, after marks that open it ("> ",
   // ", "); in text with capitals, each word capitalised, a number or a
