@@ -791,15 +791,19 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
   auto digits = [&](size_t j) { return all_digits(text, tokens[j]); };
   // Token j stands apart from the one before it, on the same line.
   auto apart = [&](size_t j) { return j > 0 && !tokens[j].newline_before && tokens[j - 1].end < tokens[j].begin; };
-  auto street_word = [&](size_t j) {
-    return tokens[j].end - tokens[j].begin >= 3 && opens_with_a_capital(text.substr(tokens[j].begin)) &&
-           !everyday(gazetteer_.lookup(word_hash(text, tokens[j])));
+  // The shape of a street word; whether the lists know it as an everyday
+  // word is asked last, once the numbers around it are there.
+  auto capitalised = [&](size_t j) {
+    return tokens[j].end - tokens[j].begin >= 3 && opens_with_a_capital(text.substr(tokens[j].begin));
   };
   bool added = false;
   for (const uint32_t j : marked) {
-    if (j + 2 >= n || !digits(j) || (j > 0 && !apart(j)) || !apart(j + 1) || !street_word(j + 1)) continue;
+    if (j + 2 >= n || !is_number(text, tokens, j) || (j > 0 && !apart(j)) || !apart(j + 1) || !capitalised(j + 1) ||
+        !digits(j)) {
+      continue;
+    }
     size_t last = j + 1;
-    while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && street_word(last + 1)) ++last;
+    while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && capitalised(last + 1)) ++last;
     const size_t number = last + 1;
     if (number >= n || !apart(number) || !digits(number)) continue;
     // Nothing joined to the number after it: not "11:4" of "2 Samuel 11:4".
@@ -808,6 +812,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       continue;
     }
     bool free = true;
+    for (size_t t = j + 1; t <= last && free; ++t) free = !everyday(gazetteer_.lookup(word_hash(text, tokens[t])));
     for (size_t t = j; t <= number && free; ++t) free = span_over(out, tokens[t]) == out.size();
     if (!free) continue;
     out.push_back({PiiType::kStreetAddress, tokens[j].begin, tokens[j].end});
