@@ -714,7 +714,7 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
 
 // A tagger that learned streets as "<name>weg <number>" adds the building's
 // number before one ("61 Elmweg 31") as an address of its own; not one on
-// the line before, one joined to the street, or one a span covers.
+// the line before, nor one a span covers.
 TEST(PiiTaggerTest, TheHouseNumberBeforeAnAddressIsAnAddress) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
