@@ -771,6 +771,51 @@ bool opens_with_a_capital(std::string_view s) {
   return (cp >= 0xc0 && cp <= 0x24f && cp != 0xd7 && cp != 0xf7) || (cp >= 0x370 && cp <= 0x52f);
 }
 
+// Whether code point cp (>= 0x80) is a letter or a digit of some script,
+// by block: not the Latin-1 signs and spaces (NBSP, "«", "×"), general
+// punctuation, arrows, mathematical and technical signs, box drawing and
+// dingbats (U+2000-U+2BFF), CJK punctuation (U+3000-U+303F), private use,
+// variation selectors, the byte-order mark, U+FFFD, fullwidth signs, nor
+// the emoji and symbol planes (U+1F000-U+1FAFF).
+bool letter_code_point(uint32_t cp) {
+  if (cp < 0xc0) return cp == 0xaa || cp == 0xb5 || cp == 0xba;  // ª µ º
+  if (cp == 0xd7 || cp == 0xf7) return false;                     // × ÷
+  if (cp >= 0x2000 && cp <= 0x2bff) return false;
+  if (cp >= 0x2e00 && cp <= 0x2e7f) return false;
+  if (cp >= 0x3000 && cp <= 0x303f) return false;
+  if (cp >= 0xe000 && cp <= 0xf8ff) return false;
+  if (cp >= 0xfe00 && cp <= 0xfe6f) return false;
+  if (cp >= 0xff00 && cp <= 0xffef) {
+    return (cp >= 0xff10 && cp <= 0xff19) || (cp >= 0xff21 && cp <= 0xff3a) || (cp >= 0xff41 && cp <= 0xff5a) ||
+           (cp >= 0xff66 && cp <= 0xffdc);
+  }
+  if (cp >= 0xfeff && cp <= 0xffff) return false;
+  return !(cp >= 0x1f000 && cp <= 0x1faff);
+}
+
+// Whether `s` (UTF-8; invalid bytes count as no letter) holds a letter or
+// a digit: a span of signs and spaces ("…", "�", "。", NBSPs) names no one.
+bool has_letter_or_digit(std::string_view s) {
+  for (size_t k = 0; k < s.size();) {
+    const auto c = static_cast<unsigned char>(s[k]);
+    if (c < 0x80) {
+      if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return true;
+      ++k;
+      continue;
+    }
+    const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    if (n == 1 || k + n > s.size()) {
+      ++k;
+      continue;
+    }
+    uint32_t cp = c & (0x7f >> n);
+    for (size_t b = 1; b < n; ++b) cp = cp << 6 | (static_cast<unsigned char>(s[k + b]) & 0x3f);
+    if (letter_code_point(cp)) return true;
+    k += n;
+  }
+  return false;
+}
+
 // The small words inside place names, lower case: "Republic of the Congo",
 // "Torroella de Montgrí", "Turkovice u Prelouce", "Bergen op Zoom".
 bool joining_word(std::string_view word) {
@@ -1205,7 +1250,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     street = street || (tokens[t].end - tokens[t].begin >= 3 && ((m.full | m.part) & street_categories_) != 0);
     everyday = everyday && this->everyday(m);
   }
-  if (!word) return false;
+  if (!word || !has_letter_or_digit(text.substr(span.begin, span.end - span.begin))) return false;
   if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;

@@ -327,6 +327,28 @@ TEST(PiiTaggerTest, SmallEverydayWordsAndCountsOpenNoSpan) {
             (std::vector<std::string>{"PERSON:Lena", "PERSON:Anna"}));
 }
 
+// A tagger whose rows label signs as places ("…", "—", the replacement
+// character, an ideographic full stop, non-breaking spaces) still reports
+// no span without a letter or a digit in it: such a span names no one.
+TEST(PiiTaggerTest, ASpanOfSignsIsNoSpan) {
+  const std::vector<std::string> signs = {"\u2026", "\u2014", "\ufffd", "\u3002", "\u00a0\u00a0", "\u200b"};
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string place = k % 2 == 0 ? kCities[k % kCities.size()] : signs[k % signs.size()];
+    PiiExample e;
+    e.text = "we moved here from " + place + " last year.";
+    e.spans = {{PiiType::kLocation, 19, static_cast<uint32_t>(19 + place.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  EXPECT_EQ(values_of(tagger, "we moved here from Graz last year."), std::vector<std::string>{"Graz"});
+  EXPECT_EQ(values_of(tagger, "we moved here from Ünye last year."), std::vector<std::string>{"Ünye"});
+  EXPECT_EQ(values_of(tagger, "we moved here from 東京 last year."), std::vector<std::string>{"東京"});
+  for (const std::string& sign : signs) {
+    EXPECT_EQ(values_of(tagger, "we moved here from " + sign + " last year."), std::vector<std::string>{}) << sign;
+  }
+}
+
 // Rows that label "wants" after a name an organisation and the "30" of
 // "30%" an address teach the tagger to open spans there; in text with
 // capitals neither opens one: a lower-case word that may not continue the
