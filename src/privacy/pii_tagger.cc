@@ -313,12 +313,42 @@ bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
   return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
 }
 
-// The first span of `out` that overlaps token t, or out.size().
-size_t span_over(const std::vector<PiiSpan>& out, const Token& t) {
-  for (size_t k = 0; k < out.size(); ++k) {
-    if (out[k].begin < t.end && t.begin < out[k].end) return k;
+// Per thread, for the text being tagged: for each token, 1 + the index in
+// tag()'s `out` of the first span that overlaps it, 0 for none. The passes
+// after decoding ask it what a span covers, in constant time: a long text
+// has many spans.
+std::vector<uint32_t>& tagger_cover() {
+  thread_local std::vector<uint32_t> cover;
+  return cover;
+}
+
+// Notes out[k] over the tokens it overlaps that no earlier span covers.
+void cover_span(const std::vector<PiiSpan>& out, size_t k) {
+  const TokenList& tokens = tagger_tokens();
+  std::vector<uint32_t>& cover = tagger_cover();
+  auto t = std::partition_point(tokens.begin(), tokens.end(), [&](const Token& x) { return x.end <= out[k].begin; });
+  for (; t != tokens.end() && t->begin < out[k].end; ++t) {
+    uint32_t& c = cover[static_cast<size_t>(t - tokens.begin())];
+    if (c == 0) c = static_cast<uint32_t>(k + 1);
   }
-  return out.size();
+}
+
+// Notes every span of `out` afresh.
+void cover_spans(const std::vector<PiiSpan>& out) {
+  tagger_cover().assign(tagger_tokens().size(), 0);
+  for (size_t k = 0; k < out.size(); ++k) cover_span(out, k);
+}
+
+// Appends `span` to `out` and notes it.
+void add_span(std::vector<PiiSpan>& out, const PiiSpan& span) {
+  out.push_back(span);
+  cover_span(out, out.size() - 1);
+}
+
+// The first span of `out` that overlaps token j, or out.size().
+size_t span_over(const std::vector<PiiSpan>& out, size_t j) {
+  const uint32_t c = tagger_cover()[j];
+  return c == 0 ? out.size() : c - 1;
 }
 
 // Whether out[k] is a place or organisation of this tagging (k >= first)
@@ -740,9 +770,11 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev = best;
   }
   if (prev > 0) close_open(tokens.size());
+  cover_spans(out);
   if (mixed && add_numbered_streets(text, marked_tokens, out)) {
     std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
               [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+    cover_spans(out);
   }
   const size_t decoded = out.size();
   add_house_numbers(text, out, first_tagged, decoded);
@@ -843,8 +875,8 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
   };
   bool added = false;
   for (const uint32_t j : marked) {
-    if (j + 2 >= n || !is_number(text, tokens, j) || (j > 0 && !apart(j)) || !apart(j + 1) || !capitalised(j + 1) ||
-        !digits(j)) {
+    const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin;
+    if (j + 2 >= n || !is_number(text, tokens, j) || !opens_apart || !apart(j + 1) || !capitalised(j + 1) || !digits(j)) {
       continue;
     }
     size_t last = j + 1;
@@ -858,10 +890,10 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     }
     bool free = true;
     for (size_t t = j + 1; t <= last && free; ++t) free = !everyday(gazetteer_.lookup(word_hash(text, tokens[t])));
-    for (size_t t = j; t <= number && free; ++t) free = span_over(out, tokens[t]) == out.size();
+    for (size_t t = j; t <= number && free; ++t) free = span_over(out, t) == out.size();
     if (!free) continue;
-    out.push_back({PiiType::kStreetAddress, tokens[j].begin, tokens[j].end});
-    out.push_back({PiiType::kStreetAddress, tokens[j + 1].begin, tokens[number].end});
+    add_span(out, {PiiType::kStreetAddress, tokens[j].begin, tokens[j].end});
+    add_span(out, {PiiType::kStreetAddress, tokens[j + 1].begin, tokens[number].end});
     added = true;
   }
   return added;
@@ -876,8 +908,8 @@ void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& o
         tokens.begin());
     if (k == 0 || k == tokens.size() || tokens[k].begin != out[s].begin || tokens[k].newline_before) continue;
     const Token& number = tokens[k - 1];
-    if (!all_digits(text, number) || number.end == tokens[k].begin || span_over(out, number) != out.size()) continue;
-    out.push_back({PiiType::kStreetAddress, number.begin, number.end});
+    if (!all_digits(text, number) || number.end == tokens[k].begin || span_over(out, k - 1) != out.size()) continue;
+    add_span(out, {PiiType::kStreetAddress, number.begin, number.end});
   }
 }
 
@@ -920,7 +952,7 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
           continue;
         }
         ++words;
-        if (span_over(out, tokens[t]) != out.size()) continue;
+        if (span_over(out, t) != out.size()) continue;
         if (is_digits(t)) {
           fits = postcode(t);
           continue;
@@ -937,19 +969,19 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
       // The words no span covers, a place; a number after them, a postcode.
       size_t t = from;
       while (t < end) {
-        if (!is_word_byte(first_byte(t)) || span_over(out, tokens[t]) != out.size()) {
+        if (!is_word_byte(first_byte(t)) || span_over(out, t) != out.size()) {
           ++t;
           continue;
         }
         size_t last = t;
         if (is_digits(t)) {
-          out.push_back({PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
+          add_span(out, {PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
           ++t;
           continue;
         }
-        while (last + 1 < end && !is_digits(last + 1) && span_over(out, tokens[last + 1]) == out.size()) ++last;
+        while (last + 1 < end && !is_digits(last + 1) && span_over(out, last + 1) == out.size()) ++last;
         while (last > t && !is_word_byte(first_byte(last))) --last;  // not a trailing mark
-        out.push_back({PiiType::kLocation, tokens[t].begin, tokens[last].end});
+        add_span(out, {PiiType::kLocation, tokens[t].begin, tokens[last].end});
         t = last + 1;
       }
       j = end;
@@ -972,12 +1004,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // first; a place or organisation of this tagger that covers just them
   // becomes a name.
   auto name = [&](size_t from, size_t to) {
-    const size_t k = span_over(out, tokens[from]);
+    const size_t k = span_over(out, from);
     if (k == out.size()) {
       for (size_t j = from + 1; j <= to; ++j) {
-        if (span_over(out, tokens[j]) != out.size()) to = j - 1;
+        if (span_over(out, j) != out.size()) to = j - 1;
       }
-      out.push_back({PiiType::kPerson, tokens[from].begin, tokens[to].end});
+      add_span(out, {PiiType::kPerson, tokens[from].begin, tokens[to].end});
     } else if (own_place_or_organisation(out, k, first, tokens[from].begin, tokens[to].end)) {
       out[k].type = PiiType::kPerson;
     }
@@ -1058,9 +1090,9 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     // In lower-case text any everyday word is out ("go", "town"); with
     // capitals only a word that is nothing else ("Hill" is also a surname).
     const Gazetteer::Match m = view_of(text, t, gazetteer_).gazetteer;
-    if (mixed && everyday(m)) return span_over(out, t) == out.size() ? Joined::kEveryday : Joined::kNot;
+    if (mixed && everyday(m)) return span_over(out, j) == out.size() ? Joined::kEveryday : Joined::kNot;
     if (!mixed && ((m.full & common_categories_) != 0 || t.end - t.begin < 3)) return Joined::kNot;
-    covering = span_over(out, t);
+    covering = span_over(out, j);
     if (covering == out.size()) return Joined::kFree;
     return own_place_or_organisation(out, covering, first, t.begin, t.end) && (m.full & place_categories_) == 0
                ? Joined::kRetyped
@@ -1077,7 +1109,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
         !tokens[j + 1].newline_before && !tokens[j + 2].newline_before) {
       const Joined next = joined(j + 2);
       if (next == Joined::kFree || next == Joined::kRetyped) {
-        out.push_back({PiiType::kPerson, tokens[j].begin, tokens[j].end});
+        add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
       }
       return;  // the loop over the spans comes to it: the name after it joins on
     }
@@ -1094,7 +1126,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     if (kind == Joined::kRetyped) {
       out[retyped].type = PiiType::kPerson;
     } else {
-      out.push_back({PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
+      add_span(out, {PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
     }
   };
   // The first token at or after byte `at`.

@@ -732,6 +732,15 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
   EXPECT_EQ(addresses("Grades 4 Today 7 and 4 • 8 or 4 – 7."), std::vector<std::string>{});
   EXPECT_EQ(addresses("we'll meet at the office, 50 massbyntie 27, in june."), std::vector<std::string>{});
   EXPECT_EQ(addresses("It is at 50 Massbyntie\n27 now."), std::vector<std::string>{});
+  // A long text of many envelopes, each street opening its line: every one
+  // is found (and fast: the passes after decoding look up what covers a
+  // token in the tokens' cover, not through all the spans found).
+  std::string envelopes;
+  for (int k = 0; k < 5000; ++k) envelopes += std::to_string(10 + k % 80) + " Massbyntie " + std::to_string(2 + k % 50) + "\n Graz\n\n";
+  std::vector<PiiSpan> spans;
+  tagger.tag(envelopes, spans);
+  EXPECT_EQ(spans.size(), 15000u);
+  EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const PiiSpan& s) { return s.type == PiiType::kLocation; }), 5000);
 }
 
 // A tagger that learned streets as "<name>weg <number>" adds the building's
