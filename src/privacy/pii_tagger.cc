@@ -314,40 +314,56 @@ bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
 }
 
 // Per thread, for the text being tagged: for each token, 1 + the index in
-// tag()'s `out` of the first span that overlaps it, 0 for none. The passes
-// after decoding ask it what a span covers, in constant time: a long text
-// has many spans.
-std::vector<uint32_t>& tagger_cover() {
-  thread_local std::vector<uint32_t> cover;
+// tag()'s `out` of the first span that overlaps it, 0 for none, once a pass
+// after decoding asks about a text with many spans (see span_over()).
+struct SpanCover {
+  std::vector<uint32_t> first_span;
+  bool built = false;
+};
+SpanCover& tagger_cover() {
+  thread_local SpanCover cover;
   return cover;
 }
 
 // Notes out[k] over the tokens it overlaps that no earlier span covers.
 void cover_span(const std::vector<PiiSpan>& out, size_t k) {
   const TokenList& tokens = tagger_tokens();
-  std::vector<uint32_t>& cover = tagger_cover();
+  std::vector<uint32_t>& first_span = tagger_cover().first_span;
   auto t = std::partition_point(tokens.begin(), tokens.end(), [&](const Token& x) { return x.end <= out[k].begin; });
   for (; t != tokens.end() && t->begin < out[k].end; ++t) {
-    uint32_t& c = cover[static_cast<size_t>(t - tokens.begin())];
+    uint32_t& c = first_span[static_cast<size_t>(t - tokens.begin())];
     if (c == 0) c = static_cast<uint32_t>(k + 1);
   }
 }
 
-// Notes every span of `out` afresh.
-void cover_spans(const std::vector<PiiSpan>& out) {
-  tagger_cover().assign(tagger_tokens().size(), 0);
-  for (size_t k = 0; k < out.size(); ++k) cover_span(out, k);
-}
+// Forgets the cover: `out` changed order, or a new text is tagged.
+void reset_cover() { tagger_cover().built = false; }
 
-// Appends `span` to `out` and notes it.
+// Appends `span` to `out`, and to the cover if there is one.
 void add_span(std::vector<PiiSpan>& out, const PiiSpan& span) {
   out.push_back(span);
-  cover_span(out, out.size() - 1);
+  if (tagger_cover().built) cover_span(out, out.size() - 1);
 }
 
-// The first span of `out` that overlaps token j, or out.size().
+// The first span of `out` that overlaps token j, or out.size(). A few
+// spans are read through; past that the cover is built once, so that a
+// long text with many spans costs its passes linear time, not quadratic.
 size_t span_over(const std::vector<PiiSpan>& out, size_t j) {
-  const uint32_t c = tagger_cover()[j];
+  constexpr size_t kReadThrough = 16;
+  if (out.size() <= kReadThrough) {
+    const Token& t = tagger_tokens()[j];
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (out[k].begin < t.end && t.begin < out[k].end) return k;
+    }
+    return out.size();
+  }
+  SpanCover& cover = tagger_cover();
+  if (!cover.built) {
+    cover.first_span.assign(tagger_tokens().size(), 0);
+    cover.built = true;
+    for (size_t k = 0; k < out.size(); ++k) cover_span(out, k);
+  }
+  const uint32_t c = cover.first_span[j];
   return c == 0 ? out.size() : c - 1;
 }
 
@@ -770,11 +786,11 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev = best;
   }
   if (prev > 0) close_open(tokens.size());
-  cover_spans(out);
+  reset_cover();
   if (mixed && add_numbered_streets(text, marked_tokens, out)) {
     std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
               [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
-    cover_spans(out);
+    reset_cover();
   }
   const size_t decoded = out.size();
   add_house_numbers(text, out, first_tagged, decoded);
