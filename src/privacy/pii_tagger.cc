@@ -345,6 +345,13 @@ void add_span(std::vector<PiiSpan>& out, const PiiSpan& span) {
   if (tagger_cover().built) cover_span(out, out.size() - 1);
 }
 
+// The index of the first token that begins at or after byte `at`.
+size_t first_token_from(const TokenList& tokens, uint32_t at) {
+  return static_cast<size_t>(
+      std::lower_bound(tokens.begin(), tokens.end(), at, [](const Token& t, uint32_t b) { return t.begin < b; }) -
+      tokens.begin());
+}
+
 // The first span of `out` that overlaps token j, or out.size(). A few
 // spans are read through; past that the cover is built once, so that a
 // long text with many spans costs its passes linear time, not quadratic.
@@ -806,16 +813,31 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
 
 namespace {
 
+// The code point that starts at byte k of `s` (k < s.size()) and its length
+// in bytes; a byte that starts no whole UTF-8 sequence reads as U+FFFD, one
+// byte long.
+struct CodePoint {
+  uint32_t value;
+  size_t length;
+};
+CodePoint code_point_at(std::string_view s, size_t k) {
+  const auto c = static_cast<unsigned char>(s[k]);
+  if (c < 0x80) return {c, 1};
+  const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+  if (n == 1 || k + n > s.size()) return {0xfffd, 1};
+  uint32_t cp = c & (0x7f >> n);
+  for (size_t b = 1; b < n; ++b) cp = cp << 6 | (static_cast<unsigned char>(s[k + b]) & 0x3f);
+  return {cp, n};
+}
+
 // Whether `s` opens with a capital letter: A-Z, or a letter of the Latin,
 // Greek or Cyrillic blocks (two UTF-8 bytes: "Änggårda", "Ηρώων"), which
 // street names write capitalised; not a sign ("•", "–", "÷") nor a CJK
 // character.
 bool opens_with_a_capital(std::string_view s) {
   if (s.empty()) return false;
-  const auto c = static_cast<unsigned char>(s[0]);
-  if (c < 0x80) return c >= 'A' && c <= 'Z';
-  if (s.size() < 2 || (c & 0xe0) != 0xc0) return false;
-  const uint32_t cp = (uint32_t{c} & 0x1f) << 6 | (static_cast<unsigned char>(s[1]) & 0x3f);
+  const uint32_t cp = code_point_at(s, 0).value;
+  if (cp < 0x80) return cp >= 'A' && cp <= 'Z';
   return (cp >= 0xc0 && cp <= 0x24f && cp != 0xd7 && cp != 0xf7) || (cp >= 0x370 && cp <= 0x52f);
 }
 
@@ -845,21 +867,9 @@ bool letter_code_point(uint32_t cp) {
 // a digit: a span of signs and spaces ("…", "�", "。", NBSPs) names no one.
 bool has_letter_or_digit(std::string_view s) {
   for (size_t k = 0; k < s.size();) {
-    const auto c = static_cast<unsigned char>(s[k]);
-    if (c < 0x80) {
-      if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return true;
-      ++k;
-      continue;
-    }
-    const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-    if (n == 1 || k + n > s.size()) {
-      ++k;
-      continue;
-    }
-    uint32_t cp = c & (0x7f >> n);
-    for (size_t b = 1; b < n; ++b) cp = cp << 6 | (static_cast<unsigned char>(s[k + b]) & 0x3f);
-    if (letter_code_point(cp)) return true;
-    k += n;
+    const CodePoint cp = code_point_at(s, k);
+    if (cp.value < 0x80 ? is_word_byte(static_cast<unsigned char>(cp.value)) : letter_code_point(cp.value)) return true;
+    k += cp.length;
   }
   return false;
 }
@@ -919,9 +929,7 @@ void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& o
   const TokenList& tokens = tagger_tokens();
   for (size_t s = first; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
-    const auto k = static_cast<size_t>(
-        std::lower_bound(tokens.begin(), tokens.end(), out[s].begin, [](const Token& t, uint32_t b) { return t.begin < b; }) -
-        tokens.begin());
+    const size_t k = first_token_from(tokens, out[s].begin);
     if (k == 0 || k == tokens.size() || tokens[k].begin != out[s].begin || tokens[k].newline_before) continue;
     const Token& number = tokens[k - 1];
     if (!all_digits(text, number) || number.end == tokens[k].begin || span_over(out, k - 1) != out.size()) continue;
@@ -935,7 +943,6 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
   const size_t n = tokens.size();
   constexpr size_t kMaxLines = 3, kMaxWords = 6;
   auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
-  auto is_digits = [&](size_t j) { return first_byte(j) >= '0' && first_byte(j) <= '9'; };
   // Three digits or more standing alone ("05557", not "0" of "0.0200").
   auto postcode = [&](size_t j) {
     const Token& t = tokens[j];
@@ -944,9 +951,7 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
   size_t done = 0;  // the tokens before it belong to a block already read
   for (size_t s = 0; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
-    size_t j = static_cast<size_t>(
-        std::lower_bound(tokens.begin(), tokens.end(), out[s].end, [](const Token& t, uint32_t b) { return t.begin < b; }) -
-        tokens.begin());
+    size_t j = first_token_from(tokens, out[s].end);
     if (j < done || j == n || !tokens[j].newline_before) continue;
     for (size_t line = 0; line < kMaxLines && j < n; ++line) {
       // A blank line ends the block.
@@ -969,7 +974,7 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
         }
         ++words;
         if (span_over(out, t) != out.size()) continue;
-        if (is_digits(t)) {
+        if (is_number(text, tokens, t)) {
           fits = postcode(t);
           continue;
         }
@@ -990,12 +995,12 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
           continue;
         }
         size_t last = t;
-        if (is_digits(t)) {
+        if (is_number(text, tokens, t)) {
           add_span(out, {PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
           ++t;
           continue;
         }
-        while (last + 1 < end && !is_digits(last + 1) && span_over(out, last + 1) == out.size()) ++last;
+        while (last + 1 < end && !is_number(text, tokens, last + 1) && span_over(out, last + 1) == out.size()) ++last;
         while (last > t && !is_word_byte(first_byte(last))) --last;  // not a trailing mark
         add_span(out, {PiiType::kLocation, tokens[t].begin, tokens[last].end});
         t = last + 1;
@@ -1145,12 +1150,6 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
       add_span(out, {PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
     }
   };
-  // The first token at or after byte `at`.
-  auto token_from = [&](uint32_t at) {
-    return static_cast<size_t>(
-        std::lower_bound(tokens.begin(), tokens.end(), at, [](const Token& t, uint32_t b) { return t.begin < b; }) -
-        tokens.begin());
-  };
   // Whether no line break falls before any of tokens [a, b].
   auto one_line = [&](size_t a, size_t b) {
     for (size_t t = a; t <= b; ++t) {
@@ -1161,13 +1160,13 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   for (size_t s = first; s < out.size(); ++s) {
     if (out[s].type != PiiType::kPerson) continue;
     // Before: "X and [name]", "X, [name]", "X, and [name]".
-    const size_t from = token_from(out[s].begin);
+    const size_t from = first_token_from(tokens, out[s].begin);
     size_t j = from;
     if (j >= 1 && joiner(j - 1)) --j;
     if (j >= 1 && j < from && word_is(j, "and") && word_is(j - 1, ",")) --j;
     if (j < from && j >= 1 && from < tokens.size() && one_line(j, from)) add_name(j - 1, -1);
     // After: "[name] and Y", "[name], Y", "[name], and Y".
-    const size_t to = token_from(out[s].end);
+    const size_t to = first_token_from(tokens, out[s].end);
     j = to;
     if (j < tokens.size() && joiner(j)) ++j;
     if (j > to && j + 1 < tokens.size() && word_is(j - 1, ",") && word_is(j, "and")) ++j;
