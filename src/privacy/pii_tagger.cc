@@ -263,15 +263,16 @@ void features(const FeatureTables& tables, const ViewList& v, size_t i, int prev
 // with capitals (`mixed`), a name, a place or an organisation does not run
 // into a small word of four letters or more ("George wants", "My name");
 // "van", "de la", "of" may stand inside. Nor does an address run into such
-// a word when it is an everyday word (`everyday_word`: in the everyday list
-// and not a street word, so not "corner" or "lane"): "Elm Street last night".
+// a word when `ends_an_address` (tag(): not a street word, so not "corner"
+// or "lane", and either an everyday word, "Elm Street last night", or one
+// before no house number, "RR commenter Trevor", not "Trg revolucije 12").
 bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
-                  bool everyday_word) {
+                  bool ends_an_address) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const auto first = static_cast<unsigned char>(text[tokens[i].begin]);
   if (mixed && first >= 'a' && first <= 'z' && tokens[i].end - tokens[i].begin > 3 &&
       (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization ||
-       (type == PiiType::kStreetAddress && everyday_word))) {
+       (type == PiiType::kStreetAddress && ends_an_address))) {
     return false;
   }
   const Token& before = tokens[i - 1];
@@ -311,6 +312,18 @@ bool all_digits(std::string_view text, const Token& t) {
 // Whether token i exists and opens with a digit.
 bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
   return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
+}
+
+// Whether a number opens one of the three words after token i on its line:
+// the number of the street that token i may be part of.
+bool number_ahead(std::string_view text, const TokenList& tokens, size_t i) {
+  size_t words = 0;
+  for (size_t j = i + 1; j < tokens.size() && !tokens[j].newline_before && words < 3; ++j) {
+    const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+    if (c >= '0' && c <= '9') return true;
+    words += is_word_byte(c) ? 1 : 0;
+  }
+  return false;
 }
 
 // Per thread, for the text being tagged: for each token, 1 + the index in
@@ -650,12 +663,21 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     if (i + 2 < tokens.size()) view_word(i + 2);
   };
   auto marked = [&](size_t j) { return j < tokens.size() && tokens[j].marked; };
+  // Whether token j (viewed), a small word in text with capitals, ends an
+  // address (may_continue()): no street word, and an everyday word or one
+  // before no house number.
+  auto ends_an_address = [&](size_t j) {
+    const Gazetteer::Match& m = views[j].gazetteer;
+    if ((m.full & street_categories_) != 0) return false;
+    return (m.full & common_categories_) != 0 || !number_ahead(text, tokens, j);
+  };
   // In text with capitals, whether token i (viewed), before a token that is
   // not marked or at the end, opens no span: an everyday word ("Today"); an
   // everyday word of three letters at most that is no name ("The", "In",
   // but not "Bob") before a word, whatever else the lists know it as (part
-  // of "The Hague", the state IN); a number before an everyday word that is
-  // no street word ("60 to 70 percent"); digits before a mark ("1.",
+  // of "The Hague", the state IN); a number before an everyday word or a
+  // word that would end an address ("60 to 70 percent", "60 mambas in the
+  // park"); digits before a mark ("1.",
   // "30%", "2)": a house number comes before its street). All capitals
   // are left to scoring.
   auto opens_nothing = [&](size_t i) {
@@ -667,7 +689,11 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       }
       view(i + 1);
       const Gazetteer::Match& after = views[i + 1].gazetteer;
-      return everyday(after);  // an everyday word alone is no street word
+      // An everyday word alone is no street word; nor is a small word that
+      // would end the address ("60 mambas in the park").
+      const auto c = static_cast<unsigned char>(text[tokens[i + 1].begin]);
+      const bool small_word_after = c >= 'a' && c <= 'z' && tokens[i + 1].end - tokens[i + 1].begin > 3;
+      return everyday(after) || (small_word_after && ends_an_address(i + 1));
     }
     const bool small_word = !last && (g.full & common_categories_) != 0 && (g.full & name_categories_) == 0 &&
                             tokens[i].end - tokens[i].begin <= 3 &&
@@ -750,10 +776,9 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
-    const Gazetteer::Match& m = views[i].gazetteer;
     const bool may_go_on = open_type < types_.size() &&
                            may_continue(text, tokens, i, types_[open_type], mixed,
-                                        (m.full & common_categories_) != 0 && (m.full & street_categories_) == 0);
+                                        types_[open_type] == PiiType::kStreetAddress && ends_an_address(i));
     if (mixed && prev > 0 && !tokens[i].marked && !may_go_on) {
       leave_out();
       continue;

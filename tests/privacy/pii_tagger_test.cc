@@ -456,6 +456,25 @@ TEST(PiiTaggerTest, AddressesInTextWithCapitalsDoNotRunIntoEverydayWords) {
   EXPECT_EQ(address("please call anna at 9 elm street today."), "9 elm street today");
 }
 
+// Streets whose names hold lower-case words ("Trg slobode 4") teach the
+// tagger to run an address into such words; in text with capitals it does
+// so only before the street's number, not into the sentence after a value
+// without one ("RR commenter Trevor").
+TEST(PiiTaggerTest, AddressesRunIntoUnknownSmallWordsOnlyBeforeTheirNumber) {
+  const std::vector<std::string> streets = {"12 Trg slobode 4", "7 Put mira 9", "3 Ulica kralja 8", "44 Obala pomorstva 2"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 400; ++k) train.push_back(call_at(kFirst[k % kFirst.size()], streets[k % streets.size()], " today."));
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"today"}}, {"street_suffix", {"Trg", "Put", "Ulica", "Obala"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto address = [&](const std::string& text) { return first_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(address("Please call Anna at 5 Trg pobjede 8 today."), "5 Trg pobjede 8");
+  EXPECT_EQ(address("Please call Anna at 5 Trg pobjede reportedly."), "5 Trg");
+  // Nor does a number open an address before such a word.
+  EXPECT_EQ(values_of(tagger, "Please call Anna at 60 mambas today.", PiiType::kStreetAddress),
+            std::vector<std::string>{});
+}
+
 // Rows that label a city with the full stop after it teach the tagger to
 // take the stop; the sentence's full stop is still left out of a place.
 TEST(PiiTaggerTest, ASentencesFullStopIsNoPartOfAValue) {
