@@ -1234,10 +1234,27 @@ bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
 
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
   if (!plausible(text, span, from, to, mixed)) return false;
+  const TokenList& tokens = tagger_tokens();
+  // A name ends at its possessive: "Elizabeth Mitchell's Cautionary Tales"
+  // names a person and her book. So does a place or organisation whose
+  // words before the possessive are two or more, the first one a name list
+  // knows ("Tony Shervashidze's Cautionary Tales"; not "People's Republic
+  // of China", nor "McDonald's Restaurant").
+  if (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization) {
+    for (size_t t = from; t + 1 < to; ++t) {
+      const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin;
+      const size_t stem = possessive_stem(b, tokens[t].end - tokens[t].begin);
+      if (stem == tokens[t].end - tokens[t].begin) continue;
+      if (span.type != PiiType::kPerson && (t == from || (tagger_views()[from].gazetteer.full & name_categories_) == 0)) break;
+      span.type = PiiType::kPerson;
+      span.end = tokens[t].begin + static_cast<uint32_t>(stem);
+      to = t + 1;
+      break;
+    }
+  }
   // A nationality, religion or party alone that no name list knows is a
   // group, not a name, place or organisation ("Muslim"; "Christian" is also
   // a first name).
-  const TokenList& tokens = tagger_tokens();
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
                          span.type == PiiType::kOrganization) &&
       pii_scan::is_group_word(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) &&

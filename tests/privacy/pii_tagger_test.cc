@@ -223,6 +223,32 @@ TEST(PiiTaggerTest, PossessivesAreLookedUpAndLeftOutOfTheName) {
   EXPECT_EQ(names, (std::vector<std::string>{"Viktor Grant", "Wanda Jensen"}));
 }
 
+// A tagger taught that a value runs on past a possessive ("Anna Novak's
+// Tales" labelled whole) still ends a name at it; a place or organisation
+// that a listed first name and another word open is that person's.
+TEST(PiiTaggerTest, ANameEndsAtItsPossessive) {
+  auto taught = [](PiiType type, const std::string& owner_word) {
+    std::vector<PiiExample> train;
+    for (size_t k = 0; k < 300; ++k) {
+      PiiExample e;
+      const std::string value =
+          (k % 2 == 0 ? kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()] : owner_word) + "'s Tales";
+      e.text = "I read " + value + " yesterday.";
+      e.spans = {{type, 7, static_cast<uint32_t>(7 + value.size())}};
+      train.push_back(std::move(e));
+    }
+    TaggerOptions o = options(5, 1u << 12, 1);
+    o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"people", "read", "yesterday"}}};
+    return PiiTagger::train(train, o);
+  };
+  const PiiTagger names = taught(PiiType::kPerson, "Bruno Moreau");
+  EXPECT_EQ(typed_spans(names, "I read Greta Brandt's Tales yesterday."), (std::vector<std::string>{"PERSON:Greta Brandt"}));
+  const PiiTagger firms = taught(PiiType::kOrganization, "People");
+  EXPECT_EQ(typed_spans(firms, "I read Greta Brandt's Tales yesterday."), (std::vector<std::string>{"PERSON:Greta Brandt"}));
+  EXPECT_EQ(typed_spans(firms, "I read People's Tales yesterday."),
+            (std::vector<std::string>{"ORGANIZATION:People's Tales"}));
+}
+
 // Without lists, context dropout makes the tagger learn the names' own
 // features (affixes, shapes) instead of the sentences they sat in.
 TEST(PiiTaggerTest, ContextDropoutCarriesOverToTemplatesItNeverSaw) {
