@@ -977,7 +977,11 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
   for (size_t s = 0; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     size_t j = first_token_from(tokens, out[s].end);
-    if (j < done || j == n || !tokens[j].newline_before) continue;
+    // The lines below the address, or in text with capitals what follows it
+    // on its line after a comma: "50 Massbyntie 27, JÄRVENPÄÄ" (not "age
+    // 67, is italian").
+    const bool comma_after = mixed && j < n && tokens[j].begin == out[s].end && text[tokens[j].begin] == ',';
+    if (j < done || j == n || !(tokens[j].newline_before || comma_after)) continue;
     for (size_t line = 0; line < kMaxLines && j < n; ++line) {
       // A blank line ends the block.
       if (text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos) break;
@@ -1013,9 +1017,12 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
       }
       if (!fits || words > kMaxWords || (free_words > 0 && !place_word)) break;
       // The words no span covers, a place; a number after them, a postcode.
+      auto joining = [&](size_t k) { return joining_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)); };
       size_t t = from;
       while (t < end) {
-        if (!is_word_byte(first_byte(t)) || span_over(out, t) != out.size()) {
+        // A place does not open with a joining word: ", and 98 Tylova 1036"
+        // adds none.
+        if (!is_word_byte(first_byte(t)) || span_over(out, t) != out.size() || joining(t)) {
           ++t;
           continue;
         }

@@ -727,8 +727,16 @@ TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nC. Graz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  // What follows an address on its line after a comma is a line of its own.
   EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Zephyrine\nGraz"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Zephyrine", "LOCATION:Graz"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, see you\nGraz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street Zephyrine\nGraz"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  // A joining word opens no place.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n, of Graz"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Graz"}));
 }
 
 // A tagger that learned to run an address on into the phone number below
@@ -801,13 +809,15 @@ TEST(PiiTaggerTest, TheHouseNumberBeforeAnAddressIsAnAddress) {
     train.push_back(std::move(e));
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
-  EXPECT_EQ(typed_spans(tagger, "We meet at Novakweg 31, Graz."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  // (The city after the comma is the address's place: add_address_lines().)
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novakweg 31, Graz."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31, Graz."),
-            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31"}));
-  EXPECT_EQ(values_of(tagger, "We meet at 61\nNovakweg 31, Graz."), std::vector<std::string>{"Novakweg 31"});
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  EXPECT_EQ(values_of(tagger, "We meet at 61\nNovakweg 31, Graz."), (std::vector<std::string>{"Novakweg 31", "Graz"}));
   std::vector<PiiSpan> spans = {{PiiType::kZipCode, 11, 13}};
   tagger.tag("We meet at 61 Novakweg 31, Graz.", spans);
-  ASSERT_EQ(spans.size(), 2u);
+  ASSERT_EQ(spans.size(), 3u);
   EXPECT_EQ(spans[1].type, PiiType::kStreetAddress);
 }
 

@@ -170,8 +170,10 @@ class PiiTagger {
   // small joining word ("Republic of the Congo"). A line whose words no
   // span covers are all everyday words (and not in capitals throughout)
   // ends the block ("Best wishes"), as does a blank line or a line with
-  // anything else. Its words no span covers make a place; a number
-  // after them, a postcode, is part of the address.
+  // anything else. Its words no span covers make a place (not opening
+  // with a joining word); a number after them, a postcode, is part of the
+  // address. In text with capitals, what follows an address on its line
+  // after a comma is such a line too ("50 Massbyntie 27, JÄRVENPÄÄ").
   void add_address_lines(std::string_view text, std::vector<PiiSpan>& out, size_t decoded, bool mixed) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
