@@ -1128,8 +1128,10 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // What token j, joined to a name, is: not a name (kNot); a name no span
   // covers (kFree); or a name that a place or organisation span of its own
   // covers, out[covering], which no place list knows (kRetyped): joined
-  // words are of one kind. kEveryday: in text with capitals, a capitalised
-  // everyday word no span covers, a name only between names.
+  // words are of one kind. kEveryday: an everyday word no span covers (in
+  // text with capitals, capitalised and known only as everyday; in
+  // lower-case text, one a name list knows too), a name only between
+  // names or at the head of a list of them.
   enum class Joined { kNot, kFree, kRetyped, kEveryday };
   size_t covering = 0;
   auto joined = [&](size_t j) {
@@ -1144,7 +1146,10 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     // capitals only a word that is nothing else ("Hill" is also a surname).
     const Gazetteer::Match m = view_of(text, t, gazetteer_).gazetteer;
     if (mixed && everyday(m)) return span_over(out, j) == out.size() ? Joined::kEveryday : Joined::kNot;
-    if (!mixed && ((m.full & common_categories_) != 0 || t.end - t.begin < 3)) return Joined::kNot;
+    if (!mixed && ((m.full & common_categories_) != 0 || t.end - t.begin < 3)) {
+      const bool also_a_name = (m.full & name_categories_) != 0 && t.end - t.begin >= 3;
+      return also_a_name && span_over(out, j) == out.size() ? Joined::kEveryday : Joined::kNot;
+    }
     covering = span_over(out, j);
     if (covering == out.size()) return Joined::kFree;
     return own_place_or_organisation(out, covering, first, t.begin, t.end) && (m.full & place_categories_) == 0
@@ -1154,7 +1159,9 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // Token j (its first word) becomes a name with up to kMaxWords - 1 more
   // free words towards `step` (-1 or +1).
   constexpr size_t kMaxWords = 3;
-  auto add_name = [&](size_t j, int step) {
+  // `list_goes_on`: another name is joined on after the name that token j
+  // is joined to, before it (step -1).
+  auto add_name = [&](size_t j, int step, bool list_goes_on) {
     const Joined kind = joined(j);
     // "Mazzi, Bowman and Hill": an everyday word between the name and a
     // name that the list joins on to it.
@@ -1165,6 +1172,14 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
         add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
       }
       return;  // the loop over the spans comes to it: the name after it joins on
+    }
+    // "smit, zhang and edwards", "Rob, Royce, and Pedro": an everyday word
+    // that a name list knows at the head of a list of names (not
+    // "Thereupon, Ann and Bea").
+    if (kind == Joined::kEveryday && step < 0 && list_goes_on &&
+        (gazetteer_.lookup(word_hash(text, tokens[j])).full & name_categories_) != 0) {
+      add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
+      return;
     }
     if (kind == Joined::kNot || kind == Joined::kEveryday) return;
     const size_t retyped = covering;
@@ -1196,13 +1211,17 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     size_t j = from;
     if (j >= 1 && joiner(j - 1)) --j;
     if (j >= 1 && j < from && word_is(j, "and") && word_is(j - 1, ",")) --j;
-    if (j < from && j >= 1 && from < tokens.size() && one_line(j, from)) add_name(j - 1, -1);
     // After: "[name] and Y", "[name], Y", "[name], and Y".
     const size_t to = first_token_from(tokens, out[s].end);
-    j = to;
-    if (j < tokens.size() && joiner(j)) ++j;
-    if (j > to && j + 1 < tokens.size() && word_is(j - 1, ",") && word_is(j, "and")) ++j;
-    if (j > to && j < tokens.size() && one_line(to, j)) add_name(j, +1);
+    size_t after = to;
+    if (after < tokens.size() && joiner(after)) ++after;
+    if (after > to && after + 1 < tokens.size() && word_is(after - 1, ",") && word_is(after, "and")) ++after;
+    const bool joined_after = after > to && after < tokens.size() && one_line(to, after);
+    if (j < from && j >= 1 && from < tokens.size() && one_line(j, from)) {
+      const size_t next = joined_after ? span_over(out, after) : out.size();
+      add_name(j - 1, -1, next < out.size() && out[next].type == PiiType::kPerson);
+    }
+    if (joined_after) add_name(after, +1, false);
   }
 }
 

@@ -522,7 +522,7 @@ TEST(PiiTaggerTest, ASentencesFullStopIsNoPartOfAValue) {
 // are names too, unless they are everyday words, an acronym or "I'm".
 TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   TaggerOptions o = options(5, 1u << 14, 1);
-  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"wrong", "go", "town", "were"}}};
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"wrong", "go", "town", "were", "grant"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   // Zephyrine and Quillborne are in no list and in no training row.
@@ -538,6 +538,21 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   EXPECT_EQ(names("Wanda Horvath, Town and Quillborne were engineers."),
             (std::vector<std::string>{"Wanda Horvath", "Town", "Quillborne"}));
   EXPECT_EQ(names("Wanda Horvath, Go and Wrong were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
+  // At the head of a list of names, an everyday word that a name list
+  // knows ("grant") is a name; not one that no name list knows, nor one
+  // before a single name. Half of these rows in lower case teach the tagger
+  // names there.
+  std::vector<PiiExample> rows = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < rows.size(); k += 2) {
+    for (char& c : rows[k].text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  const PiiTagger lower_tagger = PiiTagger::train(rows, o);
+  auto lower_names = [&](const std::string& text) { return values_of(lower_tagger, text, PiiType::kPerson); };
+  EXPECT_EQ(lower_names("grant, wanda horvath and ines novak were engineers."),
+            (std::vector<std::string>{"grant", "wanda horvath", "ines novak"}));
+  EXPECT_EQ(lower_names("town, wanda horvath and ines novak were engineers."),
+            (std::vector<std::string>{"wanda horvath", "ines novak"}));
+  EXPECT_EQ(lower_names("grant, wanda horvath were engineers."), (std::vector<std::string>{"wanda horvath"}));
   const std::vector<std::string> lower = names("wanda horvath, town and quillborne were engineers.");
   EXPECT_EQ(std::count(lower.begin(), lower.end(), "town"), 0);
   EXPECT_EQ(names("NASA and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
