@@ -191,7 +191,7 @@ struct FeatureTables {
 // capitalisation is only evidence in text that is not all lower case.
 // `context_words` false leaves out the words around the token (training's
 // context dropout).
-void features(const FeatureTables& tables, const ViewList& v, size_t i, int prev, int prev2,
+void features(const FeatureTables& tables, std::span<const TokenView> v, size_t i, int prev, int prev2,
               bool mixed_case, FeatureSlots& out, bool context_words = true) {
   using L = FixedSlotLayout;
   out.size = 0;
@@ -642,7 +642,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   // Views only of the tokens scored and of their neighbours within reach of
   // the features, which read only the word of a token two away: most tokens
   // of a prompt are none of these. viewed[j]: 0 nothing, 1 the word, 2 all.
-  views.resize(tokens.size());
+  // The views' vector only grows: resizing it walks every element.
+  if (views.size() < tokens.size()) views.resize(tokens.size());
   viewed.assign(tokens.size(), 0);
   auto view = [&](size_t j) {
     if (viewed[j] < 2) {
@@ -784,7 +785,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     view_around(i);
-    features(tables, views, i, prev, prev2, mixed, f);
+    features(tables, {views.data(), tokens.size()}, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
     pii_scores::add_scores(weights_.data(), {f.begin(), f.end()}, stride(), prev > 0 ? stride() : open_width(),
                            score.data());
@@ -926,10 +927,9 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
   };
   bool added = false;
   for (const uint32_t j : marked) {
+    if (j + 2 >= n || !is_number(text, tokens, j)) continue;  // most marked tokens are words
     const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin;
-    if (j + 2 >= n || !is_number(text, tokens, j) || !opens_apart || !apart(j + 1) || !capitalised(j + 1) || !digits(j)) {
-      continue;
-    }
+    if (!opens_apart || !apart(j + 1) || !capitalised(j + 1) || !digits(j)) continue;
     size_t last = j + 1;
     while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && capitalised(last + 1)) ++last;
     const size_t number = last + 1;
@@ -1074,6 +1074,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     if (j + 2 >= n) break;
+    // Neither a title (a stop right after it) nor a line's first word.
+    if (j > 0 && !tokens[j].newline_before && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {
+      continue;
+    }
     // A title and its stop, then a word: "Mr. Young", "dr. freeman". The
     // list writes some titles with their stop ("Mr."), which makes the
     // title alone a part match.

@@ -136,8 +136,8 @@ template <BlockMasks (*Masks)(const unsigned char*)>
       const auto k = static_cast<unsigned>(std::countr_zero(s));
       const bool is_marked = (m.marked >> k) & 1;
       tokens[count].begin = static_cast<uint32_t>(base + k);
-      tokens[count].newline_before = (newline_starts >> k) & 1;
-      tokens[count].marked = is_marked;
+      const auto flags = static_cast<uint16_t>(((newline_starts >> k) & 1) | (uint64_t{is_marked} << 8));
+      std::memcpy(&tokens[count].newline_before, &flags, sizeof flags);
       marked_at[marked_count] = static_cast<uint32_t>(count);
       marked_count += is_marked ? 1 : 0;
       ++count;

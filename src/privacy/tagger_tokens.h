@@ -5,6 +5,7 @@
 // Private to the privacy module.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -15,11 +16,14 @@
 namespace tiergate::pii_tokens {
 
 // No default member initialisers: TokenList grows without writing them.
-struct Token {
+// Sixteen bytes, so that indexing and size() take shifts, not divisions.
+struct alignas(16) Token {
   uint32_t begin, end;  // byte offsets, end exclusive
   bool newline_before;  // a line feed between the previous token (or the start) and this one
   bool marked;          // it opens with a capital, a digit or a byte >= 0x80
 };
+// tokenize() writes both flags with one store.
+static_assert(offsetof(Token, marked) == offsetof(Token, newline_before) + 1);
 
 // An allocator whose resize() leaves new elements default-initialised (for
 // Token and uint32_t: unwritten), so that tokenize() can make room for a
