@@ -828,6 +828,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   const size_t decoded = out.size();
   add_house_numbers(text, out, first_tagged, decoded);
   add_address_lines(text, out, decoded, mixed);
+  add_letterheads(text, out, first_tagged, decoded, mixed);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
   // The names added come after the decoded spans: back in order of begin.
@@ -1043,6 +1044,62 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
   }
 }
 
+void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded,
+                                bool mixed) const {
+  if (!mixed) return;
+  const TokenList& tokens = tagger_tokens();
+  constexpr size_t kMaxWords = 4;
+  auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
+  // The first token of the line that token j is on.
+  auto line_start = [&](size_t j) {
+    while (j > 0 && !tokens[j].newline_before) --j;
+    return j;
+  };
+  // The first token after the marks that open the line from token j on.
+  auto after_marks = [&](size_t j, size_t end) {
+    while (j < end && !is_word_byte(first_byte(j))) ++j;
+    return j;
+  };
+  for (size_t s = 0; s < decoded; ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    const size_t k = first_token_from(tokens, out[s].begin);
+    if (k == tokens.size()) continue;
+    const size_t line = line_start(k);
+    if (line == 0) continue;
+    const size_t head = line_start(line - 1);
+    if (after_marks(line, k) != k && head != 0) continue;  // the address opens its line, or the head is the text's first
+    const size_t from = after_marks(head, line);
+    size_t words = 0;
+    bool fits = from < line;
+    for (size_t t = from; t < line && fits; ++t) {
+      const unsigned char c = first_byte(t);
+      if (!is_word_byte(c)) {
+        fits = tokens[t].end - tokens[t].begin == 1 && std::string_view("-&.,").find(static_cast<char>(c)) != std::string_view::npos;
+        continue;
+      }
+      ++words;
+      fits = tokens[t].end - tokens[t].begin >= 2 && opens_with_a_capital(text.substr(tokens[t].begin)) &&
+             std::none_of(text.begin() + tokens[t].begin, text.begin() + tokens[t].end, [](char b) { return b >= '0' && b <= '9'; });
+    }
+    if (!fits || words > kMaxWords) continue;
+    size_t last = line - 1;
+    while (last > from && !is_word_byte(first_byte(last))) --last;  // not a trailing mark
+    const size_t covering = span_over(out, from);
+    if (covering == out.size()) {
+      bool free = true;
+      for (size_t t = from + 1; t <= last && free; ++t) free = span_over(out, t) == out.size();
+      if (!free) continue;
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[from]));
+      if (words == 1 && everyday(m) && !all_capitals(text, tokens, from)) continue;  // "Description", as plausible()
+      const PiiType type = only_a_name(text, from, m) ? PiiType::kPerson : PiiType::kOrganization;
+      add_span(out, {type, tokens[from].begin, tokens[last].end});
+    } else if (covering < decoded && own_place_or_organisation(out, covering, first, tokens[from].begin, tokens[last].end) &&
+               out[covering].type == PiiType::kLocation) {
+      out[covering].type = PiiType::kOrganization;
+    }
+  }
+}
+
 void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                      size_t first, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
@@ -1245,8 +1302,11 @@ bool PiiTagger::everyday(const Gazetteer::Match& m) const {
 }
 
 bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
+  return only_a_name(text, i, tagger_views()[i].gazetteer);
+}
+
+bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Match& m) const {
   const Token& t = tagger_tokens()[i];
-  const Gazetteer::Match& m = tagger_views()[i].gazetteer;
   const uint16_t not_names =
       common_categories_ | place_categories_ | street_categories_ | company_categories_ | prefix_categories_;
   if ((m.full & name_categories_) == 0 || ((m.full | m.part) & not_names) != 0) return false;

@@ -754,6 +754,57 @@ TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Graz"}));
 }
 
+// The line above an address, as a letterhead writes it, is the sender: an
+// organisation, or a person whose first word is only a name; a place the
+// tagger saw there is an organisation.
+TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street";
+    PiiExample e;
+    e.text = "Send it to:\n" + street + "\nThanks.";
+    e.spans = {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + street.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"description", "walk", "score", "send", "it", "to"}}, {"first_name", kFirst}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Walk Score\n\n12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Walk Score", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "> Zephyr Labs\n> 12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Quillborne\n12 Novak Street"),
+            (std::vector<std::string>{"PERSON:Wanda Quillborne", "STREET_ADDRESS:12 Novak Street"}));
+  // The first line of a text heads an address anywhere below it.
+  EXPECT_EQ(typed_spans(tagger, "Zephyr Labs\nSend it to 12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street"}));
+  // Not an everyday word alone, a line with a digit or other marks, or one
+  // above an address inside its line below the first.
+  EXPECT_EQ(typed_spans(tagger, "Description\n12 Novak Street"), (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Labs B4\n12 Novak Street"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Labs: see\n12 Novak Street"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Labs\nSend it to 12 Novak Street"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+
+  // A tagger that saw such lines as places.
+  std::vector<PiiExample> places;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string city = kCities[k % kCities.size()];
+    const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street";
+    PiiExample e;
+    e.text = "Send it to:\n" + city + "\n" + street;
+    const auto at = static_cast<uint32_t>(13 + city.size());
+    e.spans = {{PiiType::kLocation, 12, static_cast<uint32_t>(12 + city.size())},
+               {PiiType::kStreetAddress, at, static_cast<uint32_t>(at + street.size())}};
+    places.push_back(std::move(e));
+  }
+  const PiiTagger place_tagger = PiiTagger::train(places, options(5, 1u << 12, 1));
+  EXPECT_EQ(typed_spans(place_tagger, "Send it to:\nPorto\n12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Porto", "STREET_ADDRESS:12 Novak Street"}));
+}
+
 // A tagger that learned to run an address on into the phone number below
 // it keeps, in the whole scan, the address's lines above the number, which
 // the structured detector finds: cut before it, ending on a word.

@@ -131,8 +131,10 @@ class PiiTagger {
   // list knows it, and no list of everyday words, places, streets, company
   // suffixes or titles; not in capitals throughout (an acronym), not a
   // nationality, religion or party ("German"), not a month or a weekday
-  // ("June").
+  // ("June"). The second form takes the token's gazetteer matches, for a
+  // token that may not be viewed.
   bool only_a_name(std::string_view text, size_t i) const;
+  bool only_a_name(std::string_view text, size_t i, const Gazetteer::Match& m) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
   // Whether token i (viewed), which the decoder left outside every span in
@@ -175,6 +177,18 @@ class PiiTagger {
   // address. In text with capitals, what follows an address on its line
   // after a comma is such a line too ("50 Massbyntie 27, JÄRVENPÄÄ").
   void add_address_lines(std::string_view text, std::vector<PiiSpan>& out, size_t decoded, bool mixed) const;
+  // In text with capitals, the line of a letterhead above an address of
+  // out[0, decoded) that opens its line, or above any address when it is
+  // the text's first line (blank lines between them): one to four
+  // capitalised words of two letters or more, no digit, no mark but "-",
+  // "&", "." or ",", after marks that open it ("> "), and not one everyday
+  // word alone ("Description", as plausible()). No span covering it, it
+  // becomes a name when its first word is only_a_name(), else an
+  // organisation ("Walk Score", "Demystdata"); a place that the decoder
+  // (out[first, decoded)) found over just its words becomes an organisation
+  // ("Buena Vista Garden Maintenance"), not one of an envelope's lines.
+  void add_letterheads(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded,
+                       bool mixed) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
