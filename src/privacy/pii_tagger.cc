@@ -829,6 +829,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   add_house_numbers(text, out, first_tagged, decoded);
   add_address_lines(text, out, decoded, mixed);
   add_letterheads(text, out, first_tagged, decoded, mixed);
+  add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
   // The names added come after the decoded spans: back in order of begin.
@@ -1048,7 +1049,7 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
                                 bool mixed) const {
   if (!mixed) return;
   const TokenList& tokens = tagger_tokens();
-  constexpr size_t kMaxWords = 4;
+  constexpr size_t kMaxSenderWords = 4, kMaxTitleWords = 8;
   auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
   // The first token of the line that token j is on.
   auto line_start = [&](size_t j) {
@@ -1060,6 +1061,51 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
     while (j < end && !is_word_byte(first_byte(j))) ++j;
     return j;
   };
+  // The words of tokens [from, end), one line: how many, whether all are
+  // capitalised, and whether they fit a letterhead (two letters or more,
+  // no digit, no mark but "-", "&", "." or ","); `last`, the last word.
+  struct Line {
+    size_t words = 0, last = 0;
+    bool fits = false, capitalised = true;
+  };
+  auto read_line = [&](size_t from, size_t end) {
+    Line l;
+    l.fits = from < end;
+    for (size_t t = from; t < end && l.fits; ++t) {
+      const unsigned char c = first_byte(t);
+      if (!is_word_byte(c)) {
+        l.fits = tokens[t].end - tokens[t].begin == 1 && std::string_view("-&.,").find(static_cast<char>(c)) != std::string_view::npos;
+        continue;
+      }
+      ++l.words;
+      l.last = t;
+      l.capitalised = l.capitalised && opens_with_a_capital(text.substr(tokens[t].begin));
+      l.fits = tokens[t].end - tokens[t].begin >= 2 &&
+               std::none_of(text.begin() + tokens[t].begin, text.begin() + tokens[t].end, [](char b) { return b >= '0' && b <= '9'; });
+    }
+    return l;
+  };
+  auto free_tokens = [&](size_t from, size_t last) {
+    for (size_t t = from; t <= last; ++t) {
+      if (span_over(out, t) != out.size()) return false;
+    }
+    return true;
+  };
+  // A job title's line: its first word capitalised, its last naming a role
+  // ("Benefits manager", "Crushing, grinding, and polishing machine tender").
+  auto add_title = [&](size_t from, size_t end) {
+    const Line l = read_line(from, end);
+    if (!l.fits || l.words > kMaxTitleWords || !opens_with_a_capital(text.substr(tokens[from].begin)) ||
+        !names_a_role(text, tokens[l.last]) || !free_tokens(from, l.last)) {
+      return false;
+    }
+    add_span(out, {PiiType::kTitle, tokens[from].begin, tokens[l.last].end});
+    return true;
+  };
+  // Whether a blank line stands right before token j.
+  auto blank_before = [&](size_t j) {
+    return text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos;
+  };
   for (size_t s = 0; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     const size_t k = first_token_from(tokens, out[s].begin);
@@ -1069,33 +1115,73 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
     const size_t head = line_start(line - 1);
     if (after_marks(line, k) != k && head != 0) continue;  // the address opens its line, or the head is the text's first
     const size_t from = after_marks(head, line);
-    size_t words = 0;
-    bool fits = from < line;
-    for (size_t t = from; t < line && fits; ++t) {
-      const unsigned char c = first_byte(t);
-      if (!is_word_byte(c)) {
-        fits = tokens[t].end - tokens[t].begin == 1 && std::string_view("-&.,").find(static_cast<char>(c)) != std::string_view::npos;
-        continue;
-      }
-      ++words;
-      fits = tokens[t].end - tokens[t].begin >= 2 && opens_with_a_capital(text.substr(tokens[t].begin)) &&
-             std::none_of(text.begin() + tokens[t].begin, text.begin() + tokens[t].end, [](char b) { return b >= '0' && b <= '9'; });
+    const Line l = read_line(from, line);
+    if (!l.fits) continue;
+    if (!l.capitalised || l.words > kMaxSenderWords) {
+      // "Name / Benefits manager / 63 Ommerweg 159"
+      if (!blank_before(line)) add_title(from, line);
+      continue;
     }
-    if (!fits || words > kMaxWords) continue;
-    size_t last = line - 1;
-    while (last > from && !is_word_byte(first_byte(last))) --last;  // not a trailing mark
     const size_t covering = span_over(out, from);
     if (covering == out.size()) {
-      bool free = true;
-      for (size_t t = from + 1; t <= last && free; ++t) free = span_over(out, t) == out.size();
-      if (!free) continue;
+      if (!free_tokens(from, l.last)) continue;
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[from]));
-      if (words == 1 && everyday(m) && !all_capitals(text, tokens, from)) continue;  // "Description", as plausible()
+      if (l.words == 1 && everyday(m) && !all_capitals(text, tokens, from)) continue;  // "Description", as plausible()
       const PiiType type = only_a_name(text, from, m) ? PiiType::kPerson : PiiType::kOrganization;
-      add_span(out, {type, tokens[from].begin, tokens[last].end});
-    } else if (covering < decoded && own_place_or_organisation(out, covering, first, tokens[from].begin, tokens[last].end) &&
+      add_span(out, {type, tokens[from].begin, tokens[l.last].end});
+    } else if (covering < decoded && own_place_or_organisation(out, covering, first, tokens[from].begin, tokens[l.last].end) &&
                out[covering].type == PiiType::kLocation) {
       out[covering].type = PiiType::kOrganization;
+    }
+    // "Name / Benefits manager / Soul Sounds Unlimited / 63 Ommerweg 159"
+    const size_t sender = span_over(out, from);
+    if (head > 0 && !blank_before(head) && sender != out.size() && out[sender].type == PiiType::kOrganization) {
+      const size_t above = line_start(head - 1);
+      add_title(after_marks(above, head), head);
+    }
+  }
+}
+
+void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                      size_t decoded) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWords = 6;
+  auto is = [&](size_t j, std::string_view w) {
+    const Token& t = tokens[j];
+    if (t.end - t.begin != w.size()) return false;
+    for (size_t k = 0; k < w.size(); ++k) {
+      if (kByteView[static_cast<unsigned char>(text[t.begin + k])].lower != static_cast<unsigned char>(w[k])) return false;
+    }
+    return true;
+  };
+  const size_t spans = out.size();
+  for (size_t s = first; s < spans; ++s) {
+    if (out[s].type != PiiType::kPerson) continue;
+    const size_t j = first_token_from(tokens, out[s].end);
+    if (j + 3 >= n || !is(j, ",") || !is(j + 1, "the")) continue;
+    const size_t from = j + 2;
+    size_t end = from, words = 0;
+    bool fits = true;
+    for (; end < n && !is(end, ",") && fits; ++end) {
+      const auto c = static_cast<unsigned char>(text[tokens[end].begin]);
+      fits = !tokens[end].newline_before && ++words <= kMaxWords && (c == '-' || (is_word_byte(c) && !(c >= '0' && c <= '9')));
+    }
+    if (!fits || end == n || end == from || !names_a_role(text, tokens[end - 1])) continue;
+    // The decoder's guess over the title's first words, if any.
+    const size_t k = span_over(out, from);
+    bool free = true;
+    for (size_t t = from + 1; t < end && free; ++t) {
+      const size_t c = span_over(out, t);
+      free = c == out.size() || c == k;
+    }
+    if (!free) continue;
+    const PiiSpan title{PiiType::kTitle, tokens[from].begin, tokens[end - 1].end};
+    if (k == out.size()) {
+      add_span(out, title);
+    } else if (k >= first && k < decoded && out[k].begin == title.begin && out[k].end <= title.end) {
+      out[k] = title;
+      if (tagger_cover().built) cover_span(out, k);
     }
   }
 }

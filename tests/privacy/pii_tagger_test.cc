@@ -803,6 +803,34 @@ TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
   const PiiTagger place_tagger = PiiTagger::train(places, options(5, 1u << 12, 1));
   EXPECT_EQ(typed_spans(place_tagger, "Send it to:\nPorto\n12 Novak Street"),
             (std::vector<std::string>{"ORGANIZATION:Porto", "STREET_ADDRESS:12 Novak Street"}));
+
+  // A job title's line, above the sender or the address, ending in a role.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nCrushing, grinding, and polishing machine tender\nZephyr Labs\n12 Novak Street"),
+            (std::vector<std::string>{"TITLE:Crushing, grinding, and polishing machine tender", "ORGANIZATION:Zephyr Labs",
+                                      "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nBenefits manager\n12 Novak Street"),
+            (std::vector<std::string>{"TITLE:Benefits manager", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nBenefits package\n12 Novak Street"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Benefits manager\n\nZephyr Labs\n12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street"}));
+}
+
+// "<name>, the <job title>, said": the title between ", the" and a comma,
+// ending in a role; the tagger's guess over its first words becomes it.
+TEST(PiiTaggerTest, AJobTitleAfterANameIsATitle) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the Maxillofacial surgeon, said so."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "TITLE:Maxillofacial surgeon"}));
+  EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the chief executive officer, said so."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "TITLE:chief executive officer"}));
+  // Not without a role, a closing comma, or with a number.
+  EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the best of them, said so."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath"}));
+  EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the officer said so."), (std::vector<std::string>{"PERSON:Wanda Horvath"}));
+  EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the 2 officer, said so."), (std::vector<std::string>{"PERSON:Wanda Horvath"}));
 }
 
 // A tagger that learned to run an address on into the phone number below

@@ -189,6 +189,13 @@ class PiiTagger {
   // ("Buena Vista Garden Maintenance"), not one of an envelope's lines.
   void add_letterheads(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded,
                        bool mixed) const;
+  // Adds the job title that follows a name of out[first, ...) between ",
+  // the" and a comma on its line ("Heidi van der Vlist, the Maxillofacial
+  // surgeon, said"): up to six words, no digit, no mark but "-", the last
+  // naming a role (names_a_role()). No span may cover its words but one
+  // that the decoder (out[first, decoded)) found from its first word on,
+  // which becomes the title.
+  void add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
