@@ -1214,28 +1214,41 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // In text with capitals, titles and speakers are capitalised: only the
   // marked tokens need a look.
   const size_t candidates = mixed ? marked.size() : n;
+  // A title and its stop at token j, then a word: "Mr. Young", "dr.
+  // freeman". The list writes some titles with their stop ("Mr."), which
+  // makes the title alone a part match.
+  auto english_title = [&](size_t j) {
+    const std::string_view w = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
+    return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "prof";
+  };
+  auto introduced_by_title = [&](size_t j) {
+    if (!(mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
+          tokens[j].end - tokens[j].begin <= 5 && !tokens[j + 2].newline_before && word(j + 2) &&
+          is_prefix(gazetteer_.lookup(word_hash(text, tokens[j]))))) {
+      return false;
+    }
+    size_t to = j + 2;
+    while (mixed && to + 1 < n && to + 1 - (j + 2) < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
+           !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
+      ++to;
+    }
+    name(j + 2, to);
+    return true;
+  };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
+    // In text with capitals, an English title in small letters before a
+    // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").
+    if (mixed && j >= 2 && !tokens[j - 2].marked && mark_is(j - 1, '.') && english_title(j - 2) &&
+        introduced_by_title(j - 2)) {
+      continue;
+    }
     if (j + 2 >= n) break;
     // Neither a title (a stop right after it) nor a line's first word.
     if (j > 0 && !tokens[j].newline_before && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {
       continue;
     }
-    // A title and its stop, then a word: "Mr. Young", "dr. freeman". The
-    // list writes some titles with their stop ("Mr."), which makes the
-    // title alone a part match.
-    if (mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
-        tokens[j].end - tokens[j].begin <= 5 &&
-        !tokens[j + 2].newline_before && word(j + 2) &&
-        is_prefix(gazetteer_.lookup(word_hash(text, tokens[j])))) {
-      size_t to = j + 2;
-      while (mixed && to + 1 < n && to + 1 - (j + 2) < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
-             !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
-        ++to;
-      }
-      name(j + 2, to);
-      continue;
-    }
+    if (introduced_by_title(j)) continue;
     // A speaker opening a line, a colon, a quote: Troy: "Who are you?".
     if ((j == 0 || tokens[j].newline_before) && word(j)) {
       size_t to = j;

@@ -646,13 +646,17 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   TaggerOptions o = options(5, 1u << 14, 1);
   // The list may write a title with its stop ("Mrs.", as the one of
   // scripts/setup.sh writes "Mr.").
-  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"name_prefix", {"Mr", "Dr", "Mrs."}},
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"name_prefix", {"Mr", "Dr", "Mrs.", "Bay"}},
                   {"common_word", {"note", "young"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("the report of dr. zorvath is late."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("The report of Mr. Young is late."), std::vector<std::string>{"Young"});
   EXPECT_EQ(names("the report of mrs. zorvath is late."), std::vector<std::string>{"zorvath"});
+  // In text with capitals, an English title in small letters, not any word
+  // of the list before a stop.
+  EXPECT_EQ(names("The report of dr. Zorvath is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("We sailed into the bay. Zorvath is late."), std::vector<std::string>{});
   EXPECT_EQ(names("Zorvath: \"Who are you?\"\nQuillborne Ashby: \"A friend.\""),
             (std::vector<std::string>{"Zorvath", "Quillborne Ashby"}));
   EXPECT_EQ(names("Note: \"Who are you?\""), std::vector<std::string>{});
