@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <bit>
 #include <fstream>
 #include <sstream>
@@ -312,6 +311,15 @@ bool all_digits(std::string_view text, const Token& t) {
 // Whether token i exists and opens with a digit.
 bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
   return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
+}
+
+// Whether token t is `word` (in small letters), whatever its case.
+bool token_is(std::string_view text, const Token& t, std::string_view word) {
+  if (t.end - t.begin != word.size()) return false;
+  for (size_t k = 0; k < word.size(); ++k) {
+    if (kByteView[static_cast<unsigned char>(text[t.begin + k])].lower != static_cast<unsigned char>(word[k])) return false;
+  }
+  return true;
 }
 
 // Whether a number opens one of the three words after token i on its line:
@@ -1147,14 +1155,7 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
   const TokenList& tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 6;
-  auto is = [&](size_t j, std::string_view w) {
-    const Token& t = tokens[j];
-    if (t.end - t.begin != w.size()) return false;
-    for (size_t k = 0; k < w.size(); ++k) {
-      if (kByteView[static_cast<unsigned char>(text[t.begin + k])].lower != static_cast<unsigned char>(w[k])) return false;
-    }
-    return true;
-  };
+  auto is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
   const size_t spans = out.size();
   for (size_t s = first; s < spans; ++s) {
     if (out[s].type != PiiType::kPerson) continue;
@@ -1214,15 +1215,16 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // In text with capitals, titles and speakers are capitalised: only the
   // marked tokens need a look.
   const size_t candidates = mixed ? marked.size() : n;
-  // A title and its stop at token j, then a word: "Mr. Young", "dr.
-  // freeman". The list writes some titles with their stop ("Mr."), which
-  // makes the title alone a part match.
+  // The English titles written in small letters in text with capitals.
   auto english_title = [&](size_t j) {
     const std::string_view w = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
     return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "prof";
   };
+  // A title and its stop at token j, then a word: "Mr. Young", "dr.
+  // freeman". The list writes some titles with their stop ("Mr."), which
+  // makes the title alone a part match.
   auto introduced_by_title = [&](size_t j) {
-    if (!(mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
+    if (!(j + 2 < n && mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
           tokens[j].end - tokens[j].begin <= 5 && !tokens[j + 2].newline_before && word(j + 2) &&
           is_prefix(gazetteer_.lookup(word_hash(text, tokens[j]))))) {
       return false;
@@ -1276,14 +1278,7 @@ bool PiiTagger::listed_name(std::string_view text, size_t i) const {
 
 void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
-  auto word_is = [&](size_t j, std::string_view w) {
-    const Token& t = tokens[j];
-    if (t.end - t.begin != w.size()) return false;
-    for (size_t k = 0; k < w.size(); ++k) {
-      if (std::tolower(static_cast<unsigned char>(text[t.begin + k])) != w[k]) return false;
-    }
-    return true;
-  };
+  auto word_is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
   auto joiner = [&](size_t j) { return word_is(j, ",") || word_is(j, "and") || word_is(j, "or") || word_is(j, "&"); };
   // What token j, joined to a name, is: not a name (kNot); a name no span
   // covers (kFree); or a name that a place or organisation span of its own
