@@ -976,7 +976,7 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
                                   bool mixed) const {
   const TokenList& tokens = tagger_tokens();
   const size_t n = tokens.size();
-  constexpr size_t kMaxLines = 3, kMaxWords = 6;
+  constexpr size_t kMaxLines = 3, kMaxWords = 6, kMaxLineTokens = 4 * kMaxWords;
   auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
   // Three digits or more standing alone ("05557", not "0" of "0.0200").
   auto postcode = [&](size_t j) {
@@ -995,8 +995,11 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
     for (size_t line = 0; line < kMaxLines && j < n; ++line) {
       // A blank line ends the block.
       if (text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos) break;
+      // A line of more tokens than a short line holds is none: the walk
+      // stops there, so that a long line costs each address on it little.
       size_t end = j + 1;
-      while (end < n && !tokens[end].newline_before) ++end;
+      while (end < n && !tokens[end].newline_before && end - j <= kMaxLineTokens) ++end;
+      if (end - j > kMaxLineTokens) break;
       size_t from = j;
       while (from < end && !is_word_byte(first_byte(from))) ++from;  // "> ", ", "
       // The line's words: numbers, joining words, and the others
@@ -1088,7 +1091,8 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
       ++l.words;
       l.last = t;
       l.capitalised = l.capitalised && opens_with_a_capital(text.substr(tokens[t].begin));
-      l.fits = tokens[t].end - tokens[t].begin >= 2 &&
+      l.fits = l.words <= kMaxTitleWords &&  // longer than any line read here: the walk stops
+               tokens[t].end - tokens[t].begin >= 2 &&
                std::none_of(text.begin() + tokens[t].begin, text.begin() + tokens[t].end, [](char b) { return b >= '0' && b <= '9'; });
     }
     return l;
@@ -1114,12 +1118,34 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
   auto blank_before = [&](size_t j) {
     return text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos;
   };
+  // The line of token k, walking back no further than the token asked
+  // before when k follows it: the addresses come in order of begin (the
+  // structured scan's, then the decoder's), so a long line with many
+  // addresses is walked once.
+  size_t asked = 0, asked_line = 0;
+  bool any_asked = false;
+  auto line_of = [&](size_t k) {
+    size_t line = 0;
+    if (!any_asked || k < asked) {
+      line = line_start(k);
+    } else {
+      size_t j = k;
+      while (j > asked && !tokens[j].newline_before) --j;
+      line = j > asked || tokens[j].newline_before ? j : asked_line;
+    }
+    asked = k;
+    asked_line = line;
+    any_asked = true;
+    return line;
+  };
+  size_t read = tokens.size();  // the line of the last address read: only a line's first address heads it
   for (size_t s = 0; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     const size_t k = first_token_from(tokens, out[s].begin);
     if (k == tokens.size()) continue;
-    const size_t line = line_start(k);
-    if (line == 0) continue;
+    const size_t line = line_of(k);
+    if (line == 0 || line == read) continue;
+    read = line;
     const size_t head = line_start(line - 1);
     if (after_marks(line, k) != k && head != 0) continue;  // the address opens its line, or the head is the text's first
     const size_t from = after_marks(head, line);

@@ -792,6 +792,19 @@ TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
   EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Labs\nSend it to 12 Novak Street"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
 
+  // One long line of many addresses below a letterhead: each address is
+  // found, the letterhead once (and each pass walks the line once, not once
+  // per address: 40,000 addresses took 16 s when they did).
+  std::string line = "Zephyr Labs\n";
+  for (int k = 0; k < 20000; ++k) line += std::to_string(10 + k % 80) + " Novak Street, Graz, ";
+  std::vector<PiiSpan> spans;
+  tagger.tag(line, spans);
+  EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const PiiSpan& s) { return s.type == PiiType::kStreetAddress; }),
+            20000);
+  ASSERT_FALSE(spans.empty());
+  EXPECT_EQ(spans[0].type, PiiType::kOrganization);
+  EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const PiiSpan& s) { return s.type == PiiType::kOrganization; }), 1);
+
   // A tagger that saw such lines as places.
   std::vector<PiiExample> places;
   for (uint32_t k = 0; k < 300; ++k) {
