@@ -322,11 +322,13 @@ bool token_is(std::string_view text, const Token& t, std::string_view word) {
   return true;
 }
 
-// Whether a number opens one of the three words after token i on its line:
-// the number of the street that token i may be part of.
+// Whether a number opens one of the three words after token i on its line
+// (among its next eight tokens): the number of the street that token i may
+// be part of.
 bool number_ahead(std::string_view text, const TokenList& tokens, size_t i) {
   size_t words = 0;
-  for (size_t j = i + 1; j < tokens.size() && !tokens[j].newline_before && words < 3; ++j) {
+  const size_t end = std::min(tokens.size(), i + 9);
+  for (size_t j = i + 1; j < end && !tokens[j].newline_before && words < 3; ++j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     if (c >= '0' && c <= '9') return true;
     words += is_word_byte(c) ? 1 : 0;
@@ -1138,16 +1140,22 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
     any_asked = true;
     return line;
   };
-  size_t read = tokens.size();  // the line of the last address read: only a line's first address heads it
+  size_t read = tokens.size();     // the line of the last address read: one letterhead per line
+  size_t head_of = tokens.size(), head = 0;  // the first token of the line above line `head_of`
   for (size_t s = 0; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     const size_t k = first_token_from(tokens, out[s].begin);
     if (k == tokens.size()) continue;
     const size_t line = line_of(k);
     if (line == 0 || line == read) continue;
+    if (line != head_of) {  // once per line
+      head_of = line;
+      head = line_start(line - 1);
+    }
+    // The address opens its line (after_marks() walks only the marks that
+    // open it), or the head is the text's first line.
+    if (after_marks(line, k) != k && head != 0) continue;
     read = line;
-    const size_t head = line_start(line - 1);
-    if (after_marks(line, k) != k && head != 0) continue;  // the address opens its line, or the head is the text's first
     const size_t from = after_marks(head, line);
     const Line l = read_line(from, line);
     if (!l.fits) continue;
