@@ -723,18 +723,24 @@ TEST(PiiTaggerTest, ConfirmedAgesAndGroupsWinOverTheTagger) {
   EXPECT_EQ(scan("the patient, age 67, is italian."), (std::vector<std::string>{"AGE:67", "NRP:italian"}));
 }
 
-// Below an address that ends its line, the short lines of an envelope are
-// its place and postcode; a blank line, a line of everyday words or one
-// with lower-case words ends the block.
-TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
-  std::vector<PiiExample> train;
+// "Send it to:\n<number> <surname> Street\nThanks.", the street labelled.
+std::vector<PiiExample> addresses_on_their_line() {
+  std::vector<PiiExample> rows;
   for (uint32_t k = 0; k < 300; ++k) {
     const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street";
     PiiExample e;
     e.text = "Send it to:\n" + street + "\nThanks.";
     e.spans = {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + street.size())}};
-    train.push_back(std::move(e));
+    rows.push_back(std::move(e));
   }
+  return rows;
+}
+
+// Below an address that ends its line, the short lines of an envelope are
+// its place and postcode; a blank line, a line of everyday words or one
+// with lower-case words ends the block.
+TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
+  const std::vector<PiiExample> train = addresses_on_their_line();
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"moss", "best", "wishes", "of", "the", "see", "you"}},
                   {"country", {"turkey", "republic of the congo"}}};
@@ -769,14 +775,7 @@ TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
 // organisation, or a person whose first word is only a name; a place the
 // tagger saw there is an organisation.
 TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street";
-    PiiExample e;
-    e.text = "Send it to:\n" + street + "\nThanks.";
-    e.spans = {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + street.size())}};
-    train.push_back(std::move(e));
-  }
+  const std::vector<PiiExample> train = addresses_on_their_line();
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"description", "walk", "score", "send", "it", "to"}}, {"first_name", kFirst}};
   const PiiTagger tagger = PiiTagger::train(train, o);
