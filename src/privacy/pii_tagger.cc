@@ -1200,7 +1200,9 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
     bool fits = true;
     for (; end < n && !is(end, ",") && fits; ++end) {
       const auto c = static_cast<unsigned char>(text[tokens[end].begin]);
-      fits = !tokens[end].newline_before && ++words <= kMaxWords && (c == '-' || (is_word_byte(c) && !(c >= '0' && c <= '9')));
+      words += is_word_byte(c) ? 1 : 0;
+      fits = !tokens[end].newline_before && words <= kMaxWords && end - from < 2 * kMaxWords &&
+             (c == '-' || (is_word_byte(c) && !(c >= '0' && c <= '9')));
     }
     if (!fits || end == n || end == from || !names_a_role(text, tokens[end - 1])) continue;
     // The decoder's guess over the title's first words, if any.
