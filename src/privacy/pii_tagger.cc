@@ -1431,6 +1431,24 @@ bool PiiTagger::everyday(const Gazetteer::Match& m) const {
   return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
 }
 
+bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const {
+  constexpr uint32_t kMinPart = 4;
+  const Token t{begin, end, false, false};
+  const uint32_t n = t.end - t.begin;
+  if (n < 2 * kMinPart || n > 24) return false;
+  for (uint32_t k = t.begin; k < t.end; ++k) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (!((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return false;  // letters only
+  }
+  auto everyday_part = [&](uint32_t b, uint32_t e) {
+    return (gazetteer_.lookup(word_hash(text, Token{b, e, false, false})).full & common_categories_) != 0;
+  };
+  for (uint32_t k = t.begin + kMinPart; k + kMinPart <= t.end; ++k) {
+    if (everyday_part(t.begin, k) && everyday_part(k, t.end)) return true;
+  }
+  return false;
+}
+
 bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
   return only_a_name(text, i, tagger_views()[i].gazetteer);
 }
@@ -1493,6 +1511,14 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
         (full & (company_categories_ | street_categories_)) == 0) {
       span.end = word.end;
     }
+  }
+  // A name of one word that no name list knows and that is two everyday
+  // words of four letters or more run together is a brand, an
+  // organisation: "Simpletuition", "Karmadata" (not "Goodwin", which the
+  // lists know as a name).
+  if (span.type == PiiType::kPerson && to - from == 1 && compound_of_words(text, tokens[from].begin, tokens[from].end) &&
+      (tagger_views()[from].gazetteer.full & name_categories_) == 0) {
+    span.type = PiiType::kOrganization;
   }
   // A place or an organisation of one word that is only a name is a name:
   // the tagger read the sentence, not the word ("shouted at Billy", "than

@@ -647,6 +647,29 @@ TEST(PiiTaggerTest, OneWordPlaceThatOnlyANameListKnowsIsAName) {
   EXPECT_EQ(found("We flew to Takeda 32 last year."), std::vector<std::string>{"STREET_ADDRESS:Takeda"});
 }
 
+// A tagger that reads any word in a name's place as a name: one that two
+// everyday words run together make, and no name list knows, is a brand
+// ("Woodward", a surname and a town, is in the lists).
+TEST(PiiTaggerTest, TwoEverydayWordsRunTogetherAreAnOrganisation) {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string& name = kLast[k % kLast.size()];
+    rows.push_back({"Please call " + name + " tomorrow.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"last_name", {"Novak", "Woodward"}},
+                  {"city", {"Woodward"}},
+                  {"common_word", {"karma", "data", "wood", "ward", "simple", "tuition", "call", "tomorrow", "please"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Please call Karmadata tomorrow."), std::vector<std::string>{"ORGANIZATION:Karmadata"});
+  EXPECT_EQ(found("Please call Simpletuition tomorrow."), std::vector<std::string>{"ORGANIZATION:Simpletuition"});
+  // A name the lists know; parts of fewer than four letters; not letters only.
+  EXPECT_EQ(found("Please call Woodward tomorrow."), std::vector<std::string>{"PERSON:Woodward"});
+  EXPECT_EQ(found("Please call Woodwar tomorrow."), std::vector<std::string>{"PERSON:Woodwar"});
+  EXPECT_EQ(found("Please call Karma2data tomorrow."), std::vector<std::string>{"PERSON:Karma2data"});
+}
+
 // A title with its stop introduces a name; so does a line that opens with a
 // speaker, a colon and a quote. An everyday word before the colon is none.
 TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {

@@ -135,6 +135,9 @@ class PiiTagger {
   // token that may not be viewed.
   bool only_a_name(std::string_view text, size_t i) const;
   bool only_a_name(std::string_view text, size_t i, const Gazetteer::Match& m) const;
+  // Whether text[begin, end) (ASCII letters, 8 to 24) is two everyday words
+  // of four letters or more run together ("Karmadata": "karma", "data").
+  bool compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
   // Whether token i (viewed), which the decoder left outside every span in
