@@ -1432,19 +1432,17 @@ bool PiiTagger::everyday(const Gazetteer::Match& m) const {
 }
 
 bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const {
-  constexpr uint32_t kMinPart = 4;
-  const Token t{begin, end, false, false};
-  const uint32_t n = t.end - t.begin;
-  if (n < 2 * kMinPart || n > 24) return false;
-  for (uint32_t k = t.begin; k < t.end; ++k) {
-    const auto c = static_cast<unsigned char>(text[k]);
-    if (!((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return false;  // letters only
+  constexpr uint32_t kMinPart = 4, kMaxLength = 24;
+  if (end - begin < 2 * kMinPart || end - begin > kMaxLength) return false;
+  for (uint32_t k = begin; k < end; ++k) {
+    const auto c = static_cast<unsigned char>(text[k] | 0x20);
+    if (c < 'a' || c > 'z') return false;  // letters only
   }
   auto everyday_part = [&](uint32_t b, uint32_t e) {
     return (gazetteer_.lookup(word_hash(text, Token{b, e, false, false})).full & common_categories_) != 0;
   };
-  for (uint32_t k = t.begin + kMinPart; k + kMinPart <= t.end; ++k) {
-    if (everyday_part(t.begin, k) && everyday_part(k, t.end)) return true;
+  for (uint32_t k = begin + kMinPart; k + kMinPart <= end; ++k) {
+    if (everyday_part(begin, k) && everyday_part(k, end)) return true;
   }
   return false;
 }
@@ -1514,10 +1512,10 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   }
   // A name of one word that no name list knows and that is two everyday
   // words of four letters or more run together is a brand, an
-  // organisation: "Simpletuition", "Karmadata" (not "Goodwin", which the
+  // organisation: "Simpletuition", "Karmadata" (not "Woodward", which the
   // lists know as a name).
-  if (span.type == PiiType::kPerson && to - from == 1 && compound_of_words(text, tokens[from].begin, tokens[from].end) &&
-      (tagger_views()[from].gazetteer.full & name_categories_) == 0) {
+  if (span.type == PiiType::kPerson && to - from == 1 && (tagger_views()[from].gazetteer.full & name_categories_) == 0 &&
+      compound_of_words(text, tokens[from].begin, tokens[from].end)) {
     span.type = PiiType::kOrganization;
   }
   // A place or an organisation of one word that is only a name is a name:
