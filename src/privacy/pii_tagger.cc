@@ -1273,6 +1273,34 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     name(j + 2, to);
     return true;
   };
+  // Token j, a possessive that is no everyday word, before a word of
+  // personal data (address, phone, e-mail, birthday, number, name): its
+  // owner is a person, a span of its own without the 's, or the place or
+  // organisation of this tagger over just the word becomes one.
+  auto owner_of_personal_data = [&](size_t j) {
+    const Token& t = tokens[j];
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    const auto stem = static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    if (stem == t.end - t.begin || stem < 2 || j + 1 >= n || tokens[j + 1].newline_before || !word(j)) return false;
+    const Token& next = tokens[j + 1];
+    if (!(token_is(text, next, "address") || token_is(text, next, "phone") || token_is(text, next, "email") ||
+          token_is(text, next, "birthday") || token_is(text, next, "number") || token_is(text, next, "name"))) {
+      return false;
+    }
+    const Token owner{t.begin, t.begin + stem, false, false};
+    if ((gazetteer_.lookup(word_hash(text, owner)).full & common_categories_) != 0) return false;  // "the user's email"
+    if (mixed && std::none_of(text.begin() + owner.begin, text.begin() + owner.end, [](char c) { return c >= 'a' && c <= 'z'; })) {
+      return false;  // an acronym's: "NASA's address"
+    }
+    const size_t k = span_over(out, j);
+    if (k == out.size()) {
+      add_span(out, {PiiType::kPerson, owner.begin, owner.end});
+    } else if (k >= first && out[k].begin == owner.begin && (out[k].end == owner.end || out[k].end == t.end) &&
+               (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization)) {
+      out[k] = {PiiType::kPerson, owner.begin, owner.end};
+    }
+    return true;
+  };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     // In text with capitals, an English title in small letters before a
@@ -1281,6 +1309,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         introduced_by_title(j - 2)) {
       continue;
     }
+    // Whose address: "here's Gregorina's address", "časlav's phone".
+    if (owner_of_personal_data(j)) continue;
     if (j + 2 >= n) break;
     // Neither a title (a stop right after it) nor a line's first word.
     if (j > 0 && !tokens[j].newline_before && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {

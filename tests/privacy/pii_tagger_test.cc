@@ -687,6 +687,12 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   // of the list before a stop.
   EXPECT_EQ(names("The report of dr. Zorvath is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("We sailed into the bay. Zorvath is late."), std::vector<std::string>{});
+  // The owner of an address, a phone, a name: a person, without the 's.
+  EXPECT_EQ(names("Here is Zorvath's address."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("here is zorvath's phone."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("here is the note's address."), std::vector<std::string>{});
+  EXPECT_EQ(names("Here is NASA's address."), std::vector<std::string>{});
+  EXPECT_EQ(names("Here is Zorvath's car."), std::vector<std::string>{});
   EXPECT_EQ(names("Zorvath: \"Who are you?\"\nQuillborne Ashby: \"A friend.\""),
             (std::vector<std::string>{"Zorvath", "Quillborne Ashby"}));
   EXPECT_EQ(names("Note: \"Who are you?\""), std::vector<std::string>{});
