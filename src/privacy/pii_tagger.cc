@@ -1274,7 +1274,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     return true;
   };
   // Token j, a possessive that is no everyday word, before a word of
-  // personal data (address, phone, e-mail, birthday, number, name): its
+  // personal data (address, phone, email, birthday, number, name): its
   // owner is a person, a span of its own without the 's, or the place or
   // organisation of this tagger over just the word becomes one.
   auto owner_of_personal_data = [&](size_t j) {
