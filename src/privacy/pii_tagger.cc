@@ -262,16 +262,18 @@ void features(const FeatureTables& tables, std::span<const TokenView> v, size_t 
 // with capitals (`mixed`), a name, a place or an organisation does not run
 // into a small word of four letters or more ("George wants", "My name");
 // "van", "de la", "of" may stand inside. Nor does an address run into such
-// a word when `ends_an_address` (tag(): not a street word, so not "corner"
-// or "lane", and either an everyday word, "Elm Street last night", or one
-// before no house number, "RR commenter Trevor", not "Trg revolucije 12").
+// a word when `ends_an_address()` (tag(): not a street word, so not
+// "corner" or "lane", and either an everyday word, "Elm Street last night",
+// or one before no house number, "RR commenter Trevor", not "Trg revolucije
+// 12"); it is asked only of such a word.
+template <typename EndsAnAddress>
 bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
-                  bool ends_an_address) {
+                  EndsAnAddress ends_an_address) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const auto first = static_cast<unsigned char>(text[tokens[i].begin]);
   if (mixed && first >= 'a' && first <= 'z' && tokens[i].end - tokens[i].begin > 3 &&
       (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization ||
-       (type == PiiType::kStreetAddress && ends_an_address))) {
+       (type == PiiType::kStreetAddress && ends_an_address()))) {
     return false;
   }
   const Token& before = tokens[i - 1];
@@ -334,6 +336,18 @@ bool number_ahead(std::string_view text, const TokenList& tokens, size_t i) {
     words += is_word_byte(c) ? 1 : 0;
   }
   return false;
+}
+
+// Whether a blank line stands between token j - 1 and token j (j > 0).
+bool blank_line_before(std::string_view text, const TokenList& tokens, size_t j) {
+  return text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos;
+}
+
+// The first word token in [j, end), past the marks that open a line ("> ",
+// ", "); end when there is none.
+size_t first_word_from(std::string_view text, const TokenList& tokens, size_t j, size_t end) {
+  while (j < end && !is_word_byte(static_cast<unsigned char>(text[tokens[j].begin]))) ++j;
+  return j;
 }
 
 // Per thread, for the text being tagged: for each token, 1 + the index in
@@ -788,8 +802,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     }
     const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
     const bool may_go_on = open_type < types_.size() &&
-                           may_continue(text, tokens, i, types_[open_type], mixed,
-                                        types_[open_type] == PiiType::kStreetAddress && ends_an_address(i));
+                           may_continue(text, tokens, i, types_[open_type], mixed, [&] { return ends_an_address(i); });
     if (mixed && prev > 0 && !tokens[i].marked && !may_go_on) {
       leave_out();
       continue;
@@ -995,15 +1008,13 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
     const bool comma_after = mixed && j < n && tokens[j].begin == out[s].end && text[tokens[j].begin] == ',';
     if (j < done || j == n || !(tokens[j].newline_before || comma_after)) continue;
     for (size_t line = 0; line < kMaxLines && j < n; ++line) {
-      // A blank line ends the block.
-      if (text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos) break;
+      if (blank_line_before(text, tokens, j)) break;  // it ends the block
       // A line of more tokens than a short line holds is none: the walk
       // stops there, so that a long line costs each address on it little.
       size_t end = j + 1;
       while (end < n && !tokens[end].newline_before && end - j <= kMaxLineTokens) ++end;
       if (end - j > kMaxLineTokens) break;
-      size_t from = j;
-      while (from < end && !is_word_byte(first_byte(from))) ++from;  // "> ", ", "
+      const size_t from = first_word_from(text, tokens, j, end);
       // The line's words: numbers, joining words, and the others
       // capitalised in text with capitals, in lower-case text none an
       // everyday word; marks only inside a name ("Sant'Anna",
@@ -1064,15 +1075,22 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
   const TokenList& tokens = tagger_tokens();
   constexpr size_t kMaxSenderWords = 4, kMaxTitleWords = 8;
   auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
-  // The first token of the line that token j is on.
+  // The first token of the line that token j is on: a table of the text's
+  // tokens, built on the first address, so that a long line with many
+  // addresses is walked once.
+  thread_local std::vector<uint32_t> line_of;
+  bool lines_built = false;
   auto line_start = [&](size_t j) {
-    while (j > 0 && !tokens[j].newline_before) --j;
-    return j;
-  };
-  // The first token after the marks that open the line from token j on.
-  auto after_marks = [&](size_t j, size_t end) {
-    while (j < end && !is_word_byte(first_byte(j))) ++j;
-    return j;
+    if (!lines_built) {
+      line_of.resize(tokens.size());
+      uint32_t line = 0;
+      for (size_t t = 0; t < tokens.size(); ++t) {
+        if (tokens[t].newline_before) line = static_cast<uint32_t>(t);
+        line_of[t] = line;
+      }
+      lines_built = true;
+    }
+    return size_t{line_of[j]};
   };
   // The words of tokens [from, end), one line: how many, whether all are
   // capitalised, and whether they fit a letterhead (two letters or more,
@@ -1116,52 +1134,24 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
     add_span(out, {PiiType::kTitle, tokens[from].begin, tokens[l.last].end});
     return true;
   };
-  // Whether a blank line stands right before token j.
-  auto blank_before = [&](size_t j) {
-    return text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos;
-  };
-  // The line of token k, walking back no further than the token asked
-  // before when k follows it: the addresses come in order of begin (the
-  // structured scan's, then the decoder's), so a long line with many
-  // addresses is walked once.
-  size_t asked = 0, asked_line = 0;
-  bool any_asked = false;
-  auto line_of = [&](size_t k) {
-    size_t line = 0;
-    if (!any_asked || k < asked) {
-      line = line_start(k);
-    } else {
-      size_t j = k;
-      while (j > asked && !tokens[j].newline_before) --j;
-      line = j > asked || tokens[j].newline_before ? j : asked_line;
-    }
-    asked = k;
-    asked_line = line;
-    any_asked = true;
-    return line;
-  };
-  size_t read = tokens.size();     // the line of the last address read: one letterhead per line
-  size_t head_of = tokens.size(), head = 0;  // the first token of the line above line `head_of`
+  size_t read = tokens.size();  // the line of the last address read: one letterhead per line
   for (size_t s = 0; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     const size_t k = first_token_from(tokens, out[s].begin);
     if (k == tokens.size()) continue;
-    const size_t line = line_of(k);
+    const size_t line = line_start(k);
     if (line == 0 || line == read) continue;
-    if (line != head_of) {  // once per line
-      head_of = line;
-      head = line_start(line - 1);
-    }
-    // The address opens its line (after_marks() walks only the marks that
-    // open it), or the head is the text's first line.
-    if (after_marks(line, k) != k && head != 0) continue;
+    const size_t head = line_start(line - 1);
+    // The address opens its line (past the marks that open it), or the
+    // head is the text's first line.
+    if (first_word_from(text, tokens, line, k) != k && head != 0) continue;
     read = line;
-    const size_t from = after_marks(head, line);
+    const size_t from = first_word_from(text, tokens, head, line);
     const Line l = read_line(from, line);
     if (!l.fits) continue;
     if (!l.capitalised || l.words > kMaxSenderWords) {
       // "Name / Benefits manager / 63 Ommerweg 159"
-      if (!blank_before(line)) add_title(from, line);
+      if (!blank_line_before(text, tokens, line)) add_title(from, line);
       continue;
     }
     const size_t covering = span_over(out, from);
@@ -1177,9 +1167,9 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
     }
     // "Name / Benefits manager / Soul Sounds Unlimited / 63 Ommerweg 159"
     const size_t sender = span_over(out, from);
-    if (head > 0 && !blank_before(head) && sender != out.size() && out[sender].type == PiiType::kOrganization) {
-      const size_t above = line_start(head - 1);
-      add_title(after_marks(above, head), head);
+    if (head > 0 && !blank_line_before(text, tokens, head) && sender != out.size() &&
+        out[sender].type == PiiType::kOrganization) {
+      add_title(first_word_from(text, tokens, line_start(head - 1), head), head);
     }
   }
 }
