@@ -860,6 +860,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
               [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
   }
+  join_addresses_in_sentences(text, out, first_tagged);
 }
 
 namespace {
@@ -1211,6 +1212,88 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
       if (tagger_cover().built) cover_span(out, k);
     }
   }
+}
+
+void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  constexpr size_t kLookBack = 8, kMaxJoined = 8, kMaxParting = 16;
+  // Whether token k stands in a sentence: a word before it on its line,
+  // within kLookBack tokens, and its line not opened by a number ("17 R
+  // Família Marques 19" is an envelope's line).
+  auto in_a_sentence = [&](size_t k) {
+    auto word = [&](size_t j) { return is_word_byte(static_cast<unsigned char>(text[tokens[j].begin])); };
+    size_t j = k, first_word = tokens.size();
+    for (size_t seen = 0; seen < kLookBack && j > 0 && !tokens[j].newline_before; ++seen) {
+      if (word(--j)) first_word = j;
+    }
+    const bool line_opens_at_j = j == 0 || tokens[j].newline_before;
+    return first_word < tokens.size() && !(line_opens_at_j && is_number(text, tokens, first_word));
+  };
+  // Whether text[from, to) parts two lines or items of an envelope: white
+  // space and commas only, no blank line, kMaxParting bytes at most; counts
+  // its line breaks and commas into `parts`. (The parts joined count theirs
+  // too: "Moss, Turkey" may be one place.)
+  struct Parts {
+    size_t line_breaks = 0, commas = 0;
+  };
+  auto parting = [&](uint32_t from, uint32_t to, Parts& parts) {
+    if (to - from > kMaxParting) return false;
+    size_t breaks = 0, commas = 0;
+    for (uint32_t b = from; b < to; ++b) {
+      const char c = text[b];
+      breaks += c == '\n' ? 1 : 0;
+      commas += c == ',' ? 1 : 0;
+      if (c != '\n' && c != ' ' && c != '\t' && c != '\r' && c != ',') return false;
+    }
+    parts.line_breaks += breaks;
+    parts.commas += commas;
+    return breaks < 2;
+  };
+  // Whether out[to] may join the address joined so far, `joined`: a place;
+  // an address line that is a postcode alone or opens with no number
+  // ("Apt. 328", "Dašická 688" after its house number "60"); or a street
+  // after a house number alone, a space apart. Not the next address of a
+  // list ("12 Novak Street, Graz, 13 Novak Street").
+  auto joins = [&](const PiiSpan& joined, size_t to) {
+    const PiiSpan& next = out[to];
+    if (next.type == PiiType::kLocation) return true;
+    if (next.type != PiiType::kStreetAddress) return false;
+    const size_t j = first_token_from(tokens, next.begin);
+    if (j == tokens.size() || !is_number(text, tokens, j) || tokens[j].end == next.end) return true;
+    const size_t h = first_token_from(tokens, joined.begin);
+    return tokens[h].end == joined.end && all_digits(text, tokens[h]) && next.begin == joined.end + 1;
+  };
+  size_t kept = first;
+  for (size_t s = first; s < out.size();) {
+    PiiSpan span = out[s];
+    size_t next = s + 1;
+    const size_t k = span.type == PiiType::kStreetAddress ? first_token_from(tokens, span.begin) : tokens.size();
+    if (k < tokens.size() && tokens[k].begin == span.begin && !tokens[k].newline_before && in_a_sentence(k) &&
+        !(kept > first && out[kept - 1].end > tokens[k - 1].begin)) {
+      // The spans that follow, as far as the last one that makes an
+      // envelope of them: past a line break, or past two commas on the
+      // address's line ("68 Hulsterdreef 100 Apt. 535, København K, Sweden
+      // 36018"; not "95 Lille Vibyvej 8, Måløv", a street and its town).
+      PiiSpan joined = span;
+      Parts parts;
+      size_t to = next, crossed_to = next;
+      while (to < out.size() && to - s <= kMaxJoined && joins(joined, to) && parting(joined.end, out[to].begin, parts)) {
+        const std::string_view next_part = text.substr(out[to].begin, out[to].end - out[to].begin);
+        parts.line_breaks += static_cast<size_t>(std::count(next_part.begin(), next_part.end(), '\n'));
+        parts.commas += static_cast<size_t>(std::count(next_part.begin(), next_part.end(), ','));
+        joined.end = out[to].end;
+        ++to;
+        if (parts.line_breaks > 0 || parts.commas >= 2) {
+          span.end = joined.end;
+          crossed_to = to;
+        }
+      }
+      next = crossed_to;
+    }
+    out[kept++] = span;
+    s = next;
+  }
+  out.resize(kept);
 }
 
 void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,

@@ -788,9 +788,13 @@ TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nC. Graz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
-  // What follows an address on its line after a comma is a line of its own.
+  // What follows an address on its line after a comma is a line of its own
+  // (the address in a sentence: written whole once it crosses a line, see
+  // AnAddressInASentenceIsWrittenWhole).
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Zephyrine"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Zephyrine"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Zephyrine\nGraz"),
-            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Zephyrine", "LOCATION:Graz"}));
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street, Zephyrine\nGraz"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, see you\nGraz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street Zephyrine\nGraz"),
@@ -798,6 +802,41 @@ TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
   // A joining word opens no place.
   EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n, of Graz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Graz"}));
+}
+
+// An address a sentence runs into is one span with the lines of its
+// envelope below it, or with a town and a country after two commas on its
+// line; one that opens its line keeps its lines apart, as does one after a
+// span on its line, and a list's next address stays its own.
+TEST(PiiTaggerTest, AnAddressInASentenceIsWrittenWhole) {
+  const std::vector<PiiExample> train = addresses_on_their_line();
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"send", "it", "to", "thanks"}}, {"country", {"turkey"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street\n MOSS\n Turkey 05557\nThanks"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street\n MOSS\n Turkey 05557"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Moss, Turkey 05557\nThanks"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street, Moss, Turkey 05557"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12\n MOSS"), (std::vector<std::string>{"STREET_ADDRESS:12\n MOSS"}));
+  // A blank line ends the envelope.
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12\n\n13\n MOSS"),
+            (std::vector<std::string>{"STREET_ADDRESS:12", "STREET_ADDRESS:13", "LOCATION:MOSS"}));
+  // A street and its town.
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Moss."),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Moss"}));
+  // A list of addresses.
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Moss, 13 Novak Street, Graz."),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Moss", "STREET_ADDRESS:13 Novak Street",
+                                      "LOCATION:Graz"}));
+  // An envelope: the address opens its line, or a number opens the line,
+  // or a span stands right before it.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n MOSS\n Turkey 05557"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS", "LOCATION:Turkey",
+                                      "STREET_ADDRESS:05557"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street R 14 Novak Street\n MOSS"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:14 Novak Street", "LOCATION:MOSS"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street 14 Novak Street\n MOSS"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:14 Novak Street", "LOCATION:MOSS"}));
 }
 
 // The line above an address, as a letterhead writes it, is the sender: an
@@ -961,6 +1000,10 @@ TEST(PiiTaggerTest, TheHouseNumberBeforeAnAddressIsAnAddress) {
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31, Graz."),
             (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   EXPECT_EQ(values_of(tagger, "We meet at 61\nNovakweg 31, Graz."), (std::vector<std::string>{"Novakweg 31", "Graz"}));
+  // In a sentence, the house number, its street and the line below are one
+  // address (AnAddressInASentenceIsWrittenWhole).
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31\nGraz"),
+            (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31\nGraz"}));
   std::vector<PiiSpan> spans = {{PiiType::kZipCode, 11, 13}};
   tagger.tag("We meet at 61 Novakweg 31, Graz.", spans);
   ASSERT_EQ(spans.size(), 3u);

@@ -199,6 +199,15 @@ class PiiTagger {
   // that the decoder (out[first, decoded)) found from its first word on,
   // which becomes the title.
   void add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
+  // An address that a sentence runs into ("please return to 45 aðalgata 37
+  // / kędzierzyn-koźle / , nan / 25033 in case of an issue") is written
+  // whole: when a word stands before it on its line, no span covers the
+  // token before it, and it ends its line, the addresses and places of
+  // out[first...] that follow, each after only white space and commas, on
+  // the lines below and up to the first blank line, join it. An address
+  // that opens its line, as on an envelope or in a letter, keeps its lines
+  // apart. Precondition: out[first...] sorted by begin, none overlapping.
+  void join_addresses_in_sentences(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
