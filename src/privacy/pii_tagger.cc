@@ -860,6 +860,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
               [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
   }
+  add_street_lines(text, out, first_tagged);
   join_addresses_in_sentences(text, out, first_tagged);
 }
 
@@ -1212,6 +1213,66 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
       if (tagger_cover().built) cover_span(out, k);
     }
   }
+}
+
+void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  constexpr size_t kMaxLineTokens = 16;
+  auto word = [&](size_t j) { return is_word_byte(static_cast<unsigned char>(text[tokens[j].begin])); };
+  // The first token of the line of token k when only marks stand before k
+  // on it, within kMaxLineTokens; else tokens.size().
+  auto opens_its_line = [&](size_t k) {
+    for (size_t j = k, seen = 0; seen <= kMaxLineTokens; --j, ++seen) {
+      if (j != k && word(j)) return tokens.size();
+      if (j == 0 || tokens[j].newline_before) return j;
+    }
+    return tokens.size();
+  };
+  std::vector<PiiSpan> added;
+  for (size_t s = first; s < out.size(); ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    const size_t k = first_token_from(tokens, out[s].begin);
+    const size_t unit_end = first_token_from(tokens, out[s].end);  // one past the span's last token
+    if (k == tokens.size() || tokens[k].begin != out[s].begin || unit_end == k || is_number(text, tokens, k) ||
+        !word(k) || !all_digits(text, tokens[unit_end - 1])) {
+      continue;
+    }
+    const size_t line = opens_its_line(k);
+    if (line == tokens.size() || line == 0 || blank_line_before(text, tokens, line)) continue;
+    // The line above: [above, line).
+    size_t above = line - 1;
+    while (above > 0 && !tokens[above].newline_before && line - above <= kMaxLineTokens) --above;
+    if (!(above == 0 || tokens[above].newline_before) || line - above > kMaxLineTokens) continue;
+    const size_t number = first_word_from(text, tokens, above, line);
+    if (number + 2 > line || !all_digits(text, tokens[number]) || tokens[number].end - tokens[number].begin > 5) continue;
+    size_t last = line - 1;
+    while (last > number && !word(last)) --last;
+    bool street_words = last > number, letters = false;
+    for (size_t j = number + 1; j <= last && street_words; ++j) {
+      const char c = text[tokens[j].begin];
+      street_words = word(j) || (tokens[j].end - tokens[j].begin == 1 && std::string_view(".-'/").find(c) != std::string_view::npos);
+      letters = letters || (word(j) && !is_number(text, tokens, j));
+    }
+    if (!street_words || !letters) continue;
+    // The spans over the line: only the tagger's places, names and
+    // organisations, right before out[s].
+    const uint32_t line_begin = tokens[number].begin, line_end = tokens[last].end;
+    size_t over = s;
+    while (over > 0 && out[over - 1].end > tokens[above].begin) --over;
+    bool gives_way = over >= first;
+    for (size_t i = over; i < s && gives_way; ++i) {
+      gives_way = out[i].type == PiiType::kLocation || out[i].type == PiiType::kPerson || out[i].type == PiiType::kOrganization;
+    }
+    if (!gives_way) continue;
+    for (size_t i = over; i < s; ++i) out[i].end = out[i].begin;  // dropped below
+    added.push_back({PiiType::kStreetAddress, line_begin, tokens[number].end});
+    added.push_back({PiiType::kStreetAddress, tokens[number + 1].begin, line_end});
+  }
+  if (added.empty()) return;
+  std::erase_if(out, [&](const PiiSpan& span) { return span.end == span.begin; });
+  out.insert(out.end(), added.begin(), added.end());
+  std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
+            [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
 }
 
 void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

@@ -839,6 +839,51 @@ TEST(PiiTaggerTest, AnAddressInASentenceIsWrittenWhole) {
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:14 Novak Street", "LOCATION:MOSS"}));
 }
 
+// The line above an envelope's unit ("Apt. 217"), opening with a number,
+// is the street: the building's number and the rest of the line, each an
+// address; a place the tagger saw there gives way.
+TEST(PiiTaggerTest, TheLineAboveAUnitIsItsStreet) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    // A tagger that learned the unit, and not the street above it.
+    PiiExample unit;
+    const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street\n";
+    const std::string apt = "Apt. " + std::to_string(100 + k);
+    unit.text = "Send it to:\n" + street + apt + "\nThanks.";
+    const auto at = static_cast<uint32_t>(12 + street.size());
+    unit.spans = {{PiiType::kStreetAddress, at, static_cast<uint32_t>(at + apt.size())}};
+    train.push_back(std::move(unit));
+    PiiExample place;
+    const std::string city = kCities[k % kCities.size()];
+    place.text = "We met in " + city + " today.";
+    place.spans = {{PiiType::kLocation, 10, static_cast<uint32_t>(10 + city.size())}};
+    train.push_back(std::move(place));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "see"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n> 60 Aqqusinersuaq\n> Apt. 217\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:60", "STREET_ADDRESS:Aqqusinersuaq", "STREET_ADDRESS:Apt. 217"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n60 Porto\nApt. 217\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:60", "STREET_ADDRESS:Porto", "STREET_ADDRESS:Apt. 217"}));
+  // Not a line without the building's number (here a letterhead), nor one
+  // a blank line parts from the unit, nor one with other marks, nor one
+  // above a unit inside its line.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nAqqusinersuaq\nApt. 217\nThanks."),
+            (std::vector<std::string>{"ORGANIZATION:Aqqusinersuaq", "STREET_ADDRESS:Apt. 217"}));
+  for (const char* text : {"Send it to:\n60 Aqqusinersuaq\n\nApt. 217\nThanks.", "Send it to:\n60 Aqqusinersuaq: x\nApt. 217\nThanks.",
+                           "Send it to:\n60 Aqqusinersuaq\nSee Apt. 217\nThanks."}) {
+    EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:Apt. 217"})) << text;
+  }
+  // Nor a line where a span found before tagging stands.
+  const std::string text = "Send it to:\n60 Porto\nApt. 217\nThanks.";
+  std::vector<PiiSpan> spans = {{PiiType::kZipCode, 12, 14}};
+  tagger.tag(text, spans);
+  EXPECT_TRUE(std::none_of(spans.begin(), spans.end(), [&](const PiiSpan& s) {
+    return s.type == PiiType::kStreetAddress && text.substr(s.begin, s.end - s.begin) == "Porto";
+  }));
+}
+
 // The line above an address, as a letterhead writes it, is the sender: an
 // organisation, or a person whose first word is only a name; a place the
 // tagger saw there is an organisation.

@@ -199,6 +199,17 @@ class PiiTagger {
   // that the decoder (out[first, decoded)) found from its first word on,
   // which becomes the title.
   void add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
+  // The line right above an address line that opens with a word and ends
+  // in a number (a unit: "Apt. 217", "Suite 574"), both opening their
+  // lines after any marks ("> ", "??? "), is the street when it opens with
+  // a number and holds only words and the marks of a street's name (". -
+  // ' /"), 16 tokens at most: the number, the building's, is an address of
+  // its own, and the rest of the line another, as the dev labels write an
+  // envelope ("60 / Aqqusinersuaq 274 / Apt. 217"). Places, names and
+  // organisations of out[first...] the tagger saw on that line give way;
+  // another span there leaves it as it is. Precondition: out[first...]
+  // sorted by begin, none overlapping.
+  void add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // An address that a sentence runs into ("please return to 45 aðalgata 37
   // / kędzierzyn-koźle / , nan / 25033 in case of an issue") is written
   // whole: when a word stands before it on its line, no span covers the
