@@ -86,24 +86,18 @@ size_t possessive_stem(const unsigned char* s, size_t n) {
   return n;
 }
 
-// The word hash, FNV-1a hashes of the token's first and last three bytes
-// (lower-cased) and of its shape (kinds, runs collapsed, 6 at most), in one
-// pass over the token without copying it; then the word's gazetteer matches.
+// The word hash and the FNV-1a hash of the token's shape (kinds, runs
+// collapsed, 6 at most), in one pass over the token without copying it;
+// then the word's gazetteer matches. Not the affixes: add_affixes().
 TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazetteer) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
   const size_t n = t.end - t.begin;
-  const size_t suffix_from = n > 3 ? n - 3 : 0;
-  uint64_t word = kFnvOffset, prefix = 11, suffix = 13, shape = 7;
+  uint64_t word = kFnvOffset, shape = 7;
   uint8_t last_kind = 0;
   size_t shape_len = 0;
   for (size_t k = 0; k < n; ++k) {
     const ByteView b = kByteView[s[k]];
     word = (word ^ b.lower) * kFnvPrime;
-    // Selects, not branches: the switch from prefix to suffix bytes falls
-    // at a different place in every token.
-    const uint64_t next_prefix = (prefix ^ b.lower) * kFnvPrime, next_suffix = (suffix ^ b.lower) * kFnvPrime;
-    prefix = k < 3 ? next_prefix : prefix;
-    suffix = k >= suffix_from ? next_suffix : suffix;
     if (shape_len < 6 && (shape_len == 0 || b.kind != last_kind)) {
       shape = (shape ^ b.kind) * kFnvPrime;
       last_kind = b.kind;
@@ -113,14 +107,25 @@ TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazett
   TokenView v;
   v.word = word;
   v.shape = shape;
-  v.prefix = prefix;
-  v.suffix = suffix;
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;
   // A possessive ("Liam's", "Liam’s") is looked up without its 's.
   const size_t stem = possessive_stem(s, n);
   v.gazetteer = gazetteer.lookup(stem == n ? word : word_hash(text, Token{t.begin, static_cast<uint32_t>(t.begin + stem), false, false}));
   return v;
+}
+
+// Sets v.prefix and v.suffix: FNV-1a hashes of the token's first and last
+// three bytes (lower-cased; all of a shorter token). Only a token that is
+// scored needs them, a few of those viewed.
+void add_affixes(std::string_view text, const Token& t, TokenView& v) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  const size_t n = t.end - t.begin, head = std::min<size_t>(n, 3);
+  uint64_t prefix = 11, suffix = 13;
+  for (size_t k = 0; k < head; ++k) prefix = (prefix ^ kByteView[s[k]].lower) * kFnvPrime;
+  for (size_t k = n - head; k < n; ++k) suffix = (suffix ^ kByteView[s[k]].lower) * kFnvPrime;
+  v.prefix = prefix;
+  v.suffix = suffix;
 }
 
 // Feature templates; each hashes with its own id.
@@ -612,7 +617,10 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
     TrainingRow row;
     row.mixed = mixed_case(e.text);
     row.gold.assign(tokens.size(), 0);
-    for (const Token& tok : tokens) row.views.push_back(view_of(e.text, tok, t.gazetteer_));
+    for (const Token& tok : tokens) {
+      row.views.push_back(view_of(e.text, tok, t.gazetteer_));
+      add_affixes(e.text, tok, row.views.back());
+    }
     for (const PiiSpan& s : e.spans) {
       const auto k = std::find(t.types_.begin(), t.types_.end(), s.type);
       if (k == t.types_.end()) continue;
@@ -808,6 +816,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     view_around(i);
+    add_affixes(text, tokens[i], views[i]);
     features(tables, {views.data(), tokens.size()}, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
     pii_scores::add_scores(weights_.data(), {f.begin(), f.end()}, stride(), prev > 0 ? stride() : open_width(),
