@@ -870,6 +870,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
               [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
   }
   add_street_lines(text, out, first_tagged);
+  split_house_numbers(text, out, first_tagged);
   join_addresses_in_sentences(text, out, first_tagged);
 }
 
@@ -1222,6 +1223,63 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
       if (tagger_cover().built) cover_span(out, k);
     }
   }
+}
+
+void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  std::vector<PiiSpan> split;
+  for (size_t s = first; s < out.size(); ++s) {
+    const PiiSpan& span = out[s];
+    if (span.type != PiiType::kStreetAddress) continue;
+    const size_t k = first_token_from(tokens, span.begin);
+    if (k + 2 >= tokens.size() || tokens[k].begin != span.begin || !all_digits(text, tokens[k]) ||
+        tokens[k].end - tokens[k].begin > 3 || tokens[k + 1].begin != tokens[k].end + 1 || text[tokens[k].end] != ' ' ||
+        tokens[k + 1].end >= span.end || text.substr(span.begin, span.end - span.begin).find('\n') != std::string_view::npos) {
+      continue;
+    }
+    // The street's number, then at most a comma and a place: not a unit
+    // ("... 1615 Suite 498 Curitiba"), nor another line. The street has a
+    // word (opening with a letter: not "•") of two bytes or more that no
+    // list of everyday words knows, or a street list does, and no marks but those of a street's name ("7
+    // and 3", "70 kg (154" are no addresses to split).
+    auto opens_with_a_letter = [&](const Token& t) {
+      const uint32_t cp = code_point_at(text, t.begin).value;
+      return cp < 0x80 ? ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') : letter_code_point(cp);
+    };
+    size_t street_number = 0;
+    bool ends_there = true, named = false;
+    for (size_t j = k + 1; j < tokens.size() && tokens[j].begin < span.end && ends_there; ++j) {
+      const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+      if (street_number == 0 && !is_word_byte(c) &&
+          !(tokens[j].end - tokens[j].begin == 1 && std::string_view(".-'/").find(static_cast<char>(c)) != std::string_view::npos)) {
+        ends_there = false;
+      } else if (street_number == 0 && tokens[j].end - tokens[j].begin >= 2 && opens_with_a_letter(tokens[j])) {
+        const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
+        named = named || (m.full & common_categories_) == 0 || ((m.full | m.part) & street_categories_) != 0;
+      }
+      if (street_number == 0) {
+        street_number = is_number(text, tokens, j) ? j : 0;
+      } else if (j == street_number + 1) {
+        ends_there = text[tokens[j].begin] == ',';
+      } else {
+        ends_there = !is_number(text, tokens, j);
+      }
+    }
+    const bool address_follows = s + 1 < out.size() && out[s + 1].type == PiiType::kStreetAddress &&
+                                 text.substr(span.end, out[s + 1].begin - span.end).find('\n') == std::string_view::npos;
+    if (street_number == 0 || !ends_there || !named || address_follows) continue;
+    // What follows the street's comma is its place.
+    const size_t place = street_number + 2;
+    if (place < tokens.size() && tokens[place].begin < span.end) {
+      split.push_back({PiiType::kLocation, tokens[place].begin, span.end});
+    }
+    split.push_back({PiiType::kStreetAddress, tokens[k + 1].begin, tokens[street_number].end});
+    out[s].end = tokens[k].end;
+  }
+  if (split.empty()) return;
+  out.insert(out.end(), split.begin(), split.end());
+  std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
+            [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
 }
 
 void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

@@ -494,7 +494,10 @@ TEST(PiiTaggerTest, AddressesRunIntoUnknownSmallWordsOnlyBeforeTheirNumber) {
   o.gazetteers = {{"common_word", {"today"}}, {"street_suffix", {"Trg", "Put", "Ulica", "Obala"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto address = [&](const std::string& text) { return first_of(tagger, text, PiiType::kStreetAddress); };
-  EXPECT_EQ(address("Please call Anna at 5 Trg pobjede 8 today."), "5 Trg pobjede 8");
+  // (The building's number is then an address of its own:
+  // TheBuildingsNumberIsAnAddressOfItsOwn.)
+  EXPECT_EQ(values_of(tagger, "Please call Anna at 5 Trg pobjede 8 today.", PiiType::kStreetAddress),
+            (std::vector<std::string>{"5", "Trg pobjede 8"}));
   EXPECT_EQ(address("Please call Anna at 5 Trg pobjede reportedly."), "5 Trg");
   // Nor does a number open an address before such a word.
   EXPECT_EQ(values_of(tagger, "Please call Anna at 60 mambas today.", PiiType::kStreetAddress),
@@ -1024,6 +1027,43 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
   tagger.tag(envelopes, spans);
   EXPECT_EQ(spans.size(), 15000u);
   EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const PiiSpan& s) { return s.type == PiiType::kLocation; }), 5000);
+}
+
+// An address of one line that opens with the building's number and holds
+// the street's number is the building's number and the street (and a
+// place after a comma), as the dev labels write them; not when more of the
+// address follows on its line, nor a count ("7 and 3").
+TEST(PiiTaggerTest, TheBuildingsNumberIsAnAddressOfItsOwn) {
+  // Rows that label the whole: the street alone, with its town after a
+  // comma, or with its town on the line below.
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 450; ++k) {
+    std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
+    std::string opening = "We meet at ";
+    if (k % 3 == 1) street += ", " + kCities[k % kCities.size()];
+    if (k % 3 == 2) opening = "Send it to:\n", street += "\n" + kCities[k % kCities.size()];
+    PiiExample e;
+    e.text = opening + street + (k % 3 == 2 ? "\nThanks." : ".");
+    const auto at = static_cast<uint32_t>(opening.size());
+    e.spans = {{PiiType::kStreetAddress, at, static_cast<uint32_t>(at + street.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"we", "meet", "at", "and", "apt", "send", "it", "to", "thanks"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31, Graz."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // An address over more than one line stays whole.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n61 Novakweg 31\nGraz\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31\nGraz"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n61 Novakweg 31,\nGraz\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31,\nGraz"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg."), (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31 Apt. 5."),
+            (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31 Apt"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 • 31."), (std::vector<std::string>{"STREET_ADDRESS:61 • 31"}));
 }
 
 // A tagger that learned streets as "<name>weg <number>" adds the building's

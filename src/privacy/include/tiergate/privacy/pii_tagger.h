@@ -199,6 +199,17 @@ class PiiTagger {
   // that the decoder (out[first, decoded)) found from its first word on,
   // which becomes the title.
   void add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
+  // An address of out[first...] on one line that opens with a building's
+  // number of up to three digits, a space apart, and holds another number
+  // (the street's: "85 Trg revolucije 12", "95 199 Beach Road") after
+  // which it ends or goes on only after a comma with no number ("95 Lille
+  // Vibyvej 8, Måløv") is two: the building's number and the street, as
+  // the dev labels write them, and a place after the comma. Not when more
+  // of the address follows on its line, in the span ("1615 Suite 498
+  // Curitiba") or after it.
+  // join_addresses_in_sentences() joins them again where a sentence runs
+  // into a whole envelope. Precondition: out[first...] sorted by begin.
+  void split_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // The line right above an address line that opens with a word and ends
   // in a number (a unit: "Apt. 217", "Suite 574"), both opening their
   // lines after any marks ("> ", "??? "), is the street when it opens with
