@@ -858,6 +858,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     reset_cover();
   }
   const size_t decoded = out.size();
+  cut_envelopes(text, out, first_tagged, decoded);
   add_house_numbers(text, out, first_tagged, decoded);
   add_address_lines(text, out, decoded, mixed);
   add_letterheads(text, out, first_tagged, decoded, mixed);
@@ -985,6 +986,27 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     added = true;
   }
   return added;
+}
+
+void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
+  const TokenList& tokens = tagger_tokens();
+  for (size_t s = first; s < decoded; ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kStreetAddress) continue;
+    const std::string_view value = text.substr(span.begin, span.end - span.begin);
+    const size_t line_end = value.find('\n');
+    if (line_end == std::string_view::npos || line_end + 1 >= value.size() || value[line_end + 1] != ' ') continue;
+    // The address opens its line, after marks or a building's number alone.
+    const size_t k = first_token_from(tokens, span.begin);
+    if (k == tokens.size() || tokens[k].begin != span.begin) continue;
+    size_t j = k;
+    while (j > 0 && !tokens[j].newline_before && !is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin]))) --j;
+    if (j > 0 && !tokens[j].newline_before && all_digits(text, tokens[j - 1]) && (j - 1 == 0 || tokens[j - 1].newline_before)) --j;
+    if (!(j == 0 || tokens[j].newline_before)) continue;
+    uint32_t end = span.begin + static_cast<uint32_t>(line_end);
+    while (end > span.begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
+    span.end = end;
+  }
 }
 
 void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {

@@ -1066,6 +1066,36 @@ TEST(PiiTaggerTest, TheBuildingsNumberIsAnAddressOfItsOwn) {
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 • 31."), (std::vector<std::string>{"STREET_ADDRESS:61 • 31"}));
 }
 
+// An envelope the decoder ran over its indented lines, opening its line, is
+// read line by line: the street, then the lines below (a place here).
+TEST(PiiTaggerTest, AnEnvelopeOverIndentedLinesIsReadLineByLine) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    // The building's number, where there is one, is left out of the span.
+    const std::string number = k % 2 == 0 ? "" : std::to_string(2 + k % 90) + " ";
+    const std::string envelope = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) + "\n " + kCities[k % kCities.size()];
+    PiiExample e;
+    e.text = "Send it to:\n" + number + envelope + "\nThanks.";
+    const auto at = static_cast<uint32_t>(12 + number.size());
+    e.spans = {{PiiType::kStreetAddress, at, static_cast<uint32_t>(at + envelope.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "we", "meet", "at"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  for (const char* text : {"Send it to:\nNovakweg 31\n Graz\nThanks.", "Send it to:\n> Novakweg 31\n Graz\nThanks."}) {
+    EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"})) << text;
+  }
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\n61 Novakweg 31\n Graz\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // Not lines that are not indented, nor an address after a word on its
+  // line.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nNovakweg 31\nGraz\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31\nGraz"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nSend Novakweg 31\n Graz\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31\n Graz"}));
+}
+
 // A tagger that learned streets as "<name>weg <number>" adds the building's
 // number before one ("61 Elmweg 31") as an address of its own; not one on
 // the line before, nor one a span covers.

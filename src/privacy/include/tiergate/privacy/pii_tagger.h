@@ -161,6 +161,14 @@ class PiiTagger {
   // Massbyntie 27": the number, then the street); not a verse ("2 Samuel
   // 11:4"). Returns whether it added any (after the spans, out of order).
   bool add_numbered_streets(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out) const;
+  // An address of out[first, decoded) that the decoder ran over the lines
+  // of an envelope below it, indented ("35 Kromwater 38 / Apt. 705 /
+  // Zoetermeer / Tanzania 53144", each line below opening with a space),
+  // ends at its first line when it opens its line (after any marks, or
+  // after the building's number alone): the dev labels write such
+  // envelopes line by line (82 of 95 rows), and add_address_lines() reads
+  // the lines below.
+  void cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // Adds the house number before an address of out[first, decoded):
   // digits alone, on its line, one blank or more before the address's first
   // token, that no span covers ("61 Wiesenstrasse 31", "09 Avenue des
