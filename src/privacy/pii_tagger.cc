@@ -1259,43 +1259,49 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
         tokens[k + 1].end >= span.end || text.substr(span.begin, span.end - span.begin).find('\n') != std::string_view::npos) {
       continue;
     }
-    // The street's number, then at most a comma and a place: not a unit
-    // ("... 1615 Suite 498 Curitiba"), nor another line. The street has a
-    // word (opening with a letter: not "•") of two bytes or more that no
-    // list of everyday words knows, or a street list does, and no marks but those of a street's name ("7
-    // and 3", "70 kg (154" are no addresses to split).
+    // The street: its number and its name ("Trg revolucije 12", "199
+    // Beach Road"), its name a word (opening with a letter: not "•") of two
+    // bytes or more that no list of everyday words knows, or a street list
+    // does, and no marks but those of a street's name ("7 and 3", "70 kg
+    // (154" are no addresses to split). Then the span ends, or goes on
+    // after a comma with a place and no number; not with a unit ("...
+    // 1615 Suite 498 Curitiba").
     auto opens_with_a_letter = [&](const Token& t) {
       const uint32_t cp = code_point_at(text, t.begin).value;
       return cp < 0x80 ? ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') : letter_code_point(cp);
     };
-    size_t street_number = 0;
-    bool ends_there = true, named = false;
-    for (size_t j = k + 1; j < tokens.size() && tokens[j].begin < span.end && ends_there; ++j) {
+    auto in_span = [&](size_t j) { return j < tokens.size() && tokens[j].begin < span.end; };
+    const bool number_first = is_number(text, tokens, k + 1);
+    size_t j = number_first ? k + 2 : k + 1;
+    bool named = false, numbered = number_first, fits = true;
+    for (; in_span(j) && fits && text[tokens[j].begin] != ','; ++j) {
       const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
-      if (street_number == 0 && !is_word_byte(c) &&
-          !(tokens[j].end - tokens[j].begin == 1 && std::string_view(".-'/").find(static_cast<char>(c)) != std::string_view::npos)) {
-        ends_there = false;
-      } else if (street_number == 0 && tokens[j].end - tokens[j].begin >= 2 && opens_with_a_letter(tokens[j])) {
+      if (is_number(text, tokens, j)) {
+        fits = !numbered;  // the street's number, once
+        numbered = true;
+        if (!number_first) {
+          ++j;
+          break;
+        }
+      } else if (!is_word_byte(c)) {
+        fits = tokens[j].end - tokens[j].begin == 1 && std::string_view(".-'/").find(static_cast<char>(c)) != std::string_view::npos;
+      } else if (tokens[j].end - tokens[j].begin >= 2 && opens_with_a_letter(tokens[j])) {
         const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
         named = named || (m.full & common_categories_) == 0 || ((m.full | m.part) & street_categories_) != 0;
       }
-      if (street_number == 0) {
-        street_number = is_number(text, tokens, j) ? j : 0;
-      } else if (j == street_number + 1) {
-        ends_there = text[tokens[j].begin] == ',';
-      } else {
-        ends_there = !is_number(text, tokens, j);
-      }
+    }
+    const size_t street_end = j;  // one past the street's last token
+    size_t place = tokens.size();
+    if (in_span(j)) {
+      fits = fits && text[tokens[j].begin] == ',' && tokens[j].end - tokens[j].begin == 1 && in_span(j + 1);
+      place = j + 1;
+      for (size_t t = place; in_span(t) && fits; ++t) fits = !is_number(text, tokens, t);
     }
     const bool address_follows = s + 1 < out.size() && out[s + 1].type == PiiType::kStreetAddress &&
                                  text.substr(span.end, out[s + 1].begin - span.end).find('\n') == std::string_view::npos;
-    if (street_number == 0 || !ends_there || !named || address_follows) continue;
-    // What follows the street's comma is its place.
-    const size_t place = street_number + 2;
-    if (place < tokens.size() && tokens[place].begin < span.end) {
-      split.push_back({PiiType::kLocation, tokens[place].begin, span.end});
-    }
-    split.push_back({PiiType::kStreetAddress, tokens[k + 1].begin, tokens[street_number].end});
+    if (!fits || !named || !numbered || address_follows) continue;
+    if (place < tokens.size()) split.push_back({PiiType::kLocation, tokens[place].begin, span.end});
+    split.push_back({PiiType::kStreetAddress, tokens[k + 1].begin, tokens[street_end - 1].end});
     out[s].end = tokens[k].end;
   }
   if (split.empty()) return;

@@ -1061,6 +1061,15 @@ TEST(PiiTaggerTest, TheBuildingsNumberIsAnAddressOfItsOwn) {
   EXPECT_EQ(typed_spans(tagger, "Send it to:\n61 Novakweg 31,\nGraz\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31,\nGraz"}));
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg."), (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg"}));
+  // The street's number may come first; not twice.
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 31 Novakweg."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:31 Novakweg"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 31 Novakweg, Graz."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:31 Novakweg", "LOCATION:Graz"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 31 Novakweg 7."), (std::vector<std::string>{"STREET_ADDRESS:61 31 Novakweg 7"}));
+  // Nor when a number follows the place (a list, another address).
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31, Graz 7."),
+            (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31, Graz 7"}));
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31 Apt. 5."),
             (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31 Apt"}));
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 • 31."), (std::vector<std::string>{"STREET_ADDRESS:61 • 31"}));

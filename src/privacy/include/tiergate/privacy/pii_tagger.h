@@ -208,10 +208,11 @@ class PiiTagger {
   // which becomes the title.
   void add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // An address of out[first...] on one line that opens with a building's
-  // number of up to three digits, a space apart, and holds another number
-  // (the street's: "85 Trg revolucije 12", "95 199 Beach Road") after
-  // which it ends or goes on only after a comma with no number ("95 Lille
-  // Vibyvej 8, Måløv") is two: the building's number and the street, as
+  // number of up to three digits, a space apart, and a street with its own
+  // number after its name or before it ("85 Trg revolucije 12", "95 199
+  // Beach Road"), after which it ends or goes on only after a comma with
+  // no number ("95 Lille Vibyvej 8, Måløv") is two: the building's number
+  // and the street, as
   // the dev labels write them, and a place after the comma. Not when more
   // of the address follows on its line, in the span ("1615 Suite 498
   // Curitiba") or after it.
