@@ -995,14 +995,21 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
     if (span.type != PiiType::kStreetAddress) continue;
     const std::string_view value = text.substr(span.begin, span.end - span.begin);
     const size_t line_end = value.find('\n');
-    if (line_end == std::string_view::npos || line_end + 1 >= value.size() || value[line_end + 1] != ' ') continue;
-    // The address opens its line, after marks or a building's number alone.
-    const size_t k = first_token_from(tokens, span.begin);
-    if (k == tokens.size() || tokens[k].begin != span.begin) continue;
-    size_t j = k;
-    while (j > 0 && !tokens[j].newline_before && !is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin]))) --j;
-    if (j > 0 && !tokens[j].newline_before && all_digits(text, tokens[j - 1]) && (j - 1 == 0 || tokens[j - 1].newline_before)) --j;
-    if (!(j == 0 || tokens[j].newline_before)) continue;
+    if (line_end == std::string_view::npos || line_end + 1 >= value.size()) continue;
+    // Right after a name on its line ("Mrs. Diana Weöres Apt. 434 40 Rue
+    // de la Sarthe 421 / Housse WLG 95697"), or opening its line, after
+    // marks or a building's number alone, with the lines below indented.
+    const bool after_a_name = s > first && out[s - 1].type == PiiType::kPerson && out[s - 1].end < span.begin &&
+                              text.substr(out[s - 1].end, span.begin - out[s - 1].end).find_first_not_of(' ') == std::string_view::npos;
+    if (!after_a_name) {
+      if (value[line_end + 1] != ' ') continue;
+      const size_t k = first_token_from(tokens, span.begin);
+      if (k == tokens.size() || tokens[k].begin != span.begin) continue;
+      size_t j = k;
+      while (j > 0 && !tokens[j].newline_before && !is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin]))) --j;
+      if (j > 0 && !tokens[j].newline_before && all_digits(text, tokens[j - 1]) && (j - 1 == 0 || tokens[j - 1].newline_before)) --j;
+      if (!(j == 0 || tokens[j].newline_before)) continue;
+    }
     uint32_t end = span.begin + static_cast<uint32_t>(line_end);
     while (end > span.begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
     span.end = end;

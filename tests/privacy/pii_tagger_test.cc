@@ -1075,9 +1075,10 @@ TEST(PiiTaggerTest, TheBuildingsNumberIsAnAddressOfItsOwn) {
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 • 31."), (std::vector<std::string>{"STREET_ADDRESS:61 • 31"}));
 }
 
-// An envelope the decoder ran over its indented lines, opening its line, is
-// read line by line: the street, then the lines below (a place here).
-TEST(PiiTaggerTest, AnEnvelopeOverIndentedLinesIsReadLineByLine) {
+// An envelope the decoder ran over its indented lines, opening its line,
+// or over its lines after a name, is read line by line: the street, then
+// the lines below (a place here).
+TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
     // The building's number, where there is one, is left out of the span.
@@ -1088,10 +1089,22 @@ TEST(PiiTaggerTest, AnEnvelopeOverIndentedLinesIsReadLineByLine) {
     const auto at = static_cast<uint32_t>(12 + number.size());
     e.spans = {{PiiType::kStreetAddress, at, static_cast<uint32_t>(at + envelope.size())}};
     train.push_back(std::move(e));
+    // A name, then on its line an envelope not indented, labelled whole.
+    PiiExample named;
+    const std::string name = kFirst[k % kFirst.size()], lines = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) +
+                                                                "\n" + kCities[k % kCities.size()];
+    named.text = "Send it to:\n" + name + " " + lines + "\nThanks.";
+    const auto street_at = static_cast<uint32_t>(12 + name.size() + 1);
+    named.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
+                   {PiiType::kStreetAddress, street_at, static_cast<uint32_t>(street_at + lines.size())}};
+    train.push_back(std::move(named));
   }
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "we", "meet", "at"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
+  // After a name on its line, indented or not.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novakweg 31\nGraz\nThanks."),
+            (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   for (const char* text : {"Send it to:\nNovakweg 31\n Graz\nThanks.", "Send it to:\n> Novakweg 31\n Graz\nThanks."}) {
     EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"})) << text;
   }

@@ -162,12 +162,12 @@ class PiiTagger {
   // 11:4"). Returns whether it added any (after the spans, out of order).
   bool add_numbered_streets(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out) const;
   // An address of out[first, decoded) that the decoder ran over the lines
-  // of an envelope below it, indented ("35 Kromwater 38 / Apt. 705 /
-  // Zoetermeer / Tanzania 53144", each line below opening with a space),
-  // ends at its first line when it opens its line (after any marks, or
-  // after the building's number alone): the dev labels write such
-  // envelopes line by line (82 of 95 rows), and add_address_lines() reads
-  // the lines below.
+  // of an envelope below it ends at its first line, and add_address_lines()
+  // reads the lines below, as the dev labels write such envelopes: right
+  // after a name of out[first...] on its line (13 of 13 rows), or opening
+  // its line (after any marks, or after the building's number alone) with
+  // the lines below indented ("35 Kromwater 38 / Apt. 705 / Zoetermeer /
+  // Tanzania 53144", each line below opening with a space; 82 of 95 rows).
   void cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // Adds the house number before an address of out[first, decoded):
   // digits alone, on its line, one blank or more before the address's first
