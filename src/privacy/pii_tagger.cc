@@ -424,6 +424,13 @@ bool own_place_or_organisation(const std::vector<PiiSpan>& out, size_t k, size_t
          (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
 }
 
+// Whether out[s] follows a name of this tagging (out[first...]) on its
+// line, only spaces between: "Mrs. Diana Weöres Apt. 434 40 Rue ...".
+bool after_a_name_on_its_line(std::string_view text, const std::vector<PiiSpan>& out, size_t s, size_t first) {
+  return s > first && out[s - 1].type == PiiType::kPerson && out[s - 1].end < out[s].begin &&
+         text.substr(out[s - 1].end, out[s].begin - out[s - 1].end).find_first_not_of(' ') == std::string_view::npos;
+}
+
 // Whether a job title may end in token t: a word naming who does something
 // ("manager", "clerk", "surgeon", "technologist", "representative"), not a
 // thing ("Takuda novel", "Thai place"); or a title's stop ("Dr.").
@@ -999,9 +1006,7 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
     // Right after a name on its line ("Mrs. Diana Weöres Apt. 434 40 Rue
     // de la Sarthe 421 / Housse WLG 95697"), or opening its line, after
     // marks or a building's number alone, with the lines below indented.
-    const bool after_a_name = s > first && out[s - 1].type == PiiType::kPerson && out[s - 1].end < span.begin &&
-                              text.substr(out[s - 1].end, span.begin - out[s - 1].end).find_first_not_of(' ') == std::string_view::npos;
-    if (!after_a_name) {
+    if (!after_a_name_on_its_line(text, out, s, first)) {
       if (value[line_end + 1] != ' ') continue;
       const size_t k = first_token_from(tokens, span.begin);
       if (k == tokens.size() || tokens[k].begin != span.begin) continue;
@@ -1260,7 +1265,21 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
     if (span.type != PiiType::kStreetAddress) continue;
-    const size_t k = first_token_from(tokens, span.begin);
+    size_t k = first_token_from(tokens, span.begin);
+    // A unit before the building's number right after a name on its line
+    // is an address of its own: "Mrs. Diana Weöres Apt. 434 40 Rue de la
+    // Sarthe 421" (an everyday word, its stop, a number).
+    if (k + 3 < tokens.size() && tokens[k].begin == span.begin && after_a_name_on_its_line(text, out, s, first) &&
+        everyday(gazetteer_.lookup(word_hash(text, tokens[k])))) {
+      size_t number = k + 1;
+      if (tokens[number].end - tokens[number].begin == 1 && text[tokens[number].begin] == '.') ++number;
+      if (number + 1 < tokens.size() && all_digits(text, tokens[number]) && tokens[number + 1].begin < span.end &&
+          text[tokens[number].end] == ' ') {
+        split.push_back({PiiType::kStreetAddress, span.begin, tokens[number].end});
+        out[s].begin = tokens[number + 1].begin;
+        k = number + 1;
+      }
+    }
     if (k + 2 >= tokens.size() || tokens[k].begin != span.begin || !all_digits(text, tokens[k]) ||
         tokens[k].end - tokens[k].begin > 3 || tokens[k + 1].begin != tokens[k].end + 1 || text[tokens[k].end] != ' ' ||
         tokens[k + 1].end >= span.end || text.substr(span.begin, span.end - span.begin).find('\n') != std::string_view::npos) {

@@ -1089,10 +1089,12 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
     const auto at = static_cast<uint32_t>(12 + number.size());
     e.spans = {{PiiType::kStreetAddress, at, static_cast<uint32_t>(at + envelope.size())}};
     train.push_back(std::move(e));
-    // A name, then on its line an envelope not indented, labelled whole.
+    // A name, then on its line an envelope not indented (some with a unit
+    // and the building's number first), labelled whole.
     PiiExample named;
-    const std::string name = kFirst[k % kFirst.size()], lines = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) +
-                                                                "\n" + kCities[k % kCities.size()];
+    const std::string unit = k % 2 == 0 ? "" : "Apt. " + std::to_string(k) + " " + std::to_string(2 + k % 90) + " ";
+    const std::string name = kFirst[k % kFirst.size()],
+                      lines = unit + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) + "\n" + kCities[k % kCities.size()];
     named.text = "Send it to:\n" + name + " " + lines + "\nThanks.";
     const auto street_at = static_cast<uint32_t>(12 + name.size() + 1);
     named.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
@@ -1100,11 +1102,15 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
     train.push_back(std::move(named));
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "we", "meet", "at"}}};
+  o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "we", "meet", "at", "apt"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   // After a name on its line, indented or not.
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // A unit there is an address of its own, as is the building's number.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Apt. 5 61 Novakweg 31\nGraz\nThanks."),
+            (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Apt. 5", "STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31",
+                                      "LOCATION:Graz"}));
   for (const char* text : {"Send it to:\nNovakweg 31\n Graz\nThanks.", "Send it to:\n> Novakweg 31\n Graz\nThanks."}) {
     EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"})) << text;
   }
