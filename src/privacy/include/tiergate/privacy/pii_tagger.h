@@ -212,12 +212,13 @@ class PiiTagger {
   // number after its name or before it ("85 Trg revolucije 12", "95 199
   // Beach Road"), after which it ends or goes on only after a comma with
   // no number ("95 Lille Vibyvej 8, Måløv") is two: the building's number
-  // and the street, as
-  // the dev labels write them, and a place after the comma. Not when more
-  // of the address follows on its line, in the span ("1615 Suite 498
-  // Curitiba") or after it.
-  // join_addresses_in_sentences() joins them again where a sentence runs
-  // into a whole envelope. Precondition: out[first...] sorted by begin.
+  // and the street, as the dev labels write them, and a place after the
+  // comma. Not when more of the address follows on its line, in the span
+  // ("1615 Suite 498 Curitiba") or after it. Right after a name on its
+  // line, a unit before the building's number ("Apt. 434 40 Rue de la
+  // Sarthe 421") is an address of its own too. join_addresses_in_sentences()
+  // joins them again where a sentence runs into a whole envelope.
+  // Precondition: out[first...] sorted by begin.
   void split_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // The line right above an address line that opens with a word and ends
   // in a number (a unit: "Apt. 217", "Suite 574"), both opening their
