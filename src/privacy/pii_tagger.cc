@@ -444,6 +444,7 @@ bool names_a_role(std::string_view text, const Token& t) {
     }
     return true;
   };
+  if (ends_with("ment")) return false;  // "government", "department": "-ent" is a doer's ("agent")
   for (std::string_view suffix : {"er", "or", "ist", "ian", "ant", "ent", "man", "men", "ive", "eon", "erk"}) {
     if (ends_with(suffix)) return true;
   }

@@ -970,6 +970,7 @@ TEST(PiiTaggerTest, AJobTitleAfterANameIsATitle) {
             (std::vector<std::string>{"PERSON:Wanda Horvath"}));
   EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the officer said so."), (std::vector<std::string>{"PERSON:Wanda Horvath"}));
   EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the 2 officer, said so."), (std::vector<std::string>{"PERSON:Wanda Horvath"}));
+  EXPECT_EQ(typed_spans(tagger, "Wanda Horvath, the good government, said so."), (std::vector<std::string>{"PERSON:Wanda Horvath"}));
 }
 
 // A tagger that learned to run an address on into the phone number below
