@@ -998,6 +998,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
 
 void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
   const TokenList& tokens = tagger_tokens();
+  std::vector<PiiSpan> lines;
   for (size_t s = first; s < decoded; ++s) {
     PiiSpan& span = out[s];
     if (span.type != PiiType::kStreetAddress) continue;
@@ -1016,10 +1017,47 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
       if (j > 0 && !tokens[j].newline_before && all_digits(text, tokens[j - 1]) && (j - 1 == 0 || tokens[j - 1].newline_before)) --j;
       if (!(j == 0 || tokens[j].newline_before)) continue;
     }
+    // The lines below, as far as the decoder ran, stay covered, line by
+    // line: a unit (an everyday word, its stop, a number: "Apt. 573") is
+    // an address; otherwise the words are a place (not a letter alone) and
+    // each number an address ("Tanzania 53144": the place and its
+    // postcode), as the dev labels write them.
+    const uint32_t decoded_end = span.end;
     uint32_t end = span.begin + static_cast<uint32_t>(line_end);
     while (end > span.begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
     span.end = end;
+    size_t line = first_token_from(tokens, end);
+    while (line < tokens.size() && tokens[line].begin < decoded_end) {
+      size_t line_stop = line + 1;
+      while (line_stop < tokens.size() && tokens[line_stop].begin < decoded_end && !tokens[line_stop].newline_before) ++line_stop;
+      const size_t from = first_word_from(text, tokens, line, line_stop);
+      size_t after_unit = from + 1;
+      if (after_unit < line_stop && tokens[after_unit].end - tokens[after_unit].begin == 1 && text[tokens[after_unit].begin] == '.') {
+        ++after_unit;
+      }
+      if (from < line_stop && after_unit + 1 == line_stop && all_digits(text, tokens[after_unit]) &&
+          everyday(gazetteer_.lookup(word_hash(text, tokens[from])))) {
+        lines.push_back({PiiType::kStreetAddress, tokens[from].begin, tokens[after_unit].end});
+      } else {
+        for (size_t t = from; t < line_stop;) {
+          if (!is_word_byte(static_cast<unsigned char>(text[tokens[t].begin]))) {
+            ++t;
+          } else if (is_number(text, tokens, t)) {
+            lines.push_back({PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
+            ++t;
+          } else {
+            size_t last = t;
+            while (last + 1 < line_stop && !is_number(text, tokens, last + 1)) ++last;
+            while (last > t && !is_word_byte(static_cast<unsigned char>(text[tokens[last].begin]))) --last;
+            if (tokens[last].end - tokens[t].begin > 1) lines.push_back({PiiType::kLocation, tokens[t].begin, tokens[last].end});
+            t = last + 1;
+          }
+        }
+      }
+      line = line_stop;
+    }
   }
+  out.insert(out.end(), lines.begin(), lines.end());
 }
 
 void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {

@@ -1101,6 +1101,13 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
     named.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
                    {PiiType::kStreetAddress, street_at, static_cast<uint32_t>(street_at + lines.size())}};
     train.push_back(std::move(named));
+    // An envelope with a unit, and a blank line before its country.
+    PiiExample with_unit;
+    const std::string whole = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) + "\n Apt. " + std::to_string(k) + "\n " +
+                              kCities[k % kCities.size()] + "\n\n Turkey " + std::to_string(10000 + k);
+    with_unit.text = "Send it to:\n" + whole + "\nThanks.";
+    with_unit.spans = {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + whole.size())}};
+    train.push_back(std::move(with_unit));
   }
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "we", "meet", "at", "apt"}}};
@@ -1108,6 +1115,14 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
   // After a name on its line, indented or not.
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // The lines the decoder ran over stay covered, past a blank line too: a
+  // unit, a place, a place and its postcode.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nNovakweg 31\n Apt. 5\n Graz\n\n Turkey 05557\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "STREET_ADDRESS:Apt. 5", "LOCATION:Graz", "LOCATION:Turkey",
+                                      "STREET_ADDRESS:05557"}));
+  // Not a letter alone.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nNovakweg 31\n Apt. 5\n G\n\n Turkey 05557\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "STREET_ADDRESS:Apt. 5", "LOCATION:Turkey", "STREET_ADDRESS:05557"}));
   // A unit there is an address of its own, as is the building's number.
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Apt. 5 61 Novakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Apt. 5", "STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31",

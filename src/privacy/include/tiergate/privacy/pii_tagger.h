@@ -162,8 +162,10 @@ class PiiTagger {
   // 11:4"). Returns whether it added any (after the spans, out of order).
   bool add_numbered_streets(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out) const;
   // An address of out[first, decoded) that the decoder ran over the lines
-  // of an envelope below it ends at its first line, and add_address_lines()
-  // reads the lines below, as the dev labels write such envelopes: right
+  // of an envelope below it ends at its first line, and the lines below it
+  // covered become spans of their own (a unit an address, other words a
+  // place, a number an address), as the dev labels write such envelopes:
+  // right
   // after a name of out[first...] on its line (13 of 13 rows), or opening
   // its line (after any marks, or after the building's number alone) with
   // the lines below indented ("35 Kromwater 38 / Apt. 705 / Zoetermeer /
