@@ -431,6 +431,21 @@ bool after_a_name_on_its_line(std::string_view text, const std::vector<PiiSpan>&
          text.substr(out[s - 1].end, out[s].begin - out[s - 1].end).find_first_not_of(' ') == std::string_view::npos;
 }
 
+// Whether `word` is a personal pronoun with a contraction ("I'm", "You've",
+// "They're"): no name, place or organisation.
+bool pronoun_contraction(std::string_view word) {
+  const size_t apostrophe = word.find('\'');
+  if (apostrophe == std::string_view::npos) return false;
+  auto is = [](std::string_view w, std::string_view lower) {
+    return w.size() == lower.size() && std::equal(w.begin(), w.end(), lower.begin(), [](char a, char b) { return (a | 0x20) == b; });
+  };
+  const std::string_view pronoun = word.substr(0, apostrophe), ending = word.substr(apostrophe + 1);
+  const bool a_pronoun = is(pronoun, "i") || is(pronoun, "you") || is(pronoun, "we") || is(pronoun, "they") ||
+                         is(pronoun, "he") || is(pronoun, "she") || is(pronoun, "it");
+  return a_pronoun && (is(ending, "m") || is(ending, "ll") || is(ending, "ve") || is(ending, "d") || is(ending, "re") ||
+                       is(ending, "s"));
+}
+
 // Whether a job title may end in token t: a word naming who does something
 // ("manager", "clerk", "surgeon", "technologist", "representative"), not a
 // thing ("Takuda novel", "Thai place"); or a title's stop ("Dr.").
@@ -1894,6 +1909,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
+  if (to - from == 1 && pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin))) return false;
   bool word = false, digit = false, street = false, everyday = true;
   bool small_words_only = true;  // its words but a leading number are all small ("and a")
   for (size_t t = from; t < to; ++t) {

@@ -306,6 +306,9 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   EXPECT_EQ(found("Please call TRUE at 7 Birch today."),
             (std::vector<std::string>{"PERSON:TRUE", "STREET_ADDRESS:7 Birch"}));
   EXPECT_EQ(found("Please call Wrong at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
+  // A pronoun with its contraction.
+  EXPECT_EQ(found("Please call You've at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
+  EXPECT_EQ(found("Please call I'm at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
   // A number and small words: no address, in text with capitals.
   EXPECT_EQ(found("Please call Lena at 7 and a today."), std::vector<std::string>{"PERSON:Lena"});
   // Without the lists, the same tagger has no everyday or street words to go by.
