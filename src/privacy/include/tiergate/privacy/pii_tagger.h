@@ -166,11 +166,11 @@ class PiiTagger {
   // of an envelope below it ends at its first line, and the lines below it
   // covered become spans of their own (a unit an address, other words a
   // place, a number an address), as the dev labels write such envelopes:
-  // right
-  // after a name of out[first...] on its line (13 of 13 rows), or opening
-  // its line (after any marks, or after the building's number alone) with
-  // the lines below indented ("35 Kromwater 38 / Apt. 705 / Zoetermeer /
-  // Tanzania 53144", each line below opening with a space; 82 of 95 rows).
+  // right after a name of out[first...] on its line (13 of 13 rows), or
+  // opening its line (after any marks, or after the building's number
+  // alone) with the lines below indented ("35 Kromwater 38 / Apt. 705 /
+  // Zoetermeer / Tanzania 53144", each line below opening with a space; 82
+  // of 95 rows).
   void cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // Adds the house number before an address of out[first, decoded):
   // digits alone, on its line, one blank or more before the address's first
@@ -236,12 +236,16 @@ class PiiTagger {
   void add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // An address that a sentence runs into ("please return to 45 aðalgata 37
   // / kędzierzyn-koźle / , nan / 25033 in case of an issue") is written
-  // whole: when a word stands before it on its line, no span covers the
-  // token before it, and it ends its line, the addresses and places of
-  // out[first...] that follow, each after only white space and commas, on
-  // the lines below and up to the first blank line, join it. An address
-  // that opens its line, as on an envelope or in a letter, keeps its lines
-  // apart. Precondition: out[first...] sorted by begin, none overlapping.
+  // whole: when a word stands before it on its line, that line opens with
+  // no number, and no span covers the token just before it, the addresses
+  // and places of out[first...] that follow, each after at most 16 bytes
+  // of white space and commas (no blank line), join it as far as the last
+  // one that takes the whole past a line break or past two commas ("68
+  // Hulsterdreef 100 Apt. 535, København K, Sweden 36018"; one comma parts
+  // a street and its town). A list's next address (opening with a number
+  // that is no postcode alone) does not join. An address that opens its
+  // line, as on an envelope or in a letter, keeps its lines apart.
+  // Precondition: out[first...] sorted by begin, none overlapping.
   void join_addresses_in_sentences(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
