@@ -1403,8 +1403,19 @@ void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& ou
     }
     return tokens.size();
   };
+  // The spans of out[lo, hi) (sorted by begin, none overlapping) that
+  // overlap bytes [from, to): [first overlapping, one past the last).
+  auto spans_over = [&](size_t lo, size_t hi, uint32_t from, uint32_t to) {
+    const auto b = out.begin();
+    const auto i = std::partition_point(b + static_cast<ptrdiff_t>(lo), b + static_cast<ptrdiff_t>(hi),
+                                        [&](const PiiSpan& x) { return x.end <= from; });
+    auto j = i;
+    while (j != b + static_cast<ptrdiff_t>(hi) && j->begin < to) ++j;
+    return std::pair<size_t, size_t>{static_cast<size_t>(i - b), static_cast<size_t>(j - b)};
+  };
   std::vector<PiiSpan> added;
-  for (size_t s = first; s < out.size(); ++s) {
+  // The unit may be the tagger's or the structured scan's (out[0, first)).
+  for (size_t s = 0; s < out.size(); ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     const size_t k = first_token_from(tokens, out[s].begin);
     const size_t unit_end = first_token_from(tokens, out[s].end);  // one past the span's last token
@@ -1429,17 +1440,17 @@ void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& ou
       letters = letters || (word(j) && !is_number(text, tokens, j));
     }
     if (!street_words || !letters) continue;
-    // The spans over the line: only the tagger's places, names and
-    // organisations, right before out[s].
+    // The spans over the line: none found before tagging, and of the
+    // tagger's only places, names and organisations.
     const uint32_t line_begin = tokens[number].begin, line_end = tokens[last].end;
-    size_t over = s;
-    while (over > 0 && out[over - 1].end > tokens[above].begin) --over;
-    bool gives_way = over >= first;
-    for (size_t i = over; i < s && gives_way; ++i) {
+    const auto [before_from, before_to] = spans_over(0, first, tokens[above].begin, tokens[line - 1].end);
+    const auto [over, over_to] = spans_over(first, out.size(), tokens[above].begin, tokens[line - 1].end);
+    bool gives_way = before_from == before_to;
+    for (size_t i = over; i < over_to && gives_way; ++i) {
       gives_way = out[i].type == PiiType::kLocation || out[i].type == PiiType::kPerson || out[i].type == PiiType::kOrganization;
     }
     if (!gives_way) continue;
-    for (size_t i = over; i < s; ++i) out[i].end = out[i].begin;  // dropped below
+    for (size_t i = over; i < over_to; ++i) out[i].end = out[i].begin;  // dropped below
     added.push_back({PiiType::kStreetAddress, line_begin, tokens[number].end});
     added.push_back({PiiType::kStreetAddress, tokens[number + 1].begin, line_end});
   }

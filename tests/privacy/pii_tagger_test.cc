@@ -881,6 +881,16 @@ TEST(PiiTaggerTest, TheLineAboveAUnitIsItsStreet) {
                            "Send it to:\n60 Aqqusinersuaq\nSee Apt. 217\nThanks."}) {
     EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:Apt. 217"})) << text;
   }
+  // A unit the structured scan found, before tagging, heads the street too.
+  {
+    const std::string text = "Send it to:\n60 Porto\nSuite 217\nThanks.";
+    EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{});  // no unit this tagger knows
+    std::vector<PiiSpan> spans = {{PiiType::kStreetAddress, 21, 30}};
+    tagger.tag(text, spans);
+    std::vector<std::string> found;
+    for (const PiiSpan& s : spans) found.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+    EXPECT_EQ(found, (std::vector<std::string>{"STREET_ADDRESS:Suite 217", "STREET_ADDRESS:60", "STREET_ADDRESS:Porto"}));
+  }
   // Nor a line where a span found before tagging stands.
   const std::string text = "Send it to:\n60 Porto\nApt. 217\nThanks.";
   std::vector<PiiSpan> spans = {{PiiType::kZipCode, 12, 14}};

@@ -229,10 +229,11 @@ class PiiTagger {
   // a number and holds only words and the marks of a street's name (". -
   // ' /"), 16 tokens at most: the number, the building's, is an address of
   // its own, and the rest of the line another, as the dev labels write an
-  // envelope ("60 / Aqqusinersuaq 274 / Apt. 217"). Places, names and
+  // envelope ("60 / Aqqusinersuaq 274 / Apt. 217"). The unit may be the
+  // tagger's or the structured scan's (out[0, first)). Places, names and
   // organisations of out[first...] the tagger saw on that line give way;
-  // another span there leaves it as it is. Precondition: out[first...]
-  // sorted by begin, none overlapping.
+  // another span there leaves it as it is. Precondition: out[0, first) and
+  // out[first...] each sorted by begin, none overlapping.
   void add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // An address that a sentence runs into ("please return to 45 aðalgata 37
   // / kędzierzyn-koźle / , nan / 25033 in case of an issue") is written
