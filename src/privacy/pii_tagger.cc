@@ -381,6 +381,13 @@ void cover_span(const std::vector<PiiSpan>& out, size_t k) {
 // Forgets the cover: `out` changed order, or a new text is tagged.
 void reset_cover() { tagger_cover().built = false; }
 
+// Sorts out[first...] by begin: the passes after decoding add spans out of
+// order.
+void sort_by_begin(std::vector<PiiSpan>& out, size_t first) {
+  std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
+            [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+}
+
 // Appends `span` to `out`, and to the cover if there is one.
 void add_span(std::vector<PiiSpan>& out, const PiiSpan& span) {
   out.push_back(span);
@@ -876,8 +883,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (prev > 0) close_open(tokens.size());
   reset_cover();
   if (mixed && add_numbered_streets(text, marked_tokens, out)) {
-    std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
-              [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+    sort_by_begin(out, first_tagged);
     reset_cover();
   }
   const size_t decoded = out.size();
@@ -890,8 +896,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   add_joined_names(text, out, first_tagged, mixed);
   // The names added come after the decoded spans: back in order of begin.
   if (out.size() > decoded) {
-    std::sort(out.begin() + static_cast<ptrdiff_t>(first_tagged), out.end(),
-              [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+    sort_by_begin(out, first_tagged);
   }
   add_street_lines(text, out, first_tagged);
   split_house_numbers(text, out, first_tagged);
@@ -969,6 +974,45 @@ bool joining_word(std::string_view word) {
       "dos", "du", "en", "la", "le", "of", "op", "sur", "the", "u", "y"};
   if (word.empty() || word.size() > 5 || !(word[0] >= 'a' && word[0] <= 'z')) return false;
   return std::binary_search(kJoining.begin(), kJoining.end(), word);
+}
+
+// Whether `s` opens with a letter of some script (not a sign: "•").
+bool opens_with_a_letter(std::string_view s) {
+  if (s.empty()) return false;
+  const uint32_t cp = code_point_at(s, 0).value;
+  return cp < 0x80 ? ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') : letter_code_point(cp);
+}
+
+// Whether token t is a mark that may stand inside a street's name: ". - ' /"
+// ("St.", "Saint-Priest", "Sant'Anna", "C/ Mayor").
+bool street_name_mark(std::string_view text, const Token& t) {
+  return t.end - t.begin == 1 && std::string_view(".-'/").find(text[t.begin]) != std::string_view::npos;
+}
+
+// Reads tokens [from, end) of an envelope's line as the dev labels write
+// it: each number an address (a postcode), each run of other words up to
+// a number a place (not a letter alone); marks open nothing, and a place
+// ends on a word. `opens_nothing(t)`: word t opens no place (a span covers
+// it, a joining word); `ends_place(t)`: token t is no part of the place
+// before it. Calls add(span) for each.
+template <typename OpensNothing, typename EndsPlace, typename Add>
+void read_envelope_line(std::string_view text, const TokenList& tokens, size_t from, size_t end, OpensNothing opens_nothing,
+                        EndsPlace ends_place, Add add) {
+  auto word = [&](size_t k) { return is_word_byte(static_cast<unsigned char>(text[tokens[k].begin])); };
+  for (size_t t = from; t < end;) {
+    if (!word(t) || opens_nothing(t)) {
+      ++t;
+    } else if (is_number(text, tokens, t)) {
+      add(PiiSpan{PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
+      ++t;
+    } else {
+      size_t last = t;
+      while (last + 1 < end && !is_number(text, tokens, last + 1) && !ends_place(last + 1)) ++last;
+      while (last > t && !word(last)) --last;  // not a trailing mark
+      if (tokens[last].end - tokens[t].begin > 1) add(PiiSpan{PiiType::kLocation, tokens[t].begin, tokens[last].end});
+      t = last + 1;
+    }
+  }
 }
 
 }  // namespace
@@ -1054,20 +1098,8 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
           everyday(gazetteer_.lookup(word_hash(text, tokens[from])))) {
         lines.push_back({PiiType::kStreetAddress, tokens[from].begin, tokens[after_unit].end});
       } else {
-        for (size_t t = from; t < line_stop;) {
-          if (!is_word_byte(static_cast<unsigned char>(text[tokens[t].begin]))) {
-            ++t;
-          } else if (is_number(text, tokens, t)) {
-            lines.push_back({PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
-            ++t;
-          } else {
-            size_t last = t;
-            while (last + 1 < line_stop && !is_number(text, tokens, last + 1)) ++last;
-            while (last > t && !is_word_byte(static_cast<unsigned char>(text[tokens[last].begin]))) --last;
-            if (tokens[last].end - tokens[t].begin > 1) lines.push_back({PiiType::kLocation, tokens[t].begin, tokens[last].end});
-            t = last + 1;
-          }
-        }
+        auto none = [](size_t) { return false; };
+        read_envelope_line(text, tokens, from, line_stop, none, none, [&](const PiiSpan& piece) { lines.push_back(piece); });
       }
       line = line_stop;
     }
@@ -1143,26 +1175,14 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
       }
       if (!fits || words > kMaxWords || (free_words > 0 && !place_word)) break;
       // The words no span covers, a place; a number after them, a postcode.
-      auto joining = [&](size_t k) { return joining_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)); };
-      size_t t = from;
-      while (t < end) {
-        // A place does not open with a joining word: ", and 98 Tylova 1036"
-        // adds none.
-        if (!is_word_byte(first_byte(t)) || span_over(out, t) != out.size() || joining(t)) {
-          ++t;
-          continue;
-        }
-        size_t last = t;
-        if (is_number(text, tokens, t)) {
-          add_span(out, {PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
-          ++t;
-          continue;
-        }
-        while (last + 1 < end && !is_number(text, tokens, last + 1) && span_over(out, last + 1) == out.size()) ++last;
-        while (last > t && !is_word_byte(first_byte(last))) --last;  // not a trailing mark
-        add_span(out, {PiiType::kLocation, tokens[t].begin, tokens[last].end});
-        t = last + 1;
-      }
+      // A place does not open with a joining word: ", and 98 Tylova 1036"
+      // adds none. (Each word of the line has two bytes or more: no place
+      // is one letter.)
+      auto covered = [&](size_t k) { return span_over(out, k) != out.size(); };
+      auto covered_or_joining = [&](size_t k) {
+        return covered(k) || joining_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin));
+      };
+      read_envelope_line(text, tokens, from, end, covered_or_joining, covered, [&](const PiiSpan& piece) { add_span(out, piece); });
       j = end;
     }
     done = j;
@@ -1346,10 +1366,6 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
     // (154" are no addresses to split). Then the span ends, or goes on
     // after a comma with a place and no number; not with a unit ("...
     // 1615 Suite 498 Curitiba").
-    auto opens_with_a_letter = [&](const Token& t) {
-      const uint32_t cp = code_point_at(text, t.begin).value;
-      return cp < 0x80 ? ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') : letter_code_point(cp);
-    };
     auto in_span = [&](size_t j) { return j < tokens.size() && tokens[j].begin < span.end; };
     const bool number_first = is_number(text, tokens, k + 1);
     size_t j = number_first ? k + 2 : k + 1;
@@ -1364,8 +1380,8 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
           break;
         }
       } else if (!is_word_byte(c)) {
-        fits = tokens[j].end - tokens[j].begin == 1 && std::string_view(".-'/").find(static_cast<char>(c)) != std::string_view::npos;
-      } else if (tokens[j].end - tokens[j].begin >= 2 && opens_with_a_letter(tokens[j])) {
+        fits = street_name_mark(text, tokens[j]);
+      } else if (tokens[j].end - tokens[j].begin >= 2 && opens_with_a_letter(text.substr(tokens[j].begin))) {
         const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
         named = named || (m.full & common_categories_) == 0 || ((m.full | m.part) & street_categories_) != 0;
       }
@@ -1386,8 +1402,7 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
   }
   if (split.empty()) return;
   out.insert(out.end(), split.begin(), split.end());
-  std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
-            [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  sort_by_begin(out, first);
 }
 
 void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
@@ -1435,8 +1450,7 @@ void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& ou
     while (last > number && !word(last)) --last;
     bool street_words = last > number, letters = false;
     for (size_t j = number + 1; j <= last && street_words; ++j) {
-      const char c = text[tokens[j].begin];
-      street_words = word(j) || (tokens[j].end - tokens[j].begin == 1 && std::string_view(".-'/").find(c) != std::string_view::npos);
+      street_words = word(j) || street_name_mark(text, tokens[j]);
       letters = letters || (word(j) && !is_number(text, tokens, j));
     }
     if (!street_words || !letters) continue;
@@ -1457,8 +1471,7 @@ void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& ou
   if (added.empty()) return;
   std::erase_if(out, [&](const PiiSpan& span) { return span.end == span.begin; });
   out.insert(out.end(), added.begin(), added.end());
-  std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
-            [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  sort_by_begin(out, first);
 }
 
 void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
