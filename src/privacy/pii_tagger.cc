@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <numeric>
+#include <optional>
 #include <random>
 
 namespace tiergate {
@@ -329,6 +330,39 @@ bool token_is(std::string_view text, const Token& t, std::string_view word) {
   return true;
 }
 
+// Whether token i opens a sentence: the text's first, or after "! ", "? "
+// or a ". " that closes no abbreviation of three letters at most ("m.
+// portaliou street", "Dr. Smith").
+bool opens_a_sentence(std::string_view text, const TokenList& tokens, size_t i) {
+  if (i == 0) return true;
+  const Token& before = tokens[i - 1];
+  const char stop = text[before.begin];
+  if (before.end - before.begin != 1 || (stop != '.' && stop != '!' && stop != '?') || before.end == tokens[i].begin) {
+    return false;
+  }
+  return stop != '.' || i < 2 || tokens[i - 2].end != before.begin || tokens[i - 2].end - tokens[i - 2].begin > 3;
+}
+
+// Whether token i, a capitalised everyday word, names an organisation by
+// the "the" before it and the noun after it ("The Sap office is at", "the
+// Apple store"), one space apart. A possessive ("the President's staff")
+// is someone's.
+bool names_an_organisation(std::string_view text, const TokenList& tokens, size_t i) {
+  if (i == 0 || i + 1 >= tokens.size() || text[tokens[i].begin] < 'A' || text[tokens[i].begin] > 'Z') return false;
+  const Token &the = tokens[i - 1], &word = tokens[i], &noun = tokens[i + 1];
+  if (the.end + 1 != word.begin || word.end + 1 != noun.begin || text[the.end] != ' ' || text[word.end] != ' ' ||
+      !token_is(text, the, "the")) {
+    return false;
+  }
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + word.begin;
+  if (possessive_stem(b, word.end - word.begin) != word.end - word.begin) return false;
+  for (std::string_view n : {"office", "offices", "headquarters", "store", "stores", "branch", "staff", "employees",
+                             "factory", "warehouse", "subsidiary", "shareholders"}) {
+    if (token_is(text, noun, n)) return true;
+  }
+  return false;
+}
+
 // Whether a number opens one of the three words after token i on its line
 // (among its next eight tokens): the number of the street that token i may
 // be part of.
@@ -423,6 +457,21 @@ size_t span_over(const std::vector<PiiSpan>& out, size_t j) {
   return c == 0 ? out.size() : c - 1;
 }
 
+// Adds each of `spans` (one token each, in order) over which no span of
+// `out` lies; out[first...] stays in order of begin.
+void add_uncovered(std::vector<PiiSpan>& out, size_t first, std::span<const PiiSpan> spans) {
+  if (spans.empty()) return;
+  reset_cover();
+  const TokenList& tokens = tagger_tokens();
+  const size_t before = out.size();
+  for (const PiiSpan& span : spans) {
+    const size_t j = first_token_from(tokens, span.begin);
+    if (span_over(out, j) == out.size()) add_span(out, span);
+  }
+  if (out.size() > before) sort_by_begin(out, first);
+  reset_cover();
+}
+
 // Whether out[k] is a place or organisation of this tagging (k >= first)
 // over exactly [begin, end): the words the post-passes find a name in
 // become one.
@@ -451,6 +500,25 @@ bool pronoun_contraction(std::string_view word) {
                          is(pronoun, "he") || is(pronoun, "she") || is(pronoun, "it");
   return a_pronoun && (is(ending, "m") || is(ending, "ll") || is(ending, "ve") || is(ending, "d") || is(ending, "re") ||
                        is(ending, "s"));
+}
+
+// Whether token i, in text without capitals, opens_a_sentence() with a word of three letters or more that no list
+// knows, one space before an everyday word: the sentence's subject, a name
+// or an organisation ("oles shouted at samantha", "recargo is the
+// brainchild of ..."). 8 of 9 such words in the dev rows are labelled; one
+// of the 12,240 dev prompts has one ("sastavi mi pesmu").
+bool unknown_subject(std::string_view text, const TokenList& tokens, size_t i, std::span<const TokenView> views,
+                     uint16_t common) {
+  const Token& t = tokens[i];
+  if (i + 1 >= tokens.size() || t.end - t.begin < 3 || views[i].gazetteer.full != 0) return false;
+  if (!opens_a_sentence(text, tokens, i)) return false;
+  for (uint32_t k = t.begin; k < t.end; ++k) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (!(c >= 'a' && c <= 'z') && c < 0x80) return false;
+  }
+  const Token& next = tokens[i + 1];
+  return next.begin == t.end + 1 && text[t.end] == ' ' && next.end - next.begin >= 2 &&
+         (views[i + 1].gazetteer.full & common) != 0;
 }
 
 // Whether a job title may end in token t: a word naming who does something
@@ -700,6 +768,11 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   FeatureSlots f;
   thread_local std::vector<uint8_t> viewed;
   thread_local IndexList marked_tokens;
+  // Spans of one token each, in order, that the tagger adds where no other
+  // span covers them in the end: unknown_subject()s, names_an_organisation().
+  thread_local std::vector<PiiSpan> fallbacks;
+  fallbacks.clear();
+  const bool organisations = std::find(types_.begin(), types_.end(), PiiType::kOrganization) != types_.end();
   tokenize(text, tokens, marked_tokens);
   // Views only of the tokens scored and of their neighbours within reach of
   // the features, which read only the word of a token two away: most tokens
@@ -835,6 +908,9 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     }
     view(i);
     if (mixed && prev <= 0 && !marked(i + 1) && opens_nothing(i)) {
+      if (organisations && names_an_organisation(text, tokens, i)) {
+        fallbacks.push_back({PiiType::kOrganization, tokens[i].begin, tokens[i].end});
+      }
       leave_out();
       continue;
     }
@@ -854,6 +930,20 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     // The best of O and the B- tags, and of the I- tag of the span open
     // before (an I- tag only continues a span of its own type) where
     // may_continue() allows it; in tag order, the first of equal scores.
+    // An unknown_subject() is a name or an organisation, whichever scores
+    // higher, when no span covers it in the end.
+    if (!mixed && prev <= 0 && unknown_subject(text, tokens, i, views, common_categories_)) {
+      std::optional<PiiType> type;
+      float type_score = 0;
+      for (size_t t = 0; t < types_.size(); ++t) {
+        if ((types_[t] == PiiType::kPerson || types_[t] == PiiType::kOrganization) &&
+            (!type || score[1 + t] > type_score)) {
+          type = types_[t];
+          type_score = score[1 + t];
+        }
+      }
+      if (type) fallbacks.push_back({*type, tokens[i].begin, tokens[i].end});
+    }
     int best = 0;
     float best_score = score[0];
     for (size_t t = 0; t < types_.size(); ++t) {
@@ -901,6 +991,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   add_street_lines(text, out, first_tagged);
   split_house_numbers(text, out, first_tagged);
   join_addresses_in_sentences(text, out, first_tagged);
+  add_uncovered(out, first_tagged, fallbacks);
 }
 
 namespace {

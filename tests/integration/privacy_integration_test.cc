@@ -2,16 +2,14 @@
 // recording fake upstream on loopback, labelled rows of the PII dev set
 // (read in place; skipped when ../shared is absent) sent to the cloud model,
 // with a tagger trained on four rows in five and the fifth sent.
-//   redact:     no labelled value of a structured type reaches the upstream,
-//               and the egress audit verifies with one entry per body
-//               received;
+//   redact:     no labelled value reaches the upstream, and the egress
+//               audit verifies with one entry per body received;
 //   local_only: no request in which the detectors found something reaches
-//               the upstream at all, nor any row with a labelled value of a
-//               structured type.
-// Zero is the only passing number for the structured types. The tagger's
-// types (names, addresses, ...) are found by a learned model that misses
-// some: their leaks are counted and printed per type, not asserted (issue 4
-// stays open until they reach zero).
+//               the upstream at all, nor any row with a labelled value.
+// Zero is the only passing number, for every labelled type. The tagger's
+// types (names, addresses, ...) are found by a learned model with the word
+// lists scripts/setup.sh installs; without them (a checkout that never ran
+// it) their leaks are counted and printed per type, not asserted.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -85,6 +83,7 @@ class PrivacyIntegrationTest : public ::testing::Test {
   std::string train_on_four_fifths();
 
   std::vector<PiiExample> rows_;
+  bool with_word_lists_ = false;  // the tagger was trained with the word lists
   std::string dir_ = testing::make_temp_dir("tiergate-privacy-it");
 };
 
@@ -113,6 +112,7 @@ std::string PrivacyIntegrationTest::train_on_four_fifths() {
   const std::string gazetteers = std::string(TIERGATE_SOURCE_DIR) + "/third_party/gazetteers";
   if (std::filesystem::is_directory(gazetteers)) {
     train_command.insert(train_command.end(), {"--gazetteers", gazetteers});
+    with_word_lists_ = true;
   } else {
     std::cout << "[ leak test ] no gazetteers at " << gazetteers << " (scripts/setup.sh installs them): tagger without\n";
   }
@@ -159,6 +159,9 @@ TEST_F(PrivacyIntegrationTest, RedactedRowsLeakNothingDetectedAndAreAudited) {
   std::cout << "\n";
   EXPECT_GT(checked, 100u);
   EXPECT_EQ(leaked, 0u);
+  if (with_word_lists_) {
+    for (const auto& [type, n] : tagged) EXPECT_EQ(n.first, 0u) << type << " values reached the upstream";
+  }
 
   // One audit entry per body the upstream received, and the chain is intact.
   const auto verify = testing::run_command({TIERGATE_BIN, "audit", "verify", "--log", audit_log}, dir_);
@@ -195,7 +198,8 @@ TEST_F(PrivacyIntegrationTest, LocalOnlyRowsNeverReachTheUpstream) {
     if (!reached || row.spans.empty()) continue;
     ++labelled_sent;
     for (const PiiSpan& span : row.spans) {
-      EXPECT_FALSE(covered(span.type)) << pii_type_name(span.type) << " value of a row that reached the upstream";
+      EXPECT_FALSE(covered(span.type) || with_word_lists_)
+          << pii_type_name(span.type) << " value of a row that reached the upstream";
       ++sent_by_type[std::string(pii_type_name(span.type))];
     }
   }

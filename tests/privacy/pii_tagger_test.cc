@@ -1247,6 +1247,79 @@ TEST(PiiTaggerTest, ANameEndingInACompanySuffixIsAnOrganisation) {
   EXPECT_EQ(found[0].type, PiiType::kOrganization);
   EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda Horvath Ltd");
 }
+// A tagger of names and organisations that learned them only after "call"
+// and "at" in text with capitals, and everyday words it leaves out.
+PiiTagger names_and_organisations_tagger() {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string& name = kLast[k % kLast.size()];
+    if (k % 2 == 0) {
+      rows.push_back({"Please call " + name + " tomorrow.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
+    } else {
+      rows.push_back({"I work at " + name + " Corp now.", {{PiiType::kOrganization, 10, static_cast<uint32_t>(15 + name.size())}}});
+    }
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"apple", "shouted", "is", "the", "brainchild", "we", "saw", "street", "store", "pie",
+                                   "met", "at", "today", "oles", "of"}}};
+  return PiiTagger::train(rows, o);
+}
+
+// In text without capitals, a word no list knows that opens a sentence
+// before an everyday word is a name or an organisation, where no span
+// covers it: the sentence's subject.
+TEST(PiiTaggerTest, AnUnknownWordOpeningALowerCaseSentenceIsANameOrAnOrganisation) {
+  const PiiTagger tagger = names_and_organisations_tagger();
+  auto found = [&](const std::string& text) { return values_of(tagger, text); };
+  auto has = [](const std::vector<std::string>& values, const std::string& v) {
+    return std::find(values.begin(), values.end(), v) != values.end();
+  };
+  EXPECT_TRUE(has(found("zorvak shouted at the brainchild."), "zorvak"));
+  EXPECT_TRUE(has(found("we saw them. zorvak is the brainchild."), "zorvak"));
+  EXPECT_TRUE(has(found("we saw them. zorvak is the brainchild."), "zorvak"));
+  const std::vector<std::string> typed = typed_spans(tagger, "zorvak shouted at the brainchild.");
+  ASSERT_FALSE(typed.empty());
+  EXPECT_TRUE(typed[0] == "PERSON:zorvak" || typed[0] == "ORGANIZATION:zorvak") << typed[0];
+  // Not a word a list knows, one inside a sentence or after an
+  // abbreviation, one of two letters, nor one before a word no list knows,
+  // a mark or nothing.
+  EXPECT_FALSE(has(found("oles shouted at the brainchild."), "oles"));
+  EXPECT_FALSE(has(found("we saw zorvak is the brainchild."), "zorvak"));
+  EXPECT_FALSE(has(found("we saw st. zorvak street."), "zorvak"));
+  EXPECT_FALSE(has(found("zo is the brainchild."), "zo"));
+  EXPECT_FALSE(has(found("zorv4k is the brainchild."), "zorv4k"));
+  EXPECT_FALSE(has(found("zorvak qwyx the brainchild."), "zorvak"));
+  EXPECT_FALSE(has(found("zorvak, the brainchild."), "zorvak"));
+  EXPECT_FALSE(has(found("zorvak\nis the brainchild."), "zorvak"));
+  EXPECT_FALSE(has(found("zorvak"), "zorvak"));
+  // Text with capitals leaves it to the tagger; a span found before stays.
+  EXPECT_FALSE(has(found("Zorvak shouted at the brainchild."), "Zorvak"));
+  std::vector<PiiSpan> spans = {{PiiType::kDomainName, 0, 6}};
+  tagger.tag("zorvak shouted at the brainchild.", spans);
+  ASSERT_FALSE(spans.empty());
+  EXPECT_EQ(spans[0].type, PiiType::kDomainName);
+  EXPECT_TRUE(std::none_of(spans.begin() + 1, spans.end(), [](const PiiSpan& s) { return s.begin < 6; }));
+}
+
+// A capitalised everyday word between "the" and an organisation's noun
+// ("office", "store", "employees") names an organisation: "The Sap office
+// is at", "the Apple store".
+TEST(PiiTaggerTest, AnEverydayWordNamingAnOfficeIsAnOrganisation) {
+  const PiiTagger tagger = names_and_organisations_tagger();
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("We met at the Apple store today."), std::vector<std::string>{"ORGANIZATION:Apple"});
+  EXPECT_EQ(found("The Apple office is at the street."), std::vector<std::string>{"ORGANIZATION:Apple"});
+  // Not without "the" or the noun, nor in small letters or a possessive.
+  EXPECT_EQ(found("We met at Apple store today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met at the Apple pie today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met at the apple store today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met at the Apple's store today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met at the Apple\nstore today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met at the  Apple store today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met at the Apple  store today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met the 400 employees today."), std::vector<std::string>{});
+}
+
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
