@@ -991,6 +991,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   add_street_lines(text, out, first_tagged);
   split_house_numbers(text, out, first_tagged);
   join_addresses_in_sentences(text, out, first_tagged);
+  split_coordinated_names(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
 
@@ -1899,6 +1900,28 @@ bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_
     if (everyday_part(begin, k) && everyday_part(k, end)) return true;
   }
   return false;
+}
+
+void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t before = out.size();
+  for (size_t s = first; s < before; ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) continue;
+    const size_t j = first_token_from(tokens, span.begin);
+    if (j + 2 >= tokens.size() || tokens[j + 2].end != span.end || !token_is(text, tokens[j + 1], "and")) continue;
+    const Gazetteer::Match left = view_of(text, tokens[j], gazetteer_).gazetteer;
+    const Gazetteer::Match right = view_of(text, tokens[j + 2], gazetteer_).gazetteer;
+    const bool names = ((left.full | right.full) & name_categories_) != 0 &&
+                       ((left.full | left.part | right.full | right.part) & company_categories_) == 0;
+    if (names) span.type = PiiType::kPerson;
+    span.end = tokens[j].end;
+    out.push_back({span.type, tokens[j + 2].begin, tokens[j + 2].end});
+  }
+  if (out.size() > before) {
+    sort_by_begin(out, first);
+    reset_cover();
+  }
 }
 
 bool PiiTagger::only_a_name(std::string_view text, size_t i) const {

@@ -1320,6 +1320,33 @@ TEST(PiiTaggerTest, AnEverydayWordNamingAnOfficeIsAnOrganisation) {
   EXPECT_EQ(found("We met the 400 employees today."), std::vector<std::string>{});
 }
 
+// Two words joined by "and" are two names or two organisations, even from
+// a tagger that learned such pairs as one organisation; names when a name
+// list knows either word and no company suffix list does.
+TEST(PiiTaggerTest, TwoWordsJoinedByAndAreTwo) {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string pair = kLast[k % kLast.size()] + " and " + kLast[(k + 7) % kLast.size()];
+    rows.push_back({"I work at " + pair + " now.", {{PiiType::kOrganization, 10, static_cast<uint32_t>(10 + pair.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"last_name", {"Quill", "Moss"}}, {"company_suffix", {"Moss"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("I work at Zorvak and Brill now."),
+            (std::vector<std::string>{"ORGANIZATION:Zorvak", "ORGANIZATION:Brill"}));
+  EXPECT_EQ(found("I work at Zorvak and Quill now."), (std::vector<std::string>{"PERSON:Zorvak", "PERSON:Quill"}));
+  EXPECT_EQ(found("I work at Quill and Moss now."), (std::vector<std::string>{"ORGANIZATION:Quill", "ORGANIZATION:Moss"}));
+  EXPECT_EQ(found("I work at Zorvak  and Brill now."),
+            (std::vector<std::string>{"ORGANIZATION:Zorvak", "ORGANIZATION:Brill"}));
+  // Not three words, nor two joined by another word.
+  EXPECT_EQ(found("I work at Zorvak Brill and Quill now."),
+            (std::vector<std::string>{"ORGANIZATION:Zorvak Brill and Quill"}));
+  EXPECT_EQ(found("I work at Zorvak and Brill Quill now."),
+            (std::vector<std::string>{"ORGANIZATION:Zorvak and Brill Quill"}));
+  EXPECT_EQ(found("I work at Zorvak or Brill now."), (std::vector<std::string>{"ORGANIZATION:Zorvak or Brill"}));
+}
+
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
