@@ -1347,6 +1347,30 @@ TEST(PiiTaggerTest, TwoWordsJoinedByAndAreTwo) {
   EXPECT_EQ(found("I work at Zorvak or Brill now."), (std::vector<std::string>{"ORGANIZATION:Zorvak or Brill"}));
 }
 
+// An everyday word that opens a sentence or a line before a pronoun is a
+// verb or a question word ("Will my account stay active?"), even for a
+// tagger that learned names there and a name list that knows the word.
+TEST(PiiTaggerTest, AnEverydayWordOpeningASentenceBeforeAPronounIsNoName) {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string& name = kFirst[k % kFirst.size()];
+    rows.push_back({name + " my friend is here.", {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+    rows.push_back({"Hi, " + name + " my friend is here.", {{PiiType::kPerson, 4, static_cast<uint32_t>(4 + name.size())}}});
+    rows.push_back({name + " said hello.", {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Will", "Zorvak"}}, {"common_word", {"will", "my", "friend", "is", "here", "hi", "said", "hello"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Zorvak my friend is here."), std::vector<std::string>{"PERSON:Zorvak"});
+  EXPECT_EQ(found("Will my friend be here?"), std::vector<std::string>{});
+  EXPECT_EQ(found("Is it? Will my friend be here?"), std::vector<std::string>{});
+  EXPECT_EQ(found("Is it\nWill my friend be here?"), std::vector<std::string>{});
+  // Not inside a sentence, nor before another word.
+  EXPECT_EQ(found("Hi, Will my friend is here."), std::vector<std::string>{"PERSON:Will"});
+  EXPECT_EQ(found("Will said hello."), std::vector<std::string>{"PERSON:Will"});
+}
+
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
