@@ -501,6 +501,20 @@ bool after_a_name_on_its_line(std::string_view text, const std::vector<PiiSpan>&
          text.substr(out[s - 1].end, out[s].begin - out[s - 1].end).find_first_not_of(' ') == std::string_view::npos;
 }
 
+// Whether `next`, after the address `joined`, may join it: a place; an
+// address that is a postcode alone or opens with no number ("Apt. 328",
+// "Dašická 688" after its house number "60"); or a street after a house
+// number alone, a space apart. Not the next address of a list ("12 Novak
+// Street, Graz, 13 Novak Street").
+bool continues_an_address(std::string_view text, const TokenList& tokens, const PiiSpan& joined, const PiiSpan& next) {
+  if (next.type == PiiType::kLocation) return true;
+  if (next.type != PiiType::kStreetAddress) return false;
+  const size_t j = first_token_from(tokens, next.begin);
+  if (j == tokens.size() || !is_number(text, tokens, j) || tokens[j].end == next.end) return true;
+  const size_t h = first_token_from(tokens, joined.begin);
+  return tokens[h].end == joined.end && all_digits(text, tokens[h]) && next.begin == joined.end + 1;
+}
+
 // Whether `word` is a personal pronoun with a contraction ("I'm", "You've",
 // "They're"): no name, place or organisation.
 bool pronoun_contraction(std::string_view word) {
@@ -1010,6 +1024,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   add_street_lines(text, out, first_tagged);
   split_house_numbers(text, out, first_tagged);
   join_addresses_in_sentences(text, out, first_tagged);
+  join_envelopes_below_headings(text, out, first_tagged);
   split_coordinated_names(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -1620,20 +1635,6 @@ void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<P
     parts.commas += commas;
     return breaks < 2;
   };
-  // Whether out[to] may join the address joined so far, `joined`: a place;
-  // an address line that is a postcode alone or opens with no number
-  // ("Apt. 328", "Dašická 688" after its house number "60"); or a street
-  // after a house number alone, a space apart. Not the next address of a
-  // list ("12 Novak Street, Graz, 13 Novak Street").
-  auto joins = [&](const PiiSpan& joined, size_t to) {
-    const PiiSpan& next = out[to];
-    if (next.type == PiiType::kLocation) return true;
-    if (next.type != PiiType::kStreetAddress) return false;
-    const size_t j = first_token_from(tokens, next.begin);
-    if (j == tokens.size() || !is_number(text, tokens, j) || tokens[j].end == next.end) return true;
-    const size_t h = first_token_from(tokens, joined.begin);
-    return tokens[h].end == joined.end && all_digits(text, tokens[h]) && next.begin == joined.end + 1;
-  };
   size_t kept = first;
   for (size_t s = first; s < out.size();) {
     PiiSpan span = out[s];
@@ -1648,7 +1649,8 @@ void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<P
       PiiSpan joined = span;
       Parts parts;
       size_t to = next, crossed_to = next;
-      while (to < out.size() && to - s <= kMaxJoined && joins(joined, to) && parting(joined.end, out[to].begin, parts)) {
+      while (to < out.size() && to - s <= kMaxJoined && continues_an_address(text, tokens, joined, out[to]) &&
+             parting(joined.end, out[to].begin, parts)) {
         const std::string_view next_part = text.substr(out[to].begin, out[to].end - out[to].begin);
         parts.line_breaks += static_cast<size_t>(std::count(next_part.begin(), next_part.end(), '\n'));
         parts.commas += static_cast<size_t>(std::count(next_part.begin(), next_part.end(), ','));
@@ -1919,6 +1921,54 @@ bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_
     if (everyday_part(begin, k) && everyday_part(k, end)) return true;
   }
   return false;
+}
+
+bool PiiTagger::below_a_heading(std::string_view text, const std::vector<PiiSpan>& out, size_t first, size_t k) const {
+  const TokenList& tokens = tagger_tokens();
+  const Token& last = tokens[k - 1];
+  if (last.end - last.begin == 1 && text[last.begin] == ':') return true;
+  size_t opens = k - 1;
+  while (opens > 0 && !tokens[opens].newline_before) --opens;
+  const size_t word = first_word_from(text, tokens, opens, k);
+  if (word == k) return false;
+  const size_t s = span_over(out, word);
+  if (s < first || s == out.size() || out[s].begin > tokens[word].begin) return false;
+  if (out[s].type == PiiType::kOrganization) return true;
+  const bool a_name = out[s].type == PiiType::kPerson || out[s].type == PiiType::kLocation ||
+                      out[s].type == PiiType::kTitle;
+  return a_name && !blank_line_before(text, tokens, k) && opens > 0 && !blank_line_before(text, tokens, opens);
+}
+
+void PiiTagger::join_envelopes_below_headings(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  constexpr size_t kMaxJoined = 12, kMaxGapOnALine = 24;
+  // Whether text[from, to) parts two pieces of one envelope: on one line,
+  // kMaxGapOnALine bytes at most and no end of a sentence; across a line
+  // break, white space and commas only, no blank line.
+  auto parts_pieces = [&](uint32_t from, uint32_t to) {
+    const std::string_view gap = text.substr(from, to - from);
+    if (gap.find('\n') == std::string_view::npos) {
+      return gap.size() <= kMaxGapOnALine && gap.find_first_of(".!?:;") == std::string_view::npos;
+    }
+    return gap.find_first_not_of(" \t\r\n,") == std::string_view::npos && gap.find('\n') == gap.rfind('\n');
+  };
+  size_t kept = first;
+  for (size_t s = first; s < out.size();) {
+    PiiSpan span = out[s];
+    size_t next = s + 1;
+    const size_t k = span.type == PiiType::kStreetAddress ? first_token_from(tokens, span.begin) : tokens.size();
+    if (k > 0 && k < tokens.size() && tokens[k].newline_before &&
+        below_a_heading(text, out, first, k)) {
+      while (next < out.size() && next - s < kMaxJoined &&
+             continues_an_address(text, tokens, span, out[next]) && parts_pieces(span.end, out[next].begin)) {
+        span.end = out[next++].end;
+      }
+    }
+    out[kept++] = span;
+    s = next;
+  }
+  out.resize(kept);
+  reset_cover();
 }
 
 void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

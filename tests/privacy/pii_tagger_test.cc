@@ -758,13 +758,13 @@ TEST(PiiTaggerTest, ConfirmedAgesAndGroupsWinOverTheTagger) {
   EXPECT_EQ(scan("the patient, age 67, is italian."), (std::vector<std::string>{"AGE:67", "NRP:italian"}));
 }
 
-// "Send it to:\n<number> <surname> Street\nThanks.", the street labelled.
+// "Send it to.\n<number> <surname> Street\nThanks.", the street labelled.
 std::vector<PiiExample> addresses_on_their_line() {
   std::vector<PiiExample> rows;
   for (uint32_t k = 0; k < 300; ++k) {
     const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street";
     PiiExample e;
-    e.text = "Send it to:\n" + street + "\nThanks.";
+    e.text = "Send it to.\n" + street + "\nThanks.";
     e.spans = {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + street.size())}};
     rows.push_back(std::move(e));
   }
@@ -780,19 +780,19 @@ TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
   o.gazetteers = {{"common_word", {"moss", "best", "wishes", "of", "the", "see", "you"}},
                   {"country", {"turkey", "republic of the congo"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n MOSS\n Turkey 05557\nthanks"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\n MOSS\n Turkey 05557\nthanks"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS", "LOCATION:Turkey",
                                       "STREET_ADDRESS:05557"}));
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nBest Wishes\nGraz"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\nBest Wishes\nGraz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n> Republic of the Congo\n\nZephyrine"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\n> Republic of the Congo\n\nZephyrine"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Republic of the Congo"}));
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nSee you Zephyrine"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\nSee you Zephyrine"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
   // Nor a number that is no postcode, nor a single letter ("C." of a list).
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nGraz 0.02"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\nGraz 0.02"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\nC. Graz"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\nC. Graz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
   // What follows an address on its line after a comma is a line of its own
   // (the address in a sentence: written whole once it crosses a line, see
@@ -806,7 +806,7 @@ TEST(PiiTaggerTest, TheLinesBelowAnAddressAreItsPlace) {
   EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street Zephyrine\nGraz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
   // A joining word opens no place.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n, of Graz"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\n, of Graz"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Graz"}));
 }
 
@@ -836,10 +836,10 @@ TEST(PiiTaggerTest, AnAddressInASentenceIsWrittenWhole) {
                                       "LOCATION:Graz"}));
   // An envelope: the address opens its line, or a number opens the line,
   // or a span stands right before it.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street\n MOSS\n Turkey 05557"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street\n MOSS\n Turkey 05557"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS", "LOCATION:Turkey",
                                       "STREET_ADDRESS:05557"}));
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n12 Novak Street R 14 Novak Street\n MOSS"),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n12 Novak Street R 14 Novak Street\n MOSS"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:14 Novak Street", "LOCATION:MOSS"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street 14 Novak Street\n MOSS"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:14 Novak Street", "LOCATION:MOSS"}));
@@ -855,7 +855,7 @@ TEST(PiiTaggerTest, TheLineAboveAUnitIsItsStreet) {
     PiiExample unit;
     const std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street\n";
     const std::string apt = "Apt. " + std::to_string(100 + k);
-    unit.text = "Send it to:\n" + street + apt + "\nThanks.";
+    unit.text = "Send it to.\n" + street + apt + "\nThanks.";
     const auto at = static_cast<uint32_t>(12 + street.size());
     unit.spans = {{PiiType::kStreetAddress, at, static_cast<uint32_t>(at + apt.size())}};
     train.push_back(std::move(unit));
@@ -868,22 +868,22 @@ TEST(PiiTaggerTest, TheLineAboveAUnitIsItsStreet) {
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "see"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n> 60 Aqqusinersuaq\n> Apt. 217\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n> 60 Aqqusinersuaq\n> Apt. 217\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:60", "STREET_ADDRESS:Aqqusinersuaq", "STREET_ADDRESS:Apt. 217"}));
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n60 Porto\nApt. 217\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n60 Porto\nApt. 217\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:60", "STREET_ADDRESS:Porto", "STREET_ADDRESS:Apt. 217"}));
   // Not a line without the building's number (here a letterhead), nor one
   // a blank line parts from the unit, nor one with other marks, nor one
   // above a unit inside its line.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nAqqusinersuaq\nApt. 217\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nAqqusinersuaq\nApt. 217\nThanks."),
             (std::vector<std::string>{"ORGANIZATION:Aqqusinersuaq", "STREET_ADDRESS:Apt. 217"}));
-  for (const char* text : {"Send it to:\n60 Aqqusinersuaq\n\nApt. 217\nThanks.", "Send it to:\n60 Aqqusinersuaq: x\nApt. 217\nThanks.",
-                           "Send it to:\n60 Aqqusinersuaq\nSee Apt. 217\nThanks."}) {
+  for (const char* text : {"Send it to.\n60 Aqqusinersuaq\n\nApt. 217\nThanks.", "Send it to.\n60 Aqqusinersuaq: x\nApt. 217\nThanks.",
+                           "Send it to.\n60 Aqqusinersuaq\nSee Apt. 217\nThanks."}) {
     EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:Apt. 217"})) << text;
   }
   // A unit the structured scan found, before tagging, heads the street too.
   {
-    const std::string text = "Send it to:\n60 Porto\nSuite 217\nThanks.";
+    const std::string text = "Send it to.\n60 Porto\nSuite 217\nThanks.";
     EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{});  // no unit this tagger knows
     std::vector<PiiSpan> spans = {{PiiType::kStreetAddress, 21, 30}};
     tagger.tag(text, spans);
@@ -892,7 +892,7 @@ TEST(PiiTaggerTest, TheLineAboveAUnitIsItsStreet) {
     EXPECT_EQ(found, (std::vector<std::string>{"STREET_ADDRESS:Suite 217", "STREET_ADDRESS:60", "STREET_ADDRESS:Porto"}));
   }
   // Nor a line where a span found before tagging stands.
-  const std::string text = "Send it to:\n60 Porto\nApt. 217\nThanks.";
+  const std::string text = "Send it to.\n60 Porto\nApt. 217\nThanks.";
   std::vector<PiiSpan> spans = {{PiiType::kZipCode, 12, 14}};
   tagger.tag(text, spans);
   EXPECT_TRUE(std::none_of(spans.begin(), spans.end(), [&](const PiiSpan& s) {
@@ -1042,6 +1042,56 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
   EXPECT_EQ(spans.size(), 15000u);
   EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const PiiSpan& s) { return s.type == PiiType::kLocation; }), 5000);
 }
+// An envelope that opens its line below a heading (a line that ends in a
+// colon, or a letterhead's company) is one address; below a name and a
+// blank line, or at the top, it is read line by line.
+TEST(PiiTaggerTest, AnEnvelopeBelowAHeadingIsWrittenWhole) {
+  const std::vector<PiiExample> train = addresses_on_their_line();
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"moss", "send", "it", "to", "office"}},
+                  {"country", {"turkey"}},
+                  {"first_name", kFirst}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Send it to:\n12 Novak Street\n MOSS\n Turkey 05557"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street\n MOSS\n Turkey 05557"}));
+  EXPECT_EQ(found("Send it to:\n\n12 Novak Street\n MOSS"), (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street\n MOSS"}));
+  EXPECT_EQ(found("Zephyr Labs\n12 Novak Street\n MOSS"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street\n MOSS"}));
+  // A name right above, under another line of a letterhead (a company
+  // read as a name).
+  EXPECT_EQ(found("Send it to.\nWanda Quillborne\n12 Novak Street\n MOSS"),
+            (std::vector<std::string>{"PERSON:Wanda Quillborne", "STREET_ADDRESS:12 Novak Street\n MOSS"}));
+  // It ends at a line that is no address, a blank line, a line that ends
+  // in something else, or a list's next address.
+  EXPECT_EQ(found("Send it to:\n12 Novak Street\n MOSS\n555 office"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street\n MOSS"}));
+  EXPECT_EQ(found("Send it to:\n12 Novak Street\n\n 05557"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:05557"}));
+  EXPECT_EQ(found("Send it to:\n12 Novak Street; see\n 5"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:5"}));
+  // On its line, pieces at most 24 bytes apart, no end of a sentence.
+  EXPECT_EQ(found("Send it to:\n12 Novak Street - - - - - 5"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street - - - - - 5"}));
+  EXPECT_EQ(found("Send it to:\n12 Novak Street - - - - - - - - - - - - - 5"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:5"}));
+  EXPECT_EQ(found("Send it to:\n12 Novak Street. 5"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:5"}));
+  EXPECT_EQ(found("Send it to:\n12 Novak Street\n14 Novak Street"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "STREET_ADDRESS:14 Novak Street"}));
+  // Not below a name and a blank line, at the top, after marks, nor below
+  // a line that ends in no colon.
+  EXPECT_EQ(found("Send it to.\nWanda Quillborne\n\n12 Novak Street\n MOSS"),
+            (std::vector<std::string>{"PERSON:Wanda Quillborne", "STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS"}));
+  EXPECT_EQ(found("Wanda Quillborne\n12 Novak Street\n MOSS"),
+            (std::vector<std::string>{"PERSON:Wanda Quillborne", "STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS"}));
+  EXPECT_EQ(found("12 Novak Street\n MOSS"), (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS"}));
+  EXPECT_EQ(found("Send it to:\n> 12 Novak Street\n MOSS"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS"}));
+  EXPECT_EQ(found("Send it to.\n12 Novak Street\n MOSS"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:MOSS"}));
+}
+
 
 // An address of one line that opens with the building's number and holds
 // the street's number is the building's number and the street (and a
@@ -1099,7 +1149,7 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
     const std::string number = k % 2 == 0 ? "" : std::to_string(2 + k % 90) + " ";
     const std::string envelope = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) + "\n " + kCities[k % kCities.size()];
     PiiExample e;
-    e.text = "Send it to:\n" + number + envelope + "\nThanks.";
+    e.text = "Send it to.\n" + number + envelope + "\nThanks.";
     const auto at = static_cast<uint32_t>(12 + number.size());
     e.spans = {{PiiType::kStreetAddress, at, static_cast<uint32_t>(at + envelope.size())}};
     train.push_back(std::move(e));
@@ -1109,7 +1159,7 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
     const std::string unit = k % 2 == 0 ? "" : "Apt. " + std::to_string(k) + " " + std::to_string(2 + k % 90) + " ";
     const std::string name = kFirst[k % kFirst.size()],
                       lines = unit + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) + "\n" + kCities[k % kCities.size()];
-    named.text = "Send it to:\n" + name + " " + lines + "\nThanks.";
+    named.text = "Send it to.\n" + name + " " + lines + "\nThanks.";
     const auto street_at = static_cast<uint32_t>(12 + name.size() + 1);
     named.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
                    {PiiType::kStreetAddress, street_at, static_cast<uint32_t>(street_at + lines.size())}};
@@ -1118,7 +1168,7 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
     PiiExample with_unit;
     const std::string whole = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70) + "\n Apt. " + std::to_string(k) + "\n " +
                               kCities[k % kCities.size()] + "\n\n Turkey " + std::to_string(10000 + k);
-    with_unit.text = "Send it to:\n" + whole + "\nThanks.";
+    with_unit.text = "Send it to.\n" + whole + "\nThanks.";
     with_unit.spans = {{PiiType::kStreetAddress, 12, static_cast<uint32_t>(12 + whole.size())}};
     train.push_back(std::move(with_unit));
   }
@@ -1126,30 +1176,30 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
   o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "we", "meet", "at", "apt"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   // After a name on its line, indented or not.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novakweg 31\nGraz\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda Novakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   // The lines the decoder ran over stay covered, past a blank line too: a
   // unit, a place, a place and its postcode.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nNovakweg 31\n Apt. 5\n Graz\n\n Turkey 05557\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nNovakweg 31\n Apt. 5\n Graz\n\n Turkey 05557\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "STREET_ADDRESS:Apt. 5", "LOCATION:Graz", "LOCATION:Turkey",
                                       "STREET_ADDRESS:05557"}));
   // Not a letter alone.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nNovakweg 31\n Apt. 5\n G\n\n Turkey 05557\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nNovakweg 31\n Apt. 5\n G\n\n Turkey 05557\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "STREET_ADDRESS:Apt. 5", "LOCATION:Turkey", "STREET_ADDRESS:05557"}));
   // A unit there is an address of its own, as is the building's number.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Apt. 5 61 Novakweg 31\nGraz\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda Apt. 5 61 Novakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Apt. 5", "STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31",
                                       "LOCATION:Graz"}));
-  for (const char* text : {"Send it to:\nNovakweg 31\n Graz\nThanks.", "Send it to:\n> Novakweg 31\n Graz\nThanks."}) {
+  for (const char* text : {"Send it to.\nNovakweg 31\n Graz\nThanks.", "Send it to.\n> Novakweg 31\n Graz\nThanks."}) {
     EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"})) << text;
   }
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\n61 Novakweg 31\n Graz\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n61 Novakweg 31\n Graz\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   // Not lines that are not indented, nor an address after a word on its
   // line.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nNovakweg 31\nGraz\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nNovakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31\nGraz"}));
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nSend Novakweg 31\n Graz\nThanks."),
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nSend Novakweg 31\n Graz\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31\n Graz"}));
 }
 

@@ -248,6 +248,25 @@ class PiiTagger {
   // line, as on an envelope or in a letter, keeps its lines apart.
   // Precondition: out[first...] sorted by begin, none overlapping.
   void join_addresses_in_sentences(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // An envelope that opens its line below a heading, below_a_heading(), is
+  // written whole, as the dev labels write it (38 of 38 rows): its first
+  // address of out[first...] and the addresses and places that follow, on
+  // its line (24 bytes apart at most, no end of a sentence between) and
+  // on the lines below (white space and commas between, no blank line),
+  // join as one address ("Paula Bjelajac / Demystdata / 11 Eriksbo
+  // Västergärde 98 / Suite 568 / ANGERED"). Below a name alone or at the
+  // top of the text the labels write an envelope line by line (81 rows),
+  // and cut_envelopes() leaves it so. Precondition: out[first...] sorted
+  // by begin, none overlapping.
+  void join_envelopes_below_headings(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Whether the line above token k (which opens its line) heads an
+  // envelope: it ends in a colon ("As promised, here's Liam's address:"),
+  // blank lines apart; it opens with an organisation of out[first...] (a
+  // letterhead's company: "Knoema"); or it opens with a name, place or
+  // title of out[first...] right above, under another line of a
+  // letterhead ("Douglas Lundin / Rose, Turner and Thompson / 24 320 St
+  // Marys Rd", the company read as names).
+  bool below_a_heading(std::string_view text, const std::vector<PiiSpan>& out, size_t first, size_t k) const;
   // A name or an organisation of out[first...] that is two words joined by
   // "and" ("Perić and Rodriguez were precision engineers") is two: the dev
   // labels never write such a pair as one name or organisation (60 of 60
