@@ -2091,21 +2091,30 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   }
   // A name or a place that ends in a company suffix ("Smith Ltd") is an
   // organisation; a name that ends in a street suffix that is no name
-  // ("Andreassen Street", not "Benny Hill") is an address.
-  if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
+  // ("Andreassen Street", not "Benny Hill") is an address, as is a place or
+  // an organisation of two words or more that ends in "Street", "Road",
+  // "Avenue" or "Boulevard" ("Bezrukov Street Street": every labelled
+  // value that ends in such a word is an address, 64 of 64).
+  if (span.type != PiiType::kPerson && span.type != PiiType::kLocation && span.type != PiiType::kOrganization) {
+    return true;
+  }
   for (size_t t = to; t > from; --t) {
     const Token& last = tokens[t - 1];
     if (!is_word_byte(static_cast<unsigned char>(text[last.begin]))) continue;
     const uint16_t full = tagger_views()[t - 1].gazetteer.full;
-    if ((full & company_categories_) != 0) {
+    const bool thoroughfare = token_is(text, last, "street") || token_is(text, last, "road") ||
+                              token_is(text, last, "avenue") || token_is(text, last, "boulevard");
+    if (span.type != PiiType::kOrganization && (full & company_categories_) != 0) {
       span.type = PiiType::kOrganization;
-    } else if (span.type == PiiType::kPerson && t - 1 > from && (full & street_suffix_categories_) != 0 &&
-               (full & name_categories_) == 0) {
+    } else if (t - 1 > from &&
+               ((span.type == PiiType::kPerson && (full & street_suffix_categories_) != 0 && (full & name_categories_) == 0) ||
+                (span.type != PiiType::kPerson && thoroughfare))) {
       span.type = PiiType::kStreetAddress;
       return true;
     }
     break;
   }
+  if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
   // A person's or a place's possessive ending is not part of the name: "[PERSON_1]'s address".
   if (span.type != PiiType::kOrganization && span.end == tagger_tokens()[to - 1].end) {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + span.begin;

@@ -1421,6 +1421,20 @@ TEST(PiiTaggerTest, AnEverydayWordOpeningASentenceBeforeAPronounIsNoName) {
   EXPECT_EQ(found("Will said hello."), std::vector<std::string>{"PERSON:Will"});
 }
 
+// An organisation or a place of two words or more that ends in "Street",
+// "Road", "Avenue" or "Boulevard" is an address.
+TEST(PiiTaggerTest, AnOrganisationEndingInStreetIsAnAddress) {
+  const PiiTagger tagger = names_and_organisations_tagger();
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("I work at Zorvak Corp now."), std::vector<std::string>{"ORGANIZATION:Zorvak Corp"});
+  EXPECT_EQ(found("I work at Zorvak Street now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Street"});
+  EXPECT_EQ(found("I work at Zorvak Road now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Road"});
+  EXPECT_EQ(found("I work at Zorvak Avenue now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Avenue"});
+  EXPECT_EQ(found("I work at Zorvak Boulevard now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Boulevard"});
+  // Not another word.
+  EXPECT_EQ(found("I work at Zorvak Drive now."), std::vector<std::string>{"ORGANIZATION:Zorvak Drive"});
+}
+
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
