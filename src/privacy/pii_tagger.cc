@@ -1025,6 +1025,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   split_house_numbers(text, out, first_tagged);
   join_addresses_in_sentences(text, out, first_tagged);
   join_envelopes_below_headings(text, out, first_tagged);
+  join_street_corners(text, out, first_tagged);
   split_coordinated_names(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -1968,6 +1969,55 @@ void PiiTagger::join_envelopes_below_headings(std::string_view text, std::vector
     s = next;
   }
   out.resize(kept);
+  reset_cover();
+}
+
+void PiiTagger::join_street_corners(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  if (text.find("orner") == std::string_view::npos && text.find("ORNER") == std::string_view::npos) return;
+  const TokenList& tokens = tagger_tokens();
+  constexpr size_t kMaxFirstStreet = 10, kMaxSecondStreet = 4;
+  auto on_the_line = [&](size_t j) { return j < tokens.size() && !tokens[j].newline_before; };
+  auto by_begin = [](const PiiSpan& span, uint32_t at) { return span.begin < at; };
+  std::vector<PiiSpan> corners;
+  for (size_t j = 0; j + 2 < tokens.size(); ++j) {
+    if (!token_is(text, tokens[j], "corner") || !token_is(text, tokens[j + 1], "of") || !on_the_line(j + 2)) continue;
+    if (!is_word_byte(static_cast<unsigned char>(text[tokens[j + 2].begin]))) continue;  // not "{street_name}"
+    const size_t opens = j > 0 && !tokens[j].newline_before && token_is(text, tokens[j - 1], "the") ? j - 1 : j;
+    size_t also = j + 3;
+    while (on_the_line(also) && also < j + 2 + kMaxFirstStreet && !token_is(text, tokens[also], "and")) ++also;
+    if (!on_the_line(also) || !token_is(text, tokens[also], "and") || !on_the_line(also + 1)) continue;
+    // The second street: as far as the spans that open on its first two
+    // tokens reach, or its street suffix.
+    uint32_t end = 0;
+    const uint32_t second_from = tokens[also + 1].begin;
+    const uint32_t second_to = also + 3 < tokens.size() ? tokens[also + 3].begin : static_cast<uint32_t>(text.size());
+    for (auto it = std::lower_bound(out.begin() + static_cast<ptrdiff_t>(first), out.end(), second_from, by_begin);
+         it != out.end() && it->begin < second_to; ++it) {
+      end = std::max(end, it->end);
+    }
+    for (size_t k = also + 1; end == 0 && on_the_line(k) && k <= also + kMaxSecondStreet; ++k) {
+      if ((view_of(text, tokens[k], gazetteer_).gazetteer.full & street_suffix_categories_) != 0) end = tokens[k].end;
+    }
+    const uint32_t begin = tokens[opens].begin;
+    if (end == 0) continue;
+    if (!corners.empty() && begin < corners.back().end) continue;
+    corners.push_back({PiiType::kStreetAddress, begin, end});
+    j = also;
+  }
+  if (corners.empty()) return;
+  // Each corner replaces the spans of out[first...] it overlaps, unless a
+  // span found before tagging (out[0, first), in order) overlaps it.
+  std::vector<PiiSpan> kept(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
+  size_t s = first, before = 0;
+  for (const PiiSpan& corner : corners) {
+    while (before < first && out[before].end <= corner.begin) ++before;
+    if (before < first && out[before].begin < corner.end) continue;
+    while (s < out.size() && out[s].end <= corner.begin) kept.push_back(out[s++]);
+    while (s < out.size() && out[s].begin < corner.end) ++s;
+    kept.push_back(corner);
+  }
+  kept.insert(kept.end(), out.begin() + static_cast<ptrdiff_t>(s), out.end());
+  out = std::move(kept);
   reset_cover();
 }
 

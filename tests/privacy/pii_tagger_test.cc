@@ -1435,6 +1435,43 @@ TEST(PiiTaggerTest, AnOrganisationEndingInStreetIsAnAddress) {
   EXPECT_EQ(found("I work at Zorvak Drive now."), std::vector<std::string>{"ORGANIZATION:Zorvak Drive"});
 }
 
+// A street corner is one address, "the corner of" and all.
+TEST(PiiTaggerTest, AStreetCornerIsOneAddress) {
+  const std::vector<PiiExample> train = addresses_on_their_line();
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"meet", "me", "at", "the", "corner", "of", "and", "now"}},
+                  {"street_suffix", {"Street"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Meet me at the corner of 12 Novak Street and 14 Brandt Street now."),
+            std::vector<std::string>{"STREET_ADDRESS:the corner of 12 Novak Street and 14 Brandt Street"});
+  EXPECT_EQ(found("Meet me at the corner of zorvak 85 and novak street now."),
+            std::vector<std::string>{"STREET_ADDRESS:the corner of zorvak 85 and novak street"});
+  // (As far as the tagger's span reaches, suffix or none.)
+  EXPECT_EQ(found("Meet me at the corner of 12 Novak Street and 14 Brandt Quill now."),
+            std::vector<std::string>{"STREET_ADDRESS:the corner of 12 Novak Street and 14 Brandt"});
+  EXPECT_EQ(found("Meet Me At The Corner Of Zorvak 85 And Novak Street Now."),
+            std::vector<std::string>{"STREET_ADDRESS:The Corner Of Zorvak 85 And Novak Street"});
+  EXPECT_EQ(found("Meet me at corner of zorvak 85 and novak street now."),
+            std::vector<std::string>{"STREET_ADDRESS:corner of zorvak 85 and novak street"});
+  // Not a template's blank, across a line, without a second street, nor
+  // with a first street of more than ten tokens.
+  EXPECT_EQ(found("Meet me at the corner of {street_name} and {street_name}"), std::vector<std::string>{});
+  EXPECT_EQ(found("Meet me at the corner of zorvak 85\nand novak street now."), std::vector<std::string>{});
+  EXPECT_EQ(found("Meet me at the corner of zorvak 85 and me now."), std::vector<std::string>{});
+  EXPECT_EQ(found("Meet me at the corner of zorvak 85 and me me me me street now."), std::vector<std::string>{});  // suffix past 4
+  EXPECT_EQ(found("MEET ME AT THE CORNER OF ZORVAK 85 AND NOVAK STREET NOW."),
+            std::vector<std::string>{"STREET_ADDRESS:THE CORNER OF ZORVAK 85 AND NOVAK STREET"});
+  EXPECT_EQ(found("Meet me at the corner of zorvak 85 a b c d e f g h i and novak street now."),
+            std::vector<std::string>{});
+  // A span found before tagging leaves it as it is.
+  std::vector<PiiSpan> spans = {{PiiType::kPhoneNumber, 25, 34}};
+  tagger.tag("Meet me at the corner of 12 Novak Street and 14 Brandt Street now.", spans);
+  ASSERT_GE(spans.size(), 2u);
+  EXPECT_EQ(spans[0].type, PiiType::kPhoneNumber);
+  EXPECT_NE(spans[1].begin, 11u);
+}
+
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);

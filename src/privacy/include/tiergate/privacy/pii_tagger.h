@@ -267,6 +267,16 @@ class PiiTagger {
   // letterhead ("Douglas Lundin / Rose, Turner and Thompson / 24 320 St
   // Marys Rd", the company read as names).
   bool below_a_heading(std::string_view text, const std::vector<PiiSpan>& out, size_t first, size_t k) const;
+  // A street corner ("the corner of Auenweg 85 and Kesä Street") is one
+  // address, "the corner of" and all, as the dev labels write it (15 of 15
+  // rows): "corner of" (and the "the" before it), the first
+  // street up to the first "and" within 10 tokens on its line, then the
+  // second street as far as a span of out[first...] that opens within two
+  // tokens after the "and" reaches, or else as far as a street suffix
+  // within four on the line ("matković street"). The tagger's spans inside become that one
+  // address; a span found before tagging there leaves the corner as it is.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void join_street_corners(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name or an organisation of out[first...] that is two words joined by
   // "and" ("Perić and Rodriguez were precision engineers") is two: the dev
   // labels never write such a pair as one name or organisation (60 of 60
