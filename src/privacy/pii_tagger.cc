@@ -1026,6 +1026,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   join_addresses_in_sentences(text, out, first_tagged);
   join_envelopes_below_headings(text, out, first_tagged);
   join_street_corners(text, out, first_tagged);
+  split_address_lists(text, out, first_tagged);
   split_coordinated_names(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -2019,6 +2020,40 @@ void PiiTagger::join_street_corners(std::string_view text, std::vector<PiiSpan>&
   kept.insert(kept.end(), out.begin() + static_cast<ptrdiff_t>(s), out.end());
   out = std::move(kept);
   reset_cover();
+}
+
+void PiiTagger::split_address_lists(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  constexpr std::string_view kAnd = ", and ";
+  const size_t before = out.size();
+  for (size_t s = first; s < before; ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    // Each piece cut off may hold another ", and ".
+    for (size_t piece = s;;) {
+      PiiSpan& span = out[piece];
+      const size_t at = text.substr(span.begin, span.end - span.begin).find(kAnd);
+      if (at == std::string_view::npos) break;
+      const auto cut = static_cast<uint32_t>(span.begin + at);
+      const auto next = static_cast<uint32_t>(cut + kAnd.size());
+      if (cut == span.begin || next >= span.end) break;
+      const PiiSpan rest{PiiType::kStreetAddress, next, span.end};
+      span.end = cut;
+      // A rest with no digit, capital or non-ASCII letter is the
+      // sentence's ("England, and the two strangers").
+      const std::string_view words = text.substr(rest.begin, rest.end - rest.begin);
+      if (std::none_of(words.begin(), words.end(), [](char c) {
+            const auto b = static_cast<unsigned char>(c);
+            return (b >= '0' && b <= '9') || (b >= 'A' && b <= 'Z') || b >= 0x80;
+          })) {
+        break;
+      }
+      out.push_back(rest);
+      piece = out.size() - 1;
+    }
+  }
+  if (out.size() > before) {
+    sort_by_begin(out, first);
+    reset_cover();
+  }
 }
 
 void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

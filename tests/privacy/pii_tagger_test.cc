@@ -1472,6 +1472,27 @@ TEST(PiiTaggerTest, AStreetCornerIsOneAddress) {
   EXPECT_NE(spans[1].begin, 11u);
 }
 
+// An address that runs over ", and " is two, even from a tagger that
+// learned such lists as one address; what follows with no digit, capital
+// or non-ASCII letter is the sentence's.
+TEST(PiiTaggerTest, AListOfAddressesIsItsAddresses) {
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string list = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + " Street, and " +
+                             std::to_string(3 + k % 70) + " " + kLast[(k + 5) % kLast.size()] + " Street";
+    rows.push_back({"Here they are: " + list + ".", {{PiiType::kStreetAddress, 15, static_cast<uint32_t>(15 + list.size())}}});
+  }
+  const PiiTagger tagger = PiiTagger::train(rows, options(5, 1u << 12, 1));
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Here they are: 12 Zorvak Street, and 14 Quill Street."),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Zorvak Street", "STREET_ADDRESS:14 Quill Street"}));
+  EXPECT_EQ(found("Here they are: 12 Zorvak Street, and 14 Quill Street, and 16 Brill Street."),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Zorvak Street", "STREET_ADDRESS:14 Quill Street",
+                                      "STREET_ADDRESS:16 Brill Street"}));
+  EXPECT_EQ(found("Here they are: 12 Zorvak Street, and the street."),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Zorvak Street"}));
+}
+
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);

@@ -277,6 +277,13 @@ class PiiTagger {
   // address; a span found before tagging there leaves the corner as it is.
   // Precondition: out[first...] sorted by begin; it stays so.
   void join_street_corners(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // An address of out[first...] that runs over ", and " is two: a list's
+  // addresses ("here they are: 60 Gosposka ulica 47 / Melo, CA 13241, and
+  // 93 Via Pisanelli 89, Egkomi, Papua New Guinea"); no labelled address
+  // holds ", and " (0 of 1,097). What follows with no digit, capital or
+  // non-ASCII letter is no address ("1938 England, and the two").
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void split_address_lists(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name or an organisation of out[first...] that is two words joined by
   // "and" ("Perić and Rodriguez were precision engineers") is two: the dev
   // labels never write such a pair as one name or organisation (60 of 60
