@@ -1027,6 +1027,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   join_envelopes_below_headings(text, out, first_tagged);
   join_street_corners(text, out, first_tagged);
   split_address_lists(text, out, first_tagged);
+  join_words_before_addresses(text, out, first_tagged, mixed);
   split_coordinated_names(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -2054,6 +2055,69 @@ void PiiTagger::split_address_lists(std::string_view text, std::vector<PiiSpan>&
     sort_by_begin(out, first);
     reset_cover();
   }
+}
+
+void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                            bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  auto word = [&](size_t j) { return is_word_byte(static_cast<unsigned char>(text[tokens[j].begin])); };
+  auto a_space_apart = [&](uint32_t end, uint32_t begin) { return end + 1 == begin && text[end] == ' '; };
+  size_t kept = first;
+  size_t before = 0;  // in out[0, first): the first that may overlap the word
+  bool joined = false;
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan span = out[s];
+    const size_t k = span.type == PiiType::kStreetAddress ? first_token_from(tokens, span.begin) : tokens.size();
+    if (k >= 2 && k < tokens.size() && !tokens[k].newline_before && !tokens[k - 1].newline_before &&
+        token_is(text, tokens[k - 1], "and") && a_space_apart(tokens[k - 2].end, tokens[k - 1].begin) &&
+        a_space_apart(tokens[k - 1].end, tokens[k].begin) && word(k - 2)) {
+      // The word: word tokens joined by "-" ("Anne-Lise"), not the end of
+      // a longer token run.
+      size_t w = k - 2;
+      while (w >= 2 && !tokens[w].newline_before && tokens[w - 1].end == tokens[w].begin &&
+             tokens[w - 1].end - tokens[w - 1].begin == 1 && text[tokens[w - 1].begin] == '-' &&
+             tokens[w - 2].end == tokens[w - 1].begin && word(w - 2)) {
+        w -= 2;
+      }
+      // It opens with a letter, a capital in text with capitals, and is no
+      // possessive ("Tony's and David's 100%").
+      const auto opening = static_cast<unsigned char>(text[tokens[w].begin]);
+      const auto* stem = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k - 2].begin;
+      const bool whole_word = (w == 0 || tokens[w].newline_before || tokens[w - 1].end < tokens[w].begin) &&
+                              (mixed ? (opening >= 'A' && opening <= 'Z') || opening >= 0x80
+                                     : (opening >= 'a' && opening <= 'z') || opening >= 0x80) &&
+                              possessive_stem(stem, tokens[k - 2].end - tokens[k - 2].begin) ==
+                                  tokens[k - 2].end - tokens[k - 2].begin;
+      const uint32_t from = tokens[w].begin, to = tokens[k - 2].end;
+      while (before < first && out[before].end <= from) ++before;
+      // The spans kept over the word lie inside it; none found before.
+      size_t over = kept;
+      while (over > first && out[over - 1].end > from) --over;
+      bool inside = whole_word && !(before < first && out[before].begin < to);
+      for (size_t o = over; o < kept; ++o) inside = inside && out[o].begin >= from && out[o].end <= to;
+      // The address, with the pieces and the number after it on its line.
+      size_t last = s;
+      uint32_t end = span.end;
+      while (last + 1 < out.size() && out[last + 1].type == PiiType::kStreetAddress && a_space_apart(end, out[last + 1].begin)) {
+        end = out[++last].end;
+      }
+      const size_t after = first_token_from(tokens, end);
+      if (after < tokens.size() && a_space_apart(end, tokens[after].begin) && all_digits(text, tokens[after]) &&
+          (last + 1 == out.size() || out[last + 1].begin >= tokens[after].end)) {
+        end = tokens[after].end;
+      }
+      const std::string_view whole = text.substr(from, end - from);
+      if (inside && std::any_of(whole.begin(), whole.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        kept = over;
+        span = {PiiType::kStreetAddress, from, end};
+        s = last;
+        joined = true;
+      }
+    }
+    out[kept++] = span;
+  }
+  out.resize(kept);
+  if (joined) reset_cover();
 }
 
 void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

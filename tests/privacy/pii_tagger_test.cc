@@ -1493,6 +1493,45 @@ TEST(PiiTaggerTest, AListOfAddressesIsItsAddresses) {
             (std::vector<std::string>{"STREET_ADDRESS:12 Zorvak Street"}));
 }
 
+// A word joined by "and" to the address after it is part of it.
+TEST(PiiTaggerTest, AWordJoinedToAnAddressIsPartOfIt) {
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string street = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
+    rows.push_back({"We meet at " + street + " today.", {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + street.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"we", "meet", "at", "and", "today"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("We meet at Zorvak and Novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:Zorvak and Novakweg 31"});
+  EXPECT_EQ(found("We meet at Anne-Lise and Novakweg 31 today."),
+            std::vector<std::string>{"STREET_ADDRESS:Anne-Lise and Novakweg 31"});
+  EXPECT_EQ(found("we meet at zorvak and novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:zorvak and novakweg 31"});
+  // Not a word in small letters in text with capitals, a number, a
+  // possessive, the end of a longer token run, words apart by more than a
+  // space, nor without a digit.
+  EXPECT_EQ(found("We meet at zorvak and Novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  EXPECT_EQ(found("We meet at 5 and Novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  EXPECT_EQ(found("we meet at 5 and novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:novakweg 31"});
+  EXPECT_EQ(found("We meet at Zorvak's and Novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  EXPECT_EQ(found("We meet at x.Zorvak and Novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  EXPECT_EQ(found("We meet at Zorvak  and Novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  EXPECT_EQ(found("We meet at Zorvak and  Novakweg 31 today."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  const PiiTagger other = names_and_organisations_tagger();
+  EXPECT_EQ(typed_spans(other, "I work at Brill and Zorvak Street now."),
+            (std::vector<std::string>{"ORGANIZATION:Brill", "STREET_ADDRESS:Zorvak Street"}));
+  // With the pieces of the address and the number after it on its line.
+  EXPECT_EQ(typed_spans(other, "I work at Brill and Zorvak Street 31 now."),
+            std::vector<std::string>{"STREET_ADDRESS:Brill and Zorvak Street 31"});
+  EXPECT_EQ(typed_spans(other, "I work at Brill and Zorvak Street Novakweg 31 now."),
+            std::vector<std::string>{"STREET_ADDRESS:Brill and Zorvak Street Novakweg 31"});
+  // A span found before tagging over the word leaves it as it is.
+  std::vector<PiiSpan> spans = {{PiiType::kEmailAddress, 11, 17}};
+  tagger.tag("We meet at Zorvak and Novakweg 31 today.", spans);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[1].begin, 22u);
+}
 
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);

@@ -284,6 +284,17 @@ class PiiTagger {
   // non-ASCII letter is no address ("1938 England, and the two").
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_address_lists(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A word joined by "and" to the address of out[first...] right after it
+  // is part of that address, as the dev labels write it (26 of 26 rows:
+  // "Herman and 1324 Mosman Rd", "Lauren and Sorlaskeid 32"): the word (a
+  // name, place or organisation of out[first...] over it alone gives way;
+  // words joined by "-" are one) and the address, with the pieces of
+  // address and the number that follow it on its line one space apart,
+  // become one address when it holds a digit. The word opens with a
+  // letter, a capital in text with capitals (`mixed`), and is no
+  // possessive; no span found before tagging covers it. Precondition:
+  // out[first...] sorted by begin; it stays so.
+  void join_words_before_addresses(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // A name or an organisation of out[first...] that is two words joined by
   // "and" ("Perić and Rodriguez were precision engineers") is two: the dev
   // labels never write such a pair as one name or organisation (60 of 60
