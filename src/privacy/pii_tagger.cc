@@ -1025,7 +1025,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   split_house_numbers(text, out, first_tagged);
   join_addresses_in_sentences(text, out, first_tagged);
   join_envelopes_below_headings(text, out, first_tagged);
-  join_street_corners(text, out, first_tagged);
+  join_street_corners(text, marked_tokens, out, first_tagged, mixed);
   split_address_lists(text, out, first_tagged);
   join_words_before_addresses(text, out, first_tagged, mixed);
   split_coordinated_names(text, out, first_tagged);
@@ -1974,14 +1974,21 @@ void PiiTagger::join_envelopes_below_headings(std::string_view text, std::vector
   reset_cover();
 }
 
-void PiiTagger::join_street_corners(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  if (text.find("orner") == std::string_view::npos && text.find("ORNER") == std::string_view::npos) return;
+void PiiTagger::join_street_corners(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                                    size_t first, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
   constexpr size_t kMaxFirstStreet = 10, kMaxSecondStreet = 4;
   auto on_the_line = [&](size_t j) { return j < tokens.size() && !tokens[j].newline_before; };
   auto by_begin = [](const PiiSpan& span, uint32_t at) { return span.begin < at; };
   std::vector<PiiSpan> corners;
-  for (size_t j = 0; j + 2 < tokens.size(); ++j) {
+  // In text with capitals the first street opens with a marked token
+  // (a capital, a digit): only the two tokens before each are read.
+  const size_t candidates = mixed ? marked.size() : tokens.size();
+  size_t after = 0;  // the corners' tokens end before it
+  for (size_t c = 0; c < candidates; ++c) {
+    const size_t street = mixed ? marked[c] : c;
+    if (street < 2 || street - 2 < after) continue;
+    const size_t j = street - 2;
     if (!token_is(text, tokens[j], "corner") || !token_is(text, tokens[j + 1], "of") || !on_the_line(j + 2)) continue;
     if (!is_word_byte(static_cast<unsigned char>(text[tokens[j + 2].begin]))) continue;  // not "{street_name}"
     const size_t opens = j > 0 && !tokens[j].newline_before && token_is(text, tokens[j - 1], "the") ? j - 1 : j;
@@ -2004,7 +2011,7 @@ void PiiTagger::join_street_corners(std::string_view text, std::vector<PiiSpan>&
     if (end == 0) continue;
     if (!corners.empty() && begin < corners.back().end) continue;
     corners.push_back({PiiType::kStreetAddress, begin, end});
-    j = also;
+    after = also;
   }
   if (corners.empty()) return;
   // Each corner replaces the spans of out[first...] it overlaps, unless a

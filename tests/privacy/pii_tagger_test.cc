@@ -1445,24 +1445,29 @@ TEST(PiiTaggerTest, AStreetCornerIsOneAddress) {
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Meet me at the corner of 12 Novak Street and 14 Brandt Street now."),
             std::vector<std::string>{"STREET_ADDRESS:the corner of 12 Novak Street and 14 Brandt Street"});
-  EXPECT_EQ(found("Meet me at the corner of zorvak 85 and novak street now."),
+  EXPECT_EQ(found("meet me at the corner of zorvak 85 and novak street now."),
             std::vector<std::string>{"STREET_ADDRESS:the corner of zorvak 85 and novak street"});
   // (As far as the tagger's span reaches, suffix or none.)
   EXPECT_EQ(found("Meet me at the corner of 12 Novak Street and 14 Brandt Quill now."),
             std::vector<std::string>{"STREET_ADDRESS:the corner of 12 Novak Street and 14 Brandt"});
   EXPECT_EQ(found("Meet Me At The Corner Of Zorvak 85 And Novak Street Now."),
             std::vector<std::string>{"STREET_ADDRESS:The Corner Of Zorvak 85 And Novak Street"});
-  EXPECT_EQ(found("Meet me at corner of zorvak 85 and novak street now."),
+  EXPECT_EQ(found("meet me at corner of zorvak 85 and novak street now."),
             std::vector<std::string>{"STREET_ADDRESS:corner of zorvak 85 and novak street"});
+  // In text with capitals, the first street opens with a capital or a
+  // digit.
+  EXPECT_EQ(found("Meet me at the corner of Zorvak 85 and Novak Street now."),
+            std::vector<std::string>{"STREET_ADDRESS:the corner of Zorvak 85 and Novak Street"});
+  EXPECT_EQ(found("Meet me at the corner of zorvak 85 and Novak Street now."), std::vector<std::string>{});
   // Not a template's blank, across a line, without a second street, nor
   // with a first street of more than ten tokens.
   EXPECT_EQ(found("Meet me at the corner of {street_name} and {street_name}"), std::vector<std::string>{});
-  EXPECT_EQ(found("Meet me at the corner of zorvak 85\nand novak street now."), std::vector<std::string>{});
-  EXPECT_EQ(found("Meet me at the corner of zorvak 85 and me now."), std::vector<std::string>{});
-  EXPECT_EQ(found("Meet me at the corner of zorvak 85 and me me me me street now."), std::vector<std::string>{});  // suffix past 4
+  EXPECT_EQ(found("meet me at the corner of zorvak 85\nand novak street now."), std::vector<std::string>{});
+  EXPECT_EQ(found("meet me at the corner of zorvak 85 and me now."), std::vector<std::string>{});
+  EXPECT_EQ(found("meet me at the corner of zorvak 85 and me me me me street now."), std::vector<std::string>{});  // suffix past 4
   EXPECT_EQ(found("MEET ME AT THE CORNER OF ZORVAK 85 AND NOVAK STREET NOW."),
             std::vector<std::string>{"STREET_ADDRESS:THE CORNER OF ZORVAK 85 AND NOVAK STREET"});
-  EXPECT_EQ(found("Meet me at the corner of zorvak 85 a b c d e f g h i and novak street now."),
+  EXPECT_EQ(found("meet me at the corner of zorvak 85 a b c d e f g h i and novak street now."),
             std::vector<std::string>{});
   // A span found before tagging leaves it as it is.
   std::vector<PiiSpan> spans = {{PiiType::kPhoneNumber, 25, 34}};

@@ -275,8 +275,11 @@ class PiiTagger {
   // tokens after the "and" reaches, or else as far as a street suffix
   // within four on the line ("matković street"). The tagger's spans inside become that one
   // address; a span found before tagging there leaves the corner as it is.
-  // Precondition: out[first...] sorted by begin; it stays so.
-  void join_street_corners(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text with capitals (`mixed`) the first street opens with a marked
+  // token (`marked`: their indices, pii_tokens::tokenize()). Precondition:
+  // out[first...] sorted by begin; it stays so.
+  void join_street_corners(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out, size_t first,
+                           bool mixed) const;
   // An address of out[first...] that runs over ", and " is two: a list's
   // addresses ("here they are: 60 Gosposka ulica 47 / Melo, CA 13241, and
   // 93 Via Pisanelli 89, Egkomi, Papua New Guinea"); no labelled address
