@@ -348,7 +348,7 @@ bool opens_a_sentence(std::string_view text, const TokenList& tokens, size_t i) 
 // a verb or a question word, even where a name list knows it ("Will").
 // Of 170 such words in the dev rows none is labelled.
 bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_t i) {
-  if (i + 1 >= tokens.size()) return false;
+  if (i + 1 >= tokens.size() || tokens[i + 1].end - tokens[i + 1].begin > 5) return false;
   if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i)) return false;
   for (std::string_view pronoun : {"i", "me", "my", "you", "your", "he", "his", "she", "her", "it", "its", "we", "us",
                                    "our", "they", "them", "their", "this", "that", "these", "those"}) {
@@ -1959,7 +1959,10 @@ void PiiTagger::join_envelopes_below_headings(std::string_view text, std::vector
   for (size_t s = first; s < out.size();) {
     PiiSpan span = out[s];
     size_t next = s + 1;
-    const size_t k = span.type == PiiType::kStreetAddress ? first_token_from(tokens, span.begin) : tokens.size();
+    // (An address that opens its line follows white space.)
+    const bool after_space = span.begin > 0 && (text[span.begin - 1] == ' ' || text[span.begin - 1] == '\n' ||
+                                                text[span.begin - 1] == '\t' || text[span.begin - 1] == '\r');
+    const size_t k = span.type == PiiType::kStreetAddress && after_space ? first_token_from(tokens, span.begin) : tokens.size();
     if (k > 0 && k < tokens.size() && tokens[k].newline_before &&
         below_a_heading(text, out, first, k)) {
       while (next < out.size() && next - s < kMaxJoined &&
@@ -1989,6 +1992,7 @@ void PiiTagger::join_street_corners(std::string_view text, std::span<const uint3
     const size_t street = mixed ? marked[c] : c;
     if (street < 2 || street - 2 < after) continue;
     const size_t j = street - 2;
+    if (tokens[j].end - tokens[j].begin != 6 || tokens[j + 1].end - tokens[j + 1].begin != 2) continue;
     if (!token_is(text, tokens[j], "corner") || !token_is(text, tokens[j + 1], "of") || !on_the_line(j + 2)) continue;
     if (!is_word_byte(static_cast<unsigned char>(text[tokens[j + 2].begin]))) continue;  // not "{street_name}"
     const size_t opens = j > 0 && !tokens[j].newline_before && token_is(text, tokens[j - 1], "the") ? j - 1 : j;
@@ -2074,7 +2078,11 @@ void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<P
   bool joined = false;
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan span = out[s];
-    const size_t k = span.type == PiiType::kStreetAddress ? first_token_from(tokens, span.begin) : tokens.size();
+    // (" and " stands right before it.)
+    const bool after_and = span.begin >= 6 && text[span.begin - 1] == ' ' && (text[span.begin - 2] | 0x20) == 'd' &&
+                           (text[span.begin - 3] | 0x20) == 'n' && (text[span.begin - 4] | 0x20) == 'a' &&
+                           text[span.begin - 5] == ' ';
+    const size_t k = span.type == PiiType::kStreetAddress && after_and ? first_token_from(tokens, span.begin) : tokens.size();
     if (k >= 2 && k < tokens.size() && !tokens[k].newline_before && !tokens[k - 1].newline_before &&
         token_is(text, tokens[k - 1], "and") && a_space_apart(tokens[k - 2].end, tokens[k - 1].begin) &&
         a_space_apart(tokens[k - 1].end, tokens[k].begin) && word(k - 2)) {
@@ -2132,7 +2140,10 @@ void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSp
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {
     PiiSpan& span = out[s];
-    if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) continue;
+    if ((span.type != PiiType::kPerson && span.type != PiiType::kOrganization) ||
+        text.substr(span.begin, span.end - span.begin).find(" and ") == std::string_view::npos) {
+      continue;
+    }
     const size_t j = first_token_from(tokens, span.begin);
     if (j + 2 >= tokens.size() || tokens[j + 2].end != span.end || !token_is(text, tokens[j + 1], "and")) continue;
     const Gazetteer::Match left = view_of(text, tokens[j], gazetteer_).gazetteer;
