@@ -346,7 +346,7 @@ bool opens_a_sentence(std::string_view text, const TokenList& tokens, size_t i) 
 // Whether token i, an everyday word that opens a sentence or a line, comes
 // before a pronoun ("Will my account stay active?", "May I", "Could you"):
 // a verb or a question word, even where a name list knows it ("Will").
-// Of 170 such words in the dev rows none is labelled.
+// Of 180 such words in the dev rows none is labelled.
 bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_t i) {
   if (i + 1 >= tokens.size() || tokens[i + 1].end - tokens[i + 1].begin > 5) return false;
   if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i)) return false;
@@ -530,11 +530,12 @@ bool pronoun_contraction(std::string_view word) {
                        is(ending, "s"));
 }
 
-// Whether token i, in text without capitals, opens_a_sentence() with a word of three letters or more that no list
-// knows, one space before an everyday word: the sentence's subject, a name
-// or an organisation ("oles shouted at samantha", "recargo is the
-// brainchild of ..."). 8 of 9 such words in the dev rows are labelled; one
-// of the 12,240 dev prompts has one ("sastavi mi pesmu").
+// Whether token i, in text without capitals, opens_a_sentence() with a
+// word of three letters or more that no list knows, one space before an
+// everyday word: the sentence's subject, a name or an organisation ("oles
+// shouted at samantha", "recargo is the brainchild of ..."). 8 of 9 such
+// words in the dev rows are labelled; one of the 12,240 dev prompts has one
+// ("sastavi mi pesmu").
 bool unknown_subject(std::string_view text, const TokenList& tokens, size_t i, std::span<const TokenView> views,
                      uint16_t common) {
   const Token& t = tokens[i];
@@ -960,9 +961,6 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     // Outside a span (prev <= 0) only O and the B- tags can win.
     pii_scores::add_scores(weights_.data(), {f.begin(), f.end()}, stride(), prev > 0 ? stride() : open_width(),
                            score.data());
-    // The best of O and the B- tags, and of the I- tag of the span open
-    // before (an I- tag only continues a span of its own type) where
-    // may_continue() allows it; in tag order, the first of equal scores.
     // An unknown_subject() is a name or an organisation, whichever scores
     // higher, when no span covers it in the end.
     if (!mixed && prev <= 0 && unknown_subject(text, tokens, i, views, common_categories_)) {
@@ -977,6 +975,9 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       }
       if (type) fallbacks.push_back({*type, tokens[i].begin, tokens[i].end});
     }
+    // The best of O and the B- tags, and of the I- tag of the span open
+    // before (an I- tag only continues a span of its own type) where
+    // may_continue() allows it; in tag order, the first of equal scores.
     int best = 0;
     float best_score = score[0];
     for (size_t t = 0; t < types_.size(); ++t) {
@@ -2283,7 +2284,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   }
   if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
   // A person's or a place's possessive ending is not part of the name: "[PERSON_1]'s address".
-  if (span.type != PiiType::kOrganization && span.end == tagger_tokens()[to - 1].end) {
+  if (span.end == tagger_tokens()[to - 1].end) {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + span.begin;
     span.end = span.begin + static_cast<uint32_t>(possessive_stem(s, span.end - span.begin));
   }

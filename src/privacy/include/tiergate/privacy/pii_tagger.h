@@ -269,12 +269,13 @@ class PiiTagger {
   bool below_a_heading(std::string_view text, const std::vector<PiiSpan>& out, size_t first, size_t k) const;
   // A street corner ("the corner of Auenweg 85 and Kesä Street") is one
   // address, "the corner of" and all, as the dev labels write it (15 of 15
-  // rows): "corner of" (and the "the" before it), the first
-  // street up to the first "and" within 10 tokens on its line, then the
-  // second street as far as a span of out[first...] that opens within two
-  // tokens after the "and" reaches, or else as far as a street suffix
-  // within four on the line ("matković street"). The tagger's spans inside become that one
-  // address; a span found before tagging there leaves the corner as it is.
+  // rows): "corner of" (and the "the" before it), the first street up to
+  // the first "and" within 10 tokens on its line, then the second street
+  // as far as a span of out[first...] that opens within two tokens after
+  // the "and" reaches, or else as far as a street suffix within four on
+  // the line ("matković street"). The tagger's spans inside become that
+  // one address; a span found before tagging there leaves the corner as
+  // it is.
   // In text with capitals (`mixed`) the first street opens with a marked
   // token (`marked`: their indices, pii_tokens::tokenize()). Precondition:
   // out[first...] sorted by begin; it stays so.
