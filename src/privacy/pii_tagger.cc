@@ -261,6 +261,12 @@ void features(const FeatureTables& tables, std::span<const TokenView> v, size_t 
   }
 }
 
+// Whether the stop at token `dot` closes a token of three bytes at most
+// written against it, as an abbreviation's stop does ("Dr.", "Apt.", "m.").
+bool closes_a_short_word(const TokenList& tokens, size_t dot) {
+  return dot > 0 && tokens[dot - 1].end == tokens[dot].begin && tokens[dot - 1].end - tokens[dot - 1].begin <= 3;
+}
+
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
@@ -287,9 +293,7 @@ bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiT
   const char mark = text[before.begin];
   if (mark == '?' || mark == '!') return false;
   if (mark != '.') return true;
-  if (i < 2) return false;
-  const Token& word = tokens[i - 2];
-  return word.end == before.begin && word.end - word.begin <= 3 && is_word_byte(static_cast<unsigned char>(text[word.begin]));
+  return closes_a_short_word(tokens, i - 1) && is_word_byte(static_cast<unsigned char>(text[tokens[i - 2].begin]));
 }
 
 // The tokens and views of the text being tagged, per thread: tag() fills
@@ -340,7 +344,7 @@ bool opens_a_sentence(std::string_view text, const TokenList& tokens, size_t i) 
   if (before.end - before.begin != 1 || (stop != '.' && stop != '!' && stop != '?') || before.end == tokens[i].begin) {
     return false;
   }
-  return stop != '.' || i < 2 || tokens[i - 2].end != before.begin || tokens[i - 2].end - tokens[i - 2].begin > 3;
+  return stop != '.' || !closes_a_short_word(tokens, i - 1);
 }
 
 // Whether token i, an everyday word that opens a sentence or a line, comes
