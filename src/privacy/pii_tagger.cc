@@ -498,11 +498,44 @@ bool own_place_or_organisation(const std::vector<PiiSpan>& out, size_t k, size_t
          (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
 }
 
-// Whether out[s] follows a name of this tagging (out[first...]) on its
-// line, only spaces between: "Mrs. Diana Weöres Apt. 434 40 Rue ...".
+// Whether tokens [from, to) of one line are a unit alone: a word opening
+// with a letter A-Z (either case), then maybe its stop, then maybe a number
+// ("Apt. 434", "Suite 683", "Suite"), and nothing more.
+bool unit_alone(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+  if (from >= to || to > tokens.size()) return false;
+  const auto letter = static_cast<unsigned char>(text[tokens[from].begin] | 0x20);
+  if (letter < 'a' || letter > 'z') return false;
+  size_t k = from + 1;
+  if (k < to && token_is(text, tokens[k], ".")) ++k;
+  if (k < to && !tokens[k].newline_before && all_digits(text, tokens[k])) ++k;
+  return k == to;
+}
+
+// Whether `span` follows a name on its line with only spaces between, or
+// a unit alone, whether or not a span covers it: "Mrs. Diana Weöres Apt.
+// 434 40 Rue ...", "Dr. Stacy Jónasdóttir Suite 683 11 Brucknerweg 141"
+// (the structured detectors find "Suite 683"; the tagger's address may
+// open at 683, and then opens with two numbers). `before`: the span before `span`, `before2` the one before
+// that, when there are.
+bool after_a_name_on_its_line(std::string_view text, const PiiSpan* before, const PiiSpan* before2, const PiiSpan& span) {
+  const TokenList& tokens = tagger_tokens();
+  const PiiSpan* name = before != nullptr && before->type == PiiType::kStreetAddress ? before2 : before;  // past a unit's own span
+  if (name == nullptr || name->type != PiiType::kPerson || name->end >= span.begin) return false;
+  const size_t from = first_token_from(tokens, name->end), to = first_token_from(tokens, span.begin);
+  if (from == to) return text.substr(name->end, span.begin - name->end).find_first_not_of(' ') == std::string_view::npos;
+  if (to + 1 >= tokens.size() || tokens[from].newline_before || tokens[to].newline_before || text[name->end] != ' ' ||
+      text[span.begin - 1] != ' ' || !unit_alone(text, tokens, from, to)) {
+    return false;
+  }
+  // A word alone ("at 5 Trg", "scored 18 points") is a unit only before
+  // its number and the building's, both in the span.
+  return all_digits(text, tokens[to - 1]) || (all_digits(text, tokens[to]) && all_digits(text, tokens[to + 1]) &&
+                                              tokens[to + 1].begin < span.end);
+}
+
+// The same of out[s] among the spans of this tagging, out[first...].
 bool after_a_name_on_its_line(std::string_view text, const std::vector<PiiSpan>& out, size_t s, size_t first) {
-  return s > first && out[s - 1].type == PiiType::kPerson && out[s - 1].end < out[s].begin &&
-         text.substr(out[s - 1].end, out[s].begin - out[s - 1].end).find_first_not_of(' ') == std::string_view::npos;
+  return after_a_name_on_its_line(text, s > first ? &out[s - 1] : nullptr, s > first + 1 ? &out[s - 2] : nullptr, out[s]);
 }
 
 // Whether `next`, after the address `joined`, may join it: a place; an
@@ -1487,6 +1520,15 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
         out[s].begin = tokens[number + 1].begin;
         k = number + 1;
       }
+    } else if (k > 0 && k + 2 < tokens.size() && tokens[k].begin == span.begin && tokens[k + 1].begin < span.end &&
+               text[tokens[k].end] == ' ' && all_digits(text, tokens[k]) && after_a_name_on_its_line(text, out, s, first)) {
+      // Opening at the number of the unit before it, outside this span
+      // ("Suite" and "683 11 Brucknerweg 141"): the unit keeps its number.
+      const size_t unit = k >= 2 && token_is(text, tokens[k - 1], ".") ? k - 2 : k - 1;
+      if (unit_alone(text, tokens, unit, k + 1)) {
+        out[s].begin = tokens[k + 1].begin;
+        ++k;
+      }
     }
     if (k + 2 >= tokens.size() || tokens[k].begin != span.begin || !all_digits(text, tokens[k]) ||
         tokens[k].end - tokens[k].begin > 3 || tokens[k + 1].begin != tokens[k].end + 1 || text[tokens[k].end] != ' ' ||
@@ -1649,7 +1691,9 @@ void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<P
     size_t next = s + 1;
     const size_t k = span.type == PiiType::kStreetAddress ? first_token_from(tokens, span.begin) : tokens.size();
     if (k < tokens.size() && tokens[k].begin == span.begin && !tokens[k].newline_before && in_a_sentence(k) &&
-        !(kept > first && out[kept - 1].end > tokens[k - 1].begin)) {
+        !(kept > first && out[kept - 1].end > tokens[k - 1].begin) &&
+        !after_a_name_on_its_line(text, kept > first ? &out[kept - 1] : nullptr,
+                                  kept > first + 1 ? &out[kept - 2] : nullptr, span)) {
       // The spans that follow, as far as the last one that makes an
       // envelope of them: past a line break, or past two commas on the
       // address's line ("68 Hulsterdreef 100 Apt. 535, København K, Sweden

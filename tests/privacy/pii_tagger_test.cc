@@ -1203,6 +1203,41 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
             (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31\n Graz"}));
 }
 
+// After a name on its line, a unit that the structured detectors find
+// ("Suite 683") keeps its number when the tagger's address opens at it,
+// and the envelope after it is read as after the name alone: the building's
+// number, the street, the place below, neither joined as in a sentence.
+TEST(PiiTaggerTest, AUnitAfterANameKeepsItsNumber) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    // Labelled from the unit's number on (as a decoder may find it).
+    const std::string name = kFirst[k % kFirst.size()], unit = "Suite ",
+                      address = std::to_string(100 + k) + " " + std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] +
+                                "weg " + std::to_string(3 + k % 70) + "\n" + kCities[k % kCities.size()];
+    PiiExample e;
+    e.text = "Send it to.\n" + name + " " + unit + address + "\nThanks.";
+    const auto at = static_cast<uint32_t>(12 + name.size() + 1 + unit.size());
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
+               {PiiType::kStreetAddress, at, static_cast<uint32_t>(at + address.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "suite"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  const std::string text = "Send it to.\nWanda Suite 683 61 Novakweg 31\nGraz\nThanks.";
+  EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31",
+                                                                   "LOCATION:Graz"}));
+  std::vector<PiiSpan> spans;
+  find_pii(text, &tagger, spans);
+  std::vector<std::string> found;
+  for (const PiiSpan& s : spans) found.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+  EXPECT_EQ(found, (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Suite 683", "STREET_ADDRESS:61",
+                                             "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // Not after words that are no unit.
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda sent it 683 61 Novakweg 31\nGraz\nThanks.").back(),
+            "STREET_ADDRESS:683 61 Novakweg 31\nGraz");
+}
+
 // A tagger that learned streets as "<name>weg <number>" adds the building's
 // number before one ("61 Elmweg 31") as an address of its own; not one on
 // the line before, nor one a span covers.

@@ -166,7 +166,9 @@ class PiiTagger {
   // of an envelope below it ends at its first line, and the lines below it
   // covered become spans of their own (a unit an address, other words a
   // place, a number an address), as the dev labels write such envelopes:
-  // right after a name of out[first...] on its line (13 of 13 rows), or
+  // right after a name of out[first...] on its line, or after a name and a
+  // unit ("Apt. 434", or "Suite" before the unit's number and the
+  // building's) (13 of 13 rows), or
   // opening its line (after any marks, or after the building's number
   // alone) with the lines below indented ("35 Kromwater 38 / Apt. 705 /
   // Zoetermeer / Tanzania 53144", each line below opening with a space; 82
@@ -219,7 +221,10 @@ class PiiTagger {
   // comma. Not when more of the address follows on its line, in the span
   // ("1615 Suite 498 Curitiba") or after it. Right after a name on its
   // line, a unit before the building's number ("Apt. 434 40 Rue de la
-  // Sarthe 421") is an address of its own too. join_addresses_in_sentences()
+  // Sarthe 421") is an address of its own too, and an address that opens
+  // at the number of a unit outside it ("Suite" and "683 11 Brucknerweg
+  // 141", the structured detectors finding "Suite 683") leaves the number
+  // to the unit. join_addresses_in_sentences()
   // joins them again where a sentence runs into a whole envelope.
   // Precondition: out[first...] sorted by begin.
   void split_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
