@@ -515,22 +515,23 @@ bool unit_alone(std::string_view text, const TokenList& tokens, size_t from, siz
 // a unit alone, whether or not a span covers it: "Mrs. Diana Weöres Apt.
 // 434 40 Rue ...", "Dr. Stacy Jónasdóttir Suite 683 11 Brucknerweg 141"
 // (the structured detectors find "Suite 683"; the tagger's address may
-// open at 683, and then opens with two numbers). `before`: the span before `span`, `before2` the one before
-// that, when there are.
+// open at 683, and then opens with two numbers). `before`: the span before
+// `span`, `before2` the one before that, where there are.
 bool after_a_name_on_its_line(std::string_view text, const PiiSpan* before, const PiiSpan* before2, const PiiSpan& span) {
   const TokenList& tokens = tagger_tokens();
   const PiiSpan* name = before != nullptr && before->type == PiiType::kStreetAddress ? before2 : before;  // past a unit's own span
   if (name == nullptr || name->type != PiiType::kPerson || name->end >= span.begin) return false;
   const size_t from = first_token_from(tokens, name->end), to = first_token_from(tokens, span.begin);
   if (from == to) return text.substr(name->end, span.begin - name->end).find_first_not_of(' ') == std::string_view::npos;
-  if (to + 1 >= tokens.size() || tokens[from].newline_before || tokens[to].newline_before || text[name->end] != ' ' ||
+  if (to >= tokens.size() || tokens[from].newline_before || tokens[to].newline_before || text[name->end] != ' ' ||
       text[span.begin - 1] != ' ' || !unit_alone(text, tokens, from, to)) {
     return false;
   }
   // A word alone ("at 5 Trg", "scored 18 points") is a unit only before
   // its number and the building's, both in the span.
-  return all_digits(text, tokens[to - 1]) || (all_digits(text, tokens[to]) && all_digits(text, tokens[to + 1]) &&
-                                              tokens[to + 1].begin < span.end);
+  const bool numbered = all_digits(text, tokens[to - 1]);
+  return numbered || (to + 1 < tokens.size() && all_digits(text, tokens[to]) && all_digits(text, tokens[to + 1]) &&
+                      tokens[to + 1].begin < span.end);
 }
 
 // The same of out[s] among the spans of this tagging, out[first...].
