@@ -1,6 +1,6 @@
 // Nationality, religious and political groups (NRP) where the words around
 // them describe a person: "I am Catholic", "as a Muslim", "she is
-// Brazilian", "a Mexican woman", "of Korean descent". A group word alone
+// Brazilian", "a Mexican woman", "of Korean descent", "they are Muslims". A group word alone
 // ("French fries", "translate it into French", "the Republican party") is
 // not flagged: it names no one, and redacting it would change the request.
 #include <algorithm>
@@ -84,6 +84,12 @@ bool in(std::string_view word, const std::array<std::string_view, N>& list) {
 }
 
 bool is_group(std::string_view word) { return std::binary_search(kGroups.begin(), kGroups.end(), word); }
+
+// Whether lower-cased `word` is a group word or its plural ("canadians",
+// "muslims"; the lists hold no word that ends in "s" but "swiss").
+bool is_group_or_plural(std::string_view word) {
+  return is_group(word) || (word.size() >= 5 && word.back() == 's' && is_group(word.substr(0, word.size() - 1)));
+}
 
 // One bit per three-letter prefix (26^3 bits) that a group word starts with:
 // almost every word of a text is rejected by one load.
@@ -270,7 +276,11 @@ void find_groups(Scan& s, Starts starts_at) {
       Word w{i, i};
       while (w.end < n && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
       if (w.end < n && ((s.at(w.end) & 0x80) || s.digit(w.end))) continue;
-      if (w.end - w.begin < 4 || !group_suffix(s, w.end) || !is_group(lowered(s, w, buf))) continue;
+      const bool plural = w.end - w.begin >= 5 && (s.at(w.end - 1) | 0x20) == 's';
+      if (w.end - w.begin < 4 || !(group_suffix(s, w.end) || (plural && group_suffix(s, w.end - 1))) ||
+          !is_group_or_plural(lowered(s, w, buf))) {
+        continue;
+      }
       if (described_before(s, w.begin, other) || described_after(s, w.end, other) || field_before(s, w.begin, other) ||
           (last_end <= w.begin && joined(s, last_end, w.begin))) {
         s.add(PiiType::kNrp, w.begin, w.end);
@@ -317,7 +327,7 @@ bool is_group_word(std::string_view word) {
   if (a < 'a' || a > 'z' || b < 'a' || b > 'z' || c < 'a' || c > 'z') return false;
   const size_t k = prefix_index(a, b, c);
   if (((kGroupPrefixes[k / 64] >> (k % 64)) & 1) == 0) return false;
-  return is_group(std::string_view(lower, word.size()));
+  return is_group_or_plural(std::string_view(lower, word.size()));
 }
 
 }  // namespace tiergate::pii_scan

@@ -217,7 +217,8 @@ void detect_context_number(Scan& s, size_t ws, size_t we);
 // words around them describe a person; a pass of its own over the words.
 void detect_group_mentions(Scan& s);
 // Whether `word` (any case) is a nationality, religious or political group
-// word of that pass ("Italian", "muslim", "Democrat").
+// word of that pass ("Italian", "muslim", "Democrat") or its plural
+// ("Canadians").
 bool is_group_word(std::string_view word);
 // detect_secrets.cc
 void detect_key_prefix(Scan& s, size_t ws);            // provider-prefixed API keys and JWTs

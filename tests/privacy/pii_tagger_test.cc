@@ -716,8 +716,8 @@ TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   EXPECT_EQ(found("Please call Wanda Hill tomorrow."), std::vector<std::string>{"PERSON:Wanda Hill"});
 }
 
-// A nationality, religion or party alone is a group (NRP), not a name,
-// unless a name list knows it ("Christian").
+// A nationality, religion or party alone, or its plural, is a group (NRP),
+// not a name, unless a name list knows it ("Christian").
 TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
   TaggerOptions o = options(5, 1u << 14, 1);
   std::vector<std::string> first = kFirst;
@@ -725,6 +725,7 @@ TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
   o.gazetteers = {{"first_name", first}, {"last_name", kLast}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   EXPECT_EQ(typed_spans(tagger, "Please call Muslim tomorrow."), std::vector<std::string>{"NRP:Muslim"});
+  EXPECT_EQ(typed_spans(tagger, "Please call Muslims tomorrow."), std::vector<std::string>{"NRP:Muslims"});
   const std::vector<std::string> christian = typed_spans(tagger, "Please call Christian tomorrow.");
   ASSERT_EQ(christian.size(), 1u);
   EXPECT_NE(christian[0], "NRP:Christian");
