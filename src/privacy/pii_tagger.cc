@@ -1952,8 +1952,8 @@ void PiiTagger::find_categories() {
   common_categories_ = categories_named(gazetteer_, "common");
   company_categories_ = categories_named(gazetteer_, "company");
   name_categories_ = categories_named(gazetteer_, "first_name") | categories_named(gazetteer_, "last_name");
-  place_categories_ =
-      categories_named(gazetteer_, "city") | categories_named(gazetteer_, "country") | categories_named(gazetteer_, "state");
+  country_categories_ = categories_named(gazetteer_, "country");
+  place_categories_ = categories_named(gazetteer_, "city") | country_categories_ | categories_named(gazetteer_, "state");
 }
 
 bool PiiTagger::everyday(const Gazetteer::Match& m) const {
@@ -2260,6 +2260,13 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       (tagger_views()[from].gazetteer.full & name_categories_) == 0) {
     span.type = PiiType::kNrp;
     return true;
+  }
+  // A word alone that a country list knows and no name list does is a
+  // place, not a name or an organisation ("Norway was super fun to visit!";
+  // not "Israel" nor "Chad", first names too).
+  if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
+    const Gazetteer::Match& m = tagger_views()[from].gazetteer;
+    if ((m.full & country_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0) span.type = PiiType::kLocation;
   }
   // A full stop after a word of four letters or more that is neither a
   // company suffix nor a street word (as "Corp." is) ends the sentence,

@@ -731,6 +731,26 @@ TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
   EXPECT_NE(christian[0], "NRP:Christian");
 }
 
+// A word alone that only a country list knows is a place, whatever the
+// tagger took it for; not one a name list knows too.
+TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()];
+    PiiExample e;
+    e.text = name + " was super fun to visit!";
+    e.spans = {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  std::vector<std::string> first = kFirst;
+  first.push_back("Chad");
+  o.gazetteers = {{"first_name", first}, {"country", {"Norway", "Chad"}}, {"common_word", {"was", "super", "fun", "to", "visit"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Norway was super fun to visit!"), std::vector<std::string>{"LOCATION:Norway"});
+  EXPECT_EQ(typed_spans(tagger, "Chad was super fun to visit!"), std::vector<std::string>{"PERSON:Chad"});
+}
+
 // In the whole scan, an age or a group that the words around it confirm
 // wins over the tagger's guess at the same words; and a number with small
 // words after it is no address.

@@ -334,6 +334,7 @@ class PiiTagger {
   uint16_t company_categories_ = 0;  // and of company suffixes (company*)
   uint16_t name_categories_ = 0;     // and of first and last names (first_name*, last_name*)
   uint16_t place_categories_ = 0;    // and of places (city*, country*, state*)
+  uint16_t country_categories_ = 0;  // and of countries (country*)
   // The marks (bytes of one-byte tokens) that continue a labelled span in
   // the training rows ("Apt.", "Smith, Jones", "Saint-Priest"): no other
   // mark continues one, nor opens one right after a span.
