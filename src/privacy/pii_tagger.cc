@@ -1068,6 +1068,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   split_address_lists(text, out, first_tagged);
   join_words_before_addresses(text, out, first_tagged, mixed);
   split_coordinated_names(text, out, first_tagged);
+  type_envelope_places(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
 
@@ -2183,6 +2184,49 @@ void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<P
   }
   out.resize(kept);
   if (joined) reset_cover();
+}
+
+void PiiTagger::type_envelope_places(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  auto no_word = [&](size_t from, size_t to) {
+    for (size_t b = from; b < to; ++b) {
+      if (is_word_byte(static_cast<unsigned char>(text[b]))) return false;
+    }
+    return true;
+  };
+  // Whether text[from, to) holds exactly one line break.
+  auto one_line_break = [&](size_t from, size_t to) {
+    const std::string_view gap = text.substr(from, to - from);
+    const size_t at = gap.find('\n');
+    return at != std::string_view::npos && gap.find('\n', at + 1) == std::string_view::npos;
+  };
+  // The spans found before tagging (out[0, first), in order of begin) take
+  // part too: the structured detectors find the units ("Apt. 580").
+  const auto found_before = std::span<const PiiSpan>(out.data(), first);
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) continue;
+    const size_t line_start = text.rfind('\n', span.begin);
+    const size_t line_end = text.find('\n', span.end);
+    if (line_start == std::string_view::npos || line_end == std::string_view::npos ||
+        !no_word(line_start, span.begin) || !no_word(span.end, line_end)) {
+      continue;
+    }
+    // The last span before the line and the first after it, of either kind.
+    const auto later = std::lower_bound(found_before.begin(), found_before.end(), span.begin,
+                                        [](const PiiSpan& f, uint32_t at) { return f.begin < at; });
+    const PiiSpan* above = s > first ? &out[s - 1] : nullptr;
+    if (later != found_before.begin() && (above == nullptr || std::prev(later)->end > above->end)) above = &*std::prev(later);
+    const PiiSpan* below = s + 1 < out.size() ? &out[s + 1] : nullptr;
+    if (later != found_before.end() && (below == nullptr || later->begin < below->begin)) below = &*later;
+    if (above == nullptr || below == nullptr || above->type != PiiType::kStreetAddress ||
+        (below->type != PiiType::kLocation && below->type != PiiType::kStreetAddress) || above->end > line_start ||
+        below->begin < line_end) {
+      continue;
+    }
+    if (one_line_break(above->end, span.begin) && one_line_break(span.end, below->begin) && no_word(above->end, line_start)) {
+      span.type = PiiType::kLocation;
+    }
+  }
 }
 
 void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

@@ -751,6 +751,44 @@ TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
   EXPECT_EQ(typed_spans(tagger, "Chad was super fun to visit!"), std::vector<std::string>{"PERSON:Chad"});
 }
 
+// A name alone on its line between an address ending the line above and a
+// place opening the line below is an envelope's town: a place. The address
+// above may be one the tagger found or a unit the structured detectors
+// found. Not a name below a name.
+TEST(PiiTaggerTest, ANameBetweenAnEnvelopesLinesIsItsTown) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    // The town labelled a name, as a decoder may take it; no unit.
+    const std::string street = "> " + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70),
+                      town = kFirst[k % kFirst.size()], country = "Turkey";
+    PiiExample e;
+    e.text = "Send it to.\n" + street + "\n> " + town + "\n> " + country + "\nThanks, " + town + ".";
+    const auto street_at = static_cast<uint32_t>(12 + 2), town_at = static_cast<uint32_t>(12 + street.size() + 1 + 2),
+               country_at = static_cast<uint32_t>(town_at + town.size() + 3),
+               thanks_at = static_cast<uint32_t>(country_at + country.size() + 9);
+    e.spans = {{PiiType::kStreetAddress, street_at, static_cast<uint32_t>(12 + street.size())},
+               {PiiType::kPerson, town_at, static_cast<uint32_t>(town_at + town.size())},
+               {PiiType::kLocation, country_at, static_cast<uint32_t>(country_at + country.size())},
+               {PiiType::kPerson, thanks_at, static_cast<uint32_t>(thanks_at + town.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "apt"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto scan = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    find_pii(text, &tagger, spans);
+    std::vector<std::string> out;
+    for (const PiiSpan& span : spans) out.push_back(std::string(pii_type_name(span.type)) + ":" + text.substr(span.begin, span.end - span.begin));
+    return out;
+  };
+  EXPECT_EQ(scan("Send it to.\n> Novakweg 31\n> Apt. 5\n> Wanda\n> Turkey\nThanks, Wanda."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "STREET_ADDRESS:Apt. 5", "LOCATION:Wanda", "LOCATION:Turkey",
+                                      "PERSON:Wanda"}));
+  const std::vector<std::string> below_a_name = scan("Send it to, Wanda.\n> Wanda\n> Turkey\nThanks, Wanda.");
+  EXPECT_EQ(std::count(below_a_name.begin(), below_a_name.end(), "PERSON:Wanda"), 3) << ::testing::PrintToString(below_a_name);
+}
+
 // In the whole scan, an age or a group that the words around it confirm
 // wins over the tagger's guess at the same words; and a number with small
 // words after it is no address.

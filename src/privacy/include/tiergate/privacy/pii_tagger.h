@@ -312,6 +312,13 @@ class PiiTagger {
   // company suffix. Precondition: out[first...] sorted by begin; it stays
   // so.
   void split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A name or an organisation of out[first...] alone on its line (marks
+  // aside), between an address that ends the line above and a place or an
+  // address that opens the line below, is the town of an envelope ("???
+  // Apt. 580 / ??? Wijchmaal / ??? Guyana 41886"): a place (66 of 66 such
+  // spans over fold seeds 1-3 by template). Precondition: out[first...]
+  // sorted by begin.
+  void type_envelope_places(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
