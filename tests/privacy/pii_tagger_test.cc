@@ -88,6 +88,16 @@ std::vector<std::string> typed_spans(const PiiTagger& tagger, const std::string&
   return out;
 }
 
+// The same from the whole scan the gateway runs (find_pii: the structured
+// detectors, the tagger, the merge).
+std::vector<std::string> scanned_spans(const PiiTagger& tagger, const std::string& text) {
+  std::vector<PiiSpan> spans;
+  find_pii(text, &tagger, spans);
+  std::vector<std::string> out;
+  for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
+  return out;
+}
+
 // The values of the spans of `type` (of any type without one), in order.
 std::vector<std::string> values_of(const PiiTagger& tagger, const std::string& text,
                                    std::optional<PiiType> type = std::nullopt) {
@@ -775,17 +785,10 @@ TEST(PiiTaggerTest, ANameBetweenAnEnvelopesLinesIsItsTown) {
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"send", "it", "to", "thanks", "apt"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
-  auto scan = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    find_pii(text, &tagger, spans);
-    std::vector<std::string> out;
-    for (const PiiSpan& span : spans) out.push_back(std::string(pii_type_name(span.type)) + ":" + text.substr(span.begin, span.end - span.begin));
-    return out;
-  };
-  EXPECT_EQ(scan("Send it to.\n> Novakweg 31\n> Apt. 5\n> Wanda\n> Turkey\nThanks, Wanda."),
+  EXPECT_EQ(scanned_spans(tagger, "Send it to.\n> Novakweg 31\n> Apt. 5\n> Wanda\n> Turkey\nThanks, Wanda."),
             (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "STREET_ADDRESS:Apt. 5", "LOCATION:Wanda", "LOCATION:Turkey",
                                       "PERSON:Wanda"}));
-  const std::vector<std::string> below_a_name = scan("Send it to, Wanda.\n> Wanda\n> Turkey\nThanks, Wanda.");
+  const std::vector<std::string> below_a_name = scanned_spans(tagger, "Send it to, Wanda.\n> Wanda\n> Turkey\nThanks, Wanda.");
   EXPECT_EQ(std::count(below_a_name.begin(), below_a_name.end(), "PERSON:Wanda"), 3) << ::testing::PrintToString(below_a_name);
 }
 
@@ -804,17 +807,10 @@ TEST(PiiTaggerTest, ConfirmedAgesAndGroupsWinOverTheTagger) {
     train.push_back(e);
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
-  auto scan = [&](const std::string& text) {
-    std::vector<PiiSpan> spans;
-    find_pii(text, &tagger, spans);
-    std::vector<std::string> out;
-    for (const PiiSpan& s : spans) out.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
-    return out;
-  };
   const std::vector<std::string> guessed = typed_spans(tagger, "the patient, age 67, is italian.");
   ASSERT_FALSE(guessed.empty());
   EXPECT_EQ(guessed[0], "STREET_ADDRESS:67");
-  EXPECT_EQ(scan("the patient, age 67, is italian."), (std::vector<std::string>{"AGE:67", "NRP:italian"}));
+  EXPECT_EQ(scanned_spans(tagger, "the patient, age 67, is italian."), (std::vector<std::string>{"AGE:67", "NRP:italian"}));
 }
 
 // "Send it to.\n<number> <surname> Street\nThanks.", the street labelled.
@@ -1061,11 +1057,7 @@ TEST(PiiTaggerTest, AnAddressRunningIntoAPhoneNumberKeepsItsLines) {
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
   const std::string text = "Write to 40 Novak Street\n Graz\n 212-555-0199 today.";
   ASSERT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{"40 Novak Street\n Graz\n 212-555-0199"});
-  std::vector<PiiSpan> spans;
-  find_pii(text, &tagger, spans);
-  std::vector<std::string> found;
-  for (const PiiSpan& s : spans) found.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
-  EXPECT_EQ(found, (std::vector<std::string>{"STREET_ADDRESS:40 Novak Street\n Graz", "PHONE_NUMBER:212-555-0199"}));
+  EXPECT_EQ(scanned_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:40 Novak Street\n Graz", "PHONE_NUMBER:212-555-0199"}));
 }
 
 // In text with capitals, a building's number, a street of capitalised
@@ -1286,12 +1278,8 @@ TEST(PiiTaggerTest, AUnitAfterANameKeepsItsNumber) {
   const std::string text = "Send it to.\nWanda Suite 683 61 Novakweg 31\nGraz\nThanks.";
   EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31",
                                                                    "LOCATION:Graz"}));
-  std::vector<PiiSpan> spans;
-  find_pii(text, &tagger, spans);
-  std::vector<std::string> found;
-  for (const PiiSpan& s : spans) found.push_back(std::string(pii_type_name(s.type)) + ":" + text.substr(s.begin, s.end - s.begin));
-  EXPECT_EQ(found, (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Suite 683", "STREET_ADDRESS:61",
-                                             "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  EXPECT_EQ(scanned_spans(tagger, text), (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Suite 683", "STREET_ADDRESS:61",
+                                                                     "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   // Not after words that are no unit.
   EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda sent it 683 61 Novakweg 31\nGraz\nThanks.").back(),
             "STREET_ADDRESS:683 61 Novakweg 31\nGraz");
