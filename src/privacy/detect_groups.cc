@@ -1,8 +1,9 @@
 // Nationality, religious and political groups (NRP) where the words around
 // them describe a person: "I am Catholic", "as a Muslim", "she is
-// Brazilian", "a Mexican woman", "of Korean descent", "they are Muslims". A group word alone
-// ("French fries", "translate it into French", "the Republican party") is
-// not flagged: it names no one, and redacting it would change the request.
+// Brazilian", "a Mexican woman", "of Korean descent", "they are Muslims". A
+// group word alone ("French fries", "translate it into French", "the
+// Republican party") is not flagged: it names no one, and redacting it would
+// change the request.
 #include <algorithm>
 #include <array>
 #include <bit>

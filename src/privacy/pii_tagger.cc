@@ -2205,12 +2205,18 @@ void PiiTagger::type_envelope_places(std::string_view text, std::vector<PiiSpan>
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
     if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) continue;
-    const size_t line_start = text.rfind('\n', span.begin);
-    const size_t line_end = text.find('\n', span.end);
-    if (line_start == std::string_view::npos || line_end == std::string_view::npos ||
-        !no_word(line_start, span.begin) || !no_word(span.end, line_end)) {
-      continue;
+    // Alone on its line: only marks and blanks back to the line break
+    // before it and on to the one after it (read no further than that: a
+    // line may be a megabyte long).
+    size_t line_start = span.begin, line_end = span.end;
+    while (line_start > 0 && text[line_start - 1] != '\n' && !is_word_byte(static_cast<unsigned char>(text[line_start - 1]))) {
+      --line_start;
     }
+    while (line_end < text.size() && text[line_end] != '\n' && !is_word_byte(static_cast<unsigned char>(text[line_end]))) {
+      ++line_end;
+    }
+    if (line_start == 0 || text[line_start - 1] != '\n' || line_end == text.size() || text[line_end] != '\n') continue;
+    --line_start;  // the line break
     // The last span before the line and the first after it, of either kind.
     const auto later = std::lower_bound(found_before.begin(), found_before.end(), span.begin,
                                         [](const PiiSpan& f, uint32_t at) { return f.begin < at; });
@@ -2223,7 +2229,8 @@ void PiiTagger::type_envelope_places(std::string_view text, std::vector<PiiSpan>
         below->begin < line_end) {
       continue;
     }
-    if (one_line_break(above->end, span.begin) && one_line_break(span.end, below->begin) && no_word(above->end, line_start)) {
+    if (no_word(above->end, line_start) && no_word(line_end, below->begin) && one_line_break(above->end, span.begin) &&
+        one_line_break(span.end, below->begin)) {
       span.type = PiiType::kLocation;
     }
   }
