@@ -361,6 +361,31 @@ bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_
   return false;
 }
 
+// Whether the words right before token `from`, on its line, say that a
+// place follows: "city", "town" or "village", maybe then "of" ("home city
+// Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
+// in", "raised in", "originally from", "moved here from", "moved from".
+bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t from) {
+  // Whether the words `words` stand right before `from`, one line with it.
+  auto before = [&](std::initializer_list<std::string_view> words) {
+    if (from < words.size()) return false;
+    size_t j = from - words.size();
+    for (std::string_view w : words) {
+      if (!token_is(text, tokens[j], w) || tokens[j + 1].newline_before) return false;
+      ++j;
+    }
+    return true;
+  };
+  for (std::string_view settlement : {"city", "town", "village"}) {
+    if (before({settlement}) || before({settlement, "of"})) return true;
+  }
+  for (std::string_view lived : {"born", "lives", "raised"}) {
+    if (before({lived, "in"})) return true;
+  }
+  return before({"grew", "up", "in"}) || before({"originally", "from"}) || before({"moved", "here", "from"}) ||
+         before({"moved", "from"});
+}
+
 // Whether token i, a capitalised everyday word, names an organisation by
 // the "the" before it and the noun after it ("The Sap office is at", "the
 // Apple store"), one space apart. A possessive ("the President's staff")
@@ -2318,6 +2343,11 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
     if ((m.full & country_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0) span.type = PiiType::kLocation;
+  }
+  // A name or an organisation after words that announce a place is one
+  // ("grew up in Monroe", "home city Florida").
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && after_a_place_cue(text, tokens, from)) {
+    span.type = PiiType::kLocation;
   }
   // A full stop after a word of four letters or more that is neither a
   // company suffix nor a street word (as "Corp." is) ends the sentence,

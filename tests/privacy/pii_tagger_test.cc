@@ -792,6 +792,26 @@ TEST(PiiTaggerTest, ANameBetweenAnEnvelopesLinesIsItsTown) {
   EXPECT_EQ(std::count(below_a_name.begin(), below_a_name.end(), "PERSON:Wanda"), 3) << ::testing::PrintToString(below_a_name);
 }
 
+// A name after words that announce a place ("the city of", "grew up in")
+// is a place; not after other words, nor past a line break.
+TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()];
+    PiiExample e;
+    e.text = "We wrote to " + name + " today.";
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  for (const char* cue : {"the city of", "the town", "people who grew up in", "those born in", "friends originally from"}) {
+    EXPECT_EQ(typed_spans(tagger, "We wrote to " + std::string(cue) + " Wanda today."), std::vector<std::string>{"LOCATION:Wanda"})
+        << cue;
+  }
+  EXPECT_EQ(typed_spans(tagger, "We wrote to the friends of Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
+  EXPECT_EQ(typed_spans(tagger, "We wrote to the city\nWanda today."), std::vector<std::string>{"PERSON:Wanda"});
+}
+
 // In the whole scan, an age or a group that the words around it confirm
 // wins over the tagger's guess at the same words; and a number with small
 // words after it is no address.
