@@ -366,6 +366,15 @@ bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_
 // Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
 // in", "raised in", "originally from", "moved here from", "moved from".
 bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t from) {
+  // Most spans have none of the cue's last words before them: "of",
+  // "city", "town", "village", "in", "from".
+  if (from == 0 || tokens[from].newline_before) return false;
+  const Token& last = tokens[from - 1];
+  const size_t n = last.end - last.begin;
+  const auto c = static_cast<unsigned char>(text[last.begin] | 0x20);
+  if (!((n == 2 && (c == 'o' || c == 'i')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) || (n == 7 && c == 'v'))) {
+    return false;
+  }
   // Whether the words `words` stand right before `from`, one line with it.
   auto before = [&](std::initializer_list<std::string_view> words) {
     if (from < words.size()) return false;
