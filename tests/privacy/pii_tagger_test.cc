@@ -1277,7 +1277,7 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
 // After a name on its line, a unit that the structured detectors find
 // ("Suite 683") keeps its number when the tagger's address opens at it,
 // and the envelope after it is read as after the name alone: the building's
-// number, the street, the place below, neither joined as in a sentence.
+// number, the street, the place below, not joined as in a sentence.
 TEST(PiiTaggerTest, AUnitAfterANameKeepsItsNumber) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
