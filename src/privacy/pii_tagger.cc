@@ -1293,13 +1293,9 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
       size_t line_stop = line + 1;
       while (line_stop < tokens.size() && tokens[line_stop].begin < decoded_end && !tokens[line_stop].newline_before) ++line_stop;
       const size_t from = first_word_from(text, tokens, line, line_stop);
-      size_t after_unit = from + 1;
-      if (after_unit < line_stop && tokens[after_unit].end - tokens[after_unit].begin == 1 && text[tokens[after_unit].begin] == '.') {
-        ++after_unit;
-      }
-      if (from < line_stop && after_unit + 1 == line_stop && all_digits(text, tokens[after_unit]) &&
+      if (unit_alone(text, tokens, from, line_stop) && line_stop - from >= 2 && all_digits(text, tokens[line_stop - 1]) &&
           everyday(gazetteer_.lookup(word_hash(text, tokens[from])))) {
-        lines.push_back({PiiType::kStreetAddress, tokens[from].begin, tokens[after_unit].end});
+        lines.push_back({PiiType::kStreetAddress, tokens[from].begin, tokens[line_stop - 1].end});
       } else {
         auto none = [](size_t) { return false; };
         read_envelope_line(text, tokens, from, line_stop, none, none, [&](const PiiSpan& piece) { lines.push_back(piece); });

@@ -1529,10 +1529,9 @@ TEST(PiiTaggerTest, AnOrganisationEndingInStreetIsAnAddress) {
   const PiiTagger tagger = names_and_organisations_tagger();
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("I work at Zorvak Corp now."), std::vector<std::string>{"ORGANIZATION:Zorvak Corp"});
-  EXPECT_EQ(found("I work at Zorvak Street now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Street"});
-  EXPECT_EQ(found("I work at Zorvak Road now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Road"});
-  EXPECT_EQ(found("I work at Zorvak Avenue now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Avenue"});
-  EXPECT_EQ(found("I work at Zorvak Boulevard now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak Boulevard"});
+  for (const std::string suffix : {"Street", "Road", "Avenue", "Boulevard"}) {
+    EXPECT_EQ(found("I work at Zorvak " + suffix + " now."), std::vector<std::string>{"STREET_ADDRESS:Zorvak " + suffix});
+  }
   // Not another word.
   EXPECT_EQ(found("I work at Zorvak Drive now."), std::vector<std::string>{"ORGANIZATION:Zorvak Drive"});
 }
