@@ -1308,13 +1308,25 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
 
 void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
   const TokenList& tokens = tagger_tokens();
+  // Whether digits alone that no span covers stand one blank or more
+  // before token j on its line.
+  auto number_before = [&](size_t j) {
+    if (j == 0 || tokens[j].newline_before) return false;
+    const Token& number = tokens[j - 1];
+    return all_digits(text, number) && number.end < tokens[j].begin && span_over(out, j - 1) == out.size();
+  };
   for (size_t s = first; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
-    const size_t k = first_token_from(tokens, out[s].begin);
-    if (k == 0 || k == tokens.size() || tokens[k].begin != out[s].begin || tokens[k].newline_before) continue;
-    const Token& number = tokens[k - 1];
-    if (!all_digits(text, number) || number.end == tokens[k].begin || span_over(out, k - 1) != out.size()) continue;
-    add_span(out, {PiiType::kStreetAddress, number.begin, number.end});
+    size_t k = first_token_from(tokens, out[s].begin);
+    if (k == tokens.size() || tokens[k].begin != out[s].begin || !number_before(k)) continue;
+    // Two numbers before a street that ends in none ("26 14 Chatsworth
+    // Road"): the nearer is the street's own, the other the building's.
+    const size_t last = first_token_from(tokens, out[s].end) - 1;
+    if (!is_number(text, tokens, last) && number_before(k - 1)) {
+      out[s].begin = tokens[--k].begin;
+      if (tagger_cover().built) cover_span(out, s);
+    }
+    add_span(out, {PiiType::kStreetAddress, tokens[k - 1].begin, tokens[k - 1].end});
   }
 }
 

@@ -1334,6 +1334,39 @@ TEST(PiiTaggerTest, TheHouseNumberBeforeAnAddressIsAnAddress) {
   EXPECT_EQ(spans[1].type, PiiType::kStreetAddress);
 }
 
+// Of two numbers before a street that ends in none ("26 14 Novak Road"), the
+// nearer is the street's own and the other the building's; a street with
+// its own number at the end keeps the nearer one as the building's.
+TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    // Streets, and numbers that are none ("We meet at 3 today").
+    const std::string street = k % 2 == 0 ? kLast[k % kLast.size()] + " Road" : kLast[k % kLast.size()] + "weg " + std::to_string(2 + k % 90);
+    PiiExample e;
+    e.text = "We meet at " + street + " today.";
+    e.spans = {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + street.size())}};
+    train.push_back(std::move(e));
+    train.push_back({"We meet at " + std::to_string(1 + k % 12) + " today.", {}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"street_suffix", {"Road"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novak Road today."), std::vector<std::string>{"STREET_ADDRESS:Novak Road"});
+  EXPECT_EQ(typed_spans(tagger, "We meet at 14 Novak Road today."),
+            (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novak Road"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 26 14 Novak Road today."),
+            (std::vector<std::string>{"STREET_ADDRESS:26", "STREET_ADDRESS:14 Novak Road"}));
+  EXPECT_EQ(typed_spans(tagger, "26 14 Novak Road"), (std::vector<std::string>{"STREET_ADDRESS:26", "STREET_ADDRESS:14 Novak Road"}));
+  // Not across a line break, nor past a mark.
+  EXPECT_EQ(typed_spans(tagger, "We meet at 26\n14 Novak Road today."),
+            (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novak Road"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 26-14 Novak Road today."),
+            (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novak Road"}));
+  // A street with its own number.
+  EXPECT_EQ(typed_spans(tagger, "We meet at 26 14 Novakweg 31 today."),
+            (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novakweg 31"}));
+}
+
 // No name has a number in it or right after it on its line: a street has,
 // its house number.
 TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {
