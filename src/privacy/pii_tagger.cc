@@ -1100,6 +1100,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   join_envelopes_below_headings(text, out, first_tagged);
   join_street_corners(text, marked_tokens, out, first_tagged, mixed);
   split_address_lists(text, out, first_tagged);
+  split_street_places(text, out, first_tagged, mixed);
   join_words_before_addresses(text, out, first_tagged, mixed);
   split_coordinated_names(text, out, first_tagged);
   type_envelope_places(text, out, first_tagged);
@@ -2154,6 +2155,49 @@ void PiiTagger::split_address_lists(std::string_view text, std::vector<PiiSpan>&
       out.push_back(rest);
       piece = out.size() - 1;
     }
+  }
+  if (out.size() > before) {
+    sort_by_begin(out, first);
+    reset_cover();
+  }
+}
+
+void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  constexpr size_t kMaxPlaceTokens = 6;
+  auto digits_in = [&](size_t j) {
+    return std::any_of(text.begin() + tokens[j].begin, text.begin() + tokens[j].end, [](char b) { return b >= '0' && b <= '9'; });
+  };
+  const size_t before = out.size();
+  for (size_t s = first; s < before; ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    const std::string_view value = text.substr(out[s].begin, out[s].end - out[s].begin);
+    const size_t comma = value.find(',');
+    if (comma == std::string_view::npos || value.find('\n') != std::string_view::npos) continue;
+    const size_t k = first_token_from(tokens, out[s].begin);
+    const size_t c = first_token_from(tokens, static_cast<uint32_t>(out[s].begin + comma));
+    const size_t end = first_token_from(tokens, out[s].end);  // one past the span's last token
+    // The street: a word opening with a letter, and at its end a number or
+    // a street word.
+    bool named = false;
+    for (size_t j = k; j < c && !named; ++j) named = opens_with_a_letter(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin));
+    if (!named || c + 1 >= end || end - c - 1 > kMaxPlaceTokens) continue;
+    const Gazetteer::Match street_end = gazetteer_.lookup(word_hash(text, tokens[c - 1]));
+    if (!is_number(text, tokens, c - 1) && ((street_end.full | street_end.part) & street_categories_) == 0) continue;
+    // The place: words without digits, joined by no other marks than - . ';
+    // capitalised in text with capitals; not one everyday word ("...,
+    // Daylight received") nor a pronoun's contraction ("I'll").
+    bool place = !mixed || opens_with_a_capital(text.substr(tokens[c + 1].begin));
+    for (size_t j = c + 1; j < end && place; ++j) {
+      const char b = text[tokens[j].begin];
+      place = is_word_byte(static_cast<unsigned char>(b)) ? !digits_in(j) : b == '-' || b == '.' || b == '\'';
+    }
+    if (!place || (end - c == 2 && (everyday(gazetteer_.lookup(word_hash(text, tokens[c + 1]))) ||
+                                    pronoun_contraction(text.substr(tokens[c + 1].begin, tokens[c + 1].end - tokens[c + 1].begin))))) {
+      continue;
+    }
+    out.push_back({PiiType::kLocation, tokens[c + 1].begin, out[s].end});
+    out[s].end = tokens[c - 1].end;
   }
   if (out.size() > before) {
     sort_by_begin(out, first);

@@ -1367,6 +1367,38 @@ TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
             (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novakweg 31"}));
 }
 
+// A street and its town after a comma, found as one address, are two
+// values ("Novakweg 31, Graz"); a street, its town and its country stay one.
+TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    // Labelled whole, as a decoder may find it.
+    const std::string address = kLast[k % kLast.size()] + "weg " + std::to_string(2 + k % 90) + ", " + kCities[k % kCities.size()];
+    PiiExample e;
+    e.text = "We meet at " + address + " today.";
+    e.spans = {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"we", "meet", "at", "today", "daylight"}}, {"street_suffix", {"Street"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novakweg 31, Graz today."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  EXPECT_EQ(typed_spans(tagger, "we meet at novakweg 31, graz today."),
+            (std::vector<std::string>{"STREET_ADDRESS:novakweg 31", "LOCATION:graz"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novak Street, Graz today."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novak Street", "LOCATION:Graz"}));
+  // One address: with a country after a second comma, a number in the
+  // place, the place on the next line; before the comma no street name, or
+  // no number nor street word at its end; after it a word in small letters,
+  // an everyday word, a pronoun or more than six words.
+  for (const std::string address : {"Novakweg 31, Graz, Austria", "Novakweg 31, Graz 8010", "Novakweg 31,\nGraz", "31 44, Graz",
+                                    "31 Novak, Graz", "Novakweg 31, so", "Novakweg 31, Daylight", "Novakweg 31, I'll",
+                                    "Novakweg 31, Sankt Peter Am Hart Bei Graz Nord"}) {
+    EXPECT_EQ(typed_spans(tagger, "We meet at " + address + " today."), std::vector<std::string>{"STREET_ADDRESS:" + address});
+  }
+}
+
 // No name has a number in it or right after it on its line: a street has,
 // its house number.
 TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {

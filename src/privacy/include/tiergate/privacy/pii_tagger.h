@@ -296,6 +296,17 @@ class PiiTagger {
   // non-ASCII letter is no address ("1938 England, and the two").
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_address_lists(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // An address of out[first...] on one line with a street before its first
+  // comma (a word opening with a letter, and at its end a number or a
+  // street word) and a place after it (words without digits and no other
+  // marks than - . ', six tokens at most, capitalised in text with
+  // capitals, not one everyday word nor a pronoun's contraction) is two
+  // values: the street and its place ("Halsey Road, Hayborough",
+  // "Wiesenstrasse 31, Barzheim"), as the dev labels write a street and its
+  // town (52 pairs). A street, its town and its country, past a second
+  // comma, are one address (15 of 15).
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void split_street_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // A word joined by "and" to the address of out[first...] right after it
   // is part of that address, as the dev labels write it (26 of 26 rows:
   // "Herman and 1324 Mosman Rd", "Lauren and Sorlaskeid 32"): the word (a
