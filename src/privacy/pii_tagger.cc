@@ -1270,14 +1270,14 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
     if (line_end == std::string_view::npos || line_end + 1 >= value.size()) continue;
     // Right after a name on its line ("Mrs. Diana Weöres Apt. 434 40 Rue
     // de la Sarthe 421 / Housse WLG 95697"), or opening its line, after
-    // marks or a building's number alone, with the lines below indented.
+    // marks or up to two numbers, with the lines below indented.
     if (!after_a_name_on_its_line(text, out, s, first)) {
       if (value[line_end + 1] != ' ') continue;
       const size_t k = first_token_from(tokens, span.begin);
       if (k == tokens.size() || tokens[k].begin != span.begin) continue;
       size_t j = k;
       while (j > 0 && !tokens[j].newline_before && !is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin]))) --j;
-      if (j > 0 && !tokens[j].newline_before && all_digits(text, tokens[j - 1]) && (j - 1 == 0 || tokens[j - 1].newline_before)) --j;
+      for (size_t numbers = 0; numbers < 2 && j > 0 && !tokens[j].newline_before && all_digits(text, tokens[j - 1]); ++numbers) --j;
       if (!(j == 0 || tokens[j].newline_before)) continue;
     }
     // The lines below, as far as the decoder ran, stay covered, line by

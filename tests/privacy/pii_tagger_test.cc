@@ -1266,6 +1266,9 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
   }
   EXPECT_EQ(typed_spans(tagger, "Send it to.\n61 Novakweg 31\n Graz\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // After two numbers too (the building's, and one the decoder left out).
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\n62 61 Novakweg 31\n Graz\nThanks."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   // Not lines that are not indented, nor an address after a word on its
   // line.
   EXPECT_EQ(typed_spans(tagger, "Send it to.\nNovakweg 31\nGraz\nThanks."),

@@ -168,9 +168,9 @@ class PiiTagger {
   // place, a number an address), as the dev labels write such envelopes:
   // right after a name of out[first...] on its line, or after a name and a
   // unit ("Apt. 434", or "Suite" before the unit's number and the
-  // building's) (13 of 13 rows), or
-  // opening its line (after any marks, or after the building's number
-  // alone) with the lines below indented ("35 Kromwater 38 / Apt. 705 /
+  // building's) (13 of 13 rows), or opening its line (after any marks, or
+  // after the building's number and maybe the street's: "62 47 Kogil
+  // Street") with the lines below indented ("35 Kromwater 38 / Apt. 705 /
   // Zoetermeer / Tanzania 53144", each line below opening with a space; 82
   // of 95 rows).
   void cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
