@@ -1319,7 +1319,15 @@ void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& o
   for (size_t s = first; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
     size_t k = first_token_from(tokens, out[s].begin);
-    if (k == tokens.size() || tokens[k].begin != out[s].begin || !number_before(k)) continue;
+    if (k == tokens.size() || tokens[k].begin != out[s].begin) continue;
+    // A street word the decoder left out right before ("16 Via Raffaele
+    // Conforti 74") is the street's.
+    if (k > 0 && !tokens[k].newline_before && span_over(out, k - 1) == out.size() &&
+        (gazetteer_.lookup(word_hash(text, tokens[k - 1])).full & street_suffix_categories_) != 0) {
+      out[s].begin = tokens[--k].begin;
+      if (tagger_cover().built) cover_span(out, s);
+    }
+    if (!number_before(k)) continue;
     // Two numbers before a street that ends in none ("26 14 Chatsworth
     // Road"): the nearer is the street's own, the other the building's.
     const size_t last = first_token_from(tokens, out[s].end) - 1;

@@ -1339,7 +1339,8 @@ TEST(PiiTaggerTest, TheHouseNumberBeforeAnAddressIsAnAddress) {
 
 // Of two numbers before a street that ends in none ("26 14 Novak Road"), the
 // nearer is the street's own and the other the building's; a street with
-// its own number at the end keeps the nearer one as the building's.
+// its own number at the end keeps the nearer one as the building's. A
+// street word right before a street is the street's.
 TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
@@ -1352,7 +1353,7 @@ TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
     train.push_back({"We meet at " + std::to_string(1 + k % 12) + " today.", {}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"street_suffix", {"Road"}}};
+  o.gazetteers = {{"street_suffix", {"Road", "Via"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   EXPECT_EQ(typed_spans(tagger, "We meet at Novak Road today."), std::vector<std::string>{"STREET_ADDRESS:Novak Road"});
   EXPECT_EQ(typed_spans(tagger, "We meet at 14 Novak Road today."),
@@ -1368,6 +1369,17 @@ TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
   // A street with its own number.
   EXPECT_EQ(typed_spans(tagger, "We meet at 26 14 Novakweg 31 today."),
             (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novakweg 31"}));
+  // A street word left out before the street ("via") is the street's, and
+  // the number before it the building's; not a word no list knows as one,
+  // nor one on the line before or behind a mark.
+  EXPECT_EQ(typed_spans(tagger, "We meet at 16 via Novak Road today."),
+            (std::vector<std::string>{"STREET_ADDRESS:16", "STREET_ADDRESS:via Novak Road"}));
+  for (const char* text : {"We meet at 16 vie Novak Road today.", "We meet at 16 via\nNovak Road today.", "We meet at 16 via-Novak Road today."}) {
+    EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"STREET_ADDRESS:Novak Road"}) << text;
+  }
+  // Nor one that another address ends with.
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novak Road Pavlov Road today."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novak Road", "STREET_ADDRESS:Pavlov Road"}));
 }
 
 // A street and its town after a comma, found as one address, are two

@@ -180,7 +180,9 @@ class PiiTagger {
   // Sartiaux 318": a building's number before a street with its own).
   // Of two such numbers before a street that ends in none, the nearer is
   // the street's own ("26 14 Chatsworth Road": "26" and "14 Chatsworth
-  // Road").
+  // Road"). A street word right before the address on its line ("Via",
+  // "Rue": a street_suffix list's) is the address's first ("16 Via
+  // Raffaele Conforti").
   void add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // Adds the places of the short lines that follow an address of
   // out[0, decoded) (the tagger's or an address unit the structured scan
