@@ -1195,14 +1195,20 @@ bool street_name_mark(std::string_view text, const Token& t) {
 
 // Reads tokens [from, end) of an envelope's line as the dev labels write
 // it: each number an address (a postcode), each run of other words up to
-// a number a place (not a letter alone); marks open nothing, and a place
-// ends on a word. `opens_nothing(t)`: word t opens no place (a span covers
-// it, a joining word); `ends_place(t)`: token t is no part of the place
-// before it. Calls add(span) for each.
+// a number a place (not a letter alone) but for a state's code of one to
+// three capitals at its end, which is an address too ("Dallas TX 48486":
+// 11 of 11 such codes); marks open nothing, and a place ends on a word.
+// `opens_nothing(t)`: word t opens no place (a span covers it, a joining
+// word); `ends_place(t)`: token t is no part of the place before it. Calls
+// add(span) for each.
 template <typename OpensNothing, typename EndsPlace, typename Add>
 void read_envelope_line(std::string_view text, const TokenList& tokens, size_t from, size_t end, OpensNothing opens_nothing,
                         EndsPlace ends_place, Add add) {
   auto word = [&](size_t k) { return is_word_byte(static_cast<unsigned char>(text[tokens[k].begin])); };
+  auto state_code = [&](size_t k) {  // one to three capital letters
+    const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+    return w.size() <= 3 && std::all_of(w.begin(), w.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  };
   for (size_t t = from; t < end;) {
     if (!word(t) || opens_nothing(t)) {
       ++t;
@@ -1212,8 +1218,16 @@ void read_envelope_line(std::string_view text, const TokenList& tokens, size_t f
     } else {
       size_t last = t;
       while (last + 1 < end && !is_number(text, tokens, last + 1) && !ends_place(last + 1)) ++last;
+      const bool postcode_after = last + 1 < end;  // the run ends at a number (or a token no place holds)
       while (last > t && !word(last)) --last;  // not a trailing mark
-      if (tokens[last].end - tokens[t].begin > 1) add(PiiSpan{PiiType::kLocation, tokens[t].begin, tokens[last].end});
+      // A state's code between the place and its postcode ("Dallas TX
+      // 48486") is part of the address.
+      if (last > t && postcode_after && state_code(last)) {
+        add(PiiSpan{PiiType::kLocation, tokens[t].begin, tokens[last - 1].end});
+        add(PiiSpan{PiiType::kStreetAddress, tokens[last].begin, tokens[last].end});
+      } else if (tokens[last].end - tokens[t].begin > 1) {
+        add(PiiSpan{PiiType::kLocation, tokens[t].begin, tokens[last].end});
+      }
       t = last + 1;
     }
   }

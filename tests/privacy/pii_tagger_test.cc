@@ -1249,6 +1249,18 @@ TEST(PiiTaggerTest, AnEnvelopeIsReadLineByLine) {
   // After a name on its line, indented or not.
   EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda Novakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // A state's code between the place and its postcode is the address's;
+  // not a word in small letters or of four letters, nor a code alone, nor
+  // one before no postcode.
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda Novakweg 31\nGraz ST 8010\nThanks."),
+            (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz", "STREET_ADDRESS:ST",
+                                      "STREET_ADDRESS:8010"}));
+  for (const std::string place : {"Graz st", "Graz STAT"}) {
+    EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda Novakweg 31\n" + place + " 8010\nThanks."),
+              (std::vector<std::string>{"PERSON:Wanda", "STREET_ADDRESS:Novakweg 31", "LOCATION:" + place, "STREET_ADDRESS:8010"}));
+  }
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda Novakweg 31\nST 8010\nThanks.")[2], "LOCATION:ST");
+  EXPECT_EQ(typed_spans(tagger, "Send it to.\nWanda Novakweg 31\nGraz ST\nThanks.")[2], "LOCATION:Graz ST");
   // The lines the decoder ran over stay covered, past a blank line too: a
   // unit, a place, a place and its postcode.
   EXPECT_EQ(typed_spans(tagger, "Send it to.\nNovakweg 31\n Apt. 5\n Graz\n\n Turkey 05557\nThanks."),
