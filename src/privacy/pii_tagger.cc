@@ -1602,8 +1602,8 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
         tokens[k + 1].end >= span.end || text.substr(span.begin, span.end - span.begin).find('\n') != std::string_view::npos) {
       continue;
     }
-    // The street: its number and its name ("Trg revolucije 12", "199
-    // Beach Road"), its name a word (opening with a letter: not "•") of two
+    // The street: its number (maybe with its stop: "útja 3.") and its name
+    // ("Trg revolucije 12", "199 Beach Road"), its name a word (opening with a letter: not "•") of two
     // bytes or more that no list of everyday words knows, or a street list
     // does, and no marks but those of a street's name ("7 and 3", "70 kg
     // (154" are no addresses to split). Then the span ends, or goes on
@@ -1620,6 +1620,7 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
         numbered = true;
         if (!number_first) {
           ++j;
+          if (in_span(j) && token_is(text, tokens[j], ".") && tokens[j].begin == tokens[j - 1].end) ++j;
           break;
         }
       } else if (!is_word_byte(c)) {

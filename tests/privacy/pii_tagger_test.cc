@@ -1170,12 +1170,13 @@ TEST(PiiTaggerTest, AnEnvelopeBelowAHeadingIsWrittenWhole) {
 // address follows on its line, nor a count ("7 and 3").
 TEST(PiiTaggerTest, TheBuildingsNumberIsAnAddressOfItsOwn) {
   // Rows that label the whole: the street alone, with its town after a
-  // comma, or with its town on the line below.
+  // comma (some with a stop after the street's number), or with its town on
+  // the line below.
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 450; ++k) {
     std::string street = std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
     std::string opening = "We meet at ";
-    if (k % 3 == 1) street += ", " + kCities[k % kCities.size()];
+    if (k % 3 == 1) street += (k % 2 == 0 ? "., " : ", ") + kCities[k % kCities.size()];
     if (k % 3 == 2) opening = "Send it to:\n", street += "\n" + kCities[k % kCities.size()];
     PiiExample e;
     e.text = opening + street + (k % 3 == 2 ? "\nThanks." : ".");
@@ -1190,6 +1191,11 @@ TEST(PiiTaggerTest, TheBuildingsNumberIsAnAddressOfItsOwn) {
             (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31"}));
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31, Graz."),
             (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
+  // The street's number may end with its stop ("útja 3."), not apart.
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31., Graz."),
+            (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31.", "LOCATION:Graz"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31 ., Graz."),
+            (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31 .", "LOCATION:Graz"}));
   // An address over more than one line stays whole.
   EXPECT_EQ(typed_spans(tagger, "Send it to:\n61 Novakweg 31\nGraz\nThanks."),
             (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31\nGraz"}));
