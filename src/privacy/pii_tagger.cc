@@ -1603,10 +1603,10 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
       continue;
     }
     // The street: its number (maybe with its stop: "útja 3.") and its name
-    // ("Trg revolucije 12", "199 Beach Road"), its name a word (opening with a letter: not "•") of two
-    // bytes or more that no list of everyday words knows, or a street list
-    // does, and no marks but those of a street's name ("7 and 3", "70 kg
-    // (154" are no addresses to split). Then the span ends, or goes on
+    // ("Trg revolucije 12", "199 Beach Road"), its name a word (opening
+    // with a letter: not "•") of two bytes or more that no list of everyday
+    // words knows, or a street list does, and no marks but those of a
+    // street's name ("7 and 3", "70 kg (154" are no addresses to split). Then the span ends, or goes on
     // after a comma with a place and no number; not with a unit ("...
     // 1615 Suite 498 Curitiba").
     auto in_span = [&](size_t j) { return j < tokens.size() && tokens[j].begin < span.end; };
