@@ -1606,9 +1606,9 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
     // ("Trg revolucije 12", "199 Beach Road"), its name a word (opening
     // with a letter: not "•") of two bytes or more that no list of everyday
     // words knows, or a street list does, and no marks but those of a
-    // street's name ("7 and 3", "70 kg (154" are no addresses to split). Then the span ends, or goes on
-    // after a comma with a place and no number; not with a unit ("...
-    // 1615 Suite 498 Curitiba").
+    // street's name ("7 and 3", "70 kg (154" are no addresses to split).
+    // Then the span ends, or goes on after a comma with a place and no
+    // number; not with a unit ("... 1615 Suite 498 Curitiba").
     auto in_span = [&](size_t j) { return j < tokens.size() && tokens[j].begin < span.end; };
     const bool number_first = is_number(text, tokens, k + 1);
     size_t j = number_first ? k + 2 : k + 1;
@@ -2204,7 +2204,8 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
     // a street word.
     bool named = false;
     for (size_t j = k; j < c && !named; ++j) named = opens_with_a_letter(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin));
-    if (!named || c + 1 >= end || end - c - 1 > kMaxPlaceTokens) continue;
+    const size_t place_tokens = end - c - 1;
+    if (!named || place_tokens == 0 || place_tokens > kMaxPlaceTokens) continue;
     const Gazetteer::Match street_end = gazetteer_.lookup(word_hash(text, tokens[c - 1]));
     if (!is_number(text, tokens, c - 1) && ((street_end.full | street_end.part) & street_categories_) == 0) continue;
     // The place: words without digits, joined by no other marks than - . ';
@@ -2215,8 +2216,8 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
       const char b = text[tokens[j].begin];
       place = is_word_byte(static_cast<unsigned char>(b)) ? !digits_in(j) : b == '-' || b == '.' || b == '\'';
     }
-    if (!place || (end - c == 2 && (everyday(gazetteer_.lookup(word_hash(text, tokens[c + 1]))) ||
-                                    pronoun_contraction(text.substr(tokens[c + 1].begin, tokens[c + 1].end - tokens[c + 1].begin))))) {
+    if (!place || (place_tokens == 1 && (everyday(gazetteer_.lookup(word_hash(text, tokens[c + 1]))) ||
+                                         pronoun_contraction(text.substr(tokens[c + 1].begin, tokens[c + 1].end - tokens[c + 1].begin))))) {
       continue;
     }
     out.push_back({PiiType::kLocation, tokens[c + 1].begin, out[s].end});
