@@ -2209,17 +2209,21 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
     const Gazetteer::Match street_end = gazetteer_.lookup(word_hash(text, tokens[c - 1]));
     if (!is_number(text, tokens, c - 1) && ((street_end.full | street_end.part) & street_categories_) == 0) continue;
     // The place: words without digits, joined by no other marks than - . ';
-    // capitalised in text with capitals; not one everyday word ("...,
-    // Daylight received") nor a pronoun's contraction ("I'll").
+    // capitalised in text with capitals; not everyday words alone ("...,
+    // Daylight received", "..., and then") nor a pronoun's contraction
+    // ("I'll").
     bool place = !mixed || opens_with_a_capital(text.substr(tokens[c + 1].begin));
+    bool named_place = false;
     for (size_t j = c + 1; j < end && place; ++j) {
       const char b = text[tokens[j].begin];
-      place = is_word_byte(static_cast<unsigned char>(b)) ? !digits_in(j) : b == '-' || b == '.' || b == '\'';
+      if (!is_word_byte(static_cast<unsigned char>(b))) {
+        place = b == '-' || b == '.' || b == '\'';
+        continue;
+      }
+      place = !digits_in(j) && !pronoun_contraction(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin));
+      named_place = named_place || !everyday(gazetteer_.lookup(word_hash(text, tokens[j])));
     }
-    if (!place || (place_tokens == 1 && (everyday(gazetteer_.lookup(word_hash(text, tokens[c + 1]))) ||
-                                         pronoun_contraction(text.substr(tokens[c + 1].begin, tokens[c + 1].end - tokens[c + 1].begin))))) {
-      continue;
-    }
+    if (!place || !named_place) continue;
     out.push_back({PiiType::kLocation, tokens[c + 1].begin, out[s].end});
     out[s].end = tokens[c - 1].end;
   }

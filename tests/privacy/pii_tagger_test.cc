@@ -1412,7 +1412,7 @@ TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {
     train.push_back(std::move(e));
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"we", "meet", "at", "today", "daylight"}}, {"street_suffix", {"Street"}}};
+  o.gazetteers = {{"common_word", {"we", "meet", "at", "today", "daylight", "the", "park"}}, {"street_suffix", {"Street"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   EXPECT_EQ(typed_spans(tagger, "We meet at Novakweg 31, Graz today."),
             (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
@@ -1423,12 +1423,15 @@ TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {
   // One address: with a country after a second comma, a number in the
   // place, the place on the next line; before the comma no street name, or
   // no number nor street word at its end; after it a word in small letters,
-  // an everyday word, a pronoun or more than six words.
+  // everyday words alone (in small letters too), a pronoun or more than six
+  // words.
   for (const std::string address : {"Novakweg 31, Graz, Austria", "Novakweg 31, Graz 8010", "Novakweg 31,\nGraz", "31 44, Graz",
-                                    "31 Novak, Graz", "Novakweg 31, so", "Novakweg 31, Daylight", "Novakweg 31, I'll",
-                                    "Novakweg 31, Sankt Peter Am Hart Bei Graz Nord"}) {
+                                    "31 Novak, Graz", "Novakweg 31, so", "Novakweg 31, Daylight", "Novakweg 31, Daylight Park",
+                                    "Novakweg 31, I'll", "Novakweg 31, Graz I'll", "Novakweg 31, Sankt Peter Am Hart Bei Graz Nord"}) {
     EXPECT_EQ(typed_spans(tagger, "We meet at " + address + " today."), std::vector<std::string>{"STREET_ADDRESS:" + address});
   }
+  EXPECT_EQ(typed_spans(tagger, "we meet at novakweg 31, daylight park today."),
+            std::vector<std::string>{"STREET_ADDRESS:novakweg 31, daylight park"});
 }
 
 // No name has a number in it or right after it on its line: a street has,

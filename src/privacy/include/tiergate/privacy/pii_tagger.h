@@ -302,7 +302,7 @@ class PiiTagger {
   // comma (a word opening with a letter, and at its end a number or a
   // street word) and a place after it (words without digits and no other
   // marks than - . ', six tokens at most, capitalised in text with
-  // capitals, not one everyday word nor a pronoun's contraction) is two
+  // capitals, not everyday words alone, no pronoun's contraction) is two
   // values: the street and its place ("Halsey Road, Hayborough",
   // "Wiesenstrasse 31, Barzheim"), as the dev labels write a street and its
   // town (52 pairs). A street, its town and its country, past a second
