@@ -1101,6 +1101,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   join_street_corners(text, marked_tokens, out, first_tagged, mixed);
   split_address_lists(text, out, first_tagged);
   split_street_places(text, out, first_tagged, mixed);
+  split_name_titles(text, out, first_tagged);
   join_words_before_addresses(text, out, first_tagged, mixed);
   split_coordinated_names(text, out, first_tagged);
   type_envelope_places(text, out, first_tagged);
@@ -2226,6 +2227,34 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
     if (!place || !named_place) continue;
     out.push_back({PiiType::kLocation, tokens[c + 1].begin, out[s].end});
     out[s].end = tokens[c - 1].end;
+  }
+  if (out.size() > before) {
+    sort_by_begin(out, first);
+    reset_cover();
+  }
+}
+
+void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  // "Mr." is listed whole, so "mr" is part of an entry.
+  auto is_title = [&](const Gazetteer::Match& m) { return ((m.full | m.part) & prefix_categories_) != 0; };
+  const size_t before = out.size();
+  for (size_t s = first; s < before; ++s) {
+    if (out[s].type != PiiType::kPerson) continue;
+    const size_t k = first_token_from(tokens, out[s].begin);
+    if (k == tokens.size() || tokens[k].begin != out[s].begin ||
+        !is_title(gazetteer_.lookup(word_hash(text, tokens[k])))) {
+      continue;
+    }
+    size_t rest = k + 1;  // past the title's stop
+    if (rest < tokens.size() && token_is(text, tokens[rest], ".")) ++rest;
+    // (A name runs over no line break.)
+    if (rest >= tokens.size() || tokens[rest].begin >= out[s].end ||
+        !is_word_byte(static_cast<unsigned char>(text[tokens[rest].begin]))) {
+      continue;
+    }
+    out.push_back({PiiType::kPerson, tokens[rest].begin, out[s].end});
+    out[s].end = tokens[rest - 1].end;
   }
   if (out.size() > before) {
     sort_by_begin(out, first);

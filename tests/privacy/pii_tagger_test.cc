@@ -1434,6 +1434,31 @@ TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {
             std::vector<std::string>{"STREET_ADDRESS:novakweg 31, daylight park"});
 }
 
+// A name that opens with a title of the name_prefix lists is two names, the
+// title and the rest ("Mr." and "Derek Novak"), as the dev labels mostly
+// write them.
+TEST(PiiTaggerTest, ATitleBeforeANameIsANameOfItsOwn) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    // Labelled whole, as a decoder may find it.
+    const std::string name = std::string(k % 2 == 0 ? "Mr. " : "Herr ") + kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
+    PiiExample e;
+    e.text = "Hello, this is " + name + ". Who are you?";
+    e.spans = {{PiiType::kPerson, 15, static_cast<uint32_t>(15 + name.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"name_prefix", {"Mr.", "Herr"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Hello, this is Mr. Wanda Novak. Who are you?"),
+            (std::vector<std::string>{"PERSON:Mr.", "PERSON:Wanda Novak"}));
+  EXPECT_EQ(typed_spans(tagger, "Hello, this is Herr Wanda Novak. Who are you?"),
+            (std::vector<std::string>{"PERSON:Herr", "PERSON:Wanda Novak"}));
+  // Not a title no list knows.
+  EXPECT_EQ(typed_spans(tagger, "Hello, this is Mrs. Wanda Novak. Who are you?"),
+            std::vector<std::string>{"PERSON:Mrs. Wanda Novak"});
+}
+
 // No name has a number in it or right after it on its line: a street has,
 // its house number.
 TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {
