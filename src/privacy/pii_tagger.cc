@@ -2235,26 +2235,30 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
 }
 
 void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
   // "Mr." is listed whole, so "mr" is part of an entry.
   auto is_title = [&](const Gazetteer::Match& m) { return ((m.full | m.part) & prefix_categories_) != 0; };
+  auto word_byte = [&](uint32_t b) { return is_word_byte(static_cast<unsigned char>(text[b])); };
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {
     if (out[s].type != PiiType::kPerson) continue;
-    const size_t k = first_token_from(tokens, out[s].begin);
-    if (k == tokens.size() || tokens[k].begin != out[s].begin ||
-        !is_title(gazetteer_.lookup(word_hash(text, tokens[k])))) {
-      continue;
+    // Read from the text, not the tokens: most names open with no title, and
+    // finding a span's token is a search.
+    const uint32_t begin = out[s].begin, end = out[s].end;
+    uint32_t title_end = begin;
+    while (title_end < end && word_byte(title_end)) ++title_end;
+    if (!is_title(gazetteer_.lookup(word_hash(text, Token{begin, title_end, false, false})))) continue;
+    uint32_t rest = title_end;
+    auto past_blanks = [&] {
+      while (rest < end && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r')) ++rest;
+    };
+    past_blanks();
+    if (rest < end && text[rest] == '.') {  // the title's stop
+      title_end = ++rest;
+      past_blanks();
     }
-    size_t rest = k + 1;  // past the title's stop
-    if (rest < tokens.size() && token_is(text, tokens[rest], ".")) ++rest;
-    // (A name runs over no line break.)
-    if (rest >= tokens.size() || tokens[rest].begin >= out[s].end ||
-        !is_word_byte(static_cast<unsigned char>(text[tokens[rest].begin]))) {
-      continue;
-    }
-    out.push_back({PiiType::kPerson, tokens[rest].begin, out[s].end});
-    out[s].end = tokens[rest - 1].end;
+    if (rest == end || !word_byte(rest)) continue;  // (a name runs over no line break)
+    out.push_back({PiiType::kPerson, rest, end});
+    out[s].end = title_end;
   }
   if (out.size() > before) {
     sort_by_begin(out, first);
