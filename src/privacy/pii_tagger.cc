@@ -320,6 +320,11 @@ bool all_digits(std::string_view text, const Token& t) {
   return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// Whether token t holds a digit ("31a", "Ideas42").
+bool has_digit(std::string_view text, const Token& t) {
+  return std::any_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // Whether token i exists and opens with a digit.
 bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
   return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
@@ -1466,9 +1471,8 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
       ++l.words;
       l.last = t;
       l.capitalised = l.capitalised && opens_with_a_capital(text.substr(tokens[t].begin));
-      l.fits = l.words <= kMaxTitleWords &&  // longer than any line read here: the walk stops
-               tokens[t].end - tokens[t].begin >= 2 &&
-               std::none_of(text.begin() + tokens[t].begin, text.begin() + tokens[t].end, [](char b) { return b >= '0' && b <= '9'; });
+      // (Longer than any line read here: the walk stops.)
+      l.fits = l.words <= kMaxTitleWords && tokens[t].end - tokens[t].begin >= 2 && !has_digit(text, tokens[t]);
     }
     return l;
   };
@@ -1795,7 +1799,6 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   const TokenList& tokens = tagger_tokens();
   const size_t n = tokens.size();
   auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
-  auto is_prefix = [&](const Gazetteer::Match& m) { return ((m.full | m.part) & prefix_categories_) != 0; };
   auto word = [&](size_t j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     return is_word_byte(c) && !(c >= '0' && c <= '9') && (!mixed || (c >= 'A' && c <= 'Z') || c >= 0x80);
@@ -1829,7 +1832,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   auto introduced_by_title = [&](size_t j) {
     if (!(j + 2 < n && mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
           tokens[j].end - tokens[j].begin <= 5 && !tokens[j + 2].newline_before && word(j + 2) &&
-          is_prefix(gazetteer_.lookup(word_hash(text, tokens[j]))))) {
+          is_title(gazetteer_.lookup(word_hash(text, tokens[j]))))) {
       return false;
     }
     size_t to = j + 2;
@@ -2028,6 +2031,8 @@ bool PiiTagger::everyday(const Gazetteer::Match& m) const {
   return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
 }
 
+bool PiiTagger::is_title(const Gazetteer::Match& m) const { return ((m.full | m.part) & prefix_categories_) != 0; }
+
 bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const {
   constexpr uint32_t kMinPart = 4, kMaxLength = 24;
   if (end - begin < 2 * kMinPart || end - begin > kMaxLength) return false;
@@ -2189,9 +2194,6 @@ void PiiTagger::split_address_lists(std::string_view text, std::vector<PiiSpan>&
 void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
   constexpr size_t kMaxPlaceTokens = 6;
-  auto digits_in = [&](size_t j) {
-    return std::any_of(text.begin() + tokens[j].begin, text.begin() + tokens[j].end, [](char b) { return b >= '0' && b <= '9'; });
-  };
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {
     if (out[s].type != PiiType::kStreetAddress) continue;
@@ -2221,7 +2223,7 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
         place = b == '-' || b == '.' || b == '\'';
         continue;
       }
-      place = !digits_in(j) && !pronoun_contraction(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin));
+      place = !has_digit(text, tokens[j]) && !pronoun_contraction(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin));
       named_place = named_place || !everyday(gazetteer_.lookup(word_hash(text, tokens[j])));
     }
     if (!place || !named_place) continue;
@@ -2235,8 +2237,6 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
 }
 
 void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  // "Mr." is listed whole, so "mr" is part of an entry.
-  auto is_title = [&](const Gazetteer::Match& m) { return ((m.full | m.part) & prefix_categories_) != 0; };
   auto word_byte = [&](uint32_t b) { return is_word_byte(static_cast<unsigned char>(text[b])); };
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {

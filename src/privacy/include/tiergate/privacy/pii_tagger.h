@@ -141,6 +141,9 @@ class PiiTagger {
   bool compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const;
   // Whether a word with these gazetteer matches is only an everyday word.
   bool everyday(const Gazetteer::Match& m) const;
+  // Whether a word with these gazetteer matches is (part of) a title of the
+  // name_prefix lists: "Mr." is listed whole, so "mr" is part of an entry.
+  bool is_title(const Gazetteer::Match& m) const;
   // Whether token i (viewed), which the decoder left outside every span in
   // text with capitals, is a name that stands alone: a capitalised word of
   // three letters or more that is only_a_name(), inside a sentence (not
