@@ -412,7 +412,8 @@ bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
 // Phone numbers: groups of digits joined by one space, dash or dot, with an
 // optional leading '+' or parenthesised area code and an extension.
 //
-// Strong shapes, taken as they are: '+' and 7-15 digits (E.164); NANP 3-3-4
+// Strong shapes, taken as they are: '+' and 7-15 digits (E.164, or with the
+// trunk zero in brackets: "+44(0)20 7946 0958"); NANP 3-3-4
 // with an optional 1 or 001 prefix, and 3-4 with a dash; a parenthesised area
 // code and 8-12 digits; a trunk '0' opening a 2-5 digit area group and 8-12
 // digits in groups with one kind of mark ("020 7946 0958", "01 23 45 67 89",
@@ -488,6 +489,8 @@ void detect_phone(Scan& s, size_t start) {
       continue;
     }
     if (paren && s.digit(i)) continue;  // "(555)123-4567"
+    // The trunk zero in brackets after a country code: "+44(0)20 7946 0958".
+    if (n == 0 && g.plus && c == '(' && s.at(i + 1) == '0' && s.at(i + 2) == ')' && s.digit(i + 3)) continue;
     break;
   }
   if (g.count == 0) return;
