@@ -1091,6 +1091,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   cut_envelopes(text, out, first_tagged, decoded);
   add_house_numbers(text, out, first_tagged, decoded);
   add_address_lines(text, out, decoded, mixed);
+  add_postcodes_after_places(text, out, first_tagged, decoded);
   add_letterheads(text, out, first_tagged, decoded, mixed);
   add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
@@ -1426,6 +1427,23 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
       j = end;
     }
     done = j;
+  }
+}
+
+void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                           size_t decoded) const {
+  const TokenList& tokens = tagger_tokens();
+  for (size_t s = first; s < decoded; ++s) {
+    if (out[s].type != PiiType::kStreetAddress && out[s].type != PiiType::kLocation) continue;
+    const size_t j = first_token_from(tokens, out[s].end + 1);
+    if (j == tokens.size() || tokens[j].begin != out[s].end + 1 || tokens[j].newline_before) continue;
+    const Token& number = tokens[j];
+    if (number.end - number.begin != 5 || !all_digits(text, number) || span_over(out, j) != out.size()) continue;
+    // Then the end, a line break, or a mark that is not a number's ("62704.5").
+    const bool ends = j + 1 == tokens.size() || tokens[j + 1].newline_before ||
+                      (!is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin])) &&
+                       !is_number(text, tokens, j + 2));
+    if (ends) add_span(out, {PiiType::kStreetAddress, number.begin, number.end});
   }
 }
 

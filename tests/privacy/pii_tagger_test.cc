@@ -1399,6 +1399,36 @@ TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
             (std::vector<std::string>{"STREET_ADDRESS:Novak Road", "STREET_ADDRESS:Pavlov Road"}));
 }
 
+TEST(PiiTaggerTest, APostcodeAfterAPlaceIsAnAddressOfItsOwn) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& city = kCities[k % kCities.size()];
+    PiiExample e;
+    e.text = "She lives in " + city + " now.";
+    e.spans = {{PiiType::kLocation, 13, static_cast<uint32_t>(13 + city.size())}};
+    train.push_back(std::move(e));
+    train.push_back({"She lives in " + std::to_string(1 + k % 12) + " houses now.", {}});
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  // Five digits that end the sentence, the clause, the line or the text.
+  for (const char* text : {"She lives in Lisbon 62704.", "She lives in Lisbon 62704, I think.", "She lives in Lisbon 62704\nBye",
+                           "She lives in Lisbon 62704"}) {
+    EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"LOCATION:Lisbon", "STREET_ADDRESS:62704"})) << text;
+  }
+  // Not another length, nor before a word, a number's mark, a second blank
+  // or a comma.
+  for (const char* text : {"She lives in Lisbon 2024.", "She lives in Lisbon 627041.", "She lives in Lisbon 62704 people.",
+                           "She lives in Lisbon 62704.5", "She lives in Lisbon  62704.", "She lives in Lisbon, 62704.",
+                           "She lives in Lisbon\n62704.", "She lives in Lisbon 6270A."}) {
+    EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"LOCATION:Lisbon"}) << text;
+  }
+  // Nor digits a span found before tagging covers.
+  const std::string text = "She lives in Lisbon 62704.";
+  std::vector<PiiSpan> spans = {{PiiType::kZipCode, 20, 25}};
+  tagger.tag(text, spans);
+  EXPECT_EQ(spans, (std::vector<PiiSpan>{{PiiType::kZipCode, 20, 25}, {PiiType::kLocation, 13, 19}}));
+}
+
 // A street and its town after a comma, found as one address, are two
 // values ("Novakweg 31, Graz"); a street, its town and its country stay one.
 TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {

@@ -201,6 +201,14 @@ class PiiTagger {
   // address. In text with capitals, what follows an address on its line
   // after a comma is such a line too ("50 Massbyntie 27, JÄRVENPÄÄ").
   void add_address_lines(std::string_view text, std::vector<PiiSpan>& out, size_t decoded, bool mixed) const;
+  // Adds the postcode right after a place or an address of out[first,
+  // decoded), one blank after it, as an address of its own, as the dev
+  // labels write an envelope's ("Togo 95522"): five digits that end the
+  // sentence, the clause or the line ("lives in Springfield, IL 62704.",
+  // where the decoder, which learnt postcodes at the end of envelopes,
+  // stops before it). Not before a word ("Berlin 20000 people"), nor
+  // digits of another length ("Paris 2024").
+  void add_postcodes_after_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // In text with capitals, the line of a letterhead above an address of
   // out[0, decoded) that opens its line, or above any address when it is
   // the text's first line (blank lines between them): one to four
