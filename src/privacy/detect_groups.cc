@@ -20,38 +20,45 @@ namespace tiergate::pii_scan {
 namespace {
 
 // Lower case, sorted (binary search).
-constexpr std::array<std::string_view, 167> kGroups = {
-    "afghan", "agnostic", "albanian", "algerian", "american", "anglican", "angolan",
-    "argentine", "argentinian", "armenian", "atheist", "australian", "austrian", "azerbaijani",
-    "bangladeshi", "baptist", "belarusian", "belgian", "bolivian", "bosnian", "brazilian",
-    "british", "buddhist", "bulgarian", "burmese", "cambodian", "cameroonian", "canadian",
-    "catholic", "chilean", "chinese", "christian", "colombian", "communist", "congolese",
-    "conservative", "croatian", "cuban", "cypriot", "czech", "danish", "democrat",
-    "dominican", "dutch", "ecuadorian", "egyptian", "emirati", "english", "eritrean",
-    "estonian", "ethiopian", "evangelical", "filipina", "filipino", "finnish", "french",
-    "georgian", "german", "ghanaian", "greek", "guatemalan", "haitian", "hindu",
-    "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian", "iraqi",
-    "irish", "israeli", "italian", "ivorian", "jamaican", "japanese", "jewish",
-    "jordanian", "kazakh", "kenyan", "korean", "kosovar", "kurdish", "kuwaiti",
-    "labour", "laotian", "latvian", "lebanese", "liberal", "libertarian", "libyan",
-    "lithuanian", "lutheran", "macedonian", "malagasy", "malaysian", "maltese", "maori",
-    "methodist", "mexican", "moldovan", "mongolian", "montenegrin", "mormon", "moroccan",
-    "mozambican", "muslim", "namibian", "nepalese", "nepali", "nicaraguan", "nigerian",
-    "norwegian", "orthodox", "pakistani", "palestinian", "panamanian", "paraguayan", "pentecostal",
-    "peruvian", "polish", "portuguese", "presbyterian", "protestant", "qatari", "quaker",
-    "republican", "romanian", "russian", "rwandan", "salvadoran", "saudi", "scottish",
-    "senegalese", "serbian", "shia", "sikh", "singaporean", "slovak", "slovenian",
-    "socialist", "somali", "spanish", "sudanese", "sunni", "swedish", "swiss",
-    "syrian", "taiwanese", "tajik", "tanzanian", "taoist", "thai", "tibetan",
-    "tory", "tunisian", "turkish", "ugandan", "ukrainian", "uruguayan", "uzbek",
-    "venezuelan", "vietnamese", "welsh", "yemeni", "zambian", "zimbabwean"};
+constexpr std::array<std::string_view, 261> kGroups = {
+    "adventist", "afghan", "agnostic", "albanian", "algerian", "american", "amish", "anabaptist", "anarchist",
+    "anglican", "angolan", "arab", "argentine", "argentinian", "armenian", "atheist", "australian", "austrian",
+    "azerbaijani", "bahai", "bahraini", "bangladeshi", "baptist", "belarusian", "belgian", "beninese",
+    "bhutanese", "bolivian", "bosnian", "botswanan", "brazilian", "british", "bruneian", "buddhism", "buddhist",
+    "bulgarian", "burkinabe", "burmese", "burundian", "calvinist", "cambodian", "cameroonian", "canadian",
+    "catholic", "catholicism", "centrist", "chadian", "chilean", "chinese", "christian", "christianity",
+    "colombian", "communist", "comoran", "confucian", "congolese", "conservative", "coptic", "croatian",
+    "cuban", "cypriot", "czech", "dane", "danish", "democrat", "djiboutian", "dominican", "druze", "dutch",
+    "dutchman", "dutchwoman", "ecuadorian", "egyptian", "emirati", "english", "englishman", "englishwoman",
+    "episcopalian", "eritrean", "estonian", "ethiopian", "evangelical", "fascist", "fijian", "filipina",
+    "filipino", "finn", "finnish", "french", "frenchman", "frenchwoman", "gabonese", "gambian", "georgian",
+    "german", "ghanaian", "greek", "grenadian", "guatemalan", "guinean", "guyanese", "haitian", "hasidic",
+    "hindu", "hinduism", "hispanic", "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian",
+    "iraqi", "irish", "irishman", "irishwoman", "islam", "israeli", "italian", "ivorian", "jain", "jainism",
+    "jamaican", "japanese", "jewish", "jordanian", "judaism", "kazakh", "kenyan", "korean", "kosovar",
+    "kurdish", "kuwaiti", "kyrgyz", "labour", "laotian", "latina", "latino", "latvian", "lebanese", "liberal",
+    "libertarian", "libyan", "lithuanian", "lutheran", "luxembourger", "macedonian", "malagasy", "malawian",
+    "malaysian", "malian", "maltese", "maoist", "maori", "marxist", "mauritanian", "mauritian", "mennonite",
+    "methodist", "mexican", "moldovan", "monegasque", "mongolian", "montenegrin", "mormon", "mormonism",
+    "moroccan", "mozambican", "muslim", "namibian", "nazi", "nepalese", "nepali", "nicaraguan", "nigerian",
+    "norwegian", "omani", "orthodox", "pagan", "pakistani", "palestinian", "panamanian", "paraguayan",
+    "pentecostal", "peruvian", "pole", "polish", "portuguese", "presbyterian", "protestant", "protestantism",
+    "qatari", "quaker", "rastafarian", "republican", "romanian", "russian", "rwandan", "salvadoran", "samoan",
+    "saudi", "scot", "scotsman", "scotswoman", "scottish", "senegalese", "serbian", "shia", "shintoism", "sikh",
+    "sikhism", "singaporean", "slovak", "slovenian", "socialist", "somali", "spaniard", "spanish", "sudanese",
+    "sufi", "sunni", "surinamese", "swazi", "swede", "swedish", "swiss", "syrian", "taiwanese", "tajik",
+    "tanzanian", "taoism", "taoist", "thai", "tibetan", "togolese", "tongan", "tory", "trinidadian", "tunisian",
+    "turk", "turkish", "turkmen", "ugandan", "ukrainian", "unitarian", "uruguayan", "uzbek", "vanuatuan",
+    "venezuelan", "vietnamese", "welsh", "welshman", "welshwoman", "wiccan", "yazidi", "yemeni", "zambian",
+    "zimbabwean", "zionist", "zoroastrian", "zoroastrianism"
+};
 static_assert(std::is_sorted(kGroups.begin(), kGroups.end()), "kGroups is searched by bisection");
 
 // The word before a group word that makes it describe someone ("I am", "she
 // is", "as"), past an article or one of kQualifiers.
-constexpr std::array<std::string_view, 14> kCopulas = {"am",   "are",   "as",    "be",       "been",      "being", "i'm",
-                                                      "im",   "is",    "was",   "were",     "identify",  "identifies",
-                                                      "became"};
+constexpr std::array<std::string_view, 19> kCopulas = {
+    "am",   "are",      "as",         "be",     "been", "being", "i'm",    "im",      "is",      "was",
+    "were", "identify", "identifies", "became", "he's", "she's", "we're", "you're", "they're"};
 constexpr std::array<std::string_view, 8> kQualifiers = {"a", "an", "proud", "devout", "practicing", "practising",
                                                          "born", "fellow"};
 // The word after a group word that makes it describe someone.

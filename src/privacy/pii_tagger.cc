@@ -2469,11 +2469,14 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   }
   // A nationality, religion or party alone that no name list knows is a
   // group, not a name, place or organisation ("Muslim"; "Christian" is also
-  // a first name).
+  // a first name), and so is one that a name list knows after an article,
+  // which seldom comes before a name ("The German engineer", "a Christian").
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
                          span.type == PiiType::kOrganization) &&
       pii_scan::is_group_word(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) &&
-      (tagger_views()[from].gazetteer.full & name_categories_) == 0) {
+      ((tagger_views()[from].gazetteer.full & name_categories_) == 0 ||
+       (from > 0 && (token_is(text, tokens[from - 1], "the") || token_is(text, tokens[from - 1], "a") ||
+                     token_is(text, tokens[from - 1], "an"))))) {
     span.type = PiiType::kNrp;
     return true;
   }

@@ -736,9 +736,16 @@ TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   EXPECT_EQ(typed_spans(tagger, "Please call Muslim tomorrow."), std::vector<std::string>{"NRP:Muslim"});
   EXPECT_EQ(typed_spans(tagger, "Please call Muslims tomorrow."), std::vector<std::string>{"NRP:Muslims"});
+  EXPECT_EQ(typed_spans(tagger, "Please call Buddhism tomorrow."), std::vector<std::string>{"NRP:Buddhism"});
   const std::vector<std::string> christian = typed_spans(tagger, "Please call Christian tomorrow.");
   ASSERT_EQ(christian.size(), 1u);
   EXPECT_NE(christian[0], "NRP:Christian");
+  // After an article, one that a name list knows is a group too.
+  for (const char* text : {"Please call the Christian tomorrow.", "Please call a Christian tomorrow.",
+                           "Please call an Christian tomorrow.", "Please call The Christian tomorrow."}) {
+    const std::vector<std::string> spans = typed_spans(tagger, text);
+    EXPECT_EQ(std::count(spans.begin(), spans.end(), "NRP:Christian"), 1) << text;
+  }
 }
 
 // A word alone that only a country list knows is a place, whatever the
