@@ -1899,6 +1899,28 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     // Whose address: "here's Gregorina's address", "časlav's phone".
     if (owner_of_personal_data(j)) continue;
+    // A greeting opening a line, then up to three words of two letters or
+    // more and a comma, a stop, '!' or the line's end: "Hi Danival, I'm
+    // contacting you" (not "Hi all,", "Dear Sir or Madam", "Hi AI!": the
+    // first word no everyday word nor acronym; in text without capitals
+    // none an everyday word, "hi i moved.").
+    auto name_word = [&](size_t k, bool first_word) {
+      if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2) return false;
+      if (mixed && !first_word) return true;
+      return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
+    };
+    if ((j == 0 || tokens[j].newline_before) && j + 1 < n &&
+        (token_is(text, tokens[j], "hi") || token_is(text, tokens[j], "hello") || token_is(text, tokens[j], "hey") ||
+         token_is(text, tokens[j], "dear")) &&
+        name_word(j + 1, true)) {
+      size_t to = j + 1;
+      while (to + 1 < n && to - j < kMaxWords && name_word(to + 1, false)) ++to;
+      if (to + 1 == n || tokens[to + 1].newline_before || mark_is(to + 1, ',') || mark_is(to + 1, '!') ||
+          mark_is(to + 1, '.')) {
+        name(j + 1, to);
+        continue;
+      }
+    }
     if (j + 2 >= n) break;
     // Neither a title (a stop right after it) nor a line's first word.
     if (j > 0 && !tokens[j].newline_before && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {

@@ -714,6 +714,38 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("Note: \"Who are you?\""), std::vector<std::string>{});
 }
 
+// A greeting that opens a line introduces a name: up to three words, then
+// a comma, a stop, '!' or the line's end. The tagger here takes unknown
+// capitalised words for organisations; what the greeting introduces
+// becomes a name.
+TEST(PiiTaggerTest, AGreetingIntroducesAName) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string org = kLast[k % kLast.size()] + (k % 3 == 0 ? " Labs" : "");
+    train.push_back({"We thank " + org + " for the report.", {{PiiType::kOrganization, 9, static_cast<uint32_t>(9 + org.size())}}});
+    train.push_back({"We thank you for the report.", {}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"note", "the", "report", "is", "late", "and", "so", "it", "hi", "hey", "dear", "hello"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  EXPECT_EQ(names("Hi Zorvath, the report is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("Dear Quillborne Ashby,\nthe report is late."), std::vector<std::string>{"Quillborne Ashby"});
+  EXPECT_EQ(names("Dear Quillborne Note! The report is late."), std::vector<std::string>{"Quillborne Note"});
+  EXPECT_EQ(names("the report is late.\nhello zorvath! it is."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("Hey Zorvath. The report is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("Hey Zorvath\nThe report is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("Hey Zorvath"), std::vector<std::string>{"Zorvath"});
+  // Not an everyday word or an acronym first, nor a word of one letter; in
+  // text without capitals no everyday word; not after a line's first word
+  // nor on the next line; nor before anything else.
+  for (const char* text : {"Hi Note, the report is late.", "Hi NASA, the report is late.", "Hi Q, the report is late.",
+                           "hi zorvath note, the report is late.", "So Hi Zorvath, the report is late.",
+                           "Hi\nZorvath, the report is late.", "Hi Zorvath and the report is late."}) {
+    EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
+  }
+}
+
 // A name that ends in a street suffix that is no name is an address.
 TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   TaggerOptions o = options(5, 1u << 14, 1);
