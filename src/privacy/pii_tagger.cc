@@ -339,6 +339,28 @@ bool token_is(std::string_view text, const Token& t, std::string_view word) {
   return true;
 }
 
+// Whether token t is one of `words` (in small letters), whatever its case.
+template <size_t N>
+bool token_is_one_of(std::string_view text, const Token& t, const std::array<std::string_view, N>& words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return token_is(text, t, w); });
+}
+
+// "my", "her", ...: before a relative, who is then named ("my son Mali").
+bool is_possessive_determiner(std::string_view text, const Token& t) {
+  static constexpr std::array<std::string_view, 6> kDeterminers = {"my", "our", "his", "her", "their", "your"};
+  return token_is_one_of(text, t, kDeterminers);
+}
+
+// A relative, a partner or a friend: "son", "wife", "boss".
+bool is_relative(std::string_view text, const Token& t) {
+  static constexpr std::array<std::string_view, 32> kRelatives = {
+      "son",      "daughter", "kid",      "child",     "wife",    "husband",     "partner",       "friend",
+      "boss",     "brother",  "sister",   "mother",    "father",  "mom",         "mum",           "dad",
+      "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend", "uncle",   "aunt",          "cousin",
+      "grandson", "granddaughter", "nephew", "niece",   "grandmother", "grandfather", "fiance",   "fiancee"};
+  return token_is_one_of(text, t, kRelatives);
+}
+
 // Whether token i opens a sentence: the text's first, or after "! ", "? "
 // or a ". " that closes no abbreviation of three letters at most ("m.
 // portaliou street", "Dr. Smith").
@@ -1889,8 +1911,42 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     return true;
   };
+  // Token j, no everyday word nor a letter alone, after "name is", "name's"
+  // or a relative ("my son", "her wife"): a name, with the capitalised
+  // words after it in text with capitals ("My name is Andrew Arnoux", "my
+  // kid Mali": a country too; not "I told my boss I had").
+  auto after_a_name_cue = [&](size_t j) {
+    if (j < 2 || tokens[j].newline_before || tokens[j - 1].newline_before || !word(j) ||
+        tokens[j].end - tokens[j].begin < 2) {
+      return false;
+    }
+    const Token& a = tokens[j - 2];
+    const Token& b = tokens[j - 1];
+    const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is"));
+    if (!name_is && !(is_possessive_determiner(text, a) && is_relative(text, b))) return false;
+    if (everyday(gazetteer_.lookup(word_hash(text, tokens[j])))) return false;
+    size_t to = j;
+    while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
+           !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
+      ++to;
+    }
+    // A place or organisation of this tagger that opens with the name and
+    // stops short of its words ("Zorvath" of "Zorvath Quillborne") becomes
+    // the name, up to a word another span covers.
+    const size_t k = span_over(out, j);
+    if (k != out.size() && own_place_or_organisation(out, k, first, tokens[j].begin, out[k].end) && out[k].end < tokens[to].end) {
+      size_t last = j;
+      while (last < to && (tokens[last + 1].end <= out[k].end || span_over(out, last + 1) == out.size())) ++last;
+      out[k] = {PiiType::kPerson, tokens[j].begin, tokens[last].end};
+      if (tagger_cover().built) cover_span(out, k);
+      return true;
+    }
+    name(j, to);
+    return true;
+  };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
+    if (after_a_name_cue(j)) continue;
     // In text with capitals, an English title in small letters before a
     // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").
     if (mixed && j >= 2 && !tokens[j - 2].marked && mark_is(j - 1, '.') && english_title(j - 2) &&

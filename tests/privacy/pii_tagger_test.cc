@@ -746,6 +746,42 @@ TEST(PiiTaggerTest, AGreetingIntroducesAName) {
   }
 }
 
+// After "name is", "name's" or a relative ("my son"), a word no list knows
+// as an everyday word is a name, with the capitalised words after it; a
+// place or organisation the tagger took it for becomes one.
+TEST(PiiTaggerTest, ANameCueIntroducesAName) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& city = kCities[k % kCities.size()];
+    train.push_back({"We flew to " + city + " today.", {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + city.size())}}});
+    train.push_back({"We flew to it today.", {}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to"}},
+                  {"city", kCities}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  EXPECT_EQ(names("My name is Zorvath Quillborne and it is late."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("Her maiden name is Zorvath"), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("my name's zorvath quillborne"), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("We told my son Lisbon it is late."), std::vector<std::string>{"Lisbon"});
+  for (const char* determiner : {"our", "his", "her", "their", "your"}) {
+    const std::string text = std::string("We told ") + determiner + " son Zorvath it is late.";
+    EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
+  }
+  for (const char* relative : {"daughter", "wife", "husband", "friend", "boss", "cousin", "fiancee"}) {
+    const std::string text = std::string("We told my ") + relative + " Zorvath it is late.";
+    EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
+  }
+  // Not an everyday word, a letter alone, a word on the next line, nor
+  // without the whole cue.
+  for (const char* text : {"my name is late.", "We told my son I had it.", "My name is\nZorvath.", "My name\nis Zorvath.",
+                           "The name was Zorvath.", "We told the son Zorvath it is late.", "We told my dog Zorvath it is late.",
+                           "We told it is Zorvath."}) {
+    EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
+  }
+}
+
 // A name that ends in a street suffix that is no name is an address.
 TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   TaggerOptions o = options(5, 1u << 14, 1);
