@@ -351,6 +351,15 @@ bool is_possessive_determiner(std::string_view text, const Token& t) {
   return token_is_one_of(text, t, kDeterminers);
 }
 
+// A verb of speech: "said", "shouted".
+bool is_speech_verb(std::string_view text, const Token& t) {
+  if (t.end - t.begin < 4 || t.end - t.begin > 9) return false;
+  static constexpr std::array<std::string_view, 18> kVerbs = {
+      "said",   "says",     "shouted", "asked",  "asks",    "replied", "replies",   "told",     "tells",
+      "wrote",  "writes",   "yelled",  "whispered", "answered", "explained", "screamed", "cried", "added"};
+  return token_is_one_of(text, t, kVerbs);
+}
+
 // A relative, a partner or a friend: "son", "wife", "boss".
 bool is_relative(std::string_view text, const Token& t) {
   static constexpr std::array<std::string_view, 32> kRelatives = {
@@ -1845,15 +1854,15 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   };
   // Tokens [from, to] are a name: a span of their own unless one covers the
   // first; a place or organisation of this tagger that covers just them
-  // becomes a name.
-  auto name = [&](size_t from, size_t to) {
+  // becomes a name, where the cue is strong enough (`retype`).
+  auto name = [&](size_t from, size_t to, bool retype = true) {
     const size_t k = span_over(out, from);
     if (k == out.size()) {
       for (size_t j = from + 1; j <= to; ++j) {
         if (span_over(out, j) != out.size()) to = j - 1;
       }
       add_span(out, {PiiType::kPerson, tokens[from].begin, tokens[to].end});
-    } else if (own_place_or_organisation(out, k, first, tokens[from].begin, tokens[to].end)) {
+    } else if (retype && own_place_or_organisation(out, k, first, tokens[from].begin, tokens[to].end)) {
       out[k].type = PiiType::kPerson;
     }
   };
@@ -1944,9 +1953,53 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     name(j, to);
     return true;
   };
+  // Words before or after a verb of speech: the speaker ("Aki shouted at
+  // Amanda", "said Keiko to Jessica", "says manna."), where nothing else
+  // covers them: words of two letters or more, none a word the everyday
+  // lists know (not "He said", "Police said") nor a title ("tells Dr.
+  // Goodwill"), in text with capitals capitalised, no acronym, up to three
+  // that no span covers; after the verb, the words end the clause or come
+  // before "to" or "in".
+  // An organisation speaks too ("Reuters said"): what the tagger found
+  // stays as it is. Token j is the word next to the verb.
+  auto name_word = [&](size_t k) {
+    const Token& t = tokens[k];
+    if (!word(k) || t.end - t.begin < 2 || (mixed && all_capitals(text, tokens, k))) return false;
+    // Not a quote mark (U+201C...), a possessive ("Majesty's said").
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    if (b[0] == 0xe2 && b[1] == 0x80) return false;
+    if (possessive_stem(b, t.end - t.begin) != t.end - t.begin) return false;
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, t));
+    const bool place = (m.full & place_categories_) != 0 && (m.full & name_categories_) == 0;
+    return (m.full & common_categories_) == 0 && !is_title(m) && !place;
+  };
+  auto speaker = [&](size_t j) {
+    if (common_categories_ == 0) return false;  // without the everyday lists, "We said" would name "We"
+    if (j + 1 < n && !tokens[j + 1].newline_before && is_speech_verb(text, tokens[j + 1]) && name_word(j)) {
+      if (span_over(out, j) != out.size()) return false;
+      size_t from = j;
+      while (mixed && j - from + 1 < kMaxWords && from > 0 && !tokens[from].newline_before && name_word(from - 1) &&
+             span_over(out, from - 1) == out.size()) {
+        --from;
+      }
+      name(from, j, false);
+      return true;
+    }
+    if (j == 0 || tokens[j].newline_before || !is_speech_verb(text, tokens[j - 1]) || !name_word(j)) return false;
+    size_t to = j;
+    while (mixed && to + 1 - j < kMaxWords && to + 1 < n && !tokens[to + 1].newline_before && name_word(to + 1)) ++to;
+    const size_t after = to + 1;
+    if (after < n && !tokens[after].newline_before && is_word_byte(static_cast<unsigned char>(text[tokens[after].begin])) &&
+        !token_is(text, tokens[after], "to") && !token_is(text, tokens[after], "in")) {
+      return false;
+    }
+    name(j, to, false);
+    return true;
+  };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     if (after_a_name_cue(j)) continue;
+    if (speaker(j)) continue;
     // In text with capitals, an English title in small letters before a
     // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").
     if (mixed && j >= 2 && !tokens[j - 2].marked && mark_is(j - 1, '.') && english_title(j - 2) &&
@@ -1960,7 +2013,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // contacting you" (not "Hi all,", "Dear Sir or Madam", "Hi AI!": the
     // first word no everyday word nor acronym; in text without capitals
     // none an everyday word, "hi i moved.").
-    auto name_word = [&](size_t k, bool first_word) {
+    auto greeted_word = [&](size_t k, bool first_word) {
       if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2) return false;
       if (mixed && !first_word) return true;
       return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
@@ -1968,9 +2021,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if ((j == 0 || tokens[j].newline_before) && j + 1 < n &&
         (token_is(text, tokens[j], "hi") || token_is(text, tokens[j], "hello") || token_is(text, tokens[j], "hey") ||
          token_is(text, tokens[j], "dear")) &&
-        name_word(j + 1, true)) {
+        greeted_word(j + 1, true)) {
       size_t to = j + 1;
-      while (to + 1 < n && to - j < kMaxWords && name_word(to + 1, false)) ++to;
+      while (to + 1 < n && to - j < kMaxWords && greeted_word(to + 1, false)) ++to;
       if (to + 1 == n || tokens[to + 1].newline_before || mark_is(to + 1, ',') || mark_is(to + 1, '!') ||
           mark_is(to + 1, '.')) {
         name(j + 1, to);
