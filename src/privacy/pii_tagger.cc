@@ -339,36 +339,64 @@ bool token_is(std::string_view text, const Token& t, std::string_view word) {
   return true;
 }
 
-// Whether token t is one of `words` (in small letters), whatever its case.
+// A few words of two or more small ASCII letters, asked of a token
+// whatever its case: most tokens are turned away by their first two letters
+// and length in one load, as these run for every marked token of a text.
 template <size_t N>
-bool token_is_one_of(std::string_view text, const Token& t, const std::array<std::string_view, N>& words) {
-  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return token_is(text, t, w); });
-}
+class WordSet {
+ public:
+  consteval explicit WordSet(std::array<std::string_view, N> words) : words_(words) {
+    for (std::string_view w : words) lengths_[pair_index(w[0], w[1])] |= uint32_t{1} << w.size();
+  }
+  // Whether a word of the set has t's first two letters and length.
+  bool may_contain(std::string_view text, const Token& t) const {
+    const size_t length = t.end - t.begin;
+    if (length < 2 || length > 31) return false;
+    const uint8_t a = kByteView[static_cast<unsigned char>(text[t.begin])].lower;
+    const uint8_t b = kByteView[static_cast<unsigned char>(text[t.begin + 1])].lower;
+    if (a < 'a' || a > 'z' || b < 'a' || b > 'z') return false;
+    return ((lengths_[pair_index(static_cast<char>(a), static_cast<char>(b))] >> length) & 1) != 0;
+  }
+  bool contains(std::string_view text, const Token& t) const {
+    return may_contain(text, t) &&
+           std::any_of(words_.begin(), words_.end(), [&](std::string_view w) { return token_is(text, t, w); });
+  }
+
+ private:
+  static constexpr size_t pair_index(char a, char b) {
+    return static_cast<size_t>(a - 'a') * 26 + static_cast<size_t>(b - 'a');
+  }
+  std::array<std::string_view, N> words_;
+  std::array<uint32_t, 26 * 26> lengths_{};  // bit k of [ab]: a word of k letters opens with ab
+};
 
 // "my", "her", ...: before a relative, who is then named ("my son Mali").
-bool is_possessive_determiner(std::string_view text, const Token& t) {
-  static constexpr std::array<std::string_view, 6> kDeterminers = {"my", "our", "his", "her", "their", "your"};
-  return token_is_one_of(text, t, kDeterminers);
-}
+constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
 
-// A verb of speech: "said", "shouted".
-bool is_speech_verb(std::string_view text, const Token& t) {
-  if (t.end - t.begin < 4 || t.end - t.begin > 9) return false;
-  static constexpr std::array<std::string_view, 18> kVerbs = {
-      "said",   "says",     "shouted", "asked",  "asks",    "replied", "replies",   "told",     "tells",
-      "wrote",  "writes",   "yelled",  "whispered", "answered", "explained", "screamed", "cried", "added"};
-  return token_is_one_of(text, t, kVerbs);
-}
+// Verbs of speech: "said", "shouted".
+constexpr WordSet kSpeechVerbs(std::array<std::string_view, 18>{
+    "said", "says", "shouted", "asked", "asks", "replied", "replies", "told", "tells", "wrote", "writes", "yelled",
+    "whispered", "answered", "explained", "screamed", "cried", "added"});
 
-// A relative, a partner or a friend: "son", "wife", "boss".
-bool is_relative(std::string_view text, const Token& t) {
-  static constexpr std::array<std::string_view, 32> kRelatives = {
-      "son",      "daughter", "kid",      "child",     "wife",    "husband",     "partner",       "friend",
-      "boss",     "brother",  "sister",   "mother",    "father",  "mom",         "mum",           "dad",
-      "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend", "uncle",   "aunt",          "cousin",
-      "grandson", "granddaughter", "nephew", "niece",   "grandmother", "grandfather", "fiance",   "fiancee"};
-  return token_is_one_of(text, t, kRelatives);
-}
+// Relatives, partners and friends: "son", "wife", "boss".
+constexpr WordSet kRelatives(std::array<std::string_view, 32>{
+    "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
+    "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
+    "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
+    "fiance", "fiancee"});
+
+// The words next to a name that introduce it: the verbs of speech, the
+// relatives, "is" (of "name is") and "name's". A token none of them may be
+// (by its first letter and length) needs no closer look.
+constexpr WordSet kNameCues(std::array<std::string_view, 52>{
+    "said", "says", "shouted", "asked", "asks", "replied", "replies", "told", "tells", "wrote", "writes", "yelled",
+    "whispered", "answered", "explained", "screamed", "cried", "added", "son", "daughter", "kid", "child", "wife",
+    "husband", "partner", "friend", "boss", "brother", "sister", "mother", "father", "mom", "mum", "dad",
+    "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend", "uncle", "aunt", "cousin", "grandson",
+    "granddaughter", "nephew", "niece", "grandmother", "grandfather", "fiance", "fiancee", "is", "name's"});
+
+// Greetings that open a letter or a message: "Hi Anna,".
+constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
 
 // Whether token i opens a sentence: the text's first, or after "! ", "? "
 // or a ". " that closes no abbreviation of three letters at most ("m.
@@ -1925,14 +1953,15 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // words after it in text with capitals ("My name is Andrew Arnoux", "my
   // kid Mali": a country too; not "I told my boss I had").
   auto after_a_name_cue = [&](size_t j) {
-    if (j < 2 || tokens[j].newline_before || tokens[j - 1].newline_before || !word(j) ||
-        tokens[j].end - tokens[j].begin < 2) {
+    // (In text with capitals the cue's words are in small letters: not marked.)
+    if (j < 2 || tokens[j].newline_before || tokens[j - 1].newline_before || (mixed && tokens[j - 1].marked) ||
+        !word(j) || tokens[j].end - tokens[j].begin < 2) {
       return false;
     }
     const Token& a = tokens[j - 2];
     const Token& b = tokens[j - 1];
     const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is"));
-    if (!name_is && !(is_possessive_determiner(text, a) && is_relative(text, b))) return false;
+    if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b))) return false;
     if (everyday(gazetteer_.lookup(word_hash(text, tokens[j])))) return false;
     size_t to = j;
     while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
@@ -1975,7 +2004,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   };
   auto speaker = [&](size_t j) {
     if (common_categories_ == 0) return false;  // without the everyday lists, "We said" would name "We"
-    if (j + 1 < n && !tokens[j + 1].newline_before && is_speech_verb(text, tokens[j + 1]) && name_word(j)) {
+    // (In text with capitals a verb is in small letters: not marked.)
+    if (j + 1 < n && !tokens[j + 1].newline_before && !(mixed && tokens[j + 1].marked) &&
+        kSpeechVerbs.contains(text, tokens[j + 1]) && name_word(j)) {
       if (span_over(out, j) != out.size()) return false;
       size_t from = j;
       while (mixed && j - from + 1 < kMaxWords && from > 0 && !tokens[from].newline_before && name_word(from - 1) &&
@@ -1985,7 +2016,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       name(from, j, false);
       return true;
     }
-    if (j == 0 || tokens[j].newline_before || !is_speech_verb(text, tokens[j - 1]) || !name_word(j)) return false;
+    if (j == 0 || tokens[j].newline_before || (mixed && tokens[j - 1].marked) || !kSpeechVerbs.contains(text, tokens[j - 1]) ||
+        !name_word(j)) {
+      return false;
+    }
     size_t to = j;
     while (mixed && to + 1 - j < kMaxWords && to + 1 < n && !tokens[to + 1].newline_before && name_word(to + 1)) ++to;
     const size_t after = to + 1;
@@ -1998,8 +2032,11 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
-    if (after_a_name_cue(j)) continue;
-    if (speaker(j)) continue;
+    // (A cue is in small letters: in text with capitals, not marked.)
+    auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
+    const bool cue_before = j > 0 && may_be_cue(j - 1);
+    if (cue_before && after_a_name_cue(j)) continue;
+    if ((cue_before || (j + 1 < n && may_be_cue(j + 1))) && speaker(j)) continue;
     // In text with capitals, an English title in small letters before a
     // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").
     if (mixed && j >= 2 && !tokens[j - 2].marked && mark_is(j - 1, '.') && english_title(j - 2) &&
@@ -2019,8 +2056,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
     };
     if ((j == 0 || tokens[j].newline_before) && j + 1 < n &&
-        (token_is(text, tokens[j], "hi") || token_is(text, tokens[j], "hello") || token_is(text, tokens[j], "hey") ||
-         token_is(text, tokens[j], "dear")) &&
+        kGreetings.contains(text, tokens[j]) &&
         greeted_word(j + 1, true)) {
       size_t to = j + 1;
       while (to + 1 < n && to - j < kMaxWords && greeted_word(to + 1, false)) ++to;
