@@ -746,10 +746,9 @@ TEST(PiiTaggerTest, AGreetingIntroducesAName) {
   }
 }
 
-// After "name is", "name's" or a relative ("my son"), a word no list knows
-// as an everyday word is a name, with the capitalised words after it; a
-// place or organisation the tagger took it for becomes one.
-TEST(PiiTaggerTest, ANameCueIntroducesAName) {
+// A tagger that learnt places after "We flew to" and nothing else, with
+// `gazetteers` and the city list: the cue rules after it find the names.
+PiiTagger flew_to_places_tagger(std::vector<GazetteerList> gazetteers) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
     const std::string& city = kCities[k % kCities.size()];
@@ -757,9 +756,17 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
     train.push_back({"We flew to it today.", {}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to"}},
-                  {"city", kCities}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  gazetteers.push_back({"city", kCities});
+  o.gazetteers = std::move(gazetteers);
+  return PiiTagger::train(train, o);
+}
+
+// After "name is", "name's" or a relative ("my son"), a word no list knows
+// as an everyday word is a name, with the capitalised words after it; a
+// place or organisation the tagger took it for becomes one.
+TEST(PiiTaggerTest, ANameCueIntroducesAName) {
+  const PiiTagger tagger =
+      flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to"}}});
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("My name is Zorvath Quillborne and it is late."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("Her maiden name is Zorvath"), std::vector<std::string>{"Zorvath"});
@@ -785,17 +792,9 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
 // The words before or after a verb of speech are the speaker, where no
 // span covers them: "Zorvath shouted at us", "said Zorvath to us".
 TEST(PiiTaggerTest, AVerbOfSpeechIntroducesTheSpeaker) {
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string& city = kCities[k % kCities.size()];
-    train.push_back({"We flew to " + city + " today.", {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + city.size())}}});
-    train.push_back({"We flew to it today.", {}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"the", "is", "late", "and", "it", "we", "to", "at", "us", "police", "he", "in", "so"}},
-                  {"name_prefix", {"Dr"}},
-                  {"city", kCities}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  const PiiTagger tagger = flew_to_places_tagger(
+      {{"common_word", {"the", "is", "late", "and", "it", "we", "to", "at", "us", "police", "he", "in", "so"}},
+       {"name_prefix", {"Dr"}}});
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("Zorvath shouted at us."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("So Zorvath Quillborne said it is late."), std::vector<std::string>{"Zorvath Quillborne"});
