@@ -374,26 +374,32 @@ class WordSet {
 constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
 
 // Verbs of speech: "said", "shouted".
-constexpr WordSet kSpeechVerbs(std::array<std::string_view, 18>{
+constexpr std::array<std::string_view, 18> kSpeechVerbWords = {
     "said", "says", "shouted", "asked", "asks", "replied", "replies", "told", "tells", "wrote", "writes", "yelled",
-    "whispered", "answered", "explained", "screamed", "cried", "added"});
+    "whispered", "answered", "explained", "screamed", "cried", "added"};
+constexpr WordSet kSpeechVerbs(kSpeechVerbWords);
 
 // Relatives, partners and friends: "son", "wife", "boss".
-constexpr WordSet kRelatives(std::array<std::string_view, 32>{
+constexpr std::array<std::string_view, 32> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
     "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
-    "fiance", "fiancee"});
+    "fiance", "fiancee"};
+constexpr WordSet kRelatives(kRelativeWords);
+
+template <size_t A, size_t B>
+consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,
+                                                      const std::array<std::string_view, B>& b) {
+  std::array<std::string_view, A + B> out;
+  std::copy(a.begin(), a.end(), out.begin());
+  std::copy(b.begin(), b.end(), out.begin() + A);
+  return out;
+}
 
 // The words next to a name that introduce it: the verbs of speech, the
-// relatives, "is" (of "name is") and "name's". A token none of them may be
-// (by its first letter and length) needs no closer look.
-constexpr WordSet kNameCues(std::array<std::string_view, 52>{
-    "said", "says", "shouted", "asked", "asks", "replied", "replies", "told", "tells", "wrote", "writes", "yelled",
-    "whispered", "answered", "explained", "screamed", "cried", "added", "son", "daughter", "kid", "child", "wife",
-    "husband", "partner", "friend", "boss", "brother", "sister", "mother", "father", "mom", "mum", "dad",
-    "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend", "uncle", "aunt", "cousin", "grandson",
-    "granddaughter", "nephew", "niece", "grandmother", "grandfather", "fiance", "fiancee", "is", "name's"});
+// relatives, "is" (of "name is") and "name's". A token that none of them
+// may be (by its first two letters and length) needs no closer look.
+constexpr WordSet kNameCues(joined(joined(kSpeechVerbWords, kRelativeWords), std::array<std::string_view, 2>{"is", "name's"}));
 
 // Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
@@ -1988,9 +1994,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // lists know (not "He said", "Police said") nor a title ("tells Dr.
   // Goodwill"), in text with capitals capitalised, no acronym, up to three
   // that no span covers; after the verb, the words end the clause or come
-  // before "to" or "in".
-  // An organisation speaks too ("Reuters said"): what the tagger found
-  // stays as it is. Token j is the word next to the verb.
+  // before "to" or "in". An organisation speaks too ("Reuters said"): what
+  // the tagger found stays as it is. Token j is the word next to the verb.
   auto name_word = [&](size_t k) {
     const Token& t = tokens[k];
     if (!word(k) || t.end - t.begin < 2 || (mixed && all_capitals(text, tokens, k))) return false;
@@ -2030,10 +2035,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     name(j, to, false);
     return true;
   };
+  // (A cue is in small letters: in text with capitals, not marked.)
+  auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
-    // (A cue is in small letters: in text with capitals, not marked.)
-    auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
     const bool cue_before = j > 0 && may_be_cue(j - 1);
     if (cue_before && after_a_name_cue(j)) continue;
     if ((cue_before || (j + 1 < n && may_be_cue(j + 1))) && speaker(j)) continue;
