@@ -404,6 +404,12 @@ constexpr WordSet kNameCues(joined(joined(kSpeechVerbWords, kRelativeWords), std
 // Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
 
+// The words that open a request or a question after a name and a comma at
+// the start of a line: "Anna, can I ...", "Bob, please ...".
+constexpr WordSet kAfterVocatives(std::array<std::string_view, 17>{
+    "can", "could", "would", "will", "please", "you", "do", "are", "thanks", "thank", "we", "how", "what", "did",
+    "have", "let", "i'm"});
+
 // Whether token i opens a sentence: the text's first, or after "! ", "? "
 // or a ". " that closes no abbreviation of three letters at most ("m.
 // portaliou street", "Dr. Smith").
@@ -2068,6 +2074,18 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       if (to + 1 == n || tokens[to + 1].newline_before || mark_is(to + 1, ',') || mark_is(to + 1, '!') ||
           mark_is(to + 1, '.')) {
         name(j + 1, to);
+        continue;
+      }
+    }
+    // So does a name that opens a line before a comma and a request or a
+    // question: "Mimount, can I please speak to your boss?" (the words as
+    // next to a verb of speech: not "Now, can I", "In Islam, what is").
+    if (common_categories_ != 0 && (j == 0 || tokens[j].newline_before) && name_word(j)) {
+      size_t to = j;
+      while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && name_word(to + 1)) ++to;
+      if (to + 2 < n && mark_is(to + 1, ',') && !tokens[to + 2].newline_before &&
+          (token_is(text, tokens[to + 2], "i") || kAfterVocatives.contains(text, tokens[to + 2]))) {
+        name(j, to);
         continue;
       }
     }

@@ -726,7 +726,8 @@ TEST(PiiTaggerTest, AGreetingIntroducesAName) {
     train.push_back({"We thank you for the report.", {}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"note", "the", "report", "is", "late", "and", "so", "it", "hi", "hey", "dear", "hello"}}};
+  o.gazetteers = {{"common_word", {"note", "the", "report", "is", "late", "and", "so", "it", "hi", "hey", "dear", "hello",
+                                   "can", "could", "you", "see", "i", "please"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("Hi Zorvath, the report is late."), std::vector<std::string>{"Zorvath"});
@@ -736,6 +737,20 @@ TEST(PiiTaggerTest, AGreetingIntroducesAName) {
   EXPECT_EQ(names("Hey Zorvath. The report is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("Hey Zorvath\nThe report is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("Hey Zorvath"), std::vector<std::string>{"Zorvath"});
+  // So does a name that opens a line before a comma and a request.
+  EXPECT_EQ(names("Zorvath, can I see the report?"), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("The report is late.\nZorvath Quillborne, please see it."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("zorvath, i see the report."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("zorvath, could you see it?"), std::vector<std::string>{"zorvath"});
+  for (const char* text : {"Note, can I see the report?", "NASA, can I see the report?", "Zorvath, the report is late.",
+                           "Zorvath,\ncan I see the report?", "So Zorvath, can I see the report?",
+                           "Zorvath can I see the report?"}) {
+    EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
+  }
+  // Without the everyday lists a line's first word may be any ("Now").
+  o.gazetteers.clear();
+  const PiiTagger without_lists = PiiTagger::train(train, o);
+  EXPECT_EQ(values_of(without_lists, "Now, can I see the report?", PiiType::kPerson), std::vector<std::string>{});
   // Not an everyday word or an acronym first, nor a word of one letter; in
   // text without capitals no everyday word; not after a line's first word
   // nor on the next line; nor before anything else.
