@@ -2080,7 +2080,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // So does a name that opens a line before a comma and a request or a
     // question: "Mimount, can I please speak to your boss?" (the words as
     // next to a verb of speech: not "Now, can I", "In Islam, what is").
-    if (common_categories_ != 0 && (j == 0 || tokens[j].newline_before) && name_word(j)) {
+    if (common_categories_ != 0 && (j == 0 || tokens[j].newline_before) &&
+        (mark_is(j + 1, ',') || mark_is(j + 2, ',') || mark_is(j + 3, ',')) && name_word(j)) {
       size_t to = j;
       while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && name_word(to + 1)) ++to;
       if (to + 2 < n && mark_is(to + 1, ',') && !tokens[to + 2].newline_before &&

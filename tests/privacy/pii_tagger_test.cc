@@ -744,7 +744,7 @@ TEST(PiiTaggerTest, AGreetingIntroducesAName) {
   EXPECT_EQ(names("zorvath, could you see it?"), std::vector<std::string>{"zorvath"});
   for (const char* text : {"Note, can I see the report?", "NASA, can I see the report?", "Zorvath, the report is late.",
                            "Zorvath,\ncan I see the report?", "So Zorvath, can I see the report?",
-                           "Zorvath can I see the report?"}) {
+                           "Zorvath can I see the report?", "Zorvath can I, see the report?"}) {
     EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
   }
   // Without the everyday lists a line's first word may be any ("Now").
