@@ -715,9 +715,9 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
 }
 
 // A greeting that opens a line introduces a name: up to three words, then
-// a comma, a stop, '!' or the line's end. The tagger here takes unknown
-// capitalised words for organisations; what the greeting introduces
-// becomes a name.
+// a comma, a stop, '!' or the line's end; so does a line that opens with a
+// name, a comma and a request. The tagger here takes unknown capitalised
+// words for organisations; what the greeting introduces becomes a name.
 TEST(PiiTaggerTest, AGreetingIntroducesAName) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
@@ -737,7 +737,16 @@ TEST(PiiTaggerTest, AGreetingIntroducesAName) {
   EXPECT_EQ(names("Hey Zorvath. The report is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("Hey Zorvath\nThe report is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("Hey Zorvath"), std::vector<std::string>{"Zorvath"});
-  // So does a name that opens a line before a comma and a request.
+  // Not an everyday word or an acronym first, nor a word of one letter; in
+  // text without capitals no everyday word; not after a line's first word
+  // nor on the next line; nor before anything else.
+  for (const char* text : {"Hi Note, the report is late.", "Hi NASA, the report is late.", "Hi Q, the report is late.",
+                           "hi zorvath note, the report is late.", "So Hi Zorvath, the report is late.",
+                           "Hi\nZorvath, the report is late.", "Hi Zorvath and the report is late."}) {
+    EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
+  }
+  // A name that opens a line before a comma and a request is one too; not
+  // an everyday word or an acronym, nor before anything else.
   EXPECT_EQ(names("Zorvath, can I see the report?"), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("The report is late.\nZorvath Quillborne, please see it."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("zorvath, i see the report."), std::vector<std::string>{"zorvath"});
@@ -747,18 +756,11 @@ TEST(PiiTaggerTest, AGreetingIntroducesAName) {
                            "Zorvath can I see the report?", "Zorvath can I, see the report?"}) {
     EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
   }
-  // Without the everyday lists a line's first word may be any ("Now").
+  // Without the everyday lists a line's first word may be any ("Now"):
+  // none is taken.
   o.gazetteers.clear();
   const PiiTagger without_lists = PiiTagger::train(train, o);
   EXPECT_EQ(values_of(without_lists, "Now, can I see the report?", PiiType::kPerson), std::vector<std::string>{});
-  // Not an everyday word or an acronym first, nor a word of one letter; in
-  // text without capitals no everyday word; not after a line's first word
-  // nor on the next line; nor before anything else.
-  for (const char* text : {"Hi Note, the report is late.", "Hi NASA, the report is late.", "Hi Q, the report is late.",
-                           "hi zorvath note, the report is late.", "So Hi Zorvath, the report is late.",
-                           "Hi\nZorvath, the report is late.", "Hi Zorvath and the report is late."}) {
-    EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
-  }
 }
 
 // A tagger that learnt places after "We flew to" and nothing else, with
