@@ -2041,6 +2041,15 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     name(j, to, false);
     return true;
   };
+  // Whether token k, on the greeting's line, may be a word of the name it
+  // introduces: two letters or more; the first word no everyday word nor
+  // acronym ("Hi all,", "Dear Sir or Madam", "Hi AI!"), in text without
+  // capitals none an everyday word ("hi i moved.").
+  auto greeted_word = [&](size_t k, bool first_word) {
+    if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2) return false;
+    if (mixed && !first_word) return true;
+    return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
+  };
   // (A cue is in small letters: in text with capitals, not marked.)
   auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
@@ -2056,16 +2065,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     // Whose address: "here's Gregorina's address", "časlav's phone".
     if (owner_of_personal_data(j)) continue;
-    // A greeting opening a line, then up to three words of two letters or
-    // more and a comma, a stop, '!' or the line's end: "Hi Danival, I'm
-    // contacting you" (not "Hi all,", "Dear Sir or Madam", "Hi AI!": the
-    // first word no everyday word nor acronym; in text without capitals
-    // none an everyday word, "hi i moved.").
-    auto greeted_word = [&](size_t k, bool first_word) {
-      if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2) return false;
-      if (mixed && !first_word) return true;
-      return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
-    };
+    // A greeting opening a line, then up to three words and a comma, a
+    // stop, '!' or the line's end: "Hi Danival, I'm contacting you".
     if ((j == 0 || tokens[j].newline_before) && j + 1 < n &&
         kGreetings.contains(text, tokens[j]) &&
         greeted_word(j + 1, true)) {
