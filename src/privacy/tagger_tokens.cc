@@ -87,22 +87,56 @@ BlockMasks block_masks(const unsigned char* p) {
 }
 #endif
 
-// tokenize() with the block masks of Masks; inlined into each caller so that
-// the AVX2 caller's masks are inlined too.
-template <BlockMasks (*Masks)(const unsigned char*)>
+// What a block's masks say of its tokens, and where they go: tokens[count...]
+// get the begins and flags of the tokens starting in the block,
+// tokens[ended...] the ends of those ending in it (a word's start and end may
+// lie in different blocks), marked_at[marked_count...] the indices of the
+// marked tokens. Each of the three has room for 64 more.
+struct BlockTokens {
+  size_t base;              // the block's first byte in the text
+  uint64_t starts, ends;    // bit k: a token starts at / ends after byte k
+  uint64_t newline_starts;  // bit k: the token starting at byte k has a line feed before it
+  uint64_t marked;          // bit k: byte k is a capital, a digit or >= 0x80
+};
+struct TokenCursor {
+  Token* tokens;
+  uint32_t* marked_at;
+  size_t count, ended, marked_count;
+};
+
+// One token per bit, in order.
+[[gnu::always_inline]] inline void emit_tokens(const BlockTokens& b, TokenCursor& c) {
+  for (uint64_t s = b.starts; s != 0; s &= s - 1) {
+    const auto k = static_cast<unsigned>(std::countr_zero(s));
+    const bool is_marked = (b.marked >> k) & 1;
+    c.tokens[c.count].begin = static_cast<uint32_t>(b.base + k);
+    const auto flags = static_cast<uint16_t>(((b.newline_starts >> k) & 1) | (uint64_t{is_marked} << 8));
+    std::memcpy(&c.tokens[c.count].newline_before, &flags, sizeof flags);
+    c.marked_at[c.marked_count] = static_cast<uint32_t>(c.count);
+    c.marked_count += is_marked ? 1 : 0;
+    ++c.count;
+  }
+  for (uint64_t e = b.ends; e != 0; e &= e - 1) {
+    c.tokens[c.ended++].end = static_cast<uint32_t>(b.base + static_cast<unsigned>(std::countr_zero(e)) + 1);
+  }
+}
+
+// tokenize() with the block masks of Masks and the writer Emit; inlined into
+// each caller so that the AVX2 caller's masks are inlined too.
+template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTokens&, TokenCursor&)>
 [[gnu::always_inline]] inline void tokenize_blocks(std::string_view text, TokenList& out, IndexList& marked) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
-  size_t count = 0, ended = 0, marked_count = 0;
+  TokenCursor cursor{nullptr, nullptr, 0, 0, 0};
   bool last_was_word = false;  // the block before ended inside a word (a word byte or a joined apostrophe)
   uint64_t line_feed_carry = 0;  // the block before ended in white space holding a line feed
   unsigned char tail[64];
   for (size_t base = 0; base < n; base += 64) {
     // Room for this block's tokens (64 at most), written through pointers.
-    if (out.size() < count + 64) out.resize(std::max(2 * out.size(), count + 64));
-    if (marked.size() < marked_count + 64) marked.resize(std::max(2 * marked.size(), marked_count + 64));
-    Token* const tokens = out.data();
-    uint32_t* const marked_at = marked.data();
+    if (out.size() < cursor.count + 64) out.resize(std::max(2 * out.size(), cursor.count + 64));
+    if (marked.size() < cursor.marked_count + 64) marked.resize(std::max(2 * marked.size(), cursor.marked_count + 64));
+    cursor.tokens = out.data();
+    cursor.marked_at = marked.data();
     const unsigned char* block = p + base;
     if (n - base < 64) {  // the last, short block: padded with spaces
       std::memset(tail, ' ', sizeof tail);
@@ -125,41 +159,132 @@ template <BlockMasks (*Masks)(const unsigned char*)>
     // byte after a run of white space holding a line feed starts a token
     // with newline_before: adding the line feeds to the white space carries
     // from each line feed to the end of its run (and, past the block, on).
-    const uint64_t starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks;
-    const uint64_t ends = (word & ~((word >> 1) | (uint64_t{word_goes_on} << 63))) | marks;
+    BlockTokens b{base, 0, 0, 0, m.marked};
+    b.starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks;
+    b.ends = (word & ~((word >> 1) | (uint64_t{word_goes_on} << 63))) | marks;
     uint64_t reach = 0;
     const bool carry = __builtin_add_overflow(m.space, m.line_feed, &reach);
     const bool carry_on = __builtin_add_overflow(reach, line_feed_carry, &reach);
-    const uint64_t newline_starts = reach & ~m.space;
+    b.newline_starts = reach & ~m.space;
     line_feed_carry = uint64_t{carry || carry_on};
-    for (uint64_t s = starts; s != 0; s &= s - 1) {
-      const auto k = static_cast<unsigned>(std::countr_zero(s));
-      const bool is_marked = (m.marked >> k) & 1;
-      tokens[count].begin = static_cast<uint32_t>(base + k);
-      const auto flags = static_cast<uint16_t>(((newline_starts >> k) & 1) | (uint64_t{is_marked} << 8));
-      std::memcpy(&tokens[count].newline_before, &flags, sizeof flags);
-      marked_at[marked_count] = static_cast<uint32_t>(count);
-      marked_count += is_marked ? 1 : 0;
-      ++count;
-    }
-    for (uint64_t e = ends; e != 0; e &= e - 1) {
-      tokens[ended++].end = static_cast<uint32_t>(base + static_cast<unsigned>(std::countr_zero(e)) + 1);
-    }
+    Emit(b, cursor);
     last_was_word = (word >> 63) & 1;
   }
-  out.resize(count);
-  marked.resize(marked_count);
+  out.resize(cursor.count);
+  marked.resize(cursor.marked_count);
 }
 
 #if defined(__x86_64__)
+#define TIERGATE_AVX512 gnu::target("avx512f,avx512bw,avx512vbmi2,bmi,bmi2,popcnt")
+
+// Bit k set for each byte k of v in [from, from + span].
+[[TIERGATE_AVX512]] inline uint64_t bytes_in(__m512i v, char from, char span) {
+  return _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(from)), _mm512_set1_epi8(span));
+}
+
+// The masks of a block from AVX-512 comparisons, which give bit masks
+// directly.
+[[TIERGATE_AVX512]] inline BlockMasks block_masks_avx512(const unsigned char* p) {
+  const __m512i x = _mm512_loadu_si512(p);
+  BlockMasks m;
+  m.marked = bytes_in(x, 'A', 25) | bytes_in(x, '0', 9) | _mm512_movepi8_mask(x);
+  m.word = m.marked | bytes_in(_mm512_or_si512(x, _mm512_set1_epi8(0x20)), 'a', 25);
+  m.line_feed = bytes_in(x, '\n', 0);
+  m.space = m.line_feed | bytes_in(x, ' ', 0) | bytes_in(x, '\t', 0) | bytes_in(x, '\r', 0);
+  m.apostrophe = bytes_in(x, '\'', 0);
+  return m;
+}
+
+// emit_tokens() sixteen tokens at a time: the positions of a block's starts
+// and ends gathered into bytes (VBMI2 compress), widened, and stored into
+// the tokens' fields with masked stores. Stores past the block's tokens
+// write fields of tokens that later blocks write again, within the room
+// tokenize_blocks() made.
+[[TIERGATE_AVX512]] inline void emit_tokens_avx512(const BlockTokens& b, TokenCursor& c) {
+  const __m512i byte_index = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45,
+                                             44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26,
+                                             25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+                                             5, 4, 3, 2, 1, 0);
+  const __m512i lane_index = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  // Token j of four in a vector is dwords 4j (begin), 4j + 1 (end), 4j + 2
+  // (flags) and 4j + 3 (padding). For the k-th four of sixteen tokens:
+  // begins from the first source, flags from the second (index 16 + j).
+  static_assert(sizeof(Token) == 16 && offsetof(Token, begin) == 0 && offsetof(Token, end) == 4 &&
+                offsetof(Token, newline_before) == 8);
+  constexpr __mmask16 kBeginsAndFlags = 0x5555, kEnds = 0x2222;
+  // The maskz_ forms with every lane: GCC 12 warns of the plain forms'
+  // undefined source operand.
+  constexpr __mmask16 kAll = 0xffff;
+  alignas(64) unsigned char start_at[64], end_at[64];
+  _mm512_store_si512(start_at, _mm512_maskz_compress_epi8(b.starts, byte_index));
+  _mm512_store_si512(end_at, _mm512_maskz_compress_epi8(b.ends, byte_index));
+  const auto starts = static_cast<size_t>(std::popcount(b.starts));
+  const auto ends = static_cast<size_t>(std::popcount(b.ends));
+  const uint64_t newline_bits = _pext_u64(b.newline_starts, b.starts);
+  const uint64_t marked_bits = _pext_u64(b.marked, b.starts);
+  const __m512i base = _mm512_set1_epi32(static_cast<int>(b.base));
+  for (size_t at = 0; at < starts; at += 16) {
+    const __m512i begin =
+        _mm512_add_epi32(_mm512_maskz_cvtepu8_epi32(kAll, _mm_load_si128(reinterpret_cast<const __m128i*>(start_at + at))), base);
+    const auto newline = static_cast<__mmask16>(newline_bits >> at);
+    const auto marked = static_cast<__mmask16>(marked_bits >> at);
+    const __m512i flags = _mm512_or_si512(_mm512_maskz_mov_epi32(newline, _mm512_set1_epi32(1)),
+                                          _mm512_maskz_mov_epi32(marked, _mm512_set1_epi32(0x100)));
+    for (size_t k = 0; k < 4 && at + 4 * k < starts; ++k) {
+      const auto j = static_cast<int>(4 * k);
+      const __m512i order = _mm512_set_epi32(0, 16 + j + 3, 0, j + 3, 0, 16 + j + 2, 0, j + 2, 0, 16 + j + 1, 0, j + 1,
+                                             0, 16 + j, 0, j);
+      _mm512_mask_storeu_epi32(c.tokens + c.count + at + 4 * k, kBeginsAndFlags,
+                               _mm512_permutex2var_epi32(begin, order, flags));
+    }
+    const __m512i index = _mm512_add_epi32(lane_index, _mm512_set1_epi32(static_cast<int>(c.count + at)));
+    _mm512_storeu_si512(c.marked_at + c.marked_count, _mm512_maskz_compress_epi32(marked, index));
+    c.marked_count += static_cast<size_t>(std::popcount(static_cast<unsigned>(marked)));
+  }
+  const __m512i after = _mm512_set1_epi32(static_cast<int>(b.base + 1));
+  for (size_t at = 0; at < ends; at += 16) {
+    const __m512i end =
+        _mm512_add_epi32(_mm512_maskz_cvtepu8_epi32(kAll, _mm_load_si128(reinterpret_cast<const __m128i*>(end_at + at))), after);
+    for (size_t k = 0; k < 4 && at + 4 * k < ends; ++k) {
+      const auto j = static_cast<int>(4 * k);
+      const __m512i order = _mm512_set_epi32(0, 0, j + 3, 0, 0, 0, j + 2, 0, 0, 0, j + 1, 0, 0, 0, j, 0);
+      _mm512_mask_storeu_epi32(c.tokens + c.ended + at + 4 * k, kEnds, _mm512_maskz_permutexvar_epi32(kAll, order, end));
+    }
+  }
+  c.count += starts;
+  c.ended += ends;
+}
+
+[[TIERGATE_AVX512]] void tokenize_avx512(std::string_view text, TokenList& out, IndexList& marked) {
+  tokenize_blocks<block_masks_avx512, emit_tokens_avx512>(text, out, marked);
+}
+#undef TIERGATE_AVX512
+
+bool cpu_has_avx512_tokenizer() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2");
+  }();
+  return has;
+}
+
 [[gnu::target("avx2")]] void tokenize_avx2(std::string_view text, TokenList& out, IndexList& marked) {
-  tokenize_blocks<block_masks_avx2>(text, out, marked);
+  tokenize_blocks<block_masks_avx2, emit_tokens>(text, out, marked);
 }
 #endif
 
 }  // namespace
 
 void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
+#if defined(__x86_64__)
+  static const bool avx512 = cpu_has_avx512_tokenizer();
+  if (avx512) return tokenize_avx512(text, out, marked);
+#endif
+  tokenize_without_avx512(text, out, marked);
+}
+
+void tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked) {
 #if defined(__x86_64__)
   static const bool avx2 = pii_scan::cpu_has_avx2();
   if (avx2) return tokenize_avx2(text, out, marked);
@@ -168,7 +293,7 @@ void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
 }
 
 void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked) {
-  tokenize_blocks<block_masks>(text, out, marked);
+  tokenize_blocks<block_masks, emit_tokens>(text, out, marked);
 }
 
 }  // namespace tiergate::pii_tokens

@@ -58,8 +58,12 @@ constexpr bool is_word_byte(unsigned char c) {
 // Replaces `out` with the tokens of `text` (shorter than 4 GiB), in order,
 // and `marked` with the indices in `out` of the marked tokens. It runs over
 // every byte of every message the gateway scans: 64 bytes at a time as bit
-// masks (SSE2, or AVX2 where the CPU has it), one step per token.
+// masks (SSE2, AVX2 or AVX-512 as the CPU has them): with AVX-512 (and
+// VBMI2, BMI2), sixteen tokens at a time, else one step per token.
 void tokenize(std::string_view text, TokenList& out, IndexList& marked);
+
+// The same without AVX-512, as a CPU without it runs it (for tests).
+void tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked);
 
 // The same without AVX2, as a CPU without it runs it (for tests).
 void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked);

@@ -67,12 +67,17 @@ void expect_same_tokens_of(void (*tokenizer)(std::string_view, TokenList&, Index
                     << "\n want: " << describe(text, want);
 }
 
-// Both tokenize() (with AVX2 where this CPU has it) and the tokenizer of
-// CPUs without AVX2 against the rules.
+// tokenize() (with AVX-512 or AVX2 where this CPU has them) and the
+// tokenizers of CPUs without them against the rules.
 void expect_same_tokens(std::string_view text) {
-  for (auto* tokenizer : {&tokenize, &tokenize_without_avx2}) {
-    SCOPED_TRACE(tokenizer == &tokenize ? "tokenize" : "tokenize_without_avx2");
-    expect_same_tokens_of(tokenizer, text);
+  expect_same_tokens_of(&tokenize, text);
+  {
+    SCOPED_TRACE("tokenize_without_avx512");
+    expect_same_tokens_of(&tokenize_without_avx512, text);
+  }
+  {
+    SCOPED_TRACE("tokenize_without_avx2");
+    expect_same_tokens_of(&tokenize_without_avx2, text);
   }
 }
 
