@@ -10,7 +10,9 @@
 #include <cstring>
 #include <string_view>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -155,7 +157,22 @@ bool group_prefix(const Scan& s, size_t i) {
 struct LetterMasks {
   uint64_t letters = 0, upper = 0;
 };
+#if defined(__x86_64__)
+// letter_masks() 64 bytes in one step; the block is whole (base + 64 <= the
+// text's size).
+[[TIERGATE_AVX512BW]] LetterMasks letter_masks_avx512(const unsigned char* block) {
+  const __m512i x = _mm512_loadu_si512(block);
+  const __m512i lower = _mm512_or_si512(x, _mm512_set1_epi8(0x20));
+  const __m512i letters = _mm512_sub_epi8(lower, _mm512_set1_epi8('a')), upper = _mm512_sub_epi8(x, _mm512_set1_epi8('A'));
+  return {_mm512_cmple_epu8_mask(letters, _mm512_set1_epi8(25)), _mm512_cmple_epu8_mask(upper, _mm512_set1_epi8(25))};
+}
+#endif
+
 LetterMasks letter_masks(const Scan& s, size_t base) {
+#if defined(__x86_64__)
+  static const bool avx512 = cpu_has_avx512bw();
+  if (avx512 && base + 64 <= s.size()) return letter_masks_avx512(s.data() + base);
+#endif
   LetterMasks m;
 #if defined(__SSE2__)
   // The last, partial block: from a zero-padded copy (zero is no letter).

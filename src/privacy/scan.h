@@ -173,8 +173,8 @@ class Scan {
 // The scan's events in text[base, base + 64): bit k is set when byte base + k
 // is the first digit of a run of digits, one of the marks '@' '+' '(' '-'
 // ':' '=' '_', a '.' before a letter or digit, or the 'y' of "day" (either
-// case). Bytes past n are none. The SSE2 and AVX2 versions (x86-64) give the
-// same bits as the portable one (tests compare them on random text).
+// case). Bytes past n are none. The SSE2, AVX2 and AVX-512 versions (x86-64)
+// give the same bits as the portable one (tests compare them on random text).
 uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n);
 #if defined(__SSE2__)
 uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n);
@@ -183,6 +183,12 @@ uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n);
 // Only where cpu_has_avx2().
 uint64_t event_mask_avx2(const unsigned char* p, size_t base, size_t n);
 bool cpu_has_avx2();
+// Only where cpu_has_avx512bw() (AVX-512 F and BW).
+uint64_t event_mask_avx512(const unsigned char* p, size_t base, size_t n);
+bool cpu_has_avx512bw();
+// The target of the functions that use AVX-512 F and BW:
+// [[TIERGATE_AVX512BW]].
+#define TIERGATE_AVX512BW gnu::target("avx512f,avx512bw")
 #endif
 
 // Matchers (one file per family). Each checks its own preconditions at the

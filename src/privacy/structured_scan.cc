@@ -419,6 +419,44 @@ uint64_t event_mask_avx2(const unsigned char* p, size_t base, size_t n) {
   return event_mask_of<block_events_avx2>(p, base, n);
 }
 
+namespace {
+
+// Bit k set for each byte k of x in [lo, lo + span].
+[[TIERGATE_AVX512BW]] uint64_t in_range_avx512(__m512i x, char lo, char span) {
+  return _mm512_cmple_epu8_mask(_mm512_sub_epi8(x, _mm512_set1_epi8(lo)), _mm512_set1_epi8(span));
+}
+
+[[TIERGATE_AVX512BW]] uint64_t equal_avx512(__m512i x, char c) { return _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(c)); }
+
+// block_events_sse2, 64 bytes in one step, with bit masks from the
+// comparisons.
+[[TIERGATE_AVX512BW]] uint64_t block_events_avx512(const unsigned char* q) {
+  const __m512i x = _mm512_loadu_si512(q), prev = _mm512_loadu_si512(q - 1), prev2 = _mm512_loadu_si512(q - 2),
+                next = _mm512_loadu_si512(q + 1);
+  const __m512i lower_bit = _mm512_set1_epi8(0x20);
+  uint64_t e = in_range_avx512(x, '0', 9) & ~in_range_avx512(prev, '0', 9);
+  for (char mark : {'@', '+', '(', '-', ':', '=', '_'}) e |= equal_avx512(x, mark);
+  const uint64_t next_alnum = in_range_avx512(next, '0', 9) | in_range_avx512(_mm512_or_si512(next, lower_bit), 'a', 25);
+  e |= equal_avx512(x, '.') & next_alnum;
+  e |= equal_avx512(_mm512_or_si512(x, lower_bit), 'y') & equal_avx512(_mm512_or_si512(prev, lower_bit), 'a') &
+       equal_avx512(_mm512_or_si512(prev2, lower_bit), 'd');
+  return e;
+}
+
+}  // namespace
+
+uint64_t event_mask_avx512(const unsigned char* p, size_t base, size_t n) {
+  return event_mask_of<block_events_avx512>(p, base, n);
+}
+
+bool cpu_has_avx512bw() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512bw") != 0;
+  }();
+  return has;
+}
+
 bool cpu_has_avx2() {
   // __builtin_cpu_init first: this may run among the static constructors.
   static const bool has = [] {
@@ -431,10 +469,12 @@ bool cpu_has_avx2() {
 
 namespace {
 
-// AVX2 where the CPU has it (checked once), else SSE2 (every x86-64), else
+// AVX-512 or AVX2 where the CPU has it (checked once), else SSE2 (every x86-64), else
 // the byte loop.
 uint64_t event_mask(const unsigned char* p, size_t base, size_t n) {
 #if defined(__x86_64__)
+  static const bool avx512 = cpu_has_avx512bw();
+  if (avx512) return event_mask_avx512(p, base, n);
   static const bool avx2 = cpu_has_avx2();
   if (avx2) return event_mask_avx2(p, base, n);
 #endif

@@ -44,6 +44,9 @@ TEST(ScanEventsTest, SimdMatchesPortable) {
         if (cpu_has_avx2()) {
           ASSERT_EQ(event_mask_avx2(p, base, n), event_mask_portable(p, base, n)) << "n=" << n << " base=" << base;
         }
+        if (cpu_has_avx512bw()) {
+          ASSERT_EQ(event_mask_avx512(p, base, n), event_mask_portable(p, base, n)) << "n=" << n << " base=" << base;
+        }
 #endif
       }
     }
