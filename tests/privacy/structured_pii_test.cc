@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -259,10 +258,11 @@ TEST(StructuredPiiTest, GroupWordsAtEveryOffsetOfTheBlocks) {
   }
 }
 
-TEST(StructuredPiiTest, LongInputsStayLinear) {
+TEST(StructuredPiiTest, LongWorstCaseInputsKeepTheOutputContract) {
   // 1 MB single-line prompts of the worst kinds: digits, separators, dots,
-  // dashes, a BEGIN line without its END. Each must scan in well under a
-  // second (a quadratic matcher would take minutes).
+  // dashes, a BEGIN line without its END. A quadratic matcher would take
+  // minutes (ctest's limit fails it); their speed is measured by
+  // bench/pii_scan_bench (structured_scan/worst_case_1mb), not here.
   const std::vector<std::string> inputs = {
       std::string(1 << 20, '1'),
       [] { std::string s; while (s.size() < (1 << 20)) s += "1 "; return s; }(),
@@ -274,11 +274,8 @@ TEST(StructuredPiiTest, LongInputsStayLinear) {
       std::string(1 << 20, ':'),
   };
   for (const std::string& text : inputs) {
-    const auto start = std::chrono::steady_clock::now();
     std::vector<PiiSpan> out;
     find_structured_pii(text, out);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds, 2.0) << text.substr(0, 40);
     for (size_t k = 1; k < out.size(); ++k) ASSERT_LE(out[k - 1].end, out[k].begin);
   }
 }
