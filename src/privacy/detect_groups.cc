@@ -163,7 +163,9 @@ struct LetterMasks {
 [[TIERGATE_AVX512BW]] LetterMasks letter_masks_avx512(const unsigned char* block) {
   const __m512i x = _mm512_loadu_si512(block);
   const __m512i lower = _mm512_or_si512(x, _mm512_set1_epi8(0x20));
-  const __m512i letters = _mm512_sub_epi8(lower, _mm512_set1_epi8('a')), upper = _mm512_sub_epi8(x, _mm512_set1_epi8('A'));
+  // c - lo <= 25, unsigned: c in [lo, lo + 25].
+  const __m512i letters = _mm512_sub_epi8(lower, _mm512_set1_epi8('a'));
+  const __m512i upper = _mm512_sub_epi8(x, _mm512_set1_epi8('A'));
   return {_mm512_cmple_epu8_mask(letters, _mm512_set1_epi8(25)), _mm512_cmple_epu8_mask(upper, _mm512_set1_epi8(25))};
 }
 #endif

@@ -426,7 +426,9 @@ namespace {
   return _mm512_cmple_epu8_mask(_mm512_sub_epi8(x, _mm512_set1_epi8(lo)), _mm512_set1_epi8(span));
 }
 
-[[TIERGATE_AVX512BW]] uint64_t equal_avx512(__m512i x, char c) { return _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(c)); }
+[[TIERGATE_AVX512BW]] uint64_t equal_avx512(__m512i x, char c) {
+  return _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(c));
+}
 
 // block_events_sse2, 64 bytes in one step, with bit masks from the
 // comparisons.
@@ -436,7 +438,8 @@ namespace {
   const __m512i lower_bit = _mm512_set1_epi8(0x20);
   uint64_t e = in_range_avx512(x, '0', 9) & ~in_range_avx512(prev, '0', 9);
   for (char mark : {'@', '+', '(', '-', ':', '=', '_'}) e |= equal_avx512(x, mark);
-  const uint64_t next_alnum = in_range_avx512(next, '0', 9) | in_range_avx512(_mm512_or_si512(next, lower_bit), 'a', 25);
+  const uint64_t next_alnum =
+      in_range_avx512(next, '0', 9) | in_range_avx512(_mm512_or_si512(next, lower_bit), 'a', 25);
   e |= equal_avx512(x, '.') & next_alnum;
   e |= equal_avx512(_mm512_or_si512(x, lower_bit), 'y') & equal_avx512(_mm512_or_si512(prev, lower_bit), 'a') &
        equal_avx512(_mm512_or_si512(prev2, lower_bit), 'd');
@@ -469,8 +472,8 @@ bool cpu_has_avx2() {
 
 namespace {
 
-// AVX-512 or AVX2 where the CPU has it (checked once), else SSE2 (every x86-64), else
-// the byte loop.
+// AVX-512 or AVX2 where the CPU has it (checked once), else SSE2 (every
+// x86-64), else the byte loop.
 uint64_t event_mask(const unsigned char* p, size_t base, size_t n) {
 #if defined(__x86_64__)
   static const bool avx512 = cpu_has_avx512bw();

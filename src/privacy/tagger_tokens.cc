@@ -195,6 +195,13 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   return m;
 }
 
+// The sixteen byte positions at `at` (64-byte aligned storage), widened to
+// dwords and moved by `offset`. (The maskz_ form with every lane: GCC 12
+// warns of the plain form's undefined source operand.)
+[[TIERGATE_AVX512]] inline __m512i positions(const unsigned char* at, __m512i offset) {
+  return _mm512_add_epi32(_mm512_maskz_cvtepu8_epi32(0xffff, _mm_load_si128(reinterpret_cast<const __m128i*>(at))), offset);
+}
+
 // emit_tokens() sixteen tokens at a time: the positions of a block's starts
 // and ends gathered into bytes (VBMI2 compress), widened, and stored into
 // the tokens' fields with masked stores. Stores past the block's tokens
@@ -212,9 +219,6 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   static_assert(sizeof(Token) == 16 && offsetof(Token, begin) == 0 && offsetof(Token, end) == 4 &&
                 offsetof(Token, newline_before) == 8);
   constexpr __mmask16 kBeginsAndFlags = 0x5555, kEnds = 0x2222;
-  // The maskz_ forms with every lane: GCC 12 warns of the plain forms'
-  // undefined source operand.
-  constexpr __mmask16 kAll = 0xffff;
   alignas(64) unsigned char start_at[64], end_at[64];
   _mm512_store_si512(start_at, _mm512_maskz_compress_epi8(b.starts, byte_index));
   _mm512_store_si512(end_at, _mm512_maskz_compress_epi8(b.ends, byte_index));
@@ -224,8 +228,7 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   const uint64_t marked_bits = _pext_u64(b.marked, b.starts);
   const __m512i base = _mm512_set1_epi32(static_cast<int>(b.base));
   for (size_t at = 0; at < starts; at += 16) {
-    const __m512i begin =
-        _mm512_add_epi32(_mm512_maskz_cvtepu8_epi32(kAll, _mm_load_si128(reinterpret_cast<const __m128i*>(start_at + at))), base);
+    const __m512i begin = positions(start_at + at, base);
     const auto newline = static_cast<__mmask16>(newline_bits >> at);
     const auto marked = static_cast<__mmask16>(marked_bits >> at);
     const __m512i flags = _mm512_or_si512(_mm512_maskz_mov_epi32(newline, _mm512_set1_epi32(1)),
@@ -243,12 +246,12 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   }
   const __m512i after = _mm512_set1_epi32(static_cast<int>(b.base + 1));
   for (size_t at = 0; at < ends; at += 16) {
-    const __m512i end =
-        _mm512_add_epi32(_mm512_maskz_cvtepu8_epi32(kAll, _mm_load_si128(reinterpret_cast<const __m128i*>(end_at + at))), after);
+    const __m512i end = positions(end_at + at, after);
     for (size_t k = 0; k < 4 && at + 4 * k < ends; ++k) {
       const auto j = static_cast<int>(4 * k);
       const __m512i order = _mm512_set_epi32(0, 0, j + 3, 0, 0, 0, j + 2, 0, 0, 0, j + 1, 0, 0, 0, j, 0);
-      _mm512_mask_storeu_epi32(c.tokens + c.ended + at + 4 * k, kEnds, _mm512_maskz_permutexvar_epi32(kAll, order, end));
+      // (maskz_ with every lane, as in positions().)
+      _mm512_mask_storeu_epi32(c.tokens + c.ended + at + 4 * k, kEnds, _mm512_maskz_permutexvar_epi32(0xffff, order, end));
     }
   }
   c.count += starts;
@@ -261,11 +264,8 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
 #undef TIERGATE_AVX512
 
 bool cpu_has_avx512_tokenizer() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2");
-  }();
+  static const bool has = pii_scan::cpu_has_avx512bw() && __builtin_cpu_supports("avx512vbmi2") != 0 &&
+                          __builtin_cpu_supports("bmi2") != 0;
   return has;
 }
 
