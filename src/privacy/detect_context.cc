@@ -1,7 +1,8 @@
 // Ages, ZIP codes and address units: numbers that only the words around
 // them make personal data. A bare "45" or "12345" is not flagged; "45 years
-// old", "aged 45", "a 45-year-old", "zip code 12345", "Apt. 217" and
-// "P.O. Box 101" are.
+// old", "aged 45", "a 45-year-old", "she turned 66 last week", "my father
+// is 35 and", "zip code 12345", "the weather in 94103 today", "Apt. 217"
+// and "P.O. Box 101" are.
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -16,6 +17,25 @@ namespace {
 constexpr std::array<std::string_view, 3> kAgeWordsBefore = {"age", "aged", "ages"};
 constexpr std::array<std::string_view, 4> kZipWordsBefore = {"zip", "zipcode", "postcode", "postal"};
 constexpr std::array<std::string_view, 5> kFillers = {"of", "is", "was", "code", "number"};
+// A number is an age after these verbs ("she turned 66"), and after a
+// person and a copula ("he is 35", "my father was 80"), where the number
+// ends its clause (ends_a_clause()): not "turned 90 degrees", "is 5 feet".
+constexpr std::array<std::string_view, 3> kAgeVerbs = {"turned", "turns", "turning"};
+constexpr std::array<std::string_view, 3> kCopulas = {"is", "was", "am"};
+constexpr std::array<std::string_view, 36> kPersons = {
+    "he",      "she",     "i",        "father",    "mother",     "dad",         "mom",        "mum",
+    "son",     "daughter", "wife",    "husband",   "brother",    "sister",      "grandmother", "grandfather",
+    "grandma", "grandpa", "boy",      "girl",      "kid",        "child",       "baby",       "uncle",
+    "aunt",    "niece",   "nephew",   "cousin",    "friend",     "boyfriend",   "girlfriend", "partner",
+    "patient", "neighbor", "neighbour", "fiance"};
+// A five-digit number after these words is a ZIP code where it ends its
+// clause: "the weather in 94103 today", "restaurants near 10001?".
+constexpr std::array<std::string_view, 3> kPlaceWordsBefore = {"in", "near", "around"};
+// The words after a number that leave it ending its clause: "turned 66 last
+// week", "is 35 and lives alone", "in 94103 today".
+constexpr std::array<std::string_view, 16> kAfterClause = {
+    "and", "but", "so",   "now",       "today", "tomorrow", "yesterday", "last",
+    "this", "next", "when", "since",   "in",    "on",       "already",   "please"};
 
 // Whether a word of `cues` comes right before the number at `ws`, past at
 // most two filler words, with only blanks and ':' '-' '#' '(' between words
@@ -68,7 +88,7 @@ bool age_after(const Scan& s, size_t e) {
 }
 
 // The word that ends at `end` past at most three blanks or marks of `marks`
-// (same line); begin == end when there is none.
+// (same line), of twelve letters at most; begin == end when there is none.
 struct WordBefore {
   size_t begin = 0, end = 0;
 };
@@ -78,13 +98,48 @@ WordBefore word_before(const Scan& s, size_t at, std::string_view marks) {
     if (!s.blank(at - 1) && marks.find(c) == std::string_view::npos) break;
   }
   size_t begin = at;
-  while (begin > 0 && at - begin <= 9 && s.alpha(begin - 1)) --begin;
+  while (begin > 0 && at - begin <= 11 && s.alpha(begin - 1)) --begin;
   if (begin > 0 && s.alnum(begin - 1)) return {at, at};
   return {begin, at};
 }
 
 bool is_word(const Scan& s, WordBefore w, std::string_view word) {
   return w.end - w.begin == word.size() && s.matches(w.begin, word);
+}
+
+template <size_t N>
+bool is_one_of(const Scan& s, WordBefore w, const std::array<std::string_view, N>& words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view word) { return is_word(s, w, word); });
+}
+
+// Whether the number ending at e ends its clause: the text or the line ends,
+// a mark that closes a clause follows (not a decimal point), or one of
+// kAfterClause.
+bool ends_a_clause(const Scan& s, size_t e) {
+  size_t i = e;
+  while (i < e + 2 && (s.at(i) == ' ' || s.at(i) == '\t')) ++i;
+  const unsigned char c = s.at(i);
+  if (c == 0 || c == '\n' || c == '\r' || c == ',' || c == ';' || c == '!' || c == '?' || c == ')') return true;
+  if (c == '.') return !s.digit(i + 1);
+  if (!s.alpha(i)) return false;
+  return std::any_of(kAfterClause.begin(), kAfterClause.end(), [&](std::string_view w) { return s.matches_word(i, w); });
+}
+
+// Whether the number at ws follows a verb of kAgeVerbs, or a person of
+// kPersons and a copula ("he is", "I am", "my father was", "she's", "I'm").
+bool age_cue_before(const Scan& s, size_t ws) {
+  const WordBefore verb = word_before(s, ws, "");
+  if (verb.begin == verb.end) return false;
+  if (is_one_of(s, verb, kAgeVerbs)) return true;
+  WordBefore person;
+  if (is_one_of(s, verb, kCopulas)) {
+    person = word_before(s, verb.begin, "");
+  } else if ((is_word(s, verb, "s") || is_word(s, verb, "m")) && s.at(verb.begin - 1) == '\'') {
+    person = word_before(s, verb.begin - 1, "");  // "she's", "I'm"
+  } else {
+    return false;
+  }
+  return is_one_of(s, person, kPersons);
 }
 
 // An address unit ending at the number [ws, we): "Apt. 217", "Suite #5",
@@ -118,15 +173,17 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
                                  s.at(j - 1) == '-' || s.at(j - 1) == '(')) {
     --j;
   }
-  const bool word_before = j > 0 && s.alpha(j - 1);
+  const bool after_a_word = j > 0 && s.alpha(j - 1);
   if (len <= 3 && value >= 1 && value <= 129 &&
-      (age_after(s, we) || (word_before && cue_before(s, ws, kAgeWordsBefore)))) {
+      (age_after(s, we) || (after_a_word && cue_before(s, ws, kAgeWordsBefore)) ||
+       (after_a_word && age_cue_before(s, ws) && ends_a_clause(s, we)))) {
     s.add(PiiType::kAge, ws, we);
     return;
   }
-  if (!word_before) return;
+  if (!after_a_word) return;
   detect_address_unit(s, ws, we);
-  if (len == 5 && cue_before(s, ws, kZipWordsBefore)) {
+  if (len == 5 && (cue_before(s, ws, kZipWordsBefore) ||
+                   (is_one_of(s, word_before(s, ws, ""), kPlaceWordsBefore) && ends_a_clause(s, we)))) {
     size_t end = we;
     if (s.at(end) == '-' && s.digit(end + 1) && s.digit(end + 4) && !s.word(end + 5)) {
       int plus4 = 0;

@@ -22,37 +22,36 @@ namespace tiergate::pii_scan {
 namespace {
 
 // Lower case, sorted (binary search).
-constexpr std::array<std::string_view, 261> kGroups = {
-    "adventist", "afghan", "agnostic", "albanian", "algerian", "american", "amish", "anabaptist", "anarchist",
-    "anglican", "angolan", "arab", "argentine", "argentinian", "armenian", "atheist", "australian", "austrian",
-    "azerbaijani", "bahai", "bahraini", "bangladeshi", "baptist", "belarusian", "belgian", "beninese",
-    "bhutanese", "bolivian", "bosnian", "botswanan", "brazilian", "british", "bruneian", "buddhism", "buddhist",
-    "bulgarian", "burkinabe", "burmese", "burundian", "calvinist", "cambodian", "cameroonian", "canadian",
-    "catholic", "catholicism", "centrist", "chadian", "chilean", "chinese", "christian", "christianity",
-    "colombian", "communist", "comoran", "confucian", "congolese", "conservative", "coptic", "croatian",
-    "cuban", "cypriot", "czech", "dane", "danish", "democrat", "djiboutian", "dominican", "druze", "dutch",
-    "dutchman", "dutchwoman", "ecuadorian", "egyptian", "emirati", "english", "englishman", "englishwoman",
-    "episcopalian", "eritrean", "estonian", "ethiopian", "evangelical", "fascist", "fijian", "filipina",
+constexpr std::array<std::string_view, 266> kGroups = {
+    "adventist", "afghan", "african", "agnostic", "albanian", "algerian", "american", "amish", "anabaptist",
+    "anarchist", "anglican", "angolan", "arab", "argentine", "argentinian", "armenian", "asian", "atheist",
+    "australian", "austrian", "azerbaijani", "bahai", "bahraini", "bangladeshi", "baptist", "belarusian", "belgian",
+    "beninese", "bhutanese", "bolivian", "bosnian", "botswanan", "brazilian", "british", "bruneian", "buddhism",
+    "buddhist", "bulgarian", "burkinabe", "burmese", "burundian", "calvinist", "cambodian", "cameroonian",
+    "canadian", "catholic", "catholicism", "caucasian", "centrist", "chadian", "chilean", "chinese", "christian",
+    "christianity", "colombian", "communist", "comoran", "confucian", "congolese", "conservative", "coptic",
+    "croatian", "cuban", "cypriot", "czech", "dane", "danish", "democrat", "djiboutian", "dominican", "druze",
+    "dutch", "dutchman", "dutchwoman", "ecuadorian", "egyptian", "emirati", "english", "englishman", "englishwoman",
+    "episcopalian", "eritrean", "estonian", "ethiopian", "european", "evangelical", "fascist", "fijian", "filipina",
     "filipino", "finn", "finnish", "french", "frenchman", "frenchwoman", "gabonese", "gambian", "georgian",
-    "german", "ghanaian", "greek", "grenadian", "guatemalan", "guinean", "guyanese", "haitian", "hasidic",
-    "hindu", "hinduism", "hispanic", "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian",
-    "iraqi", "irish", "irishman", "irishwoman", "islam", "israeli", "italian", "ivorian", "jain", "jainism",
-    "jamaican", "japanese", "jewish", "jordanian", "judaism", "kazakh", "kenyan", "korean", "kosovar",
-    "kurdish", "kuwaiti", "kyrgyz", "labour", "laotian", "latina", "latino", "latvian", "lebanese", "liberal",
-    "libertarian", "libyan", "lithuanian", "lutheran", "luxembourger", "macedonian", "malagasy", "malawian",
-    "malaysian", "malian", "maltese", "maoist", "maori", "marxist", "mauritanian", "mauritian", "mennonite",
-    "methodist", "mexican", "moldovan", "monegasque", "mongolian", "montenegrin", "mormon", "mormonism",
-    "moroccan", "mozambican", "muslim", "namibian", "nazi", "nepalese", "nepali", "nicaraguan", "nigerian",
-    "norwegian", "omani", "orthodox", "pagan", "pakistani", "palestinian", "panamanian", "paraguayan",
-    "pentecostal", "peruvian", "pole", "polish", "portuguese", "presbyterian", "protestant", "protestantism",
-    "qatari", "quaker", "rastafarian", "republican", "romanian", "russian", "rwandan", "salvadoran", "samoan",
-    "saudi", "scot", "scotsman", "scotswoman", "scottish", "senegalese", "serbian", "shia", "shintoism", "sikh",
-    "sikhism", "singaporean", "slovak", "slovenian", "socialist", "somali", "spaniard", "spanish", "sudanese",
-    "sufi", "sunni", "surinamese", "swazi", "swede", "swedish", "swiss", "syrian", "taiwanese", "tajik",
-    "tanzanian", "taoism", "taoist", "thai", "tibetan", "togolese", "tongan", "tory", "trinidadian", "tunisian",
-    "turk", "turkish", "turkmen", "ugandan", "ukrainian", "unitarian", "uruguayan", "uzbek", "vanuatuan",
-    "venezuelan", "vietnamese", "welsh", "welshman", "welshwoman", "wiccan", "yazidi", "yemeni", "zambian",
-    "zimbabwean", "zionist", "zoroastrian", "zoroastrianism"
+    "german", "ghanaian", "greek", "grenadian", "guatemalan", "guinean", "guyanese", "haitian", "hasidic", "hindu",
+    "hinduism", "hispanic", "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian", "iraqi",
+    "irish", "irishman", "irishwoman", "islam", "israeli", "italian", "ivorian", "jain", "jainism", "jamaican",
+    "japanese", "jewish", "jordanian", "judaism", "kazakh", "kenyan", "korean", "kosovar", "kurdish", "kuwaiti",
+    "kyrgyz", "labour", "laotian", "latina", "latino", "latinx", "latvian", "lebanese", "liberal", "libertarian",
+    "libyan", "lithuanian", "lutheran", "luxembourger", "macedonian", "malagasy", "malawian", "malaysian", "malian",
+    "maltese", "maoist", "maori", "marxist", "mauritanian", "mauritian", "mennonite", "methodist", "mexican",
+    "moldovan", "monegasque", "mongolian", "montenegrin", "mormon", "mormonism", "moroccan", "mozambican", "muslim",
+    "namibian", "nazi", "nepalese", "nepali", "nicaraguan", "nigerian", "norwegian", "omani", "orthodox", "pagan",
+    "pakistani", "palestinian", "panamanian", "paraguayan", "pentecostal", "peruvian", "pole", "polish",
+    "portuguese", "presbyterian", "protestant", "protestantism", "qatari", "quaker", "rastafarian", "republican",
+    "romanian", "russian", "rwandan", "salvadoran", "samoan", "saudi", "scot", "scotsman", "scotswoman", "scottish",
+    "senegalese", "serbian", "shia", "shintoism", "sikh", "sikhism", "singaporean", "slovak", "slovenian",
+    "socialist", "somali", "spaniard", "spanish", "sudanese", "sufi", "sunni", "surinamese", "swazi", "swede",
+    "swedish", "swiss", "syrian", "taiwanese", "tajik", "tanzanian", "taoism", "taoist", "thai", "tibetan",
+    "togolese", "tongan", "tory", "trinidadian", "tunisian", "turk", "turkish", "turkmen", "ugandan", "ukrainian",
+    "unitarian", "uruguayan", "uzbek", "vanuatuan", "venezuelan", "vietnamese", "welsh", "welshman", "welshwoman",
+    "wiccan", "yazidi", "yemeni", "zambian", "zimbabwean", "zionist", "zoroastrian", "zoroastrianism"
 };
 static_assert(std::is_sorted(kGroups.begin(), kGroups.end()), "kGroups is searched by bisection");
 
@@ -64,11 +63,13 @@ constexpr std::array<std::string_view, 19> kCopulas = {
 constexpr std::array<std::string_view, 8> kQualifiers = {"a", "an", "proud", "devout", "practicing", "practising",
                                                          "born", "fellow"};
 // The word after a group word that makes it describe someone.
-constexpr std::array<std::string_view, 32> kPersonNouns = {
-    "man",      "men",       "woman",    "women",     "person",  "people",     "citizen",   "citizens",
-    "national", "nationals", "family",   "girl",      "boy",     "guy",        "lady",      "neighbour",
-    "neighbor", "friend",    "colleague", "patient",  "student", "immigrant",  "immigrants", "descent",
-    "origin",   "heritage",  "background", "ancestry", "roots",  "community",  "husband",   "wife"};
+constexpr std::array<std::string_view, 48> kPersonNouns = {
+    "man",      "men",       "woman",      "women",    "person",  "people",     "citizen",    "citizens",
+    "national", "nationals", "family",     "girl",     "boy",     "guy",        "lady",       "neighbour",
+    "neighbor", "friend",    "colleague",  "patient",  "student", "immigrant",  "immigrants", "descent",
+    "origin",   "heritage",  "background", "ancestry", "roots",   "community",  "husband",    "wife",
+    "parents",  "parent",    "mother",     "father",   "son",     "daughter",   "children",   "child",
+    "kids",     "families",  "couple",     "voters",   "voter",   "ancestors",  "grandparents", "household"};
 
 constexpr size_t kMaxWord = 16;
 
@@ -310,7 +311,12 @@ void find_groups(Scan& s, Starts starts_at) {
       }
       if (described_before(s, w.begin, other) || described_after(s, w.end, other) || field_before(s, w.begin, other) ||
           (last_end <= w.begin && joined(s, last_end, w.begin))) {
-        s.add(PiiType::kNrp, w.begin, w.end);
+        // A group word right before is part of this mention: "African
+        // American voters". (Where it is a mention itself, "they are Mexican
+        // American", the longer span wins the overlap.)
+        const Word before = word_before(s, w.begin);
+        const bool pair = is_group_or_plural(lowered(s, before, other));
+        s.add(PiiType::kNrp, pair ? before.begin : w.begin, w.end);
         last_end = w.end;
       }
     }
