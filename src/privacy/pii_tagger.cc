@@ -1963,7 +1963,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // Token j, no everyday word nor a letter alone, after "name is", "name's"
   // or a relative ("my son", "her wife"): a name, with the capitalised
   // words after it in text with capitals ("My name is Andrew Arnoux", "my
-  // kid Mali": a country too; not "I told my boss I had").
+  // kid Mali": a country too; not "I told my boss I had"). In text without
+  // capitals no word the everyday lists know at all, as everyday() allows
+  // a word another list knows too ("my son is 5", "is" a country's code).
   auto after_a_name_cue = [&](size_t j) {
     // (In text with capitals the cue's words are in small letters: not marked.)
     if (j < 2 || tokens[j].newline_before || tokens[j - 1].newline_before || (mixed && tokens[j - 1].marked) ||
@@ -1974,7 +1976,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const Token& b = tokens[j - 1];
     const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is"));
     if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b))) return false;
-    if (everyday(gazetteer_.lookup(word_hash(text, tokens[j])))) return false;
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
+    if (everyday(m) || (!mixed && (m.full & common_categories_) != 0)) return false;
     size_t to = j;
     while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
            !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {

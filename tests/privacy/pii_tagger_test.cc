@@ -783,9 +783,16 @@ PiiTagger flew_to_places_tagger(std::vector<GazetteerList> gazetteers) {
 // place or organisation the tagger took it for becomes one.
 TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   const PiiTagger tagger =
-      flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to"}}});
+      flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to", "will"}},
+                             {"first_name", {"Will"}},
+                             {"state", {"IS"}}});
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("My name is Zorvath Quillborne and it is late."), std::vector<std::string>{"Zorvath Quillborne"});
+  // A word the everyday lists know and another list too: a name where it is
+  // capitalised in text with capitals, not in text without capitals ("is"
+  // is also a state's code).
+  EXPECT_EQ(names("We told my son Will it is late."), std::vector<std::string>{"Will"});
+  EXPECT_EQ(names("my son is late and we told my son will"), std::vector<std::string>{});
   EXPECT_EQ(names("Her maiden name is Zorvath"), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("my name's zorvath quillborne"), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("We told my son Lisbon it is late."), std::vector<std::string>{"Lisbon"});
