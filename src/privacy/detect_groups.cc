@@ -63,13 +63,16 @@ constexpr std::array<std::string_view, 19> kCopulas = {
 constexpr std::array<std::string_view, 8> kQualifiers = {"a", "an", "proud", "devout", "practicing", "practising",
                                                          "born", "fellow"};
 // The word after a group word that makes it describe someone.
-constexpr std::array<std::string_view, 48> kPersonNouns = {
-    "man",      "men",       "woman",      "women",    "person",  "people",     "citizen",    "citizens",
-    "national", "nationals", "family",     "girl",     "boy",     "guy",        "lady",       "neighbour",
-    "neighbor", "friend",    "colleague",  "patient",  "student", "immigrant",  "immigrants", "descent",
-    "origin",   "heritage",  "background", "ancestry", "roots",   "community",  "husband",    "wife",
-    "parents",  "parent",    "mother",     "father",   "son",     "daughter",   "children",   "child",
-    "kids",     "families",  "couple",     "voters",   "voter",   "ancestors",  "grandparents", "household"};
+constexpr std::array<std::string_view, 78> kPersonNouns = {
+    "man", "men", "woman", "women", "person", "people", "citizen", "citizens", "national", "nationals", "family",
+    "girl", "boy", "guy", "lady", "neighbour", "neighbor", "friend", "colleague", "patient", "student", "immigrant",
+    "immigrants", "descent", "origin", "heritage", "background", "ancestry", "roots", "community", "husband",
+    "wife", "parents", "parent", "mother", "father", "son", "daughter", "children", "child", "kids", "families",
+    "couple", "voters", "voter", "ancestors", "grandparents", "household", "nanny", "nurse", "doctor", "teacher",
+    "worker", "workers", "engineer", "employee", "employees", "priest", "pastor", "soldier", "soldiers", "officer",
+    "tourist", "tourists", "refugee", "refugees", "migrant", "migrants", "neighbours", "neighbors", "friends",
+    "colleagues", "students", "patients", "girls", "boys", "guys", "ladies"
+};
 
 constexpr size_t kMaxWord = 16;
 
