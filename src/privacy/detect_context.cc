@@ -1,8 +1,8 @@
 // Ages, ZIP codes and address units: numbers that only the words around
 // them make personal data. A bare "45" or "12345" is not flagged; "45 years
 // old", "aged 45", "a 45-year-old", "she turned 66 last week", "my father
-// is 35 and", "zip code 12345", "the weather in 94103 today", "Apt. 217"
-// and "P.O. Box 101" are.
+// is 35 and", "her 50th birthday", "zip code 12345", "the weather in 94103
+// today", "Apt. 217" and "P.O. Box 101" are.
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -125,6 +125,17 @@ bool ends_a_clause(const Scan& s, size_t e) {
   return std::any_of(kAfterClause.begin(), kAfterClause.end(), [&](std::string_view w) { return s.matches_word(i, w); });
 }
 
+// Whether the two letters at i end an ordinal: "st", "nd", "rd", "th".
+bool ordinal_suffix(const Scan& s, size_t i) {
+  return s.matches(i, "st") || s.matches(i, "nd") || s.matches(i, "rd") || s.matches(i, "th");
+}
+
+// Whether "birthday" or "bday" follows the word ending at e, one byte apart
+// ("35th birthday", "35th-birthday").
+bool birthday_after(const Scan& s, size_t e) {
+  return s.matches_word(e + 1, "birthday") || s.matches_word(e + 1, "bday");
+}
+
 // Whether the number at ws follows a verb of kAgeVerbs, or a person of
 // kPersons and a copula ("he is", "I am", "my father was", "she's", "I'm").
 bool age_cue_before(const Scan& s, size_t ws) {
@@ -165,7 +176,14 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
   if (!s.numeric_left_ok(ws)) return;
   int value = 0;
   const size_t len = s.read_number(ws, 6, value);
-  if (ws + len != we) return;
+  if (ws + len != we) {
+    // An ordinal before "birthday": "her 50th birthday", "21st bday".
+    if (ws + len + 2 == we && len <= 3 && value >= 1 && value <= 129 && ordinal_suffix(s, ws + len) &&
+        birthday_after(s, we)) {
+      s.add(PiiType::kAge, ws, ws + len);
+    }
+    return;
+  }
   // Every cue before a number is a word: most numbers (in phone numbers,
   // dates, lists) have none within three bytes, and need no more reading.
   size_t j = ws;
