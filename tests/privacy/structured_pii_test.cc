@@ -207,12 +207,14 @@ TEST(StructuredPiiTest, RandomTextKeepsTheOutputContract) {
 
 TEST(StructuredPiiTest, RandomWordsKeepTheOutputContract) {
   // Random sentences of the words the context matchers read (ages, ZIP codes,
-  // address units, groups), in any case, with numbers and marks between.
+  // address units, groups, birthdays), in any case, with numbers and marks
+  // between.
   static const std::vector<std::string> kWords = {
       "age", "aged", "of", "is", "years", "year-old", "old", "y/o", "zip", "code", "postal", "apt", "Apt.",
       "suite", "#", "P.O.", "po", "box", "Box", "am", "I'm", "a", "proud", "Catholic", "muslim", "MEXICAN",
       "woman", "descent", "people", "the", "French", "45", "94103", "94103-1234", "7", "130", "12345", ".",
-      ",", ":", "-", "\n", "\xc3\xa9", "\xff"};
+      ",", ":", "-", "\n", "\xc3\xa9", "\xff", "turned", "father", "she's", "in", "near", "last", "21st",
+      "birthday", "African", "voters", "nanny"};
   std::mt19937 rng(9);
   std::uniform_int_distribution<size_t> pick(0, kWords.size() - 1);
   std::uniform_int_distribution<size_t> length(0, 60);
