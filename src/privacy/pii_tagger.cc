@@ -1965,7 +1965,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // words after it in text with capitals ("My name is Andrew Arnoux", "my
   // kid Mali": a country too; not "I told my boss I had"). In text without
   // capitals no word the everyday lists know at all, as everyday() allows
-  // a word another list knows too ("my son is 5", "is" a country's code).
+  // a word another list knows too ("my son is 5": "IS" is a state's code).
   auto after_a_name_cue = [&](size_t j) {
     // (In text with capitals the cue's words are in small letters: not marked.)
     if (j < 2 || tokens[j].newline_before || tokens[j - 1].newline_before || (mixed && tokens[j - 1].marked) ||
