@@ -28,6 +28,9 @@ constexpr std::array<std::string_view, 36> kPersons = {
     "grandma", "grandpa", "boy",      "girl",      "kid",        "child",       "baby",       "uncle",
     "aunt",    "niece",   "nephew",   "cousin",    "friend",     "boyfriend",   "girlfriend", "partner",
     "patient", "neighbor", "neighbour", "fiance"};
+// "a girl of 12", "a man of 45": a person of an age (not "a father of 3").
+constexpr std::array<std::string_view, 7> kPersonsOfAnAge = {"boy", "girl", "child", "man", "woman", "lady",
+                                                             "gentleman"};
 // A five-digit number after these words is a ZIP code where it ends its
 // clause: "the weather in 94103 today", "restaurants near 10001?".
 constexpr std::array<std::string_view, 3> kPlaceWordsBefore = {"in", "near", "around"};
@@ -64,7 +67,7 @@ bool cue_before(const Scan& s, size_t ws, const std::array<std::string_view, N>&
 }
 
 // Whether an age phrase follows the number ending at e: "years old",
-// "year old", "-year-old", "yrs old", "years of age", "y/o", "yo".
+// "year old", "-year-old", "yrs old", "years of age", "y/o", "y.o.", "yo".
 bool age_after(const Scan& s, size_t e) {
   // Cheap test first: a 'y' within two bytes.
   if ((s.at(e + 1) | 0x20) != 'y' && (s.at(e + 2) | 0x20) != 'y') return false;
@@ -84,7 +87,7 @@ bool age_after(const Scan& s, size_t e) {
     }
     return s.matches_word(j, "old") || s.matches(j, "of age");
   }
-  return s.matches(i, "y/o") || s.matches_word(i, "yo");
+  return s.matches(i, "y/o") || s.matches(i, "y.o.") || s.matches_word(i, "yo");
 }
 
 // The word that ends at `end` past at most three blanks or marks of `marks`
@@ -136,12 +139,14 @@ bool birthday_after(const Scan& s, size_t e) {
   return s.matches_word(e + 1, "birthday") || s.matches_word(e + 1, "bday");
 }
 
-// Whether the number at ws follows a verb of kAgeVerbs, or a person of
-// kPersons and a copula ("he is", "I am", "my father was", "she's", "I'm").
+// Whether the number at ws follows a verb of kAgeVerbs, a person of
+// kPersons and a copula ("he is", "I am", "my father was", "she's", "I'm"),
+// or a person of kPersonsOfAnAge and "of" ("a girl of 12").
 bool age_cue_before(const Scan& s, size_t ws) {
   const WordBefore verb = word_before(s, ws, "");
   if (verb.begin == verb.end) return false;
   if (is_one_of(s, verb, kAgeVerbs)) return true;
+  if (is_word(s, verb, "of")) return is_one_of(s, word_before(s, verb.begin, ""), kPersonsOfAnAge);
   WordBefore person;
   if (is_one_of(s, verb, kCopulas)) {
     person = word_before(s, verb.begin, "");

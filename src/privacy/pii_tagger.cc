@@ -2882,10 +2882,38 @@ StatusOr<PiiTagger> load_pii_tagger(const std::string& path) {
   return PiiTagger::parse(bytes.str(), path);
 }
 
+namespace {
+
+// Appends the ages set off after a name, as news writes them: "Jane Doe, 34,
+// of Springfield", "Mark Olsen (52) was": one to three digits, 1 to 129,
+// between ", " and "," or between " (" and ")", after a name of `out`.
+void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
+  const size_t spans = out.size();
+  for (size_t k = 0; k < spans; ++k) {
+    if (out[k].type != PiiType::kPerson) continue;
+    const size_t open = out[k].end;
+    if (open + 3 >= text.size()) continue;
+    const char close = text.substr(open, 2) == ", " ? ',' : text.substr(open, 2) == " (" ? ')' : '\0';
+    if (close == '\0') continue;
+    size_t end = open + 2;
+    int value = 0;
+    while (end < text.size() && end - (open + 2) < 3 && text[end] >= '0' && text[end] <= '9') {
+      value = value * 10 + (text[end] - '0');
+      ++end;
+    }
+    // (A fourth digit stands where the closing mark should.)
+    if (value < 1 || value > 129 || end >= text.size() || text[end] != close) continue;
+    out.push_back({PiiType::kAge, static_cast<uint32_t>(open + 2), static_cast<uint32_t>(end)});
+  }
+}
+
+}  // namespace
+
 void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out) {
   find_structured_pii(text, out);
   if (tagger == nullptr) return;
   tagger->tag(text, out);
+  add_appositive_ages(text, out);
   resolve_pii_overlaps(out);
   // A tagger's span cut short before a better one ends on its last word
   // (or a stop: "Apt."), or goes.

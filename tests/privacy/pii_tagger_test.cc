@@ -813,6 +813,33 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   }
 }
 
+// An age set off after a name, as news writes it ("Jane Doe, 34, of ...",
+// "Mark Olsen (52)"), is an age in the whole scan (find_pii), once.
+TEST(PiiTaggerTest, AnAgeSetOffAfterANameIsAnAge) {
+  const PiiTagger tagger =
+      flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "son", "told", "we", "to", "years", "old"}}});
+  auto ages = [&](const std::string& text) {
+    std::vector<PiiSpan> spans;
+    find_pii(text, &tagger, spans);
+    std::vector<std::string> out;
+    for (const PiiSpan& span : spans) {
+      if (span.type == PiiType::kAge) out.push_back(text.substr(span.begin, span.end - span.begin));
+    }
+    for (size_t k = 1; k < spans.size(); ++k) EXPECT_LE(spans[k - 1].end, spans[k].begin) << text;
+    return out;
+  };
+  EXPECT_EQ(ages("We told my son Zorvath, 12, it is late."), std::vector<std::string>{"12"});
+  EXPECT_EQ(ages("We told my son Zorvath (7) it is late."), std::vector<std::string>{"7"});
+  EXPECT_EQ(ages("We told my son Zorvath, 12 years old, it is late."), std::vector<std::string>{"12"});
+  // Not 0, not past 129, not four digits, not without its closing mark, not
+  // after a place.
+  for (const char* text : {"We told my son Zorvath, 0, it is late.", "We told my son Zorvath, 200, it is late.",
+                           "We told my son Zorvath, 0012, it is late.", "We told my son Zorvath, 12 it is late.",
+                           "We told my son Zorvath (12 it is late.", "We flew to Lisbon, 12, it is late."}) {
+    EXPECT_EQ(ages(text), std::vector<std::string>{}) << text;
+  }
+}
+
 // The words before or after a verb of speech are the speaker, where no
 // span covers them: "Zorvath shouted at us", "said Zorvath to us".
 TEST(PiiTaggerTest, AVerbOfSpeechIntroducesTheSpeaker) {

@@ -6,19 +6,21 @@
 // MAC_ADDRESS, DATE_TIME, DOMAIN_NAME (hosts and URLs), US_DRIVER_LICENSE and
 // US_PASSPORT (after their keywords), API_KEY (provider prefixes, JWTs,
 // key=value secrets, high-entropy tokens), PRIVATE_KEY (PEM blocks) and
-// PASSWORD (the value in password=... forms). Nothing depends on letter case,
-// since prompts may be lower-cased. Not found here: ZIP_CODE (a bare postal
-// code is only an address part; the tagger's STREET_ADDRESS covers it), and
-// the unstructured types (the learned tagger's; resolve_pii_overlaps merges
-// its spans with these). Each matcher's file documents its rules and what it
-// deliberately leaves out.
+// PASSWORD (the value in password=... forms); AGE, ZIP_CODE and STREET_ADDRESS
+// units where the words around a number say so ("aged 45", "zip code 94103",
+// "Apt. 217"), and NRP where the words around a group word describe someone
+// ("I am Catholic"). Nothing depends on letter case, since prompts may be
+// lower-cased. Not found here: a bare postal code (only an address part; the
+// tagger's STREET_ADDRESS covers it), and the unstructured types (the learned
+// tagger's; resolve_pii_overlaps merges its spans with these). Each matcher's
+// file documents its rules and what it deliberately leaves out.
 //
 // Why hand-written scanning instead of RE2/vectorscan: every type needs work
 // a regular expression cannot do (Luhn and mod-97 checksums, numeric ranges,
 // per-country IBAN lengths, a TLD table, keyword context before or after a
 // number, entropy), so a regex engine would only find candidates that still
 // need re-parsing, and a multi-pattern scan with ~20 patterns costs more than
-// this one: SIMD bit masks (SSE2, AVX2 where present) find the few bytes
+// this one: SIMD bit masks (SSE2, AVX2 or AVX-512 where present) find the few bytes
 // where a type can start (digits and a handful of marks), and only there a
 // matcher runs. Matchers read a bounded number of bytes (no backtracking);
 // a private key block, the one unbounded match, is skipped once found. So a
