@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tiergate/privacy/pii_dataset.h"
@@ -271,30 +272,19 @@ BENCHMARK(BM_DevRows)->Name("structured_scan/dev_rows")->MinTime(1.0);
 BENCHMARK(BM_Prompts)->Name("structured_scan/prompts")->MinTime(1.0);
 BENCHMARK(BM_English)->Name("structured_scan/english_1mb")->MinTime(1.0);
 BENCHMARK(BM_EnglishWithPii)->Name("structured_scan/english_1mb_pii")->MinTime(1.0);
-BENCHMARK_CAPTURE(BM_WorstCase, digits, std::string("1"))
-    ->Name("structured_scan/worst_case_1mb/digits")
-    ->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_WorstCase, spaced_digits, std::string("1 "))
-    ->Name("structured_scan/worst_case_1mb/spaced_digits")
-    ->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_WorstCase, dashed_digits, std::string("12-"))
-    ->Name("structured_scan/worst_case_1mb/dashed_digits")
-    ->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_WorstCase, dots, std::string("a."))
-    ->Name("structured_scan/worst_case_1mb/dots")
-    ->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_WorstCase, alnum, std::string("ab1"))
-    ->Name("structured_scan/worst_case_1mb/alnum")
-    ->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_WorstCase, ats, std::string("x@"))
-    ->Name("structured_scan/worst_case_1mb/ats")
-    ->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_WorstCase, key_headers, std::string("-----BEGIN RSA PRIVATE KEY-----\n"))
-    ->Name("structured_scan/worst_case_1mb/key_headers")
-    ->MinTime(0.5);
-BENCHMARK_CAPTURE(BM_WorstCase, colons, std::string(":"))
-    ->Name("structured_scan/worst_case_1mb/colons")
-    ->MinTime(0.5);
+// structured_scan/worst_case_1mb/<name>, one per piece.
+[[maybe_unused]] const bool kWorstCasesRegistered = [] {
+  const std::pair<const char*, const char*> pieces[] = {
+      {"digits", "1"}, {"spaced_digits", "1 "}, {"dashed_digits", "12-"},
+      {"dots", "a."},  {"alnum", "ab1"},       {"ats", "x@"},
+      {"key_headers", "-----BEGIN RSA PRIVATE KEY-----\n"},   {"colons", ":"}};
+  for (const auto& [name, piece] : pieces) {
+    benchmark::RegisterBenchmark((std::string("structured_scan/worst_case_1mb/") + name).c_str(), BM_WorstCase,
+                                 std::string(piece))
+        ->MinTime(0.5);
+  }
+  return true;
+}();
 BENCHMARK(BM_FullScanPrompts)->Name("full_scan_with_tagger/prompts")->MinTime(1.0);
 
 BENCHMARK_MAIN();
