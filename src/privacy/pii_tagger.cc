@@ -404,6 +404,20 @@ constexpr WordSet kNameCues(joined(joined(kSpeechVerbWords, kRelativeWords), std
 // Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
 
+// Nouns that end the names of companies and bodies as their suffixes do
+// ("Rand Corporation", "Ceiba Solutions", "Kroll Bond Ratings Agency"):
+// no person's or place's name ends in one.
+constexpr WordSet kOrganisationNouns(std::array<std::string_view, 22>{
+    "corporation", "incorporated", "company", "agency", "technologies", "solutions", "services", "networks",
+    "international", "insurance", "consulting", "associates", "partners", "holdings", "industries", "enterprises",
+    "ventures", "laboratories", "pharmaceuticals", "logistics", "analytics", "robotics"});
+constexpr size_t kShortestOrganisationNoun = 6;  // "agency"
+
+// Articles and possessives of two letters or more that open a noun
+// phrase: "The State Farm Insurance office".
+constexpr WordSet kDeterminers(std::array<std::string_view, 10>{"the", "an", "our", "their", "his", "her", "its", "my",
+                                                                "your", "this"});
+
 // The words that open a request or a question after a name and a comma at
 // the start of a line: "Anna, can I ...", "Bob, please ...".
 constexpr WordSet kAfterVocatives(std::array<std::string_view, 17>{
@@ -1167,6 +1181,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
+  if (mixed) add_named_organisations(text, marked_tokens, out, first_tagged);
   // The names added come after the decoded spans: back in order of begin.
   if (out.size() > decoded) {
     sort_by_begin(out, first_tagged);
@@ -2113,6 +2128,58 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   }
 }
 
+void PiiTagger::add_named_organisations(std::string_view text, std::span<const uint32_t> marked,
+                                        std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWordsBefore = 3;
+  // Whether token k + 1 follows token k one blank apart on its line.
+  auto apart = [&](size_t k) {
+    return k + 1 < n && !tokens[k + 1].newline_before && tokens[k].end + 1 == tokens[k + 1].begin &&
+           text[tokens[k].end] == ' ';
+  };
+  // A capitalised word of two letters or more.
+  auto capitalised = [&](size_t k) {
+    return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin));
+  };
+  auto capitalised_before = [&](size_t j) { return apart(j - 1) && capitalised(j - 1); };
+  for (const uint32_t j : marked) {
+    // (A marked token in small letters: the noun is capitalised. Most
+    // marked tokens are shorter than any noun of the list.)
+    if (j == 0 || tokens[j].end - tokens[j].begin < kShortestOrganisationNoun ||
+        !kOrganisationNouns.contains(text, tokens[j]) || span_over(out, j) != out.size()) {
+      continue;
+    }
+    // The name goes on past the noun: "The International Space Station".
+    if (apart(j) && capitalised(j + 1)) continue;
+    size_t from = j;
+    while (from > 0 && j - from < kMaxWordsBefore && capitalised_before(from) &&
+           span_over(out, from - 1) == out.size()) {
+      --from;
+    }
+    while (from < j && (kDeterminers.contains(text, tokens[from]) || token_is(text, tokens[from], "a"))) ++from;
+    // Nor an everyday word that opens the sentence: "When Corporation X pays".
+    if (from < j && opens_a_sentence(text, tokens, from) &&
+        (gazetteer_.lookup(word_hash(text, tokens[from])).full & common_categories_) != 0) {
+      ++from;
+    }
+    // A name, place or organisation of this tagger right before is the
+    // organisation's first words: "Hackett Publishing Company".
+    if (from > 0 && capitalised_before(from)) {
+      const size_t k = span_over(out, from - 1);
+      if (k >= first && k < out.size() && out[k].end == tokens[from - 1].end &&
+          (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
+           out[k].type == PiiType::kOrganization)) {
+        out[k] = {PiiType::kOrganization, out[k].begin, tokens[j].end};
+        if (tagger_cover().built) cover_span(out, k);
+        continue;
+      }
+    }
+    if (from == j) continue;
+    add_span(out, {PiiType::kOrganization, tokens[from].begin, tokens[j].end});
+  }
+}
+
 bool PiiTagger::listed_name(std::string_view text, size_t i) const {
   const TokenList& tokens = tagger_tokens();
   const Token& t = tokens[i];
@@ -2747,7 +2814,8 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     const uint16_t full = tagger_views()[t - 1].gazetteer.full;
     const bool thoroughfare = token_is(text, last, "street") || token_is(text, last, "road") ||
                               token_is(text, last, "avenue") || token_is(text, last, "boulevard");
-    if (span.type != PiiType::kOrganization && (full & company_categories_) != 0) {
+    if (span.type != PiiType::kOrganization &&
+        ((full & company_categories_) != 0 || (t - 1 > from && kOrganisationNouns.contains(text, last)))) {
       span.type = PiiType::kOrganization;
     } else if (t - 1 > from &&
                ((span.type == PiiType::kPerson && (full & street_suffix_categories_) != 0 && (full & name_categories_) == 0) ||

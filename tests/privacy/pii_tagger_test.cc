@@ -1715,6 +1715,22 @@ TEST(PiiTaggerTest, ANameEndingInACompanySuffixIsAnOrganisation) {
   EXPECT_EQ(found[0].type, PiiType::kOrganization);
   EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda Horvath Ltd");
 }
+// Trained on rows that call "Novak Solutions" a person, the tagger still
+// reports a name ending in a noun of companies' names as an organisation.
+TEST(PiiTaggerTest, ANameEndingInACompanysNounIsAnOrganisation) {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string name = kLast[k % kLast.size()] + (k % 2 == 0 ? " Solutions" : "");
+    rows.push_back({"Please call " + name + " tomorrow.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
+  }
+  const PiiTagger tagger = PiiTagger::train(rows, options(5, 1u << 12, 1));
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Please call " + kLast[0] + " Solutions tomorrow."),
+            std::vector<std::string>{"ORGANIZATION:" + kLast[0] + " Solutions"});
+  // Not the noun alone.
+  EXPECT_EQ(found("Please call Solutions tomorrow."), std::vector<std::string>{"PERSON:Solutions"});
+}
+
 // A tagger of names and organisations that learned them only after "call"
 // and "at" in text with capitals, and everyday words it leaves out.
 PiiTagger names_and_organisations_tagger() {
@@ -1786,6 +1802,50 @@ TEST(PiiTaggerTest, AnEverydayWordNamingAnOfficeIsAnOrganisation) {
   EXPECT_EQ(found("We met at the  Apple store today."), std::vector<std::string>{});
   EXPECT_EQ(found("We met at the Apple  store today."), std::vector<std::string>{});
   EXPECT_EQ(found("We met the 400 employees today."), std::vector<std::string>{});
+}
+
+// A noun that ends the names of companies and bodies ("Corporation",
+// "Solutions", "Agency") makes an organisation of the capitalised words
+// before it, found or not, in text with capitals.
+TEST(PiiTaggerTest, ANounEndingACompanysNameMakesAnOrganisation) {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string& name = kLast[k % kLast.size()];
+    rows.push_back({"Please call " + name + " tomorrow.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"when", "the", "state", "farm", "liquid", "publishing", "space", "station", "later",
+                                   "became", "in", "we", "met", "people", "today", "please", "call", "tomorrow", "solutions",
+                                   "company", "insurance", "robotics", "international", "corporation"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  const std::string& name = kLast[0];
+  ASSERT_EQ(found("Please call " + name + " tomorrow."), std::vector<std::string>{"PERSON:" + name});
+  // A name the tagger found that ends in the noun, or one right before it.
+  EXPECT_EQ(found("Please call " + name + " Solutions tomorrow."), std::vector<std::string>{"ORGANIZATION:" + name + " Solutions"});
+  EXPECT_EQ(found("Please call " + name + " Publishing Company tomorrow."),
+            std::vector<std::string>{"ORGANIZATION:" + name + " Publishing Company"});
+  // (Not a possessive's owner: "Novak's Publishing Company".)
+  EXPECT_EQ(found("Please call " + name + "'s Publishing Company tomorrow."),
+            (std::vector<std::string>{"PERSON:" + name, "ORGANIZATION:Publishing Company"}));
+  // Capitalised words the tagger left out, past an article or an everyday
+  // word that opens the sentence.
+  EXPECT_EQ(found("It later became Liquid Robotics in 1965."), std::vector<std::string>{"ORGANIZATION:Liquid Robotics"});
+  EXPECT_EQ(found("We met the State Farm Insurance people today."),
+            std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
+  EXPECT_EQ(found("The State Farm Insurance people met."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
+  EXPECT_EQ(found("When Liquid Robotics met."), std::vector<std::string>{"ORGANIZATION:Liquid Robotics"});
+  EXPECT_EQ(found("Who? The State Farm Insurance people."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
+  EXPECT_EQ(found("Who: The State Farm Insurance people."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
+  // Not the noun alone, nor one before more of the name, in small letters,
+  // across a line or two blanks, nor after an everyday word alone.
+  EXPECT_EQ(found("We met Insurance people today."), std::vector<std::string>{});
+  EXPECT_EQ(found("When Corporation X met."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met the International Space Station people."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met the Liquid International Space people."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met the liquid robotics people."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met Liquid\nRobotics people."), std::vector<std::string>{});
+  EXPECT_EQ(found("We met Liquid  Robotics people."), std::vector<std::string>{});
 }
 
 // Two words joined by "and" are two names or two organisations, even from

@@ -159,6 +159,15 @@ class PiiTagger {
   // which no place list knows becomes a name. In text with capitals, a
   // capitalised everyday word is a name between two names ("Bowman").
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // In text with capitals, adds an organisation over the capitalised words
+  // (up to three, past an article) one blank apart before a noun that ends
+  // the names of companies and bodies ("State Farm Insurance", "Liquid
+  // Robotics"), where no span covers the noun and no capitalised word
+  // follows it ("The International Space Station"); a name, place or
+  // organisation of out[first...] right before becomes its first words
+  // ("Hackett Publishing Company").
+  void add_named_organisations(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                               size_t first) const;
   // In text with capitals, adds the addresses that no span covers written
   // as a building's number, a street of one or two capitalised words none
   // of which is an everyday word, and its number, apart on one line ("50
