@@ -341,32 +341,53 @@ bool token_is(std::string_view text, const Token& t, std::string_view word) {
 
 // A few words of two or more small ASCII letters, asked of a token
 // whatever its case: most tokens are turned away by their first two letters
-// and length in one load, as these run for every marked token of a text.
+// and length in one load, as these run for every marked token of a text;
+// the others are compared with the words that open with the same two
+// letters only.
 template <size_t N>
 class WordSet {
+  static_assert(N < 256, "bucket offsets are bytes");
+
  public:
   consteval explicit WordSet(std::array<std::string_view, N> words) : words_(words) {
-    for (std::string_view w : words) lengths_[pair_index(w[0], w[1])] |= uint32_t{1} << w.size();
+    std::sort(words_.begin(), words_.end(), [](std::string_view x, std::string_view y) {
+      return pair_index(x[0], x[1]) < pair_index(y[0], y[1]);
+    });
+    for (std::string_view w : words_) lengths_[pair_index(w[0], w[1])] |= uint32_t{1} << w.size();
+    size_t k = 0;
+    for (size_t pair = 0; pair <= 26 * 26; ++pair) {
+      while (k < N && pair_index(words_[k][0], words_[k][1]) < pair) ++k;
+      first_[pair] = static_cast<uint8_t>(k);
+    }
   }
   // Whether a word of the set has t's first two letters and length.
-  bool may_contain(std::string_view text, const Token& t) const {
-    const size_t length = t.end - t.begin;
-    if (length < 2 || length > 31) return false;
-    const uint8_t a = kByteView[static_cast<unsigned char>(text[t.begin])].lower;
-    const uint8_t b = kByteView[static_cast<unsigned char>(text[t.begin + 1])].lower;
-    if (a < 'a' || a > 'z' || b < 'a' || b > 'z') return false;
-    return ((lengths_[pair_index(static_cast<char>(a), static_cast<char>(b))] >> length) & 1) != 0;
-  }
+  bool may_contain(std::string_view text, const Token& t) const { return bucket(text, t) < 26 * 26; }
   bool contains(std::string_view text, const Token& t) const {
-    return may_contain(text, t) &&
-           std::any_of(words_.begin(), words_.end(), [&](std::string_view w) { return token_is(text, t, w); });
+    const size_t pair = bucket(text, t);
+    if (pair == 26 * 26) return false;
+    for (size_t k = first_[pair]; k < first_[pair + 1]; ++k) {
+      if (token_is(text, t, words_[k])) return true;
+    }
+    return false;
   }
 
  private:
   static constexpr size_t pair_index(char a, char b) {
     return static_cast<size_t>(a - 'a') * 26 + static_cast<size_t>(b - 'a');
   }
-  std::array<std::string_view, N> words_;
+  // The pair index of t's first two letters when a word of the set opens
+  // with them and has t's length; else 26 * 26.
+  size_t bucket(std::string_view text, const Token& t) const {
+    const size_t length = t.end - t.begin;
+    if (length < 2 || length > 31) return 26 * 26;
+    const uint8_t a = kByteView[static_cast<unsigned char>(text[t.begin])].lower;
+    const uint8_t b = kByteView[static_cast<unsigned char>(text[t.begin + 1])].lower;
+    if (a < 'a' || a > 'z' || b < 'a' || b > 'z') return 26 * 26;
+    const size_t pair = pair_index(static_cast<char>(a), static_cast<char>(b));
+    return ((lengths_[pair] >> length) & 1) != 0 ? pair : 26 * 26;
+  }
+  std::array<std::string_view, N> words_;  // by their first two letters
+  std::array<uint8_t, 26 * 26 + 1> first_{};  // words_[first_[ab], first_[ab + 1]) open with ab
   std::array<uint32_t, 26 * 26> lengths_{};  // bit k of [ab]: a word of k letters opens with ab
 };
 
