@@ -1194,11 +1194,19 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     reset_cover();
   }
   const size_t decoded = out.size();
-  cut_envelopes(text, out, first_tagged, decoded);
-  add_house_numbers(text, out, first_tagged, decoded);
-  add_address_lines(text, out, decoded, mixed);
+  // The passes that read addresses only, and change nothing without one
+  // (most texts have none), are not entered then: their code stays out of
+  // the instruction cache.
+  auto has_address = [&] {
+    return std::any_of(out.begin(), out.end(), [](const PiiSpan& span) { return span.type == PiiType::kStreetAddress; });
+  };
+  if (has_address()) {
+    cut_envelopes(text, out, first_tagged, decoded);
+    add_house_numbers(text, out, first_tagged, decoded);
+    add_address_lines(text, out, decoded, mixed);
+  }
   add_postcodes_after_places(text, out, first_tagged, decoded);
-  add_letterheads(text, out, first_tagged, decoded, mixed);
+  if (has_address()) add_letterheads(text, out, first_tagged, decoded, mixed);
   add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   add_joined_names(text, out, first_tagged, mixed);
@@ -1207,15 +1215,19 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (out.size() > decoded) {
     sort_by_begin(out, first_tagged);
   }
-  add_street_lines(text, out, first_tagged);
-  split_house_numbers(text, out, first_tagged);
-  join_addresses_in_sentences(text, out, first_tagged);
+  if (has_address()) {
+    add_street_lines(text, out, first_tagged);
+    split_house_numbers(text, out, first_tagged);
+    join_addresses_in_sentences(text, out, first_tagged);
+  }
   join_envelopes_below_headings(text, out, first_tagged);
   join_street_corners(text, marked_tokens, out, first_tagged, mixed);
-  split_address_lists(text, out, first_tagged);
-  split_street_places(text, out, first_tagged, mixed);
+  if (has_address()) {
+    split_address_lists(text, out, first_tagged);
+    split_street_places(text, out, first_tagged, mixed);
+  }
   split_name_titles(text, out, first_tagged);
-  join_words_before_addresses(text, out, first_tagged, mixed);
+  if (has_address()) join_words_before_addresses(text, out, first_tagged, mixed);
   split_coordinated_names(text, out, first_tagged);
   type_envelope_places(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
