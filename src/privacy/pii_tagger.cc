@@ -79,6 +79,25 @@ uint64_t word_hash(std::string_view text, const Token& t) {
   return word;
 }
 
+// The hash of a name of several words as the word lists write it ("South
+// Korea", "Saint Vincent and the Grenadines"): its bytes in small letters,
+// each run of blanks as one space. No token hashes alike (word_hash() reads
+// no blank), so phrases share the gazetteer's table with words.
+uint64_t phrase_hash(std::string_view phrase) {
+  uint64_t h = kFnvOffset;
+  bool blank = false;
+  for (const char c : phrase) {
+    if (c == ' ' || c == '\t') {
+      blank = true;
+      continue;
+    }
+    if (blank) h = (h ^ ' ') * kFnvPrime;
+    blank = false;
+    h = (h ^ kByteView[static_cast<unsigned char>(c)].lower) * kFnvPrime;
+  }
+  return h;
+}
+
 // The length of the token `s` (n bytes) without a possessive ending: "'s"
 // or "’s" (U+2019), either case, after at least one byte; n when it has none.
 size_t possessive_stem(const unsigned char* s, size_t n) {
@@ -793,6 +812,12 @@ bool mixed_case(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
 }
 
+// Whether a word list of this category names places: "city", "country",
+// "state" (as PiiTagger::find_categories() reads them).
+bool is_place_list(std::string_view category) {
+  return category.starts_with("city") || category.starts_with("country") || category.starts_with("state");
+}
+
 // The gazetteer of `lists`, keyed by the tagger's word hash: an entry that
 // is one word is a full match, each word of a longer entry a part match.
 Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
@@ -809,6 +834,9 @@ Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
       for (const Token& t : tokens) {
         if (is_word(t)) g.add(word_hash(entry, t), c, full);
       }
+      // A place's name of several words is also a full match as a whole
+      // (PiiTagger::join_place_names()).
+      if (!full && is_place_list(lists[c].category)) g.add(phrase_hash(entry), c, true);
     }
   }
   return g;
@@ -992,10 +1020,15 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   // The views' vector only grows: resizing it walks every element.
   if (views.size() < tokens.size()) views.resize(tokens.size());
   viewed.assign(tokens.size(), 0);
+  // The tokens viewed that are one word of a longer place's name
+  // (join_place_names()), in the order they were viewed.
+  thread_local IndexList place_words;
+  place_words.clear();
   auto view = [&](size_t j) {
     if (viewed[j] < 2) {
       views[j] = view_of(text, tokens[j], gazetteer_);
       viewed[j] = 2;
+      if ((views[j].gazetteer.part & place_categories_) != 0) place_words.push_back(static_cast<uint32_t>(j));
     }
   };
   auto view_word = [&](size_t j) {
@@ -1193,6 +1226,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     sort_by_begin(out, first_tagged);
     reset_cover();
   }
+  std::sort(place_words.begin(), place_words.end());
+  join_place_names(text, place_words, viewed, out, first_tagged, mixed);
   const size_t decoded = out.size();
   // The passes that read addresses only, and change nothing without one
   // (most texts have none), are not entered then: their code stays out of
@@ -2159,6 +2194,78 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       }
     }
   }
+}
+
+void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t> place_words,
+                                 std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first,
+                                 bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  const ViewList& views = tagger_views();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxTokens = 8;  // "Saint Vincent and the Grenadines": 5
+  // Token k, viewed, is one word of a longer place's name.
+  auto place_part = [&](size_t k) {
+    return k < n && viewed[k] == 2 && (views[k].gazetteer.part & place_categories_) != 0;
+  };
+  auto word = [&](size_t k) { return is_word_byte(static_cast<unsigned char>(text[tokens[k].begin])); };
+  std::vector<PiiSpan> places;
+  size_t done = 0;  // the tokens before it are a place's name found
+  for (size_t c = 0; c + 1 < place_words.size(); ++c) {
+    const size_t t = place_words[c];
+    // Another word of a place's name among the next three on the line (most
+    // such words stand alone: "New", "Saint").
+    if (t < done || place_words[c + 1] > t + 3) continue;
+    // The longest name of the lists that opens at t, on its line: its
+    // phrase_hash() grows token by token (a token's is its word hash), over
+    // marks and words of places' names ("St. Petersburg", "Trinidad and
+    // Tobago"), and is looked up where such a word ends it.
+    size_t last = t;
+    uint64_t hash = views[t].word;
+    for (size_t k = t + 1; k < n && k < t + kMaxTokens && !tokens[k].newline_before; ++k) {
+      if (word(k) && !place_part(k)) break;
+      if (tokens[k].begin > tokens[k - 1].end) hash = (hash ^ ' ') * kFnvPrime;
+      for (uint32_t b = tokens[k].begin; b < tokens[k].end; ++b) {
+        hash = (hash ^ kByteView[static_cast<unsigned char>(text[b])].lower) * kFnvPrime;
+      }
+      if (place_part(k) && (gazetteer_.lookup(hash).full & place_categories_) != 0) last = k;
+    }
+    if (last == t) continue;
+    // No span found before tagging overlaps it, and the tagger's that do are
+    // names, places or organisations inside it; without one, in text with
+    // capitals, its words but the joining ones are capitalised.
+    const uint32_t begin = tokens[t].begin, end = tokens[last].end;
+    bool fits = true, found = false, named = false;
+    for (size_t k = t; k <= last && fits; ++k) {
+      // Where the tagger found nothing, not everyday words alone: "Country
+      // Club", "Long Beach".
+      if (word(k) && !named) {
+        const Gazetteer::Match m = viewed[k] == 2 ? views[k].gazetteer : gazetteer_.lookup(word_hash(text, tokens[k]));
+        named = (m.full & common_categories_) == 0;
+      }
+      const size_t s = span_over(out, k);
+      if (s == out.size()) {
+        fits = !mixed || !word(k) || opens_with_a_capital(text.substr(tokens[k].begin)) ||
+               joining_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin));
+        continue;
+      }
+      found = true;
+      fits = s >= first && out[s].begin >= begin && out[s].end <= end &&
+             (out[s].type == PiiType::kPerson || out[s].type == PiiType::kLocation ||
+              out[s].type == PiiType::kOrganization);
+    }
+    if (!fits || (!found && !named)) continue;
+    for (size_t k = t; k <= last && found; ++k) {
+      const size_t s = span_over(out, k);
+      if (s != out.size()) out[s].end = out[s].begin;  // dropped below
+    }
+    places.push_back({PiiType::kLocation, begin, end});
+    done = last + 1;
+  }
+  if (places.empty()) return;
+  std::erase_if(out, [](const PiiSpan& span) { return span.end == span.begin; });
+  out.insert(out.end(), places.begin(), places.end());
+  sort_by_begin(out, first);
+  reset_cover();
 }
 
 void PiiTagger::add_named_organisations(std::string_view text, std::span<const uint32_t> marked,

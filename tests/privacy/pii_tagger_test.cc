@@ -922,6 +922,48 @@ TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
   EXPECT_EQ(typed_spans(tagger, "Chad was super fun to visit!"), std::vector<std::string>{"PERSON:Chad"});
 }
 
+// A place's name of several words that the word lists hold whole is one
+// place: over what the tagger found inside it, or where it found nothing,
+// capitalised in text with capitals and not of everyday words alone.
+TEST(PiiTaggerTest, APlacesNameOfSeveralWordsIsOnePlace) {
+  std::vector<PiiExample> train;
+  const std::vector<std::string> places = {"Norway", "Korea", "Chad", "Peru", "Kenya", "Fiji"};
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& place = places[k % places.size()];
+    train.push_back({"She moved here from " + place + " last year.", {{PiiType::kLocation, 20, static_cast<uint32_t>(20 + place.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"city", {"Country Club", "New York", "St. Petersburg", "Korea Bay"}},
+                  {"common_word", {"she", "moved", "here", "from", "last", "year", "we", "met", "at", "the", "country",
+                                   "club", "new", "south", "and", "today", "love", "isle", "of", "man"}},
+                  {"country", {"Norway", "Korea", "Chad", "Peru", "Kenya", "Fiji", "South Korea", "Trinidad and Tobago",
+                               "Isle of Man", "Saint Vincent and the Grenadines"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(found("She moved here from Korea last year."), std::vector<std::string>{"LOCATION:Korea"});
+  EXPECT_EQ(found("She moved here from South Korea last year."), std::vector<std::string>{"LOCATION:South Korea"});
+  EXPECT_EQ(found("She moved here from Trinidad and Tobago last year."),
+            std::vector<std::string>{"LOCATION:Trinidad and Tobago"});
+  EXPECT_EQ(found("She moved here from Isle of Man last year."), std::vector<std::string>{"LOCATION:Isle of Man"});
+  EXPECT_EQ(found("She moved here from Saint Vincent and the Grenadines last year."),
+            std::vector<std::string>{"LOCATION:Saint Vincent and the Grenadines"});
+  EXPECT_EQ(found("She moved here from St. Petersburg last year."), std::vector<std::string>{"LOCATION:St. Petersburg"});
+  EXPECT_EQ(found("she moved here from south korea last year."), std::vector<std::string>{"LOCATION:south korea"});
+  EXPECT_EQ(found("We love New York today."), std::vector<std::string>{"LOCATION:New York"});
+  // Not of everyday words alone where the tagger found nothing, nor in
+  // small letters in text with capitals, nor across a line.
+  EXPECT_EQ(found("we met at the country club today."), std::vector<std::string>{});
+  EXPECT_EQ(found("We love new york today."), std::vector<std::string>{});
+  // One name at a time: not "Korea Bay" inside "South Korea Bay".
+  const std::vector<std::string> bay = found("She moved here from South Korea Bay last year.");
+  EXPECT_EQ(std::count(bay.begin(), bay.end(), "LOCATION:South Korea"), 1);
+  EXPECT_EQ(std::count(bay.begin(), bay.end(), "LOCATION:Korea Bay"), 0);
+  const std::vector<std::string> small = found("She moved here from South korea last year.");
+  EXPECT_EQ(std::count(small.begin(), small.end(), "LOCATION:South korea"), 0);
+  const std::vector<std::string> across = found("We love New\nYork today.");
+  EXPECT_EQ(std::count(across.begin(), across.end(), "LOCATION:New\nYork"), 0);
+}
+
 // A name alone on its line between an address ending the line above and a
 // place opening the line below is an envelope's town: a place. The address
 // above may be one the tagger found or a unit the structured detectors

@@ -159,6 +159,17 @@ class PiiTagger {
   // which no place list knows becomes a name. In text with capitals, a
   // capitalised everyday word is a name between two names ("Bowman").
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // A place's name of several words that the word lists hold whole ("South
+  // Korea", "Saint Vincent and the Grenadines", "Democratic Republic of the
+  // Congo") is one place, over the names, places and organisations the
+  // tagger found inside it ("Korea"), or where it found none, in text with
+  // capitals when its words but the joining ones are capitalised and one
+  // is no everyday word ("Country Club" is a town too); not where a span
+  // found before tagging overlaps it, nor one of another type. It opens at
+  // one of `place_words` (in order: the tokens viewed, `viewed` 2, that are
+  // one word of a longer place's name), with another within three tokens.
+  void join_place_names(std::string_view text, std::span<const uint32_t> place_words,
+                        std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // In text with capitals, adds an organisation over the capitalised words
   // (up to three, past an article) one blank apart before a noun that ends
   // the names of companies and bodies ("State Farm Insurance", "Liquid
