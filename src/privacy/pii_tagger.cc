@@ -1233,7 +1233,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   // (most texts have none), are not entered then: their code stays out of
   // the instruction cache.
   auto has_address = [&] {
-    return std::any_of(out.begin(), out.end(), [](const PiiSpan& span) { return span.type == PiiType::kStreetAddress; });
+    return std::any_of(out.begin(), out.end(),
+                       [](const PiiSpan& span) { return span.type == PiiType::kStreetAddress; });
   };
   if (has_address()) {
     cut_envelopes(text, out, first_tagged, decoded);
