@@ -436,10 +436,22 @@ consteval std::array<std::string_view, A + B> joined(const std::array<std::strin
   return out;
 }
 
-// The words next to a name that introduce it: the verbs of speech, the
-// relatives, "is" (of "name is") and "name's". A token that none of them
-// may be (by its first two letters and length) needs no closer look.
-constexpr WordSet kNameCues(joined(joined(kSpeechVerbWords, kRelativeWords), std::array<std::string_view, 2>{"is", "name's"}));
+// Verbs of giving and showing, whose receiver, named before "his", "her"
+// or "their", is a person: "had given Selam his address", "sent Anna her
+// keys". ("told" and "asked" are verbs of speech.)
+constexpr std::array<std::string_view, 18> kGiveVerbWords = {
+    "gave",  "given", "give",  "gives", "giving", "sent",  "send",    "sends",  "showed",
+    "shown", "show",  "shows", "handed", "hand",  "offered", "lent", "promised", "paid"};
+constexpr WordSet kGiveVerbs(kGiveVerbWords);
+// "his", "her", "their": a possessive of persons after the receiver.
+constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
+
+// The words next to a name that introduce it: the verbs of speech and of
+// giving, the relatives, "is" (of "name is") and "name's". A token that
+// none of them may be (by its first two letters and length) needs no
+// closer look.
+constexpr WordSet kNameCues(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
+                                   std::array<std::string_view, 2>{"is", "name's"}));
 
 // Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
@@ -2137,12 +2149,51 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (mixed && !first_word) return true;
     return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
   };
+  // Token j, after a verb of giving and before "his", "her" or "their" past
+  // the name's words: the receiver, a person ("had given Selam his
+  // address"); not an everyday word, in text without capitals none the
+  // everyday lists know at all.
+  auto given_to = [&](size_t j) {
+    if (j < 1 || tokens[j].newline_before || (mixed && tokens[j - 1].marked) || !word(j) ||
+        tokens[j].end - tokens[j].begin < 2 || !kGiveVerbs.contains(text, tokens[j - 1])) {
+      return false;
+    }
+    size_t to = j;
+    while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
+    if (to + 1 >= n || tokens[to + 1].newline_before || !kPersonsPossessives.contains(text, tokens[to + 1])) return false;
+    for (size_t k = j; k <= to; ++k) {
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+      if (everyday(m) || (!mixed && (m.full & common_categories_) != 0)) return false;
+    }
+    // A name, place or organisation of this tagger that opens with the name
+    // becomes it: one that stops short of its words ("Zorvath" of "Zorvath
+    // Quillborne") where no other span covers them, or that ran on over the
+    // possessive ("Zorvath her").
+    const size_t k = span_over(out, j);
+    if (k >= first && k < out.size() && out[k].begin == tokens[j].begin && out[k].end <= tokens[to + 1].end &&
+        (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
+         out[k].type == PiiType::kOrganization)) {
+      bool free = true;
+      for (size_t t = j + 1; t <= to && free; ++t) free = tokens[t].end <= out[k].end || span_over(out, t) == out.size();
+      if (!free) return false;
+      const bool shorter = tokens[to].end < out[k].end;
+      out[k] = {PiiType::kPerson, tokens[j].begin, tokens[to].end};
+      if (shorter) {
+        reset_cover();  // (the possessive is no longer covered)
+      } else if (tagger_cover().built) {
+        cover_span(out, k);
+      }
+      return true;
+    }
+    name(j, to);
+    return true;
+  };
   // (A cue is in small letters: in text with capitals, not marked.)
   auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     const bool cue_before = j > 0 && may_be_cue(j - 1);
-    if (cue_before && after_a_name_cue(j)) continue;
+    if (cue_before && (after_a_name_cue(j) || given_to(j))) continue;
     if ((cue_before || (j + 1 < n && may_be_cue(j + 1))) && speaker(j)) continue;
     // In text with capitals, an English title in small letters before a
     // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").

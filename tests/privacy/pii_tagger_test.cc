@@ -813,6 +813,27 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   }
 }
 
+// After a verb of giving, a word before "his", "her" or "their" is the
+// receiver, a person: "had given Selam his address". A place the tagger
+// took it for becomes one.
+TEST(PiiTaggerTest, AVerbOfGivingIntroducesTheReceiver) {
+  const PiiTagger tagger = flew_to_places_tagger(
+      {{"common_word", {"the", "it", "its", "had", "we", "given", "gave", "sent", "his", "her", "their", "address", "keys"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  EXPECT_EQ(names("We had given Zorvath his address."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("We sent Zorvath Quillborne her keys."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("we gave zorvath their keys."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("We had given " + kCities[0] + " his address."), std::vector<std::string>{kCities[0]});
+  // Not without the possessive after the name, across a line, an everyday
+  // word, a letter alone, nor after another verb.
+  for (const char* text : {"We had given Zorvath the address.", "We had given Zorvath\nhis address.",
+                           "We had given\nZorvath his address.", "We gave it its keys.", "We gave the his keys.",
+                           "We gave Q his keys.", "We had Zorvath his keys.", "Where is Zorvath their keys?",
+                           "we gave the his keys."}) {
+    EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
+  }
+}
+
 // An age set off after a name, as news writes it ("Jane Doe, 34, of ...",
 // "Mark Olsen (52)"), is an age in the whole scan (find_pii), once.
 TEST(PiiTaggerTest, AnAgeSetOffAfterANameIsAnAge) {
