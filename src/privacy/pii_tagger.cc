@@ -447,11 +447,11 @@ constexpr WordSet kGiveVerbs(kGiveVerbWords);
 constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
 
 // The words next to a name that introduce it: the verbs of speech and of
-// giving, the relatives, "is" (of "name is") and "name's". A token that
-// none of them may be (by its first two letters and length) needs no
-// closer look.
+// giving, the relatives, "is" (of "name is"), "name's" and "starring". A
+// token that none of them may be (by its first two letters and length)
+// needs no closer look.
 constexpr WordSet kNameCues(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
-                                   std::array<std::string_view, 2>{"is", "name's"}));
+                                   std::array<std::string_view, 3>{"is", "name's", "starring"}));
 
 // Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
@@ -2149,28 +2149,19 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (mixed && !first_word) return true;
     return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
   };
-  // Token j, after a verb of giving and before "his", "her" or "their" past
-  // the name's words: the receiver, a person ("had given Selam his
-  // address"); not an everyday word, in text without capitals none the
-  // everyday lists know at all.
-  auto given_to = [&](size_t j) {
-    if (j < 1 || tokens[j].newline_before || (mixed && tokens[j - 1].marked) || !word(j) ||
-        tokens[j].end - tokens[j].begin < 2 || !kGiveVerbs.contains(text, tokens[j - 1])) {
-      return false;
-    }
-    size_t to = j;
-    while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
-    if (to + 1 >= n || tokens[to + 1].newline_before || !kPersonsPossessives.contains(text, tokens[to + 1])) return false;
+  // Tokens [j, to], none an everyday word (in text without capitals none the
+  // everyday lists know), are a person after a cue: a name, place or
+  // organisation of this tagger that opens with them becomes the name, one
+  // that stops short of their words ("Zorvath" of "Zorvath Quillborne")
+  // where no other span covers them, or that ran on to token `until`
+  // ("Zorvath her" before "her keys").
+  auto named_after_a_cue = [&](size_t j, size_t to, size_t until) {
     for (size_t k = j; k <= to; ++k) {
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
       if (everyday(m) || (!mixed && (m.full & common_categories_) != 0)) return false;
     }
-    // A name, place or organisation of this tagger that opens with the name
-    // becomes it: one that stops short of its words ("Zorvath" of "Zorvath
-    // Quillborne") where no other span covers them, or that ran on over the
-    // possessive ("Zorvath her").
     const size_t k = span_over(out, j);
-    if (k >= first && k < out.size() && out[k].begin == tokens[j].begin && out[k].end <= tokens[to + 1].end &&
+    if (k >= first && k < out.size() && out[k].begin == tokens[j].begin && out[k].end <= tokens[until].end &&
         (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
          out[k].type == PiiType::kOrganization)) {
       bool free = true;
@@ -2179,7 +2170,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       const bool shorter = tokens[to].end < out[k].end;
       out[k] = {PiiType::kPerson, tokens[j].begin, tokens[to].end};
       if (shorter) {
-        reset_cover();  // (the possessive is no longer covered)
+        reset_cover();  // (the words after it are no longer covered)
       } else if (tagger_cover().built) {
         cover_span(out, k);
       }
@@ -2188,12 +2179,46 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     name(j, to);
     return true;
   };
+  // The words of a name that opens at token j, after a cue at j - 1 (in
+  // small letters) on its line: in text with capitals the capitalised words,
+  // up to three; without capitals the word, past a joining word ("de
+  // vaan"). The last of them, or tokens.size() when there is none.
+  auto name_words_after_a_cue = [&](size_t j) {
+    if (j < 1 || tokens[j].newline_before || (mixed && tokens[j - 1].marked) || !word(j) ||
+        tokens[j].end - tokens[j].begin < 2) {
+      return n;
+    }
+    size_t to = j;
+    if (mixed) {
+      while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
+    } else if (to + 1 < n && !tokens[to + 1].newline_before && word(to + 1) &&
+               joining_word(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin))) {
+      ++to;
+    }
+    return to;
+  };
+  // Token j, after a verb of giving and before "his", "her" or "their" past
+  // the name's words: the receiver, a person ("had given Selam his
+  // address").
+  auto given_to = [&](size_t j) {
+    if (j < 1 || !kGiveVerbs.contains(text, tokens[j - 1])) return false;
+    const size_t to = name_words_after_a_cue(j);
+    if (to + 1 >= n || tokens[to + 1].newline_before || !kPersonsPossessives.contains(text, tokens[to + 1])) return false;
+    return named_after_a_cue(j, to, to + 1);
+  };
+  // Token j after "starring": an actor ("directed by Joshua Trevisano and
+  // starring Morrow").
+  auto starring = [&](size_t j) {
+    if (j < 1 || !token_is(text, tokens[j - 1], "starring")) return false;
+    const size_t to = name_words_after_a_cue(j);
+    return to < n && named_after_a_cue(j, to, to);
+  };
   // (A cue is in small letters: in text with capitals, not marked.)
   auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     const bool cue_before = j > 0 && may_be_cue(j - 1);
-    if (cue_before && (after_a_name_cue(j) || given_to(j))) continue;
+    if (cue_before && (after_a_name_cue(j) || given_to(j) || starring(j))) continue;
     if ((cue_before || (j + 1 < n && may_be_cue(j + 1))) && speaker(j)) continue;
     // In text with capitals, an English title in small letters before a
     // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").
@@ -2229,7 +2254,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         continue;
       }
     }
-    if (j + 2 >= n) break;
+    if (j + 2 >= n) continue;
     // Neither a title (a stop right after it) nor a line's first word.
     if (j > 0 && !tokens[j].newline_before && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {
       continue;

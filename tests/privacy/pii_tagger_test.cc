@@ -834,6 +834,23 @@ TEST(PiiTaggerTest, AVerbOfGivingIntroducesTheReceiver) {
   }
 }
 
+// After "starring", a word no list knows as an everyday word is an actor,
+// with the capitalised words after it; in text without capitals past a
+// joining word ("starring de vaan").
+TEST(PiiTaggerTest, StarringIntroducesAnActor) {
+  const PiiTagger tagger = flew_to_places_tagger({{"common_word", {"the", "it", "and", "film", "starring", "we", "saw"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  EXPECT_EQ(names("We saw the film starring Zorvath"), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("We saw the film starring Zorvath Quillborne."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("we saw the film starring zorvath"), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("we saw the film starring de vaan"), std::vector<std::string>{"de vaan"});
+  EXPECT_EQ(names("We saw the film starring " + kCities[0] + "."), std::vector<std::string>{kCities[0]});
+  for (const char* text : {"We saw the film starring it.", "We saw the film starring\nZorvath.", "We saw the film Zorvath.",
+                           "we saw the film starring the"}) {
+    EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
+  }
+}
+
 // An age set off after a name, as news writes it ("Jane Doe, 34, of ...",
 // "Mark Olsen (52)"), is an age in the whole scan (find_pii), once.
 TEST(PiiTaggerTest, AnAgeSetOffAfterANameIsAnAge) {
