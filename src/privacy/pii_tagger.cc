@@ -2966,11 +2966,6 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
     if ((m.full & country_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0) span.type = PiiType::kLocation;
   }
-  // A name or an organisation after words that announce a place is one
-  // ("grew up in Monroe", "home city Florida").
-  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && after_a_place_cue(text, tokens, from)) {
-    span.type = PiiType::kLocation;
-  }
   // A full stop after a word of four letters or more that is neither a
   // company suffix nor a street word (as "Corp." is) ends the sentence,
   // not the value: "Cautionary Tales.", "Belarus.".
@@ -2998,6 +2993,12 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && to - from == 1 &&
       only_a_name(text, from)) {
     span.type = PiiType::kPerson;
+  }
+  // A name or an organisation after words that announce a place is one
+  // ("grew up in Monroe", "home city Florida"), even a word only a name
+  // list knows ("grew up in grasse").
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && after_a_place_cue(text, tokens, from)) {
+    span.type = PiiType::kLocation;
   }
   // A name with a number in it or right after it on its line is a street
   // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an

@@ -1051,6 +1051,11 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   }
   EXPECT_EQ(typed_spans(tagger, "We wrote to the friends of Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   EXPECT_EQ(typed_spans(tagger, "We wrote to the city\nWanda today."), std::vector<std::string>{"PERSON:Wanda"});
+  // Even a word that only a name list knows, which is a name elsewhere.
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}};
+  const PiiTagger listed = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(listed, "We wrote to people who grew up in Wanda today."), std::vector<std::string>{"LOCATION:Wanda"});
 }
 
 // In the whole scan, an age or a group that the words around it confirm
