@@ -2213,12 +2213,59 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const size_t to = name_words_after_a_cue(j);
     return to < n && named_after_a_cue(j, to, to);
   };
+  // Token j after words that announce a place ("grew up in", "moved here
+  // from": after_a_place_cue()), with the words after it that no list knows
+  // as everyday words, up to three (in text with capitals, capitalised),
+  // where they end the clause (a mark, the line's or the text's end): a
+  // place ("grew up in onnezies."). A name, place or organisation of this
+  // tagger that opens with them becomes it (the cue in finish_span() does
+  // not see the names added outside the decoder's spans).
+  auto place_after_a_cue = [&](size_t j) {
+    // (Without the everyday lists, any word would do: "from … last year".)
+    if (common_categories_ == 0 || !after_a_place_cue(text, tokens, j)) return false;
+    auto place_word = [&](size_t k) {
+      if (!word(k) || tokens[k].end - tokens[k].begin < 2 ||
+          !opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
+        return false;
+      }
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+      return (m.full & common_categories_) == 0;
+    };
+    if (!place_word(j)) return false;
+    size_t to = j;
+    while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && place_word(to + 1)) ++to;
+    if (to + 1 < n && !tokens[to + 1].newline_before && is_word_byte(static_cast<unsigned char>(text[tokens[to + 1].begin]))) {
+      return false;
+    }
+    const size_t k = span_over(out, j);
+    if (k == out.size()) {
+      for (size_t t = j + 1; t <= to; ++t) {
+        if (span_over(out, t) != out.size()) return false;
+      }
+      add_span(out, {PiiType::kLocation, tokens[j].begin, tokens[to].end});
+      return true;
+    }
+    // A span of this tagger that opens with them and stops short of their
+    // words, where no other span covers those ("Zrvx" of "Zrvx Qlbrn").
+    if (k < first || out[k].begin != tokens[j].begin || out[k].end > tokens[to].end ||
+        !(out[k].type == PiiType::kPerson || out[k].type == PiiType::kOrganization ||
+          out[k].type == PiiType::kLocation)) {
+      return false;
+    }
+    for (size_t t = j + 1; t <= to; ++t) {
+      if (tokens[t].end > out[k].end && span_over(out, t) != out.size()) return false;
+    }
+    out[k] = {PiiType::kLocation, tokens[j].begin, tokens[to].end};
+    if (tagger_cover().built) cover_span(out, k);
+    return true;
+  };
   // (A cue is in small letters: in text with capitals, not marked.)
   auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     const bool cue_before = j > 0 && may_be_cue(j - 1);
     if (cue_before && (after_a_name_cue(j) || given_to(j) || starring(j))) continue;
+    if (place_after_a_cue(j)) continue;
     if ((cue_before || (j + 1 < n && may_be_cue(j + 1))) && speaker(j)) continue;
     // In text with capitals, an English title in small letters before a
     // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").

@@ -1058,6 +1058,29 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   EXPECT_EQ(typed_spans(listed, "We wrote to people who grew up in Wanda today."), std::vector<std::string>{"LOCATION:Wanda"});
 }
 
+// After a place's cue, words that no list knows as everyday words and that
+// end the clause are a place, where the tagger found nothing there.
+TEST(PiiTaggerTest, UnknownWordsAfterAPlaceCueAreAPlace) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()];
+    train.push_back({"We wrote to " + name + " today.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"we", "wrote", "to", "today", "he", "she", "grew", "up", "in", "moved", "here", "from",
+                                   "poverty", "with", "his", "family", "born"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("he grew up in onnezies."), std::vector<std::string>{"LOCATION:onnezies"});
+  EXPECT_EQ(found("She grew up in Zrvx Qlbrn."), std::vector<std::string>{"LOCATION:Zrvx Qlbrn"});
+  EXPECT_EQ(found("she moved here from zrvx"), std::vector<std::string>{"LOCATION:zrvx"});
+  // Not an everyday word, a number, a sign, nor words that go on.
+  for (const char* text : {"he grew up in poverty.", "she was born in 1990.", "she moved here from \u2026.",
+                           "he grew up in onnezies with his family."}) {
+    EXPECT_EQ(found(text), std::vector<std::string>{}) << text;
+  }
+}
+
 // In the whole scan, an age or a group that the words around it confirm
 // wins over the tagger's guess at the same words; and a number with small
 // words after it is no address.
