@@ -517,24 +517,23 @@ bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t fr
   if (!((n == 2 && (c == 'o' || c == 'i')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) || (n == 7 && c == 'v'))) {
     return false;
   }
-  // Whether the words `words` stand right before `from`, one line with it.
-  auto before = [&](std::initializer_list<std::string_view> words) {
-    if (from < words.size()) return false;
-    size_t j = from - words.size();
-    for (std::string_view w : words) {
-      if (!token_is(text, tokens[j], w) || tokens[j + 1].newline_before) return false;
-      ++j;
-    }
-    return true;
-  };
-  for (std::string_view settlement : {"city", "town", "village"}) {
-    if (before({settlement}) || before({settlement, "of"})) return true;
+  // Whether token k is `w`, on one line with the token after it.
+  auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w) && !tokens[k + 1].newline_before; };
+  auto settlement = [&](size_t k) { return is(k, "city") || is(k, "town") || is(k, "village"); };
+  size_t k = from - 1;
+  if (settlement(k)) return true;
+  if (is(k, "of")) return k > 0 && settlement(k - 1);
+  if (is(k, "in")) {
+    if (k == 0) return false;
+    --k;
+    return is(k, "born") || is(k, "lives") || is(k, "raised") || (k > 0 && is(k, "up") && is(k - 1, "grew"));
   }
-  for (std::string_view lived : {"born", "lives", "raised"}) {
-    if (before({lived, "in"})) return true;
+  if (is(k, "from")) {
+    if (k == 0) return false;
+    --k;
+    return is(k, "originally") || is(k, "moved") || (k > 0 && is(k, "here") && is(k - 1, "moved"));
   }
-  return before({"grew", "up", "in"}) || before({"originally", "from"}) || before({"moved", "here", "from"}) ||
-         before({"moved", "from"});
+  return false;
 }
 
 // Whether token i, a capitalised everyday word, names an organisation by
@@ -2221,8 +2220,11 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // tagger that opens with them becomes it (the cue in finish_span() does
   // not see the names added outside the decoder's spans).
   auto place_after_a_cue = [&](size_t j) {
-    // (Without the everyday lists, any word would do: "from … last year".)
-    if (common_categories_ == 0 || !after_a_place_cue(text, tokens, j)) return false;
+    // (Without the everyday lists, any word would do: "from … last year".
+    // The cue's last word has 2, 4 or 7 letters: most tokens go on here.)
+    if (common_categories_ == 0 || j == 0) return false;
+    const size_t cue_length = tokens[j - 1].end - tokens[j - 1].begin;
+    if ((cue_length != 2 && cue_length != 4 && cue_length != 7) || !after_a_place_cue(text, tokens, j)) return false;
     auto place_word = [&](size_t k) {
       if (!word(k) || tokens[k].end - tokens[k].begin < 2 ||
           !opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
