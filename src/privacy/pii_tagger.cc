@@ -503,20 +503,21 @@ bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_
   return false;
 }
 
+// Whether token `last` may be the last word of a place's cue by its length
+// and first letter: "of", "in", "city", "town", "from", "village". Most
+// tokens are none.
+inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
+  const size_t n = last.end - last.begin;
+  const auto c = static_cast<unsigned char>(text[last.begin] | 0x20);
+  return (n == 2 && (c == 'o' || c == 'i')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) || (n == 7 && c == 'v');
+}
+
 // Whether the words right before token `from`, on its line, say that a
 // place follows: "city", "town" or "village", maybe then "of" ("home city
 // Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
 // in", "raised in", "originally from", "moved here from", "moved from".
 bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t from) {
-  // Most spans have none of the cue's last words before them: "of",
-  // "city", "town", "village", "in", "from".
-  if (from == 0 || tokens[from].newline_before) return false;
-  const Token& last = tokens[from - 1];
-  const size_t n = last.end - last.begin;
-  const auto c = static_cast<unsigned char>(text[last.begin] | 0x20);
-  if (!((n == 2 && (c == 'o' || c == 'i')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) || (n == 7 && c == 'v'))) {
-    return false;
-  }
+  if (from == 0 || tokens[from].newline_before || !may_end_a_place_cue(text, tokens[from - 1])) return false;
   // Whether token k is `w`, on one line with the token after it.
   auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w) && !tokens[k + 1].newline_before; };
   auto settlement = [&](size_t k) { return is(k, "city") || is(k, "town") || is(k, "village"); };
@@ -2220,11 +2221,11 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // tagger that opens with them becomes it (the cue in finish_span() does
   // not see the names added outside the decoder's spans).
   auto place_after_a_cue = [&](size_t j) {
-    // (Without the everyday lists, any word would do: "from … last year".
-    // The cue's last word has 2, 4 or 7 letters: most tokens go on here.)
-    if (common_categories_ == 0 || j == 0) return false;
-    const size_t cue_length = tokens[j - 1].end - tokens[j - 1].begin;
-    if ((cue_length != 2 && cue_length != 4 && cue_length != 7) || !after_a_place_cue(text, tokens, j)) return false;
+    // (Without the everyday lists, any word would do: "from … last year".)
+    if (common_categories_ == 0 || j == 0 || !may_end_a_place_cue(text, tokens[j - 1]) ||
+        !after_a_place_cue(text, tokens, j)) {
+      return false;
+    }
     auto place_word = [&](size_t k) {
       if (!word(k) || tokens[k].end - tokens[k].begin < 2 ||
           !opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
