@@ -81,19 +81,27 @@ uint64_t word_hash(std::string_view text, const Token& t) {
 
 // The hash of a name of several words as the word lists write it ("South
 // Korea", "Saint Vincent and the Grenadines"): its bytes in small letters,
-// each run of blanks as one space. No token hashes alike (word_hash() reads
-// no blank), so phrases share the gazetteer's table with words.
+// each run of blanks as one space, with word_hash()'s steps. No token hashes
+// alike (word_hash() reads no blank), so phrases share the gazetteer's table
+// with words. phrase_hash_continued(): the hash `h` of a phrase continued by
+// `word` (no blank in it), a blank apart or not.
+uint64_t phrase_hash_continued(uint64_t h, std::string_view word, bool blank_before) {
+  if (blank_before) h = (h ^ ' ') * kFnvPrime;
+  for (const char c : word) h = (h ^ kByteView[static_cast<unsigned char>(c)].lower) * kFnvPrime;
+  return h;
+}
+
 uint64_t phrase_hash(std::string_view phrase) {
   uint64_t h = kFnvOffset;
   bool blank = false;
-  for (const char c : phrase) {
-    if (c == ' ' || c == '\t') {
+  size_t from = 0;
+  for (size_t k = 0; k <= phrase.size(); ++k) {
+    if (k < phrase.size() && phrase[k] != ' ' && phrase[k] != '\t') continue;
+    if (k > from) {
+      h = phrase_hash_continued(h, phrase.substr(from, k - from), blank);
       blank = true;
-      continue;
     }
-    if (blank) h = (h ^ ' ') * kFnvPrime;
-    blank = false;
-    h = (h ^ kByteView[static_cast<unsigned char>(c)].lower) * kFnvPrime;
+    from = k + 1;
   }
   return h;
 }
@@ -459,11 +467,13 @@ constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey
 // Nouns that end the names of companies and bodies as their suffixes do
 // ("Rand Corporation", "Ceiba Solutions", "Kroll Bond Ratings Agency"):
 // no person's or place's name ends in one.
-constexpr WordSet kOrganisationNouns(std::array<std::string_view, 22>{
+constexpr std::array<std::string_view, 22> kOrganisationNounWords = {
     "corporation", "incorporated", "company", "agency", "technologies", "solutions", "services", "networks",
     "international", "insurance", "consulting", "associates", "partners", "holdings", "industries", "enterprises",
-    "ventures", "laboratories", "pharmaceuticals", "logistics", "analytics", "robotics"});
-constexpr size_t kShortestOrganisationNoun = 6;  // "agency"
+    "ventures", "laboratories", "pharmaceuticals", "logistics", "analytics", "robotics"};
+constexpr WordSet kOrganisationNouns(kOrganisationNounWords);
+constexpr size_t kShortestOrganisationNoun =
+    std::ranges::min(kOrganisationNounWords, {}, &std::string_view::size).size();  // "agency"
 
 // Articles and possessives of two letters or more that open a noun
 // phrase: "The State Farm Insurance office".
@@ -620,6 +630,19 @@ void sort_by_begin(std::vector<PiiSpan>& out, size_t first) {
 void add_span(std::vector<PiiSpan>& out, const PiiSpan& span) {
   out.push_back(span);
   if (tagger_cover().built) cover_span(out, out.size() - 1);
+}
+
+// Sets out[k] to `span`, and the cover if there is one: the span's new
+// tokens are added to it; where the span gives up tokens, it is rebuilt
+// when next asked.
+void set_span(std::vector<PiiSpan>& out, size_t k, const PiiSpan& span) {
+  const bool gives_up = span.begin > out[k].begin || span.end < out[k].end;
+  out[k] = span;
+  if (gives_up) {
+    reset_cover();
+  } else if (tagger_cover().built) {
+    cover_span(out, k);
+  }
 }
 
 // The index of the first token that begins at or after byte `at`.
@@ -1512,16 +1535,14 @@ void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& o
     // Conforti 74") is the street's.
     if (k > 0 && !tokens[k].newline_before && span_over(out, k - 1) == out.size() &&
         (gazetteer_.lookup(word_hash(text, tokens[k - 1])).full & street_suffix_categories_) != 0) {
-      out[s].begin = tokens[--k].begin;
-      if (tagger_cover().built) cover_span(out, s);
+      set_span(out, s, {out[s].type, tokens[--k].begin, out[s].end});
     }
     if (!number_before(k)) continue;
     // Two numbers before a street that ends in none ("26 14 Chatsworth
     // Road"): the nearer is the street's own, the other the building's.
     const size_t last = first_token_from(tokens, out[s].end) - 1;
     if (!is_number(text, tokens, last) && number_before(k - 1)) {
-      out[s].begin = tokens[--k].begin;
-      if (tagger_cover().built) cover_span(out, s);
+      set_span(out, s, {out[s].type, tokens[--k].begin, out[s].end});
     }
     add_span(out, {PiiType::kStreetAddress, tokens[k - 1].begin, tokens[k - 1].end});
   }
@@ -1751,8 +1772,7 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
     if (k == out.size()) {
       add_span(out, title);
     } else if (k >= first && k < decoded && out[k].begin == title.begin && out[k].end <= title.end) {
-      out[k] = title;
-      if (tagger_cover().built) cover_span(out, k);
+      set_span(out, k, title);
     }
   }
 }
@@ -2086,8 +2106,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (k != out.size() && own_place_or_organisation(out, k, first, tokens[j].begin, out[k].end) && out[k].end < tokens[to].end) {
       size_t last = j;
       while (last < to && (tokens[last + 1].end <= out[k].end || span_over(out, last + 1) == out.size())) ++last;
-      out[k] = {PiiType::kPerson, tokens[j].begin, tokens[last].end};
-      if (tagger_cover().built) cover_span(out, k);
+      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[last].end});
       return true;
     }
     name(j, to);
@@ -2167,13 +2186,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       bool free = true;
       for (size_t t = j + 1; t <= to && free; ++t) free = tokens[t].end <= out[k].end || span_over(out, t) == out.size();
       if (!free) return false;
-      const bool shorter = tokens[to].end < out[k].end;
-      out[k] = {PiiType::kPerson, tokens[j].begin, tokens[to].end};
-      if (shorter) {
-        reset_cover();  // (the words after it are no longer covered)
-      } else if (tagger_cover().built) {
-        cover_span(out, k);
-      }
+      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[to].end});
       return true;
     }
     name(j, to);
@@ -2258,8 +2271,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     for (size_t t = j + 1; t <= to; ++t) {
       if (tokens[t].end > out[k].end && span_over(out, t) != out.size()) return false;
     }
-    out[k] = {PiiType::kLocation, tokens[j].begin, tokens[to].end};
-    if (tagger_cover().built) cover_span(out, k);
+    set_span(out, k, {PiiType::kLocation, tokens[j].begin, tokens[to].end});
     return true;
   };
   // (A cue is in small letters: in text with capitals, not marked.)
@@ -2350,10 +2362,8 @@ void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t
     uint64_t hash = views[t].word;
     for (size_t k = t + 1; k < n && k < t + kMaxTokens && !tokens[k].newline_before; ++k) {
       if (word(k) && !place_part(k)) break;
-      if (tokens[k].begin > tokens[k - 1].end) hash = (hash ^ ' ') * kFnvPrime;
-      for (uint32_t b = tokens[k].begin; b < tokens[k].end; ++b) {
-        hash = (hash ^ kByteView[static_cast<unsigned char>(text[b])].lower) * kFnvPrime;
-      }
+      hash = phrase_hash_continued(hash, text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin),
+                                   tokens[k].begin > tokens[k - 1].end);
       if (place_part(k) && (gazetteer_.lookup(hash).full & place_categories_) != 0) last = k;
     }
     if (last == t) continue;
@@ -2437,8 +2447,7 @@ void PiiTagger::add_named_organisations(std::string_view text, std::span<const u
       if (k >= first && k < out.size() && out[k].end == tokens[from - 1].end &&
           (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
            out[k].type == PiiType::kOrganization)) {
-        out[k] = {PiiType::kOrganization, out[k].begin, tokens[j].end};
-        if (tagger_cover().built) cover_span(out, k);
+        set_span(out, k, {PiiType::kOrganization, out[k].begin, tokens[j].end});
         continue;
       }
     }
