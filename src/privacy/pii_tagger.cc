@@ -1022,16 +1022,25 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
         train_perceptron(rows, tables, w.size(), options, options.seed + static_cast<uint64_t>(m) * kMemberSeedStep);
     for (size_t k = 0; k < w.size(); ++k) w[k] += member[k] / static_cast<float>(members);
   }
-  t.set_weights(w);
+  t.set_weights(std::move(w));
   t.fixed_slots_ = fixed;
   return t;
 }
 
-void PiiTagger::set_weights(std::span<const float> by_tag) {
-  const size_t n = tags();
-  weights_.assign(size_t{buckets_} * stride(), 0.0f);
+void PiiTagger::set_weights(std::vector<float> by_tag) {
+  weights_ = std::move(by_tag);
+  float largest = 0;
+  for (const float w : weights_) largest = std::max(largest, std::abs(w));
+  const float scale = largest > 0 ? 32767.0f / largest : 1.0f;
+  const size_t n = tags(), open = open_width(), more = continue_width();
+  open_rows_.assign(size_t{buckets_} * open, 0);
+  continue_rows_.assign(size_t{buckets_} * more, 0);
   for (size_t slot = 0; slot < buckets_; ++slot) {
-    for (size_t k = 0; k < n; ++k) weights_[slot * stride() + column(k)] = by_tag[slot * n + k];
+    for (size_t k = 0; k < n; ++k) {
+      const auto q = static_cast<int16_t>(std::lround(weights_[slot * n + k] * scale));
+      const size_t c = column(k);
+      (c < open ? open_rows_[slot * open + c] : continue_rows_[slot * more + c - open]) = q;
+    }
   }
 }
 
@@ -1119,7 +1128,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   const bool mixed = mixed_case(text);
   const size_t tags = this->tags();
   const FeatureTables tables{buckets_ - 1, fixed_slots_, FixedSlotLayout{tags}};
-  std::array<float, 64> score{};
+  std::array<int32_t, 64> score{};
   int prev = -1, prev2 = -1;
   size_t open = 0;       // index in `out` of the span being extended, when prev is B/I
   size_t open_from = 0;  // its first token
@@ -1210,13 +1219,13 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     add_affixes(text, tokens[i], views[i]);
     features(tables, {views.data(), tokens.size()}, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
-    pii_scores::add_scores(weights_.data(), {f.begin(), f.end()}, stride(), prev > 0 ? stride() : open_width(),
-                           score.data());
+    pii_scores::add_scores(open_rows_.data(), {f.begin(), f.end()}, open_width(), score.data());
+    if (prev > 0) pii_scores::add_scores(continue_rows_.data(), {f.begin(), f.end()}, continue_width(), score.data() + open_width());
     // An unknown_subject() is a name or an organisation, whichever scores
     // higher, when no span covers it in the end.
     if (!mixed && prev <= 0 && unknown_subject(text, tokens, i, views, common_categories_)) {
       std::optional<PiiType> type;
-      float type_score = 0;
+      int32_t type_score = 0;
       for (size_t t = 0; t < types_.size(); ++t) {
         if ((types_[t] == PiiType::kPerson || types_[t] == PiiType::kOrganization) &&
             (!type || score[1 + t] > type_score)) {
@@ -1230,7 +1239,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     // before (an I- tag only continues a span of its own type) where
     // may_continue() allows it; in tag order, the first of equal scores.
     int best = 0;
-    float best_score = score[0];
+    int32_t best_score = score[0];
     for (size_t t = 0; t < types_.size(); ++t) {
       if (score[1 + t] > best_score) {
         best = static_cast<int>(1 + 2 * t);
@@ -3156,7 +3165,7 @@ std::string PiiTagger::serialize() const {
   out.reserve(out.size() + size_t{buckets_} * tags() * sizeof(float));
   for (size_t slot = 0; slot < buckets_; ++slot) {
     for (size_t k = 0; k < tags(); ++k) {
-      little_endian::append<uint32_t>(out, std::bit_cast<uint32_t>(weights_[slot * stride() + column(k)]));
+      little_endian::append<uint32_t>(out, std::bit_cast<uint32_t>(weights_[slot * tags() + k]));
     }
   }
   gazetteer_.serialize(out);
@@ -3208,7 +3217,7 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
     by_tag[k] = std::bit_cast<float>(bits);
   }
-  t.set_weights(by_tag);
+  t.set_weights(std::move(by_tag));
   t.fixed_slots_ = fixed_slots(buckets - 1, t.tags());
   at += n * sizeof(float);
   auto gazetteer = Gazetteer::parse(bytes, at, source);
