@@ -1220,7 +1220,10 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     features(tables, {views.data(), tokens.size()}, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
     pii_scores::add_scores(open_rows_.data(), {f.begin(), f.end()}, open_width(), score.data());
-    if (prev > 0) pii_scores::add_scores(continue_rows_.data(), {f.begin(), f.end()}, continue_width(), score.data() + open_width());
+    if (prev > 0) {
+      pii_scores::add_scores(continue_rows_.data(), {f.begin(), f.end()}, continue_width(),
+                             score.data() + open_width());
+    }
     // An unknown_subject() is a name or an organisation, whichever scores
     // higher, when no span covers it in the end.
     if (!mixed && prev <= 0 && unknown_subject(text, tokens, i, views, common_categories_)) {

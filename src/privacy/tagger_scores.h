@@ -9,7 +9,7 @@
 namespace tiergate::pii_scores {
 
 // score[k] = the sum over `slots` of rows[slot * width + k], for k < width:
-// a multiple of 8, at most 64 (larger widths count as 64). The rows are
+// a multiple of 8, at most 64, and the length of a row. The rows are
 // 16-bit weights (PiiTagger's fixed point) and the sums 32-bit integers,
 // exact, so every CPU gets the same scores: eight at a time where the CPU
 // has AVX2, four otherwise.

@@ -169,6 +169,8 @@ TEST(PiiTaggerTest, SavedTaggersLoadAndDamagedOnesAreRefused) {
   auto loaded = PiiTagger::parse(bytes, "t.bin");
   ASSERT_TRUE(loaded.is_ok()) << loaded.status().to_string();
   expect_same_spans(tagger, *loaded);
+  // The file keeps the weights as trained, not the 16-bit ones tag() reads.
+  EXPECT_EQ(loaded->serialize(), bytes);
   EXPECT_FALSE(PiiTagger::parse("hello", "t.bin").is_ok());
   EXPECT_FALSE(PiiTagger::parse(bytes.substr(0, bytes.size() - 4), "t.bin").is_ok());
   std::string other_version = bytes;

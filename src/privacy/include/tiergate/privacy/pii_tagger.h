@@ -96,9 +96,9 @@ class PiiTagger {
   size_t column(size_t k) const { return k == 0 ? 0 : k % 2 == 1 ? 1 + k / 2 : open_width() + (k - 2) / 2; }
   // Keeps the weights in tag order ([slot * tags() + tag], as saved) and
   // sets the rows tag() reads: the weights in 16-bit fixed point, scaled so
-  // that the largest is 32767. Tag scores are integer sums of at most ~60 of
-  // them, exact on every CPU; the rounding moves a score by at most ~30 of
-  // 32767 of the largest weight. 16 bits halve the rows' memory, read at
+  // that the largest is 32767. A tag's score is the integer sum of the rows
+  // of a token's features, exact on every CPU; rounding moves it by half a
+  // unit per feature at most. 16 bits halve the rows' memory, read at
   // random for every token scored, and so the cache misses.
   void set_weights(std::vector<float> by_tag);
 
