@@ -2290,6 +2290,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
+    // A number (marked for its digit) is none of these names, nor a title:
+    // every rule below needs a word there. Numbers are many of the marked
+    // tokens of a prompt ("1.", "25 apples").
+    if (text[tokens[j].begin] >= '0' && text[tokens[j].begin] <= '9') continue;
     const bool cue_before = j > 0 && may_be_cue(j - 1);
     if (cue_before && (after_a_name_cue(j) || given_to(j) || starring(j))) continue;
     if (place_after_a_cue(j)) continue;
