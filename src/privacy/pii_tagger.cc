@@ -2296,7 +2296,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (text[tokens[j].begin] >= '0' && text[tokens[j].begin] <= '9') continue;
     const bool cue_before = j > 0 && may_be_cue(j - 1);
     if (cue_before && (after_a_name_cue(j) || given_to(j) || starring(j))) continue;
-    if (place_after_a_cue(j)) continue;
+    // (The rules' first tests, asked here: most tokens fail them, and the
+    // rules are calls.)
+    if (j > 0 && may_end_a_place_cue(text, tokens[j - 1]) && place_after_a_cue(j)) continue;
     if ((cue_before || (j + 1 < n && may_be_cue(j + 1))) && speaker(j)) continue;
     // In text with capitals, an English title in small letters before a
     // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").
@@ -2305,7 +2307,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       continue;
     }
     // Whose address: "here's Gregorina's address", "časlav's phone".
-    if (owner_of_personal_data(j)) continue;
+    if ((text[tokens[j].end - 1] | 0x20) == 's' && owner_of_personal_data(j)) continue;
     // A greeting opening a line, then up to three words and a comma, a
     // stop, '!' or the line's end: "Hi Danival, I'm contacting you".
     if ((j == 0 || tokens[j].newline_before) && j + 1 < n &&
