@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <numeric>
@@ -3225,6 +3226,9 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     uint32_t bits = 0;
     for (int b = 0; b < 4; ++b) bits |= uint32_t{static_cast<unsigned char>(bytes[at + 4 * k + static_cast<size_t>(b)])} << (8 * b);
     by_tag[k] = std::bit_cast<float>(bits);
+    // set_weights() scales by the largest: one infinity or NaN would wreck
+    // every score.
+    if (!std::isfinite(by_tag[k])) return invalid_argument(where + ": a weight that is no finite number (damaged file)");
   }
   t.set_weights(std::move(by_tag));
   t.fixed_slots_ = fixed_slots(buckets - 1, t.tags());

@@ -178,6 +178,16 @@ TEST(PiiTaggerTest, SavedTaggersLoadAndDamagedOnesAreRefused) {
   auto refused = PiiTagger::parse(other_version, "t.bin");
   ASSERT_FALSE(refused.is_ok());
   EXPECT_NE(refused.status().message().find("retrain it with `tiergate pii train`"), std::string::npos);
+  // The first weight turned into NaN (all bits set). It follows the magic,
+  // the version, the types (a count, then a length and a name each), the
+  // bucket count and the 16 bytes of marks.
+  size_t first_weight = 8 + 4 + 4 + 4 + 16;
+  for (PiiType t : tagger.types()) first_weight += 1 + pii_type_name(t).size();
+  std::string nan_weight = bytes;
+  for (size_t b = 0; b < 4; ++b) nan_weight[first_weight + b] = static_cast<char>(0xff);
+  auto damaged = PiiTagger::parse(nan_weight, "t.bin");
+  ASSERT_FALSE(damaged.is_ok());
+  EXPECT_NE(damaged.status().message().find("no finite number"), std::string::npos);
 }
 
 // PERSON recall of a tagger trained with `o` on the templates above (a fifth
