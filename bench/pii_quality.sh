@@ -74,6 +74,11 @@ if (alone && whole) {
   md += `\nOn the prompts, the whole scan takes ${(alone.mb_per_s / whole.mb_per_s).toFixed(2)}× the time of the structured ` +
         `detectors alone (same run).\n`;
 }
+const shortPrompts = speedOf("full_scan_with_tagger/short_prompts"), longPrompts = speedOf("full_scan_with_tagger/long_prompts");
+if (shortPrompts && longPrompts) {
+  md += `\nBy the prompt's size, the whole scan: ${shortPrompts.mb_per_s.toFixed(0)} MB/s on the prompts under 256 bytes, ` +
+        `${longPrompts.mb_per_s.toFixed(0)} MB/s on those of 1 KiB or more (each call costs the same start, however short).\n`;
+}
 fs.writeFileSync(`${resultsDir}/pii_quality.md`, md);
 JS
 cat "$results/pii_quality.md"

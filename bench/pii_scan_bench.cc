@@ -15,10 +15,14 @@
 //                    scanned one call per prompt (skipped when absent);
 //   full_scan_with_tagger/prompts  the same prompts through the whole scan the
 //                    gateway runs: structured detectors, a tagger trained on
-//                    the dev rows at start, and the merge.
+//                    the dev rows at start, and the merge;
+//   full_scan_with_tagger/short_prompts, long_prompts  those of them under
+//                    256 bytes, and of 1 KiB or more: a scan's cost per call
+//                    against its cost per byte.
 // Run pinned to one core: taskset -c 0 build/bin/pii_scan_bench
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -191,16 +195,25 @@ void BM_DevRows(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
 }
 
-// Every real prompt through `scan`, one call each.
+// The real prompts of `min` bytes or more and under `max`, in order.
+std::vector<std::string> prompts_sized(size_t min, size_t max) {
+  std::vector<std::string> out;
+  for (const std::string& p : real_prompts()) {
+    if (p.size() >= min && p.size() < max) out.push_back(p);
+  }
+  return out;
+}
+
+// Every prompt of `prompts` through `scan`, one call each.
 template <typename Scan>
-void scan_prompts(benchmark::State& state, Scan scan) {
+void scan_prompts(benchmark::State& state, const std::vector<std::string>& prompts, Scan scan) {
   size_t bytes = 0;
-  for (const std::string& p : real_prompts()) bytes += p.size();
+  for (const std::string& p : prompts) bytes += p.size();
   std::vector<PiiSpan> spans;
   size_t found = 0;
   for (auto _ : state) {
     found = 0;
-    for (const std::string& p : real_prompts()) {
+    for (const std::string& p : prompts) {
       spans.clear();
       scan(p, spans);
       found += spans.size();
@@ -208,7 +221,7 @@ void scan_prompts(benchmark::State& state, Scan scan) {
     }
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
-  state.counters["prompts"] = static_cast<double>(real_prompts().size());
+  state.counters["prompts"] = static_cast<double>(prompts.size());
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["spans"] = static_cast<double>(found);
 }
@@ -218,7 +231,8 @@ void BM_Prompts(benchmark::State& state) {
     state.SkipWithError("../shared/data/routing and prompts are absent");
     return;
   }
-  scan_prompts(state, [](const std::string& p, std::vector<PiiSpan>& spans) { find_structured_pii(p, spans); });
+  scan_prompts(state, real_prompts(),
+               [](const std::string& p, std::vector<PiiSpan>& spans) { find_structured_pii(p, spans); });
 }
 
 // A tagger trained once on the dev rows (seconds), for the whole scan, with
@@ -237,13 +251,14 @@ const PiiTagger* dev_tagger() {
 
 // The whole scan the gateway runs on each message: structured detectors, the
 // tagger, the merge (egress.h scan_messages).
-void BM_FullScanPrompts(benchmark::State& state) {
+void BM_FullScanPrompts(benchmark::State& state, const std::vector<std::string>& prompts) {
   const PiiTagger* tagger = dev_tagger();
-  if (real_prompts().empty() || tagger == nullptr) {
+  if (prompts.empty() || tagger == nullptr) {
     state.SkipWithError("../shared/data (routing, prompts and pii) is absent");
     return;
   }
-  scan_prompts(state, [tagger](const std::string& p, std::vector<PiiSpan>& spans) { find_pii(p, tagger, spans); });
+  scan_prompts(state, prompts,
+               [tagger](const std::string& p, std::vector<PiiSpan>& spans) { find_pii(p, tagger, spans); });
 }
 
 void BM_English(benchmark::State& state) {
@@ -285,6 +300,12 @@ BENCHMARK(BM_EnglishWithPii)->Name("structured_scan/english_1mb_pii")->MinTime(1
   }
   return true;
 }();
-BENCHMARK(BM_FullScanPrompts)->Name("full_scan_with_tagger/prompts")->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_FullScanPrompts, all, real_prompts())->Name("full_scan_with_tagger/prompts")->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_FullScanPrompts, short, prompts_sized(0, 256))
+    ->Name("full_scan_with_tagger/short_prompts")
+    ->MinTime(0.5);
+BENCHMARK_CAPTURE(BM_FullScanPrompts, long, prompts_sized(1024, SIZE_MAX))
+    ->Name("full_scan_with_tagger/long_prompts")
+    ->MinTime(0.5);
 
 BENCHMARK_MAIN();
