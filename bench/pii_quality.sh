@@ -77,7 +77,7 @@ if (alone && whole) {
 const shortPrompts = speedOf("full_scan_with_tagger/short_prompts"), longPrompts = speedOf("full_scan_with_tagger/long_prompts");
 if (shortPrompts && longPrompts) {
   md += `\nBy the prompt's size, the whole scan: ${shortPrompts.mb_per_s.toFixed(0)} MB/s on the prompts under 256 bytes, ` +
-        `${longPrompts.mb_per_s.toFixed(0)} MB/s on those of 1 KiB or more (each call costs the same start, however short).\n`;
+        `${longPrompts.mb_per_s.toFixed(0)} MB/s on those of 1 KiB or more (a short call pays the scan's cold start for few bytes).\n`;
 }
 fs.writeFileSync(`${resultsDir}/pii_quality.md`, md);
 JS
