@@ -2247,11 +2247,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // tagger that opens with them becomes it (the cue in finish_span() does
   // not see the names added outside the decoder's spans).
   auto place_after_a_cue = [&](size_t j) {
-    // (Without the everyday lists, any word would do: "from … last year".)
-    if (common_categories_ == 0 || j == 0 || !may_end_a_place_cue(text, tokens[j - 1]) ||
-        !after_a_place_cue(text, tokens, j)) {
-      return false;
-    }
+    // (Without the everyday lists, any word would do: "from … last year".
+    // The caller asks may_end_a_place_cue() first.)
+    if (common_categories_ == 0 || !after_a_place_cue(text, tokens, j)) return false;
     auto place_word = [&](size_t k) {
       if (!word(k) || tokens[k].end - tokens[k].begin < 2 ||
           !opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
@@ -2294,7 +2292,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // A number (marked for its digit) is none of these names, nor a title:
     // every rule below needs a word there. Numbers are many of the marked
     // tokens of a prompt ("1.", "25 apples").
-    if (text[tokens[j].begin] >= '0' && text[tokens[j].begin] <= '9') continue;
+    if (is_number(text, tokens, j)) continue;
     const bool cue_before = j > 0 && may_be_cue(j - 1);
     if (cue_before && (after_a_name_cue(j) || given_to(j) || starring(j))) continue;
     // (The rules' first tests, asked here: most tokens fail them, and the
