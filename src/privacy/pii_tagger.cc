@@ -26,6 +26,7 @@ constexpr std::string_view kMagic = "TGPIITAG";
 constexpr uint32_t kFormatVersion = 3;
 
 using pii_tokens::is_word_byte;
+using pii_tokens::opens_with_a_small_letter;
 using pii_tokens::IndexList;
 using pii_tokens::Token;
 using pii_tokens::TokenList;
@@ -295,6 +296,19 @@ bool closes_a_short_word(const TokenList& tokens, size_t dot) {
   return dot > 0 && tokens[dot - 1].end == tokens[dot].begin && tokens[dot - 1].end - tokens[dot - 1].begin <= 3;
 }
 
+// Whether token t is a word in small letters of `letters` letters or more:
+// it opens with a-z (its bytes counted), or with a small letter of two
+// bytes ("город", "était": its code points counted).
+bool small_word(std::string_view text, const Token& t, size_t letters) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  const size_t n = t.end - t.begin;
+  if (s[0] >= 'a' && s[0] <= 'z') return n >= letters;
+  if (!opens_with_a_small_letter(s, n)) return false;
+  size_t code_points = 0;
+  for (size_t k = 0; k < n; ++k) code_points += (s[k] & 0xc0) != 0x80 ? 1 : 0;
+  return code_points >= letters;
+}
+
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
@@ -310,8 +324,7 @@ template <typename EndsAnAddress>
 bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
                   EndsAnAddress ends_an_address) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
-  const auto first = static_cast<unsigned char>(text[tokens[i].begin]);
-  if (mixed && first >= 'a' && first <= 'z' && tokens[i].end - tokens[i].begin > 3 &&
+  if (mixed && small_word(text, tokens[i], 4) &&
       (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization ||
        (type == PiiType::kStreetAddress && ends_an_address()))) {
     return false;
@@ -1166,7 +1179,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   };
   for (size_t i = 0; i < tokens.size(); ++i) {
     // In text with capitals, a span opens at a marked token (a capital, a
-    // digit, a non-ASCII letter): other tokens outside a span are O without
+    // digit, a non-ASCII letter but a small one of Latin-1, Greek or
+    // Cyrillic): other tokens outside a span are O without
     // scoring, which spares most of the words of a prompt. The loop goes
     // straight to the next marked token, as if it had stepped over each.
     if (mixed && prev <= 0 && !tokens[i].marked) {

@@ -22,6 +22,7 @@ struct BlockMasks {
   uint64_t line_feed = 0;   // LF
   uint64_t apostrophe = 0;  // '
   uint64_t marked = 0;      // capitals, digits, bytes >= 0x80
+  uint64_t high = 0;        // bytes >= 0x80
 };
 
 #if defined(__SSE2__)
@@ -46,7 +47,8 @@ template <typename Vec, uint64_t (*HighBits)(Vec)>
     const Vec capital = static_cast<Vec>(static_cast<Vec>(x - 'A') <= 25);
     const Vec digit = static_cast<Vec>(static_cast<Vec>(x - '0') <= 9);
     const Vec letter = static_cast<Vec>(static_cast<Vec>((x | 0x20) - 'a') <= 25);
-    const Vec marked = capital | digit | static_cast<Vec>(x >= 0x80);
+    const Vec high = static_cast<Vec>(x >= 0x80);
+    const Vec marked = capital | digit | high;
     const Vec word = letter | marked;
     const Vec line_feed = static_cast<Vec>(x == '\n');
     const Vec space = line_feed | static_cast<Vec>(x == ' ') | static_cast<Vec>(x == '\t') | static_cast<Vec>(x == '\r');
@@ -56,6 +58,7 @@ template <typename Vec, uint64_t (*HighBits)(Vec)>
     m.line_feed |= HighBits(line_feed) << shift;
     m.apostrophe |= HighBits(static_cast<Vec>(x == '\'')) << shift;
     m.marked |= HighBits(marked) << shift;
+    m.high |= HighBits(high) << shift;
   }
   return m;
 }
@@ -72,6 +75,7 @@ BlockMasks block_masks(const unsigned char* p) {
     if (c == '\n') m.line_feed |= bit;
     if (c == '\'') m.apostrophe |= bit;
     if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80) m.marked |= bit;
+    if (c >= 0x80) m.high |= bit;
   }
   return m;
 }
@@ -96,7 +100,7 @@ struct BlockTokens {
   size_t base;              // the block's first byte in the text
   uint64_t starts, ends;    // bit k: a token starts at / ends after byte k
   uint64_t newline_starts;  // bit k: the token starting at byte k has a line feed before it
-  uint64_t marked;          // bit k: byte k is a capital, a digit or >= 0x80
+  uint64_t marked;          // bit k: byte k is a capital, a digit or >= 0x80 (at a token's start, no small letter's)
 };
 struct TokenCursor {
   Token* tokens;
@@ -161,6 +165,12 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
     // from each line feed to the end of its run (and, past the block, on).
     BlockTokens b{base, 0, 0, 0, m.marked};
     b.starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks;
+    // A word that opens with a small letter of two bytes ("été", "город")
+    // is no more marked than one that opens with a-z.
+    for (uint64_t s = b.starts & m.high; s != 0; s &= s - 1) {
+      const auto k = static_cast<unsigned>(std::countr_zero(s));
+      if (opens_with_a_small_letter(p + base + k, n - base - k)) b.marked &= ~(uint64_t{1} << k);
+    }
     b.ends = (word & ~((word >> 1) | (uint64_t{word_goes_on} << 63))) | marks;
     uint64_t reach = 0;
     const bool carry = __builtin_add_overflow(m.space, m.line_feed, &reach);
@@ -187,7 +197,8 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
 [[TIERGATE_AVX512]] inline BlockMasks block_masks_avx512(const unsigned char* p) {
   const __m512i x = _mm512_loadu_si512(p);
   BlockMasks m;
-  m.marked = bytes_in(x, 'A', 25) | bytes_in(x, '0', 9) | _mm512_movepi8_mask(x);
+  m.high = _mm512_movepi8_mask(x);
+  m.marked = bytes_in(x, 'A', 25) | bytes_in(x, '0', 9) | m.high;
   m.word = m.marked | bytes_in(_mm512_or_si512(x, _mm512_set1_epi8(0x20)), 'a', 25);
   m.line_feed = bytes_in(x, '\n', 0);
   m.space = m.line_feed | bytes_in(x, ' ', 0) | bytes_in(x, '\t', 0) | bytes_in(x, '\r', 0);

@@ -20,7 +20,7 @@ namespace tiergate::pii_tokens {
 struct alignas(16) Token {
   uint32_t begin, end;  // byte offsets, end exclusive
   bool newline_before;  // a line feed between the previous token (or the start) and this one
-  bool marked;          // it opens with a capital, a digit or a byte >= 0x80
+  bool marked;          // it opens with a capital, a digit or a byte >= 0x80 that opens no small letter (opens_with_a_small_letter())
 };
 // tokenize() writes both flags with one store.
 static_assert(offsetof(Token, marked) == offsetof(Token, newline_before) + 1);
@@ -53,6 +53,23 @@ using IndexList = std::vector<uint32_t, UninitialisedAllocator<uint32_t>>;
 // Whether a byte belongs to words.
 constexpr bool is_word_byte(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+// Whether the n bytes at s (n >= 1) open with a small letter of two UTF-8
+// bytes: Latin-1 ("é", "ß", not "÷"), Greek ("ά" to "ώ") or Cyrillic ("а"
+// to "џ"). Other scripts' letters (the Latin Extended blocks among them)
+// count as no small letter.
+constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
+  if (n < 2 || (s[1] & 0xc0) != 0x80) return false;
+  const unsigned char c = s[1];
+  switch (s[0]) {
+    case 0xc3: return c >= 0x9f && c != 0xb7;  // U+00DF-U+00FF but U+00F7
+    case 0xce: return c >= 0xac;               // U+03AC-U+03BF
+    case 0xcf: return c <= 0x8e;               // U+03C0-U+03CE
+    case 0xd0: return c >= 0xb0;               // U+0430-U+043F
+    case 0xd1: return c <= 0x9f;               // U+0440-U+045F
+    default: return false;
+  }
 }
 
 // Replaces `out` with the tokens of `text` (shorter than 4 GiB), in order,

@@ -13,6 +13,15 @@
 namespace tiergate::pii_tokens {
 namespace {
 
+// Whether a small letter of Latin-1 (U+00DF-U+00FF but U+00F7), Greek
+// (U+03AC-U+03CE) or Cyrillic (U+0430-U+045F) opens at byte i of p (n
+// bytes): the letters in small case of two UTF-8 bytes.
+bool small_letter_at(const unsigned char* p, size_t n, size_t i) {
+  if (i + 1 >= n || (p[i] & 0xe0) != 0xc0 || (p[i + 1] & 0xc0) != 0x80) return false;
+  const unsigned cp = (p[i] & 0x1fu) << 6 | (p[i + 1] & 0x3fu);
+  return (cp >= 0xdf && cp <= 0xff && cp != 0xf7) || (cp >= 0x3ac && cp <= 0x3ce) || (cp >= 0x430 && cp <= 0x45f);
+}
+
 // The rules, one byte at a time: a word runs over word bytes and over an
 // apostrophe that stands between a word byte and a word byte; any other
 // byte but white space is a token of its own.
@@ -32,7 +41,7 @@ std::vector<Token> reference_tokens(std::string_view text) {
     if (is_word_byte(c)) {
       while (end < n && (is_word_byte(p[end]) || (p[end] == '\'' && end + 1 < n && is_word_byte(p[end + 1])))) ++end;
     }
-    const bool marked = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+    const bool marked = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c >= 0x80 && !small_letter_at(p, n, i));
     out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(end), line_feed, marked});
     line_feed = false;
     i = end;
@@ -91,7 +100,7 @@ TEST(TaggerTokensTest, WordsMarksApostrophesAndLineBreaks) {
   expect_same_tokens(text);
   EXPECT_EQ(tokens[0].end - tokens[0].begin, 9u);  // O'Brien's
   EXPECT_TRUE(tokens[3].newline_before);           // don't
-  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{0, 7, 8}));  // O'Brien's, 42kg, été
+  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{0, 7}));  // O'Brien's, 42kg
   expect_same_tokens("");
   expect_same_tokens("   \n\n  ");
   expect_same_tokens("'");
@@ -101,10 +110,37 @@ TEST(TaggerTokensTest, WordsMarksApostrophesAndLineBreaks) {
   expect_same_tokens(std::string("a\0b", 3));
 }
 
+// A word is marked by a capital, a digit or a letter of another script
+// than Latin, Greek or Cyrillic; not by a small letter, whichever of those.
+TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
+  const std::string_view text =
+      "\xc3\xa9t\xc3\xa9 \xc3\x89t\xc3\xa9 \xd0\xb3\xd0\xbe\xd1\x80\xd0\xbe\xd0\xb4 \xd0\x93\xd0\xbe\xd1\x80\xd0\xbe\xd0\xb4 "
+      "\xce\xb1\xce\xb8\xce\xae\xce\xbd\xce\xb1 \xce\x91\xce\xb8\xce\xae\xce\xbd\xce\xb1 \xe6\x9d\xb1\xe4\xba\xac "
+      "\xc3\x9f \xc3\xb7x \xc5\x82\xc3\xb3" "d\xc5\xba \xd1\x9f \xd1\xa0 \xc3";
+  // été | Été | город | Город | αθήνα | Αθήνα | 東京 | ß | ÷x | łódź | џ | Ѡ | a lone lead byte
+  TokenList tokens;
+  IndexList marked;
+  tokenize(text, tokens, marked);
+  ASSERT_EQ(tokens.size(), 13u) << describe(text, tokens);
+  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{1, 3, 5, 6, 8, 9, 11, 12}));
+  expect_same_tokens(text);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t i = 0; i < text.size(); ++i) {
+    EXPECT_EQ(opens_with_a_small_letter(bytes + i, text.size() - i), small_letter_at(bytes, text.size(), i)) << "byte " << i;
+  }
+  // Every two-byte sequence, against the code points of the rule.
+  for (unsigned lead = 0xc0; lead < 0xe0; ++lead) {
+    for (unsigned next = 0; next < 0x100; ++next) {
+      const unsigned char pair[2] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(next)};
+      EXPECT_EQ(opens_with_a_small_letter(pair, 2), small_letter_at(pair, 2, 0)) << std::hex << lead << " " << next;
+    }
+  }
+}
+
 // Every cut of a word, an apostrophe, a mark and a line break against the
 // block edges at 64 and 128 bytes.
 TEST(TaggerTokensTest, TokensAcrossBlockEdges) {
-  for (const std::string piece : {"don't", "''", "word", "x'y'z", ".", "\n", "a\n'b", "\xe2\x82\xac"}) {
+  for (const std::string piece : {"don't", "''", "word", "x'y'z", ".", "\n", "a\n'b", "\xe2\x82\xac", "\xd0\xb1", " \xd0\xb1"}) {
     for (size_t at = 55; at <= 135; ++at) {
       std::string text(at, 'a');
       text[at / 2] = ' ';
@@ -122,7 +158,7 @@ TEST(TaggerTokensTest, TokensAcrossBlockEdges) {
 }
 
 TEST(TaggerTokensTest, RandomTextMatchesTheRules) {
-  const std::string alphabet = std::string("aZ9'' \n\t\r.,-@[`{") + "\x80\xff" + std::string(1, '\0');
+  const std::string alphabet = std::string("aZ9'' \n\t\r.,-@[`{") + "\x80\xff\xc3\xce\xcf\xd0\xd1\x9f\xb0\xb7" + std::string(1, '\0');
   std::mt19937 rng(7);
   for (int round = 0; round < 3000; ++round) {
     std::string text(rng() % 300, ' ');

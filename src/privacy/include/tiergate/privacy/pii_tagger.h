@@ -15,7 +15,8 @@
 // may_continue() allows it (pii_tagger.cc); finished spans go through
 // finish_span(). In text with
 // capitals, tokens outside a span that are not marked (a capital, a digit, a
-// non-ASCII letter), and everyday words that could only make a span of
+// non-ASCII letter but a small one of Latin-1, Greek or Cyrillic), and
+// everyday words that could only make a span of
 // themselves, are O without scoring: most words of a prompt, at no measured
 // cost in recall. Trained by `tiergate pii train` on labelled rows
 // (pii_dataset.h); types the structured detectors own (cards, e-mail
