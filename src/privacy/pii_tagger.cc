@@ -1325,7 +1325,10 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     split_street_places(text, out, first_tagged, mixed);
   }
   split_name_titles(text, out, first_tagged);
-  if (has_address()) join_words_before_addresses(text, out, first_tagged, mixed);
+  if (has_address()) {
+    join_words_before_addresses(text, out, first_tagged, mixed);
+    type_company_lines(text, out, first_tagged, mixed);
+  }
   split_coordinated_names(text, out, first_tagged);
   type_envelope_places(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
@@ -2968,6 +2971,88 @@ void PiiTagger::type_envelope_places(std::string_view text, std::vector<PiiSpan>
       span.type = PiiType::kLocation;
     }
   }
+}
+
+void PiiTagger::type_company_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  constexpr size_t kMaxWords = 4;
+  // The first token of token j's line, from a table built on the first
+  // address (a long line of many addresses is walked once).
+  thread_local std::vector<uint32_t> line_of;
+  bool lines_built = false;
+  auto line_start = [&](size_t j) {
+    if (!lines_built) {
+      line_of.resize(tokens.size());
+      uint32_t line = 0;
+      for (size_t t = 0; t < tokens.size(); ++t) {
+        if (tokens[t].newline_before) line = static_cast<uint32_t>(t);
+        line_of[t] = line;
+      }
+      lines_built = true;
+    }
+    return size_t{line_of[j]};
+  };
+  // The last word of the line of tokens [from, end), or end when none.
+  auto last_word = [&](size_t from, size_t end) {
+    for (size_t t = end; t > from; --t) {
+      if (is_word_byte(static_cast<unsigned char>(text[tokens[t - 1].begin]))) return t - 1;
+    }
+    return end;
+  };
+  // Whether one span of out[first...] covers the words of tokens [from,
+  // end) of a line, and only them; its index, else out.size().
+  auto span_over_words = [&](size_t from, size_t end) {
+    const size_t word = first_word_from(text, tokens, from, end);
+    const size_t last = last_word(word, end);
+    if (word == end || last == end) return out.size();
+    const size_t k = span_over(out, word);
+    const bool exact = k >= first && k < out.size() && out[k].begin == tokens[word].begin && out[k].end == tokens[last].end;
+    return exact ? k : out.size();
+  };
+  bool added = false;
+  size_t read = tokens.size();  // the line of the last address read
+  const size_t spans = out.size();
+  for (size_t s = first; s < spans; ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    const size_t k = first_token_from(tokens, out[s].begin);
+    if (k == tokens.size()) continue;
+    const size_t line = line_start(k);
+    if (line == read || first_word_from(text, tokens, line, k) != k) continue;
+    read = line;
+    if (line == 0 || blank_line_before(text, tokens, line)) continue;
+    const size_t head = line_start(line - 1);
+    if (head == 0 || blank_line_before(text, tokens, head)) continue;
+    const size_t name = span_over_words(line_start(head - 1), head);
+    if (name == out.size() || out[name].type != PiiType::kPerson) continue;
+    // The company's words.
+    const size_t from = first_word_from(text, tokens, head, line);
+    size_t words = 0, last = from;
+    bool fits = from < line;
+    for (size_t t = from; t < line && fits; ++t) {
+      const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
+      if (!is_word_byte(c)) {
+        fits = tokens[t].end - tokens[t].begin == 1 && std::string_view("-&.,").find(static_cast<char>(c)) != std::string_view::npos;
+        continue;
+      }
+      ++words;
+      last = t;
+      fits = words <= kMaxWords && (mixed ? opens_with_a_capital(text.substr(tokens[t].begin))
+                                          : opens_with_a_letter(text.substr(tokens[t].begin)));
+    }
+    if (!fits) continue;
+    bool free = true;
+    for (size_t t = from; t <= last && free; ++t) free = span_over(out, t) == out.size();
+    if (free) {
+      add_span(out, {PiiType::kOrganization, tokens[from].begin, tokens[last].end});
+      added = true;
+      continue;
+    }
+    const size_t company = span_over_words(head, line);
+    if (company == out.size() || !(out[company].type == PiiType::kPerson || out[company].type == PiiType::kLocation)) continue;
+    if ((gazetteer_.lookup(word_hash(text, tokens[from])).full & name_categories_) != 0) continue;
+    out[company].type = PiiType::kOrganization;
+  }
+  if (added) sort_by_begin(out, first);
 }
 
 void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

@@ -1351,6 +1351,41 @@ TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
             (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street"}));
 }
 
+// An envelope's line between the addressee's name and the address is the
+// company's: added where nothing covers it (an everyday word alone too),
+// and a name of the tagger over it retyped, unless a name list knows its
+// first word (a second addressee).
+TEST(PiiTaggerTest, TheLineBetweenANameAndItsAddressIsTheCompany) {
+  // Envelopes whose second line the rows label as a name.
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
+    const std::string second = kLast[(k + 3) % kLast.size()] + " " + kLast[(k + 7) % kLast.size()];
+    const std::string street = std::to_string(2 + k % 90) + " " + kLast[(k + 5) % kLast.size()] + " Street";
+    PiiExample e;
+    e.text = "Send it to:\n" + name + "\n" + second + "\n" + street;
+    const auto at_second = static_cast<uint32_t>(12 + name.size() + 1);
+    const auto at_street = static_cast<uint32_t>(at_second + second.size() + 1);
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
+               {PiiType::kPerson, at_second, static_cast<uint32_t>(at_second + second.size())},
+               {PiiType::kStreetAddress, at_street, static_cast<uint32_t>(at_street + street.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"mint", "send", "it", "to"}}, {"first_name", kFirst}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novak\nZephyr Quillborne\n12 Novak Street"),
+            (std::vector<std::string>{"PERSON:Wanda Novak", "ORGANIZATION:Zephyr Quillborne", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novak\nMint\n12 Novak Street"),
+            (std::vector<std::string>{"PERSON:Wanda Novak", "ORGANIZATION:Mint", "STREET_ADDRESS:12 Novak Street"}));
+  // A second addressee; a blank line between; no name above.
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novak\nGreta Brandt\n12 Novak Street"),
+            (std::vector<std::string>{"PERSON:Wanda Novak", "PERSON:Greta Brandt", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novak\n\nMint\n12 Novak Street"),
+            (std::vector<std::string>{"PERSON:Wanda Novak", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nMint\n12 Novak Street"), (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+}
+
 // "<name>, the <job title>, said": the title between ", the" and a comma,
 // ending in a role; the tagger's guess over its first words becomes it.
 TEST(PiiTaggerTest, AJobTitleAfterANameIsATitle) {
