@@ -565,6 +565,16 @@ bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t fr
 // the "the" before it and the noun after it ("The Sap office is at", "the
 // Apple store"), one space apart. A possessive ("the President's staff")
 // is someone's.
+// Whether token t is a noun of a company's premises or people: "office",
+// "store", "staff", ... ("the Apple store", "the Xignite office").
+bool names_a_company_place(std::string_view text, const Token& t) {
+  for (std::string_view n : {"office", "offices", "headquarters", "store", "stores", "branch", "staff", "employees",
+                             "factory", "warehouse", "subsidiary", "shareholders"}) {
+    if (token_is(text, t, n)) return true;
+  }
+  return false;
+}
+
 bool names_an_organisation(std::string_view text, const TokenList& tokens, size_t i) {
   if (i == 0 || i + 1 >= tokens.size() || text[tokens[i].begin] < 'A' || text[tokens[i].begin] > 'Z') return false;
   const Token &the = tokens[i - 1], &word = tokens[i], &noun = tokens[i + 1];
@@ -574,11 +584,7 @@ bool names_an_organisation(std::string_view text, const TokenList& tokens, size_
   }
   const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + word.begin;
   if (possessive_stem(b, word.end - word.begin) != word.end - word.begin) return false;
-  for (std::string_view n : {"office", "offices", "headquarters", "store", "stores", "branch", "staff", "employees",
-                             "factory", "warehouse", "subsidiary", "shareholders"}) {
-    if (token_is(text, noun, n)) return true;
-  }
-  return false;
+  return names_a_company_place(text, noun);
 }
 
 // Whether a number opens one of the three words after token i on its line
@@ -1330,6 +1336,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     type_company_lines(text, out, first_tagged, mixed);
   }
   split_coordinated_names(text, out, first_tagged);
+  join_named_offices(text, out, first_tagged);
   type_envelope_places(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -3053,6 +3060,42 @@ void PiiTagger::type_company_lines(std::string_view text, std::vector<PiiSpan>& 
     out[company].type = PiiType::kOrganization;
   }
   if (added) sort_by_begin(out, first);
+}
+
+void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  auto name_or_organisation = [&](const PiiSpan& span) {
+    return span.type == PiiType::kPerson || span.type == PiiType::kOrganization;
+  };
+  // Whether only ", ", " and ", ", and " or " & " stands between spans a and b.
+  auto joined = [&](const PiiSpan& a, const PiiSpan& b) {
+    if (b.begin <= a.end) return false;
+    const std::string_view between = text.substr(a.end, b.begin - a.end);
+    return between == ", " || between == " and " || between == ", and " || between == " & ";
+  };
+  bool changed = false;
+  for (size_t s = first; s < out.size(); ++s) {
+    if (!name_or_organisation(out[s])) continue;
+    const size_t j = first_token_from(tokens, out[s].begin);
+    if (j == 0 || j >= tokens.size() || tokens[j].begin != out[s].begin) continue;
+    const Token& the = tokens[j - 1];
+    if (the.end + 1 != tokens[j].begin || text[the.end] != ' ' || !token_is(text, the, "the")) continue;
+    size_t e = s;
+    bool person = out[s].type == PiiType::kPerson;
+    while (e + 1 < out.size() && name_or_organisation(out[e + 1]) && joined(out[e], out[e + 1])) {
+      ++e;
+      person = person || out[e].type == PiiType::kPerson;
+    }
+    const size_t noun = first_token_from(tokens, out[e].end);
+    if (noun >= tokens.size() || tokens[noun].begin != out[e].end + 1 || text[out[e].end] != ' ' ||
+        !names_a_company_place(text, tokens[noun]) || (!person && e == s)) {
+      continue;
+    }
+    out[s] = {PiiType::kOrganization, out[s].begin, out[e].end};
+    out.erase(out.begin() + static_cast<ptrdiff_t>(s) + 1, out.begin() + static_cast<ptrdiff_t>(e) + 1);
+    changed = true;
+  }
+  if (changed) reset_cover();
 }
 
 void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

@@ -1986,6 +1986,25 @@ TEST(PiiTaggerTest, AnEverydayWordNamingAnOfficeIsAnOrganisation) {
   EXPECT_EQ(found("We met the 400 employees today."), std::vector<std::string>{});
 }
 
+// Names after "the" and before an office noun, alone or joined by commas
+// and "and", are one organisation: the company's name. Not a place.
+TEST(PiiTaggerTest, NamesBeforeAnOfficeAreTheCompany) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  // (What the tagger finds there without the rule.)
+  ASSERT_EQ(found("We met Davis, Moreau and Takeda today."),
+            (std::vector<std::string>{"PERSON:Davis", "PERSON:Moreau", "PERSON:Takeda"}));
+  EXPECT_EQ(found("The Davis, Moreau and Takeda office is in the city."),
+            (std::vector<std::string>{"ORGANIZATION:Davis, Moreau and Takeda"}));
+  EXPECT_EQ(found("We met at the Moreau store today."), (std::vector<std::string>{"ORGANIZATION:Moreau"}));
+  // Not without "the" or the noun, nor a place.
+  EXPECT_EQ(found("We met Moreau at the store today."), (std::vector<std::string>{"PERSON:Moreau"}));
+  EXPECT_EQ(found("We met the Moreau family today."), (std::vector<std::string>{"PERSON:Moreau"}));
+  EXPECT_EQ(found("We met at the Lisbon office today."), (std::vector<std::string>{"LOCATION:Lisbon"}));
+}
+
 // A noun that ends the names of companies and bodies ("Corporation",
 // "Solutions", "Agency") makes an organisation of the capitalised words
 // before it, found or not, in text with capitals.

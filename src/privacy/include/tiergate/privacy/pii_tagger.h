@@ -384,6 +384,14 @@ class PiiTagger {
   // company suffix. Precondition: out[first...] sorted by begin; it stays
   // so.
   void split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Names and organisations of out[first...] after "the" and before a noun
+  // of a company's premises or people ("office", "store", "staff", ...),
+  // alone or joined by ", " and "and", one blank apart, are one
+  // organisation where a name is among them ("The Xignite office is at",
+  // "The Davis, Reynolds and Williamson office"): the company's name. Not a
+  // place ("the Paris office"). Precondition: out[first...] sorted by
+  // begin; it stays so.
+  void join_named_offices(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name or an organisation of out[first...] alone on its line (marks
   // aside), between an address that ends the line above and a place or an
   // address that opens the line below, is the town of an envelope ("???
