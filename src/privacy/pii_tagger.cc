@@ -432,6 +432,13 @@ class WordSet {
   std::array<uint32_t, 26 * 26> lengths_{};  // bit k of [ab]: a word of k letters opens with ab
 };
 
+// Everyday abbreviations, written in capitals as names of bodies are
+// ("block my card ASAP", "money from an ATM"): alone, no one's name, place
+// or company.
+constexpr WordSet kAbbreviations(std::array<std::string_view, 19>{
+    "asap", "atm", "atms", "btw", "diy", "faq", "faqs", "fyi", "gps", "imho", "imo", "lol", "omg", "pdf", "rsvp",
+    "sms", "tba", "tbd", "usb"});
+
 // "my", "her", ...: before a relative, who is then named ("my son Mali").
 constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
 
@@ -3272,7 +3279,10 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
-  if (to - from == 1 && pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin))) return false;
+  if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
+                         kAbbreviations.contains(text, tokens[from]))) {
+    return false;
+  }
   bool word = false, digit = false, street = false, everyday = true;
   bool small_words_only = true;  // its words but a leading number are all small ("and a")
   for (size_t t = from; t < to; ++t) {

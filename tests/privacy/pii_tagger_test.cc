@@ -1986,6 +1986,23 @@ TEST(PiiTaggerTest, AnEverydayWordNamingAnOfficeIsAnOrganisation) {
   EXPECT_EQ(found("We met the 400 employees today."), std::vector<std::string>{});
 }
 
+// An everyday abbreviation in capitals alone ("ASAP", "ATM") is no span,
+// where the tagger learned that words in capitals are places.
+TEST(PiiTaggerTest, AnEverydayAbbreviationAloneIsNoSpan) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> codes = {"USA", "UAE", "DEU", "FRA", "ITA", "ESP", "PRT", "NLD", "BEL", "AUT"};
+  for (size_t k = 0; k < 200; ++k) {
+    PiiExample e;
+    e.text = "Please ship it to " + codes[k % codes.size()] + " today.";
+    e.spans = {{PiiType::kLocation, 18, static_cast<uint32_t>(18 + codes[k % codes.size()].size())}};
+    rows.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(rows, options(5, 1u << 12, 1));
+  EXPECT_EQ(typed_spans(tagger, "Please ship it to GRC today."), (std::vector<std::string>{"LOCATION:GRC"}));
+  EXPECT_EQ(typed_spans(tagger, "Please ship it to ASAP today."), (std::vector<std::string>{}));
+  EXPECT_EQ(typed_spans(tagger, "Please ship it to ATM today."), (std::vector<std::string>{}));
+}
+
 // Names after "the" and before an office noun, alone or joined by commas
 // and "and", are one organisation: the company's name. Not a place.
 TEST(PiiTaggerTest, NamesBeforeAnOfficeAreTheCompany) {

@@ -120,7 +120,8 @@ class PiiTagger {
   // (not "D." alone), not to be one everyday word alone ("Wrong", "User":
   // a gazetteer category named common*; several words may make a name, such
   // as "Open Data Nation"), not to be a pronoun with its contraction alone
-  // ("I'm", "You've"), and, for an address, a digit or a street word (a
+  // ("I'm", "You've") nor an everyday abbreviation alone ("ASAP", "ATM"),
+  // and, for an address, a digit or a street word (a
   // category named street*), and in text with capitals (`mixed`) more than a
   // number and small words ("42 and a").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
