@@ -3080,13 +3080,16 @@ void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& 
     const std::string_view between = text.substr(a.end, b.begin - a.end);
     return between == ", " || between == " and " || between == ", and " || between == " & ";
   };
+  // Whether the word "the" and one blank stand right before byte `at`
+  // (read from the text: most spans have no "the" before them).
+  auto the_before = [&](uint32_t at) {
+    if (at < 4 || text[at - 1] != ' ') return false;
+    if (at > 4 && (is_word_byte(static_cast<unsigned char>(text[at - 5])) || text[at - 5] == '\'')) return false;
+    return (text[at - 4] | 0x20) == 't' && (text[at - 3] | 0x20) == 'h' && (text[at - 2] | 0x20) == 'e';
+  };
   bool changed = false;
   for (size_t s = first; s < out.size(); ++s) {
-    if (!name_or_organisation(out[s])) continue;
-    const size_t j = first_token_from(tokens, out[s].begin);
-    if (j == 0 || j >= tokens.size() || tokens[j].begin != out[s].begin) continue;
-    const Token& the = tokens[j - 1];
-    if (the.end + 1 != tokens[j].begin || text[the.end] != ' ' || !token_is(text, the, "the")) continue;
+    if (!name_or_organisation(out[s]) || !the_before(out[s].begin)) continue;
     size_t e = s;
     bool person = out[s].type == PiiType::kPerson;
     while (e + 1 < out.size() && name_or_organisation(out[e + 1]) && joined(out[e], out[e + 1])) {
