@@ -535,18 +535,20 @@ bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_
 }
 
 // Whether token `last` may be the last word of a place's cue by its length
-// and first letter: "of", "in", "city", "town", "from", "village". Most
-// tokens are none.
+// and first letter: "of", "in", "to", "city", "town", "from", "village".
+// Most tokens are none.
 inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
   const size_t n = last.end - last.begin;
   const auto c = static_cast<unsigned char>(text[last.begin] | 0x20);
-  return (n == 2 && (c == 'o' || c == 'i')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) || (n == 7 && c == 'v');
+  return (n == 2 && (c == 'o' || c == 'i' || c == 't')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) ||
+         (n == 7 && c == 'v');
 }
 
 // Whether the words right before token `from`, on its line, say that a
 // place follows: "city", "town" or "village", maybe then "of" ("home city
 // Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
-// in", "raised in", "originally from", "moved here from", "moved from".
+// in", "raised in", "originally from", "moved here from", "moved from",
+// "moved to" (or "move", "moving", "relocated", "relocate", "relocating").
 bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t from) {
   if (from == 0 || tokens[from].newline_before || !may_end_a_place_cue(text, tokens[from - 1])) return false;
   // Whether token k is `w`, on one line with the token after it.
@@ -564,6 +566,12 @@ bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t fr
     if (k == 0) return false;
     --k;
     return is(k, "originally") || is(k, "moved") || (k > 0 && is(k, "here") && is(k - 1, "moved"));
+  }
+  if (is(k, "to")) {
+    if (k == 0) return false;
+    --k;
+    return is(k, "moved") || is(k, "move") || is(k, "moving") || is(k, "relocated") || is(k, "relocate") ||
+           is(k, "relocating");
   }
   return false;
 }

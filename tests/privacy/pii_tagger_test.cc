@@ -1084,11 +1084,13 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
     train.push_back(std::move(e));
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
-  for (const char* cue : {"the city of", "the town", "people who grew up in", "those born in", "friends originally from"}) {
+  for (const char* cue : {"the city of", "the town", "people who grew up in", "those born in", "friends originally from",
+                          "those who moved to", "people relocating to"}) {
     EXPECT_EQ(typed_spans(tagger, "We wrote to " + std::string(cue) + " Wanda today."), std::vector<std::string>{"LOCATION:Wanda"})
         << cue;
   }
   EXPECT_EQ(typed_spans(tagger, "We wrote to the friends of Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
+  EXPECT_EQ(typed_spans(tagger, "We wrote to those who talked to Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   EXPECT_EQ(typed_spans(tagger, "We wrote to the city\nWanda today."), std::vector<std::string>{"PERSON:Wanda"});
   // Even a word that only a name list knows, which is a name elsewhere.
   TaggerOptions o = options(5, 1u << 12, 1);
@@ -1107,15 +1109,16 @@ TEST(PiiTaggerTest, UnknownWordsAfterAPlaceCueAreAPlace) {
   }
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"we", "wrote", "to", "today", "he", "she", "grew", "up", "in", "moved", "here", "from",
-                                   "poverty", "with", "his", "family", "born"}}};
+                                   "poverty", "with", "his", "family", "born", "went"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("he grew up in onnezies."), std::vector<std::string>{"LOCATION:onnezies"});
   EXPECT_EQ(found("She grew up in Zrvx Qlbrn."), std::vector<std::string>{"LOCATION:Zrvx Qlbrn"});
   EXPECT_EQ(found("she moved here from zrvx"), std::vector<std::string>{"LOCATION:zrvx"});
+  EXPECT_EQ(found("she moved to zrvx"), std::vector<std::string>{"LOCATION:zrvx"});
   // Not an everyday word, a number, a sign, nor words that go on.
   for (const char* text : {"he grew up in poverty.", "she was born in 1990.", "she moved here from \u2026.",
-                           "he grew up in onnezies with his family."}) {
+                           "he grew up in onnezies with his family.", "she went to zrvx"}) {
     EXPECT_EQ(found(text), std::vector<std::string>{}) << text;
   }
 }
