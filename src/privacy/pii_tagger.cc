@@ -621,6 +621,32 @@ bool blank_line_before(std::string_view text, const TokenList& tokens, size_t j)
   return text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos;
 }
 
+// The first token of each token's line, from a table built when first
+// asked: a pass that asks it for each of many addresses on one long line
+// walks the line once, not once per address. One per pass (the table is
+// per thread).
+class LineStarts {
+ public:
+  explicit LineStarts(const TokenList& tokens) : tokens_(tokens) {}
+  size_t of(size_t j) {
+    thread_local std::vector<uint32_t> line_of;
+    if (!built_) {
+      line_of.resize(tokens_.size());
+      uint32_t line = 0;
+      for (size_t t = 0; t < tokens_.size(); ++t) {
+        if (tokens_[t].newline_before) line = static_cast<uint32_t>(t);
+        line_of[t] = line;
+      }
+      built_ = true;
+    }
+    return line_of[j];
+  }
+
+ private:
+  const TokenList& tokens_;
+  bool built_ = false;
+};
+
 // The first word token in [j, end), past the marks that open a line ("> ",
 // ", "); end when there is none.
 size_t first_word_from(std::string_view text, const TokenList& tokens, size_t j, size_t end) {
@@ -1693,23 +1719,8 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
   const TokenList& tokens = tagger_tokens();
   constexpr size_t kMaxSenderWords = 4, kMaxTitleWords = 8;
   auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
-  // The first token of the line that token j is on: a table of the text's
-  // tokens, built on the first address, so that a long line with many
-  // addresses is walked once.
-  thread_local std::vector<uint32_t> line_of;
-  bool lines_built = false;
-  auto line_start = [&](size_t j) {
-    if (!lines_built) {
-      line_of.resize(tokens.size());
-      uint32_t line = 0;
-      for (size_t t = 0; t < tokens.size(); ++t) {
-        if (tokens[t].newline_before) line = static_cast<uint32_t>(t);
-        line_of[t] = line;
-      }
-      lines_built = true;
-    }
-    return size_t{line_of[j]};
-  };
+  LineStarts lines(tokens);
+  auto line_start = [&](size_t j) { return lines.of(j); };
   // The words of tokens [from, end), one line: how many, whether all are
   // capitalised, and whether they fit a letterhead (two letters or more,
   // no digit, no mark but "-", "&", "." or ","); `last`, the last word.
@@ -2998,22 +3009,8 @@ void PiiTagger::type_envelope_places(std::string_view text, std::vector<PiiSpan>
 void PiiTagger::type_company_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
   constexpr size_t kMaxWords = 4;
-  // The first token of token j's line, from a table built on the first
-  // address (a long line of many addresses is walked once).
-  thread_local std::vector<uint32_t> line_of;
-  bool lines_built = false;
-  auto line_start = [&](size_t j) {
-    if (!lines_built) {
-      line_of.resize(tokens.size());
-      uint32_t line = 0;
-      for (size_t t = 0; t < tokens.size(); ++t) {
-        if (tokens[t].newline_before) line = static_cast<uint32_t>(t);
-        line_of[t] = line;
-      }
-      lines_built = true;
-    }
-    return size_t{line_of[j]};
-  };
+  LineStarts lines(tokens);
+  auto line_start = [&](size_t j) { return lines.of(j); };
   // The last word of the line of tokens [from, end), or end when none.
   auto last_word = [&](size_t from, size_t end) {
     for (size_t t = end; t > from; --t) {
