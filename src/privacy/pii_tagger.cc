@@ -576,10 +576,6 @@ bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t fr
   return false;
 }
 
-// Whether token i, a capitalised everyday word, names an organisation by
-// the "the" before it and the noun after it ("The Sap office is at", "the
-// Apple store"), one space apart. A possessive ("the President's staff")
-// is someone's.
 // Whether token t is a noun of a company's premises or people: "office",
 // "store", "staff", ... ("the Apple store", "the Xignite office").
 bool names_a_company_place(std::string_view text, const Token& t) {
@@ -590,6 +586,10 @@ bool names_a_company_place(std::string_view text, const Token& t) {
   return false;
 }
 
+// Whether token i, a capitalised everyday word, names an organisation by
+// the "the" before it and the noun after it ("The Sap office is at", "the
+// Apple store"), one space apart. A possessive ("the President's staff")
+// is someone's.
 bool names_an_organisation(std::string_view text, const TokenList& tokens, size_t i) {
   if (i == 0 || i + 1 >= tokens.size() || text[tokens[i].begin] < 'A' || text[tokens[i].begin] > 'Z') return false;
   const Token &the = tokens[i - 1], &word = tokens[i], &noun = tokens[i + 1];
@@ -623,8 +623,8 @@ bool blank_line_before(std::string_view text, const TokenList& tokens, size_t j)
 
 // The first token of each token's line, from a table built when first
 // asked: a pass that asks it for each of many addresses on one long line
-// walks the line once, not once per address. One per pass (the table is
-// per thread).
+// walks the line once, not once per address. One at a time in a thread:
+// the table is the thread's.
 class LineStarts {
  public:
   explicit LineStarts(const TokenList& tokens) : tokens_(tokens) {}

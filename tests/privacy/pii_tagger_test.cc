@@ -492,8 +492,8 @@ TEST(PiiTaggerTest, NamesInTextWithCapitalsDoNotRunIntoSmallWords) {
 
 // In text with capitals a word in small letters of Latin-1, Greek or
 // Cyrillic is a small word as one in a-z is: it opens no span ("call
-// ванда"), and a name does not run into it ("Wanda завтра утром"). (Which type this small
-// tagger gives the name is not the point.)
+// ванда"), and a name does not run into it ("Wanda завтра утром"). (Which
+// type this small tagger gives the name is not the point.)
 TEST(PiiTaggerTest, SmallWordsOfOtherScriptsOpenAndContinueNoName) {
   // Half the rows in small letters, where a name's second word is one: the
   // tagger learns that a word of small letters may continue a name.
@@ -1387,6 +1387,9 @@ TEST(PiiTaggerTest, TheLineBetweenANameAndItsAddressIsTheCompany) {
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Novak\n\nMint\n12 Novak Street"),
             (std::vector<std::string>{"PERSON:Wanda Novak", "STREET_ADDRESS:12 Novak Street"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nMint\n12 Novak Street"), (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
+  // In text without capitals, words with letters.
+  EXPECT_EQ(typed_spans(tagger, "send it to:\nwanda novak\nzephyr labs\n12 novak street"),
+            (std::vector<std::string>{"PERSON:wanda novak", "ORGANIZATION:zephyr labs", "STREET_ADDRESS:12 novak street"}));
 }
 
 // "<name>, the <job title>, said": the title between ", the" and a comma,

@@ -365,12 +365,12 @@ class PiiTagger {
   // possessive; no span found before tagging covers it. Precondition:
   // out[first...] sorted by begin; it stays so.
   void join_words_before_addresses(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
-  // In text with capitals (`mixed`), the line of an envelope between the
-  // addressee's name and the line that an address of out[first...] opens
-  // (no blank line between them) is the addressee's company ("Anna Novak /
-  // Factset / 12 Main Street", "Justin Molnar / Mint / 12 Gralla 30"): up to
-  // four words opening with capitals ("Asset4"), no mark but "-", "&", "."
-  // or ",".
+  // The line of an envelope between the addressee's name and the line that
+  // an address of out[first...] opens (no blank line between them) is the
+  // addressee's company ("Anna Novak / Factset / 12 Main Street", "Justin
+  // Molnar / Mint / 12 Gralla 30"): up to four words opening with capitals
+  // ("Asset4"; in text without capitals, `mixed` false, with letters), no
+  // mark but "-", "&", "." or ",".
   // Without a span over them they become an organisation; a name or place
   // of out[first...] over just them becomes one, unless its first word is a
   // name list's ("Anna Novak / Joel Brandt / 12 Main Street": a second
