@@ -3092,24 +3092,32 @@ void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& 
     if (at > 4 && (is_word_byte(static_cast<unsigned char>(text[at - 5])) || text[at - 5] == '\'')) return false;
     return (text[at - 4] | 0x20) == 't' && (text[at - 3] | 0x20) == 'h' && (text[at - 2] | 0x20) == 'e';
   };
+  // The spans are copied down over those joined away (out[first, kept)
+  // kept), so that a text of many such names costs one pass.
+  size_t kept = first;
   bool changed = false;
   for (size_t s = first; s < out.size(); ++s) {
-    if (!name_or_organisation(out[s]) || !the_before(out[s].begin)) continue;
     size_t e = s;
-    bool person = out[s].type == PiiType::kPerson;
-    while (e + 1 < out.size() && name_or_organisation(out[e + 1]) && joined(out[e], out[e + 1])) {
-      ++e;
-      person = person || out[e].type == PiiType::kPerson;
+    bool office = false;
+    if (name_or_organisation(out[s]) && the_before(out[s].begin)) {
+      bool person = out[s].type == PiiType::kPerson;
+      while (e + 1 < out.size() && name_or_organisation(out[e + 1]) && joined(out[e], out[e + 1])) {
+        ++e;
+        person = person || out[e].type == PiiType::kPerson;
+      }
+      const size_t noun = first_token_from(tokens, out[e].end);
+      office = noun < tokens.size() && tokens[noun].begin == out[e].end + 1 && text[out[e].end] == ' ' &&
+               names_a_company_place(text, tokens[noun]) && (person || e > s);
     }
-    const size_t noun = first_token_from(tokens, out[e].end);
-    if (noun >= tokens.size() || tokens[noun].begin != out[e].end + 1 || text[out[e].end] != ' ' ||
-        !names_a_company_place(text, tokens[noun]) || (!person && e == s)) {
-      continue;
+    if (office) {
+      out[kept++] = {PiiType::kOrganization, out[s].begin, out[e].end};
+      changed = true;
+      s = e;
+    } else {
+      out[kept++] = out[s];
     }
-    out[s] = {PiiType::kOrganization, out[s].begin, out[e].end};
-    out.erase(out.begin() + static_cast<ptrdiff_t>(s) + 1, out.begin() + static_cast<ptrdiff_t>(e) + 1);
-    changed = true;
   }
+  out.resize(kept);
   if (changed) reset_cover();
 }
 

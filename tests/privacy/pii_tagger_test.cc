@@ -2026,6 +2026,14 @@ TEST(PiiTaggerTest, NamesBeforeAnOfficeAreTheCompany) {
   EXPECT_EQ(found("We met Moreau at the store today."), (std::vector<std::string>{"PERSON:Moreau"}));
   EXPECT_EQ(found("We met the Moreau family today."), (std::vector<std::string>{"PERSON:Moreau"}));
   EXPECT_EQ(found("We met at the Lisbon office today."), (std::vector<std::string>{"LOCATION:Lisbon"}));
+  // Many in one text: each is one organisation (the pass copies the spans
+  // down once, rather than erasing the joined ones one by one).
+  std::string many;
+  for (int k = 0; k < 20000; ++k) many += "and at the Davis, Moreau and Takeda office today, ";
+  std::vector<PiiSpan> spans;
+  tagger.tag(many, spans);
+  EXPECT_EQ(spans.size(), 20000u);
+  EXPECT_TRUE(std::all_of(spans.begin(), spans.end(), [](const PiiSpan& x) { return x.type == PiiType::kOrganization; }));
 }
 
 // A noun that ends the names of companies and bodies ("Corporation",
