@@ -22,10 +22,12 @@ namespace tiergate {
 namespace {
 
 constexpr std::string_view kMagic = "TGPIITAG";
-// 2: a gazetteer follows the weights; 3: the continuing marks precede them.
-constexpr uint32_t kFormatVersion = 3;
+// 2: a gazetteer follows the weights; 3: the continuing marks precede them;
+// 4: a byte after the marks says whether the values held caseless words.
+constexpr uint32_t kFormatVersion = 4;
 
 using pii_tokens::is_word_byte;
+using pii_tokens::opens_with_a_caseless_letter;
 using pii_tokens::opens_with_a_small_letter;
 using pii_tokens::IndexList;
 using pii_tokens::Token;
@@ -1065,6 +1067,9 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
           row.gold[j] = first ? b : b + 1;
           const auto c = static_cast<unsigned char>(e.text[tokens[j].begin]);
           if (!first && !is_word_byte(c)) t.continuing_marks_.set(c);
+          t.caseless_values_ = t.caseless_values_ ||
+                               opens_with_a_caseless_letter(reinterpret_cast<const unsigned char*>(e.text.data()) + tokens[j].begin,
+                                                            tokens[j].end - tokens[j].begin);
           first = false;
         }
       }
@@ -1245,6 +1250,12 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       prev = 0;
     };
     if (mixed && letter_label(text, tokens, i)) {
+      leave_out();
+      continue;
+    }
+    if (!caseless_values_ &&
+        opens_with_a_caseless_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
+                                     tokens[i].end - tokens[i].begin)) {
       leave_out();
       continue;
     }
@@ -3337,6 +3348,7 @@ std::string PiiTagger::serialize() const {
     for (size_t b = 0; b < 64; ++b) bits |= uint64_t{continuing_marks_.test(64 * half + b)} << b;
     little_endian::append<uint64_t>(out, bits);
   }
+  out += static_cast<char>(caseless_values_ ? 1 : 0);
   // The file holds tags() floats per slot in tag order, without padding.
   out.reserve(out.size() + size_t{buckets_} * tags() * sizeof(float));
   for (size_t slot = 0; slot < buckets_; ++slot) {
@@ -3382,6 +3394,10 @@ StatusOr<PiiTagger> PiiTagger::parse(std::string_view bytes, std::string_view so
     if (!little_endian::read(bytes, at, bits)) return invalid_argument(where + ": truncated marks");
     for (size_t b = 0; b < 64; ++b) t.continuing_marks_.set(64 * half + b, (bits >> b) & 1);
   }
+  if (at >= bytes.size() || static_cast<unsigned char>(bytes[at]) > 1) {
+    return invalid_argument(where + ": truncated or damaged flags after the marks");
+  }
+  t.caseless_values_ = bytes[at++] == 1;
   const size_t n = size_t{buckets} * t.tags();
   if (bytes.size() - at < n * sizeof(float)) {
     return invalid_argument(where + ": " + std::to_string(bytes.size() - at) + " weight bytes where " +

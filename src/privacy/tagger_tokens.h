@@ -72,6 +72,16 @@ constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
   }
 }
 
+// Whether the n bytes at s (n >= 1) open with a letter of a script without
+// capitals, in three UTF-8 bytes: kana (U+3040-U+30FF), a CJK ideograph
+// (U+3400-U+4DBF, U+4E00-U+9FFF) or Hangul (U+AC00-U+D7A3).
+constexpr bool opens_with_a_caseless_letter(const unsigned char* s, size_t n) {
+  if (n < 3 || (s[0] & 0xf0) != 0xe0 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80) return false;
+  const uint32_t cp = (uint32_t{s[0]} & 0x0f) << 12 | (uint32_t{s[1]} & 0x3f) << 6 | (uint32_t{s[2]} & 0x3f);
+  return (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
+         (cp >= 0xac00 && cp <= 0xd7a3);
+}
+
 // Replaces `out` with the tokens of `text` (shorter than 4 GiB), in order,
 // and `marked` with the indices in `out` of the marked tokens. It runs over
 // every byte of every message the gateway scans: 64 bytes at a time as bit

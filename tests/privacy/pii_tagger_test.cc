@@ -180,9 +180,14 @@ TEST(PiiTaggerTest, SavedTaggersLoadAndDamagedOnesAreRefused) {
   EXPECT_NE(refused.status().message().find("retrain it with `tiergate pii train`"), std::string::npos);
   // The first weight turned into NaN (all bits set). It follows the magic,
   // the version, the types (a count, then a length and a name each), the
-  // bucket count and the 16 bytes of marks.
-  size_t first_weight = 8 + 4 + 4 + 4 + 16;
+  // bucket count, the 16 bytes of marks and the byte of flags.
+  size_t first_weight = 8 + 4 + 4 + 4 + 16 + 1;
   for (PiiType t : tagger.types()) first_weight += 1 + pii_type_name(t).size();
+  std::string damaged_flags = bytes;
+  damaged_flags[first_weight - 1] = 7;
+  auto refused_flags = PiiTagger::parse(damaged_flags, "t.bin");
+  ASSERT_FALSE(refused_flags.is_ok());
+  EXPECT_NE(refused_flags.status().message().find("damaged flags"), std::string::npos);
   std::string nan_weight = bytes;
   for (size_t b = 0; b < 4; ++b) nan_weight[first_weight + b] = static_cast<char>(0xff);
   auto damaged = PiiTagger::parse(nan_weight, "t.bin");
@@ -381,11 +386,15 @@ TEST(PiiTaggerTest, SmallEverydayWordsAndCountsOpenNoSpan) {
 // A tagger whose rows label signs as places ("…", "—", the replacement
 // character, an ideographic full stop, non-breaking spaces) still reports
 // no span without a letter or a digit in it: such a span names no one.
+// (Its rows hold a place in ideographs too, "大阪": a word of them may be
+// one.)
 TEST(PiiTaggerTest, ASpanOfSignsIsNoSpan) {
   const std::vector<std::string> signs = {"\u2026", "\u2014", "\ufffd", "\u3002", "\u00a0\u00a0", "\u200b"};
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
-    const std::string place = k % 2 == 0 ? kCities[k % kCities.size()] : signs[k % signs.size()];
+    const std::string place = k % 10 == 0  ? std::string("\u5927\u962a")
+                              : k % 2 == 0 ? kCities[k % kCities.size()]
+                                           : signs[k % signs.size()];
     PiiExample e;
     e.text = "we moved here from " + place + " last year.";
     e.spans = {{PiiType::kLocation, 19, static_cast<uint32_t>(19 + place.size())}};
@@ -398,6 +407,40 @@ TEST(PiiTaggerTest, ASpanOfSignsIsNoSpan) {
   for (const std::string& sign : signs) {
     EXPECT_EQ(values_of(tagger, "we moved here from " + sign + " last year."), std::vector<std::string>{}) << sign;
   }
+}
+
+// A tagger whose rows hold no value in a script without capitals (kana,
+// CJK, Hangul) leaves such words out, in any text: it has no evidence on
+// them. (It saves that and loads it.)
+TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreLeftOutWhereTheRowsHadNone) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string place = kCities[k % kCities.size()];
+    PiiExample e;
+    e.text = "we moved here from " + place + " last year.";
+    e.spans = {{PiiType::kLocation, 19, static_cast<uint32_t>(19 + place.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"we", "moved", "here", "from", "last", "year"}}};
+  const PiiTagger latin = PiiTagger::train(train, o);
+  EXPECT_EQ(values_of(latin, "We moved here from Graz last year."), std::vector<std::string>{"Graz"});
+  for (const char* text : {"we moved here from \u6771\u4eac last year.", "We moved here from \u6771\u4eac last year.",
+                           "we moved here from \u3068\u3046\u304d\u3087\u3046 last year.",
+                           "we moved here from \uc11c\uc6b8 last year."}) {
+    EXPECT_EQ(values_of(latin, text), std::vector<std::string>{}) << text;
+  }
+  auto loaded = PiiTagger::parse(latin.serialize(), "t.bin");
+  ASSERT_TRUE(loaded.is_ok());
+  EXPECT_EQ(values_of(*loaded, "we moved here from \u6771\u4eac last year."), std::vector<std::string>{});
+  // With such a value in the rows: "大阪".
+  train[0].text = "we moved here from \u5927\u962a last year.";
+  train[0].spans = {{PiiType::kLocation, 19, 25}};
+  const PiiTagger seen = PiiTagger::train(train, o);
+  EXPECT_EQ(values_of(seen, "we moved here from \u6771\u4eac last year."), std::vector<std::string>{"\u6771\u4eac"});
+  auto seen_loaded = PiiTagger::parse(seen.serialize(), "t.bin");
+  ASSERT_TRUE(seen_loaded.is_ok());
+  EXPECT_EQ(values_of(*seen_loaded, "we moved here from \u6771\u4eac last year."), std::vector<std::string>{"\u6771\u4eac"});
 }
 
 // Rows that label "wants" after a name an organisation and the "30" of

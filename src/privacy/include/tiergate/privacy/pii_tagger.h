@@ -427,6 +427,11 @@ class PiiTagger {
   // the training rows ("Apt.", "Smith, Jones", "Saint-Priest"): no other
   // mark continues one, nor opens one right after a span.
   std::bitset<128> continuing_marks_;
+  // Whether a labelled value of the training rows holds a word of a script
+  // without capitals (kana, CJK, Hangul: "東京"). Without one the tagger
+  // has no evidence on such words (its guesses were whole sentences as
+  // places): they are O without scoring, in any text.
+  bool caseless_values_ = false;
   std::vector<float> weights_;  // [slot * tags() + tag], as trained and saved
   std::vector<int16_t, CacheLineAllocator<int16_t>> open_rows_;      // [slot * open_width() + column(tag)]
   std::vector<int16_t, CacheLineAllocator<int16_t>> continue_rows_;  // [slot * continue_width() + column(tag) - open_width()]
