@@ -9,8 +9,6 @@
 #include <bit>
 #include <cstring>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -328,120 +326,24 @@ void find_groups(Scan& s, Starts starts_at) {
   }
 }
 
-// In text with capitals, a group word in small letters right after a
-// personal pronoun and its copula, past articles and qualifiers ("I am an
-// atheist", "She's a devout catholic", "We are atheists"). The capitals'
-// pass reads no small word, and reading all of them cost a fifth of the
-// whole scan; a personal pronoun is the cheaper trigger.
-
-// The length of the personal pronoun, contracted copula included, that
-// opens a word at i: "I", "We", "He", "She", "They", "You", "I'm",
-// "We're", "He's", "She's", "They're", "You're"; 0 for any other word.
-size_t pronoun_length(const Scan& s, size_t i) {
-  // (at() reads 0 past the end: no letter.)
-  auto ends = [&](size_t k) { return !s.alpha(i + k) && !(s.at(i + k) == '\'' && s.alpha(i + k + 1)); };
-  auto is = [&](size_t k, std::string_view w) { return s.matches(i + k, w); };
-  auto with = [&](size_t k, std::string_view contraction) {
-    if (ends(k)) return k;
-    return is(k, contraction) && ends(k + contraction.size()) ? k + contraction.size() : size_t{0};
-  };
-  switch (s.at(i)) {
-    case 'I': return with(1, "'m");
-    case 'W': return is(1, "e") ? with(2, "'re") : 0;
-    case 'H': return is(1, "e") ? with(2, "'s") : 0;
-    case 'S': return is(1, "he") ? with(3, "'s") : 0;
-    case 'T': return is(1, "hey") ? with(4, "'re") : 0;
-    case 'Y': return is(1, "ou") ? with(3, "'re") : 0;
-    default: return 0;
-  }
-}
-
-// The group word after the pronoun of `length` bytes at i, if any.
-void find_group_after_pronoun(Scan& s, size_t i, size_t length, std::array<char, kMaxWord>& buf,
-                              std::array<char, kMaxWord>& other) {
-  const size_t n = s.size();
-  if (i > 0 && (s.digit(i - 1) || (s.at(i - 1) & 0x80) || s.at(i - 1) == '\'' || s.at(i - 1) == '_')) return;
-  // The copula, up to two articles or qualifiers, the group word: a noun,
-  // after an article or a qualifier or in the plural ("an atheist",
-  // "atheists"); in small letters the word alone is as often an adjective
-  // or another noun ("he is liberal with money", "I was pole dancing").
-  size_t at = i + length;
-  auto blanks_from = [&](size_t from) {
-    size_t j = from;
-    while (j < n && j < from + 3 && s.blank(j)) ++j;
-    return j;
-  };
-  // A pronoun not contracted with its copula ("I'm") is followed by one:
-  // most are not ("I want"), and are turned away here, on the raw bytes.
-  bool contracted = false;
-  for (size_t k = 1; k < length; ++k) contracted = contracted || s.at(i + k) == '\'';
-  if (!contracted) {
-    const size_t j = blanks_from(at);
-    if (j == at) return;
-    size_t copula = 0;
-    for (std::string_view w : {"am", "are", "is", "was", "were"}) {
-      if (s.matches_word(j, w)) copula = w.size();
-    }
-    if (copula == 0) return;
-    at = j + copula;
-  }
-  bool qualified = false;
-  for (int k = 0; k < 3; ++k) {
-    const size_t j = blanks_from(at);
-    if (j == at || j >= n) return;
-    Word w{j, j};
-    while (w.end < n && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
-    const std::string_view word = lowered(s, w, buf);
-    if (word.empty()) return;
-    const bool small = s.at(j) >= 'a' && s.at(j) <= 'z';
-    const bool whole = w.end >= n || !((s.at(w.end) & 0x80) || s.digit(w.end));  // not "atheist2"
-    const bool noun = qualified || (word.size() >= 5 && word.back() == 's' && !is_group(word));
-    if (small && whole && noun && word.size() >= 4 && is_group_or_plural(word) && described_before(s, w.begin, other)) {
-      s.add(PiiType::kNrp, w.begin, w.end);
-      return;
-    }
-    if (!in(word, kQualifiers)) return;
-    qualified = true;
-    at = w.end;
-  }
-}
-
 }  // namespace
 
 void detect_group_mentions(Scan& s) {
   // Group words are capitalised in text with capitals: only capitals start a
-  // candidate, a few words in a hundred, and a personal pronoun the search
-  // for one in small letters (find_group_after_pronoun()). Text without
-  // capitals: every word.
+  // candidate, a few words in a hundred. Text without capitals: every word.
   uint64_t carry = 0;  // whether the byte before the block is a letter
   bool capitals = false;
-  // The personal pronouns ("I", "We", "She's") and their lengths, for
-  // find_group_after_pronoun().
-  thread_local std::vector<std::pair<uint32_t, uint32_t>> subjects;
-  subjects.clear();
   find_groups(s, [&](size_t base) {
     const auto [letters, upper] = letter_masks(s, base);
     capitals = capitals || upper != 0;
     const uint64_t lower = letters & ~upper;
-    const uint64_t word_starts = upper & ~((letters << 1) | carry);
-    // (Words of up to four letters; near the block's end, any.)
-    for (uint64_t b = word_starts & (~ahead(lower, 4) | ~(~uint64_t{0} >> 5)); b != 0; b &= b - 1) {
-      const size_t i = base + static_cast<size_t>(std::countr_zero(b));
-      if (const size_t length = pronoun_length(s, i); length != 0) {
-        subjects.emplace_back(static_cast<uint32_t>(i), static_cast<uint32_t>(length));
-      }
-    }
     // A capital that starts a word of four letters or more, the next three
     // small (near the block's end: left to find_groups).
-    const uint64_t starts = word_starts & ahead(lower, 3);
+    const uint64_t starts = upper & ~((letters << 1) | carry) & ahead(lower, 3);
     carry = letters >> 63;
     return starts;
   });
-  if (capitals) {
-    std::array<char, kMaxWord> buf{}, other{};
-    for (const auto& [i, length] : subjects) find_group_after_pronoun(s, i, length, buf, other);
-    return;
-  }
+  if (capitals) return;
   carry = 0;
   find_groups(s, [&](size_t base) {
     const uint64_t letters = letter_masks(s, base).letters;
