@@ -137,6 +137,29 @@ TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
   }
 }
 
+// The letters of scripts without capitals, by code point: every sequence
+// of three bytes that opens with 0xe0-0xef, and the same cut short.
+TEST(TaggerTokensTest, CaselessLettersAreKanaCjkAndHangul) {
+  auto caseless = [](unsigned cp) {
+    return (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
+           (cp >= 0xac00 && cp <= 0xd7a3);
+  };
+  for (unsigned lead = 0xe0; lead < 0xf0; ++lead) {
+    for (unsigned second = 0; second < 0x100; ++second) {
+      for (unsigned third = 0; third < 0x100; ++third) {
+        const unsigned char bytes[3] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(second),
+                                        static_cast<unsigned char>(third)};
+        const bool whole = (second & 0xc0) == 0x80 && (third & 0xc0) == 0x80;
+        const unsigned cp = (lead & 0x0fu) << 12 | (second & 0x3fu) << 6 | (third & 0x3fu);
+        ASSERT_EQ(opens_with_a_caseless_letter(bytes, 3), whole && caseless(cp)) << std::hex << lead << " " << second << " " << third;
+        ASSERT_FALSE(opens_with_a_caseless_letter(bytes, 2));
+      }
+    }
+  }
+  const std::string_view ascii = "abc";
+  EXPECT_FALSE(opens_with_a_caseless_letter(reinterpret_cast<const unsigned char*>(ascii.data()), ascii.size()));
+}
+
 // Every cut of a word, an apostrophe, a mark and a line break against the
 // block edges at 64 and 128 bytes.
 TEST(TaggerTokensTest, TokensAcrossBlockEdges) {
