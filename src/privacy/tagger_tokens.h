@@ -73,13 +73,20 @@ constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
 }
 
 // Whether the n bytes at s (n >= 1) open with a letter of a script without
-// capitals, in three UTF-8 bytes: kana (U+3040-U+30FF), a CJK ideograph
-// (U+3400-U+4DBF, U+4E00-U+9FFF) or Hangul (U+AC00-U+D7A3).
+// capitals, or with a sign written with such text, in three UTF-8 bytes:
+// CJK symbols and punctuation ("。", "【", U+3000-U+303F), kana
+// (U+3040-U+30FF), a CJK ideograph (U+3400-U+4DBF, U+4E00-U+9FFF), Hangul
+// (U+AC00-U+D7A3), or a fullwidth sign ("（", "，"; U+FF01-U+FF0F,
+// U+FF1A-U+FF20, U+FF3B-U+FF40, U+FF5B-U+FF65: not the fullwidth digits
+// and letters). Such signs stick to the text they mark (every byte >= 0x80
+// is a word byte): "（1）报告".
 constexpr bool opens_with_a_caseless_letter(const unsigned char* s, size_t n) {
   if (n < 3 || (s[0] & 0xf0) != 0xe0 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80) return false;
   const uint32_t cp = (uint32_t{s[0]} & 0x0f) << 12 | (uint32_t{s[1]} & 0x3f) << 6 | (uint32_t{s[2]} & 0x3f);
-  return (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
-         (cp >= 0xac00 && cp <= 0xd7a3);
+  const bool fullwidth_sign = (cp >= 0xff01 && cp <= 0xff0f) || (cp >= 0xff1a && cp <= 0xff20) ||
+                              (cp >= 0xff3b && cp <= 0xff40) || (cp >= 0xff5b && cp <= 0xff65);
+  return (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
+         (cp >= 0xac00 && cp <= 0xd7a3) || fullwidth_sign;
 }
 
 // Replaces `out` with the tokens of `text` (shorter than 4 GiB), in order,

@@ -137,12 +137,14 @@ TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
   }
 }
 
-// The letters of scripts without capitals, by code point: every sequence
-// of three bytes that opens with 0xe0-0xef, and the same cut short.
+// The letters of scripts without capitals and the signs written with
+// them, by code point: every sequence of three bytes that opens with
+// 0xe0-0xef, and the same cut short.
 TEST(TaggerTokensTest, CaselessLettersAreKanaCjkAndHangul) {
   auto caseless = [](unsigned cp) {
-    return (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
-           (cp >= 0xac00 && cp <= 0xd7a3);
+    return (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
+           (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xff01 && cp <= 0xff0f) || (cp >= 0xff1a && cp <= 0xff20) ||
+           (cp >= 0xff3b && cp <= 0xff40) || (cp >= 0xff5b && cp <= 0xff65);
   };
   for (unsigned lead = 0xe0; lead < 0xf0; ++lead) {
     for (unsigned second = 0; second < 0x100; ++second) {
