@@ -588,17 +588,28 @@ bool names_a_company_place(std::string_view text, const Token& t) {
   return false;
 }
 
+// Whether the token "the" (either case) and one space stand right before
+// byte `at`: read from the text, without looking the tokens up. (An
+// apostrophe between word bytes would join "the" to the word before:
+// "o'the".)
+bool follows_the(std::string_view text, size_t at) {
+  if (at < 4 || text[at - 1] != ' ' || (text[at - 4] | 0x20) != 't' || (text[at - 3] | 0x20) != 'h' ||
+      (text[at - 2] | 0x20) != 'e') {
+    return false;
+  }
+  if (at == 4) return true;
+  const auto before = static_cast<unsigned char>(text[at - 5]);
+  return !is_word_byte(before) && !(before == '\'' && at > 5 && is_word_byte(static_cast<unsigned char>(text[at - 6])));
+}
+
 // Whether token i, a capitalised everyday word, names an organisation by
 // the "the" before it and the noun after it ("The Sap office is at", "the
 // Apple store"), one space apart. A possessive ("the President's staff")
 // is someone's.
 bool names_an_organisation(std::string_view text, const TokenList& tokens, size_t i) {
   if (i == 0 || i + 1 >= tokens.size() || text[tokens[i].begin] < 'A' || text[tokens[i].begin] > 'Z') return false;
-  const Token &the = tokens[i - 1], &word = tokens[i], &noun = tokens[i + 1];
-  if (the.end + 1 != word.begin || word.end + 1 != noun.begin || text[the.end] != ' ' || text[word.end] != ' ' ||
-      !token_is(text, the, "the")) {
-    return false;
-  }
+  const Token &word = tokens[i], &noun = tokens[i + 1];
+  if (word.end + 1 != noun.begin || text[word.end] != ' ' || !follows_the(text, word.begin)) return false;
   const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + word.begin;
   if (possessive_stem(b, word.end - word.begin) != word.end - word.begin) return false;
   return names_a_company_place(text, noun);
@@ -3096,13 +3107,6 @@ void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& 
     const std::string_view between = text.substr(a.end, b.begin - a.end);
     return between == ", " || between == " and " || between == ", and " || between == " & ";
   };
-  // Whether the word "the" and one blank stand right before byte `at`
-  // (read from the text: most spans have no "the" before them).
-  auto the_before = [&](uint32_t at) {
-    if (at < 4 || text[at - 1] != ' ') return false;
-    if (at > 4 && (is_word_byte(static_cast<unsigned char>(text[at - 5])) || text[at - 5] == '\'')) return false;
-    return (text[at - 4] | 0x20) == 't' && (text[at - 3] | 0x20) == 'h' && (text[at - 2] | 0x20) == 'e';
-  };
   // The spans are copied down over those joined away (out[first, kept)
   // kept), so that a text of many such names costs one pass.
   size_t kept = first;
@@ -3110,7 +3114,8 @@ void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& 
   for (size_t s = first; s < out.size(); ++s) {
     size_t e = s;
     bool office = false;
-    if (name_or_organisation(out[s]) && the_before(out[s].begin)) {
+    // (follows_the() reads the text: most spans have no "the" before them.)
+    if (name_or_organisation(out[s]) && follows_the(text, out[s].begin)) {
       bool person = out[s].type == PiiType::kPerson;
       while (e + 1 < out.size() && name_or_organisation(out[e + 1]) && joined(out[e], out[e + 1])) {
         ++e;
