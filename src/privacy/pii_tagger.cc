@@ -728,7 +728,7 @@ size_t first_token_from(const TokenList& tokens, uint32_t at) {
   const Token* base = tokens.data();
   for (size_t n = tokens.size(); n > 1;) {
     const size_t half = n / 2;
-    base += half & (size_t{0} - static_cast<size_t>(base[half - 1].begin < at));
+    base += half & (size_t{0} - static_cast<size_t>(base[half - 1].begin < at));  // a mask: GCC makes `? :` a branch
     n -= half;
   }
   return static_cast<size_t>(base - tokens.data()) + (base->begin < at ? 1 : 0);
