@@ -578,15 +578,14 @@ bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t fr
   return false;
 }
 
-// Whether token t is a noun of a company's premises or people: "office",
-// "store", "staff", ... ("the Apple store", "the Xignite office").
-bool names_a_company_place(std::string_view text, const Token& t) {
-  for (std::string_view n : {"office", "offices", "headquarters", "store", "stores", "branch", "staff", "employees",
-                             "factory", "warehouse", "subsidiary", "shareholders"}) {
-    if (token_is(text, t, n)) return true;
-  }
-  return false;
-}
+// Nouns of a company's premises or people: "office", "store", "staff", ...
+// ("the Apple store", "the Xignite office").
+constexpr WordSet kCompanyPlaceNouns(std::array<std::string_view, 12>{
+    "office", "offices", "headquarters", "store", "stores", "branch", "staff", "employees", "factory", "warehouse",
+    "subsidiary", "shareholders"});
+
+// Whether token t is one of kCompanyPlaceNouns.
+bool names_a_company_place(std::string_view text, const Token& t) { return kCompanyPlaceNouns.contains(text, t); }
 
 // Whether the token "the" (either case) and one space stand right before
 // byte `at`: read from the text, without looking the tokens up. (An
