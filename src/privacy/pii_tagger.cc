@@ -440,6 +440,13 @@ class WordSet {
 constexpr WordSet kAbbreviations(std::array<std::string_view, 19>{
     "asap", "atm", "atms", "btw", "diy", "faq", "faqs", "fyi", "gps", "imho", "imo", "lol", "omg", "pdf", "rsvp",
     "sms", "tba", "tbd", "usb"});
+// Units of measure after a number: a quantity, not a house number before
+// its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
+// are no word of a street either.
+constexpr WordSet kUnitsOfMeasure(std::array<std::string_view, 44>{
+    "hz", "khz", "mhz", "ghz", "nm", "mm", "cm", "km", "mi", "ft", "kg", "mg", "lb", "lbs", "oz", "ml", "mol",
+    "kj", "kcal", "cal", "ev", "kev", "mev", "pm", "kv", "mv", "ma", "kw", "mw", "kwh", "pa", "kpa", "atm", "psi",
+    "db", "ms", "ns", "mph", "kph", "rpm", "kb", "mb", "gb", "tb"});
 
 // "my", "her", ...: before a relative, who is then named ("my son Mali").
 constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
@@ -1408,6 +1415,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   split_coordinated_names(text, out, first_tagged);
   join_named_offices(text, out, first_tagged);
   type_envelope_places(text, out, first_tagged);
+  drop_lone_numbers(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
 
@@ -2983,6 +2991,119 @@ void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<P
   }
   out.resize(kept);
   if (joined) reset_cover();
+}
+
+void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto on_its_line = [&](size_t k) { return k < n && !tokens[k].newline_before; };
+  auto first_byte = [&](size_t k) { return static_cast<unsigned char>(text[tokens[k].begin]); };
+  auto letters = [&](size_t k) { return opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)); };
+  auto digit = [&](size_t k) { return first_byte(k) >= '0' && first_byte(k) <= '9'; };
+  auto glued = [&](size_t k) { return k + 1 < n && tokens[k + 1].begin == tokens[k].end; };
+  auto match = [&](size_t k) { return gazetteer_.lookup(word_hash(text, tokens[k])); };
+  // A word of two letters or more that is no unit of measure.
+  auto word = [&](size_t k) {
+    return letters(k) && tokens[k].end - tokens[k].begin >= 2 && !kUnitsOfMeasure.contains(text, tokens[k]);
+  };
+  // Whether token k opens with a letter of the words the lists hold: not a
+  // small letter of Greek or Cyrillic nor a letter of a script without
+  // capitals ("100 тысяч", "7 个月"), whose everyday words no list knows.
+  auto listed_script = [&](size_t k) {
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
+    const size_t length = tokens[k].end - tokens[k].begin;
+    return !opens_with_a_small_letter(b, length) && !opens_with_a_caseless_letter(b, length);
+  };
+  // A word of those that no everyday list knows.
+  auto unknown_word = [&](size_t k) {
+    return word(k) && listed_script(k) && (match(k).full & common_categories_) == 0;
+  };
+  // Whether a street suffix is token k or k + 1 ("Beach Road", "Stone
+  // Cellar Road").
+  auto suffix_ahead = [&](size_t k) {
+    for (size_t t = k; t < k + 2 && on_its_line(t); ++t) {
+      if (word(t) && (match(t).full & street_suffix_categories_) != 0) return true;
+    }
+    return false;
+  };
+  // Whether the words of a street open at token k, on the line: a word no
+  // everyday list knows ("Rue", "kvaløyvågvegen"), or capitalised and known
+  // to a list of names or places too ("Dirk"); an everyday one before a
+  // street suffix ("Beach Road"), of four letters or more before a number
+  // ("Delta 116"), or a street word before a word no everyday list knows
+  // ("via raffaele"); a number with letters ("184th", "221B"); "P.O."; a
+  // capital and its slash ("C/ Mayor") or before a capitalised word ("R
+  // Nossa"). `any_word`: after two numbers, any word but a unit, and a
+  // capital's stop before a capitalised word ("30 N. Stadion").
+  auto street_at = [&](size_t k, bool any_word) {
+    if (!on_its_line(k)) return false;
+    if (!letters(k)) return digit(k) && !all_digits(text, tokens[k]);
+    if (tokens[k].end - tokens[k].begin == 1) {
+      if (!on_its_line(k + 1)) return false;
+      const char after = text[tokens[k + 1].begin];
+      const bool stop = glued(k) && after == '.' && k + 2 < n;
+      if (stop && glued(k + 1) && token_is(text, tokens[k], "p") && token_is(text, tokens[k + 2], "o")) return true;
+      if (first_byte(k) < 'A' || first_byte(k) > 'Z') return false;
+      return (glued(k) && after == '/') ||
+             (stop && any_word && on_its_line(k + 2) && opens_with_a_capital(text.substr(tokens[k + 2].begin))) ||
+             (!glued(k) && opens_with_a_capital(text.substr(tokens[k + 1].begin)));
+    }
+    if (!word(k)) return false;
+    if (any_word || unknown_word(k) || suffix_ahead(k + 1)) return true;
+    if (tokens[k].end - tokens[k].begin >= 4 && on_its_line(k + 1) && all_digits(text, tokens[k + 1])) return true;
+    const Gazetteer::Match m = match(k);
+    if (listed_script(k) && opens_with_a_capital(text.substr(tokens[k].begin)) && !everyday(m)) return true;
+    return ((m.full | m.part) & street_categories_) != 0 && on_its_line(k + 1) && unknown_word(k + 1);
+  };
+  // Whether `before` ends right before byte `at`: on its line, blanks and
+  // commas between (one at least); or, with `line_above`, on the line above.
+  auto right_before = [&](const PiiSpan& before, uint32_t at, bool line_above) {
+    if (before.end >= at) return false;
+    const std::string_view gap = text.substr(before.end, at - before.end);
+    const size_t line_breaks = static_cast<size_t>(std::count(gap.begin(), gap.end(), '\n'));
+    return gap.find_first_not_of(" \t\r\n,") == std::string_view::npos && line_breaks == (line_above ? 1 : 0);
+  };
+  // Tokens [j, last], the numbers of out[s]: after another address on its
+  // line, the next part of it ("Apt. 434 40"); four digits or more after a
+  // place on its line, or alone on its line below an address or a place,
+  // a postcode.
+  auto after_an_address = [&](size_t s, size_t j, size_t last) {
+    const uint32_t at = out[s].begin;
+    const bool postcode = j == last && out[s].end - out[s].begin >= 4;
+    const bool alone = !on_its_line(j) && !on_its_line(last + 1);
+    auto part_before = [&](const PiiSpan& before) {
+      if (right_before(before, at, false)) {
+        return before.type == PiiType::kStreetAddress || (before.type == PiiType::kLocation && postcode);
+      }
+      return alone && postcode && right_before(before, at, true) &&
+             (before.type == PiiType::kStreetAddress || before.type == PiiType::kLocation);
+    };
+    if (s > first && part_before(out[s - 1])) return true;
+    // The spans found before tagging, in order of begin: the units ("Apt. 434").
+    const auto found = std::partition_point(out.begin(), out.begin() + static_cast<ptrdiff_t>(first),
+                                            [&](const PiiSpan& span) { return span.begin < at; });
+    return found != out.begin() && part_before(*std::prev(found));
+  };
+  size_t kept = first;
+  for (size_t s = first; s < out.size(); ++s) {
+    bool keep = true;
+    if (out[s].type == PiiType::kStreetAddress) {
+      // Its tokens: numbers alone.
+      const size_t j = first_token_from(tokens, out[s].begin);
+      size_t last = j;
+      bool numbers = j < n && all_digits(text, tokens[j]);
+      while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) numbers = all_digits(text, tokens[++last]);
+      if (numbers && tokens[last].end == out[s].end) {
+        const bool another = on_its_line(last + 1) && all_digits(text, tokens[last + 1]);  // "18 15 Millicent Drive"
+        const size_t next = another ? last + 2 : last + 1;
+        keep = street_at(next, another || last > j) || after_an_address(s, j, last);
+      }
+    }
+    if (keep) out[kept++] = out[s];
+  }
+  if (kept == out.size()) return;
+  out.resize(kept);
+  reset_cover();
 }
 
 void PiiTagger::type_envelope_places(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

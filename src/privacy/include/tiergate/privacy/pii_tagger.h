@@ -400,6 +400,18 @@ class PiiTagger {
   // spans over fold seeds 1-3 by template). Precondition: out[first...]
   // sorted by begin.
   void type_envelope_places(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // An address of out[first...] that is a number alone (the dev labels
+  // write house numbers and postcodes apart) stays one only among address
+  // words on its line: before a word that no everyday list knows and no
+  // unit of measure is ("40 Rue de la Sarthe", "58 kvaløyvågvegen"), before
+  // a street word with such a word after it ("46 via raffaele"), before a
+  // letter and its stop or a capitalised word ("98 P.O. Box", "87 R Nossa"),
+  // or right after another address ("Apt. 434 40") or, four digits or
+  // more, a place ("Gabon 66298"); another number may stand between ("18 15 Millicent Drive"). In a
+  // sentence it is a quantity ("scored 18 points", "the GCD of 25 and 55",
+  // "110 V"), which redaction would take out of a question the cloud is to
+  // answer. Precondition: out[first...] sorted by begin; it stays so.
+  void drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
