@@ -931,8 +931,23 @@ uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
   return mask;
 }
 
+// Whether `text` holds a capital letter: A-Z, or one of Latin-1, Greek or
+// Cyrillic ("Расскажи", "Ωραία"), whose words the tagger reads as it reads
+// English ones; text in those scripts without an A-Z is no lower-case text
+// (where every word is scored and may open a name).
 bool mixed_case(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  for (size_t k = 0; k < text.size(); ++k) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (c >= 'A' && c <= 'Z') return true;
+    if (c < 0xc3 || c > 0xd0 || k + 1 == text.size()) continue;
+    const auto next = static_cast<unsigned char>(text[k + 1]);
+    if ((c == 0xc3 && next >= 0x80 && next <= 0x9e && next != 0x97) ||  // U+00C0-U+00DE but U+00D7
+        (c == 0xce && next >= 0x91 && next <= 0xa9) ||                  // U+0391-U+03A9
+        (c == 0xd0 && next >= 0x80 && next <= 0xaf)) {                  // U+0400-U+042F
+      return true;
+    }
+  }
+  return false;
 }
 
 // Whether a word list of this category names places: "city", "country",

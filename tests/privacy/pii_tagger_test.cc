@@ -558,6 +558,13 @@ TEST(PiiTaggerTest, SmallWordsOfOtherScriptsOpenAndContinueNoName) {
   // text with capitals, as "Please call wanda", nothing.
   EXPECT_EQ(values_of(tagger, "Please call \xd0\xb2\xd0\xb0\xd0\xbd\xd0\xb4\xd0\xb0 tomorrow."), (std::vector<std::string>{}));
   EXPECT_EQ(values_of(tagger, "Please call wanda tomorrow."), (std::vector<std::string>{}));
+  // A capital of Cyrillic, Greek or Latin-1 makes text with capitals, as an
+  // A-Z does: "please call ванда tomorrow. Да." is no lower-case text, where
+  // every word would be scored ("ванда tomorrow" a name).
+  const std::string wanda = "\xd0\xb2\xd0\xb0\xd0\xbd\xd0\xb4\xd0\xb0";
+  for (const std::string& value : values_of(tagger, "please call " + wanda + " tomorrow. \xd0\x94\xd0\xb0.")) {
+    EXPECT_EQ(value.find(wanda), std::string::npos) << value;
+  }
 }
 
 // Rows whose addresses run on into the next word teach the tagger to follow
