@@ -1824,13 +1824,11 @@ TEST(PiiTaggerTest, ANumberAloneIsAnAddressOnlyAmongAddressWords) {
   EXPECT_EQ(typed_spans(tagger, "Ship it to 61 Novakweg 31 now."),
             (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31"}));
   EXPECT_EQ(values_of(tagger, "Ship it to 61 Beach Road now.", PiiType::kStreetAddress).front(), "61");
-  // Before an everyday word, a unit, a letter alone or a mark: a quantity.
+  // Before an everyday word, a unit, a letter alone or a mark: a quantity,
+  // alone or with that word (plausible(): a street has a name).
   for (const char* text : {"Ship it to 61 and 55 now.", "Ship it to 18 points now.", "Ship it to 500 MHz now.",
                            "Ship it to 110 V now.", "Ship it to 61.", "Ship it to 61 now."}) {
-    for (const std::string& value : values_of(tagger, text, PiiType::kStreetAddress)) {
-      EXPECT_FALSE(std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
-          << text << ": " << value;
-    }
+    EXPECT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{}) << text;
   }
 }
 
