@@ -1211,6 +1211,21 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   // park"); digits before a mark ("1.",
   // "30%", "2)": a house number comes before its street). All capitals
   // are left to scoring.
+  // A capitalised Cyrillic word that opens a sentence or a line, before a
+  // word of small Cyrillic letters, that no list knows: the sentence's
+  // first word ("Какая примерно", "Дан список"), which the everyday lists
+  // (English) cannot tell apart. The name lists hold Russian names.
+  auto unlisted_cyrillic_opener = [&](size_t i, const Gazetteer::Match& g) {
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
+    auto cyrillic_capital = [](const unsigned char* c) { return c[0] == 0xd0 && c[1] >= 0x80 && c[1] <= 0xaf; };
+    if (tokens[i].end - tokens[i].begin < 2 || !cyrillic_capital(b) || (g.full | g.part) != 0 || i + 1 >= tokens.size()) {
+      return false;
+    }
+    const Token& next = tokens[i + 1];
+    const auto* n = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
+    return (tokens[i].newline_before || opens_a_sentence(text, tokens, i)) && !next.newline_before &&
+           next.end - next.begin >= 2 && n[0] >= 0xd0 && n[0] <= 0xd1 && opens_with_a_small_letter(n, next.end - next.begin);
+  };
   auto opens_nothing = [&](size_t i) {
     const Gazetteer::Match& g = views[i].gazetteer;
     const bool last = i + 1 == tokens.size();
@@ -1229,7 +1244,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     const bool small_word = !last && (g.full & common_categories_) != 0 && (g.full & name_categories_) == 0 &&
                             tokens[i].end - tokens[i].begin <= 3 &&
                             is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin]));
-    return (everyday(g) || small_word) && !all_capitals(text, tokens, i);
+    return ((everyday(g) || small_word) && !all_capitals(text, tokens, i)) || unlisted_cyrillic_opener(i, g);
   };
   const bool mixed = mixed_case(text);
   const size_t tags = this->tags();

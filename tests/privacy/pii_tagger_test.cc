@@ -567,6 +567,33 @@ TEST(PiiTaggerTest, SmallWordsOfOtherScriptsOpenAndContinueNoName) {
   }
 }
 
+// A capitalised Cyrillic word that opens a sentence before small Cyrillic
+// words, and that no list knows, is the sentence's first word, not a name:
+// no list of everyday words holds Russian ones. A listed name still is one.
+TEST(PiiTaggerTest, AnUnlistedCyrillicWordOpeningASentenceOpensNoName) {
+  // "<name> пошёл домой." ("<name> went home."), names no list holds: the
+  // tagger learns that such a word opening the text is a name.
+  const std::vector<std::string> names = {"\xd0\x9e\xd0\xbb\xd0\xb5\xd0\xb3", "\xd0\x91\xd0\xbe\xd1\x80\xd0\xb8\xd1\x81",
+                                          "\xd0\x93\xd0\xbb\xd0\xb5\xd0\xb1", "\xd0\xa0\xd0\xbe\xd0\xbc\xd0\xb0\xd0\xbd"};
+  const std::string went_home = " \xd0\xbf\xd0\xbe\xd1\x88\xd1\x91\xd0\xbb \xd0\xb4\xd0\xbe\xd0\xbc\xd0\xbe\xd0\xb9.";
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& name = names[k % names.size()];
+    train.push_back({name + went_home, {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  const std::string ivan = "\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd";  // "Иван"
+  o.gazetteers = {{"first_name", {ivan}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(values_of(tagger, ivan + went_home), std::vector<std::string>{ivan});
+  // "Дан список чисел." ("Given a list of numbers."), "Какая масса?"
+  for (const std::string text : {"\xd0\x94\xd0\xb0\xd0\xbd \xd1\x81\xd0\xbf\xd0\xb8\xd1\x81\xd0\xbe\xd0\xba "
+                                 "\xd1\x87\xd0\xb8\xd1\x81\xd0\xb5\xd0\xbb.",
+                                 "ok then. \xd0\x9a\xd0\xb0\xd0\xba\xd0\xb0\xd1\x8f \xd0\xbc\xd0\xb0\xd1\x81\xd1\x81\xd0\xb0?"}) {
+    EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{}) << text;
+  }
+}
+
 // Rows whose addresses run on into the next word teach the tagger to follow
 // it; in text with capitals an address still ends before an everyday word
 // ("today"), but not before a street word ("lane").
