@@ -1446,6 +1446,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   join_named_offices(text, out, first_tagged);
   type_envelope_places(text, out, first_tagged);
   drop_lone_numbers(text, out, first_tagged);
+  drop_code_identifiers(text, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
 }
 
@@ -3130,6 +3131,54 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
       }
     }
     if (keep) out[kept++] = out[s];
+  }
+  if (kept == out.size()) return;
+  out.resize(kept);
+  reset_cover();
+}
+
+void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  auto at = [&](size_t k) { return k < text.size() ? text[k] : '\0'; };
+  auto small = [](char c) { return c >= 'a' && c <= 'z'; };
+  auto alnum = [&](char c) { return small(c) || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  // Whether the words of `span` are all words a name list knows.
+  auto listed_names = [&](const PiiSpan& span) {
+    bool any = false;
+    for (uint32_t b = span.begin; b < span.end;) {
+      if (!alnum(text[b])) {
+        ++b;
+        continue;
+      }
+      uint32_t e = b;
+      while (e < span.end && alnum(text[e])) ++e;
+      if ((gazetteer_.lookup(word_hash(text, Token{b, e, false, false})).full & name_categories_) == 0) return false;
+      any = true;
+      b = e;
+    }
+    return any;
+  };
+  size_t kept = first;
+  for (size_t s = first; s < out.size(); ++s) {
+    const PiiSpan& span = out[s];
+    bool code = false;
+    if (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization ||
+        span.type == PiiType::kStreetAddress || span.type == PiiType::kNrp) {
+      const char before = span.begin > 0 ? text[span.begin - 1] : '\0';
+      const char before2 = span.begin > 1 ? text[span.begin - 2] : '\0';
+      const char after = at(span.end);
+      const std::string_view value = text.substr(span.begin, span.end - span.begin);
+      bool underscore = before == '_' || after == '_';
+      code = after == '(' || after == '[' || (after == '.' && small(at(span.end + 1))) || before == '$' ||
+             (before == ':' && before2 == ':') || (before == '>' && before2 == '-') ||
+             (before == '.' && (small(before2) || (before2 >= '0' && before2 <= '9')));
+      for (size_t k = 1; k + 1 < value.size() && !code; ++k) {
+        if (!alnum(value[k - 1]) || !alnum(value[k + 1])) continue;
+        code = value[k] == '(' || value[k] == '[';
+        underscore = underscore || value[k] == '_';
+      }
+      code = code || (underscore && !listed_names(span));
+    }
+    if (!code) out[kept++] = span;
   }
   if (kept == out.size()) return;
   out.resize(kept);

@@ -1859,6 +1859,24 @@ TEST(PiiTaggerTest, ANumberAloneIsAnAddressOnlyAmongAddressWords) {
   }
 }
 
+// Words written against code's marks are identifiers ("len(pat)",
+// "Car_Run", "ttk.Scrollbar"), not names; a name list's word next to "_"
+// stays a name ("wanda_horvath").
+TEST(PiiTaggerTest, WordsAgainstCodesMarksAreIdentifiers) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"Wanda"}}, {"last_name", {"Horvath"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  ASSERT_EQ(values_of(tagger, "Please call Wanda Horvath tomorrow."), std::vector<std::string>{"Wanda Horvath"});
+  for (const char* text : {"Please call Wanda Horvath(tomorrow).", "Please call Wanda Horvath[0] tomorrow.",
+                           "Please call Wanda Horvath.run() tomorrow.", "Please call Bruno Novak_Run tomorrow.",
+                           "Please call self.Wanda Horvath tomorrow.", "Please call $Wanda Horvath tomorrow.",
+                           "Please call x::Wanda Horvath tomorrow.", "Please call x->Wanda Horvath tomorrow."}) {
+    EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{}) << text;
+  }
+  EXPECT_EQ(values_of(tagger, "Please call Bruno Novak tomorrow."), std::vector<std::string>{"Bruno Novak"});
+  EXPECT_EQ(values_of(tagger, "Please call Wanda_Horvath tomorrow."), (std::vector<std::string>{"Wanda", "Horvath"}));
+}
+
 TEST(PiiTaggerTest, APostcodeAfterAPlaceIsAnAddressOfItsOwn) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {

@@ -413,6 +413,15 @@ class PiiTagger {
   // "110 V"), which redaction would take out of a question the cloud is to
   // answer. Precondition: out[first...] sorted by begin; it stays so.
   void drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A name, place, organisation, address or group of out[first...] written
+  // against code's marks is an identifier, not personal data: before "(",
+  // "[" or "_", or a stop and a small letter ("len(str)", "KCl(aq)",
+  // "Car_Run", "Arduino.h", "AI.x"); after "_", "$", "::", "->" or a stop
+  // after a small letter or a digit ("Adafruit_GFX", "$EUID", "ttk.Scrollbar",
+  // "0.25 mol"); or holding "(" or "[" between letters or digits. A word a
+  // name list knows stays a name next to "_" ("john_smith"). Precondition:
+  // out[first...] sorted by begin; it stays so.
+  void drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
