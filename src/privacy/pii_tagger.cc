@@ -3537,6 +3537,12 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (!word || !has_letter_or_digit(text.substr(span.begin, span.end - span.begin))) return false;
   if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
+  // A word of three letters at most after a number and a unit of measure is
+  // the unit's: "120/80 mm Hg".
+  if (to - from == 1 && tokens[from].end - tokens[from].begin <= 3 && from >= 2 && !tokens[from].newline_before &&
+      kUnitsOfMeasure.contains(text, tokens[from - 1]) && all_digits(text, tokens[from - 2])) {
+    return false;
+  }
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;
   // In text with capitals, a number and small words that are no street

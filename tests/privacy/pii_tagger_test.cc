@@ -1877,6 +1877,15 @@ TEST(PiiTaggerTest, WordsAgainstCodesMarksAreIdentifiers) {
   EXPECT_EQ(values_of(tagger, "Please call Wanda_Horvath tomorrow."), (std::vector<std::string>{"Wanda", "Horvath"}));
 }
 
+// A short word after a number and a unit of measure is the unit's, not a
+// name: "120/80 mm Hg".
+TEST(PiiTaggerTest, AShortWordAfterANumberAndAUnitIsTheUnits) {
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
+  ASSERT_EQ(values_of(tagger, "Please call Hg tomorrow."), std::vector<std::string>{"Hg"});
+  EXPECT_EQ(values_of(tagger, "Please call 80 mm Hg tomorrow."), std::vector<std::string>{});
+  EXPECT_EQ(values_of(tagger, "Please call 80 mm\nHg tomorrow."), std::vector<std::string>{"Hg"});
+}
+
 TEST(PiiTaggerTest, APostcodeAfterAPlaceIsAnAddressOfItsOwn) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
