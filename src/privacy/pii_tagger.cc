@@ -2473,6 +2473,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
 void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t> place_words,
                                  std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first,
                                  bool mixed) const {
+  if (place_words.size() < 2) return;  // a name of several words has two
   const TokenList& tokens = tagger_tokens();
   const ViewList& views = tagger_views();
   const size_t n = tokens.size();
@@ -3025,6 +3026,10 @@ void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<P
 }
 
 void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  if (std::none_of(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
+                   [](const PiiSpan& span) { return span.type == PiiType::kStreetAddress; })) {
+    return;
+  }
   const TokenList& tokens = tagger_tokens();
   const size_t n = tokens.size();
   auto on_its_line = [&](size_t k) { return k < n && !tokens[k].newline_before; };
@@ -3171,7 +3176,11 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
       code = after == '(' || after == '[' || (after == '.' && small(at(span.end + 1))) || before == '$' ||
              (before == ':' && before2 == ':') || (before == '>' && before2 == '-') ||
              (before == '.' && (small(before2) || (before2 >= '0' && before2 <= '9')));
-      for (size_t k = 1; k + 1 < value.size() && !code; ++k) {
+      // (Most values hold none of those marks: one pass without branches
+      // tells.)
+      bool marks = false;
+      for (const char c : value) marks |= (c == '(') | (c == '[') | (c == '_');
+      for (size_t k = 1; marks && k + 1 < value.size() && !code; ++k) {
         if (!alnum(value[k - 1]) || !alnum(value[k + 1])) continue;
         code = value[k] == '(' || value[k] == '[';
         underscore = underscore || value[k] == '_';
