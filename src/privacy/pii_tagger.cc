@@ -3557,10 +3557,12 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   // In text with capitals, a number and small words that are no street
   // words ("42 and a") make no address.
   if (mixed && to - from >= 2 && is_number(text, tokens, from) && small_words_only && !street) return false;
-  // Nor does a number and one word that is a unit of measure, a letter
-  // alone or an everyday word, a street suffix or not: a quantity ("400
-  // Hz", "10 V", "7 points", "32 fold"). A street has a name.
-  if (to - from == 2 && all_digits(text, tokens[from])) {
+  // Nor does a number and one word (maybe then its stop) that is a unit of
+  // measure, a letter alone or an everyday word, a street suffix or not: a
+  // quantity ("400 Hz", "10 V", "7 points", "40 points."). A street has a
+  // name.
+  const bool stop_after = to - from == 3 && tokens[to - 1].end - tokens[to - 1].begin == 1 && text[tokens[to - 1].begin] == '.';
+  if ((to - from == 2 || stop_after) && all_digits(text, tokens[from])) {
     const Token& after = tokens[from + 1];
     // (A letter before its stop or slash opens a street's name: "38 C/
     // Señores Curas", "30 N. Stadion".)
