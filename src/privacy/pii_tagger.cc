@@ -1218,13 +1218,15 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   auto unlisted_cyrillic_opener = [&](size_t i, const Gazetteer::Match& g) {
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
     auto cyrillic_capital = [](const unsigned char* c) { return c[0] == 0xd0 && c[1] >= 0x80 && c[1] <= 0xaf; };
-    if (tokens[i].end - tokens[i].begin < 2 || !cyrillic_capital(b) || (g.full | g.part) != 0 || i + 1 >= tokens.size()) {
+    if (tokens[i].end - tokens[i].begin < 2 || !cyrillic_capital(b) || (g.full | g.part) != 0 ||
+        i + 1 >= tokens.size()) {
       return false;
     }
     const Token& next = tokens[i + 1];
     const auto* n = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
+    const size_t next_length = next.end - next.begin;
     return (tokens[i].newline_before || opens_a_sentence(text, tokens, i)) && !next.newline_before &&
-           next.end - next.begin >= 2 && n[0] >= 0xd0 && n[0] <= 0xd1 && opens_with_a_small_letter(n, next.end - next.begin);
+           next_length >= 2 && n[0] >= 0xd0 && n[0] <= 0xd1 && opens_with_a_small_letter(n, next_length);
   };
   auto opens_nothing = [&](size_t i) {
     const Gazetteer::Match& g = views[i].gazetteer;
@@ -3034,7 +3036,9 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   const size_t n = tokens.size();
   auto on_its_line = [&](size_t k) { return k < n && !tokens[k].newline_before; };
   auto first_byte = [&](size_t k) { return static_cast<unsigned char>(text[tokens[k].begin]); };
-  auto letters = [&](size_t k) { return opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)); };
+  auto letters = [&](size_t k) {
+    return opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin));
+  };
   auto digit = [&](size_t k) { return first_byte(k) >= '0' && first_byte(k) <= '9'; };
   auto glued = [&](size_t k) { return k + 1 < n && tokens[k + 1].begin == tokens[k].end; };
   auto match = [&](size_t k) { return gazetteer_.lookup(word_hash(text, tokens[k])); };
@@ -3561,7 +3565,8 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   // measure, a letter alone or an everyday word, a street suffix or not: a
   // quantity ("400 Hz", "10 V", "7 points", "40 points."). A street has a
   // name.
-  const bool stop_after = to - from == 3 && tokens[to - 1].end - tokens[to - 1].begin == 1 && text[tokens[to - 1].begin] == '.';
+  const bool stop_after =
+      to - from == 3 && tokens[to - 1].end - tokens[to - 1].begin == 1 && text[tokens[to - 1].begin] == '.';
   if ((to - from == 2 || stop_after) && all_digits(text, tokens[from])) {
     const Token& after = tokens[from + 1];
     // (A letter before its stop or slash opens a street's name: "38 C/

@@ -403,17 +403,17 @@ class PiiTagger {
   // spans over fold seeds 1-3 by template). Precondition: out[first...]
   // sorted by begin.
   void type_envelope_places(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
-  // An address of out[first...] that is a number alone (the dev labels
-  // write house numbers and postcodes apart) stays one only among address
-  // words on its line: before a word that no everyday list knows and no
-  // unit of measure is ("40 Rue de la Sarthe", "58 kvaløyvågvegen"), before
-  // a street word with such a word after it ("46 via raffaele"), before a
-  // letter and its stop or a capitalised word ("98 P.O. Box", "87 R Nossa"),
-  // or right after another address ("Apt. 434 40") or, four digits or
-  // more, a place ("Gabon 66298"); another number may stand between ("18 15 Millicent Drive"). In a
-  // sentence it is a quantity ("scored 18 points", "the GCD of 25 and 55",
-  // "110 V"), which redaction would take out of a question the cloud is to
-  // answer. Precondition: out[first...] sorted by begin; it stays so.
+  // An address of out[first...] that is numbers alone (the dev labels
+  // write house numbers and postcodes apart) stays one only among the words
+  // of an address on its line: before a street's words ("40 Rue de la
+  // Sarthe", "99 Park Avenue", "59 Delta 116", "46 via raffaele", "98 P.O.
+  // Box", "87 R Nossa"), maybe past a second number ("18 15 Millicent
+  // Drive"); after another address ("Apt. 434 40"); or, four digits or
+  // more, after a place on its line or alone on its line below one
+  // ("Gabon 66298"). Elsewhere it is a quantity ("scored 18 points", "the
+  // GCD of 25 and 55", "110 V", "100 тысяч"), which redaction would take
+  // out of a question the cloud is to answer. Precondition: out[first...]
+  // sorted by begin; it stays so.
   void drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name, place, organisation, address or group of out[first...] written
   // against code's marks is an identifier, not personal data: before "(",
