@@ -1413,16 +1413,19 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     return std::any_of(out.begin(), out.end(),
                        [](const PiiSpan& span) { return span.type == PiiType::kStreetAddress; });
   };
+  // So are the passes that read only the spans of this tagging, where it
+  // has none (half the dev prompts).
+  auto tagged = [&] { return out.size() > first_tagged; };
   if (has_address()) {
     cut_envelopes(text, out, first_tagged, decoded);
     add_house_numbers(text, out, first_tagged, decoded);
     add_address_lines(text, out, decoded, mixed);
   }
-  add_postcodes_after_places(text, out, first_tagged, decoded);
+  if (tagged()) add_postcodes_after_places(text, out, first_tagged, decoded);
   if (has_address()) add_letterheads(text, out, first_tagged, decoded, mixed);
-  add_appositive_titles(text, out, first_tagged, decoded);
+  if (tagged()) add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
-  add_joined_names(text, out, first_tagged, mixed);
+  if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   if (mixed) add_named_organisations(text, marked_tokens, out, first_tagged);
   // The names added come after the decoded spans: back in order of begin.
   if (out.size() > decoded) {
@@ -1433,22 +1436,24 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     split_house_numbers(text, out, first_tagged);
     join_addresses_in_sentences(text, out, first_tagged);
   }
-  join_envelopes_below_headings(text, out, first_tagged);
+  if (tagged()) join_envelopes_below_headings(text, out, first_tagged);
   join_street_corners(text, marked_tokens, out, first_tagged, mixed);
   if (has_address()) {
     split_address_lists(text, out, first_tagged);
     split_street_places(text, out, first_tagged, mixed);
   }
-  split_name_titles(text, out, first_tagged);
+  if (tagged()) split_name_titles(text, out, first_tagged);
   if (has_address()) {
     join_words_before_addresses(text, out, first_tagged, mixed);
     type_company_lines(text, out, first_tagged, mixed);
   }
-  split_coordinated_names(text, out, first_tagged);
-  join_named_offices(text, out, first_tagged);
-  type_envelope_places(text, out, first_tagged);
-  drop_lone_numbers(text, out, first_tagged);
-  drop_code_identifiers(text, out, first_tagged);
+  if (tagged()) {
+    split_coordinated_names(text, out, first_tagged);
+    join_named_offices(text, out, first_tagged);
+    type_envelope_places(text, out, first_tagged);
+    drop_lone_numbers(text, out, first_tagged);
+    drop_code_identifiers(text, out, first_tagged);
+  }
   add_uncovered(out, first_tagged, fallbacks);
 }
 
