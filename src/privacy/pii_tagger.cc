@@ -936,16 +936,9 @@ uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
 // English ones; text in those scripts without an A-Z is no lower-case text
 // (where every word is scored and may open a name).
 bool mixed_case(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   for (size_t k = 0; k < text.size(); ++k) {
-    const auto c = static_cast<unsigned char>(text[k]);
-    if (c >= 'A' && c <= 'Z') return true;
-    if (c < 0xc3 || c > 0xd0 || k + 1 == text.size()) continue;
-    const auto next = static_cast<unsigned char>(text[k + 1]);
-    if ((c == 0xc3 && next >= 0x80 && next <= 0x9e && next != 0x97) ||  // U+00C0-U+00DE but U+00D7
-        (c == 0xce && next >= 0x91 && next <= 0xa9) ||                  // U+0391-U+03A9
-        (c == 0xd0 && next >= 0x80 && next <= 0xaf)) {                  // U+0400-U+042F
-      return true;
-    }
+    if ((s[k] >= 'A' && s[k] <= 'Z') || pii_tokens::opens_with_a_capital_letter(s + k, text.size() - k)) return true;
   }
   return false;
 }
@@ -1217,8 +1210,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   // (English) cannot tell apart. The name lists hold Russian names.
   auto unlisted_cyrillic_opener = [&](size_t i, const Gazetteer::Match& g) {
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
-    auto cyrillic_capital = [](const unsigned char* c) { return c[0] == 0xd0 && c[1] >= 0x80 && c[1] <= 0xaf; };
-    if (tokens[i].end - tokens[i].begin < 2 || !cyrillic_capital(b) || (g.full | g.part) != 0 ||
+    const size_t length = tokens[i].end - tokens[i].begin;
+    if (b[0] != 0xd0 || !pii_tokens::opens_with_a_capital_letter(b, length) || (g.full | g.part) != 0 ||
         i + 1 >= tokens.size()) {
       return false;
     }
@@ -3044,7 +3037,6 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   auto letters = [&](size_t k) {
     return opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin));
   };
-  auto digit = [&](size_t k) { return first_byte(k) >= '0' && first_byte(k) <= '9'; };
   auto glued = [&](size_t k) { return k + 1 < n && tokens[k + 1].begin == tokens[k].end; };
   auto match = [&](size_t k) { return gazetteer_.lookup(word_hash(text, tokens[k])); };
   // A word of two letters or more that is no unit of measure.
@@ -3059,10 +3051,11 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
     const size_t length = tokens[k].end - tokens[k].begin;
     return !opens_with_a_small_letter(b, length) && !opens_with_a_caseless_letter(b, length);
   };
-  // A word of those that no everyday list knows.
-  auto unknown_word = [&](size_t k) {
-    return word(k) && listed_script(k) && (match(k).full & common_categories_) == 0;
+  // A word of those that no everyday list knows (`m`: its matches).
+  auto unknown_word_of = [&](size_t k, const Gazetteer::Match& m) {
+    return word(k) && listed_script(k) && (m.full & common_categories_) == 0;
   };
+  auto unknown_word = [&](size_t k) { return unknown_word_of(k, match(k)); };
   // Whether a street suffix is token k or k + 1 ("Beach Road", "Stone
   // Cellar Road").
   auto suffix_ahead = [&](size_t k) {
@@ -3082,7 +3075,7 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   // capital's stop before a capitalised word ("30 N. Stadion").
   auto street_at = [&](size_t k, bool any_word) {
     if (!on_its_line(k)) return false;
-    if (!letters(k)) return digit(k) && !all_digits(text, tokens[k]);
+    if (!letters(k)) return is_number(text, tokens, k) && !all_digits(text, tokens[k]);
     if (tokens[k].end - tokens[k].begin == 1) {
       if (!on_its_line(k + 1)) return false;
       const char after = text[tokens[k + 1].begin];
@@ -3094,9 +3087,10 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
              (!glued(k) && opens_with_a_capital(text.substr(tokens[k + 1].begin)));
     }
     if (!word(k)) return false;
-    if (any_word || unknown_word(k) || suffix_ahead(k + 1)) return true;
-    if (tokens[k].end - tokens[k].begin >= 4 && on_its_line(k + 1) && all_digits(text, tokens[k + 1])) return true;
+    if (any_word) return true;
     const Gazetteer::Match m = match(k);
+    if (unknown_word_of(k, m) || suffix_ahead(k + 1)) return true;
+    if (tokens[k].end - tokens[k].begin >= 4 && on_its_line(k + 1) && all_digits(text, tokens[k + 1])) return true;
     if (listed_script(k) && opens_with_a_capital(text.substr(tokens[k].begin)) && !everyday(m)) return true;
     return ((m.full | m.part) & street_categories_) != 0 && on_its_line(k + 1) && unknown_word(k + 1);
   };

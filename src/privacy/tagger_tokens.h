@@ -72,6 +72,20 @@ constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
   }
 }
 
+// Whether the n bytes at s (n >= 1) open with a capital of two UTF-8 bytes,
+// the counterpart of opens_with_a_small_letter(): Latin-1 ("É", not "×"),
+// Greek ("Α" to "Ω") or Cyrillic ("Ѐ" to "Я").
+constexpr bool opens_with_a_capital_letter(const unsigned char* s, size_t n) {
+  if (n < 2 || (s[1] & 0xc0) != 0x80) return false;
+  const unsigned char c = s[1];
+  switch (s[0]) {
+    case 0xc3: return c <= 0x9e && c != 0x97;  // U+00C0-U+00DE but U+00D7
+    case 0xce: return c >= 0x91 && c <= 0xa9;  // U+0391-U+03A9
+    case 0xd0: return c <= 0xaf;               // U+0400-U+042F
+    default: return false;
+  }
+}
+
 // Whether the n bytes at s (n >= 1) open with a letter of a script without
 // capitals, or with a sign written with such text, in three UTF-8 bytes:
 // CJK symbols and punctuation ("。", "【", U+3000-U+303F), kana

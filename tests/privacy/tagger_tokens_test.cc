@@ -137,6 +137,22 @@ TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
   }
 }
 
+// The capitals of Latin-1, Greek and Cyrillic, by code point, over every
+// two-byte sequence: none of them a small letter.
+TEST(TaggerTokensTest, CapitalsOfLatin1GreekAndCyrillic) {
+  for (unsigned lead = 0xc0; lead < 0xe0; ++lead) {
+    for (unsigned next = 0; next < 0x100; ++next) {
+      const unsigned char pair[2] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(next)};
+      const unsigned cp = (lead & 0x1f) << 6 | (next & 0x3f);
+      const bool capital = (next & 0xc0) == 0x80 && ((cp >= 0xc0 && cp <= 0xde && cp != 0xd7) ||
+                                                      (cp >= 0x391 && cp <= 0x3a9) || (cp >= 0x400 && cp <= 0x42f));
+      EXPECT_EQ(opens_with_a_capital_letter(pair, 2), capital) << std::hex << lead << " " << next;
+      EXPECT_FALSE(opens_with_a_capital_letter(pair, 2) && opens_with_a_small_letter(pair, 2));
+      EXPECT_FALSE(opens_with_a_capital_letter(pair, 1));
+    }
+  }
+}
+
 // The letters of scripts without capitals and the signs written with
 // them, by code point: every sequence of three bytes that opens with
 // 0xe0-0xef, and the same cut short.
