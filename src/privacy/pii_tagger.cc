@@ -3146,22 +3146,17 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
 }
 
 void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
   auto at = [&](size_t k) { return k < text.size() ? text[k] : '\0'; };
   auto small = [](char c) { return c >= 'a' && c <= 'z'; };
-  auto alnum = [&](char c) { return small(c) || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  // Whether the words of `span` are all words a name list knows.
+  auto alnum = [](char c) { return is_word_byte(static_cast<unsigned char>(c)); };
+  // Whether the words (tokens) of `span` are all words a name list knows.
   auto listed_names = [&](const PiiSpan& span) {
     bool any = false;
-    for (uint32_t b = span.begin; b < span.end;) {
-      if (!alnum(text[b])) {
-        ++b;
-        continue;
-      }
-      uint32_t e = b;
-      while (e < span.end && alnum(text[e])) ++e;
-      if ((gazetteer_.lookup(word_hash(text, Token{b, e, false, false})).full & name_categories_) == 0) return false;
+    for (size_t t = first_token_from(tokens, span.begin); t < tokens.size() && tokens[t].begin < span.end; ++t) {
+      if (!alnum(text[tokens[t].begin])) continue;
+      if ((gazetteer_.lookup(word_hash(text, tokens[t])).full & name_categories_) == 0) return false;
       any = true;
-      b = e;
     }
     return any;
   };

@@ -1877,6 +1877,12 @@ TEST(PiiTaggerTest, WordsAgainstCodesMarksAreIdentifiers) {
   }
   EXPECT_EQ(values_of(tagger, "Please call Bruno Novak tomorrow."), std::vector<std::string>{"Bruno Novak"});
   EXPECT_EQ(values_of(tagger, "Please call Wanda_Horvath tomorrow."), (std::vector<std::string>{"Wanda", "Horvath"}));
+  // A name's words are the tokenizer's: "Zoë" whole, not "Zo".
+  TaggerOptions listed = o;
+  listed.gazetteers = {{"first_name", {"Zo\xc3\xab"}}, {"last_name", {"Horvath"}}};
+  const PiiTagger zoe = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), listed);
+  const std::vector<std::string> names = values_of(zoe, "Please call Zo\xc3\xab_Horvath tomorrow.");
+  EXPECT_NE(std::find(names.begin(), names.end(), "Zo\xc3\xab"), names.end());
 }
 
 // A short word after a number and a unit of measure is the unit's, not a

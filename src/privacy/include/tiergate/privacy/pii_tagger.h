@@ -420,8 +420,9 @@ class PiiTagger {
   // "[" or "_", or a stop and a small letter ("len(str)", "KCl(aq)",
   // "Car_Run", "Arduino.h", "AI.x"); after "_", "$", "::", "->" or a stop
   // after a small letter or a digit ("Adafruit_GFX", "$EUID", "ttk.Scrollbar",
-  // "0.25 mol"); or holding "(" or "[" between letters or digits. A word a
-  // name list knows stays a name next to "_" ("john_smith"). Precondition:
+  // "0.25 mol"); or holding "(" or "[" between word bytes (as the tokenizer
+  // reads them: "P4(2", "Π(∅"). A span whose words (tokens) a name list
+  // knows stays a name next to "_" ("john_smith", "zoë_horvath"). Precondition:
   // out[first...] sorted by begin; it stays so.
   void drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
