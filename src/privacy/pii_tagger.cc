@@ -875,6 +875,44 @@ bool unknown_subject(std::string_view text, const TokenList& tokens, size_t i, s
          (views[i + 1].gazetteer.full & common) != 0;
 }
 
+// Languages, most of them also a nationality's word ("French", "Japanese"),
+// and the words that show a language used: nouns of language after it
+// ("the English translation", "a Japanese word"); before it a preposition
+// or a verb of speaking, learning or translating ("answer in French",
+// "translate it into German", "speak Spanish"), where the language ends the
+// clause or a small word follows ("in English and Spanish", "from english
+// to german").
+constexpr WordSet kLanguages(std::array<std::string_view, 52>{
+    "english", "french", "german", "spanish", "italian", "portuguese", "dutch", "russian", "chinese", "mandarin",
+    "cantonese", "japanese", "korean", "arabic", "hebrew", "hindi", "urdu", "bengali", "punjabi", "tamil",
+    "persian", "farsi", "turkish", "greek", "latin", "polish", "czech", "slovak", "hungarian", "romanian",
+    "bulgarian", "serbian", "croatian", "ukrainian", "swedish", "norwegian", "danish", "finnish", "icelandic",
+    "estonian", "latvian", "lithuanian", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili",
+    "welsh", "irish", "catalan", "esperanto"});
+constexpr WordSet kLanguageNouns(std::array<std::string_view, 40>{
+    "word", "words", "translation", "translations", "translator", "interpretation", "text", "texts", "sentence",
+    "sentences", "language", "grammar", "version", "phrase", "phrases", "term", "terms", "vocabulary",
+    "pronunciation", "spelling", "dictionary", "alphabet", "characters", "letters", "subtitles", "verb", "verbs",
+    "noun", "nouns", "idiom", "idioms", "proverb", "proverbs", "equivalent", "synonym", "synonyms", "accent",
+    "dialect", "slang", "transcription"});
+constexpr WordSet kLanguageCues(std::array<std::string_view, 18>{
+    "in", "into", "to", "from", "speak", "speaks", "spoke", "speaking", "spoken", "learn", "learns", "learning",
+    "learned", "learnt", "translate", "translates", "translated", "translating"});
+constexpr WordSet kAfterALanguage(std::array<std::string_view, 16>{
+    "and", "or", "please", "about", "with", "without", "for", "instead", "only", "too", "as", "but", "then", "if",
+    "to", "fluently"});
+
+// Whether token i names a language in use (kLanguages and the cues above):
+// no one's nationality, and no name or place.
+bool names_a_language(std::string_view text, const TokenList& tokens, size_t i) {
+  if (!kLanguages.contains(text, tokens[i])) return false;
+  const bool next_on_line = i + 1 < tokens.size() && !tokens[i + 1].newline_before;
+  if (next_on_line && kLanguageNouns.contains(text, tokens[i + 1])) return true;
+  if (i == 0 || tokens[i].newline_before || !kLanguageCues.contains(text, tokens[i - 1])) return false;
+  return !next_on_line || !is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin])) ||
+         kAfterALanguage.contains(text, tokens[i + 1]);
+}
+
 // Whether a job title may end in token t: a word naming who does something
 // ("manager", "clerk", "surgeon", "technologist", "representative"), not a
 // thing ("Takuda novel", "Thai place"); or a title's stop ("Dr.").
@@ -3526,7 +3564,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
-                         kAbbreviations.contains(text, tokens[from]))) {
+                         kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from))) {
     return false;
   }
   bool word = false, digit = false, street = false, everyday = true;

@@ -2155,6 +2155,29 @@ TEST(PiiTaggerTest, AnEverydayAbbreviationAloneIsNoSpan) {
   EXPECT_EQ(typed_spans(tagger, "Please ship it to ATM today."), (std::vector<std::string>{}));
 }
 
+// A language in use is no one's nationality, name or place ("answer in
+// French", "the English translation"), where the tagger learned that a
+// capitalised word after "to" is a place.
+TEST(PiiTaggerTest, ALanguageInUseIsNoSpan) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> places = {"Oslo", "Lima", "Quito", "Dakar", "Hanoi", "Sofia", "Riga", "Baku"};
+  for (size_t k = 0; k < 200; ++k) {
+    PiiExample e;
+    const std::string& place = places[k % places.size()];
+    e.text = k % 2 == 0 ? "We flew to " + place + " today." : "We flew to " + place + ".";
+    e.spans = {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + place.size())}};
+    rows.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(rows, options(5, 1u << 12, 1));
+  ASSERT_EQ(typed_spans(tagger, "We flew to Paris."), (std::vector<std::string>{"LOCATION:Paris"}));
+  // Not a language where the clause goes on: a group ("Japanese today").
+  EXPECT_EQ(typed_spans(tagger, "We flew to Japanese today."), (std::vector<std::string>{"NRP:Japanese"}));
+  EXPECT_EQ(typed_spans(tagger, "We flew to Japanese."), (std::vector<std::string>{}));
+  EXPECT_EQ(typed_spans(tagger, "We flew to Japanese and back."), (std::vector<std::string>{}));
+  EXPECT_EQ(typed_spans(tagger, "We flew to Japanese\ntoday."), (std::vector<std::string>{}));
+  EXPECT_EQ(typed_spans(tagger, "We flew to Japanese words today."), (std::vector<std::string>{}));
+}
+
 // Names after "the" and before an office noun, alone or joined by commas
 // and "and", are one organisation: the company's name. Not a place.
 TEST(PiiTaggerTest, NamesBeforeAnOfficeAreTheCompany) {

@@ -121,9 +121,10 @@ class PiiTagger {
   // a gazetteer category named common*; several words may make a name, such
   // as "Open Data Nation"), not to be a pronoun with its contraction alone
   // ("I'm", "You've") nor an everyday abbreviation alone ("ASAP", "ATM"),
-  // nor a word of three letters at most after a number and a unit of
-  // measure ("120/80 mm Hg"),
-  // and, for an address, a digit or a street word (a
+  // nor a language in use alone ("answer in French", "the English
+  // translation"), nor a word of three letters at most after a number and a
+  // unit of measure ("120/80 mm Hg"), and, for an address, a digit or a
+  // street word (a
   // category named street*), and in text with capitals (`mixed`) more than a
   // number and small words ("42 and a"), and more than a number and a unit
   // of measure, a letter or an everyday word ("400 Hz", "7 points").
