@@ -3745,12 +3745,32 @@ void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpa
   add_appositive_ages(text, out);
   resolve_pii_overlaps(out);
   // A tagger's span cut short before a better one ends on its last word
-  // (or a stop: "Apt."), or goes.
+  // (or a stop: "Apt."), or goes; nor does one open or end with a mark of
+  // more than one byte (pii_tokens::mark_length(): a quote mark, a dash, a
+  // no-break space), which the tokenizer counts into the word it touches
+  // ("“Remote Timing Attacks", "Huygens’").
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   size_t kept = 0;
   for (PiiSpan& span : out) {
-    while (tagger_learns(span.type) && span.end > span.begin && !is_word_byte(static_cast<unsigned char>(text[span.end - 1])) &&
-           text[span.end - 1] != '.') {
-      --span.end;
+    if (tagger_learns(span.type)) {
+      for (;;) {
+        if (span.end > span.begin && !is_word_byte(bytes[span.end - 1]) && bytes[span.end - 1] != '.') {
+          --span.end;
+        } else if (span.end - span.begin >= 3 && pii_tokens::mark_length(bytes + span.end - 3, 3) == 3) {
+          span.end -= 3;
+        } else if (span.end - span.begin >= 2 && pii_tokens::mark_length(bytes + span.end - 2, 2) == 2) {
+          span.end -= 2;
+        } else {
+          break;
+        }
+      }
+      // (and the blanks after such a mark: "– 15")
+      while (const size_t mark = pii_tokens::mark_length(bytes + span.begin, span.end - span.begin)) {
+        span.begin += static_cast<uint32_t>(mark);
+        while (span.begin < span.end && (bytes[span.begin] == ' ' || bytes[span.begin] == '\t' || bytes[span.begin] == '\n')) {
+          ++span.begin;
+        }
+      }
     }
     if (span.end > span.begin) out[kept++] = span;
   }

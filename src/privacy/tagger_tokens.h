@@ -20,7 +20,7 @@ namespace tiergate::pii_tokens {
 struct alignas(16) Token {
   uint32_t begin, end;  // byte offsets, end exclusive
   bool newline_before;  // a line feed between the previous token (or the start) and this one
-  bool marked;          // it opens with a capital, a digit or a byte >= 0x80 that opens no small letter (opens_with_a_small_letter())
+  bool marked;          // it opens with a capital, a digit or a byte >= 0x80, but not as opens_unmarked() says
 };
 // tokenize() writes both flags with one store.
 static_assert(offsetof(Token, marked) == offsetof(Token, newline_before) + 1);
@@ -70,6 +70,32 @@ constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
     case 0xd1: return c <= 0x9f;               // U+0440-U+045F
     default: return false;
   }
+}
+
+// The length in bytes of the mark that the n bytes at s open with: a quote
+// mark, dash or other general punctuation (U+2010-U+203F: "“", "’", "–",
+// "…"), a guillemet ("«", "»") or a no-break space (U+00A0); 0 when they
+// open with none. These are bytes >= 0x80, so the tokenizer counts them
+// into the word they touch ("“acting").
+constexpr size_t mark_length(const unsigned char* s, size_t n) {
+  if (n >= 3 && s[0] == 0xe2 && s[1] == 0x80 && s[2] >= 0x90 && s[2] <= 0xbf) return 3;
+  if (n >= 2 && s[0] == 0xc2 && (s[1] == 0xab || s[1] == 0xbb || s[1] == 0xa0)) return 2;
+  return 0;
+}
+
+// Whether a token that opens with a byte >= 0x80 at s (n bytes to the
+// text's end) is no more marked than a word of small letters: it opens with
+// a small letter of two bytes, or with marks (mark_length()) before no
+// capital, digit or other byte >= 0x80 that opens no small letter
+// ("“acting”", "”" alone; not "“Remote", "«Éric", nor "Paris" after a dash
+// and a no-break space).
+constexpr bool opens_unmarked(const unsigned char* s, size_t n) {
+  size_t at = 0;
+  while (const size_t mark = mark_length(s + at, n - at)) at += mark;
+  if (at == n) return true;
+  const unsigned char c = s[at];
+  if (c < 0x80) return at > 0 && !((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+  return opens_with_a_small_letter(s + at, n - at);
 }
 
 // Whether the n bytes at s (n >= 1) open with a capital of two UTF-8 bytes,

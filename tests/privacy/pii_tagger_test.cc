@@ -894,6 +894,22 @@ PiiTagger flew_to_places_tagger(std::vector<GazetteerList> gazetteers) {
   return PiiTagger::train(train, o);
 }
 
+// The whole scan leaves out of a tagger's span the quote marks, dashes and
+// no-break spaces (bytes >= 0x80) that the tokenizer counts into the words
+// they touch.
+TEST(PiiTaggerTest, ASpanLeavesOutTheMarksAroundIt) {
+  const PiiTagger tagger = flew_to_places_tagger({});
+  EXPECT_EQ(typed_spans(tagger, "We flew to \xe2\x80\x9cParis\xe2\x80\x9d today."),
+            (std::vector<std::string>{"LOCATION:\xe2\x80\x9cParis\xe2\x80\x9d"}));
+  EXPECT_EQ(scanned_spans(tagger, "We flew to \xe2\x80\x9cParis\xe2\x80\x9d today."),
+            (std::vector<std::string>{"LOCATION:Paris"}));
+  EXPECT_EQ(scanned_spans(tagger, "We flew to \xe2\x80\x94\xc2\xa0Paris\xe2\x80\xa6 today."),
+            (std::vector<std::string>{"LOCATION:Paris"}));
+  // A quoted word in small letters opens no span; "”" alone neither.
+  EXPECT_EQ(scanned_spans(tagger, "We flew to \xe2\x80\x9cparis\xe2\x80\x9d today."), (std::vector<std::string>{}));
+  EXPECT_EQ(scanned_spans(tagger, "We flew to \xe2\x80\x9d today."), (std::vector<std::string>{}));
+}
+
 // After "name is", "name's" or a relative ("my son"), a word no list knows
 // as an everyday word is a name, with the capitalised words after it; a
 // place or organisation the tagger took it for becomes one.

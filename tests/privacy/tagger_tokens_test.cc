@@ -22,6 +22,34 @@ bool small_letter_at(const unsigned char* p, size_t n, size_t i) {
   return (cp >= 0xdf && cp <= 0xff && cp != 0xf7) || (cp >= 0x3ac && cp <= 0x3ce) || (cp >= 0x430 && cp <= 0x45f);
 }
 
+// The length of the mark that opens at byte i of p (n bytes), by code
+// point: general punctuation (U+2010-U+203F), a guillemet (U+00AB, U+00BB)
+// or a no-break space (U+00A0); 0 when none does.
+size_t mark_at(const unsigned char* p, size_t n, size_t i) {
+  if (i + 1 < n && (p[i] & 0xe0) == 0xc0 && (p[i + 1] & 0xc0) == 0x80) {
+    const unsigned cp = (p[i] & 0x1fu) << 6 | (p[i + 1] & 0x3fu);
+    return cp == 0xab || cp == 0xbb || cp == 0xa0 ? 2 : 0;
+  }
+  if (i + 2 < n && (p[i] & 0xf0) == 0xe0 && (p[i + 1] & 0xc0) == 0x80 && (p[i + 2] & 0xc0) == 0x80) {
+    const unsigned cp = (p[i] & 0x0fu) << 12 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
+    return cp >= 0x2010 && cp <= 0x203f ? 3 : 0;
+  }
+  return 0;
+}
+
+// Whether a token that opens with a byte >= 0x80 at i is unmarked: a small
+// letter opens it, or marks before the text's end, a byte < 0x80 that is no
+// capital nor digit, or a small letter.
+bool unmarked_at(const unsigned char* p, size_t n, size_t i) {
+  if (small_letter_at(p, n, i)) return true;
+  size_t j = i;
+  while (mark_at(p, n, j) != 0) j += mark_at(p, n, j);
+  if (j == i) return false;
+  if (j == n) return true;
+  if (p[j] < 0x80) return !((p[j] >= 'A' && p[j] <= 'Z') || (p[j] >= '0' && p[j] <= '9'));
+  return small_letter_at(p, n, j);
+}
+
 // The rules, one byte at a time: a word runs over word bytes and over an
 // apostrophe that stands between a word byte and a word byte; any other
 // byte but white space is a token of its own.
@@ -41,7 +69,7 @@ std::vector<Token> reference_tokens(std::string_view text) {
     if (is_word_byte(c)) {
       while (end < n && (is_word_byte(p[end]) || (p[end] == '\'' && end + 1 < n && is_word_byte(p[end + 1])))) ++end;
     }
-    const bool marked = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c >= 0x80 && !small_letter_at(p, n, i));
+    const bool marked = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c >= 0x80 && !unmarked_at(p, n, i));
     out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(end), line_feed, marked});
     line_feed = false;
     i = end;
@@ -137,6 +165,34 @@ TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
   }
 }
 
+// A quote mark, dash or no-break space that the tokenizer counts into the
+// word it touches marks the token only before a capital or a digit:
+// "“acting”" and "”" alone are no more marked than "acting".
+TEST(TaggerTokensTest, MarksBeforeSmallLettersMarkNoWord) {
+  const std::string_view text =
+      "\xe2\x80\x9c" "acting\xe2\x80\x9d \xe2\x80\x9c" "Remote \xe2\x80\x9d \xe2\x80\x94" "1984 "
+      "\xc2\xab\xc3\x89ric\xc2\xbb \xc2\xa0\xc2\xa0" "x \xe2\x80\x98\xc3\xa9t\xc3\xa9 \xe2\x84\xa2 "
+      "\xe2\x80\x94\xc2\xa0Paris";
+  // “acting” | “Remote | ” | —1984 | «Éric» | (two no-break spaces)x | ‘été | ™ | —(no-break space)Paris
+  TokenList tokens;
+  IndexList marked;
+  tokenize(text, tokens, marked);
+  ASSERT_EQ(tokens.size(), 9u) << describe(text, tokens);
+  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{1, 3, 4, 7, 8}));
+  expect_same_tokens(text);
+  // Every two- and three-byte sequence, against the code points of the rule.
+  for (unsigned lead = 0xc0; lead < 0xf0; ++lead) {
+    for (unsigned second = 0; second < 0x100; ++second) {
+      for (unsigned third = 0; third < (lead < 0xe0 ? 1u : 0x100u); ++third) {
+        const unsigned char s[3] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(second),
+                                    static_cast<unsigned char>(third)};
+        const size_t n = lead < 0xe0 ? 2 : 3;
+        ASSERT_EQ(mark_length(s, n), mark_at(s, n, 0)) << std::hex << lead << " " << second << " " << third;
+      }
+    }
+  }
+}
+
 // The capitals of Latin-1, Greek and Cyrillic, by code point, over every
 // two-byte sequence: none of them a small letter.
 TEST(TaggerTokensTest, CapitalsOfLatin1GreekAndCyrillic) {
@@ -199,7 +255,8 @@ TEST(TaggerTokensTest, TokensAcrossBlockEdges) {
 }
 
 TEST(TaggerTokensTest, RandomTextMatchesTheRules) {
-  const std::string alphabet = std::string("aZ9'' \n\t\r.,-@[`{") + "\x80\xff\xc3\xce\xcf\xd0\xd1\x9f\xb0\xb7" + std::string(1, '\0');
+  const std::string alphabet = std::string("aZ9'' \n\t\r.,-@[`{") + "\x80\xff\xc3\xce\xcf\xd0\xd1\x9f\xb0\xb7" +
+                               "\xe2\xc2\x9c\xab\xa0" + std::string(1, '\0');
   std::mt19937 rng(7);
   for (int round = 0; round < 3000; ++round) {
     std::string text(rng() % 300, ' ');
