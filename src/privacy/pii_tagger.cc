@@ -3764,7 +3764,7 @@ void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpa
           break;
         }
       }
-      // (and the blanks after such a mark: "– 15")
+      // Marks at the start go with the blanks after them ("– 15").
       while (const size_t mark = pii_tokens::mark_length(bytes + span.begin, span.end - span.begin)) {
         span.begin += static_cast<uint32_t>(mark);
         while (span.begin < span.end && (bytes[span.begin] == ' ' || bytes[span.begin] == '\t' || bytes[span.begin] == '\n')) {

@@ -166,8 +166,8 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
     BlockTokens b{base, 0, 0, 0, m.marked};
     b.starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks;
     // A word that opens with a small letter of two bytes ("été", "город"),
-    // or with a quote mark before a small letter ("“acting"), is no more
-    // marked than one that opens with a-z (opens_unmarked()).
+    // or with quote marks or dashes before a small letter ("“acting"), is
+    // no more marked than one that opens with a-z (opens_unmarked()).
     for (uint64_t s = b.starts & m.high; s != 0; s &= s - 1) {
       const auto k = static_cast<unsigned>(std::countr_zero(s));
       if (opens_unmarked(p + base + k, n - base - k)) b.marked &= ~(uint64_t{1} << k);

@@ -166,7 +166,8 @@ TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
 }
 
 // A quote mark, dash or no-break space that the tokenizer counts into the
-// word it touches marks the token only before a capital or a digit:
+// word it touches marks the token only before a capital, a digit or another
+// letter that is no small one:
 // "“acting”" and "”" alone are no more marked than "acting".
 TEST(TaggerTokensTest, MarksBeforeSmallLettersMarkNoWord) {
   const std::string_view text =

@@ -124,10 +124,10 @@ class PiiTagger {
   // nor a language in use alone ("answer in French", "the English
   // translation"), nor a word of three letters at most after a number and a
   // unit of measure ("120/80 mm Hg"), and, for an address, a digit or a
-  // street word (a
-  // category named street*), and in text with capitals (`mixed`) more than a
-  // number and small words ("42 and a"), and more than a number and a unit
-  // of measure, a letter or an everyday word ("400 Hz", "7 points").
+  // street word (a category named street*), and in text with capitals
+  // (`mixed`) more than a number and small words ("42 and a"), and more
+  // than a number and a unit of measure, a letter or an everyday word ("400
+  // Hz", "7 points").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // plausible(), and: a sentence's full stop after the value is left out; a
   // name with a number in it or right after it, or an organisation right
