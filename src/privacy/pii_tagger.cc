@@ -3167,6 +3167,12 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
     if (out[s].type == PiiType::kStreetAddress) {
       // Its tokens: numbers alone.
       const size_t j = first_token_from(tokens, out[s].begin);
+      // A number and a unit of measure open a quantity, not an address ("59
+      // kg (130", "150 Hz, 250 Hz"): a street has a name.
+      if (j + 1 < n && all_digits(text, tokens[j]) && tokens[j + 1].end <= out[s].end && on_its_line(j + 1) &&
+          kUnitsOfMeasure.contains(text, tokens[j + 1])) {
+        continue;
+      }
       size_t last = j;
       bool numbers = j < n && all_digits(text, tokens[j]);
       while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) numbers = all_digits(text, tokens[++last]);

@@ -1877,6 +1877,25 @@ TEST(PiiTaggerTest, ANumberAloneIsAnAddressOnlyAmongAddressWords) {
   }
 }
 
+// An address that opens with a number and a unit of measure is a quantity
+// ("59 kg (130 lb)"), where the tagger learned addresses of a number, a word
+// and a number.
+TEST(PiiTaggerTest, ANumberAndAUnitOpenNoAddress) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string address =
+        std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
+    train.push_back({"Ship it to " + address + " now.",
+                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  ASSERT_EQ(values_of(tagger, "Ship it to 61 Zorvath 31 now.", PiiType::kStreetAddress),
+            (std::vector<std::string>{"61", "Zorvath 31"}));
+  // (Without the rule: "61 kg Zorvath" an address.)
+  EXPECT_EQ(values_of(tagger, "Ship it to 61 kg Zorvath now.", PiiType::kStreetAddress), std::vector<std::string>{});
+  EXPECT_EQ(values_of(tagger, "Ship it to 61 Hz Zorvath now.", PiiType::kStreetAddress), std::vector<std::string>{});
+}
+
 // Words written against code's marks are identifiers ("len(pat)",
 // "Car_Run", "ttk.Scrollbar"), not names; a name list's word next to "_"
 // stays a name ("wanda_horvath").
