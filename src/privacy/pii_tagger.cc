@@ -913,6 +913,13 @@ bool names_a_language(std::string_view text, const TokenList& tokens, size_t i) 
          kAfterALanguage.contains(text, tokens[i + 1]);
 }
 
+// Continents and regions of the world, and the words before "America" that
+// name one ("North America"): places (finish_span()).
+constexpr WordSet kRegions(std::array<std::string_view, 15>{
+    "europe", "africa", "antarctica", "oceania", "eurasia", "americas", "caribbean", "balkans", "scandinavia",
+    "siberia", "mesoamerica", "polynesia", "melanesia", "micronesia", "arctic"});
+constexpr WordSet kRegionsOfAmerica(std::array<std::string_view, 4>{"north", "south", "central", "latin"});
+
 // Whether a job title may end in token t: a word naming who does something
 // ("manager", "clerk", "surgeon", "technologist", "representative"), not a
 // thing ("Takuda novel", "Thai place"); or a title's stop ("Dr.").
@@ -3474,12 +3481,21 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     span.type = PiiType::kNrp;
     return true;
   }
-  // A word alone that a country list knows and no name list does is a
-  // place, not a name or an organisation ("Norway was super fun to visit!";
-  // not "Israel" nor "Chad", first names too).
+  // A word alone that a country list knows, or that names a continent or
+  // a region of the world (kRegions), and that no name list knows is a
+  // place, not a name or an organisation ("Norway was super fun to
+  // visit!", "Europe currently faces"; not "Israel" nor "Chad", nor "Asia",
+  // first names too). So are "North America" and its like.
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
-    if ((m.full & country_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0) span.type = PiiType::kLocation;
+    if (((m.full & country_categories_) != 0 || kRegions.contains(text, tokens[from])) &&
+        ((m.full | m.part) & name_categories_) == 0) {
+      span.type = PiiType::kLocation;
+    }
+  }
+  if (to - from == 2 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization) &&
+      kRegionsOfAmerica.contains(text, tokens[from]) && token_is(text, tokens[from + 1], "america")) {
+    span.type = PiiType::kLocation;
   }
   // A full stop after a word of four letters or more that is neither a
   // company suffix nor a street word (as "Corp." is) ends the sentence,

@@ -1073,7 +1073,8 @@ TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
 }
 
 // A word alone that only a country list knows is a place, whatever the
-// tagger took it for; not one a name list knows too.
+// tagger took it for; not one a name list knows too. So is a continent or a
+// region of the world ("Europe", "North America").
 TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
@@ -1090,6 +1091,18 @@ TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
   const PiiTagger tagger = PiiTagger::train(train, o);
   EXPECT_EQ(typed_spans(tagger, "Norway was super fun to visit!"), std::vector<std::string>{"LOCATION:Norway"});
   EXPECT_EQ(typed_spans(tagger, "Chad was super fun to visit!"), std::vector<std::string>{"PERSON:Chad"});
+  EXPECT_EQ(typed_spans(tagger, "Europe was super fun to visit!"), std::vector<std::string>{"LOCATION:Europe"});
+  // A tagger that learnt names of two words.
+  std::vector<PiiExample> pairs;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
+    pairs.push_back({name + " was super fun to visit!", {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  const PiiTagger two_words = PiiTagger::train(pairs, o);
+  EXPECT_EQ(typed_spans(two_words, "North America was super fun to visit!"),
+            std::vector<std::string>{"LOCATION:North America"});
+  EXPECT_EQ(typed_spans(two_words, "North Carolina was super fun to visit!"),
+            std::vector<std::string>{"PERSON:North Carolina"});
 }
 
 // A place's name of several words that the word lists hold whole is one
