@@ -913,6 +913,14 @@ bool names_a_language(std::string_view text, const TokenList& tokens, size_t i) 
          kAfterALanguage.contains(text, tokens[i + 1]);
 }
 
+// Whether token t joins two numbers of a list, a range or a sum: "and",
+// "or", "to", ",", "-", "+", "&" or "×".
+bool joins_numbers(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  return token_is(text, t, "and") || token_is(text, t, "or") || token_is(text, t, "to") || w == "," || w == "-" ||
+         w == "+" || w == "&" || w == "\xc3\x97";
+}
+
 // Continents and regions of the world, and the words before "America" that
 // name one ("North America"): places (finish_span()).
 constexpr WordSet kRegions(std::array<std::string_view, 15>{
@@ -3172,7 +3180,8 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   for (size_t s = first; s < out.size(); ++s) {
     bool keep = true;
     if (out[s].type == PiiType::kStreetAddress) {
-      // Its tokens: numbers alone.
+      // Its tokens: numbers alone, maybe joined by "and", "or", "to" or a
+      // mark of a list or a sum ("between 15 and 30", "1,3,5", "7 × 5").
       const size_t j = first_token_from(tokens, out[s].begin);
       // A number and a unit of measure open a quantity, not an address ("59
       // kg (130", "150 Hz, 250 Hz"): a street has a name.
@@ -3181,12 +3190,20 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
         continue;
       }
       size_t last = j;
-      bool numbers = j < n && all_digits(text, tokens[j]);
-      while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) numbers = all_digits(text, tokens[++last]);
+      bool numbers = j < n && all_digits(text, tokens[j]), joined = false;
+      while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) {
+        ++last;
+        const bool joins =
+            !all_digits(text, tokens[last]) && last + 1 < n && tokens[last + 1].begin < out[s].end && joins_numbers(text, tokens[last]);
+        numbers = all_digits(text, tokens[last]) || joins;
+        joined = joined || joins;
+      }
       if (numbers && tokens[last].end == out[s].end) {
         const bool another = on_its_line(last + 1) && all_digits(text, tokens[last + 1]);  // "18 15 Millicent Drive"
         const size_t next = another ? last + 2 : last + 1;
-        keep = street_at(next, another || last > j) || after_an_address(s, j, last);
+        // (Any word after two numbers in a row, not after a list of them:
+        // "lists 3 and 4 only".)
+        keep = street_at(next, another || (last > j && !joined)) || after_an_address(s, j, last);
       }
     }
     if (keep) out[kept++] = out[s];

@@ -1891,9 +1891,9 @@ TEST(PiiTaggerTest, ANumberAloneIsAnAddressOnlyAmongAddressWords) {
 }
 
 // An address that opens with a number and a unit of measure is a quantity
-// ("59 kg (130 lb)"), where the tagger learned addresses of a number, a word
-// and a number.
-TEST(PiiTaggerTest, ANumberAndAUnitOpenNoAddress) {
+// ("59 kg (130 lb)"), and so are numbers joined as a list or a sum ("7 ×
+// 5"), where the tagger learned addresses of a number, a word and a number.
+TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
     const std::string address =
@@ -1901,12 +1901,17 @@ TEST(PiiTaggerTest, ANumberAndAUnitOpenNoAddress) {
     train.push_back({"Ship it to " + address + " now.",
                      {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
   }
-  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"and", "now", "days", "only", "it", "ship", "to"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
   ASSERT_EQ(values_of(tagger, "Ship it to 61 Zorvath 31 now.", PiiType::kStreetAddress),
             (std::vector<std::string>{"61", "Zorvath 31"}));
   // (Without the rule: "61 kg Zorvath" an address.)
   EXPECT_EQ(values_of(tagger, "Ship it to 61 kg Zorvath now.", PiiType::kStreetAddress), std::vector<std::string>{});
   EXPECT_EQ(values_of(tagger, "Ship it to 61 Hz Zorvath now.", PiiType::kStreetAddress), std::vector<std::string>{});
+  // Nor do numbers joined as a list, a range or a sum ("7 × 5", "between
+  // 15 and 30") make one.
+  EXPECT_EQ(values_of(tagger, "Ship it to 61 \xc3\x97 55 now.", PiiType::kStreetAddress), std::vector<std::string>{});
 }
 
 // Words written against code's marks are identifiers ("len(pat)",
