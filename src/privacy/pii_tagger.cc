@@ -3193,8 +3193,8 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
       bool numbers = j < n && all_digits(text, tokens[j]), joined = false;
       while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) {
         ++last;
-        const bool joins =
-            !all_digits(text, tokens[last]) && last + 1 < n && tokens[last + 1].begin < out[s].end && joins_numbers(text, tokens[last]);
+        const bool joins = !all_digits(text, tokens[last]) && last + 1 < n && tokens[last + 1].begin < out[s].end &&
+                           joins_numbers(text, tokens[last]);
         numbers = all_digits(text, tokens[last]) || joins;
         joined = joined || joins;
       }
@@ -3806,7 +3806,8 @@ void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpa
       // Marks at the start go with the blanks after them ("– 15").
       while (const size_t mark = pii_tokens::mark_length(bytes + span.begin, span.end - span.begin)) {
         span.begin += static_cast<uint32_t>(mark);
-        while (span.begin < span.end && (bytes[span.begin] == ' ' || bytes[span.begin] == '\t' || bytes[span.begin] == '\n')) {
+        while (span.begin < span.end &&
+               (bytes[span.begin] == ' ' || bytes[span.begin] == '\t' || bytes[span.begin] == '\n')) {
           ++span.begin;
         }
       }

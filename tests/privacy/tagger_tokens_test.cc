@@ -174,7 +174,8 @@ TEST(TaggerTokensTest, MarksBeforeSmallLettersMarkNoWord) {
       "\xe2\x80\x9c" "acting\xe2\x80\x9d \xe2\x80\x9c" "Remote \xe2\x80\x9d \xe2\x80\x94" "1984 "
       "\xc2\xab\xc3\x89ric\xc2\xbb \xc2\xa0\xc2\xa0" "x \xe2\x80\x98\xc3\xa9t\xc3\xa9 \xe2\x84\xa2 "
       "\xe2\x80\x94\xc2\xa0Paris";
-  // “acting” | “Remote | ” | —1984 | «Éric» | (two no-break spaces)x | ‘été | ™ | —(no-break space)Paris
+  // “acting” | “Remote | ” | —1984 | «Éric» | (two no-break spaces)x | ‘été | ™ |
+  // —(no-break space)Paris
   TokenList tokens;
   IndexList marked;
   tokenize(text, tokens, marked);

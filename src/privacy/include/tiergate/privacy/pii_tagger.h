@@ -405,11 +405,11 @@ class PiiTagger {
   // sorted by begin.
   void type_envelope_places(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // An address of out[first...] that is numbers alone (the dev labels
-  // write house numbers and postcodes apart), maybe joined by "and", "to",
-  // a comma or "×" ("between 15 and 30", "7 × 5"), stays one only among
-  // the words of an address on its line: before a street's words ("40 Rue de la
-  // Sarthe", "99 Park Avenue", "59 Delta 116", "46 via raffaele", "98 P.O.
-  // Box", "87 R Nossa"), maybe past a second number ("18 15 Millicent
+  // write house numbers and postcodes apart), maybe joined as a list, a
+  // range or a sum ("between 15 and 30", "7 × 5"), stays one only among
+  // the words of an address on its line: before a street's words ("40 Rue
+  // de la Sarthe", "99 Park Avenue", "59 Delta 116", "46 via raffaele", "98
+  // P.O. Box", "87 R Nossa"), maybe past a second number ("18 15 Millicent
   // Drive"); after another address ("Apt. 434 40"); or, four digits or
   // more, after a place on its line or alone on its line below one
   // ("Gabon 66298"). Elsewhere it is a quantity ("scored 18 points", "the
