@@ -448,6 +448,13 @@ constexpr WordSet kUnitsOfMeasure(std::array<std::string_view, 44>{
     "kj", "kcal", "cal", "ev", "kev", "mev", "pm", "kv", "mv", "ma", "kw", "mw", "kwh", "pa", "kpa", "atm", "psi",
     "db", "ms", "ns", "mph", "kph", "rpm", "kb", "mb", "gb", "tb"});
 
+// Whether tokens k and k + 1 are a quantity: digits, then a unit of measure
+// on their line ("59 kg", "120/80 mm").
+bool quantity_at(std::string_view text, const TokenList& tokens, size_t k) {
+  return k + 1 < tokens.size() && all_digits(text, tokens[k]) && !tokens[k + 1].newline_before &&
+         kUnitsOfMeasure.contains(text, tokens[k + 1]);
+}
+
 // "my", "her", ...: before a relative, who is then named ("my son Mali").
 constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
 
@@ -3185,10 +3192,7 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
       const size_t j = first_token_from(tokens, out[s].begin);
       // A number and a unit of measure open a quantity, not an address ("59
       // kg (130", "150 Hz, 250 Hz"): a street has a name.
-      if (j + 1 < n && all_digits(text, tokens[j]) && tokens[j + 1].end <= out[s].end && on_its_line(j + 1) &&
-          kUnitsOfMeasure.contains(text, tokens[j + 1])) {
-        continue;
-      }
+      if (quantity_at(text, tokens, j) && tokens[j + 1].end <= out[s].end) continue;
       size_t last = j;
       bool numbers = j < n && all_digits(text, tokens[j]), joined = false;
       while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) {
@@ -3624,7 +3628,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   // A word of three letters at most after a number and a unit of measure is
   // the unit's: "120/80 mm Hg".
   if (to - from == 1 && tokens[from].end - tokens[from].begin <= 3 && from >= 2 && !tokens[from].newline_before &&
-      kUnitsOfMeasure.contains(text, tokens[from - 1]) && all_digits(text, tokens[from - 2])) {
+      quantity_at(text, tokens, from - 2)) {
     return false;
   }
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
