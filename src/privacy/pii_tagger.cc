@@ -311,34 +311,6 @@ bool small_word(std::string_view text, const Token& t, size_t letters) {
   return code_points >= letters;
 }
 
-// Whether token i may continue a span of `type` that covers token i - 1
-// (i > 0): no span but an address runs across a line break, and none runs
-// past the end of a sentence ("?", "!", or a "." that does not close an
-// abbreviation of at most three letters such as "Dr." or "Apt."). In text
-// with capitals (`mixed`), a name, a place or an organisation does not run
-// into a small word of four letters or more ("George wants", "My name");
-// "van", "de la", "of" may stand inside. Nor does an address run into such
-// a word when `ends_an_address()` (tag(): not a street word, so not
-// "corner" or "lane", and either an everyday word, "Elm Street last night",
-// or one before no house number, "RR commenter Trevor", not "Trg revolucije
-// 12"); it is asked only of such a word.
-template <typename EndsAnAddress>
-bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
-                  EndsAnAddress ends_an_address) {
-  if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
-  if (mixed && small_word(text, tokens[i], 4) &&
-      (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization ||
-       (type == PiiType::kStreetAddress && ends_an_address()))) {
-    return false;
-  }
-  const Token& before = tokens[i - 1];
-  if (before.end - before.begin != 1) return true;
-  const char mark = text[before.begin];
-  if (mark == '?' || mark == '!') return false;
-  if (mark != '.') return true;
-  return closes_a_short_word(tokens, i - 1) && is_word_byte(static_cast<unsigned char>(text[tokens[i - 2].begin]));
-}
-
 // The tokens and views of the text being tagged, per thread: tag() fills
 // them, plausible() reads them.
 TokenList& tagger_tokens() {
@@ -433,6 +405,102 @@ class WordSet {
   std::array<uint8_t, 26 * 26 + 1> first_{};  // words_[first_[ab], first_[ab + 1]) open with ab
   std::array<uint32_t, 26 * 26> lengths_{};  // bit k of [ab]: a word of k letters opens with ab
 };
+
+// Words that stand inside no name, place or organisation when written in
+// small letters: pronouns and possessives, helping verbs, question words,
+// "this", "from", "just" ("a 50 year old man who", "arrived at bauru this
+// morning from bahrain", "william had"). None of the dev rows' labelled
+// names holds one. Not "can", "may", "will" (names too), "am" ("Frankfurt
+// am Main"), "he" ("Zheng He").
+constexpr WordSet kNeverInAName(std::array<std::string_view, 52>{
+    "who",   "whom",  "whose", "which",  "what",  "when",  "where", "why",   "how",     "this",  "these",
+    "those", "that",  "from",  "with",   "into",  "onto",  "was",   "were",  "is",      "are",   "been",
+    "being", "has",   "have",  "had",    "would", "could", "should", "might", "must",   "shall", "did",
+    "does",  "not",   "very",  "just",   "also",  "then",  "than",  "because", "while", "if",    "my",
+    "your",  "his",   "our",   "their",  "its",   "we",    "you",   "she"});
+
+// Whether token t is one of kNeverInAName in small letters.
+bool never_in_a_name(std::string_view text, const Token& t) {
+  return text[t.begin] >= 'a' && text[t.begin] <= 'z' && kNeverInAName.contains(text, t);
+}
+
+// Words that stand inside names ("Bank of America", "Trinidad and Tobago",
+// "Ivan and Českého odboje 1735") but end none: a value the decoder let run
+// into one ends before it ("St Francis of", "United States and", "Gibbon,
+// The"). In capitals throughout they are abbreviations ("Salem, OR",
+// "Indianapolis, IN"), which end values.
+// (And "a", of one letter, which a WordSet does not hold.)
+constexpr WordSet kNeverLastInAName(std::array<std::string_view, 12>{
+    "of", "and", "or", "the", "in", "at", "to", "for", "on", "by", "with", "from"});
+
+// Whether token t ends no value: one of kNeverLastInAName but in capitals
+// throughout, or "a" after a name (`name`; an address may end in a flat's
+// letter: "apt a").
+bool never_last_in_a_name(std::string_view text, const TokenList& tokens, size_t t, bool name) {
+  const Token& token = tokens[t];
+  if (token.end - token.begin == 1) return name && text[token.begin] == 'a';
+  return kNeverLastInAName.contains(text, token) && !all_capitals(text, tokens, t);
+}
+
+// Narrows `span`, over tokens [from, to), to leave out the words that open
+// or end no value: a name, a place or an organisation opens with no word
+// never_in_a_name() ("this morning"), nor ends with one; no value ends with
+// a word never_last_in_a_name() ("St Francis of", "O2, and", "case of"),
+// nor with the marks before such a word. False when nothing is left. A
+// title is left as it is: plausible() asks its last word for a role.
+bool trim_function_words(std::string_view text, const TokenList& tokens, PiiSpan& span, size_t& from, size_t& to) {
+  if (span.type == PiiType::kTitle) return true;
+  const bool name =
+      span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization;
+  if (name) {
+    while (from < to && never_in_a_name(text, tokens[from])) ++from;
+  }
+  bool trimmed = false;
+  while (from < to) {
+    const Token& last = tokens[to - 1];
+    if (is_word_byte(static_cast<unsigned char>(text[last.begin]))) {
+      if (!never_last_in_a_name(text, tokens, to - 1, name) && !(name && never_in_a_name(text, last))) break;
+    } else if (!trimmed) {
+      break;
+    }
+    --to;
+    trimmed = true;
+  }
+  if (from == to) return false;
+  span.begin = tokens[from].begin;
+  span.end = std::min(span.end, tokens[to - 1].end);
+  return true;
+}
+
+// Whether token i may continue a span of `type` that covers token i - 1
+// (i > 0): no span but an address runs across a line break, and none runs
+// past the end of a sentence ("?", "!", or a "." that does not close an
+// abbreviation of at most three letters such as "Dr." or "Apt."). In text
+// with capitals (`mixed`), a name, a place or an organisation does not run
+// into a small word of four letters or more ("George wants", "My name");
+// "van", "de la", "of" may stand inside. Nor does an address run into such
+// a word when `ends_an_address()` (tag(): not a street word, so not
+// "corner" or "lane", and either an everyday word, "Elm Street last night",
+// or one before no house number, "RR commenter Trevor", not "Trg revolucije
+// 12"); it is asked only of such a word. In any text, a name, a place or
+// an organisation does not run into a word never_in_a_name() ("man who",
+// "bauru this morning").
+template <typename EndsAnAddress>
+bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
+                  EndsAnAddress ends_an_address) {
+  if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
+  const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
+  if (name && never_in_a_name(text, tokens[i])) return false;
+  if (mixed && small_word(text, tokens[i], 4) && (name || (type == PiiType::kStreetAddress && ends_an_address()))) {
+    return false;
+  }
+  const Token& before = tokens[i - 1];
+  if (before.end - before.begin != 1) return true;
+  const char mark = text[before.begin];
+  if (mark == '?' || mark == '!') return false;
+  if (mark != '.') return true;
+  return closes_a_short_word(tokens, i - 1) && is_word_byte(static_cast<unsigned char>(text[tokens[i - 2].begin]));
+}
 
 // Everyday abbreviations, written in capitals as names of bodies are
 // ("block my card ASAP", "money from an ATM"): alone, no one's name, place
@@ -3470,8 +3538,9 @@ bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Ma
 }
 
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
-  if (!plausible(text, span, from, to, mixed)) return false;
   const TokenList& tokens = tagger_tokens();
+  if (!trim_function_words(text, tokens, span, from, to)) return false;
+  if (!plausible(text, span, from, to, mixed)) return false;
   // A name ends at its possessive: "Elizabeth Mitchell's Cautionary Tales"
   // names a person and her book. So does a place or organisation whose
   // words before the possessive are two or more, the first one a name list

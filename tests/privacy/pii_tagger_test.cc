@@ -2231,6 +2231,34 @@ TEST(PiiTaggerTest, ALanguageInUseIsNoSpan) {
   EXPECT_EQ(typed_spans(tagger, "We flew to Japanese words today."), (std::vector<std::string>{}));
 }
 
+// A name, a place or an organisation runs into no pronoun, helping verb or
+// "this" ("man who", "bauru this morning"), and no value ends with "of",
+// "and" or "the" ("St Francis of", "United States and"): the value ends
+// before such a word. Here the tagger learned places of two words, so that
+// the word after a place continues it.
+TEST(PiiTaggerTest, AValueEndsBeforeAWordThatEndsNoName) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> places = {"Oslo Nord",   "Lima Vieja",  "Quito Sur",   "Dakar Plateau", "Hanoi Cau",
+                                           "Sofia Iztok", "Riga Centrs", "Baku Sabail", "Bay of Kotor", "Gulf of Riga"};
+  for (size_t k = 0; k < 400; ++k) {
+    PiiExample e;
+    std::string place = places[k % places.size()];
+    if (k % 2 == 1) std::transform(place.begin(), place.end(), place.begin(), [](unsigned char c) { return std::tolower(c); });
+    e.text = (k % 2 == 0 ? "We flew to " : "we flew to ") + place + " today.";
+    e.spans = {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + place.size())}};
+    rows.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(rows, options(5, 1u << 12, 1));
+  ASSERT_EQ(typed_spans(tagger, "we flew to lima sur today."), (std::vector<std::string>{"LOCATION:lima sur"}));
+  EXPECT_EQ(typed_spans(tagger, "we flew to lima who knew."), (std::vector<std::string>{"LOCATION:lima"}));
+  EXPECT_EQ(typed_spans(tagger, "we flew to lima this year."), (std::vector<std::string>{"LOCATION:lima"}));
+  EXPECT_EQ(typed_spans(tagger, "we flew to lima of course."), (std::vector<std::string>{"LOCATION:lima"}));
+  EXPECT_EQ(typed_spans(tagger, "We flew to Lima of course."), (std::vector<std::string>{"LOCATION:Lima"}));
+  // Inside a value such a word stays, and a state's abbreviation ends one.
+  EXPECT_EQ(typed_spans(tagger, "We flew to Bay of Lima today."), (std::vector<std::string>{"LOCATION:Bay of Lima"}));
+  EXPECT_EQ(typed_spans(tagger, "We flew to Salem OR today."), (std::vector<std::string>{"LOCATION:Salem OR"}));
+}
+
 // Names after "the" and before an office noun, alone or joined by commas
 // and "and", are one organisation: the company's name. Not a place.
 TEST(PiiTaggerTest, NamesBeforeAnOfficeAreTheCompany) {
