@@ -472,6 +472,49 @@ bool trim_function_words(std::string_view text, const TokenList& tokens, PiiSpan
   return true;
 }
 
+// The length of the sign of arithmetic or comparison that opens at byte
+// `at`: "=", "^", "×", "÷", "±", one of U+2200-U+22FF ("−", "≤", "≡",
+// "∘"; not the three like Greek capitals), or a bullet ("•") between two
+// numbers ("7 • 11"; not between the lines of a letterhead, "Main Street •
+// Springfield"); 0 for none.
+size_t math_sign_length(std::string_view text, size_t at) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  if (s[at] == '=' || s[at] == '^') return 1;
+  if (at + 1 < n && ((s[at] == 0xc3 && (s[at + 1] == 0x97 || s[at + 1] == 0xb7)) || (s[at] == 0xc2 && s[at + 1] == 0xb1))) {
+    return 2;
+  }
+  if (at + 2 >= n || s[at] != 0xe2) return 0;
+  if (s[at + 1] >= 0x88 && s[at + 1] <= 0x8b && (s[at + 2] & 0xc0) == 0x80) {
+    // Not "∆", "∏" and "∑", written for the Greek capitals ("μελα∆εια").
+    const bool greek_like = s[at + 1] == 0x88 && (s[at + 2] == 0x86 || s[at + 2] == 0x8f || s[at + 2] == 0x91);
+    return greek_like ? 0 : 3;
+  }
+  if (s[at + 1] != 0x80 || s[at + 2] != 0xa2) return 0;
+  size_t before = at, after = at + 3;
+  while (before > 0 && (s[before - 1] == ' ' || s[before - 1] == '\t')) --before;
+  while (after < n && (s[after] == ' ' || s[after] == '\t')) ++after;
+  const bool digit_before = before > 0 && s[before - 1] >= '0' && s[before - 1] <= '9';
+  return digit_before && after < n && s[after] >= '0' && s[after] <= '9' ? 3 : 0;
+}
+
+// Whether a sign of arithmetic (math_sign_length()) stands inside `span` or
+// next to it, blanks apart: a sum or an equation ("(6 × 5) × 10^2", "t ÷ 8
+// =", "7 • 11 • 13"), not an address.
+bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
+  auto blank = [&](size_t k) { return text[k] == ' ' || text[k] == '\t' || text[k] == '\n'; };
+  size_t before = span.begin, after = span.end;
+  while (before > 0 && blank(before - 1)) --before;
+  while (after < text.size() && blank(after)) ++after;
+  for (size_t length = 1; length <= 3 && length <= before; ++length) {
+    if (math_sign_length(text, before - length) == length) return true;
+  }
+  for (size_t k = span.begin; k < span.end; ++k) {
+    if (math_sign_length(text, k) > 0) return true;
+  }
+  return after < text.size() && math_sign_length(text, after) > 0;
+}
+
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
@@ -3702,6 +3745,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;
+  if (next_to_a_math_sign(text, span)) return false;
   // In text with capitals, a number and small words that are no street
   // words ("42 and a") make no address.
   if (mixed && to - from >= 2 && is_number(text, tokens, from) && small_words_only && !street) return false;

@@ -1914,6 +1914,32 @@ TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
   EXPECT_EQ(values_of(tagger, "Ship it to 61 \xc3\x97 55 now.", PiiType::kStreetAddress), std::vector<std::string>{});
 }
 
+// A sum or an equation is no address: no address holds, or stands next
+// to, a sign of arithmetic or comparison ("(6 × 5) × 10^2", "m × 4 = 12",
+// "16 ≡ 2", "7 • 11 • 13"). A bullet between a street and its town is no
+// such sign, nor a sign like a Greek capital in a word ("μελα∆εια").
+TEST(PiiTaggerTest, ASumOrAnEquationIsNoAddress) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string address = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
+    train.push_back({"Ship it to " + address + " now.",
+                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"now", "it", "ship", "to"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  ASSERT_EQ(addresses("Ship it to Zorvath 31 now."), (std::vector<std::string>{"Zorvath 31"}));
+  EXPECT_EQ(addresses("Ship it to Zorvath 31 = 12 now."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Ship it to Zorvath 31^2 now."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Ship it to Zorvath 31 \xc3\x97 4 now."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Ship it to 5 \xe2\x88\x92 Zorvath 31 now."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Ship it to 7 \xe2\x80\xa2 Zorvath 31 now."), (std::vector<std::string>{"Zorvath 31"}));
+  EXPECT_EQ(addresses("Ship it to Zorvath 31 \xe2\x80\xa2 7 now."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Ship it to Zorvath 31 \xe2\x80\xa2 Oslo now."), (std::vector<std::string>{"Zorvath 31"}));
+  EXPECT_EQ(addresses("Ship it to Zorva\xe2\x88\x86h 31 now."), (std::vector<std::string>{"Zorva\xe2\x88\x86h 31"}));
+}
+
 // Words written against code's marks are identifiers ("len(pat)",
 // "Car_Run", "ttk.Scrollbar"), not names; a name list's word next to "_"
 // stays a name ("wanda_horvath").
