@@ -1669,7 +1669,9 @@ TEST(PiiTaggerTest, TheBuildingsNumberIsAnAddressOfItsOwn) {
             (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31, Graz 7"}));
   EXPECT_EQ(typed_spans(tagger, "We meet at 61 Novakweg 31 Apt. 5."),
             (std::vector<std::string>{"STREET_ADDRESS:61 Novakweg 31 Apt"}));
-  EXPECT_EQ(typed_spans(tagger, "We meet at 61 • 31."), (std::vector<std::string>{"STREET_ADDRESS:61 • 31"}));
+  // Nor is a bullet between numbers a street: it makes a product, no
+  // address at all (ASumOrAnEquationIsNoAddress).
+  EXPECT_EQ(typed_spans(tagger, "We meet at 61 • 31."), (std::vector<std::string>{}));
 }
 
 // An envelope the decoder ran over its indented lines, opening its line,
