@@ -3723,12 +3723,27 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     return false;
   }
   bool word = false, digit = false, street = false, everyday = true;
-  bool small_words_only = true;  // its words but a leading number are all small ("and a")
+  // Whether its words but numbers are all small ("42 and a", "6379 и"),
+  // and all of them small letters of two bytes ("до 15": Cyrillic, Greek,
+  // Latin-1); whether it has numbers, and none right after another.
+  bool small_words_only = true, two_byte_small_words_only = true;
+  bool numbers = false, words = false, numbers_apart = true, number_before = false;
   for (size_t t = from; t < to; ++t) {
     const auto first = static_cast<unsigned char>(text[tokens[t].begin]);
     if (!is_word_byte(first)) continue;
     word = word || tokens[t].end - tokens[t].begin >= 2 || (first >= '0' && first <= '9');
-    if (t > from) small_words_only = small_words_only && first >= 'a' && first <= 'z';
+    const bool number = first >= '0' && first <= '9';
+    if (number) {
+      numbers_apart = numbers_apart && !number_before;
+      numbers = true;
+    } else {
+      words = true;
+      small_words_only = small_words_only && small_word(text, tokens[t], 1);
+      two_byte_small_words_only = two_byte_small_words_only && first >= 0x80 &&
+                                  opens_with_a_small_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin,
+                                                            tokens[t].end - tokens[t].begin);
+    }
+    number_before = number;
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
     const Gazetteer::Match m = tagger_views()[t].gazetteer;
     // A street word of three letters or more: single letters ("C" of "C/ Mayor") prove nothing.
@@ -3746,9 +3761,15 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;
   if (next_to_a_math_sign(text, span)) return false;
-  // In text with capitals, a number and small words that are no street
-  // words ("42 and a") make no address.
-  if (mixed && to - from >= 2 && is_number(text, tokens, from) && small_words_only && !street) return false;
+  // In text with capitals, small words that are no street words and
+  // numbers make no address: after a number, with no two numbers in a row
+  // ("42 and a", "18 red, 18", "6379 и"; not "16 34 quai", a building's and
+  // a street's number), or when the words are in another script ("или 15",
+  // "числа 65 получиться число 43").
+  if (mixed && numbers && words && small_words_only && !street &&
+      ((is_number(text, tokens, from) && numbers_apart) || two_byte_small_words_only)) {
+    return false;
+  }
   // Nor does a number and one word (maybe then its stop) that is a unit of
   // measure, a letter alone or an everyday word, a street suffix or not: a
   // quantity ("400 Hz", "10 V", "7 points", "40 points."). A street has a

@@ -1914,6 +1914,14 @@ TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
   // Nor do numbers joined as a list, a range or a sum ("7 × 5", "between
   // 15 and 30") make one.
   EXPECT_EQ(values_of(tagger, "Ship it to 61 \xc3\x97 55 now.", PiiType::kStreetAddress), std::vector<std::string>{});
+  // Nor do numbers between small words, of this script or another ("18
+  // red, 18 black"; "6379 и 6380"), but two numbers in a row may open an
+  // address.
+  for (const char* text : {"Ship it to 18 zorvath, 18 now.", "Ship it to 61 \xd0\xb8 31 now."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{}) << text;
+  }
+  EXPECT_EQ(values_of(tagger, "Ship it to 61 31 ab now.", PiiType::kStreetAddress),
+            (std::vector<std::string>{"61", "31 ab"}));
 }
 
 // A sum or an equation is no address: no address holds, or stands next
