@@ -3580,6 +3580,19 @@ bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Ma
   return true;
 }
 
+bool PiiTagger::counts_after(std::string_view text, size_t number) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t next = number + 1;
+  if (next >= tokens.size() || tokens[next].newline_before || tokens[next].begin == tokens[number].end ||
+      !all_digits(text, tokens[number]) || !small_word(text, tokens[next], 1)) {
+    return false;
+  }
+  // A plural ("minutes", "units"): "206 last night" follows a street.
+  const Token& word = tokens[next];
+  if (word.end - word.begin < 3 || text[word.end - 1] != 's') return false;
+  return everyday(gazetteer_.lookup(word_hash(text, word)));
+}
+
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const TokenList& tokens = tagger_tokens();
   if (!trim_function_words(text, tokens, span, from, to)) return false;
@@ -3666,10 +3679,13 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   }
   // A name with a number in it or right after it on its line is a street
   // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
-  // organisation right before a number ("Auenweg 85").
+  // organisation right before a number ("Auenweg 85"). Not one before a
+  // count of things (counts_after(): "Tony 2 times more", "It takes John 5
+  // minutes").
   const bool number_after =
       is_number(text, tokens, to) && !tokens[to].newline_before && tokens[to].begin > tokens[to - 1].end;
-  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after) {
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after &&
+      !counts_after(text, to)) {
     span.type = PiiType::kStreetAddress;
     return true;
   }

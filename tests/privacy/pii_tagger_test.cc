@@ -2085,6 +2085,18 @@ TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {
   const std::vector<std::string> next_line = types("Please call Wanda Horvath\n12 times.");
   ASSERT_FALSE(next_line.empty());
   EXPECT_EQ(next_line[0], "PERSON:Wanda Horvath");
+  // Nor before a count of things: an everyday plural after the number ("It
+  // takes John 5 minutes"), which the word lists know.
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"common_word", {"please", "call", "minutes", "last", "night"}}};
+  const PiiTagger counting = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto first_of = [&](const std::string& text) {
+    const std::vector<std::string> spans = typed_spans(counting, text);
+    return spans.empty() ? std::string() : spans[0];
+  };
+  EXPECT_EQ(first_of("Please call Wanda Horvath 12 minutes later."), "PERSON:Wanda Horvath");
+  EXPECT_EQ(first_of("Please call Wanda Horvath 12 last night."), "STREET_ADDRESS:Wanda Horvath");
+  EXPECT_EQ(first_of("Please call Wanda Horvath 12 hours later."), "STREET_ADDRESS:Wanda Horvath");
 }
 
 // A capital letter that labels an answer choice or is the pronoun I opens

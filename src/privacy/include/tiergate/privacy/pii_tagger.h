@@ -131,7 +131,8 @@ class PiiTagger {
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // plausible(), and: a sentence's full stop after the value is left out; a
   // name with a number in it or right after it, or an organisation right
-  // before a number, becomes an address (a street and its house number); a
+  // before a number (not counts_after()), becomes an address (a street and
+  // its house number); a
   // name or a place that ends in a company suffix ("Smith Ltd": a category
   // named company*) becomes an organisation, and a name that ends in a
   // street suffix that is no name ("Andreassen Street") an address; a place
@@ -139,6 +140,11 @@ class PiiTagger {
   // ("shouted at Billy"), and so an address before a number; a name
   // or a place leaves a possessive 's out. False: drop it.
   bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const;
+  // Whether token `number` (of the text being tagged) is digits that count
+  // things: an everyday plural in small letters follows it on its line ("2
+  // times", "5 minutes"), not a street's word ("51 street") nor another
+  // word ("206 last night").
+  bool counts_after(std::string_view text, size_t number) const;
   // Whether token i (viewed) of the text being tagged is only a name: a name
   // list knows it, and no list of everyday words, places, streets, company
   // suffixes or titles; not in capitals throughout (an acronym), not a
