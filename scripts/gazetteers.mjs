@@ -2,7 +2,8 @@
 // the locale data of the @faker-js/faker npm package (MIT): one file per
 // category, one entry per line, every locale together. With a DICTIONARY
 // (one word per line, such as Debian's /usr/share/dict/american-english),
-// its words written in lower case only (not names) join the everyday words.
+// its words written in lower case only (not names) join the everyday words,
+// and its capitalised adjectives ("Bayesian") make a list of their own.
 // Called by scripts/setup.sh; the lists are downloaded data, never committed.
 //   node scripts/gazetteers.mjs PACKAGE_DIR OUT_DIR [DICTIONARY]
 import fs from "node:fs";
@@ -30,7 +31,12 @@ const sources = {
   job: (l) => [l.person?.job_type, l.person?.job_area, l.person?.job_descriptor],
   // Everyday English words: evidence that a capitalised word is not a name.
   common_word: (l) => (l === allLocales.en ? Object.values(l.word ?? {}) : []),
+  // The DICTIONARY's capitalised adjectives and nouns of a doctrine
+  // ("Bayesian", "Islamic", "Calvinism"); no locale holds any. The tagger
+  // learns nothing from them (they are not features): a rule asks them.
+  proper_adjective: () => [],
 };
+const properAdjective = /^[A-Z][a-z]+(ian|ean|ic|ical|ism|ist|istic|esque)$/;
 
 // Strings anywhere in a value (lists, or lists keyed by sex); patterns such
 // as "{{person.last_name}}" are templates, not entries.
@@ -51,6 +57,11 @@ for (const [category, where] of Object.entries(sources)) {
   if (category === "common_word" && dictionary) {
     for (const word of fs.readFileSync(dictionary, "utf8").split("\n")) {
       if (/^[a-z]+$/.test(word)) entries.add(word);
+    }
+  }
+  if (category === "proper_adjective" && dictionary) {
+    for (const word of fs.readFileSync(dictionary, "utf8").split("\n")) {
+      if (properAdjective.test(word)) entries.add(word);
     }
   }
   fs.writeFileSync(path.join(outDir, `${category}.txt`), [...entries].sort().join("\n") + "\n");

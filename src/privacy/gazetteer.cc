@@ -67,6 +67,11 @@ void Gazetteer::add(uint64_t token_hash, size_t category, bool full) {
 }
 
 Gazetteer::Match Gazetteer::lookup(uint64_t token_hash) const {
+  const Match m = lookup_all(token_hash);
+  return {static_cast<uint16_t>(m.full & ~hidden_), static_cast<uint16_t>(m.part & ~hidden_)};
+}
+
+Gazetteer::Match Gazetteer::lookup_all(uint64_t token_hash) const {
   if (slots_.empty()) return {};
   return slots_[find(slots_, token_hash)].match;  // a free slot's match is empty
 }
@@ -85,7 +90,7 @@ void Gazetteer::serialize(std::string& out) const {
   }
   little_endian::append<uint32_t>(out, static_cast<uint32_t>(hashes_.size()));
   for (uint64_t hash : hashes_) {
-    const Match m = lookup(hash);
+    const Match m = lookup_all(hash);
     little_endian::append<uint64_t>(out, hash);
     little_endian::append<uint16_t>(out, m.full);
     little_endian::append<uint16_t>(out, m.part);

@@ -1120,16 +1120,31 @@ bool is_place_list(std::string_view category) {
   return category.starts_with("city") || category.starts_with("country") || category.starts_with("state");
 }
 
+// Whether the tagger learns nothing from a category of word lists, which
+// only its rules ask: "proper_adjective" (finish_span()). The gazetteer
+// hides it (Gazetteer::hide()).
+bool is_rule_list(std::string_view category) { return category.starts_with("proper_adjective"); }
+
 // The gazetteer of `lists`, keyed by the tagger's word hash: an entry that
 // is one word is a full match, each word of a longer entry a part match.
-Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
+// The lists the tagger learns from come first, in their order, then those
+// is_rule_list(): adding one of these keeps every other category's bit,
+// and so the features of each token.
+Gazetteer build_gazetteer(std::span<const GazetteerList> all_lists) {
+  std::vector<const GazetteerList*> lists;
+  for (const GazetteerList& list : all_lists) {
+    if (!is_rule_list(list.category)) lists.push_back(&list);
+  }
+  for (const GazetteerList& list : all_lists) {
+    if (is_rule_list(list.category)) lists.push_back(&list);
+  }
   std::vector<std::string> categories;
-  for (const GazetteerList& list : lists) categories.push_back(list.category);
+  for (const GazetteerList* list : lists) categories.push_back(list->category);
   Gazetteer g(std::move(categories));
   TokenList tokens;
   IndexList marked;
   for (size_t c = 0; c < lists.size(); ++c) {
-    for (const std::string& entry : lists[c].entries) {
+    for (const std::string& entry : lists[c]->entries) {
       tokenize(entry, tokens, marked);
       const auto is_word = [&](const Token& t) { return is_word_byte(static_cast<unsigned char>(entry[t.begin])); };
       const bool full = tokens.size() == 1;
@@ -1138,7 +1153,7 @@ Gazetteer build_gazetteer(std::span<const GazetteerList> lists) {
       }
       // A place's name of several words is also a full match as a whole
       // (PiiTagger::join_place_names()).
-      if (!full && is_place_list(lists[c].category)) g.add(phrase_hash(entry), c, true);
+      if (!full && is_place_list(lists[c]->category)) g.add(phrase_hash(entry), c, true);
     }
   }
   return g;
@@ -1617,6 +1632,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     type_envelope_places(text, out, first_tagged);
     drop_lone_numbers(text, out, first_tagged);
     drop_code_identifiers(text, out, first_tagged);
+    if (proper_adjective_categories_ != 0) drop_proper_adjectives(text, out, first_tagged);
   }
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -2888,6 +2904,8 @@ void PiiTagger::find_categories() {
   name_categories_ = categories_named(gazetteer_, "first_name") | categories_named(gazetteer_, "last_name");
   country_categories_ = categories_named(gazetteer_, "country");
   place_categories_ = categories_named(gazetteer_, "city") | country_categories_ | categories_named(gazetteer_, "state");
+  proper_adjective_categories_ = categories_named(gazetteer_, "proper_adjective");
+  gazetteer_.hide(proper_adjective_categories_);
 }
 
 bool PiiTagger::everyday(const Gazetteer::Match& m) const {
@@ -3326,6 +3344,27 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   if (kept == out.size()) return;
   out.resize(kept);
   reset_cover();
+}
+
+void PiiTagger::drop_proper_adjectives(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  size_t kept = first;
+  for (size_t s = first; s < out.size(); ++s) {
+    const PiiSpan& span = out[s];
+    bool adjective = false;
+    if (span.type == PiiType::kPerson) {
+      const size_t t = first_token_from(tokens, span.begin);
+      if (t < tokens.size() && tokens[t].begin == span.begin && tokens[t].end == span.end) {
+        const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[t]));
+        adjective = (m.full & proper_adjective_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0;
+      }
+    }
+    if (!adjective) out[kept++] = span;
+  }
+  if (kept != out.size()) {
+    out.resize(kept);
+    reset_cover();
+  }
 }
 
 void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

@@ -38,6 +38,27 @@ TEST(GazetteerTest, GrowsAndRoundTrips) {
   }
 }
 
+// A hidden category is left out of lookup() but not of lookup_all(), and
+// is saved with the rest: hiding is the reader's choice, not the file's.
+TEST(GazetteerTest, HiddenCategoriesAreLeftOutOfLookupOnly) {
+  Gazetteer g({"common_word", "proper_adjective"});
+  g.add(11, 0, true);
+  g.add(11, 1, true);
+  g.add(12, 1, true);
+  g.hide(0b10);
+  EXPECT_EQ(g.lookup(11).full, 0b01);
+  EXPECT_EQ(g.lookup(12).full, 0);
+  EXPECT_EQ(g.lookup_all(11).full, 0b11);
+  EXPECT_EQ(g.lookup_all(12).full, 0b10);
+  std::string bytes;
+  g.serialize(bytes);
+  size_t at = 0;
+  auto parsed = Gazetteer::parse(bytes, at, "t.bin");
+  ASSERT_TRUE(parsed.is_ok()) << parsed.status().to_string();
+  EXPECT_EQ(parsed->lookup(11).full, 0b11);
+  EXPECT_EQ(parsed->lookup(12).full, 0b10);
+}
+
 TEST(GazetteerTest, DamagedBytesAreRefused) {
   Gazetteer g({"a"});
   g.add(7, 0, true);

@@ -2545,6 +2545,35 @@ TEST(PiiTaggerTest, AWordJoinedToAnAddressIsPartOfIt) {
   EXPECT_EQ(spans[1].begin, 22u);
 }
 
+// A capitalised adjective or doctrine that the dictionary writes so
+// ("Bayesian", "Calvinism"; the proper_adjective list) is no one's name
+// alone, unless a name list knows it ("Brian"). The tagger learns nothing
+// from that list: its weights, and its spans elsewhere, are those of a
+// tagger trained without it, and the list travels with the saved tagger.
+TEST(PiiTaggerTest, ACapitalisedAdjectiveAloneIsNoName) {
+  std::vector<std::string> first = kFirst;
+  first.push_back("Zorvathian");
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", first}, {"last_name", kLast}};
+  const PiiTagger without = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  o.gazetteers.insert(o.gazetteers.begin(), {"proper_adjective", {"Bayesian", "Calvinism", "Zorvathian"}});
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  ASSERT_EQ(typed_spans(without, "Dear Bayesian, your order shipped."), (std::vector<std::string>{"PERSON:Bayesian"}));
+  for (const PiiTagger& t : {tagger, PiiTagger::parse(tagger.serialize(), "t.bin").value()}) {
+    EXPECT_EQ(typed_spans(t, "Dear Bayesian, your order shipped."), (std::vector<std::string>{}));
+    EXPECT_EQ(typed_spans(t, "Dear Calvinism, your order shipped."), (std::vector<std::string>{}));
+    EXPECT_EQ(typed_spans(t, "Dear Zorvathian, your order shipped."), (std::vector<std::string>{"PERSON:Zorvathian"}));
+    EXPECT_EQ(typed_spans(t, "Dear Bayesian Novak, your order shipped."),
+              (std::vector<std::string>{"PERSON:Bayesian Novak"}));
+  }
+  // The files agree up to the word lists, past the weights (2^14 slots of
+  // 5 tags, O and B-/I- of PERSON and LOCATION, 4 bytes each).
+  const std::string bytes = tagger.serialize(), bytes_without = without.serialize();
+  const auto differ = std::mismatch(bytes.begin(), bytes.end(), bytes_without.begin(), bytes_without.end());
+  EXPECT_GT(static_cast<size_t>(differ.first - bytes.begin()), (size_t{1} << 14) * 5 * sizeof(float));
+  expect_same_spans(tagger, without);
+}
+
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};

@@ -47,7 +47,14 @@ class Gazetteer {
   // Records that the token hashing to `token_hash` matches category
   // `category` (< categories().size()) fully or in part.
   void add(uint64_t token_hash, size_t category, bool full);
+  // The token's matches but those of the hidden categories (hide()).
   Match lookup(uint64_t token_hash) const;
+  // All the token's matches.
+  Match lookup_all(uint64_t token_hash) const;
+  // Categories that lookup() leaves out: lists a rule asks with
+  // lookup_all(), which must not change what else a token matches (a word
+  // both everyday and in such a list stays everyday alone).
+  void hide(uint16_t categories) { hidden_ = categories; }
 
   // Appended to / read from the tagger file; parse() advances `at` and names
   // `source` in its errors.
@@ -71,6 +78,7 @@ class Gazetteer {
   void grow();
 
   std::vector<std::string> categories_;
+  uint16_t hidden_ = 0;
   std::vector<Slot> slots_;       // open addressing, a power of two, at most half full
   std::vector<uint64_t> hashes_;  // of the entries, in the order added: to grow and to save
 };

@@ -434,6 +434,12 @@ class PiiTagger {
   // knows stays a name next to "_" ("john_smith", "zoë_horvath"). Precondition:
   // out[first...] sorted by begin; it stays so.
   void drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Drops each name of out[first...] that is one word alone, which the
+  // dictionary writes capitalised with the ending of an adjective or a
+  // doctrine (the proper_adjective list: "Bayesian network", "Islamic
+  // society", "Calvinism") and no name list knows ("Brian", "Dominic").
+  // out[first...] stays in order.
+  void drop_proper_adjectives(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
@@ -457,6 +463,8 @@ class PiiTagger {
   uint16_t name_categories_ = 0;     // and of first and last names (first_name*, last_name*)
   uint16_t place_categories_ = 0;    // and of places (city*, country*, state*)
   uint16_t country_categories_ = 0;  // and of countries (country*)
+  // and of the capitalised adjectives ("Bayesian"), which lookup() hides
+  uint16_t proper_adjective_categories_ = 0;
   // The marks (bytes of one-byte tokens) that continue a labelled span in
   // the training rows ("Apt.", "Smith, Jones", "Saint-Priest"): no other
   // mark continues one, nor opens one right after a span.
