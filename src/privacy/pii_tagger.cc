@@ -1632,7 +1632,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     type_envelope_places(text, out, first_tagged);
     drop_lone_numbers(text, out, first_tagged);
     drop_code_identifiers(text, out, first_tagged);
-    if (proper_adjective_categories_ != 0) drop_proper_adjectives(text, out, first_tagged);
+    drop_words_naming_no_one(text, out, first_tagged);
   }
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -3346,20 +3346,23 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   reset_cover();
 }
 
-void PiiTagger::drop_proper_adjectives(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const TokenList& tokens = tagger_tokens();
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
-    bool adjective = false;
+    bool no_one = false;
     if (span.type == PiiType::kPerson) {
       const size_t t = first_token_from(tokens, span.begin);
       if (t < tokens.size() && tokens[t].begin == span.begin && tokens[t].end == span.end) {
+        const bool function_word = (kNeverLastInAName.contains(text, tokens[t]) || kNeverInAName.contains(text, tokens[t])) &&
+                                   !all_capitals(text, tokens, t);
         const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[t]));
-        adjective = (m.full & proper_adjective_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0;
+        no_one = function_word ||
+                 ((m.full & proper_adjective_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0);
       }
     }
-    if (!adjective) out[kept++] = span;
+    if (!no_one) out[kept++] = span;
   }
   if (kept != out.size()) {
     out.resize(kept);

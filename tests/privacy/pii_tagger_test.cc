@@ -2547,12 +2547,13 @@ TEST(PiiTaggerTest, AWordJoinedToAnAddressIsPartOfIt) {
 
 // A capitalised adjective or doctrine that the dictionary writes so
 // ("Bayesian", "Calvinism"; the proper_adjective list) is no one's name
-// alone, unless a name list knows it ("Brian"). The tagger learns nothing
-// from that list: its weights, and its spans elsewhere, are those of a
-// tagger trained without it, and the list travels with the saved tagger.
+// alone, unless a name list knows it ("Brian"); nor is "The" or "If". The
+// tagger learns nothing from that list: its weights, and its spans
+// elsewhere, are those of a tagger trained without it, and the list
+// travels with the saved tagger.
 TEST(PiiTaggerTest, ACapitalisedAdjectiveAloneIsNoName) {
   std::vector<std::string> first = kFirst;
-  first.push_back("Zorvathian");
+  first.insert(first.end(), {"Zorvathian", "If", "The"});
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", first}, {"last_name", kLast}};
   const PiiTagger without = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
@@ -2565,6 +2566,11 @@ TEST(PiiTaggerTest, ACapitalisedAdjectiveAloneIsNoName) {
     EXPECT_EQ(typed_spans(t, "Dear Zorvathian, your order shipped."), (std::vector<std::string>{"PERSON:Zorvathian"}));
     EXPECT_EQ(typed_spans(t, "Dear Bayesian Novak, your order shipped."),
               (std::vector<std::string>{"PERSON:Bayesian Novak"}));
+    // Nor is a word that stands in no name or ends none, a name list's
+    // word or not ("Dear Mark,If you could").
+    EXPECT_EQ(typed_spans(t, "Dear If, your order shipped."), (std::vector<std::string>{}));
+    EXPECT_EQ(typed_spans(t, "Dear The, your order shipped."), (std::vector<std::string>{}));
+    EXPECT_EQ(typed_spans(t, "Dear Anna,If your order shipped."), (std::vector<std::string>{"PERSON:Anna"}));
   }
   // The files agree up to the word lists, past the weights (2^14 slots of
   // 5 tags, O and B-/I- of PERSON and LOCATION, 4 bytes each).

@@ -434,12 +434,14 @@ class PiiTagger {
   // knows stays a name next to "_" ("john_smith", "zoë_horvath"). Precondition:
   // out[first...] sorted by begin; it stays so.
   void drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
-  // Drops each name of out[first...] that is one word alone, which the
+  // Drops each name of out[first...] that is one word alone and either a
+  // word that stands in no name or ends none ("The", "If"; a pass after
+  // decoding may leave one: "Edward Gibbon, The Decline"), or one the
   // dictionary writes capitalised with the ending of an adjective or a
   // doctrine (the proper_adjective list: "Bayesian network", "Islamic
-  // society", "Calvinism") and no name list knows ("Brian", "Dominic").
+  // society", "Calvinism") that no name list knows ("Brian", "Dominic").
   // out[first...] stays in order.
-  void drop_proper_adjectives(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  void drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
