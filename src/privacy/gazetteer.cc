@@ -67,13 +67,31 @@ void Gazetteer::add(uint64_t token_hash, size_t category, bool full) {
 }
 
 Gazetteer::Match Gazetteer::lookup(uint64_t token_hash) const {
-  const Match m = lookup_all(token_hash);
-  return {static_cast<uint16_t>(m.full & ~hidden_), static_cast<uint16_t>(m.part & ~hidden_)};
+  if (slots_.empty()) return {};
+  return slots_[find(slots_, token_hash)].match;  // a free slot's match is empty
 }
 
 Gazetteer::Match Gazetteer::lookup_all(uint64_t token_hash) const {
-  if (slots_.empty()) return {};
-  return slots_[find(slots_, token_hash)].match;  // a free slot's match is empty
+  const Match m = lookup(token_hash), hidden = lookup_hidden(token_hash);
+  return {static_cast<uint16_t>(m.full | hidden.full), static_cast<uint16_t>(m.part | hidden.part)};
+}
+
+Gazetteer::Match Gazetteer::lookup_hidden(uint64_t token_hash) const {
+  const auto hidden = hidden_.find(token_hash);
+  return hidden == hidden_.end() ? Match{} : hidden->second;
+}
+
+void Gazetteer::hide(uint16_t categories) {
+  for (uint64_t hash : hashes_) {
+    Match& m = slots_[find(slots_, hash)].match;
+    const Match moved{static_cast<uint16_t>(m.full & categories), static_cast<uint16_t>(m.part & categories)};
+    if ((moved.full | moved.part) == 0) continue;
+    Match& hidden = hidden_[hash];
+    hidden.full = static_cast<uint16_t>(hidden.full | moved.full);
+    hidden.part = static_cast<uint16_t>(hidden.part | moved.part);
+    m.full = static_cast<uint16_t>(m.full & ~categories);
+    m.part = static_cast<uint16_t>(m.part & ~categories);
+  }
 }
 
 void Gazetteer::grow() {

@@ -3347,19 +3347,27 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
 }
 
 void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  auto one_word = [&](const PiiSpan& span) {
+    for (uint32_t b = span.begin; b < span.end; ++b) {
+      if (!is_word_byte(static_cast<unsigned char>(text[b]))) return false;
+    }
+    return true;
+  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
     bool no_one = false;
-    if (span.type == PiiType::kPerson) {
-      const size_t t = first_token_from(tokens, span.begin);
-      if (t < tokens.size() && tokens[t].begin == span.begin && tokens[t].end == span.end) {
-        const bool function_word = (kNeverLastInAName.contains(text, tokens[t]) || kNeverInAName.contains(text, tokens[t])) &&
-                                   !all_capitals(text, tokens, t);
-        const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[t]));
-        no_one = function_word ||
-                 ((m.full & proper_adjective_categories_) != 0 && ((m.full | m.part) & name_categories_) == 0);
+    if (span.type == PiiType::kPerson && one_word(span)) {
+      const Token word{span.begin, span.end, false, false};
+      if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
+        no_one = text[span.begin + 1] < 'A' || text[span.begin + 1] > 'Z';  // not in capitals throughout
+      } else if (proper_adjective_categories_ != 0) {
+        // (The small table of the hidden lists first: few names are in it.)
+        const uint64_t hash = word_hash(text, word);
+        if ((gazetteer_.lookup_hidden(hash).full & proper_adjective_categories_) != 0) {
+          const Gazetteer::Match m = gazetteer_.lookup(hash);
+          no_one = ((m.full | m.part) & name_categories_) == 0;
+        }
       }
     }
     if (!no_one) out[kept++] = span;

@@ -50,6 +50,8 @@ TEST(GazetteerTest, HiddenCategoriesAreLeftOutOfLookupOnly) {
   EXPECT_EQ(g.lookup(12).full, 0);
   EXPECT_EQ(g.lookup_all(11).full, 0b11);
   EXPECT_EQ(g.lookup_all(12).full, 0b10);
+  EXPECT_EQ(g.lookup_hidden(11).full, 0b10);
+  EXPECT_EQ(g.lookup_hidden(13).full | g.lookup_hidden(13).part, 0);
   std::string bytes;
   g.serialize(bytes);
   size_t at = 0;

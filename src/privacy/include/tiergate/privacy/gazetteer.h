@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tiergate/core/status.h"
@@ -49,12 +50,14 @@ class Gazetteer {
   void add(uint64_t token_hash, size_t category, bool full);
   // The token's matches but those of the hidden categories (hide()).
   Match lookup(uint64_t token_hash) const;
-  // All the token's matches.
+  // All the token's matches; those of the hidden categories alone.
   Match lookup_all(uint64_t token_hash) const;
-  // Categories that lookup() leaves out: lists a rule asks with
-  // lookup_all(), which must not change what else a token matches (a word
-  // both everyday and in such a list stays everyday alone).
-  void hide(uint16_t categories) { hidden_ = categories; }
+  Match lookup_hidden(uint64_t token_hash) const;
+  // Moves `categories` out of what lookup() reads, after the last add():
+  // lists a rule asks with lookup_all(), which must not change what else a
+  // token matches (a word both everyday and in such a list stays everyday
+  // alone). lookup() pays nothing for them.
+  void hide(uint16_t categories);
 
   // Appended to / read from the tagger file; parse() advances `at` and names
   // `source` in its errors.
@@ -78,7 +81,7 @@ class Gazetteer {
   void grow();
 
   std::vector<std::string> categories_;
-  uint16_t hidden_ = 0;
+  std::unordered_map<uint64_t, Match> hidden_;  // the hidden categories' matches, by token hash
   std::vector<Slot> slots_;       // open addressing, a power of two, at most half full
   std::vector<uint64_t> hashes_;  // of the entries, in the order added: to grow and to save
 };
