@@ -481,9 +481,8 @@ size_t math_sign_length(std::string_view text, size_t at) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
   if (s[at] == '=' || s[at] == '^') return 1;
-  if (at + 1 < n && ((s[at] == 0xc3 && (s[at + 1] == 0x97 || s[at + 1] == 0xb7)) || (s[at] == 0xc2 && s[at + 1] == 0xb1))) {
-    return 2;
-  }
+  const bool times_or_divided = s[at] == 0xc3 && at + 1 < n && (s[at + 1] == 0x97 || s[at + 1] == 0xb7);
+  if (times_or_divided || (s[at] == 0xc2 && at + 1 < n && s[at + 1] == 0xb1)) return 2;
   if (at + 2 >= n || s[at] != 0xe2) return 0;
   if (s[at + 1] >= 0x88 && s[at + 1] <= 0x8b && (s[at + 2] & 0xc0) == 0x80) {
     // Not "∆", "∏" and "∑", written for the Greek capitals ("μελα∆εια").
@@ -1121,8 +1120,8 @@ bool is_place_list(std::string_view category) {
 }
 
 // Whether the tagger learns nothing from a category of word lists, which
-// only its rules ask: "proper_adjective" (finish_span()). The gazetteer
-// hides it (Gazetteer::hide()).
+// only its rules ask: "proper_adjective" (drop_words_naming_no_one()). The
+// gazetteer hides it (Gazetteer::hide()).
 bool is_rule_list(std::string_view category) { return category.starts_with("proper_adjective"); }
 
 // The gazetteer of `lists`, keyed by the tagger's word hash: an entry that
@@ -3805,9 +3804,9 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     } else {
       words = true;
       small_words_only = small_words_only && small_word(text, tokens[t], 1);
+      const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin;
       two_byte_small_words_only = two_byte_small_words_only && first >= 0x80 &&
-                                  opens_with_a_small_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin,
-                                                            tokens[t].end - tokens[t].begin);
+                                  opens_with_a_small_letter(bytes, tokens[t].end - tokens[t].begin);
     }
     number_before = number;
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';

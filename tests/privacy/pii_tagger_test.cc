@@ -2291,7 +2291,9 @@ TEST(PiiTaggerTest, AValueEndsBeforeAWordThatEndsNoName) {
   for (size_t k = 0; k < 400; ++k) {
     PiiExample e;
     std::string place = places[k % places.size()];
-    if (k % 2 == 1) std::transform(place.begin(), place.end(), place.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (k % 2 == 1) {
+      std::transform(place.begin(), place.end(), place.begin(), [](unsigned char c) { return std::tolower(c); });
+    }
     e.text = (k % 2 == 0 ? "We flew to " : "we flew to ") + place + " today.";
     e.spans = {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + place.size())}};
     rows.push_back(std::move(e));

@@ -124,21 +124,23 @@ class PiiTagger {
   // nor a language in use alone ("answer in French", "the English
   // translation"), nor a word of three letters at most after a number and a
   // unit of measure ("120/80 mm Hg"), and, for an address, a digit or a
-  // street word (a category named street*), and in text with capitals
-  // (`mixed`) more than a number and small words ("42 and a"), and more
-  // than a number and a unit of measure, a letter or an everyday word ("400
-  // Hz", "7 points").
+  // street word (a category named street*), no sign of arithmetic in or
+  // next to it ("(6 × 5) × 10^2"), and in text with capitals (`mixed`) more
+  // than numbers and small words ("42 and a", "18 red, 18", "6379 и"), and
+  // more than a number and a unit of measure, a letter or an everyday word
+  // ("400 Hz", "7 points").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
-  // plausible(), and: a sentence's full stop after the value is left out; a
-  // name with a number in it or right after it, or an organisation right
-  // before a number (not counts_after()), becomes an address (a street and
-  // its house number); a
+  // plausible() of the span narrowed to leave out words that open or end
+  // no value ("of", "and", "the"; "who", "this" around a name), and: a
+  // sentence's full stop after the value is left out; a name with a number
+  // in it or right after it, or an organisation right before a number (not
+  // counts_after()), becomes an address (a street and its house number); a
   // name or a place that ends in a company suffix ("Smith Ltd": a category
   // named company*) becomes an organisation, and a name that ends in a
   // street suffix that is no name ("Andreassen Street") an address; a place
   // or organisation of one word that is only_a_name() becomes a name
-  // ("shouted at Billy"), and so an address before a number; a name
-  // or a place leaves a possessive 's out. False: drop it.
+  // ("shouted at Billy"), and so an address before a number; a name or a
+  // place leaves a possessive 's out. False: drop it.
   bool finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // Whether token `number` (of the text being tagged) is digits that count
   // things: an everyday plural in small letters follows it on its line ("2
