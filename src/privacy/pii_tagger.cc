@@ -646,15 +646,21 @@ bool opens_a_sentence(std::string_view text, const TokenList& tokens, size_t i) 
   return stop != '.' || !closes_a_short_word(tokens, i - 1);
 }
 
-// Whether token i, an everyday word that opens a sentence or a line, comes
-// before a pronoun ("Will my account stay active?", "May I", "Could you"):
-// a verb or a question word, even where a name list knows it ("Will").
-// Of 180 such words in the dev rows none is labelled.
+bool letter_label(std::string_view text, const TokenList& tokens, size_t i);
+
+// Whether token i, an everyday word that opens a sentence, a line or an
+// answer choice ("C. May be"), comes before a pronoun ("Will my account
+// stay active?", "May I", "Could you"), or before "be" or "not" ("May be
+// associated with", "Will not"): a verb or a question word, even where a
+// name list knows it ("Will"). Of 180 such words in the dev rows none is
+// labelled.
 bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_t i) {
   if (i + 1 >= tokens.size() || tokens[i + 1].end - tokens[i + 1].begin > 5) return false;
-  if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i)) return false;
+  if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i) && !(i >= 2 && letter_label(text, tokens, i - 2))) {
+    return false;
+  }
   for (std::string_view pronoun : {"i", "me", "my", "you", "your", "he", "his", "she", "her", "it", "its", "we", "us",
-                                   "our", "they", "them", "their", "this", "that", "these", "those"}) {
+                                   "our", "they", "them", "their", "this", "that", "these", "those", "be", "not"}) {
     if (token_is(text, tokens[i + 1], pronoun)) return true;
   }
   return false;

@@ -2426,6 +2426,10 @@ TEST(PiiTaggerTest, AnEverydayWordOpeningASentenceBeforeAPronounIsNoName) {
   EXPECT_EQ(found("Will my friend be here?"), std::vector<std::string>{});
   EXPECT_EQ(found("Is it? Will my friend be here?"), std::vector<std::string>{});
   EXPECT_EQ(found("Is it\nWill my friend be here?"), std::vector<std::string>{});
+  // Nor before "be" or "not", nor after an answer choice's letter.
+  EXPECT_EQ(found("Will be here."), std::vector<std::string>{});
+  EXPECT_EQ(found("Will not say."), std::vector<std::string>{});
+  EXPECT_EQ(found("Is it? B. Will my friend be here?"), std::vector<std::string>{});
   // Not inside a sentence, nor before another word.
   EXPECT_EQ(found("Hi, Will my friend is here."), std::vector<std::string>{"PERSON:Will"});
   EXPECT_EQ(found("Will said hello."), std::vector<std::string>{"PERSON:Will"});
