@@ -514,6 +514,27 @@ bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
   return after < text.size() && math_sign_length(text, after) > 0;
 }
 
+// Whether token `from` is digits and an era follows it, in capitals, its
+// stops or not ("1500 C.E.", "600 BCE", "44 B.C.", "800 AD"), and tokens
+// [from, to) hold no more than these: a year, not an address.
+bool year_of_an_era(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+  if (to - from < 2 || !all_digits(text, tokens[from])) return false;
+  std::string era;
+  size_t t = from + 1;
+  for (; t < tokens.size() && !tokens[t].newline_before; ++t) {
+    const std::string_view token = text.substr(tokens[t].begin, tokens[t].end - tokens[t].begin);
+    const bool touching = t == from + 1 || tokens[t].begin == tokens[t - 1].end;
+    if (!touching) break;
+    if (token == ".") continue;
+    if (era.size() + token.size() > 3 ||
+        !std::all_of(token.begin(), token.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+      break;
+    }
+    era += token;
+  }
+  return to <= t && (era == "BC" || era == "BCE" || era == "AD" || era == "CE");
+}
+
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
@@ -3831,7 +3852,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;
-  if (next_to_a_math_sign(text, span)) return false;
+  if (next_to_a_math_sign(text, span) || year_of_an_era(text, tokens, from, to)) return false;
   // In text with capitals, small words that are no street words and
   // numbers make no address: after a number, with no two numbers in a row
   // ("42 and a", "18 red, 18", "6379 и"; not "16 34 quai", a building's and

@@ -1922,6 +1922,10 @@ TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
   }
   EXPECT_EQ(values_of(tagger, "Ship it to 61 31 ab now.", PiiType::kStreetAddress),
             (std::vector<std::string>{"61", "31 ab"}));
+  // Nor does a year of an era ("1500 C.E.", "600 BCE").
+  for (const char* text : {"Ship it to 1500 C.E. now.", "Ship it to 600 BCE now.", "Ship it to 44 B.C. now."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{}) << text;
+  }
 }
 
 // A sum or an equation is no address: no address holds, or stands next
