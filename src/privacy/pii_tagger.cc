@@ -713,7 +713,8 @@ bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t fr
   if (is(k, "in")) {
     if (k == 0) return false;
     --k;
-    return is(k, "born") || is(k, "lives") || is(k, "raised") || (k > 0 && is(k, "up") && is(k - 1, "grew"));
+    return is(k, "born") || is(k, "lives") || is(k, "raised") || is(k, "arrived") ||
+           (k > 0 && is(k, "up") && is(k - 1, "grew"));
   }
   if (is(k, "from")) {
     if (k == 0) return false;
@@ -724,7 +725,8 @@ bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t fr
     if (k == 0) return false;
     --k;
     return is(k, "moved") || is(k, "move") || is(k, "moving") || is(k, "relocated") || is(k, "relocate") ||
-           is(k, "relocating");
+           is(k, "relocating") || is(k, "flew") || is(k, "traveled") || is(k, "travelled") || is(k, "trip") ||
+           is(k, "flight");
   }
   return false;
 }

@@ -757,9 +757,9 @@ TEST(PiiTaggerTest, ListedNamesInsideASentenceAreNames) {
 // A place or organisation of one word that a name list knows and no place
 // list is a name: the sentence misled the tagger, the word did not. This
 // tagger learned places from text without capitals, and reads any unknown
-// word after "flew to" as one.
+// word after "drove through" as one (no place's cue: "flew to" is one).
 TEST(PiiTaggerTest, OneWordPlaceThatOnlyANameListKnowsIsAName) {
-  const std::vector<std::string> templates = {"i live in {L} now.", "we flew to {L} last year.",
+  const std::vector<std::string> templates = {"i live in {L} now.", "we drove through {L} last year.",
                                               "is the office in {L}?", "they moved to {L} in may."};
   std::vector<PiiExample> rows;
   for (size_t k = 0; k < 300; ++k) {
@@ -771,12 +771,12 @@ TEST(PiiTaggerTest, OneWordPlaceThatOnlyANameListKnowsIsAName) {
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"city", kCities}};
   const PiiTagger tagger = PiiTagger::train(rows, o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
-  EXPECT_EQ(found("We flew to Lisbon last year."), std::vector<std::string>{"LOCATION:Lisbon"});
-  EXPECT_EQ(found("We flew to Zorvath last year."), std::vector<std::string>{"LOCATION:Zorvath"});
-  EXPECT_EQ(found("We flew to Takeda last year."), std::vector<std::string>{"PERSON:Takeda"});
-  EXPECT_EQ(found("we flew to takeda last year."), std::vector<std::string>{"PERSON:takeda"});
+  EXPECT_EQ(found("We drove through Lisbon last year."), std::vector<std::string>{"LOCATION:Lisbon"});
+  EXPECT_EQ(found("We drove through Zorvath last year."), std::vector<std::string>{"LOCATION:Zorvath"});
+  EXPECT_EQ(found("We drove through Takeda last year."), std::vector<std::string>{"PERSON:Takeda"});
+  EXPECT_EQ(found("we drove through takeda last year."), std::vector<std::string>{"PERSON:takeda"});
   // A name before a number is a street, as for the names the tagger finds.
-  EXPECT_EQ(found("We flew to Takeda 32 last year."), std::vector<std::string>{"STREET_ADDRESS:Takeda"});
+  EXPECT_EQ(found("We drove through Takeda 32 last year."), std::vector<std::string>{"STREET_ADDRESS:Takeda"});
 }
 
 // A tagger that reads any word in a name's place as a name: one that two
@@ -1178,8 +1178,8 @@ TEST(PiiTaggerTest, ANameBetweenAnEnvelopesLinesIsItsTown) {
   EXPECT_EQ(std::count(below_a_name.begin(), below_a_name.end(), "PERSON:Wanda"), 3) << ::testing::PrintToString(below_a_name);
 }
 
-// A name after words that announce a place ("the city of", "grew up in")
-// is a place; not after other words, nor past a line break.
+// A name after words that announce a place ("the city of", "grew up in",
+// "flew to") is a place; not after other words, nor past a line break.
 TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
@@ -1191,7 +1191,9 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
   for (const char* cue : {"the city of", "the town", "people who grew up in", "those born in", "friends originally from",
-                          "those who moved to", "people relocating to"}) {
+                          "those who moved to", "people relocating to", "those who arrived in",
+                          "those who flew to", "those who traveled to", "those who travelled to", "a trip to",
+                          "the flight to"}) {
     EXPECT_EQ(typed_spans(tagger, "We wrote to " + std::string(cue) + " Wanda today."), std::vector<std::string>{"LOCATION:Wanda"})
         << cue;
   }
