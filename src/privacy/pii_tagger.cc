@@ -677,9 +677,8 @@ bool letter_label(std::string_view text, const TokenList& tokens, size_t i);
 // labelled.
 bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_t i) {
   if (i + 1 >= tokens.size() || tokens[i + 1].end - tokens[i + 1].begin > 5) return false;
-  if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i) && !(i >= 2 && letter_label(text, tokens, i - 2))) {
-    return false;
-  }
+  const bool opens_a_choice = i >= 2 && letter_label(text, tokens, i - 2);
+  if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i) && !opens_a_choice) return false;
   for (std::string_view pronoun : {"i", "me", "my", "you", "your", "he", "his", "she", "her", "it", "its", "we", "us",
                                    "our", "they", "them", "their", "this", "that", "these", "those", "be", "not"}) {
     if (token_is(text, tokens[i + 1], pronoun)) return true;
@@ -700,8 +699,10 @@ inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
 // Whether the words right before token `from`, on its line, say that a
 // place follows: "city", "town" or "village", maybe then "of" ("home city
 // Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
-// in", "raised in", "originally from", "moved here from", "moved from",
-// "moved to" (or "move", "moving", "relocated", "relocate", "relocating").
+// in", "raised in", "arrived in", "originally from", "moved here from",
+// "moved from", "moved to" (or "move", "moving", "relocated", "relocate",
+// "relocating"), "flew to", "traveled to", "travelled to", "trip to",
+// "flight to".
 bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t from) {
   if (from == 0 || tokens[from].newline_before || !may_end_a_place_cue(text, tokens[from - 1])) return false;
   // Whether token k is `w`, on one line with the token after it.
