@@ -535,6 +535,27 @@ bool year_of_an_era(std::string_view text, const TokenList& tokens, size_t from,
   return to <= t && (era == "BC" || era == "BCE" || era == "AD" || era == "CE");
 }
 
+// Whether tokens [from, to) are words, then years (1000-2099) after "(", a
+// comma or "ca.", and no other numbers: names and a date, as a citation
+// writes them ("Esman (1972", "Queen Victoria, 1839", "Mecca and
+// Jerusalem, ca. 1185"), not an address. No labelled address of the dev
+// rows has such a number.
+bool dated_names(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+  bool years = false;
+  for (size_t t = from; t < to; ++t) {
+    const char first = text[tokens[t].begin];
+    if (first < '0' || first > '9') continue;
+    if (t == from || tokens[t].end - tokens[t].begin != 4 || !all_digits(text, tokens[t])) return false;
+    const int year = std::stoi(std::string(text.substr(tokens[t].begin, 4)));
+    const std::string_view before = text.substr(tokens[t - 1].begin, tokens[t - 1].end - tokens[t - 1].begin);
+    const bool after_a_mark =
+        before == "(" || before == "," || (before == "." && t >= 2 && token_is(text, tokens[t - 2], "ca"));
+    if (year < 1000 || year > 2099 || !after_a_mark) return false;
+    years = true;
+  }
+  return years;
+}
+
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
@@ -3855,7 +3876,9 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;
-  if (next_to_a_math_sign(text, span) || year_of_an_era(text, tokens, from, to)) return false;
+  if (next_to_a_math_sign(text, span) || year_of_an_era(text, tokens, from, to) || dated_names(text, tokens, from, to)) {
+    return false;
+  }
   // In text with capitals, small words that are no street words and
   // numbers make no address: after a number, with no two numbers in a row
   // ("42 and a", "18 red, 18", "6379 и"; not "16 34 quai", a building's and

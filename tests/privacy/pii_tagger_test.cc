@@ -1956,6 +1956,28 @@ TEST(PiiTaggerTest, ASumOrAnEquationIsNoAddress) {
   EXPECT_EQ(addresses("Ship it to Zorva\xe2\x88\x86h 31 now."), (std::vector<std::string>{"Zorva\xe2\x88\x86h 31"}));
 }
 
+// Names and a year after "(", a comma or "ca." are a citation, not an
+// address ("Esman (1972", "Queen Victoria, 1839"). Here the tagger learned
+// streets with their numbers after a comma.
+TEST(PiiTaggerTest, NamesAndAYearAreNoAddress) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string number = std::to_string(k % 2 == 0 ? 3 + k % 70 : 1000 + 7 * k);
+    const std::string address = kLast[k % kLast.size()] + "weg, " + number;
+    train.push_back({"Ship it to " + address + " now.",
+                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"now", "it", "ship", "to", "ca"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(addresses("Ship it to Zorvath, 1987 now."), std::vector<std::string>{});
+  // Not a house number, nor a number that is no year, nor one after a blank.
+  EXPECT_EQ(addresses("Ship it to Zorvath, 12 now."), std::vector<std::string>{"Zorvath, 12"});
+  EXPECT_EQ(addresses("Ship it to Zorvath, 3000 now."), std::vector<std::string>{"Zorvath, 3000"});
+  EXPECT_EQ(addresses("Ship it to Zorvath 1987 now."), std::vector<std::string>{"Zorvath 1987"});
+}
+
 // Words written against code's marks are identifiers ("len(pat)",
 // "Car_Run", "ttk.Scrollbar"), not names; a name list's word next to "_"
 // stays a name ("wanda_horvath").
