@@ -322,13 +322,13 @@ ViewList& tagger_views() {
   return views;
 }
 
-// Whether token i is written in capitals throughout ("SAP", "MOSS"): an
+// Whether token t (or token i) is written in capitals throughout ("SAP", "MOSS"): an
 // acronym or a name in a letterhead, not the everyday word it spells.
-bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) {
-  const Token& t = tokens[i];
+bool all_capitals(std::string_view text, const Token& t) {
   return t.end - t.begin >= 2 &&
          std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
 }
+bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) { return all_capitals(text, tokens[i]); }
 
 // Whether token t is digits only ("05557", not "6Sigma").
 bool all_digits(std::string_view text, const Token& t) {
@@ -546,7 +546,8 @@ bool dated_names(std::string_view text, const TokenList& tokens, size_t from, si
     const char first = text[tokens[t].begin];
     if (first < '0' || first > '9') continue;
     if (t == from || tokens[t].end - tokens[t].begin != 4 || !all_digits(text, tokens[t])) return false;
-    const int year = std::stoi(std::string(text.substr(tokens[t].begin, 4)));
+    int year = 0;
+    for (uint32_t b = tokens[t].begin; b < tokens[t].end; ++b) year = year * 10 + (text[b] - '0');
     const std::string_view before = text.substr(tokens[t - 1].begin, tokens[t - 1].end - tokens[t - 1].begin);
     const bool after_a_mark =
         before == "(" || before == "," || (before == "." && t >= 2 && token_is(text, tokens[t - 2], "ca"));
@@ -3410,7 +3411,7 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     if (span.type == PiiType::kPerson && one_word(span)) {
       const Token word{span.begin, span.end, false, false};
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
-        no_one = text[span.begin + 1] < 'A' || text[span.begin + 1] > 'Z';  // not in capitals throughout
+        no_one = !all_capitals(text, word);
       } else if (proper_adjective_categories_ != 0) {
         // (The small table of the hidden lists first: few names are in it.)
         const uint64_t hash = word_hash(text, word);
