@@ -1091,11 +1091,18 @@ bool joins_numbers(std::string_view text, const Token& t) {
 }
 
 // Continents and regions of the world, and the words before "America" that
-// name one ("North America"): places (finish_span()).
-constexpr WordSet kRegions(std::array<std::string_view, 15>{
+// name one ("North America"): places (finish_span(), type_continents()).
+// "Asia" and "America" are first names too.
+constexpr WordSet kRegions(std::array<std::string_view, 17>{
     "europe", "africa", "antarctica", "oceania", "eurasia", "americas", "caribbean", "balkans", "scandinavia",
-    "siberia", "mesoamerica", "polynesia", "melanesia", "micronesia", "arctic"});
+    "siberia", "mesoamerica", "polynesia", "melanesia", "micronesia", "arctic", "asia", "america"});
 constexpr WordSet kRegionsOfAmerica(std::array<std::string_view, 4>{"north", "south", "central", "latin"});
+// The words that name a part of a continent before it: "East Asia",
+// "Sub-Saharan Africa", "SE Asia" (type_continents()).
+constexpr WordSet kPartsOfAContinent(std::array<std::string_view, 24>{
+    "north", "south", "east", "west", "central", "latin", "northern", "southern", "eastern", "western",
+    "northeast", "northwest", "southeast", "southwest", "northeastern", "northwestern", "southeastern",
+    "southwestern", "sub", "saharan", "ne", "nw", "se", "sw"});
 
 // Whether a job title may end in token t: a word naming who does something
 // ("manager", "clerk", "surgeon", "technologist", "representative"), not a
@@ -1684,6 +1691,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     drop_lone_numbers(text, out, first_tagged);
     drop_code_identifiers(text, out, first_tagged);
     drop_words_naming_no_one(text, out, first_tagged);
+    type_continents(text, out, first_tagged);
   }
   add_uncovered(out, first_tagged, fallbacks);
 }
@@ -3397,6 +3405,23 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   reset_cover();
 }
 
+bool PiiTagger::genus_of_a_species(std::string_view text, const PiiSpan& span) const {
+  const Token genus{span.begin, span.end, false, false};
+  uint32_t end = span.end + 1;
+  if (end >= text.size() || text[span.end] != ' ' || all_capitals(text, genus)) return false;
+  while (end < text.size() && text[end] >= 'a' && text[end] <= 'z') ++end;
+  if (end < text.size() && is_word_byte(static_cast<unsigned char>(text[end]))) return false;
+  const std::string_view epithet = text.substr(span.end + 1, end - span.end - 1);
+  if (epithet.size() < 6 || !(epithet.ends_with("us") || epithet.ends_with("is") || epithet.ends_with("ens") ||
+                               epithet.ends_with("um") || epithet.ends_with("ae"))) {
+    return false;
+  }
+  const Gazetteer::Match e = gazetteer_.lookup(word_hash(text, Token{span.end + 1, end, false, false}));
+  if ((e.full | e.part) != 0) return false;
+  const Gazetteer::Match g = gazetteer_.lookup(word_hash(text, genus));
+  return ((g.full | g.part) & name_categories_) == 0;
+}
+
 void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   auto one_word = [&](const PiiSpan& span) {
     for (uint32_t b = span.begin; b < span.end; ++b) {
@@ -3408,10 +3433,14 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
     bool no_one = false;
-    if (span.type == PiiType::kPerson && one_word(span)) {
+    if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && one_word(span)) {
+      no_one = genus_of_a_species(text, span);
+    } else if (span.type == PiiType::kPerson && one_word(span)) {
       const Token word{span.begin, span.end, false, false};
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
         no_one = !all_capitals(text, word);
+      } else if (genus_of_a_species(text, span)) {
+        no_one = true;
       } else if (proper_adjective_categories_ != 0) {
         // (The small table of the hidden lists first: few names are in it.)
         const uint64_t hash = word_hash(text, word);
@@ -3426,6 +3455,26 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
   if (kept != out.size()) {
     out.resize(kept);
     reset_cover();
+  }
+}
+
+void PiiTagger::type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) continue;
+    uint32_t last = span.end;  // the span's last word, [last, span.end)
+    while (last > span.begin && is_word_byte(static_cast<unsigned char>(text[last - 1]))) --last;
+    if (!kRegions.contains(text, Token{last, span.end, false, false})) continue;
+    bool parts_only = true;  // the words before it name a part of it
+    for (size_t t = first_token_from(tokens, span.begin); t < tokens.size() && tokens[t].end <= last; ++t) {
+      const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
+      if (is_word_byte(c) ? !kPartsOfAContinent.contains(text, tokens[t]) : c != '-' && c != '.') {
+        parts_only = false;
+        break;
+      }
+    }
+    if (parts_only) span.type = PiiType::kLocation;
   }
 }
 
@@ -3731,8 +3780,9 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // A word alone that a country list knows, or that names a continent or
   // a region of the world (kRegions), and that no name list knows is a
   // place, not a name or an organisation ("Norway was super fun to
-  // visit!", "Europe currently faces"; not "Israel" nor "Chad", nor "Asia",
-  // first names too). So are "North America" and its like.
+  // visit!", "Europe currently faces"; not "Israel" nor "Chad", first
+  // names too: type_continents() makes "Asia" a place in the end). So are
+  // "North America" and its like.
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
     if (((m.full & country_categories_) != 0 || kRegions.contains(text, tokens[from])) &&

@@ -2614,6 +2614,35 @@ TEST(PiiTaggerTest, ACapitalisedAdjectiveAloneIsNoName) {
   expect_same_spans(tagger, without);
 }
 
+// A continent that a name list knows ("Asia", "America") is a place, after
+// the words that name a part of it too ("East Asia"), but not inside an
+// organisation's name; the genus of a species' Latin name ("Homo
+// sapiens", "Myasthenia gravis") names no one.
+TEST(PiiTaggerTest, AContinentIsAPlaceAndAGenusNoName) {
+  std::vector<std::string> first = kFirst;
+  first.insert(first.end(), {"Asia", "America"});
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", first}, {"last_name", kLast}, {"common_word", {"your", "order", "shipped", "dear"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  EXPECT_EQ(typed_spans(tagger, "Dear Asia, your order shipped."), (std::vector<std::string>{"LOCATION:Asia"}));
+  EXPECT_EQ(typed_spans(tagger, "Dear America, your order shipped."), (std::vector<std::string>{"LOCATION:America"}));
+  EXPECT_EQ(typed_spans(tagger, "Dear East Asia, your order shipped."),
+            (std::vector<std::string>{"LOCATION:East Asia"}));
+  EXPECT_EQ(typed_spans(tagger, "Dear Anna Asia, your order shipped."),
+            (std::vector<std::string>{"PERSON:Anna Asia"}));
+  EXPECT_EQ(typed_spans(tagger, "Dear Zorvath, your order shipped."), (std::vector<std::string>{"PERSON:Zorvath"}));
+  EXPECT_EQ(typed_spans(tagger, "Dear Zorvath sapiens, your order shipped."), (std::vector<std::string>{}));
+  EXPECT_EQ(typed_spans(tagger, "Dear Zorvath gravis, your order shipped."), (std::vector<std::string>{}));
+  // Not a name a list knows, nor before a short word, a word a list knows
+  // or another ending (this tagger calls the word before a small one a
+  // place).
+  EXPECT_EQ(typed_spans(tagger, "Dear Anna sapiens, your order shipped."), (std::vector<std::string>{"PERSON:Anna"}));
+  for (const char* text : {"Dear Zorvath vous, your order shipped.", "Dear Zorvath shipped, your order shipped.",
+                           "Dear Zorvath sapient, your order shipped."}) {
+    EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{"Zorvath"}) << text;
+  }
+}
+
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};

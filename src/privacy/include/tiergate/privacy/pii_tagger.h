@@ -442,9 +442,21 @@ class PiiTagger {
   // decoding may leave one: "Edward Gibbon, The Decline"), or one the
   // dictionary writes capitalised with the ending of an adjective or a
   // doctrine (the proper_adjective list: "Bayesian network", "Islamic
-  // society", "Calvinism") that no name list knows ("Brian", "Dominic").
-  // out[first...] stays in order.
+  // society", "Calvinism") that no name list knows ("Brian", "Dominic"),
+  // or the genus_of_a_species(). out[first...] stays in order.
   void drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Whether `span`, one word that no name list knows and not in capitals
+  // throughout, is the genus of a species' Latin name: a space, then a word
+  // of six small letters or more that no list knows, ending in "-us",
+  // "-is", "-ens", "-um" or "-ae" ("Homo sapiens", "Canis lupus" is too
+  // short to tell; not "Marie vous").
+  bool genus_of_a_species(std::string_view text, const PiiSpan& span) const;
+  // Makes a place of each name or organisation of out[first...] that is a
+  // continent or a region of the world, maybe after the words that name a
+  // part of it: "in Asia", "Asia and Africa", "Sub-Saharan Africa", "East
+  // Asia" ("Asia" and "America" are first names too, but alone they are
+  // the continents; not "Bank of America", an organisation).
+  void type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
