@@ -3405,6 +3405,24 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   reset_cover();
 }
 
+namespace {
+
+// Whether `span` (one word) opens with two capital letters and holds a
+// small one: an acronym's plural, a unit, a formula or an identifier
+// ("DVDs", "MHz", "HCl", "ATPase", "SQLAlchemy"), not a name ("McKay" and
+// "DeShawn" have a small second letter).
+bool capitals_then_small_letters(std::string_view text, const PiiSpan& span) {
+  if (span.end - span.begin < 3) return false;
+  auto capital = [&](uint32_t b) { return text[b] >= 'A' && text[b] <= 'Z'; };
+  if (!capital(span.begin) || !capital(span.begin + 1)) return false;
+  for (uint32_t b = span.begin + 2; b < span.end; ++b) {
+    if (text[b] >= 'a' && text[b] <= 'z') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool PiiTagger::genus_of_a_species(std::string_view text, const PiiSpan& span) const {
   const Token genus{span.begin, span.end, false, false};
   uint32_t end = span.end + 1;
@@ -3434,12 +3452,12 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     const PiiSpan& span = out[s];
     bool no_one = false;
     if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && one_word(span)) {
-      no_one = genus_of_a_species(text, span);
+      no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span);
     } else if (span.type == PiiType::kPerson && one_word(span)) {
       const Token word{span.begin, span.end, false, false};
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
         no_one = !all_capitals(text, word);
-      } else if (genus_of_a_species(text, span)) {
+      } else if (capitals_then_small_letters(text, span) || genus_of_a_species(text, span)) {
         no_one = true;
       } else if (proper_adjective_categories_ != 0) {
         // (The small table of the hidden lists first: few names are in it.)

@@ -2643,6 +2643,20 @@ TEST(PiiTaggerTest, AContinentIsAPlaceAndAGenusNoName) {
   }
 }
 
+// A word that opens with two capitals and holds a small letter is an
+// acronym's plural, a unit or a formula ("DVDs", "MHz", "HCl"), no name.
+TEST(PiiTaggerTest, CapitalsThenSmallLettersAreNoName) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  for (const char* text : {"Dear DVDs, your order shipped.", "Dear MHz, your order shipped.",
+                           "Dear HCl, your order shipped.", "Dear KClO4, your order shipped."}) {
+    EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{}) << text;
+  }
+  EXPECT_EQ(values_of(tagger, "Dear McKay, your order shipped."), std::vector<std::string>{"McKay"});
+  EXPECT_EQ(values_of(tagger, "Dear JoAnn, your order shipped."), std::vector<std::string>{"JoAnn"});
+}
+
 TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}};
