@@ -2962,7 +2962,8 @@ void PiiTagger::find_categories() {
   company_categories_ = categories_named(gazetteer_, "company");
   name_categories_ = categories_named(gazetteer_, "first_name") | categories_named(gazetteer_, "last_name");
   country_categories_ = categories_named(gazetteer_, "country");
-  place_categories_ = categories_named(gazetteer_, "city") | country_categories_ | categories_named(gazetteer_, "state");
+  state_categories_ = categories_named(gazetteer_, "state");
+  place_categories_ = categories_named(gazetteer_, "city") | country_categories_ | state_categories_;
   proper_adjective_categories_ = categories_named(gazetteer_, "proper_adjective");
   gazetteer_.hide(proper_adjective_categories_);
 }
@@ -3795,15 +3796,18 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     span.type = PiiType::kNrp;
     return true;
   }
-  // A word alone that a country list knows, or that names a continent or
+  // A word alone that a country list knows, or a state list (of four
+  // letters or more: "AR" and "DJ" are codes), or that names a continent or
   // a region of the world (kRegions), and that no name list knows is a
   // place, not a name or an organisation ("Norway was super fun to
-  // visit!", "Europe currently faces"; not "Israel" nor "Chad", first
-  // names too: type_continents() makes "Asia" a place in the end). So are
-  // "North America" and its like.
+  // visit!", "Pennsylvania law", "Europe currently faces"; not "Israel" nor
+  // "Chad", first names too: type_continents() makes "Asia" a place in the
+  // end; nor a city, as many are surnames too: "Bakar"). So are "North
+  // America" and its like.
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
-    if (((m.full & country_categories_) != 0 || kRegions.contains(text, tokens[from])) &&
+    const bool state = (m.full & state_categories_) != 0 && tokens[from].end - tokens[from].begin >= 4;
+    if (((m.full & country_categories_) != 0 || state || kRegions.contains(text, tokens[from])) &&
         ((m.full | m.part) & name_categories_) == 0) {
       span.type = PiiType::kLocation;
     }

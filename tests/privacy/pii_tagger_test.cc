@@ -1087,11 +1087,19 @@ TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
   TaggerOptions o = options(5, 1u << 12, 1);
   std::vector<std::string> first = kFirst;
   first.push_back("Chad");
-  o.gazetteers = {{"first_name", first}, {"country", {"Norway", "Chad"}}, {"common_word", {"was", "super", "fun", "to", "visit"}}};
+  o.gazetteers = {{"first_name", first},
+                  {"country", {"Norway", "Chad"}},
+                  {"state", {"Ohio", "AR"}},
+                  {"city", {"Zorvath"}},
+                  {"common_word", {"was", "super", "fun", "to", "visit"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   EXPECT_EQ(typed_spans(tagger, "Norway was super fun to visit!"), std::vector<std::string>{"LOCATION:Norway"});
   EXPECT_EQ(typed_spans(tagger, "Chad was super fun to visit!"), std::vector<std::string>{"PERSON:Chad"});
   EXPECT_EQ(typed_spans(tagger, "Europe was super fun to visit!"), std::vector<std::string>{"LOCATION:Europe"});
+  // A state's name, not its code, nor a city (many are surnames too).
+  EXPECT_EQ(typed_spans(tagger, "Ohio was super fun to visit!"), std::vector<std::string>{"LOCATION:Ohio"});
+  EXPECT_EQ(typed_spans(tagger, "AR was super fun to visit!"), std::vector<std::string>{"PERSON:AR"});
+  EXPECT_EQ(typed_spans(tagger, "Zorvath was super fun to visit!"), std::vector<std::string>{"PERSON:Zorvath"});
   // A tagger that learnt names of two words.
   std::vector<PiiExample> pairs;
   for (uint32_t k = 0; k < 200; ++k) {

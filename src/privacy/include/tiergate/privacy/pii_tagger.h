@@ -482,6 +482,7 @@ class PiiTagger {
   uint16_t name_categories_ = 0;     // and of first and last names (first_name*, last_name*)
   uint16_t place_categories_ = 0;    // and of places (city*, country*, state*)
   uint16_t country_categories_ = 0;  // and of countries (country*)
+  uint16_t state_categories_ = 0;    // and of states and provinces (state*)
   // and of the capitalised adjectives ("Bayesian"), which lookup() hides
   uint16_t proper_adjective_categories_ = 0;
   // The marks (bytes of one-byte tokens) that continue a labelled span in
