@@ -22,7 +22,7 @@ namespace tiergate::pii_scan {
 namespace {
 
 // Lower case, sorted (binary search).
-constexpr std::array<std::string_view, 266> kGroups = {
+constexpr std::array<std::string_view, 279> kGroups = {
     "adventist", "afghan", "african", "agnostic", "albanian", "algerian", "american", "amish", "anabaptist",
     "anarchist", "anglican", "angolan", "arab", "argentine", "argentinian", "armenian", "asian", "atheist",
     "australian", "austrian", "azerbaijani", "bahai", "bahraini", "bangladeshi", "baptist", "belarusian", "belgian",
@@ -31,27 +31,30 @@ constexpr std::array<std::string_view, 266> kGroups = {
     "canadian", "catholic", "catholicism", "caucasian", "centrist", "chadian", "chilean", "chinese", "christian",
     "christianity", "colombian", "communist", "comoran", "confucian", "congolese", "conservative", "coptic",
     "croatian", "cuban", "cypriot", "czech", "dane", "danish", "democrat", "djiboutian", "dominican", "druze",
-    "dutch", "dutchman", "dutchwoman", "ecuadorian", "egyptian", "emirati", "english", "englishman", "englishwoman",
-    "episcopalian", "eritrean", "estonian", "ethiopian", "european", "evangelical", "fascist", "fijian", "filipina",
-    "filipino", "finn", "finnish", "french", "frenchman", "frenchwoman", "gabonese", "gambian", "georgian",
-    "german", "ghanaian", "greek", "grenadian", "guatemalan", "guinean", "guyanese", "haitian", "hasidic", "hindu",
-    "hinduism", "hispanic", "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian", "iraqi",
-    "irish", "irishman", "irishwoman", "islam", "israeli", "italian", "ivorian", "jain", "jainism", "jamaican",
-    "japanese", "jewish", "jordanian", "judaism", "kazakh", "kenyan", "korean", "kosovar", "kurdish", "kuwaiti",
-    "kyrgyz", "labour", "laotian", "latina", "latino", "latinx", "latvian", "lebanese", "liberal", "libertarian",
-    "libyan", "lithuanian", "lutheran", "luxembourger", "macedonian", "malagasy", "malawian", "malaysian", "malian",
-    "maltese", "maoist", "maori", "marxist", "mauritanian", "mauritian", "mennonite", "methodist", "mexican",
-    "moldovan", "monegasque", "mongolian", "montenegrin", "mormon", "mormonism", "moroccan", "mozambican", "muslim",
-    "namibian", "nazi", "nepalese", "nepali", "nicaraguan", "nigerian", "norwegian", "omani", "orthodox", "pagan",
-    "pakistani", "palestinian", "panamanian", "paraguayan", "pentecostal", "peruvian", "pole", "polish",
-    "portuguese", "presbyterian", "protestant", "protestantism", "qatari", "quaker", "rastafarian", "republican",
-    "romanian", "russian", "rwandan", "salvadoran", "samoan", "saudi", "scot", "scotsman", "scotswoman", "scottish",
+    "dutch", "dutchman", "dutchmen", "dutchwoman", "dutchwomen", "ecuadorian", "egyptian", "emirati", "english",
+    "englishman", "englishmen", "englishwoman", "englishwomen", "episcopalian", "eritrean", "estonian", "ethiopian",
+    "european", "evangelical", "fascist", "fijian", "filipina", "filipino", "finn", "finnish", "french",
+    "frenchman", "frenchmen", "frenchwoman", "frenchwomen", "gabonese", "gambian", "georgian", "german", "ghanaian",
+    "greek", "grenadian", "guatemalan", "guinean", "guyanese", "haitian", "hasidic", "hindu", "hinduism",
+    "hispanic", "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian", "iraqi", "irish",
+    "irishman", "irishmen", "irishwoman", "irishwomen", "islam", "israeli", "italian", "ivorian", "jain", "jainism",
+    "jamaican", "japanese", "jewish", "jordanian", "judaism", "kazakh", "kenyan", "korean", "kosovar",
+    "kurdish", "kuwaiti", "kyrgyz", "labour", "laotian", "latina", "latino", "latinx", "latvian", "lebanese",
+    "liberal", "libertarian", "libyan", "lithuanian", "lutheran", "luxembourger", "macedonian", "malagasy",
+    "malawian", "malaysian", "malian", "maltese", "maoist", "maori", "marxist", "mauritanian", "mauritian",
+    "mennonite", "methodist", "mexican", "moldovan", "monegasque", "mongolian", "montenegrin", "mormon",
+    "mormonism", "moroccan", "mozambican", "muslim", "namibian", "nazi", "negro", "nepalese", "nepali",
+    "nicaraguan", "nigerian", "norwegian", "omani", "orthodox", "pagan", "pakistani", "palestinian", "panamanian",
+    "paraguayan", "pentecostal", "peruvian", "pole", "polish", "portuguese", "presbyterian", "protestant",
+    "protestantism", "qatari", "quaker", "rastafarian", "republican", "romanian", "russian", "rwandan",
+    "salvadoran", "samoan", "saudi", "scot", "scotsman", "scotsmen", "scotswoman", "scotswomen", "scottish",
     "senegalese", "serbian", "shia", "shintoism", "sikh", "sikhism", "singaporean", "slovak", "slovenian",
     "socialist", "somali", "spaniard", "spanish", "sudanese", "sufi", "sunni", "surinamese", "swazi", "swede",
     "swedish", "swiss", "syrian", "taiwanese", "tajik", "tanzanian", "taoism", "taoist", "thai", "tibetan",
     "togolese", "tongan", "tory", "trinidadian", "tunisian", "turk", "turkish", "turkmen", "ugandan", "ukrainian",
-    "unitarian", "uruguayan", "uzbek", "vanuatuan", "venezuelan", "vietnamese", "welsh", "welshman", "welshwoman",
-    "wiccan", "yazidi", "yemeni", "zambian", "zimbabwean", "zionist", "zoroastrian", "zoroastrianism"
+    "unitarian", "uruguayan", "uzbek", "vanuatuan", "venezuelan", "vietnamese", "welsh", "welshman", "welshmen",
+    "welshwoman", "welshwomen", "wiccan", "yazidi", "yemeni", "zambian", "zimbabwean", "zionist", "zoroastrian",
+    "zoroastrianism"
 };
 static_assert(std::is_sorted(kGroups.begin(), kGroups.end()), "kGroups is searched by bisection");
 
