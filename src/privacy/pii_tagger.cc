@@ -3911,7 +3911,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
                          kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from))) {
     return false;
   }
-  bool word = false, digit = false, street = false, everyday = true;
+  bool word = false, digit = false, street = false, capitalised_street = false, everyday = true;
   // Whether its words but numbers are all small ("42 and a", "6379 и"),
   // and all of them small letters of two bytes ("до 15": Cyrillic, Greek,
   // Latin-1); whether it has numbers, and none right after another.
@@ -3936,7 +3936,9 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
     const Gazetteer::Match m = tagger_views()[t].gazetteer;
     // A street word of three letters or more: single letters ("C" of "C/ Mayor") prove nothing.
-    street = street || (tokens[t].end - tokens[t].begin >= 3 && ((m.full | m.part) & street_categories_) != 0);
+    const bool street_word = tokens[t].end - tokens[t].begin >= 3 && ((m.full | m.part) & street_categories_) != 0;
+    street = street || street_word;
+    capitalised_street = capitalised_street || (street_word && !(first >= 'a' && first <= 'z'));
     everyday = everyday && this->everyday(m);
   }
   if (!word || !has_letter_or_digit(text.substr(span.begin, span.end - span.begin))) return false;
@@ -3978,6 +3980,9 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
       return false;
     }
   }
+  // In text with capitals an address without a number has a capitalised
+  // street word ("Adams Street"): not "Kant's view", "JIT approach".
+  if (mixed && !digit) return capitalised_street;
   return digit || street;
 }
 

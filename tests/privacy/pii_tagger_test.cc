@@ -1986,6 +1986,28 @@ TEST(PiiTaggerTest, NamesAndAYearAreNoAddress) {
   EXPECT_EQ(addresses("Ship it to Zorvath 1987 now."), std::vector<std::string>{"Zorvath 1987"});
 }
 
+// In text with capitals an address without a number has a capitalised
+// street word: "Kant's view", "the JIT approach" are no addresses.
+TEST(PiiTaggerTest, AnAddressWithoutANumberHasACapitalisedStreetWord) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string address = kLast[k % kLast.size()] + (k % 2 == 0 ? " Street" : " View");
+    train.push_back({"Ship it to " + address + " now.",
+                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"now", "it", "ship", "to"}}, {"street_suffix", {"Street", "View"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(addresses("Ship it to Zorvath Street now."), std::vector<std::string>{"Zorvath Street"});
+  EXPECT_EQ(addresses("Ship it to Zorvath View now."), std::vector<std::string>{"Zorvath View"});
+  EXPECT_EQ(addresses("Ship it to Zorvath view now."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Ship it to Zorvath street now."), std::vector<std::string>{});
+  // With a number, or in text without capitals, the street word may be small.
+  EXPECT_EQ(addresses("Ship it to 12 Zorvath street now."), std::vector<std::string>{"12 Zorvath street"});
+  EXPECT_EQ(addresses("ship it to zorvath street now."), std::vector<std::string>{"zorvath street"});
+}
+
 // Words written against code's marks are identifiers ("len(pat)",
 // "Car_Run", "ttk.Scrollbar"), not names; a name list's word next to "_"
 // stays a name ("wanda_horvath").
