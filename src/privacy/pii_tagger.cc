@@ -3854,9 +3854,13 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
   // organisation right before a number ("Auenweg 85"). Not one before a
   // count of things (counts_after(): "Tony 2 times more", "It takes John 5
-  // minutes").
+  // minutes"), nor one whose last word is a possessive: the number is the
+  // owner's ("George Orwell's 1984", "Kate's 6 friends").
+  const Token& last_word = tokens[to - 1];
+  const bool owner = possessive_stem(reinterpret_cast<const unsigned char*>(text.data()) + last_word.begin,
+                                     last_word.end - last_word.begin) != last_word.end - last_word.begin;
   const bool number_after =
-      is_number(text, tokens, to) && !tokens[to].newline_before && tokens[to].begin > tokens[to - 1].end;
+      is_number(text, tokens, to) && !tokens[to].newline_before && tokens[to].begin > last_word.end && !owner;
   if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after &&
       !counts_after(text, to)) {
     span.type = PiiType::kStreetAddress;

@@ -2155,6 +2155,11 @@ TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {
   EXPECT_EQ(first_of("Please call Wanda Horvath 12 minutes later."), "PERSON:Wanda Horvath");
   EXPECT_EQ(first_of("Please call Wanda Horvath 12 last night."), "STREET_ADDRESS:Wanda Horvath");
   EXPECT_EQ(first_of("Please call Wanda Horvath 12 hours later."), "STREET_ADDRESS:Wanda Horvath");
+  // Nor when the name is an owner's: the number is what the person owns
+  // ("George Orwell's 1984").
+  const std::vector<std::string> owner = types("Please call Wanda Horvath's 12 tomorrow.");
+  ASSERT_FALSE(owner.empty());
+  EXPECT_EQ(owner[0], "PERSON:Wanda Horvath");
 }
 
 // A capital letter that labels an answer choice or is the pronoun I opens
