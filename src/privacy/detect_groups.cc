@@ -359,14 +359,26 @@ void detect_group_mentions(Scan& s) {
 bool is_group_word(std::string_view word) {
   char lower[24];
   if (word.size() < 4 || word.size() > sizeof lower) return false;
-  for (size_t k = 0; k < word.size(); ++k) lower[k] = static_cast<char>(to_lower(static_cast<unsigned char>(word[k])));
-  // Most words are turned away by their first three letters, in one load.
-  const auto a = static_cast<unsigned char>(lower[0]), b = static_cast<unsigned char>(lower[1]),
-             c = static_cast<unsigned char>(lower[2]);
+  // Most words are turned away by their first three letters, in one load,
+  // before the word is lower-cased.
+  const unsigned char a = to_lower(static_cast<unsigned char>(word[0])), b = to_lower(static_cast<unsigned char>(word[1])),
+                      c = to_lower(static_cast<unsigned char>(word[2]));
   if (a < 'a' || a > 'z' || b < 'a' || b > 'z' || c < 'a' || c > 'z') return false;
   const size_t k = prefix_index(a, b, c);
   if (((kGroupPrefixes[k / 64] >> (k % 64)) & 1) == 0) return false;
-  return is_group_or_plural(std::string_view(lower, word.size()));
+  for (size_t i = 0; i < word.size(); ++i) lower[i] = static_cast<char>(to_lower(static_cast<unsigned char>(word[i])));
+  // And most of the rest by their last three ("Christopher"), or the three
+  // before a plural's "s".
+  auto ends_like_a_group = [&](size_t end) {
+    const auto x = static_cast<unsigned char>(lower[end - 3]), y = static_cast<unsigned char>(lower[end - 2]),
+               z = static_cast<unsigned char>(lower[end - 1]);
+    if (x < 'a' || x > 'z' || y < 'a' || y > 'z' || z < 'a' || z > 'z') return false;
+    const size_t e = prefix_index(x, y, z);
+    return ((kGroupSuffixes[e / 64] >> (e % 64)) & 1) != 0;
+  };
+  const size_t n = word.size();
+  if (!ends_like_a_group(n) && !(n >= 5 && lower[n - 1] == 's' && ends_like_a_group(n - 1))) return false;
+  return is_group_or_plural(std::string_view(lower, n));
 }
 
 }  // namespace tiergate::pii_scan

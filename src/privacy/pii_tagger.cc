@@ -3425,9 +3425,9 @@ bool capitals_then_small_letters(std::string_view text, const PiiSpan& span) {
 }  // namespace
 
 bool PiiTagger::genus_of_a_species(std::string_view text, const PiiSpan& span) const {
-  const Token genus{span.begin, span.end, false, false};
+  // (The cheap tests first: most names are followed by no such word.)
   uint32_t end = span.end + 1;
-  if (end >= text.size() || text[span.end] != ' ' || all_capitals(text, genus)) return false;
+  if (end >= text.size() || text[span.end] != ' ') return false;
   while (end < text.size() && text[end] >= 'a' && text[end] <= 'z') ++end;
   if (end < text.size() && is_word_byte(static_cast<unsigned char>(text[end]))) return false;
   const std::string_view epithet = text.substr(span.end + 1, end - span.end - 1);
@@ -3435,6 +3435,8 @@ bool PiiTagger::genus_of_a_species(std::string_view text, const PiiSpan& span) c
                                epithet.ends_with("um") || epithet.ends_with("ae"))) {
     return false;
   }
+  const Token genus{span.begin, span.end, false, false};
+  if (all_capitals(text, genus)) return false;
   const Gazetteer::Match e = gazetteer_.lookup(word_hash(text, Token{span.end + 1, end, false, false}));
   if ((e.full | e.part) != 0) return false;
   const Gazetteer::Match g = gazetteer_.lookup(word_hash(text, genus));
