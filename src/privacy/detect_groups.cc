@@ -361,12 +361,12 @@ bool is_group_word(std::string_view word) {
   if (word.size() < 4 || word.size() > sizeof lower) return false;
   // Most words are turned away by their first three letters, in one load,
   // before the word is lower-cased.
-  const unsigned char a = to_lower(static_cast<unsigned char>(word[0])), b = to_lower(static_cast<unsigned char>(word[1])),
-                      c = to_lower(static_cast<unsigned char>(word[2]));
+  auto lower_at = [&](size_t i) { return to_lower(static_cast<unsigned char>(word[i])); };
+  const unsigned char a = lower_at(0), b = lower_at(1), c = lower_at(2);
   if (a < 'a' || a > 'z' || b < 'a' || b > 'z' || c < 'a' || c > 'z') return false;
   const size_t k = prefix_index(a, b, c);
   if (((kGroupPrefixes[k / 64] >> (k % 64)) & 1) == 0) return false;
-  for (size_t i = 0; i < word.size(); ++i) lower[i] = static_cast<char>(to_lower(static_cast<unsigned char>(word[i])));
+  for (size_t i = 0; i < word.size(); ++i) lower[i] = static_cast<char>(lower_at(i));
   // And most of the rest by their last three ("Christopher"), or the three
   // before a plural's "s".
   auto ends_like_a_group = [&](size_t end) {
