@@ -3453,15 +3453,17 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
-    bool no_one = false;
-    if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && one_word(span)) {
-      no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span);
-    } else if (span.type == PiiType::kPerson && one_word(span)) {
+    const bool named = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
+                       span.type == PiiType::kOrganization;
+    if (!named || !one_word(span)) {
+      out[kept++] = span;
+      continue;
+    }
+    bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span);
+    if (!no_one && span.type == PiiType::kPerson) {
       const Token word{span.begin, span.end, false, false};
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
         no_one = !all_capitals(text, word);
-      } else if (capitals_then_small_letters(text, span) || genus_of_a_species(text, span)) {
-        no_one = true;
       } else if (proper_adjective_categories_ != 0) {
         // (The small table of the hidden lists first: few names are in it.)
         const uint64_t hash = word_hash(text, word);

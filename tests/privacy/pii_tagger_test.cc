@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <cctype>
 #include <optional>
@@ -1902,20 +1903,29 @@ TEST(PiiTaggerTest, ANumberAloneIsAnAddressOnlyAmongAddressWords) {
   }
 }
 
-// An address that opens with a number and a unit of measure is a quantity
-// ("59 kg (130 lb)"), and so are numbers joined as a list or a sum ("7 ×
-// 5"), where the tagger learned addresses of a number, a word and a number.
-TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
+// A tagger trained on "Ship it to <address> now." with 300 addresses,
+// address_of(k) the k-th, labelled whole, and these word lists.
+PiiTagger ship_to_tagger(const std::function<std::string(uint32_t)>& address_of, std::vector<GazetteerList> gazetteers) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
-    const std::string address =
-        std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
+    const std::string address = address_of(k);
     train.push_back({"Ship it to " + address + " now.",
                      {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"and", "now", "days", "only", "it", "ship", "to"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  o.gazetteers = std::move(gazetteers);
+  return PiiTagger::train(train, o);
+}
+
+// An address that opens with a number and a unit of measure is a quantity
+// ("59 kg (130 lb)"), and so are numbers joined as a list or a sum ("7 ×
+// 5"), where the tagger learned addresses of a number, a word and a number.
+TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
+  const PiiTagger tagger = ship_to_tagger(
+      [](uint32_t k) {
+        return std::to_string(2 + k % 90) + " " + kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
+      },
+      {{"common_word", {"and", "now", "days", "only", "it", "ship", "to"}}});
   ASSERT_EQ(values_of(tagger, "Ship it to 61 Zorvath 31 now.", PiiType::kStreetAddress),
             (std::vector<std::string>{"61", "Zorvath 31"}));
   // (Without the rule: "61 kg Zorvath" an address.)
@@ -1943,15 +1953,9 @@ TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
 // "16 ≡ 2", "7 • 11 • 13"). A bullet between a street and its town is no
 // such sign, nor a sign like a Greek capital in a word ("μελα∆εια").
 TEST(PiiTaggerTest, ASumOrAnEquationIsNoAddress) {
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string address = kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70);
-    train.push_back({"Ship it to " + address + " now.",
-                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"now", "it", "ship", "to"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  const PiiTagger tagger =
+      ship_to_tagger([](uint32_t k) { return kLast[k % kLast.size()] + "weg " + std::to_string(3 + k % 70); },
+                     {{"common_word", {"now", "it", "ship", "to"}}});
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
   ASSERT_EQ(addresses("Ship it to Zorvath 31 now."), (std::vector<std::string>{"Zorvath 31"}));
   EXPECT_EQ(addresses("Ship it to Zorvath 31 = 12 now."), std::vector<std::string>{});
@@ -1968,16 +1972,11 @@ TEST(PiiTaggerTest, ASumOrAnEquationIsNoAddress) {
 // address ("Esman (1972", "Queen Victoria, 1839"). Here the tagger learned
 // streets with their numbers after a comma.
 TEST(PiiTaggerTest, NamesAndAYearAreNoAddress) {
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string number = std::to_string(k % 2 == 0 ? 3 + k % 70 : 1000 + 7 * k);
-    const std::string address = kLast[k % kLast.size()] + "weg, " + number;
-    train.push_back({"Ship it to " + address + " now.",
-                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"now", "it", "ship", "to", "ca"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  const PiiTagger tagger = ship_to_tagger(
+      [](uint32_t k) {
+        return kLast[k % kLast.size()] + "weg, " + std::to_string(k % 2 == 0 ? 3 + k % 70 : 1000 + 7 * k);
+      },
+      {{"common_word", {"now", "it", "ship", "to", "ca"}}});
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
   EXPECT_EQ(addresses("Ship it to Zorvath, 1987 now."), std::vector<std::string>{});
   // Not a house number, nor a number that is no year, nor one after a blank.
@@ -1989,15 +1988,9 @@ TEST(PiiTaggerTest, NamesAndAYearAreNoAddress) {
 // In text with capitals an address without a number has a capitalised
 // street word: "Kant's view", "the JIT approach" are no addresses.
 TEST(PiiTaggerTest, AnAddressWithoutANumberHasACapitalisedStreetWord) {
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string address = kLast[k % kLast.size()] + (k % 2 == 0 ? " Street" : " View");
-    train.push_back({"Ship it to " + address + " now.",
-                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"now", "it", "ship", "to"}}, {"street_suffix", {"Street", "View"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  const PiiTagger tagger =
+      ship_to_tagger([](uint32_t k) { return kLast[k % kLast.size()] + (k % 2 == 0 ? " Street" : " View"); },
+                     {{"common_word", {"now", "it", "ship", "to"}}, {"street_suffix", {"Street", "View"}}});
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
   EXPECT_EQ(addresses("Ship it to Zorvath Street now."), std::vector<std::string>{"Zorvath Street"});
   EXPECT_EQ(addresses("Ship it to Zorvath View now."), std::vector<std::string>{"Zorvath View"});
