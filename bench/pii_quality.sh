@@ -83,6 +83,14 @@ if (shortPrompts && longPrompts) {
   md += `\nBy the prompt's size, the whole scan: ${shortPrompts.mb_per_s.toFixed(0)} MB/s on the prompts under 256 bytes, ` +
         `${longPrompts.mb_per_s.toFixed(0)} MB/s on those of 1 KiB or more (a short call pays the scan's cold start for few bytes).\n`;
 }
+const every = speedOf("full_scan_with_tagger/conversations/every_message");
+const viaCache = speedOf("full_scan_with_tagger/conversations/scan_cache");
+if (every && viaCache) {
+  md += `\nConversations of 8 turns, each turn a request that carries the conversation so far (the prompts in order): ` +
+        `${every.mb_per_s.toFixed(0)} MB/s of request text with every message scanned in every request, ` +
+        `${viaCache.mb_per_s.toFixed(0)} MB/s through the scan cache (privacy.scan_cache_mb: each message scanned once, ` +
+        `found again by its keyed hash), ${(viaCache.mb_per_s / every.mb_per_s).toFixed(2)}× as fast.\n`;
+}
 fs.writeFileSync(`${resultsDir}/pii_quality.md`, md);
 JS
 cat "$results/pii_quality.md"

@@ -18,7 +18,11 @@
 //                    the dev rows at start, and the merge;
 //   full_scan_with_tagger/short_prompts, long_prompts  those of them under
 //                    256 bytes, and of 1 KiB or more: a scan's cost per call
-//                    against its cost per byte.
+//                    against its cost per byte;
+//   full_scan_with_tagger/conversations/every_message, scan_cache  the same
+//                    prompts as conversations of 8 turns, each turn a request
+//                    carrying the conversation so far: every message scanned
+//                    in every request, or through the gateway's scan cache.
 // Run pinned to one core: taskset -c 0 build/bin/pii_scan_bench
 #include <benchmark/benchmark.h>
 
@@ -33,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "tiergate/privacy/egress.h"
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_tagger.h"
 #include "tiergate/privacy/structured_pii.h"
@@ -262,6 +267,55 @@ void BM_FullScanPrompts(benchmark::State& state, const std::vector<std::string>&
                [tagger](const std::string& p, std::vector<PiiSpan>& spans) { find_pii(p, tagger, spans); });
 }
 
+// Chat requests as a gateway receives them: conversations of kTurns
+// messages (the prompts in order, kTurns at a time), each turn a request
+// that carries the conversation so far. Scanned as the gateway scans a
+// request (egress.h scan_messages), every message afresh or through a scan
+// cache that starts empty in each iteration, so that every message is
+// scanned once. Bytes: those of the requests.
+constexpr size_t kTurns = 8;
+
+void BM_Conversations(benchmark::State& state, bool cached) {
+  const PiiTagger* tagger = dev_tagger();
+  if (real_prompts().empty() || tagger == nullptr) {
+    state.SkipWithError("../shared/data (routing, prompts and pii) is absent");
+    return;
+  }
+  // The tagger is the benchmark's own (a static): shared, not owned.
+  const std::shared_ptr<const PiiTagger> shared(std::shared_ptr<const PiiTagger>{}, tagger);
+  std::vector<std::vector<ChatMessage>> conversations;
+  for (size_t i = 0; i + kTurns <= real_prompts().size(); i += kTurns) {
+    std::vector<ChatMessage> c;
+    for (size_t t = 0; t < kTurns; ++t) {
+      c.push_back({t % 2 == 0 ? Role::kUser : Role::kAssistant, real_prompts()[i + t]});
+    }
+    conversations.push_back(std::move(c));
+  }
+  size_t bytes = 0, requests = 0, findings = 0;
+  for (const auto& c : conversations) {
+    for (size_t turn = 1; turn <= c.size(); ++turn, ++requests) {
+      for (size_t m = 0; m < turn; ++m) bytes += c[m].content.size();
+    }
+  }
+  std::vector<ChatMessage> request;
+  for (auto _ : state) {
+    ScanCache cache(shared, cached ? size_t{64} << 20 : 0, {0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL});
+    findings = 0;
+    for (const auto& c : conversations) {
+      request.clear();
+      for (const ChatMessage& m : c) {
+        request.push_back(m);
+        findings += scan_messages(request, cache).findings.size();
+      }
+    }
+    benchmark::DoNotOptimize(findings);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  state.counters["requests"] = static_cast<double>(requests);
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["findings"] = static_cast<double>(findings);
+}
+
 void BM_English(benchmark::State& state) {
   static const std::string text = synthetic_english(1 << 20, false);
   scan_one(state, text);
@@ -311,5 +365,12 @@ BENCHMARK_CAPTURE(BM_FullScanPrompts, short, prompts_sized(0, 256))
 BENCHMARK_CAPTURE(BM_FullScanPrompts, long, prompts_sized(1024, SIZE_MAX))
     ->Name("full_scan_with_tagger/long_prompts")
     ->MinTime(0.5);
+
+BENCHMARK_CAPTURE(BM_Conversations, every_message, false)
+    ->Name("full_scan_with_tagger/conversations/every_message")
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_Conversations, scan_cache, true)
+    ->Name("full_scan_with_tagger/conversations/scan_cache")
+    ->MinTime(1.0);
 
 BENCHMARK_MAIN();

@@ -1,7 +1,7 @@
 #include "tiergate/privacy/egress.h"
 
 #include <algorithm>
-
+#include <string_view>
 
 namespace tiergate {
 
@@ -19,15 +19,35 @@ std::map<std::string, int> PrivacyScan::counts() const {
   return out;
 }
 
-PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger) {
+namespace {
+
+// Every message through find_spans(text, spans), which returns whether the
+// spans came from a cache.
+template <typename FindSpans>
+PrivacyScan scan_each(const std::vector<ChatMessage>& messages, FindSpans find_spans) {
   PrivacyScan scan;
   std::vector<PiiSpan> spans;
   for (size_t m = 0; m < messages.size(); ++m) {
     spans.clear();
-    find_pii(messages[m].content, tagger, spans);
+    if (find_spans(messages[m].content, spans)) ++scan.cached_messages;
     for (const PiiSpan& s : spans) scan.findings.push_back({std::string(pii_type_name(s.type)), m, s.begin, s.end});
   }
   return scan;
+}
+
+}  // namespace
+
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger) {
+  return scan_each(messages, [tagger](std::string_view text, std::vector<PiiSpan>& spans) {
+    find_pii(text, tagger, spans);
+    return false;
+  });
+}
+
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope) {
+  return scan_each(messages, [&cache, scope](std::string_view text, std::vector<PiiSpan>& spans) {
+    return cache.find_pii(text, spans, scope);
+  });
 }
 
 Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request,

@@ -41,6 +41,11 @@ struct Gateway::Metrics {
         privacy_detections(r.counter_family("tiergate_privacy_detections_total",
                                             "Personal data and secrets found in requests, by data type and class.",
                                             {"type", "class"})),
+        privacy_scanned_messages(r.counter_family(
+            "tiergate_privacy_scanned_messages_total",
+            "Messages of requests scanned for personal data, by where their findings came from: scan (scanned "
+            "now) or cache (the same message in an earlier request; privacy.scan_cache_mb).",
+            {"source"})),
         privacy_requests(r.counter_family(
             "tiergate_privacy_requests_total",
             "Requests with personal data, by what the policy did: allow or redact (sent to the cloud), "
@@ -72,6 +77,7 @@ struct Gateway::Metrics {
   CounterFamily& fallbacks;
   Counter& cancelled;
   CounterFamily& privacy_detections;
+  CounterFamily& privacy_scanned_messages;
   CounterFamily& privacy_requests;
   CounterFamily& degraded;
   CounterFamily& speculative_drafts;
@@ -269,7 +275,17 @@ std::string bearer_key(const std::string& authorization) {
 Gateway::Gateway(GatewayOptions options)
     : options_(std::move(options)),
       metrics_(std::make_unique<Metrics>(*options_.metrics)),
-      signals_(options_.router, options_.embedder) {}
+      signals_(options_.router, options_.embedder) {
+  const PrivacyConfig& privacy = options_.config->privacy;
+  if (privacy.enabled && privacy.scan_cache_mb > 0) {
+    // The key names messages in the cache; drawn afresh per process so that
+    // no one outside can make two messages share a name.
+    std::random_device device;
+    auto draw = [&device] { return (uint64_t{device()} << 32) | device(); };
+    scan_cache_ = std::make_unique<ScanCache>(options_.tagger, static_cast<size_t>(privacy.scan_cache_mb) << 20,
+                                              ScanCache::Key{draw(), draw()});
+  }
+}
 
 std::optional<double> Gateway::fresh_edge_decode_tps(int64_t& samples_seen) const {
   const int64_t samples = live_.edge_decode_samples();
@@ -770,8 +786,17 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
     }
   }
   if (policy != nullptr) {
-    d.privacy_scan = scan_messages(request.messages, options_.tagger.get());
+    // The cache's scope is the caller's key (none: the scope of requests
+    // without one), held only for the call.
+    d.privacy_scan = scan_cache_ != nullptr
+                         ? scan_messages(request.messages, *scan_cache_, bearer_key(ex.header("authorization")))
+                         : scan_messages(request.messages, options_.tagger.get());
     d.privacy_scan.floor = floor.value_or(PrivacyAction::kAllow);
+    const size_t cached = d.privacy_scan.cached_messages;
+    if (cached > 0) metrics_->privacy_scanned_messages.with({"cache"}).inc(static_cast<double>(cached));
+    if (request.messages.size() > cached) {
+      metrics_->privacy_scanned_messages.with({"scan"}).inc(static_cast<double>(request.messages.size() - cached));
+    }
     for (const Finding& f : d.privacy_scan.findings) {
       const std::string* cls = policy->class_of(f.type);
       metrics_->privacy_detections.with({f.type, cls != nullptr ? *cls : "none"}).inc();

@@ -315,7 +315,10 @@ const std::vector<ErrorCase>& error_cases() {
       {"PrivacyNotMap", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "privacy: on\n", "tiergate.yaml:3: privacy: expected a mapping, got \"on\""},
       {"PrivacyUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
-       "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules, audit_log, tagger"},
+       "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules, audit_log, tagger, "
+       "scan_cache_mb"},
+      {"PrivacyScanCacheNegative", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  scan_cache_mb: -1\n", "privacy.scan_cache_mb: expected an integer in 0..4096"},
       {"SpeculativeWithoutCloud", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "speculative: {enabled: true}\n",
        "speculative.enabled: speculative edge execution needs an edge.model and at least one cloud upstream"},
@@ -474,9 +477,10 @@ TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
   EXPECT_EQ(c.privacy.rules[3].rule.action_for(TrustLevel::kPublic), PrivacyAction::kAllow);
 
   EXPECT_EQ(c.privacy.audit_log, "");
+  EXPECT_EQ(c.privacy.scan_cache_mb, 16);
   EXPECT_EQ(c.admin.token_env, "");
   auto off = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {enabled: false, audit_log: audit.jsonl, "
-                   "tagger: t.bin}\n"
+                   "tagger: t.bin, scan_cache_mb: 0}\n"
                    "admin: {token_env: TG_ADMIN}\n");
   ASSERT_TRUE(off.is_ok()) << off.status().to_string();
   EXPECT_FALSE((*off)->privacy.enabled);
@@ -485,6 +489,7 @@ TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
   EXPECT_EQ((*off)->admin.token_env, "TG_ADMIN");
   EXPECT_EQ(std::filesystem::path((*off)->privacy.tagger).filename(), "t.bin");
   EXPECT_TRUE(std::filesystem::path((*off)->privacy.tagger).is_absolute());
+  EXPECT_EQ((*off)->privacy.scan_cache_mb, 0);
 }
 
 TEST(ConfigTest, FullExampleFile) {

@@ -156,6 +156,60 @@ TEST_F(GatewayPrivacyTest, TheDryRunSaysWhatThePolicyWouldDo) {
 // kConfig with room for the big bodies below.
 const std::string kBigBodies = std::string("max_body_bytes: 4194304\n") + kConfig;
 
+// A conversation's earlier turns come back with every new turn: their
+// findings come from the scan cache (privacy.scan_cache_mb), and they are
+// redacted as when they were scanned.
+TEST_F(GatewayPrivacyTest, EarlierTurnsAreNotScannedAgainAndStayRedacted) {
+  start_gateway(kConfig, nullptr, true);
+  cloud_.pieces = {"Noted."};
+  json messages = json::array({{{"role", "system"}, {"content", "Escalations go to ops@example.com."}},
+                               {{"role", "user"}, {"content", "Mail jane.roe@example.com about it."}}});
+  for (int turn = 0; turn < 3; ++turn) {
+    auto r = chat({{"model", "big"}, {"messages", messages}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto& sent = cloud_.last_request.messages;
+    ASSERT_EQ(sent.size(), messages.size());
+    EXPECT_EQ(sent[0].content, "Escalations go to [EMAIL_ADDRESS_1].");
+    EXPECT_EQ(sent[1].content, "Mail [EMAIL_ADDRESS_2] about it.");
+    messages.push_back({{"role", "assistant"}, {"content", "Noted."}});
+    messages.push_back({{"role", "user"}, {"content", "Turn " + std::to_string(turn) + "."}});
+  }
+  // Requests of 2, 4 and 6 messages: each new message scanned once (the
+  // second "Noted." is the first one's bytes again).
+  const std::string metrics = metrics_.render();
+  EXPECT_NE(metrics.find("tiergate_privacy_scanned_messages_total{source=\"scan\"} 5"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("tiergate_privacy_scanned_messages_total{source=\"cache\"} 7"), std::string::npos);
+  EXPECT_NE(metrics.find("tiergate_privacy_detections_total{type=\"EMAIL_ADDRESS\",class=\"pii\"} 6"),
+            std::string::npos);
+}
+
+// The cache is kept per API key: one caller's request never finds what
+// another's scanned (its time would tell that someone sent those bytes).
+TEST_F(GatewayPrivacyTest, OneCallerDoesNotFindAnothersMessagesInTheScanCache) {
+  start_gateway(kConfig, nullptr, true);
+  cloud_.pieces = {"Noted."};
+  const std::string body = json{{"model", "big"}, {"messages", user("Mail jane.roe@example.com about it.")}}.dump();
+  for (const char* key : {"Bearer sk-alice", "Bearer sk-bob", "Bearer sk-alice"}) {
+    ASSERT_EQ(http_call(port_, "POST", "/v1/chat/completions", body, {{"Authorization", key}}).status, 200);
+    EXPECT_EQ(cloud_.last_request.messages[0].content, "Mail [EMAIL_ADDRESS_1] about it.");
+  }
+  const std::string metrics = metrics_.render();
+  EXPECT_NE(metrics.find("tiergate_privacy_scanned_messages_total{source=\"scan\"} 2"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("tiergate_privacy_scanned_messages_total{source=\"cache\"} 1"), std::string::npos);
+}
+
+TEST_F(GatewayPrivacyTest, WithoutAScanCacheEveryMessageIsScanned) {
+  const std::string config = std::string(kConfig) + "privacy:\n  scan_cache_mb: 0\n";
+  start_gateway(config.c_str(), nullptr, true);
+  cloud_.pieces = {"Noted."};
+  const json body = {{"model", "big"}, {"messages", user("Mail jane.roe@example.com about it.")}};
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(chat(body).status, 200);
+  EXPECT_EQ(cloud_.last_request.messages[0].content, "Mail [EMAIL_ADDRESS_1] about it.");
+  const std::string metrics = metrics_.render();
+  EXPECT_NE(metrics.find("tiergate_privacy_scanned_messages_total{source=\"scan\"} 2"), std::string::npos) << metrics;
+  EXPECT_EQ(metrics.find("tiergate_privacy_scanned_messages_total{source=\"cache\"}"), std::string::npos);
+}
+
 TEST_F(GatewayPrivacyTest, AOneMegabyteSingleLinePromptIsScannedToItsEnd) {
   start_gateway(kBigBodies.c_str(), nullptr, true);
   std::string prompt;

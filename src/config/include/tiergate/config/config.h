@@ -176,6 +176,10 @@ struct PrivacyConfig {
   // The tagger for names, addresses and the other unstructured types
   // (`tiergate pii train`), absolute once parsed; "" = structured detectors only.
   std::string tagger;
+  // Memory for the spans found in messages seen before (privacy/scan_cache.h):
+  // a conversation's earlier turns are not scanned again with each new one.
+  // 0 = scan every message of every request.
+  int scan_cache_mb = 16;
   struct TypeClass {
     std::string type;  // a detector's data type, e.g. PERSON
     std::string cls;   // a sensitivity class, e.g. pii

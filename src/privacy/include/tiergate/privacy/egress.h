@@ -9,12 +9,14 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tiergate/core/chat.h"
 #include "tiergate/privacy/pii_tagger.h"
 #include "tiergate/privacy/policy.h"
 #include "tiergate/privacy/redaction.h"
+#include "tiergate/privacy/scan_cache.h"
 
 namespace tiergate {
 
@@ -36,6 +38,8 @@ struct PrivacyScan {
   // class at least this strict (PrivacyPolicy::restricted), never looser;
   // local_only keeps the whole request on the device, found data or not.
   PrivacyAction floor = PrivacyAction::kAllow;
+  // Messages whose spans came from a ScanCache (seen in an earlier request).
+  size_t cached_messages = 0;
 
   // The distinct types found, in order of first appearance.
   std::vector<std::string> types() const;
@@ -54,6 +58,9 @@ struct Egress {
 // the structured detectors (structured_pii.h) and, when given, the tagger
 // for names, addresses and the other unstructured types (pii_tagger.h).
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger = nullptr);
+// The same through `cache` (its tagger): a message seen before in `scope`
+// (ScanCache::find_pii) is not scanned again.
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope = {});
 
 // The request as it may go to an upstream trusted at `trust`. Values found in
 // the messages listed in `redact_all_in` are redacted even where their class

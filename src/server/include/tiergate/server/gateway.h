@@ -35,6 +35,7 @@
 #include "tiergate/core/clock.h"
 #include "tiergate/dispatch/dispatcher.h"
 #include "tiergate/obs/metrics.h"
+#include "tiergate/privacy/scan_cache.h"
 #include "tiergate/router/route_plan.h"
 #include "tiergate/router/scheduler.h"
 #include "tiergate/server/device_monitor.h"
@@ -118,6 +119,8 @@ class Gateway {
   SignalExtractor signals_;
   LiveTierState live_;
   std::atomic<int> waiting_for_cloud_{0};  // requests in dispatch()'s wait now
+  // The findings of messages seen before (privacy.scan_cache_mb); null = none.
+  std::unique_ptr<ScanCache> scan_cache_;
 };
 
 }  // namespace tiergate
