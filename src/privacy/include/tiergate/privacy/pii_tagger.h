@@ -12,7 +12,7 @@
 // looked up without its 's) of it and its neighbours, and the two previous
 // tags — averaged over TaggerOptions::members perceptrons, decoded left to
 // right, an I-TYPE only after a B- or I- of the same type and where
-// may_continue() allows it (pii_tagger.cc); finished spans go through
+// may_continue() allows it (tagger_rules.h); finished spans go through
 // finish_span(). In text with
 // capitals, tokens outside a span that are not marked (a capital, a digit, a
 // non-ASCII letter but a small one of Latin-1, Greek or Cyrillic), and

@@ -1,0 +1,872 @@
+// The tagger's passes after decoding that find, join, cut and drop the
+// names of people, places and organisations (PiiTagger::tag() calls them in
+// its order): introduced and joined names, titles, organisations by their
+// noun, places of several words, words that name no one.
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                      size_t decoded) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWords = 6;
+  auto is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
+  const size_t spans = out.size();
+  for (size_t s = first; s < spans; ++s) {
+    if (out[s].type != PiiType::kPerson) continue;
+    const size_t j = first_token_from(tokens, out[s].end);
+    if (j + 3 >= n || !is(j, ",") || !is(j + 1, "the")) continue;
+    const size_t from = j + 2;
+    size_t end = from, words = 0;
+    bool fits = true;
+    for (; end < n && !is(end, ",") && fits; ++end) {
+      const auto c = static_cast<unsigned char>(text[tokens[end].begin]);
+      words += is_word_byte(c) ? 1 : 0;
+      fits = !tokens[end].newline_before && words <= kMaxWords && end - from < 2 * kMaxWords &&
+             (c == '-' || (is_word_byte(c) && !(c >= '0' && c <= '9')));
+    }
+    if (!fits || end == n || end == from || !names_a_role(text, tokens[end - 1])) continue;
+    // The decoder's guess over the title's first words, if any.
+    const size_t k = span_over(out, from);
+    bool free = true;
+    for (size_t t = from + 1; t < end && free; ++t) {
+      const size_t c = span_over(out, t);
+      free = c == out.size() || c == k;
+    }
+    if (!free) continue;
+    const PiiSpan title{PiiType::kTitle, tokens[from].begin, tokens[end - 1].end};
+    if (k == out.size()) {
+      add_span(out, title);
+    } else if (k >= first && k < decoded && out[k].begin == title.begin && out[k].end <= title.end) {
+      set_span(out, k, title);
+    }
+  }
+}
+
+void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                                     size_t first, bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
+  auto word = [&](size_t j) {
+    const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+    return is_word_byte(c) && !(c >= '0' && c <= '9') && (!mixed || (c >= 'A' && c <= 'Z') || c >= 0x80);
+  };
+  // Tokens [from, to] are a name: a span of their own unless one covers the
+  // first; a place or organisation of this tagger that covers just them
+  // becomes a name, where the cue is strong enough (`retype`).
+  auto name = [&](size_t from, size_t to, bool retype = true) {
+    const size_t k = span_over(out, from);
+    if (k == out.size()) {
+      for (size_t j = from + 1; j <= to; ++j) {
+        if (span_over(out, j) != out.size()) to = j - 1;
+      }
+      add_span(out, {PiiType::kPerson, tokens[from].begin, tokens[to].end});
+    } else if (retype && own_place_or_organisation(out, k, first, tokens[from].begin, tokens[to].end)) {
+      out[k].type = PiiType::kPerson;
+    }
+  };
+  constexpr size_t kMaxWords = 3;
+  // In text with capitals, titles and speakers are capitalised: only the
+  // marked tokens need a look.
+  const size_t candidates = mixed ? marked.size() : n;
+  // The English titles written in small letters in text with capitals.
+  auto english_title = [&](size_t j) {
+    const std::string_view w = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
+    return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "prof";
+  };
+  // A title and its stop at token j, then a word: "Mr. Young", "dr.
+  // freeman". The list writes some titles with their stop ("Mr."), which
+  // makes the title alone a part match.
+  auto introduced_by_title = [&](size_t j) {
+    if (!(j + 2 < n && mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end && tokens[j].end - tokens[j].begin >= 2 &&
+          tokens[j].end - tokens[j].begin <= 5 && !tokens[j + 2].newline_before && word(j + 2) &&
+          is_title(gazetteer_.lookup(word_hash(text, tokens[j]))))) {
+      return false;
+    }
+    size_t to = j + 2;
+    while (mixed && to + 1 < n && to + 1 - (j + 2) < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
+           !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
+      ++to;
+    }
+    name(j + 2, to);
+    return true;
+  };
+  // Token j, a possessive that is no everyday word, before a word of
+  // personal data (address, phone, email, birthday, number, name): its
+  // owner is a person, a span of its own without the 's, or the place or
+  // organisation of this tagger over just the word becomes one.
+  auto owner_of_personal_data = [&](size_t j) {
+    const Token& t = tokens[j];
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    const auto stem = static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    if (stem == t.end - t.begin || stem < 2 || j + 1 >= n || tokens[j + 1].newline_before || !word(j)) return false;
+    const Token& next = tokens[j + 1];
+    if (!(token_is(text, next, "address") || token_is(text, next, "phone") || token_is(text, next, "email") ||
+          token_is(text, next, "birthday") || token_is(text, next, "number") || token_is(text, next, "name"))) {
+      return false;
+    }
+    const Token owner{t.begin, t.begin + stem, false, false};
+    if ((gazetteer_.lookup(word_hash(text, owner)).full & common_categories_) != 0) return false;  // "the user's email"
+    if (mixed && std::none_of(text.begin() + owner.begin, text.begin() + owner.end, [](char c) { return c >= 'a' && c <= 'z'; })) {
+      return false;  // an acronym's: "NASA's address"
+    }
+    const size_t k = span_over(out, j);
+    if (k == out.size()) {
+      add_span(out, {PiiType::kPerson, owner.begin, owner.end});
+    } else if (k >= first && out[k].begin == owner.begin && (out[k].end == owner.end || out[k].end == t.end) &&
+               (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization)) {
+      out[k] = {PiiType::kPerson, owner.begin, owner.end};
+    }
+    return true;
+  };
+  // Token j, no everyday word nor a letter alone, after "name is", "name's"
+  // or a relative ("my son", "her wife"): a name, with the capitalised
+  // words after it in text with capitals ("My name is Andrew Arnoux", "my
+  // kid Mali": a country too; not "I told my boss I had"). In text without
+  // capitals no word the everyday lists know at all, as everyday() allows
+  // a word another list knows too ("my son is 5": "IS" is a state's code).
+  auto after_a_name_cue = [&](size_t j) {
+    // (In text with capitals the cue's words are in small letters: not marked.)
+    if (j < 2 || tokens[j].newline_before || tokens[j - 1].newline_before || (mixed && tokens[j - 1].marked) ||
+        !word(j) || tokens[j].end - tokens[j].begin < 2) {
+      return false;
+    }
+    const Token& a = tokens[j - 2];
+    const Token& b = tokens[j - 1];
+    const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is"));
+    if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b))) return false;
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
+    if (everyday(m) || (!mixed && (m.full & common_categories_) != 0)) return false;
+    size_t to = j;
+    while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
+           !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
+      ++to;
+    }
+    // A place or organisation of this tagger that opens with the name and
+    // stops short of its words ("Zorvath" of "Zorvath Quillborne") becomes
+    // the name, up to a word another span covers.
+    const size_t k = span_over(out, j);
+    if (k != out.size() && own_place_or_organisation(out, k, first, tokens[j].begin, out[k].end) && out[k].end < tokens[to].end) {
+      size_t last = j;
+      while (last < to && (tokens[last + 1].end <= out[k].end || span_over(out, last + 1) == out.size())) ++last;
+      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[last].end});
+      return true;
+    }
+    name(j, to);
+    return true;
+  };
+  // Words before or after a verb of speech: the speaker ("Aki shouted at
+  // Amanda", "said Keiko to Jessica", "says manna."), where nothing else
+  // covers them: words of two letters or more, none a word the everyday
+  // lists know (not "He said", "Police said") nor a title ("tells Dr.
+  // Goodwill"), in text with capitals capitalised, no acronym, up to three
+  // that no span covers; after the verb, the words end the clause or come
+  // before "to" or "in". An organisation speaks too ("Reuters said"): what
+  // the tagger found stays as it is. Token j is the word next to the verb.
+  auto name_word = [&](size_t k) {
+    const Token& t = tokens[k];
+    if (!word(k) || t.end - t.begin < 2 || (mixed && all_capitals(text, tokens, k))) return false;
+    // Not a quote mark (U+201C...), a possessive ("Majesty's said").
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    if (b[0] == 0xe2 && b[1] == 0x80) return false;
+    if (possessive_stem(b, t.end - t.begin) != t.end - t.begin) return false;
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, t));
+    const bool place = (m.full & place_categories_) != 0 && (m.full & name_categories_) == 0;
+    return (m.full & common_categories_) == 0 && !is_title(m) && !place;
+  };
+  auto speaker = [&](size_t j) {
+    if (common_categories_ == 0) return false;  // without the everyday lists, "We said" would name "We"
+    // (In text with capitals a verb is in small letters: not marked.)
+    if (j + 1 < n && !tokens[j + 1].newline_before && !(mixed && tokens[j + 1].marked) &&
+        kSpeechVerbs.contains(text, tokens[j + 1]) && name_word(j)) {
+      if (span_over(out, j) != out.size()) return false;
+      size_t from = j;
+      while (mixed && j - from + 1 < kMaxWords && from > 0 && !tokens[from].newline_before && name_word(from - 1) &&
+             span_over(out, from - 1) == out.size()) {
+        --from;
+      }
+      name(from, j, false);
+      return true;
+    }
+    if (j == 0 || tokens[j].newline_before || (mixed && tokens[j - 1].marked) || !kSpeechVerbs.contains(text, tokens[j - 1]) ||
+        !name_word(j)) {
+      return false;
+    }
+    size_t to = j;
+    while (mixed && to + 1 - j < kMaxWords && to + 1 < n && !tokens[to + 1].newline_before && name_word(to + 1)) ++to;
+    const size_t after = to + 1;
+    if (after < n && !tokens[after].newline_before && is_word_byte(static_cast<unsigned char>(text[tokens[after].begin])) &&
+        !token_is(text, tokens[after], "to") && !token_is(text, tokens[after], "in")) {
+      return false;
+    }
+    name(j, to, false);
+    return true;
+  };
+  // Whether token k, on the greeting's line, may be a word of the name it
+  // introduces: two letters or more; the first word no everyday word nor
+  // acronym ("Hi all,", "Dear Sir or Madam", "Hi AI!"), in text without
+  // capitals none an everyday word ("hi i moved.").
+  auto greeted_word = [&](size_t k, bool first_word) {
+    if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2) return false;
+    if (mixed && !first_word) return true;
+    return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
+  };
+  // Tokens [j, to], none an everyday word (in text without capitals none the
+  // everyday lists know), are a person after a cue: a name, place or
+  // organisation of this tagger that opens with them becomes the name, one
+  // that stops short of their words ("Zorvath" of "Zorvath Quillborne")
+  // where no other span covers them, or that ran on to token `until`
+  // ("Zorvath her" before "her keys").
+  auto named_after_a_cue = [&](size_t j, size_t to, size_t until) {
+    for (size_t k = j; k <= to; ++k) {
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+      if (everyday(m) || (!mixed && (m.full & common_categories_) != 0)) return false;
+    }
+    const size_t k = span_over(out, j);
+    if (k >= first && k < out.size() && out[k].begin == tokens[j].begin && out[k].end <= tokens[until].end &&
+        (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
+         out[k].type == PiiType::kOrganization)) {
+      bool free = true;
+      for (size_t t = j + 1; t <= to && free; ++t) free = tokens[t].end <= out[k].end || span_over(out, t) == out.size();
+      if (!free) return false;
+      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[to].end});
+      return true;
+    }
+    name(j, to);
+    return true;
+  };
+  // The words of a name that opens at token j, after a cue at j - 1 (in
+  // small letters) on its line: in text with capitals the capitalised words,
+  // up to three; without capitals the word, past a joining word ("de
+  // vaan"). The last of them, or tokens.size() when there is none.
+  auto name_words_after_a_cue = [&](size_t j) {
+    if (j < 1 || tokens[j].newline_before || (mixed && tokens[j - 1].marked) || !word(j) ||
+        tokens[j].end - tokens[j].begin < 2) {
+      return n;
+    }
+    size_t to = j;
+    if (mixed) {
+      while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
+    } else if (to + 1 < n && !tokens[to + 1].newline_before && word(to + 1) &&
+               joining_word(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin))) {
+      ++to;
+    }
+    return to;
+  };
+  // Token j, after a verb of giving and before "his", "her" or "their" past
+  // the name's words: the receiver, a person ("had given Selam his
+  // address").
+  auto given_to = [&](size_t j) {
+    if (j < 1 || !kGiveVerbs.contains(text, tokens[j - 1])) return false;
+    const size_t to = name_words_after_a_cue(j);
+    if (to + 1 >= n || tokens[to + 1].newline_before || !kPersonsPossessives.contains(text, tokens[to + 1])) return false;
+    return named_after_a_cue(j, to, to + 1);
+  };
+  // Token j after "starring": an actor ("directed by Joshua Trevisano and
+  // starring Morrow").
+  auto starring = [&](size_t j) {
+    if (j < 1 || !token_is(text, tokens[j - 1], "starring")) return false;
+    const size_t to = name_words_after_a_cue(j);
+    return to < n && named_after_a_cue(j, to, to);
+  };
+  // Token j after words that announce a place ("grew up in", "moved here
+  // from": after_a_place_cue()), with the words after it that no list knows
+  // as everyday words, up to three (in text with capitals, capitalised),
+  // where they end the clause (a mark, the line's or the text's end): a
+  // place ("grew up in onnezies."). A name, place or organisation of this
+  // tagger that opens with them becomes it (the cue in finish_span() does
+  // not see the names added outside the decoder's spans).
+  auto place_after_a_cue = [&](size_t j) {
+    // (Without the everyday lists, any word would do: "from … last year".
+    // The caller asks may_end_a_place_cue() first.)
+    if (common_categories_ == 0 || !after_a_place_cue(text, tokens, j)) return false;
+    auto place_word = [&](size_t k) {
+      if (!word(k) || tokens[k].end - tokens[k].begin < 2 ||
+          !opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
+        return false;
+      }
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+      return (m.full & common_categories_) == 0;
+    };
+    if (!place_word(j)) return false;
+    size_t to = j;
+    while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && place_word(to + 1)) ++to;
+    if (to + 1 < n && !tokens[to + 1].newline_before && is_word_byte(static_cast<unsigned char>(text[tokens[to + 1].begin]))) {
+      return false;
+    }
+    const size_t k = span_over(out, j);
+    if (k == out.size()) {
+      for (size_t t = j + 1; t <= to; ++t) {
+        if (span_over(out, t) != out.size()) return false;
+      }
+      add_span(out, {PiiType::kLocation, tokens[j].begin, tokens[to].end});
+      return true;
+    }
+    // A span of this tagger that opens with them and stops short of their
+    // words, where no other span covers those ("Zrvx" of "Zrvx Qlbrn").
+    if (k < first || out[k].begin != tokens[j].begin || out[k].end > tokens[to].end ||
+        !(out[k].type == PiiType::kPerson || out[k].type == PiiType::kOrganization ||
+          out[k].type == PiiType::kLocation)) {
+      return false;
+    }
+    for (size_t t = j + 1; t <= to; ++t) {
+      if (tokens[t].end > out[k].end && span_over(out, t) != out.size()) return false;
+    }
+    set_span(out, k, {PiiType::kLocation, tokens[j].begin, tokens[to].end});
+    return true;
+  };
+  // (A cue is in small letters: in text with capitals, not marked.)
+  auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
+  for (size_t c = 0; c < candidates; ++c) {
+    size_t j = mixed ? marked[c] : c;
+    // A number (marked for its digit) is none of these names, nor a title:
+    // every rule below needs a word there. Numbers are many of the marked
+    // tokens of a prompt ("1.", "25 apples").
+    if (is_number(text, tokens, j)) continue;
+    const bool cue_before = j > 0 && may_be_cue(j - 1);
+    if (cue_before && (after_a_name_cue(j) || given_to(j) || starring(j))) continue;
+    // (The rules' first tests, asked here: most tokens fail them, and the
+    // rules are calls.)
+    if (j > 0 && may_end_a_place_cue(text, tokens[j - 1]) && place_after_a_cue(j)) continue;
+    if ((cue_before || (j + 1 < n && may_be_cue(j + 1))) && speaker(j)) continue;
+    // In text with capitals, an English title in small letters before a
+    // marked name: "ms. Wijtze" (not "mg/dL. Which", "write-miss. If").
+    if (mixed && j >= 2 && !tokens[j - 2].marked && mark_is(j - 1, '.') && english_title(j - 2) &&
+        introduced_by_title(j - 2)) {
+      continue;
+    }
+    // Whose address: "here's Gregorina's address", "časlav's phone".
+    if ((text[tokens[j].end - 1] | 0x20) == 's' && owner_of_personal_data(j)) continue;
+    // A greeting opening a line, then up to three words and a comma, a
+    // stop, '!' or the line's end: "Hi Danival, I'm contacting you".
+    if ((j == 0 || tokens[j].newline_before) && j + 1 < n &&
+        kGreetings.contains(text, tokens[j]) &&
+        greeted_word(j + 1, true)) {
+      size_t to = j + 1;
+      while (to + 1 < n && to - j < kMaxWords && greeted_word(to + 1, false)) ++to;
+      if (to + 1 == n || tokens[to + 1].newline_before || mark_is(to + 1, ',') || mark_is(to + 1, '!') ||
+          mark_is(to + 1, '.')) {
+        name(j + 1, to);
+        continue;
+      }
+    }
+    // So does a name that opens a line before a comma and a request or a
+    // question: "Mimount, can I please speak to your boss?" (the words as
+    // next to a verb of speech: not "Now, can I", "In Islam, what is").
+    if (common_categories_ != 0 && (j == 0 || tokens[j].newline_before) &&
+        (mark_is(j + 1, ',') || mark_is(j + 2, ',') || mark_is(j + 3, ',')) && name_word(j)) {
+      size_t to = j;
+      while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && name_word(to + 1)) ++to;
+      if (to + 2 < n && mark_is(to + 1, ',') && !tokens[to + 2].newline_before &&
+          (token_is(text, tokens[to + 2], "i") || kAfterVocatives.contains(text, tokens[to + 2]))) {
+        name(j, to);
+        continue;
+      }
+    }
+    if (j + 2 >= n) continue;
+    // Neither a title (a stop right after it) nor a line's first word.
+    if (j > 0 && !tokens[j].newline_before && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {
+      continue;
+    }
+    if (introduced_by_title(j)) continue;
+    // A speaker opening a line, a colon, a quote: Troy: "Who are you?".
+    if ((j == 0 || tokens[j].newline_before) && word(j)) {
+      size_t to = j;
+      while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
+      if (to + 2 < n && mark_is(to + 1, ':')) {
+        const char q = text[tokens[to + 2].begin];
+        const bool quote = q == '"' || q == '\\' || text.substr(tokens[to + 2].begin, 3) == "\xe2\x80\x9c";
+        if (quote && !everyday(gazetteer_.lookup(word_hash(text, tokens[j])))) name(j, to);
+      }
+    }
+  }
+}
+
+void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t> place_words,
+                                 std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first,
+                                 bool mixed) const {
+  if (place_words.size() < 2) return;  // a name of several words has two
+  const TokenList& tokens = tagger_tokens();
+  const ViewList& views = tagger_views();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxTokens = 8;  // "Saint Vincent and the Grenadines": 5
+  // Token k, viewed, is one word of a longer place's name.
+  auto place_part = [&](size_t k) {
+    return k < n && viewed[k] == 2 && (views[k].gazetteer.part & place_categories_) != 0;
+  };
+  auto word = [&](size_t k) { return is_word_byte(static_cast<unsigned char>(text[tokens[k].begin])); };
+  std::vector<PiiSpan> places;
+  size_t done = 0;  // the tokens before it are a place's name found
+  for (size_t c = 0; c + 1 < place_words.size(); ++c) {
+    const size_t t = place_words[c];
+    // Another word of a place's name among the next three on the line (most
+    // such words stand alone: "New", "Saint").
+    if (t < done || place_words[c + 1] > t + 3) continue;
+    // The longest name of the lists that opens at t, on its line: its
+    // phrase_hash() grows token by token (a token's is its word hash), over
+    // marks and words of places' names ("St. Petersburg", "Trinidad and
+    // Tobago"), and is looked up where such a word ends it.
+    size_t last = t;
+    uint64_t hash = views[t].word;
+    for (size_t k = t + 1; k < n && k < t + kMaxTokens && !tokens[k].newline_before; ++k) {
+      if (word(k) && !place_part(k)) break;
+      hash = phrase_hash_continued(hash, text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin),
+                                   tokens[k].begin > tokens[k - 1].end);
+      if (place_part(k) && (gazetteer_.lookup(hash).full & place_categories_) != 0) last = k;
+    }
+    if (last == t) continue;
+    // No span found before tagging overlaps it, and the tagger's that do are
+    // names, places or organisations inside it; without one, in text with
+    // capitals, its words but the joining ones are capitalised.
+    const uint32_t begin = tokens[t].begin, end = tokens[last].end;
+    bool fits = true, found = false, named = false;
+    for (size_t k = t; k <= last && fits; ++k) {
+      // Where the tagger found nothing, not everyday words alone: "Country
+      // Club", "Long Beach".
+      if (word(k) && !named) {
+        const Gazetteer::Match m = viewed[k] == 2 ? views[k].gazetteer : gazetteer_.lookup(word_hash(text, tokens[k]));
+        named = (m.full & common_categories_) == 0;
+      }
+      const size_t s = span_over(out, k);
+      if (s == out.size()) {
+        fits = !mixed || !word(k) || opens_with_a_capital(text.substr(tokens[k].begin)) ||
+               joining_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin));
+        continue;
+      }
+      found = true;
+      fits = s >= first && out[s].begin >= begin && out[s].end <= end &&
+             (out[s].type == PiiType::kPerson || out[s].type == PiiType::kLocation ||
+              out[s].type == PiiType::kOrganization);
+    }
+    if (!fits || (!found && !named)) continue;
+    for (size_t k = t; k <= last && found; ++k) {
+      const size_t s = span_over(out, k);
+      if (s != out.size()) out[s].end = out[s].begin;  // dropped below
+    }
+    places.push_back({PiiType::kLocation, begin, end});
+    done = last + 1;
+  }
+  if (places.empty()) return;
+  std::erase_if(out, [](const PiiSpan& span) { return span.end == span.begin; });
+  out.insert(out.end(), places.begin(), places.end());
+  sort_by_begin(out, first);
+  reset_cover();
+}
+
+void PiiTagger::add_named_organisations(std::string_view text, std::span<const uint32_t> marked,
+                                        std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWordsBefore = 3;
+  // Whether token k + 1 follows token k one blank apart on its line.
+  auto apart = [&](size_t k) {
+    return k + 1 < n && !tokens[k + 1].newline_before && tokens[k].end + 1 == tokens[k + 1].begin &&
+           text[tokens[k].end] == ' ';
+  };
+  // A capitalised word of two letters or more.
+  auto capitalised = [&](size_t k) {
+    return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin));
+  };
+  auto capitalised_before = [&](size_t j) { return apart(j - 1) && capitalised(j - 1); };
+  for (const uint32_t j : marked) {
+    // (A marked token in small letters: the noun is capitalised. Most
+    // marked tokens are shorter than any noun of the list.)
+    if (j == 0 || tokens[j].end - tokens[j].begin < kShortestOrganisationNoun ||
+        !kOrganisationNouns.contains(text, tokens[j]) || span_over(out, j) != out.size()) {
+      continue;
+    }
+    // The name goes on past the noun: "The International Space Station".
+    if (apart(j) && capitalised(j + 1)) continue;
+    size_t from = j;
+    while (from > 0 && j - from < kMaxWordsBefore && capitalised_before(from) &&
+           span_over(out, from - 1) == out.size()) {
+      --from;
+    }
+    while (from < j && (kDeterminers.contains(text, tokens[from]) || token_is(text, tokens[from], "a"))) ++from;
+    // Nor an everyday word that opens the sentence: "When Corporation X pays".
+    if (from < j && opens_a_sentence(text, tokens, from) &&
+        (gazetteer_.lookup(word_hash(text, tokens[from])).full & common_categories_) != 0) {
+      ++from;
+    }
+    // A name, place or organisation of this tagger right before is the
+    // organisation's first words: "Hackett Publishing Company".
+    if (from > 0 && capitalised_before(from)) {
+      const size_t k = span_over(out, from - 1);
+      if (k >= first && k < out.size() && out[k].end == tokens[from - 1].end &&
+          (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
+           out[k].type == PiiType::kOrganization)) {
+        set_span(out, k, {PiiType::kOrganization, out[k].begin, tokens[j].end});
+        continue;
+      }
+    }
+    if (from == j) continue;
+    add_span(out, {PiiType::kOrganization, tokens[from].begin, tokens[j].end});
+  }
+}
+
+bool PiiTagger::listed_name(std::string_view text, size_t i) const {
+  const TokenList& tokens = tagger_tokens();
+  const Token& t = tokens[i];
+  if (t.end - t.begin < 3 || !(text[t.begin] >= 'A' && text[t.begin] <= 'Z')) return false;
+  if (i == 0 || t.newline_before || is_number(text, tokens, i + 1)) return false;
+  const Token& before = tokens[i - 1];
+  if (before.end - before.begin == 1 && std::string_view(".?!\":").find(text[before.begin]) != std::string_view::npos) {
+    return false;  // the first word of a sentence, a quote or a line after a colon
+  }
+  return only_a_name(text, i);
+}
+
+void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  auto word_is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
+  auto joiner = [&](size_t j) { return word_is(j, ",") || word_is(j, "and") || word_is(j, "or") || word_is(j, "&"); };
+  // What token j, joined to a name, is: not a name (kNot); a name no span
+  // covers (kFree); or a name that a place or organisation span of its own
+  // covers, out[covering], which no place list knows (kRetyped): joined
+  // words are of one kind. kEveryday: an everyday word no span covers (in
+  // text with capitals, capitalised and known only as everyday; in
+  // lower-case text, one a name list knows too), a name only between
+  // names or at the head of a list of them.
+  enum class Joined { kNot, kFree, kRetyped, kEveryday };
+  size_t covering = 0;
+  auto joined = [&](size_t j) {
+    const Token& t = tokens[j];
+    const auto c = static_cast<unsigned char>(text[t.begin]);
+    if (t.end - t.begin < 2 || !is_word_byte(c) || (c >= '0' && c <= '9')) return Joined::kNot;
+    if (mixed && !(c >= 'A' && c <= 'Z') && c < 0x80) return Joined::kNot;
+    if (mixed && all_capitals(text, tokens, j)) return Joined::kNot;          // an acronym
+    if (mixed && c == 'I' && text[t.begin + 1] == '\'') return Joined::kNot;  // I'm, I'd, I've
+    if (pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin))) return Joined::kNot;  // "Hindu or Sikh"
+    // In lower-case text any everyday word is out ("go", "town"); with
+    // capitals only a word that is nothing else ("Hill" is also a surname).
+    const Gazetteer::Match m = view_of(text, t, gazetteer_).gazetteer;
+    if (mixed && everyday(m)) return span_over(out, j) == out.size() ? Joined::kEveryday : Joined::kNot;
+    if (!mixed && ((m.full & common_categories_) != 0 || t.end - t.begin < 3)) {
+      const bool also_a_name = (m.full & name_categories_) != 0 && t.end - t.begin >= 3;
+      return also_a_name && span_over(out, j) == out.size() ? Joined::kEveryday : Joined::kNot;
+    }
+    covering = span_over(out, j);
+    if (covering == out.size()) return Joined::kFree;
+    return own_place_or_organisation(out, covering, first, t.begin, t.end) && (m.full & place_categories_) == 0
+               ? Joined::kRetyped
+               : Joined::kNot;
+  };
+  // Token j (its first word) becomes a name with up to kMaxWords - 1 more
+  // free words towards `step` (-1 or +1).
+  constexpr size_t kMaxWords = 3;
+  // `list_goes_on`: another name is joined on after the name that token j
+  // is joined to, before it (step -1).
+  auto add_name = [&](size_t j, int step, bool list_goes_on) {
+    const Joined kind = joined(j);
+    // "Mazzi, Bowman and Hill": an everyday word between the name and a
+    // name that the list joins on to it.
+    if (kind == Joined::kEveryday && step > 0 && j + 2 < tokens.size() && joiner(j + 1) &&
+        !tokens[j + 1].newline_before && !tokens[j + 2].newline_before) {
+      const Joined next = joined(j + 2);
+      if (next == Joined::kFree || next == Joined::kRetyped) {
+        add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
+      }
+      return;  // the loop over the spans comes to it: the name after it joins on
+    }
+    // "smit, zhang and edwards", "Rob, Royce, and Pedro": an everyday word
+    // that a name list knows at the head of a list of names (not
+    // "Thereupon, Ann and Bea").
+    if (kind == Joined::kEveryday && step < 0 && list_goes_on &&
+        (gazetteer_.lookup(word_hash(text, tokens[j])).full & name_categories_) != 0) {
+      add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
+      return;
+    }
+    if (kind == Joined::kNot || kind == Joined::kEveryday) return;
+    const size_t retyped = covering;
+    size_t lo = j, hi = j;
+    for (size_t n = 1; kind == Joined::kFree && n < kMaxWords; ++n) {
+      const size_t next = step < 0 ? lo - 1 : hi + 1;
+      if (step < 0 ? lo == 0 || tokens[lo].newline_before : next >= tokens.size() || tokens[next].newline_before) break;
+      if (joined(next) != Joined::kFree) break;
+      (step < 0 ? lo : hi) = next;
+    }
+    if (is_number(text, tokens, hi + 1)) return;  // a street: "Lauren and Sorlaskeid 32"
+    if (kind == Joined::kRetyped) {
+      out[retyped].type = PiiType::kPerson;
+    } else {
+      add_span(out, {PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
+    }
+  };
+  // Whether no line break falls before any of tokens [a, b].
+  auto one_line = [&](size_t a, size_t b) {
+    for (size_t t = a; t <= b; ++t) {
+      if (tokens[t].newline_before) return false;
+    }
+    return true;
+  };
+  for (size_t s = first; s < out.size(); ++s) {
+    if (out[s].type != PiiType::kPerson) continue;
+    // Before: "X and [name]", "X, [name]", "X, and [name]".
+    const size_t from = first_token_from(tokens, out[s].begin);
+    size_t j = from;
+    if (j >= 1 && joiner(j - 1)) --j;
+    if (j >= 1 && j < from && word_is(j, "and") && word_is(j - 1, ",")) --j;
+    // After: "[name] and Y", "[name], Y", "[name], and Y".
+    const size_t to = first_token_from(tokens, out[s].end);
+    size_t after = to;
+    if (after < tokens.size() && joiner(after)) ++after;
+    if (after > to && after + 1 < tokens.size() && word_is(after - 1, ",") && word_is(after, "and")) ++after;
+    const bool joined_after = after > to && after < tokens.size() && one_line(to, after);
+    if (j < from && j >= 1 && from < tokens.size() && one_line(j, from)) {
+      const size_t next = joined_after ? span_over(out, after) : out.size();
+      add_name(j - 1, -1, next < out.size() && out[next].type == PiiType::kPerson);
+    }
+    if (joined_after) add_name(after, +1, false);
+  }
+}
+
+void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  auto word_byte = [&](uint32_t b) { return is_word_byte(static_cast<unsigned char>(text[b])); };
+  const size_t before = out.size();
+  for (size_t s = first; s < before; ++s) {
+    if (out[s].type != PiiType::kPerson) continue;
+    // Read from the text, not the tokens: most names open with no title, and
+    // finding a span's token is a search.
+    const uint32_t begin = out[s].begin, end = out[s].end;
+    uint32_t title_end = begin;
+    while (title_end < end && word_byte(title_end)) ++title_end;
+    if (!is_title(gazetteer_.lookup(word_hash(text, Token{begin, title_end, false, false})))) continue;
+    uint32_t rest = title_end;
+    auto past_blanks = [&] {
+      while (rest < end && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r')) ++rest;
+    };
+    past_blanks();
+    if (rest < end && text[rest] == '.') {  // the title's stop
+      title_end = ++rest;
+      past_blanks();
+    }
+    if (rest == end || !word_byte(rest)) continue;  // (a name runs over no line break)
+    out.push_back({PiiType::kPerson, rest, end});
+    out[s].end = title_end;
+  }
+  if (out.size() > before) {
+    sort_by_begin(out, first);
+    reset_cover();
+  }
+}
+
+namespace {
+
+// Whether `span` (one word) opens with two capital letters and holds a
+// small one: an acronym's plural, a unit, a formula or an identifier
+// ("DVDs", "MHz", "HCl", "ATPase", "SQLAlchemy"), not a name ("McKay" and
+// "DeShawn" have a small second letter).
+bool capitals_then_small_letters(std::string_view text, const PiiSpan& span) {
+  if (span.end - span.begin < 3) return false;
+  auto capital = [&](uint32_t b) { return text[b] >= 'A' && text[b] <= 'Z'; };
+  if (!capital(span.begin) || !capital(span.begin + 1)) return false;
+  for (uint32_t b = span.begin + 2; b < span.end; ++b) {
+    if (text[b] >= 'a' && text[b] <= 'z') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool PiiTagger::genus_of_a_species(std::string_view text, const PiiSpan& span) const {
+  // (The cheap tests first: most names are followed by no such word.)
+  uint32_t end = span.end + 1;
+  if (end >= text.size() || text[span.end] != ' ') return false;
+  while (end < text.size() && text[end] >= 'a' && text[end] <= 'z') ++end;
+  if (end < text.size() && is_word_byte(static_cast<unsigned char>(text[end]))) return false;
+  const std::string_view epithet = text.substr(span.end + 1, end - span.end - 1);
+  if (epithet.size() < 6 || !(epithet.ends_with("us") || epithet.ends_with("is") || epithet.ends_with("ens") ||
+                               epithet.ends_with("um") || epithet.ends_with("ae"))) {
+    return false;
+  }
+  const Token genus{span.begin, span.end, false, false};
+  if (all_capitals(text, genus)) return false;
+  const Gazetteer::Match e = gazetteer_.lookup(word_hash(text, Token{span.end + 1, end, false, false}));
+  if ((e.full | e.part) != 0) return false;
+  const Gazetteer::Match g = gazetteer_.lookup(word_hash(text, genus));
+  return ((g.full | g.part) & name_categories_) == 0;
+}
+
+void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  auto one_word = [&](const PiiSpan& span) {
+    for (uint32_t b = span.begin; b < span.end; ++b) {
+      if (!is_word_byte(static_cast<unsigned char>(text[b]))) return false;
+    }
+    return true;
+  };
+  size_t kept = first;
+  for (size_t s = first; s < out.size(); ++s) {
+    const PiiSpan& span = out[s];
+    const bool named = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
+                       span.type == PiiType::kOrganization;
+    if (!named || !one_word(span)) {
+      out[kept++] = span;
+      continue;
+    }
+    bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span);
+    if (!no_one && span.type == PiiType::kPerson) {
+      const Token word{span.begin, span.end, false, false};
+      if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
+        no_one = !all_capitals(text, word);
+      } else if (proper_adjective_categories_ != 0) {
+        // (The small table of the hidden lists first: few names are in it.)
+        const uint64_t hash = word_hash(text, word);
+        if ((gazetteer_.lookup_hidden(hash).full & proper_adjective_categories_) != 0) {
+          const Gazetteer::Match m = gazetteer_.lookup(hash);
+          no_one = ((m.full | m.part) & name_categories_) == 0;
+        }
+      }
+    }
+    if (!no_one) out[kept++] = span;
+  }
+  if (kept != out.size()) {
+    out.resize(kept);
+    reset_cover();
+  }
+}
+
+void PiiTagger::type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) continue;
+    uint32_t last = span.end;  // the span's last word, [last, span.end)
+    while (last > span.begin && is_word_byte(static_cast<unsigned char>(text[last - 1]))) --last;
+    if (!kRegions.contains(text, Token{last, span.end, false, false})) continue;
+    bool parts_only = true;  // the words before it name a part of it
+    for (size_t t = first_token_from(tokens, span.begin); t < tokens.size() && tokens[t].end <= last; ++t) {
+      const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
+      if (is_word_byte(c) ? !kPartsOfAContinent.contains(text, tokens[t]) : c != '-' && c != '.') {
+        parts_only = false;
+        break;
+      }
+    }
+    if (parts_only) span.type = PiiType::kLocation;
+  }
+}
+
+void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  auto at = [&](size_t k) { return k < text.size() ? text[k] : '\0'; };
+  auto small = [](char c) { return c >= 'a' && c <= 'z'; };
+  auto alnum = [](char c) { return is_word_byte(static_cast<unsigned char>(c)); };
+  // Whether the words (tokens) of `span` are all words a name list knows.
+  auto listed_names = [&](const PiiSpan& span) {
+    bool any = false;
+    for (size_t t = first_token_from(tokens, span.begin); t < tokens.size() && tokens[t].begin < span.end; ++t) {
+      if (!alnum(text[tokens[t].begin])) continue;
+      if ((gazetteer_.lookup(word_hash(text, tokens[t])).full & name_categories_) == 0) return false;
+      any = true;
+    }
+    return any;
+  };
+  size_t kept = first;
+  for (size_t s = first; s < out.size(); ++s) {
+    const PiiSpan& span = out[s];
+    bool code = false;
+    if (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization ||
+        span.type == PiiType::kStreetAddress || span.type == PiiType::kNrp) {
+      const char before = span.begin > 0 ? text[span.begin - 1] : '\0';
+      const char before2 = span.begin > 1 ? text[span.begin - 2] : '\0';
+      const char after = at(span.end);
+      const std::string_view value = text.substr(span.begin, span.end - span.begin);
+      bool underscore = before == '_' || after == '_';
+      code = after == '(' || after == '[' || (after == '.' && small(at(span.end + 1))) || before == '$' ||
+             (before == ':' && before2 == ':') || (before == '>' && before2 == '-') ||
+             (before == '.' && (small(before2) || (before2 >= '0' && before2 <= '9')));
+      // (Most values hold none of those marks: one pass without branches
+      // tells.)
+      bool marks = false;
+      for (const char c : value) marks |= (c == '(') | (c == '[') | (c == '_');
+      for (size_t k = 1; marks && k + 1 < value.size() && !code; ++k) {
+        if (!alnum(value[k - 1]) || !alnum(value[k + 1])) continue;
+        code = value[k] == '(' || value[k] == '[';
+        underscore = underscore || value[k] == '_';
+      }
+      code = code || (underscore && !listed_names(span));
+    }
+    if (!code) out[kept++] = span;
+  }
+  if (kept == out.size()) return;
+  out.resize(kept);
+  reset_cover();
+}
+
+void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  auto name_or_organisation = [&](const PiiSpan& span) {
+    return span.type == PiiType::kPerson || span.type == PiiType::kOrganization;
+  };
+  // Whether only ", ", " and ", ", and " or " & " stands between spans a and b.
+  auto joined = [&](const PiiSpan& a, const PiiSpan& b) {
+    if (b.begin <= a.end) return false;
+    const std::string_view between = text.substr(a.end, b.begin - a.end);
+    return between == ", " || between == " and " || between == ", and " || between == " & ";
+  };
+  // The spans are copied down over those joined away (out[first, kept)
+  // kept), so that a text of many such names costs one pass.
+  size_t kept = first;
+  bool changed = false;
+  for (size_t s = first; s < out.size(); ++s) {
+    size_t e = s;
+    bool office = false;
+    // (follows_the() reads the text: most spans have no "the" before them.)
+    if (name_or_organisation(out[s]) && follows_the(text, out[s].begin)) {
+      bool person = out[s].type == PiiType::kPerson;
+      while (e + 1 < out.size() && name_or_organisation(out[e + 1]) && joined(out[e], out[e + 1])) {
+        ++e;
+        person = person || out[e].type == PiiType::kPerson;
+      }
+      const size_t noun = first_token_from(tokens, out[e].end);
+      office = noun < tokens.size() && tokens[noun].begin == out[e].end + 1 && text[out[e].end] == ' ' &&
+               names_a_company_place(text, tokens[noun]) && (person || e > s);
+    }
+    if (office) {
+      out[kept++] = {PiiType::kOrganization, out[s].begin, out[e].end};
+      changed = true;
+      s = e;
+    } else {
+      out[kept++] = out[s];
+    }
+  }
+  out.resize(kept);
+  if (changed) reset_cover();
+}
+
+void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t before = out.size();
+  for (size_t s = first; s < before; ++s) {
+    PiiSpan& span = out[s];
+    if ((span.type != PiiType::kPerson && span.type != PiiType::kOrganization) ||
+        text.substr(span.begin, span.end - span.begin).find(" and ") == std::string_view::npos) {
+      continue;
+    }
+    const size_t j = first_token_from(tokens, span.begin);
+    if (j + 2 >= tokens.size() || tokens[j + 2].end != span.end || !token_is(text, tokens[j + 1], "and")) continue;
+    const Gazetteer::Match left = view_of(text, tokens[j], gazetteer_).gazetteer;
+    const Gazetteer::Match right = view_of(text, tokens[j + 2], gazetteer_).gazetteer;
+    const bool names = ((left.full | right.full) & name_categories_) != 0 &&
+                       ((left.full | left.part | right.full | right.part) & company_categories_) == 0;
+    if (names) span.type = PiiType::kPerson;
+    span.end = tokens[j].end;
+    out.push_back({span.type, tokens[j + 2].begin, tokens[j + 2].end});
+  }
+  if (out.size() > before) {
+    sort_by_begin(out, first);
+    reset_cover();
+  }
+}
+
+}  // namespace tiergate

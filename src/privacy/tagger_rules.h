@@ -1,0 +1,1152 @@
+// The rules the tagger's decoder (pii_tagger.cc) and its passes after
+// decoding (tagger_address_passes.cc, tagger_name_passes.cc,
+// tagger_span_rules.cc) share: the tokens' views and word hashes, the word
+// sets and the tests of one token or a few around it, the spans' cover.
+// Private to the privacy module. Inline, so that each pass keeps these small
+// tests inlined, as when they lived in one file.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tiergate/privacy/gazetteer.h"
+#include "tiergate/privacy/pii_tagger.h"
+#include "tiergate/privacy/pii_types.h"
+
+#include "lexicon.h"
+#include "tagger_tokens.h"
+
+namespace tiergate::tagger_rules {
+
+using pii_tokens::is_word_byte;
+using pii_tokens::opens_with_a_caseless_letter;
+using pii_tokens::opens_with_a_small_letter;
+using pii_tokens::IndexList;
+using pii_tokens::Token;
+using pii_tokens::TokenList;
+using pii_tokens::tokenize;
+
+inline uint64_t mix(uint64_t h) {  // splitmix64 finaliser
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
+// What a token contributes to its own and its neighbours' features. No
+// default member initialisers: a ViewList grows without writing them (the
+// tagger tracks which views it has written).
+struct TokenView {
+  uint64_t word, shape, prefix, suffix;
+  Gazetteer::Match gazetteer;
+  bool capitalised;
+  bool newline_before;
+};
+using ViewList = std::vector<TokenView, pii_tokens::UninitialisedAllocator<TokenView>>;
+
+// Per byte: the lower-cased byte, and its kind in a shape (X upper, x lower
+// or non-ASCII, d digit, else the mark itself).
+struct ByteView {
+  uint8_t lower, kind;
+};
+constexpr std::array<ByteView, 256> kByteView = [] {
+  std::array<ByteView, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const auto u = static_cast<uint8_t>(c);
+    const bool upper = c >= 'A' && c <= 'Z';
+    t[u].lower = upper ? static_cast<uint8_t>(c - 'A' + 'a') : u;
+    t[u].kind = upper                                  ? uint8_t{'X'}
+                : (c >= 'a' && c <= 'z') || c >= 0x80 ? uint8_t{'x'}
+                : (c >= '0' && c <= '9')               ? uint8_t{'d'}
+                                                       : u;
+  }
+  return t;
+}();
+
+constexpr uint64_t kFnvOffset = 1469598103934665603ull, kFnvPrime = 1099511628211ull;
+
+// The FNV-1a hash of the lower-cased token: what the word features and the
+// gazetteer key on.
+inline uint64_t word_hash(std::string_view text, const Token& t) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  uint64_t word = kFnvOffset;
+  for (size_t k = 0; k < t.end - t.begin; ++k) word = (word ^ kByteView[s[k]].lower) * kFnvPrime;
+  return word;
+}
+
+// The hash of a name of several words as the word lists write it ("South
+// Korea", "Saint Vincent and the Grenadines"): its bytes in small letters,
+// each run of blanks as one space, with word_hash()'s steps. No token hashes
+// alike (word_hash() reads no blank), so phrases share the gazetteer's table
+// with words. phrase_hash_continued(): the hash `h` of a phrase continued by
+// `word` (no blank in it), a blank apart or not.
+inline uint64_t phrase_hash_continued(uint64_t h, std::string_view word, bool blank_before) {
+  if (blank_before) h = (h ^ ' ') * kFnvPrime;
+  for (const char c : word) h = (h ^ kByteView[static_cast<unsigned char>(c)].lower) * kFnvPrime;
+  return h;
+}
+
+inline uint64_t phrase_hash(std::string_view phrase) {
+  uint64_t h = kFnvOffset;
+  bool blank = false;
+  size_t from = 0;
+  for (size_t k = 0; k <= phrase.size(); ++k) {
+    if (k < phrase.size() && phrase[k] != ' ' && phrase[k] != '\t') continue;
+    if (k > from) {
+      h = phrase_hash_continued(h, phrase.substr(from, k - from), blank);
+      blank = true;
+    }
+    from = k + 1;
+  }
+  return h;
+}
+
+// The length of the token `s` (n bytes) without a possessive ending: "'s"
+// or "’s" (U+2019), either case, after at least one byte; n when it has none.
+inline size_t possessive_stem(const unsigned char* s, size_t n) {
+  if (n >= 3 && (s[n - 1] | 0x20) == 's' && s[n - 2] == '\'') return n - 2;
+  if (n >= 5 && (s[n - 1] | 0x20) == 's' && s[n - 4] == 0xe2 && s[n - 3] == 0x80 && s[n - 2] == 0x99) return n - 4;
+  return n;
+}
+
+// The word hash and the FNV-1a hash of the token's shape (kinds, runs
+// collapsed, 6 at most), in one pass over the token without copying it;
+// then the word's gazetteer matches. Not the affixes: add_affixes().
+inline TokenView view_of(std::string_view text, const Token& t, const Gazetteer& gazetteer) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  const size_t n = t.end - t.begin;
+  uint64_t word = kFnvOffset, shape = 7;
+  uint8_t last_kind = 0;
+  size_t shape_len = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const ByteView b = kByteView[s[k]];
+    word = (word ^ b.lower) * kFnvPrime;
+    if (shape_len < 6 && (shape_len == 0 || b.kind != last_kind)) {
+      shape = (shape ^ b.kind) * kFnvPrime;
+      last_kind = b.kind;
+      ++shape_len;
+    }
+  }
+  TokenView v;
+  v.word = word;
+  v.shape = shape;
+  v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
+  v.newline_before = t.newline_before;
+  // A possessive ("Liam's", "Liam’s") is looked up without its 's.
+  const size_t stem = possessive_stem(s, n);
+  v.gazetteer = gazetteer.lookup(stem == n ? word : word_hash(text, Token{t.begin, static_cast<uint32_t>(t.begin + stem), false, false}));
+  return v;
+}
+
+inline bool closes_a_short_word(const TokenList& tokens, size_t dot) {
+  return dot > 0 && tokens[dot - 1].end == tokens[dot].begin && tokens[dot - 1].end - tokens[dot - 1].begin <= 3;
+}
+
+// Whether token t is a word in small letters of `letters` letters or more:
+// it opens with a-z (its bytes counted), or with a small letter of two
+// bytes ("город", "était": its code points counted).
+inline bool small_word(std::string_view text, const Token& t, size_t letters) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  const size_t n = t.end - t.begin;
+  if (s[0] >= 'a' && s[0] <= 'z') return n >= letters;
+  if (!opens_with_a_small_letter(s, n)) return false;
+  size_t code_points = 0;
+  for (size_t k = 0; k < n; ++k) code_points += (s[k] & 0xc0) != 0x80 ? 1 : 0;
+  return code_points >= letters;
+}
+
+// The tokens and views of the text being tagged, per thread: tag() fills
+// them, plausible() reads them.
+inline TokenList& tagger_tokens() {
+  thread_local TokenList tokens;
+  return tokens;
+}
+inline ViewList& tagger_views() {
+  thread_local ViewList views;
+  return views;
+}
+
+// Whether token t (or token i) is written in capitals throughout ("SAP", "MOSS"): an
+// acronym or a name in a letterhead, not the everyday word it spells.
+inline bool all_capitals(std::string_view text, const Token& t) {
+  return t.end - t.begin >= 2 &&
+         std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+inline bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) { return all_capitals(text, tokens[i]); }
+
+// Whether token t is digits only ("05557", not "6Sigma").
+inline bool all_digits(std::string_view text, const Token& t) {
+  return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Whether token t holds a digit ("31a", "Ideas42").
+inline bool has_digit(std::string_view text, const Token& t) {
+  return std::any_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Whether token i exists and opens with a digit.
+inline bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
+  return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
+}
+
+// Whether token t is `word` (in small letters), whatever its case.
+inline bool token_is(std::string_view text, const Token& t, std::string_view word) {
+  if (t.end - t.begin != word.size()) return false;
+  for (size_t k = 0; k < word.size(); ++k) {
+    if (kByteView[static_cast<unsigned char>(text[t.begin + k])].lower != static_cast<unsigned char>(word[k])) return false;
+  }
+  return true;
+}
+
+// A few words of two or more small ASCII letters, asked of a token
+// whatever its case: most tokens are turned away by their first two letters
+// and length in one load, as these run for every marked token of a text;
+// the others are compared with the words that open with the same two
+// letters only.
+template <size_t N>
+class WordSet {
+  static_assert(N < 256, "bucket offsets are bytes");
+
+ public:
+  consteval explicit WordSet(std::array<std::string_view, N> words) : words_(words) {
+    std::sort(words_.begin(), words_.end(), [](std::string_view x, std::string_view y) {
+      return pair_index(x[0], x[1]) < pair_index(y[0], y[1]);
+    });
+    for (std::string_view w : words_) lengths_[pair_index(w[0], w[1])] |= uint32_t{1} << w.size();
+    size_t k = 0;
+    for (size_t pair = 0; pair <= 26 * 26; ++pair) {
+      while (k < N && pair_index(words_[k][0], words_[k][1]) < pair) ++k;
+      first_[pair] = static_cast<uint8_t>(k);
+    }
+  }
+  // Whether a word of the set has t's first two letters and length.
+  bool may_contain(std::string_view text, const Token& t) const { return bucket(text, t) < 26 * 26; }
+  bool contains(std::string_view text, const Token& t) const {
+    const size_t pair = bucket(text, t);
+    if (pair == 26 * 26) return false;
+    for (size_t k = first_[pair]; k < first_[pair + 1]; ++k) {
+      if (token_is(text, t, words_[k])) return true;
+    }
+    return false;
+  }
+
+ private:
+  static constexpr size_t pair_index(char a, char b) {
+    return static_cast<size_t>(a - 'a') * 26 + static_cast<size_t>(b - 'a');
+  }
+  // The pair index of t's first two letters when a word of the set opens
+  // with them and has t's length; else 26 * 26.
+  size_t bucket(std::string_view text, const Token& t) const {
+    const size_t length = t.end - t.begin;
+    if (length < 2 || length > 31) return 26 * 26;
+    const uint8_t a = kByteView[static_cast<unsigned char>(text[t.begin])].lower;
+    const uint8_t b = kByteView[static_cast<unsigned char>(text[t.begin + 1])].lower;
+    if (a < 'a' || a > 'z' || b < 'a' || b > 'z') return 26 * 26;
+    const size_t pair = pair_index(static_cast<char>(a), static_cast<char>(b));
+    return ((lengths_[pair] >> length) & 1) != 0 ? pair : 26 * 26;
+  }
+  std::array<std::string_view, N> words_;  // by their first two letters
+  std::array<uint8_t, 26 * 26 + 1> first_{};  // words_[first_[ab], first_[ab + 1]) open with ab
+  std::array<uint32_t, 26 * 26> lengths_{};  // bit k of [ab]: a word of k letters opens with ab
+};
+
+// Words that stand inside no name, place or organisation when written in
+// small letters: pronouns and possessives, helping verbs, question words,
+// "this", "from", "just" ("a 50 year old man who", "arrived at bauru this
+// morning from bahrain", "william had"). None of the dev rows' labelled
+// names holds one. Not "can", "may", "will" (names too), "am" ("Frankfurt
+// am Main"), "he" ("Zheng He").
+constexpr WordSet kNeverInAName(std::array<std::string_view, 52>{
+    "who",   "whom",  "whose", "which",  "what",  "when",  "where", "why",   "how",     "this",  "these",
+    "those", "that",  "from",  "with",   "into",  "onto",  "was",   "were",  "is",      "are",   "been",
+    "being", "has",   "have",  "had",    "would", "could", "should", "might", "must",   "shall", "did",
+    "does",  "not",   "very",  "just",   "also",  "then",  "than",  "because", "while", "if",    "my",
+    "your",  "his",   "our",   "their",  "its",   "we",    "you",   "she"});
+
+// Whether token t is one of kNeverInAName in small letters.
+inline bool never_in_a_name(std::string_view text, const Token& t) {
+  return text[t.begin] >= 'a' && text[t.begin] <= 'z' && kNeverInAName.contains(text, t);
+}
+
+// Words that stand inside names ("Bank of America", "Trinidad and Tobago",
+// "Ivan and Českého odboje 1735") but end none: a value the decoder let run
+// into one ends before it ("St Francis of", "United States and", "Gibbon,
+// The"). In capitals throughout they are abbreviations ("Salem, OR",
+// "Indianapolis, IN"), which end values.
+// (And "a", of one letter, which a WordSet does not hold.)
+constexpr WordSet kNeverLastInAName(std::array<std::string_view, 12>{
+    "of", "and", "or", "the", "in", "at", "to", "for", "on", "by", "with", "from"});
+
+// Whether token t ends no value: one of kNeverLastInAName but in capitals
+// throughout, or "a" after a name (`name`; an address may end in a flat's
+// letter: "apt a").
+inline bool never_last_in_a_name(std::string_view text, const TokenList& tokens, size_t t, bool name) {
+  const Token& token = tokens[t];
+  if (token.end - token.begin == 1) return name && text[token.begin] == 'a';
+  return kNeverLastInAName.contains(text, token) && !all_capitals(text, tokens, t);
+}
+
+// Narrows `span`, over tokens [from, to), to leave out the words that open
+// or end no value: a name, a place or an organisation opens with no word
+// never_in_a_name() ("this morning"), nor ends with one; no value ends with
+// a word never_last_in_a_name() ("St Francis of", "O2, and", "case of"),
+// nor with the marks before such a word. False when nothing is left. A
+// title is left as it is: plausible() asks its last word for a role.
+inline bool trim_function_words(std::string_view text, const TokenList& tokens, PiiSpan& span, size_t& from, size_t& to) {
+  if (span.type == PiiType::kTitle) return true;
+  const bool name =
+      span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization;
+  if (name) {
+    while (from < to && never_in_a_name(text, tokens[from])) ++from;
+  }
+  bool trimmed = false;
+  while (from < to) {
+    const Token& last = tokens[to - 1];
+    if (is_word_byte(static_cast<unsigned char>(text[last.begin]))) {
+      if (!never_last_in_a_name(text, tokens, to - 1, name) && !(name && never_in_a_name(text, last))) break;
+    } else if (!trimmed) {
+      break;
+    }
+    --to;
+    trimmed = true;
+  }
+  if (from == to) return false;
+  span.begin = tokens[from].begin;
+  span.end = std::min(span.end, tokens[to - 1].end);
+  return true;
+}
+
+// The length of the sign of arithmetic or comparison that opens at byte
+// `at`: "=", "^", "×", "÷", "±", one of U+2200-U+22FF ("−", "≤", "≡",
+// "∘"; not the three like Greek capitals), or a bullet ("•") between two
+// numbers ("7 • 11"; not between the lines of a letterhead, "Main Street •
+// Springfield"); 0 for none.
+inline size_t math_sign_length(std::string_view text, size_t at) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  if (s[at] == '=' || s[at] == '^') return 1;
+  const bool times_or_divided = s[at] == 0xc3 && at + 1 < n && (s[at + 1] == 0x97 || s[at + 1] == 0xb7);
+  if (times_or_divided || (s[at] == 0xc2 && at + 1 < n && s[at + 1] == 0xb1)) return 2;
+  if (at + 2 >= n || s[at] != 0xe2) return 0;
+  if (s[at + 1] >= 0x88 && s[at + 1] <= 0x8b && (s[at + 2] & 0xc0) == 0x80) {
+    // Not "∆", "∏" and "∑", written for the Greek capitals ("μελα∆εια").
+    const bool greek_like = s[at + 1] == 0x88 && (s[at + 2] == 0x86 || s[at + 2] == 0x8f || s[at + 2] == 0x91);
+    return greek_like ? 0 : 3;
+  }
+  if (s[at + 1] != 0x80 || s[at + 2] != 0xa2) return 0;
+  size_t before = at, after = at + 3;
+  while (before > 0 && (s[before - 1] == ' ' || s[before - 1] == '\t')) --before;
+  while (after < n && (s[after] == ' ' || s[after] == '\t')) ++after;
+  const bool digit_before = before > 0 && s[before - 1] >= '0' && s[before - 1] <= '9';
+  return digit_before && after < n && s[after] >= '0' && s[after] <= '9' ? 3 : 0;
+}
+
+// Whether a sign of arithmetic (math_sign_length()) stands inside `span` or
+// next to it, blanks apart: a sum or an equation ("(6 × 5) × 10^2", "t ÷ 8
+// =", "7 • 11 • 13"), not an address.
+inline bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
+  auto blank = [&](size_t k) { return text[k] == ' ' || text[k] == '\t' || text[k] == '\n'; };
+  size_t before = span.begin, after = span.end;
+  while (before > 0 && blank(before - 1)) --before;
+  while (after < text.size() && blank(after)) ++after;
+  for (size_t length = 1; length <= 3 && length <= before; ++length) {
+    if (math_sign_length(text, before - length) == length) return true;
+  }
+  for (size_t k = span.begin; k < span.end; ++k) {
+    if (math_sign_length(text, k) > 0) return true;
+  }
+  return after < text.size() && math_sign_length(text, after) > 0;
+}
+
+// Whether token `from` is digits and an era follows it, in capitals, its
+// stops or not ("1500 C.E.", "600 BCE", "44 B.C.", "800 AD"), and tokens
+// [from, to) hold no more than these: a year, not an address.
+inline bool year_of_an_era(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+  if (to - from < 2 || !all_digits(text, tokens[from])) return false;
+  std::string era;
+  size_t t = from + 1;
+  for (; t < tokens.size() && !tokens[t].newline_before; ++t) {
+    const std::string_view token = text.substr(tokens[t].begin, tokens[t].end - tokens[t].begin);
+    const bool touching = t == from + 1 || tokens[t].begin == tokens[t - 1].end;
+    if (!touching) break;
+    if (token == ".") continue;
+    if (era.size() + token.size() > 3 ||
+        !std::all_of(token.begin(), token.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+      break;
+    }
+    era += token;
+  }
+  return to <= t && (era == "BC" || era == "BCE" || era == "AD" || era == "CE");
+}
+
+// Whether tokens [from, to) are words, then years (1000-2099) after "(", a
+// comma or "ca.", and no other numbers: names and a date, as a citation
+// writes them ("Esman (1972", "Queen Victoria, 1839", "Mecca and
+// Jerusalem, ca. 1185"), not an address. No labelled address of the dev
+// rows has such a number.
+inline bool dated_names(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+  bool years = false;
+  for (size_t t = from; t < to; ++t) {
+    const char first = text[tokens[t].begin];
+    if (first < '0' || first > '9') continue;
+    if (t == from || tokens[t].end - tokens[t].begin != 4 || !all_digits(text, tokens[t])) return false;
+    int year = 0;
+    for (uint32_t b = tokens[t].begin; b < tokens[t].end; ++b) year = year * 10 + (text[b] - '0');
+    const std::string_view before = text.substr(tokens[t - 1].begin, tokens[t - 1].end - tokens[t - 1].begin);
+    const bool after_a_mark =
+        before == "(" || before == "," || (before == "." && t >= 2 && token_is(text, tokens[t - 2], "ca"));
+    if (year < 1000 || year > 2099 || !after_a_mark) return false;
+    years = true;
+  }
+  return years;
+}
+
+// Whether token i may continue a span of `type` that covers token i - 1
+// (i > 0): no span but an address runs across a line break, and none runs
+// past the end of a sentence ("?", "!", or a "." that does not close an
+// abbreviation of at most three letters such as "Dr." or "Apt."). In text
+// with capitals (`mixed`), a name, a place or an organisation does not run
+// into a small word of four letters or more ("George wants", "My name");
+// "van", "de la", "of" may stand inside. Nor does an address run into such
+// a word when `ends_an_address()` (tag(): not a street word, so not
+// "corner" or "lane", and either an everyday word, "Elm Street last night",
+// or one before no house number, "RR commenter Trevor", not "Trg revolucije
+// 12"); it is asked only of such a word. In any text, a name, a place or
+// an organisation does not run into a word never_in_a_name() ("man who",
+// "bauru this morning").
+template <typename EndsAnAddress>
+inline bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
+                  EndsAnAddress ends_an_address) {
+  if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
+  const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
+  if (name && never_in_a_name(text, tokens[i])) return false;
+  if (mixed && small_word(text, tokens[i], 4) && (name || (type == PiiType::kStreetAddress && ends_an_address()))) {
+    return false;
+  }
+  const Token& before = tokens[i - 1];
+  if (before.end - before.begin != 1) return true;
+  const char mark = text[before.begin];
+  if (mark == '?' || mark == '!') return false;
+  if (mark != '.') return true;
+  return closes_a_short_word(tokens, i - 1) && is_word_byte(static_cast<unsigned char>(text[tokens[i - 2].begin]));
+}
+
+// Everyday abbreviations, written in capitals as names of bodies are
+// ("block my card ASAP", "money from an ATM"): alone, no one's name, place
+// or company.
+constexpr WordSet kAbbreviations(std::array<std::string_view, 19>{
+    "asap", "atm", "atms", "btw", "diy", "faq", "faqs", "fyi", "gps", "imho", "imo", "lol", "omg", "pdf", "rsvp",
+    "sms", "tba", "tbd", "usb"});
+// Units of measure after a number: a quantity, not a house number before
+// its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
+// are no word of a street either.
+constexpr WordSet kUnitsOfMeasure(std::array<std::string_view, 44>{
+    "hz", "khz", "mhz", "ghz", "nm", "mm", "cm", "km", "mi", "ft", "kg", "mg", "lb", "lbs", "oz", "ml", "mol",
+    "kj", "kcal", "cal", "ev", "kev", "mev", "pm", "kv", "mv", "ma", "kw", "mw", "kwh", "pa", "kpa", "atm", "psi",
+    "db", "ms", "ns", "mph", "kph", "rpm", "kb", "mb", "gb", "tb"});
+
+// Whether tokens k and k + 1 are a quantity: digits, then a unit of measure
+// on their line ("59 kg", "120/80 mm").
+inline bool quantity_at(std::string_view text, const TokenList& tokens, size_t k) {
+  return k + 1 < tokens.size() && all_digits(text, tokens[k]) && !tokens[k + 1].newline_before &&
+         kUnitsOfMeasure.contains(text, tokens[k + 1]);
+}
+
+// "my", "her", ...: before a relative, who is then named ("my son Mali").
+constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
+
+// Verbs of speech: "said", "shouted".
+constexpr std::array<std::string_view, 18> kSpeechVerbWords = {
+    "said", "says", "shouted", "asked", "asks", "replied", "replies", "told", "tells", "wrote", "writes", "yelled",
+    "whispered", "answered", "explained", "screamed", "cried", "added"};
+constexpr WordSet kSpeechVerbs(kSpeechVerbWords);
+
+// Relatives, partners and friends: "son", "wife", "boss".
+constexpr std::array<std::string_view, 32> kRelativeWords = {
+    "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
+    "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
+    "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
+    "fiance", "fiancee"};
+constexpr WordSet kRelatives(kRelativeWords);
+
+template <size_t A, size_t B>
+consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,
+                                                      const std::array<std::string_view, B>& b) {
+  std::array<std::string_view, A + B> out;
+  std::copy(a.begin(), a.end(), out.begin());
+  std::copy(b.begin(), b.end(), out.begin() + A);
+  return out;
+}
+
+// Verbs of giving and showing, whose receiver, named before "his", "her"
+// or "their", is a person: "had given Selam his address", "sent Anna her
+// keys". ("told" and "asked" are verbs of speech.)
+constexpr std::array<std::string_view, 18> kGiveVerbWords = {
+    "gave",  "given", "give",  "gives", "giving", "sent",  "send",    "sends",  "showed",
+    "shown", "show",  "shows", "handed", "hand",  "offered", "lent", "promised", "paid"};
+constexpr WordSet kGiveVerbs(kGiveVerbWords);
+// "his", "her", "their": a possessive of persons after the receiver.
+constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
+
+// The words next to a name that introduce it: the verbs of speech and of
+// giving, the relatives, "is" (of "name is"), "name's" and "starring". A
+// token that none of them may be (by its first two letters and length)
+// needs no closer look.
+constexpr WordSet kNameCues(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
+                                   std::array<std::string_view, 3>{"is", "name's", "starring"}));
+
+// Greetings that open a letter or a message: "Hi Anna,".
+constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
+
+// Nouns that end the names of companies and bodies as their suffixes do
+// ("Rand Corporation", "Ceiba Solutions", "Kroll Bond Ratings Agency"):
+// no person's or place's name ends in one.
+constexpr std::array<std::string_view, 22> kOrganisationNounWords = {
+    "corporation", "incorporated", "company", "agency", "technologies", "solutions", "services", "networks",
+    "international", "insurance", "consulting", "associates", "partners", "holdings", "industries", "enterprises",
+    "ventures", "laboratories", "pharmaceuticals", "logistics", "analytics", "robotics"};
+constexpr WordSet kOrganisationNouns(kOrganisationNounWords);
+constexpr size_t kShortestOrganisationNoun =
+    std::ranges::min(kOrganisationNounWords, {}, &std::string_view::size).size();  // "agency"
+
+// Articles and possessives of two letters or more that open a noun
+// phrase: "The State Farm Insurance office".
+constexpr WordSet kDeterminers(std::array<std::string_view, 10>{"the", "an", "our", "their", "his", "her", "its", "my",
+                                                                "your", "this"});
+
+// The words that open a request or a question after a name and a comma at
+// the start of a line: "Anna, can I ...", "Bob, please ...".
+constexpr WordSet kAfterVocatives(std::array<std::string_view, 17>{
+    "can", "could", "would", "will", "please", "you", "do", "are", "thanks", "thank", "we", "how", "what", "did",
+    "have", "let", "i'm"});
+
+// Whether token i opens a sentence: the text's first, or after "! ", "? "
+// or a ". " that closes no abbreviation of three letters at most ("m.
+// portaliou street", "Dr. Smith").
+inline bool opens_a_sentence(std::string_view text, const TokenList& tokens, size_t i) {
+  if (i == 0) return true;
+  const Token& before = tokens[i - 1];
+  const char stop = text[before.begin];
+  if (before.end - before.begin != 1 || (stop != '.' && stop != '!' && stop != '?') || before.end == tokens[i].begin) {
+    return false;
+  }
+  return stop != '.' || !closes_a_short_word(tokens, i - 1);
+}
+
+inline bool letter_label(std::string_view text, const TokenList& tokens, size_t i);
+
+// Whether token i, an everyday word that opens a sentence, a line or an
+// answer choice ("C. May be"), comes before a pronoun ("Will my account
+// stay active?", "May I", "Could you"), or before "be" or "not" ("May be
+// associated with", "Will not"): a verb or a question word, even where a
+// name list knows it ("Will"). Of 180 such words in the dev rows none is
+// labelled.
+inline bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_t i) {
+  if (i + 1 >= tokens.size() || tokens[i + 1].end - tokens[i + 1].begin > 5) return false;
+  const bool opens_a_choice = i >= 2 && letter_label(text, tokens, i - 2);
+  if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i) && !opens_a_choice) return false;
+  for (std::string_view pronoun : {"i", "me", "my", "you", "your", "he", "his", "she", "her", "it", "its", "we", "us",
+                                   "our", "they", "them", "their", "this", "that", "these", "those", "be", "not"}) {
+    if (token_is(text, tokens[i + 1], pronoun)) return true;
+  }
+  return false;
+}
+
+// Whether token `last` may be the last word of a place's cue by its length
+// and first letter: "of", "in", "to", "city", "town", "from", "village".
+// Most tokens are none.
+inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
+  const size_t n = last.end - last.begin;
+  const auto c = static_cast<unsigned char>(text[last.begin] | 0x20);
+  return (n == 2 && (c == 'o' || c == 'i' || c == 't')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) ||
+         (n == 7 && c == 'v');
+}
+
+// Whether the words right before token `from`, on its line, say that a
+// place follows: "city", "town" or "village", maybe then "of" ("home city
+// Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
+// in", "raised in", "arrived in", "originally from", "moved here from",
+// "moved from", "moved to" (or "move", "moving", "relocated", "relocate",
+// "relocating"), "flew to", "traveled to", "travelled to", "trip to",
+// "flight to".
+inline bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t from) {
+  if (from == 0 || tokens[from].newline_before || !may_end_a_place_cue(text, tokens[from - 1])) return false;
+  // Whether token k is `w`, on one line with the token after it.
+  auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w) && !tokens[k + 1].newline_before; };
+  auto settlement = [&](size_t k) { return is(k, "city") || is(k, "town") || is(k, "village"); };
+  size_t k = from - 1;
+  if (settlement(k)) return true;
+  if (is(k, "of")) return k > 0 && settlement(k - 1);
+  if (is(k, "in")) {
+    if (k == 0) return false;
+    --k;
+    return is(k, "born") || is(k, "lives") || is(k, "raised") || is(k, "arrived") ||
+           (k > 0 && is(k, "up") && is(k - 1, "grew"));
+  }
+  if (is(k, "from")) {
+    if (k == 0) return false;
+    --k;
+    return is(k, "originally") || is(k, "moved") || (k > 0 && is(k, "here") && is(k - 1, "moved"));
+  }
+  if (is(k, "to")) {
+    if (k == 0) return false;
+    --k;
+    return is(k, "moved") || is(k, "move") || is(k, "moving") || is(k, "relocated") || is(k, "relocate") ||
+           is(k, "relocating") || is(k, "flew") || is(k, "traveled") || is(k, "travelled") || is(k, "trip") ||
+           is(k, "flight");
+  }
+  return false;
+}
+
+// Nouns of a company's premises or people: "office", "store", "staff", ...
+// ("the Apple store", "the Xignite office").
+constexpr WordSet kCompanyPlaceNouns(std::array<std::string_view, 12>{
+    "office", "offices", "headquarters", "store", "stores", "branch", "staff", "employees", "factory", "warehouse",
+    "subsidiary", "shareholders"});
+
+// Whether token t is one of kCompanyPlaceNouns.
+inline bool names_a_company_place(std::string_view text, const Token& t) { return kCompanyPlaceNouns.contains(text, t); }
+
+// Whether the token "the" (either case) and one space stand right before
+// byte `at`: read from the text, without looking the tokens up. (An
+// apostrophe between word bytes would join "the" to the word before:
+// "o'the".)
+inline bool follows_the(std::string_view text, size_t at) {
+  if (at < 4 || text[at - 1] != ' ' || (text[at - 4] | 0x20) != 't' || (text[at - 3] | 0x20) != 'h' ||
+      (text[at - 2] | 0x20) != 'e') {
+    return false;
+  }
+  if (at == 4) return true;
+  const auto before = static_cast<unsigned char>(text[at - 5]);
+  return !is_word_byte(before) && !(before == '\'' && at > 5 && is_word_byte(static_cast<unsigned char>(text[at - 6])));
+}
+
+// Whether token i, a capitalised everyday word, names an organisation by
+// the "the" before it and the noun after it ("The Sap office is at", "the
+// Apple store"), one space apart. A possessive ("the President's staff")
+// is someone's.
+inline bool names_an_organisation(std::string_view text, const TokenList& tokens, size_t i) {
+  if (i == 0 || i + 1 >= tokens.size() || text[tokens[i].begin] < 'A' || text[tokens[i].begin] > 'Z') return false;
+  const Token &word = tokens[i], &noun = tokens[i + 1];
+  if (word.end + 1 != noun.begin || text[word.end] != ' ' || !follows_the(text, word.begin)) return false;
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + word.begin;
+  if (possessive_stem(b, word.end - word.begin) != word.end - word.begin) return false;
+  return names_a_company_place(text, noun);
+}
+
+// Whether a number opens one of the three words after token i on its line
+// (among its next eight tokens): the number of the street that token i may
+// be part of.
+inline bool number_ahead(std::string_view text, const TokenList& tokens, size_t i) {
+  size_t words = 0;
+  const size_t end = std::min(tokens.size(), i + 9);
+  for (size_t j = i + 1; j < end && !tokens[j].newline_before && words < 3; ++j) {
+    const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+    if (c >= '0' && c <= '9') return true;
+    words += is_word_byte(c) ? 1 : 0;
+  }
+  return false;
+}
+
+// Whether a blank line stands between token j - 1 and token j (j > 0).
+inline bool blank_line_before(std::string_view text, const TokenList& tokens, size_t j) {
+  return text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos;
+}
+
+// The first token of each token's line, from a table built when first
+// asked: a pass that asks it for each of many addresses on one long line
+// walks the line once, not once per address. One at a time in a thread:
+// the table is the thread's.
+class LineStarts {
+ public:
+  explicit LineStarts(const TokenList& tokens) : tokens_(tokens) {}
+  size_t of(size_t j) {
+    thread_local std::vector<uint32_t> line_of;
+    if (!built_) {
+      line_of.resize(tokens_.size());
+      uint32_t line = 0;
+      for (size_t t = 0; t < tokens_.size(); ++t) {
+        if (tokens_[t].newline_before) line = static_cast<uint32_t>(t);
+        line_of[t] = line;
+      }
+      built_ = true;
+    }
+    return line_of[j];
+  }
+
+ private:
+  const TokenList& tokens_;
+  bool built_ = false;
+};
+
+// The first word token in [j, end), past the marks that open a line ("> ",
+// ", "); end when there is none.
+inline size_t first_word_from(std::string_view text, const TokenList& tokens, size_t j, size_t end) {
+  while (j < end && !is_word_byte(static_cast<unsigned char>(text[tokens[j].begin]))) ++j;
+  return j;
+}
+
+// Per thread, for the text being tagged: for each token, 1 + the index in
+// tag()'s `out` of the first span that overlaps it, 0 for none, once a pass
+// after decoding asks about a text with many spans (see span_over()).
+struct SpanCover {
+  std::vector<uint32_t> first_span;
+  bool built = false;
+};
+inline SpanCover& tagger_cover() {
+  thread_local SpanCover cover;
+  return cover;
+}
+
+// Notes out[k] over the tokens it overlaps that no earlier span covers.
+inline void cover_span(const std::vector<PiiSpan>& out, size_t k) {
+  const TokenList& tokens = tagger_tokens();
+  std::vector<uint32_t>& first_span = tagger_cover().first_span;
+  auto t = std::partition_point(tokens.begin(), tokens.end(), [&](const Token& x) { return x.end <= out[k].begin; });
+  for (; t != tokens.end() && t->begin < out[k].end; ++t) {
+    uint32_t& c = first_span[static_cast<size_t>(t - tokens.begin())];
+    if (c == 0) c = static_cast<uint32_t>(k + 1);
+  }
+}
+
+// Forgets the cover: `out` changed order, or a new text is tagged.
+inline void reset_cover() { tagger_cover().built = false; }
+
+// Sorts out[first...] by begin: the passes after decoding add spans out of
+// order.
+inline void sort_by_begin(std::vector<PiiSpan>& out, size_t first) {
+  std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
+            [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+}
+
+// Appends `span` to `out`, and to the cover if there is one.
+inline void add_span(std::vector<PiiSpan>& out, const PiiSpan& span) {
+  out.push_back(span);
+  if (tagger_cover().built) cover_span(out, out.size() - 1);
+}
+
+// Sets out[k] to `span`, and the cover if there is one: the span's new
+// tokens are added to it; where the span gives up tokens, it is rebuilt
+// when next asked.
+inline void set_span(std::vector<PiiSpan>& out, size_t k, const PiiSpan& span) {
+  const bool gives_up = span.begin > out[k].begin || span.end < out[k].end;
+  out[k] = span;
+  if (gives_up) {
+    reset_cover();
+  } else if (tagger_cover().built) {
+    cover_span(out, k);
+  }
+}
+
+// The index of the first token that begins at or after byte `at`. A
+// binary search whose steps choose without a branch: the passes after
+// decoding ask it of every span, and a branch would be mispredicted on
+// about every other step.
+inline size_t first_token_from(const TokenList& tokens, uint32_t at) {
+  if (tokens.empty()) return 0;
+  const Token* base = tokens.data();
+  for (size_t n = tokens.size(); n > 1;) {
+    const size_t half = n / 2;
+    base += half & (size_t{0} - static_cast<size_t>(base[half - 1].begin < at));  // a mask: GCC makes `? :` a branch
+    n -= half;
+  }
+  return static_cast<size_t>(base - tokens.data()) + (base->begin < at ? 1 : 0);
+}
+
+// The first span of `out` that overlaps token j, or out.size(). A few
+// spans are read through; past that the cover is built once, so that a
+// long text with many spans costs its passes linear time, not quadratic.
+inline size_t span_over(const std::vector<PiiSpan>& out, size_t j) {
+  constexpr size_t kReadThrough = 16;
+  if (out.size() <= kReadThrough) {
+    const Token& t = tagger_tokens()[j];
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (out[k].begin < t.end && t.begin < out[k].end) return k;
+    }
+    return out.size();
+  }
+  SpanCover& cover = tagger_cover();
+  if (!cover.built) {
+    cover.first_span.assign(tagger_tokens().size(), 0);
+    cover.built = true;
+    for (size_t k = 0; k < out.size(); ++k) cover_span(out, k);
+  }
+  const uint32_t c = cover.first_span[j];
+  return c == 0 ? out.size() : c - 1;
+}
+
+// Adds each of `spans` (one token each, in order) over which no span of
+// `out` lies; out[first...] stays in order of begin.
+inline void add_uncovered(std::vector<PiiSpan>& out, size_t first, std::span<const PiiSpan> spans) {
+  if (spans.empty()) return;
+  reset_cover();
+  const TokenList& tokens = tagger_tokens();
+  const size_t before = out.size();
+  for (const PiiSpan& span : spans) {
+    const size_t j = first_token_from(tokens, span.begin);
+    if (span_over(out, j) == out.size()) add_span(out, span);
+  }
+  if (out.size() > before) sort_by_begin(out, first);
+  reset_cover();
+}
+
+// Whether out[k] is a place or organisation of this tagging (k >= first)
+// over exactly [begin, end): the words the post-passes find a name in
+// become one.
+inline bool own_place_or_organisation(const std::vector<PiiSpan>& out, size_t k, size_t first, uint32_t begin, uint32_t end) {
+  return k >= first && k < out.size() && out[k].begin == begin && out[k].end == end &&
+         (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization);
+}
+
+// Whether tokens [from, to) of one line are a unit alone: a word opening
+// with a letter A-Z (either case), then maybe its stop, then maybe a number
+// ("Apt. 434", "Suite 683", "Suite"), and nothing more.
+inline bool unit_alone(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+  if (from >= to || to > tokens.size()) return false;
+  const auto letter = static_cast<unsigned char>(text[tokens[from].begin] | 0x20);
+  if (letter < 'a' || letter > 'z') return false;
+  size_t k = from + 1;
+  if (k < to && token_is(text, tokens[k], ".")) ++k;
+  if (k < to && !tokens[k].newline_before && all_digits(text, tokens[k])) ++k;
+  return k == to;
+}
+
+// Whether `span` follows a name on its line with only spaces between, or
+// a unit alone, whether or not a span covers it: "Mrs. Diana Weöres Apt.
+// 434 40 Rue ...", "Dr. Stacy Jónasdóttir Suite 683 11 Brucknerweg 141"
+// (the structured detectors find "Suite 683"; the tagger's address may
+// open at 683, and then opens with two numbers). `before`: the span before
+// `span`, `before2` the one before that, where there are.
+inline bool after_a_name_on_its_line(std::string_view text, const PiiSpan* before, const PiiSpan* before2, const PiiSpan& span) {
+  const TokenList& tokens = tagger_tokens();
+  const PiiSpan* name = before != nullptr && before->type == PiiType::kStreetAddress ? before2 : before;  // past a unit's own span
+  if (name == nullptr || name->type != PiiType::kPerson || name->end >= span.begin) return false;
+  const size_t from = first_token_from(tokens, name->end), to = first_token_from(tokens, span.begin);
+  if (from == to) return text.substr(name->end, span.begin - name->end).find_first_not_of(' ') == std::string_view::npos;
+  if (to >= tokens.size() || tokens[from].newline_before || tokens[to].newline_before || text[name->end] != ' ' ||
+      text[span.begin - 1] != ' ' || !unit_alone(text, tokens, from, to)) {
+    return false;
+  }
+  // A word alone ("at 5 Trg", "scored 18 points") is a unit only before
+  // its number and the building's, both in the span.
+  const bool numbered = all_digits(text, tokens[to - 1]);
+  return numbered || (to + 1 < tokens.size() && all_digits(text, tokens[to]) && all_digits(text, tokens[to + 1]) &&
+                      tokens[to + 1].begin < span.end);
+}
+
+// The same of out[s] among the spans of this tagging, out[first...].
+inline bool after_a_name_on_its_line(std::string_view text, const std::vector<PiiSpan>& out, size_t s, size_t first) {
+  return after_a_name_on_its_line(text, s > first ? &out[s - 1] : nullptr, s > first + 1 ? &out[s - 2] : nullptr, out[s]);
+}
+
+// Whether `next`, after the address `joined`, may join it: a place; an
+// address that is a postcode alone or opens with no number ("Apt. 328",
+// "Dašická 688" after its house number "60"); or a street after a house
+// number alone, a space apart. Not the next address of a list ("12 Novak
+// Street, Graz, 13 Novak Street").
+inline bool continues_an_address(std::string_view text, const TokenList& tokens, const PiiSpan& joined, const PiiSpan& next) {
+  if (next.type == PiiType::kLocation) return true;
+  if (next.type != PiiType::kStreetAddress) return false;
+  const size_t j = first_token_from(tokens, next.begin);
+  if (j == tokens.size() || !is_number(text, tokens, j) || tokens[j].end == next.end) return true;
+  const size_t h = first_token_from(tokens, joined.begin);
+  return tokens[h].end == joined.end && all_digits(text, tokens[h]) && next.begin == joined.end + 1;
+}
+
+// Whether `word` is a personal pronoun with a contraction ("I'm", "You've",
+// "They're"): no name, place or organisation.
+inline bool pronoun_contraction(std::string_view word) {
+  const size_t apostrophe = word.find('\'');
+  if (apostrophe == std::string_view::npos) return false;
+  auto is = [](std::string_view w, std::string_view lower) {
+    return w.size() == lower.size() && std::equal(w.begin(), w.end(), lower.begin(), [](char a, char b) { return (a | 0x20) == b; });
+  };
+  const std::string_view pronoun = word.substr(0, apostrophe), ending = word.substr(apostrophe + 1);
+  const bool a_pronoun = is(pronoun, "i") || is(pronoun, "you") || is(pronoun, "we") || is(pronoun, "they") ||
+                         is(pronoun, "he") || is(pronoun, "she") || is(pronoun, "it");
+  return a_pronoun && (is(ending, "m") || is(ending, "ll") || is(ending, "ve") || is(ending, "d") || is(ending, "re") ||
+                       is(ending, "s"));
+}
+
+// Whether token i, in text without capitals, opens_a_sentence() with a
+// word of three letters or more that no list knows, one space before an
+// everyday word: the sentence's subject, a name or an organisation ("oles
+// shouted at samantha", "recargo is the brainchild of ..."). 8 of 9 such
+// words in the dev rows are labelled; one of the 12,240 dev prompts has one
+// ("sastavi mi pesmu").
+inline bool unknown_subject(std::string_view text, const TokenList& tokens, size_t i, std::span<const TokenView> views,
+                     uint16_t common) {
+  const Token& t = tokens[i];
+  if (i + 1 >= tokens.size() || t.end - t.begin < 3 || views[i].gazetteer.full != 0) return false;
+  if (!opens_a_sentence(text, tokens, i)) return false;
+  for (uint32_t k = t.begin; k < t.end; ++k) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (!(c >= 'a' && c <= 'z') && c < 0x80) return false;
+  }
+  const Token& next = tokens[i + 1];
+  return next.begin == t.end + 1 && text[t.end] == ' ' && next.end - next.begin >= 2 &&
+         (views[i + 1].gazetteer.full & common) != 0;
+}
+
+// Languages, most of them also a nationality's word ("French", "Japanese"),
+// and the words that show a language used: nouns of language after it
+// ("the English translation", "a Japanese word"); before it a preposition
+// or a verb of speaking, learning or translating ("answer in French",
+// "translate it into German", "speak Spanish"), where the language ends the
+// clause or a small word follows ("in English and Spanish", "from english
+// to german").
+constexpr WordSet kLanguages(std::array<std::string_view, 52>{
+    "english", "french", "german", "spanish", "italian", "portuguese", "dutch", "russian", "chinese", "mandarin",
+    "cantonese", "japanese", "korean", "arabic", "hebrew", "hindi", "urdu", "bengali", "punjabi", "tamil",
+    "persian", "farsi", "turkish", "greek", "latin", "polish", "czech", "slovak", "hungarian", "romanian",
+    "bulgarian", "serbian", "croatian", "ukrainian", "swedish", "norwegian", "danish", "finnish", "icelandic",
+    "estonian", "latvian", "lithuanian", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili",
+    "welsh", "irish", "catalan", "esperanto"});
+constexpr WordSet kLanguageNouns(std::array<std::string_view, 40>{
+    "word", "words", "translation", "translations", "translator", "interpretation", "text", "texts", "sentence",
+    "sentences", "language", "grammar", "version", "phrase", "phrases", "term", "terms", "vocabulary",
+    "pronunciation", "spelling", "dictionary", "alphabet", "characters", "letters", "subtitles", "verb", "verbs",
+    "noun", "nouns", "idiom", "idioms", "proverb", "proverbs", "equivalent", "synonym", "synonyms", "accent",
+    "dialect", "slang", "transcription"});
+constexpr WordSet kLanguageCues(std::array<std::string_view, 18>{
+    "in", "into", "to", "from", "speak", "speaks", "spoke", "speaking", "spoken", "learn", "learns", "learning",
+    "learned", "learnt", "translate", "translates", "translated", "translating"});
+constexpr WordSet kAfterALanguage(std::array<std::string_view, 16>{
+    "and", "or", "please", "about", "with", "without", "for", "instead", "only", "too", "as", "but", "then", "if",
+    "to", "fluently"});
+
+// Whether token i names a language in use (kLanguages and the cues above):
+// no one's nationality, and no name or place.
+inline bool names_a_language(std::string_view text, const TokenList& tokens, size_t i) {
+  if (!kLanguages.contains(text, tokens[i])) return false;
+  const bool next_on_line = i + 1 < tokens.size() && !tokens[i + 1].newline_before;
+  if (next_on_line && kLanguageNouns.contains(text, tokens[i + 1])) return true;
+  if (i == 0 || tokens[i].newline_before || !kLanguageCues.contains(text, tokens[i - 1])) return false;
+  return !next_on_line || !is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin])) ||
+         kAfterALanguage.contains(text, tokens[i + 1]);
+}
+
+// Whether token t joins two numbers of a list, a range or a sum: "and",
+// "or", "to", ",", "-", "+", "&" or "×".
+inline bool joins_numbers(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  return token_is(text, t, "and") || token_is(text, t, "or") || token_is(text, t, "to") || w == "," || w == "-" ||
+         w == "+" || w == "&" || w == "\xc3\x97";
+}
+
+// Continents and regions of the world, and the words before "America" that
+// name one ("North America"): places (finish_span(), type_continents()).
+// "Asia" and "America" are first names too.
+constexpr WordSet kRegions(std::array<std::string_view, 17>{
+    "europe", "africa", "antarctica", "oceania", "eurasia", "americas", "caribbean", "balkans", "scandinavia",
+    "siberia", "mesoamerica", "polynesia", "melanesia", "micronesia", "arctic", "asia", "america"});
+constexpr WordSet kRegionsOfAmerica(std::array<std::string_view, 4>{"north", "south", "central", "latin"});
+// The words that name a part of a continent before it: "East Asia",
+// "Sub-Saharan Africa", "SE Asia" (type_continents()).
+constexpr WordSet kPartsOfAContinent(std::array<std::string_view, 24>{
+    "north", "south", "east", "west", "central", "latin", "northern", "southern", "eastern", "western",
+    "northeast", "northwest", "southeast", "southwest", "northeastern", "northwestern", "southeastern",
+    "southwestern", "sub", "saharan", "ne", "nw", "se", "sw"});
+
+// Whether a job title may end in token t: a word naming who does something
+// ("manager", "clerk", "surgeon", "technologist", "representative"), not a
+// thing ("Takuda novel", "Thai place"); or a title's stop ("Dr.").
+inline bool names_a_role(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  if (w == ".") return true;
+  auto ends_with = [&](std::string_view suffix) {
+    if (w.size() < suffix.size() + 2) return false;
+    for (size_t k = 0; k < suffix.size(); ++k) {
+      if ((w[w.size() - suffix.size() + k] | 0x20) != suffix[k]) return false;
+    }
+    return true;
+  };
+  if (ends_with("ment")) return false;  // "government", "department": "-ent" is a doer's ("agent")
+  for (std::string_view suffix : {"er", "or", "ist", "ian", "ant", "ent", "man", "men", "ive", "eon", "erk"}) {
+    if (ends_with(suffix)) return true;
+  }
+  return false;
+}
+
+// Whether token i is a capital letter alone that labels or is a small word
+// rather than a name's initial: an answer choice ("B)"; "A." or "C:" at the
+// start of a line, of the text or after "?" or ":", before a space; "A" in
+// quotes), or a letter before a small word ("I am", "A man"). "J. Smith" in
+// a sentence, "P.O. Box" and "R Cortinhas" (R for Rua) are initials.
+inline bool letter_label(std::string_view text, const TokenList& tokens, size_t i) {
+  const Token& t = tokens[i];
+  if (t.end - t.begin != 1 || text[t.begin] < 'A' || text[t.begin] > 'Z' || i + 1 >= tokens.size()) return false;
+  const Token& next = tokens[i + 1];
+  const char c = text[next.begin];
+  if (next.end - next.begin == 1 && c == ')') return true;
+  if (next.end - next.begin == 1 && (c == '"' || c == '\'') && i > 0 && tokens[i - 1].end - tokens[i - 1].begin == 1 &&
+      text[tokens[i - 1].begin] == c) {
+    return true;
+  }
+  if (next.end - next.begin == 1 && (c == '.' || c == ':')) {
+    const bool spaced = i + 2 >= tokens.size() || tokens[i + 2].begin > next.end;
+    const bool opens = i == 0 || t.newline_before ||
+                       (tokens[i - 1].end - tokens[i - 1].begin == 1 &&
+                        (text[tokens[i - 1].begin] == '?' || text[tokens[i - 1].begin] == ':'));
+    return spaced && opens;
+  }
+  return !next.marked && is_word_byte(static_cast<unsigned char>(c));
+}
+
+// The gazetteer categories whose names start with `prefix`: "street" (street
+// names and suffixes) and "common" (everyday words) mean something to
+// plausible(), "company" (company suffixes) to finish_span().
+inline uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
+  uint16_t mask = 0;
+  for (size_t c = 0; c < g.categories().size(); ++c) {
+    if (g.categories()[c].starts_with(prefix)) mask = static_cast<uint16_t>(mask | (1u << c));
+  }
+  return mask;
+}
+
+// Whether `text` holds a capital letter: A-Z, or one of Latin-1, Greek or
+// Cyrillic ("Расскажи", "Ωραία"), whose words the tagger reads as it reads
+// English ones; text in those scripts without an A-Z is no lower-case text
+// (where every word is scored and may open a name).
+inline bool mixed_case(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t k = 0; k < text.size(); ++k) {
+    if ((s[k] >= 'A' && s[k] <= 'Z') || pii_tokens::opens_with_a_capital_letter(s + k, text.size() - k)) return true;
+  }
+  return false;
+}
+
+// Whether a word list of this category names places: "city", "country",
+
+
+// The code point that starts at byte k of `s` (k < s.size()) and its length
+// in bytes; a byte that starts no whole UTF-8 sequence reads as U+FFFD, one
+// byte long.
+struct CodePoint {
+  uint32_t value;
+  size_t length;
+};
+inline CodePoint code_point_at(std::string_view s, size_t k) {
+  const auto c = static_cast<unsigned char>(s[k]);
+  if (c < 0x80) return {c, 1};
+  const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+  if (n == 1 || k + n > s.size()) return {0xfffd, 1};
+  uint32_t cp = c & (0x7f >> n);
+  for (size_t b = 1; b < n; ++b) cp = cp << 6 | (static_cast<unsigned char>(s[k + b]) & 0x3f);
+  return {cp, n};
+}
+
+// Whether `s` opens with a capital letter: A-Z, or a letter of the Latin,
+// Greek or Cyrillic blocks (two UTF-8 bytes: "Änggårda", "Ηρώων"), which
+// street names write capitalised; not a sign ("•", "–", "÷") nor a CJK
+// character.
+inline bool opens_with_a_capital(std::string_view s) {
+  if (s.empty()) return false;
+  const uint32_t cp = code_point_at(s, 0).value;
+  if (cp < 0x80) return cp >= 'A' && cp <= 'Z';
+  return (cp >= 0xc0 && cp <= 0x24f && cp != 0xd7 && cp != 0xf7) || (cp >= 0x370 && cp <= 0x52f);
+}
+
+// Whether code point cp (>= 0x80) is a letter or a digit of some script,
+// by block: not the Latin-1 signs and spaces (NBSP, "«", "×"), general
+// punctuation, arrows, mathematical and technical signs, box drawing and
+// dingbats (U+2000-U+2BFF), CJK punctuation (U+3000-U+303F), private use,
+// variation selectors, the byte-order mark, U+FFFD, fullwidth signs, nor
+// the emoji and symbol planes (U+1F000-U+1FAFF).
+inline bool letter_code_point(uint32_t cp) {
+  if (cp < 0xc0) return cp == 0xaa || cp == 0xb5 || cp == 0xba;  // ª µ º
+  if (cp == 0xd7 || cp == 0xf7) return false;                     // × ÷
+  if (cp >= 0x2000 && cp <= 0x2bff) return false;
+  if (cp >= 0x2e00 && cp <= 0x2e7f) return false;
+  if (cp >= 0x3000 && cp <= 0x303f) return false;
+  if (cp >= 0xe000 && cp <= 0xf8ff) return false;
+  if (cp >= 0xfe00 && cp <= 0xfe6f) return false;
+  if (cp >= 0xff00 && cp <= 0xffef) {
+    return (cp >= 0xff10 && cp <= 0xff19) || (cp >= 0xff21 && cp <= 0xff3a) || (cp >= 0xff41 && cp <= 0xff5a) ||
+           (cp >= 0xff66 && cp <= 0xffdc);
+  }
+  if (cp >= 0xfeff && cp <= 0xffff) return false;
+  return !(cp >= 0x1f000 && cp <= 0x1faff);
+}
+
+// Whether `s` (UTF-8; invalid bytes count as no letter) holds a letter or
+// a digit: a span of signs and spaces ("…", "�", "。", NBSPs) names no one.
+inline bool has_letter_or_digit(std::string_view s) {
+  for (size_t k = 0; k < s.size();) {
+    const CodePoint cp = code_point_at(s, k);
+    if (cp.value < 0x80 ? is_word_byte(static_cast<unsigned char>(cp.value)) : letter_code_point(cp.value)) return true;
+    k += cp.length;
+  }
+  return false;
+}
+
+// The small words inside place names, lower case: "Republic of the Congo",
+// "Torroella de Montgrí", "Turkovice u Prelouce", "Bergen op Zoom".
+inline bool joining_word(std::string_view word) {
+  static constexpr std::array<std::string_view, 22> kJoining = {
+      "aan", "am", "and", "da", "de", "del", "della", "der", "des", "di", "do",
+      "dos", "du", "en", "la", "le", "of", "op", "sur", "the", "u", "y"};
+  if (word.empty() || word.size() > 5 || !(word[0] >= 'a' && word[0] <= 'z')) return false;
+  return std::binary_search(kJoining.begin(), kJoining.end(), word);
+}
+
+// Whether `s` opens with a letter of some script (not a sign: "•").
+inline bool opens_with_a_letter(std::string_view s) {
+  if (s.empty()) return false;
+  const uint32_t cp = code_point_at(s, 0).value;
+  return cp < 0x80 ? ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') : letter_code_point(cp);
+}
+
+// Whether token t is a mark that may stand inside a street's name: ". - ' /"
+// ("St.", "Saint-Priest", "Sant'Anna", "C/ Mayor").
+inline bool street_name_mark(std::string_view text, const Token& t) {
+  return t.end - t.begin == 1 && std::string_view(".-'/").find(text[t.begin]) != std::string_view::npos;
+}
+
+// Reads tokens [from, end) of an envelope's line as the dev labels write
+// it: each number an address (a postcode), each run of other words up to
+// a number a place (not a letter alone) but for a state's code of one to
+// three capitals at its end, which is an address too ("Dallas TX 48486":
+// 11 of 11 such codes); marks open nothing, and a place ends on a word.
+// `opens_nothing(t)`: word t opens no place (a span covers it, a joining
+// word); `ends_place(t)`: token t is no part of the place before it. Calls
+// add(span) for each.
+template <typename OpensNothing, typename EndsPlace, typename Add>
+inline void read_envelope_line(std::string_view text, const TokenList& tokens, size_t from, size_t end, OpensNothing opens_nothing,
+                        EndsPlace ends_place, Add add) {
+  auto word = [&](size_t k) { return is_word_byte(static_cast<unsigned char>(text[tokens[k].begin])); };
+  auto state_code = [&](size_t k) {  // one to three capital letters
+    const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+    return w.size() <= 3 && std::all_of(w.begin(), w.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  };
+  for (size_t t = from; t < end;) {
+    if (!word(t) || opens_nothing(t)) {
+      ++t;
+    } else if (is_number(text, tokens, t)) {
+      add(PiiSpan{PiiType::kStreetAddress, tokens[t].begin, tokens[t].end});
+      ++t;
+    } else {
+      size_t last = t;
+      while (last + 1 < end && !is_number(text, tokens, last + 1) && !ends_place(last + 1)) ++last;
+      const bool postcode_after = last + 1 < end;  // the run ends at a number (or a token no place holds)
+      while (last > t && !word(last)) --last;  // not a trailing mark
+      // A state's code between the place and its postcode ("Dallas TX
+      // 48486") is part of the address.
+      if (last > t && postcode_after && state_code(last)) {
+        add(PiiSpan{PiiType::kLocation, tokens[t].begin, tokens[last - 1].end});
+        add(PiiSpan{PiiType::kStreetAddress, tokens[last].begin, tokens[last].end});
+      } else if (tokens[last].end - tokens[t].begin > 1) {
+        add(PiiSpan{PiiType::kLocation, tokens[t].begin, tokens[last].end});
+      }
+      t = last + 1;
+    }
+  }
+}
+
+}  // namespace tiergate::tagger_rules

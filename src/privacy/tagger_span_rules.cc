@@ -1,0 +1,315 @@
+// What a span the tagger found may be: finish_span() trims and retypes it
+// and plausible() keeps it or not; the word lists' categories the rules ask
+// (find_categories()).
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+void PiiTagger::find_categories() {
+  prefix_categories_ = categories_named(gazetteer_, "name_prefix");
+  street_categories_ = categories_named(gazetteer_, "street");
+  street_suffix_categories_ = categories_named(gazetteer_, "street_suffix");
+  common_categories_ = categories_named(gazetteer_, "common");
+  company_categories_ = categories_named(gazetteer_, "company");
+  name_categories_ = categories_named(gazetteer_, "first_name") | categories_named(gazetteer_, "last_name");
+  country_categories_ = categories_named(gazetteer_, "country");
+  state_categories_ = categories_named(gazetteer_, "state");
+  place_categories_ = categories_named(gazetteer_, "city") | country_categories_ | state_categories_;
+  proper_adjective_categories_ = categories_named(gazetteer_, "proper_adjective");
+  gazetteer_.hide(proper_adjective_categories_);
+}
+
+bool PiiTagger::everyday(const Gazetteer::Match& m) const {
+  return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
+}
+
+bool PiiTagger::is_title(const Gazetteer::Match& m) const { return ((m.full | m.part) & prefix_categories_) != 0; }
+
+bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const {
+  constexpr uint32_t kMinPart = 4, kMaxLength = 24;
+  if (end - begin < 2 * kMinPart || end - begin > kMaxLength) return false;
+  for (uint32_t k = begin; k < end; ++k) {
+    const auto c = static_cast<unsigned char>(text[k] | 0x20);
+    if (c < 'a' || c > 'z') return false;  // letters only
+  }
+  auto everyday_part = [&](uint32_t b, uint32_t e) {
+    return (gazetteer_.lookup(word_hash(text, Token{b, e, false, false})).full & common_categories_) != 0;
+  };
+  for (uint32_t k = begin + kMinPart; k + kMinPart <= end; ++k) {
+    if (everyday_part(begin, k) && everyday_part(k, end)) return true;
+  }
+  return false;
+}
+
+bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
+  return only_a_name(text, i, tagger_views()[i].gazetteer);
+}
+
+bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Match& m) const {
+  const Token& t = tagger_tokens()[i];
+  const uint16_t not_names =
+      common_categories_ | place_categories_ | street_categories_ | company_categories_ | prefix_categories_;
+  if ((m.full & name_categories_) == 0 || ((m.full | m.part) & not_names) != 0) return false;
+  const std::string_view word = text.substr(t.begin, t.end - t.begin);
+  if (all_capitals(text, tagger_tokens(), i) || pii_scan::is_group_word(word)) return false;
+  // A month or a weekday ("in June", "on Sunday") more often than a name.
+  for (const pii_scan::LexEntry& e : pii_scan::kLexicon) {
+    if (e.kind != pii_scan::Lex::kMonthAbbrev && e.word.size() == word.size() &&
+        std::equal(word.begin(), word.end(), e.word.begin(), [](char a, char b) { return (a | 0x20) == b; })) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool PiiTagger::counts_after(std::string_view text, size_t number) const {
+  const TokenList& tokens = tagger_tokens();
+  const size_t next = number + 1;
+  if (next >= tokens.size() || tokens[next].newline_before || tokens[next].begin == tokens[number].end ||
+      !all_digits(text, tokens[number]) || !small_word(text, tokens[next], 1)) {
+    return false;
+  }
+  // A plural ("minutes", "units"): "206 last night" follows a street.
+  const Token& word = tokens[next];
+  if (word.end - word.begin < 3 || text[word.end - 1] != 's') return false;
+  return everyday(gazetteer_.lookup(word_hash(text, word)));
+}
+
+bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  if (!trim_function_words(text, tokens, span, from, to)) return false;
+  if (!plausible(text, span, from, to, mixed)) return false;
+  // A name ends at its possessive: "Elizabeth Mitchell's Cautionary Tales"
+  // names a person and her book. So does a place or organisation whose
+  // words before the possessive are two or more, the first one a name list
+  // knows ("Tony Shervashidze's Cautionary Tales"; not "People's Republic
+  // of China", nor "McDonald's Restaurant").
+  if (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization) {
+    for (size_t t = from; t + 1 < to; ++t) {
+      const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin;
+      const size_t stem = possessive_stem(b, tokens[t].end - tokens[t].begin);
+      if (stem == tokens[t].end - tokens[t].begin) continue;
+      if (span.type != PiiType::kPerson && (t == from || (tagger_views()[from].gazetteer.full & name_categories_) == 0)) break;
+      span.type = PiiType::kPerson;
+      span.end = tokens[t].begin + static_cast<uint32_t>(stem);
+      to = t + 1;
+      break;
+    }
+  }
+  // A nationality, religion or party alone that no name list knows is a
+  // group, not a name, place or organisation ("Muslim"; "Christian" is also
+  // a first name), and so is one that a name list knows after an article,
+  // which seldom comes before a name ("The German engineer", "a Christian").
+  if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
+                         span.type == PiiType::kOrganization) &&
+      pii_scan::is_group_word(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) &&
+      ((tagger_views()[from].gazetteer.full & name_categories_) == 0 ||
+       (from > 0 && (token_is(text, tokens[from - 1], "the") || token_is(text, tokens[from - 1], "a") ||
+                     token_is(text, tokens[from - 1], "an"))))) {
+    span.type = PiiType::kNrp;
+    return true;
+  }
+  // A word alone that a country list knows, or a state list (of four
+  // letters or more: "AR" and "DJ" are codes), or that names a continent or
+  // a region of the world (kRegions), and that no name list knows is a
+  // place, not a name or an organisation ("Norway was super fun to
+  // visit!", "Pennsylvania law", "Europe currently faces"; not "Israel" nor
+  // "Chad", first names too: type_continents() makes "Asia" a place in the
+  // end; nor a city, as many are surnames too: "Bakar"). So are "North
+  // America" and its like.
+  if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
+    const Gazetteer::Match& m = tagger_views()[from].gazetteer;
+    const bool state = (m.full & state_categories_) != 0 && tokens[from].end - tokens[from].begin >= 4;
+    if (((m.full & country_categories_) != 0 || state || kRegions.contains(text, tokens[from])) &&
+        ((m.full | m.part) & name_categories_) == 0) {
+      span.type = PiiType::kLocation;
+    }
+  }
+  if (to - from == 2 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization) &&
+      kRegionsOfAmerica.contains(text, tokens[from]) && token_is(text, tokens[from + 1], "america")) {
+    span.type = PiiType::kLocation;
+  }
+  // A full stop after a word of four letters or more that is neither a
+  // company suffix nor a street word (as "Corp." is) ends the sentence,
+  // not the value: "Cautionary Tales.", "Belarus.".
+  if (to - from >= 2 && text[tokens[to - 1].begin] == '.' && tokens[to - 1].end - tokens[to - 1].begin == 1 &&
+      span.end == tokens[to - 1].end) {
+    const Token& word = tokens[to - 2];
+    const uint16_t full = tagger_views()[to - 2].gazetteer.full;
+    if (word.end == tokens[to - 1].begin && word.end - word.begin > 3 &&
+        (full & (company_categories_ | street_categories_)) == 0) {
+      span.end = word.end;
+    }
+  }
+  // A name of one word that no name list knows and that is two everyday
+  // words of four letters or more run together is a brand, an
+  // organisation: "Simpletuition", "Karmadata" (not "Woodward", which the
+  // lists know as a name).
+  if (span.type == PiiType::kPerson && to - from == 1 && (tagger_views()[from].gazetteer.full & name_categories_) == 0 &&
+      compound_of_words(text, tokens[from].begin, tokens[from].end)) {
+    span.type = PiiType::kOrganization;
+  }
+  // A place or an organisation of one word that is only a name is a name:
+  // the tagger read the sentence, not the word ("shouted at Billy", "than
+  // early Czarnecki"). Not several such words: "Davis, Reynolds and
+  // Williamson" is a firm.
+  if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && to - from == 1 &&
+      only_a_name(text, from)) {
+    span.type = PiiType::kPerson;
+  }
+  // A name or an organisation after words that announce a place is one
+  // ("grew up in Monroe", "home city Florida"), even a word only a name
+  // list knows ("grew up in grasse").
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && after_a_place_cue(text, tokens, from)) {
+    span.type = PiiType::kLocation;
+  }
+  // A name with a number in it or right after it on its line is a street
+  // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
+  // organisation right before a number ("Auenweg 85"). Not one before a
+  // count of things (counts_after(): "Tony 2 times more", "It takes John 5
+  // minutes"), nor one whose last word is a possessive: the number is the
+  // owner's ("George Orwell's 1984", "Kate's 6 friends").
+  const Token& last_word = tokens[to - 1];
+  const bool owner = possessive_stem(reinterpret_cast<const unsigned char*>(text.data()) + last_word.begin,
+                                     last_word.end - last_word.begin) != last_word.end - last_word.begin;
+  const bool number_after =
+      is_number(text, tokens, to) && !tokens[to].newline_before && tokens[to].begin > last_word.end && !owner;
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after &&
+      !counts_after(text, to)) {
+    span.type = PiiType::kStreetAddress;
+    return true;
+  }
+  if (span.type == PiiType::kPerson) {
+    for (size_t t = from; t < to; ++t) {
+      if (is_number(text, tokens, t)) {
+        span.type = PiiType::kStreetAddress;
+        return true;
+      }
+    }
+  }
+  // A name or a place that ends in a company suffix ("Smith Ltd") is an
+  // organisation; a name that ends in a street suffix that is no name
+  // ("Andreassen Street", not "Benny Hill") is an address, as is a place or
+  // an organisation of two words or more that ends in "Street", "Road",
+  // "Avenue" or "Boulevard" ("Bezrukov Street Street": every labelled
+  // value that ends in such a word is an address, 64 of 64).
+  if (span.type != PiiType::kPerson && span.type != PiiType::kLocation && span.type != PiiType::kOrganization) {
+    return true;
+  }
+  for (size_t t = to; t > from; --t) {
+    const Token& last = tokens[t - 1];
+    if (!is_word_byte(static_cast<unsigned char>(text[last.begin]))) continue;
+    const uint16_t full = tagger_views()[t - 1].gazetteer.full;
+    const bool thoroughfare = token_is(text, last, "street") || token_is(text, last, "road") ||
+                              token_is(text, last, "avenue") || token_is(text, last, "boulevard");
+    if (span.type != PiiType::kOrganization &&
+        ((full & company_categories_) != 0 || (t - 1 > from && kOrganisationNouns.contains(text, last)))) {
+      span.type = PiiType::kOrganization;
+    } else if (t - 1 > from &&
+               ((span.type == PiiType::kPerson && (full & street_suffix_categories_) != 0 && (full & name_categories_) == 0) ||
+                (span.type != PiiType::kPerson && thoroughfare))) {
+      span.type = PiiType::kStreetAddress;
+      return true;
+    }
+    break;
+  }
+  if (span.type != PiiType::kPerson && span.type != PiiType::kLocation) return true;
+  // A person's or a place's possessive ending is not part of the name: "[PERSON_1]'s address".
+  if (span.end == tagger_tokens()[to - 1].end) {
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + span.begin;
+    span.end = span.begin + static_cast<uint32_t>(possessive_stem(s, span.end - span.begin));
+  }
+  return true;
+}
+
+bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
+  const TokenList& tokens = tagger_tokens();
+  if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
+                         kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from))) {
+    return false;
+  }
+  bool word = false, digit = false, street = false, capitalised_street = false, everyday = true;
+  // Whether its words but numbers are all small ("42 and a", "6379 и"),
+  // and all of them small letters of two bytes ("до 15": Cyrillic, Greek,
+  // Latin-1); whether it has numbers, and none right after another.
+  bool small_words_only = true, two_byte_small_words_only = true;
+  bool numbers = false, words = false, numbers_apart = true, number_before = false;
+  for (size_t t = from; t < to; ++t) {
+    const auto first = static_cast<unsigned char>(text[tokens[t].begin]);
+    if (!is_word_byte(first)) continue;
+    word = word || tokens[t].end - tokens[t].begin >= 2 || (first >= '0' && first <= '9');
+    const bool number = first >= '0' && first <= '9';
+    if (number) {
+      numbers_apart = numbers_apart && !number_before;
+      numbers = true;
+    } else {
+      words = true;
+      small_words_only = small_words_only && small_word(text, tokens[t], 1);
+      const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin;
+      two_byte_small_words_only = two_byte_small_words_only && first >= 0x80 &&
+                                  opens_with_a_small_letter(bytes, tokens[t].end - tokens[t].begin);
+    }
+    number_before = number;
+    for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
+    const Gazetteer::Match m = tagger_views()[t].gazetteer;
+    // A street word of three letters or more: single letters ("C" of "C/ Mayor") prove nothing.
+    const bool street_word = tokens[t].end - tokens[t].begin >= 3 && ((m.full | m.part) & street_categories_) != 0;
+    street = street || street_word;
+    capitalised_street = capitalised_street || (street_word && !(first >= 'a' && first <= 'z'));
+    everyday = everyday && this->everyday(m);
+  }
+  if (!word || !has_letter_or_digit(text.substr(span.begin, span.end - span.begin))) return false;
+  if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
+  // A word of three letters at most after a number and a unit of measure is
+  // the unit's: "120/80 mm Hg".
+  if (to - from == 1 && tokens[from].end - tokens[from].begin <= 3 && from >= 2 && !tokens[from].newline_before &&
+      quantity_at(text, tokens, from - 2)) {
+    return false;
+  }
+  if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
+  if (span.type != PiiType::kStreetAddress) return true;
+  if (next_to_a_math_sign(text, span) || year_of_an_era(text, tokens, from, to) || dated_names(text, tokens, from, to)) {
+    return false;
+  }
+  // In text with capitals, small words that are no street words and
+  // numbers make no address: after a number, with no two numbers in a row
+  // ("42 and a", "18 red, 18", "6379 и"; not "16 34 quai", a building's and
+  // a street's number), or when the words are in another script ("или 15",
+  // "числа 65 получиться число 43").
+  if (mixed && numbers && words && small_words_only && !street &&
+      ((is_number(text, tokens, from) && numbers_apart) || two_byte_small_words_only)) {
+    return false;
+  }
+  // Nor does a number and one word (maybe then its stop) that is a unit of
+  // measure, a letter alone or an everyday word, a street suffix or not: a
+  // quantity ("400 Hz", "10 V", "7 points", "40 points."). A street has a
+  // name.
+  const bool stop_after =
+      to - from == 3 && tokens[to - 1].end - tokens[to - 1].begin == 1 && text[tokens[to - 1].begin] == '.';
+  if ((to - from == 2 || stop_after) && all_digits(text, tokens[from])) {
+    const Token& after = tokens[from + 1];
+    // (A letter before its stop or slash opens a street's name: "38 C/
+    // Señores Curas", "30 N. Stadion".)
+    const bool abbreviation = after.end < text.size() && (text[after.end] == '/' || text[after.end] == '.');
+    if (!(after.end - after.begin == 1 && abbreviation) &&
+        (after.end - after.begin == 1 || kUnitsOfMeasure.contains(text, after) ||
+         (tagger_views()[from + 1].gazetteer.full & common_categories_) != 0)) {
+      return false;
+    }
+  }
+  // In text with capitals an address without a number has a capitalised
+  // street word ("Adams Street"): not "Kant's view", "JIT approach".
+  if (mixed && !digit) return capitalised_street;
+  return digit || street;
+}
+
+}  // namespace tiergate
