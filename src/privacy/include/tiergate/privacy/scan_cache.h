@@ -2,10 +2,12 @@
 // request carries its whole conversation, so a gateway sees the system prompt
 // and every earlier turn again with each new turn: a conversation of n turns
 // would scan its first message n times. The cache keeps, per message seen,
-// the spans found and no content: the message is named by a keyed 128-bit
-// hash of its bytes (SipHash-2-4, a key drawn per process), so the same
-// bytes give the same spans as a fresh scan, and no one can make another
-// message share a name without the key.
+// the spans found and no content, under a name for the message's bytes: a
+// keyed 128-bit hash (SipHash-2-4, a key drawn per process), which no one
+// without the key can make two messages share. The scan reads one message
+// at a time and the tagger does not change, so the spans found again are
+// those a fresh scan would find. Names are taken within a scope (the
+// caller's API key): one caller never finds what another's requests held.
 //
 // Bounded in memory (least recently used entries go first); thread-safe.
 #pragma once
@@ -34,14 +36,13 @@ class ScanCache {
   // none. `key` should be random and secret: a fresh one per process.
   ScanCache(std::shared_ptr<const PiiTagger> tagger, size_t capacity_bytes, Key key);
 
-  // Appends find_pii(text, tagger(), ...)'s spans to `out`; true when they
-  // came from the cache (no scan ran). Messages are named within `scope`
-  // (the gateway passes the caller's API key): a caller finds only what the
-  // same scope scanned before, so that the time a request takes tells no
-  // caller whether another sent the same bytes.
+  // Appends the spans of find_pii(text, tagger, ...) with the tagger given
+  // above to `out`; true when they came from the cache (no scan ran).
+  // Messages are named within `scope` (the gateway passes the caller's API
+  // key): a caller finds only what the same scope scanned before, so that
+  // the time a request takes tells no caller whether another sent the same
+  // bytes.
   bool find_pii(std::string_view text, std::vector<PiiSpan>& out, std::string_view scope = {});
-
-  const PiiTagger* tagger() const { return tagger_.get(); }
 
   struct Stats {
     uint64_t hits = 0;
