@@ -282,8 +282,12 @@ Gateway::Gateway(GatewayOptions options)
     // no one outside can make two messages share a name.
     std::random_device device;
     auto draw = [&device] { return (uint64_t{device()} << 32) | device(); };
-    scan_cache_ = std::make_unique<ScanCache>(options_.tagger, static_cast<size_t>(privacy.scan_cache_mb) << 20,
+    scan_cache_ = std::make_shared<ScanCache>(options_.tagger, static_cast<size_t>(privacy.scan_cache_mb) << 20,
                                               ScanCache::Key{draw(), draw()});
+    // The gauge holds the cache: the registry may outlive the gateway.
+    options_.metrics->gauge_callback("tiergate_privacy_scan_cache_bytes",
+                                     "Memory the scan cache's entries take, within privacy.scan_cache_mb.",
+                                     [cache = scan_cache_] { return static_cast<double>(cache->stats().bytes); });
   }
 }
 

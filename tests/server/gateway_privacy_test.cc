@@ -181,6 +181,10 @@ TEST_F(GatewayPrivacyTest, EarlierTurnsAreNotScannedAgainAndStayRedacted) {
   EXPECT_NE(metrics.find("tiergate_privacy_scanned_messages_total{source=\"cache\"} 7"), std::string::npos);
   EXPECT_NE(metrics.find("tiergate_privacy_detections_total{type=\"EMAIL_ADDRESS\",class=\"pii\"} 6"),
             std::string::npos);
+  // Five messages held, two of them with an email address.
+  const std::string held = "tiergate_privacy_scan_cache_bytes " +
+                           std::to_string(3 * ScanCache::entry_bytes(0) + 2 * ScanCache::entry_bytes(1)) + "\n";
+  EXPECT_NE(metrics.find(held), std::string::npos) << metrics;
 }
 
 // The cache is kept per API key: one caller's request never finds what
@@ -208,6 +212,7 @@ TEST_F(GatewayPrivacyTest, WithoutAScanCacheEveryMessageIsScanned) {
   const std::string metrics = metrics_.render();
   EXPECT_NE(metrics.find("tiergate_privacy_scanned_messages_total{source=\"scan\"} 2"), std::string::npos) << metrics;
   EXPECT_EQ(metrics.find("tiergate_privacy_scanned_messages_total{source=\"cache\"}"), std::string::npos);
+  EXPECT_EQ(metrics.find("tiergate_privacy_scan_cache_bytes"), std::string::npos);
 }
 
 TEST_F(GatewayPrivacyTest, AOneMegabyteSingleLinePromptIsScannedToItsEnd) {

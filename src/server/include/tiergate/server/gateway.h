@@ -120,7 +120,7 @@ class Gateway {
   LiveTierState live_;
   std::atomic<int> waiting_for_cloud_{0};  // requests in dispatch()'s wait now
   // The findings of messages seen before (privacy.scan_cache_mb); null = none.
-  std::unique_ptr<ScanCache> scan_cache_;
+  std::shared_ptr<ScanCache> scan_cache_;
 };
 
 }  // namespace tiergate
