@@ -45,8 +45,9 @@ PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTag
 }
 
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope) {
-  return scan_each(messages, [&cache, scope](std::string_view text, std::vector<PiiSpan>& spans) {
-    return cache.find_pii(text, spans, scope);
+  const ScanCache::Scope scoped = cache.scope(scope);
+  return scan_each(messages, [&cache, &scoped](std::string_view text, std::vector<PiiSpan>& spans) {
+    return cache.find_pii(text, spans, scoped);
   });
 }
 

@@ -16,12 +16,18 @@ size_t ScanCache::entry_bytes(size_t spans) {
          spans * sizeof(PiiSpan);
 }
 
+ScanCache::Scope ScanCache::scope(std::string_view name) const { return {siphash128(key_, name)}; }
+
 bool ScanCache::find_pii(std::string_view text, std::vector<PiiSpan>& out, std::string_view scope) {
+  return find_pii(text, out, this->scope(scope));
+}
+
+bool ScanCache::find_pii(std::string_view text, std::vector<PiiSpan>& out, const Scope& scope) {
   if (capacity_bytes_ == 0) {
     tiergate::find_pii(text, tagger_.get(), out);
     return false;
   }
-  const Name name = siphash128(siphash128(key_, scope), text);
+  const Name name = siphash128(scope.key, text);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = index_.find(name);

@@ -276,14 +276,16 @@ Gateway::Gateway(GatewayOptions options)
     : options_(std::move(options)),
       metrics_(std::make_unique<Metrics>(*options_.metrics)),
       signals_(options_.router, options_.embedder) {
+  // Every scan goes through the cache; without memory for it
+  // (privacy.scan_cache_mb: 0) it scans every message of every request.
+  // The key names messages in the cache; drawn afresh per process so that
+  // no one outside can make two messages share a name.
+  std::random_device device;
+  auto draw = [&device] { return (uint64_t{device()} << 32) | device(); };
   const PrivacyConfig& privacy = options_.config->privacy;
+  scan_cache_ = std::make_shared<ScanCache>(options_.tagger, static_cast<size_t>(privacy.scan_cache_mb) << 20,
+                                            ScanCache::Key{draw(), draw()});
   if (privacy.enabled && privacy.scan_cache_mb > 0) {
-    // The key names messages in the cache; drawn afresh per process so that
-    // no one outside can make two messages share a name.
-    std::random_device device;
-    auto draw = [&device] { return (uint64_t{device()} << 32) | device(); };
-    scan_cache_ = std::make_shared<ScanCache>(options_.tagger, static_cast<size_t>(privacy.scan_cache_mb) << 20,
-                                              ScanCache::Key{draw(), draw()});
     // The gauge holds the cache: the registry may outlive the gateway.
     options_.metrics->gauge_callback("tiergate_privacy_scan_cache_bytes",
                                      "Memory the scan cache's entries take, within privacy.scan_cache_mb.",
@@ -792,9 +794,7 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
   if (policy != nullptr) {
     // The cache's scope is the caller's key (none: the scope of requests
     // without one), held only for the call.
-    d.privacy_scan = scan_cache_ != nullptr
-                         ? scan_messages(request.messages, *scan_cache_, bearer_key(ex.header("authorization")))
-                         : scan_messages(request.messages, options_.tagger.get());
+    d.privacy_scan = scan_messages(request.messages, *scan_cache_, bearer_key(ex.header("authorization")));
     d.privacy_scan.floor = floor.value_or(PrivacyAction::kAllow);
     const size_t cached = d.privacy_scan.cached_messages;
     if (cached > 0) metrics_->privacy_scanned_messages.with({"cache"}).inc(static_cast<double>(cached));

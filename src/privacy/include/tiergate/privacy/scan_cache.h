@@ -44,6 +44,13 @@ class ScanCache {
   // bytes.
   bool find_pii(std::string_view text, std::vector<PiiSpan>& out, std::string_view scope = {});
 
+  // A scope's own key, derived once for the messages of one request.
+  struct Scope {
+    Key key;
+  };
+  Scope scope(std::string_view name) const;
+  bool find_pii(std::string_view text, std::vector<PiiSpan>& out, const Scope& scope);
+
   struct Stats {
     uint64_t hits = 0;
     uint64_t misses = 0;

@@ -119,7 +119,8 @@ class Gateway {
   SignalExtractor signals_;
   LiveTierState live_;
   std::atomic<int> waiting_for_cloud_{0};  // requests in dispatch()'s wait now
-  // The findings of messages seen before (privacy.scan_cache_mb); null = none.
+  // The findings of messages seen before (privacy.scan_cache_mb; with 0 it
+  // keeps none and scans every message).
   std::shared_ptr<ScanCache> scan_cache_;
 };
 
