@@ -394,18 +394,21 @@ void PiiTagger::set_weights(std::vector<float> by_tag) {
 
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
-  TokenList& tokens = tagger_tokens();
+  TokenList& token_list = tagger_tokens();
   ViewList& views = tagger_views();
   const size_t first_tagged = out.size();
   FeatureSlots f;
   thread_local std::vector<uint8_t> viewed;
-  thread_local IndexList marked_tokens;
+  thread_local IndexList marked_list;
   // Spans of one token each, in order, that the tagger adds where no other
   // span covers them in the end: unknown_subject()s, names_an_organisation().
   thread_local std::vector<PiiSpan> fallbacks;
   fallbacks.clear();
   const bool organisations = std::find(types_.begin(), types_.end(), PiiType::kOrganization) != types_.end();
-  tokenize(text, tokens, marked_tokens);
+  tokenize(text, token_list, marked_list);
+  // Read through spans from here on (see Tokens).
+  const Tokens tokens = token_list;
+  const std::span<const uint32_t> marked_tokens = marked_list;
   // Views only of the tokens scored and of their neighbours within reach of
   // the features, which read only the word of a token two away: most tokens
   // of a prompt are none of these. viewed[j]: 0 nothing, 1 the word, 2 all.

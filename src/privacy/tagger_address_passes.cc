@@ -17,7 +17,7 @@ using namespace tagger_rules;
 
 bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint32_t> marked,
                                      std::vector<PiiSpan>& out) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 2;
   auto digits = [&](size_t j) { return all_digits(text, tokens[j]); };
@@ -54,7 +54,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
 }
 
 void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   std::vector<PiiSpan> lines;
   for (size_t s = first; s < decoded; ++s) {
     PiiSpan& span = out[s];
@@ -102,7 +102,7 @@ void PiiTagger::cut_envelopes(std::string_view text, std::vector<PiiSpan>& out, 
 }
 
 void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   // Whether digits alone that no span covers stand one blank or more
   // before token j on its line.
   auto number_before = [&](size_t j) {
@@ -133,7 +133,7 @@ void PiiTagger::add_house_numbers(std::string_view text, std::vector<PiiSpan>& o
 
 void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& out, size_t decoded,
                                   bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxLines = 3, kMaxWords = 6, kMaxLineTokens = 4 * kMaxWords;
   auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
@@ -203,7 +203,7 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
 
 void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                            size_t decoded) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress && out[s].type != PiiType::kLocation) continue;
     const size_t j = first_token_from(tokens, out[s].end + 1);
@@ -221,7 +221,7 @@ void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<Pi
 void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded,
                                 bool mixed) const {
   if (!mixed) return;
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   constexpr size_t kMaxSenderWords = 4, kMaxTitleWords = 8;
   auto first_byte = [&](size_t j) { return static_cast<unsigned char>(text[tokens[j].begin]); };
   LineStarts lines(tokens);
@@ -308,7 +308,7 @@ void PiiTagger::add_letterheads(std::string_view text, std::vector<PiiSpan>& out
 }
 
 void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   std::vector<PiiSpan> split;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
@@ -390,7 +390,7 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
 }
 
 void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   constexpr size_t kMaxLineTokens = 16;
   auto word = [&](size_t j) { return is_word_byte(static_cast<unsigned char>(text[tokens[j].begin])); };
   // The first token of the line of token k when only marks stand before k
@@ -459,7 +459,7 @@ void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& ou
 }
 
 void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   constexpr size_t kLookBack = 8, kMaxJoined = 8, kMaxParting = 16;
   // Whether token k stands in a sentence: a word before it on its line,
   // within kLookBack tokens, and its line not opened by a number ("17 R
@@ -530,7 +530,7 @@ void PiiTagger::join_addresses_in_sentences(std::string_view text, std::vector<P
 }
 
 bool PiiTagger::below_a_heading(std::string_view text, const std::vector<PiiSpan>& out, size_t first, size_t k) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const Token& last = tokens[k - 1];
   if (last.end - last.begin == 1 && text[last.begin] == ':') return true;
   size_t opens = k - 1;
@@ -546,7 +546,7 @@ bool PiiTagger::below_a_heading(std::string_view text, const std::vector<PiiSpan
 }
 
 void PiiTagger::join_envelopes_below_headings(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   constexpr size_t kMaxJoined = 12, kMaxGapOnALine = 24;
   // Whether text[from, to) parts two pieces of one envelope: on one line,
   // kMaxGapOnALine bytes at most and no end of a sentence; across a line
@@ -582,7 +582,7 @@ void PiiTagger::join_envelopes_below_headings(std::string_view text, std::vector
 
 void PiiTagger::join_street_corners(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                     size_t first, bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   constexpr size_t kMaxFirstStreet = 10, kMaxSecondStreet = 4;
   auto on_the_line = [&](size_t j) { return j < tokens.size() && !tokens[j].newline_before; };
   auto by_begin = [](const PiiSpan& span, uint32_t at) { return span.begin < at; };
@@ -672,7 +672,7 @@ void PiiTagger::split_address_lists(std::string_view text, std::vector<PiiSpan>&
 }
 
 void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   constexpr size_t kMaxPlaceTokens = 6;
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {
@@ -718,7 +718,7 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
 
 void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                             bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   auto word = [&](size_t j) { return is_word_byte(static_cast<unsigned char>(text[tokens[j].begin])); };
   auto a_space_apart = [&](uint32_t end, uint32_t begin) { return end + 1 == begin && text[end] == ' '; };
   size_t kept = first;
@@ -788,7 +788,7 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
                    [](const PiiSpan& span) { return span.type == PiiType::kStreetAddress; })) {
     return;
   }
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   auto on_its_line = [&](size_t k) { return k < n && !tokens[k].newline_before; };
   auto first_byte = [&](size_t k) { return static_cast<unsigned char>(text[tokens[k].begin]); };
@@ -966,7 +966,7 @@ void PiiTagger::type_envelope_places(std::string_view text, std::vector<PiiSpan>
 }
 
 void PiiTagger::type_company_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   constexpr size_t kMaxWords = 4;
   LineStarts lines(tokens);
   auto line_start = [&](size_t j) { return lines.of(j); };

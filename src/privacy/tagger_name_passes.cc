@@ -17,7 +17,7 @@ using namespace tagger_rules;
 
 void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                       size_t decoded) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 6;
   auto is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
@@ -55,7 +55,7 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
 
 void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                      size_t first, bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
   auto word = [&](size_t j) {
@@ -397,7 +397,7 @@ void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t
                                  std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first,
                                  bool mixed) const {
   if (place_words.size() < 2) return;  // a name of several words has two
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const ViewList& views = tagger_views();
   const size_t n = tokens.size();
   constexpr size_t kMaxTokens = 8;  // "Saint Vincent and the Grenadines": 5
@@ -466,7 +466,7 @@ void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t
 
 void PiiTagger::add_named_organisations(std::string_view text, std::span<const uint32_t> marked,
                                         std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWordsBefore = 3;
   // Whether token k + 1 follows token k one blank apart on its line.
@@ -516,7 +516,7 @@ void PiiTagger::add_named_organisations(std::string_view text, std::span<const u
 }
 
 bool PiiTagger::listed_name(std::string_view text, size_t i) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const Token& t = tokens[i];
   if (t.end - t.begin < 3 || !(text[t.begin] >= 'A' && text[t.begin] <= 'Z')) return false;
   if (i == 0 || t.newline_before || is_number(text, tokens, i + 1)) return false;
@@ -528,7 +528,7 @@ bool PiiTagger::listed_name(std::string_view text, size_t i) const {
 }
 
 void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   auto word_is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
   auto joiner = [&](size_t j) { return word_is(j, ",") || word_is(j, "and") || word_is(j, "or") || word_is(j, "&"); };
   // What token j, joined to a name, is: not a name (kNot); a name no span
@@ -737,7 +737,7 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
 }
 
 void PiiTagger::type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
     if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) continue;
@@ -757,7 +757,7 @@ void PiiTagger::type_continents(std::string_view text, std::vector<PiiSpan>& out
 }
 
 void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   auto at = [&](size_t k) { return k < text.size() ? text[k] : '\0'; };
   auto small = [](char c) { return c >= 'a' && c <= 'z'; };
   auto alnum = [](char c) { return is_word_byte(static_cast<unsigned char>(c)); };
@@ -804,7 +804,7 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
 }
 
 void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   auto name_or_organisation = [&](const PiiSpan& span) {
     return span.type == PiiType::kPerson || span.type == PiiType::kOrganization;
   };
@@ -845,7 +845,7 @@ void PiiTagger::join_named_offices(std::string_view text, std::vector<PiiSpan>& 
 }
 
 void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {
     PiiSpan& span = out[s];

@@ -31,6 +31,12 @@ using pii_tokens::Token;
 using pii_tokens::TokenList;
 using pii_tokens::tokenize;
 
+// The tokens as the rules read them: a pointer and a size passed by value,
+// which the compiler keeps in registers across the calls a rule makes (a
+// TokenList& is memory that any call might change, so every tokens[j] and
+// size() would load them again).
+using Tokens = std::span<const Token>;
+
 inline uint64_t mix(uint64_t h) {  // splitmix64 finaliser
   h ^= h >> 30;
   h *= 0xbf58476d1ce4e5b9ull;
@@ -144,7 +150,7 @@ inline TokenView view_of(std::string_view text, const Token& t, const Gazetteer&
   return v;
 }
 
-inline bool closes_a_short_word(const TokenList& tokens, size_t dot) {
+inline bool closes_a_short_word(Tokens tokens, size_t dot) {
   return dot > 0 && tokens[dot - 1].end == tokens[dot].begin && tokens[dot - 1].end - tokens[dot - 1].begin <= 3;
 }
 
@@ -178,7 +184,7 @@ inline bool all_capitals(std::string_view text, const Token& t) {
   return t.end - t.begin >= 2 &&
          std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= 'A' && c <= 'Z'; });
 }
-inline bool all_capitals(std::string_view text, const TokenList& tokens, size_t i) { return all_capitals(text, tokens[i]); }
+inline bool all_capitals(std::string_view text, Tokens tokens, size_t i) { return all_capitals(text, tokens[i]); }
 
 // Whether token t is digits only ("05557", not "6Sigma").
 inline bool all_digits(std::string_view text, const Token& t) {
@@ -191,7 +197,7 @@ inline bool has_digit(std::string_view text, const Token& t) {
 }
 
 // Whether token i exists and opens with a digit.
-inline bool is_number(std::string_view text, const TokenList& tokens, size_t i) {
+inline bool is_number(std::string_view text, Tokens tokens, size_t i) {
   return i < tokens.size() && text[tokens[i].begin] >= '0' && text[tokens[i].begin] <= '9';
 }
 
@@ -286,7 +292,7 @@ constexpr WordSet kNeverLastInAName(std::array<std::string_view, 12>{
 // Whether token t ends no value: one of kNeverLastInAName but in capitals
 // throughout, or "a" after a name (`name`; an address may end in a flat's
 // letter: "apt a").
-inline bool never_last_in_a_name(std::string_view text, const TokenList& tokens, size_t t, bool name) {
+inline bool never_last_in_a_name(std::string_view text, Tokens tokens, size_t t, bool name) {
   const Token& token = tokens[t];
   if (token.end - token.begin == 1) return name && text[token.begin] == 'a';
   return kNeverLastInAName.contains(text, token) && !all_capitals(text, tokens, t);
@@ -298,7 +304,7 @@ inline bool never_last_in_a_name(std::string_view text, const TokenList& tokens,
 // a word never_last_in_a_name() ("St Francis of", "O2, and", "case of"),
 // nor with the marks before such a word. False when nothing is left. A
 // title is left as it is: plausible() asks its last word for a role.
-inline bool trim_function_words(std::string_view text, const TokenList& tokens, PiiSpan& span, size_t& from, size_t& to) {
+inline bool trim_function_words(std::string_view text, Tokens tokens, PiiSpan& span, size_t& from, size_t& to) {
   if (span.type == PiiType::kTitle) return true;
   const bool name =
       span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization;
@@ -367,7 +373,7 @@ inline bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
 // Whether token `from` is digits and an era follows it, in capitals, its
 // stops or not ("1500 C.E.", "600 BCE", "44 B.C.", "800 AD"), and tokens
 // [from, to) hold no more than these: a year, not an address.
-inline bool year_of_an_era(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+inline bool year_of_an_era(std::string_view text, Tokens tokens, size_t from, size_t to) {
   if (to - from < 2 || !all_digits(text, tokens[from])) return false;
   std::string era;
   size_t t = from + 1;
@@ -390,7 +396,7 @@ inline bool year_of_an_era(std::string_view text, const TokenList& tokens, size_
 // writes them ("Esman (1972", "Queen Victoria, 1839", "Mecca and
 // Jerusalem, ca. 1185"), not an address. No labelled address of the dev
 // rows has such a number.
-inline bool dated_names(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+inline bool dated_names(std::string_view text, Tokens tokens, size_t from, size_t to) {
   bool years = false;
   for (size_t t = from; t < to; ++t) {
     const char first = text[tokens[t].begin];
@@ -421,7 +427,7 @@ inline bool dated_names(std::string_view text, const TokenList& tokens, size_t f
 // an organisation does not run into a word never_in_a_name() ("man who",
 // "bauru this morning").
 template <typename EndsAnAddress>
-inline bool may_continue(std::string_view text, const TokenList& tokens, size_t i, PiiType type, bool mixed,
+inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType type, bool mixed,
                   EndsAnAddress ends_an_address) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
@@ -453,7 +459,7 @@ constexpr WordSet kUnitsOfMeasure(std::array<std::string_view, 44>{
 
 // Whether tokens k and k + 1 are a quantity: digits, then a unit of measure
 // on their line ("59 kg", "120/80 mm").
-inline bool quantity_at(std::string_view text, const TokenList& tokens, size_t k) {
+inline bool quantity_at(std::string_view text, Tokens tokens, size_t k) {
   return k + 1 < tokens.size() && all_digits(text, tokens[k]) && !tokens[k + 1].newline_before &&
          kUnitsOfMeasure.contains(text, tokens[k + 1]);
 }
@@ -529,7 +535,7 @@ constexpr WordSet kAfterVocatives(std::array<std::string_view, 17>{
 // Whether token i opens a sentence: the text's first, or after "! ", "? "
 // or a ". " that closes no abbreviation of three letters at most ("m.
 // portaliou street", "Dr. Smith").
-inline bool opens_a_sentence(std::string_view text, const TokenList& tokens, size_t i) {
+inline bool opens_a_sentence(std::string_view text, Tokens tokens, size_t i) {
   if (i == 0) return true;
   const Token& before = tokens[i - 1];
   const char stop = text[before.begin];
@@ -539,7 +545,7 @@ inline bool opens_a_sentence(std::string_view text, const TokenList& tokens, siz
   return stop != '.' || !closes_a_short_word(tokens, i - 1);
 }
 
-inline bool letter_label(std::string_view text, const TokenList& tokens, size_t i);
+inline bool letter_label(std::string_view text, Tokens tokens, size_t i);
 
 // Whether token i, an everyday word that opens a sentence, a line or an
 // answer choice ("C. May be"), comes before a pronoun ("Will my account
@@ -547,7 +553,7 @@ inline bool letter_label(std::string_view text, const TokenList& tokens, size_t 
 // associated with", "Will not"): a verb or a question word, even where a
 // name list knows it ("Will"). Of 180 such words in the dev rows none is
 // labelled.
-inline bool verb_before_a_pronoun(std::string_view text, const TokenList& tokens, size_t i) {
+inline bool verb_before_a_pronoun(std::string_view text, Tokens tokens, size_t i) {
   if (i + 1 >= tokens.size() || tokens[i + 1].end - tokens[i + 1].begin > 5) return false;
   const bool opens_a_choice = i >= 2 && letter_label(text, tokens, i - 2);
   if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i) && !opens_a_choice) return false;
@@ -575,7 +581,7 @@ inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
 // "moved from", "moved to" (or "move", "moving", "relocated", "relocate",
 // "relocating"), "flew to", "traveled to", "travelled to", "trip to",
 // "flight to".
-inline bool after_a_place_cue(std::string_view text, const TokenList& tokens, size_t from) {
+inline bool after_a_place_cue(std::string_view text, Tokens tokens, size_t from) {
   if (from == 0 || tokens[from].newline_before || !may_end_a_place_cue(text, tokens[from - 1])) return false;
   // Whether token k is `w`, on one line with the token after it.
   auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w) && !tokens[k + 1].newline_before; };
@@ -631,7 +637,7 @@ inline bool follows_the(std::string_view text, size_t at) {
 // the "the" before it and the noun after it ("The Sap office is at", "the
 // Apple store"), one space apart. A possessive ("the President's staff")
 // is someone's.
-inline bool names_an_organisation(std::string_view text, const TokenList& tokens, size_t i) {
+inline bool names_an_organisation(std::string_view text, Tokens tokens, size_t i) {
   if (i == 0 || i + 1 >= tokens.size() || text[tokens[i].begin] < 'A' || text[tokens[i].begin] > 'Z') return false;
   const Token &word = tokens[i], &noun = tokens[i + 1];
   if (word.end + 1 != noun.begin || text[word.end] != ' ' || !follows_the(text, word.begin)) return false;
@@ -643,7 +649,7 @@ inline bool names_an_organisation(std::string_view text, const TokenList& tokens
 // Whether a number opens one of the three words after token i on its line
 // (among its next eight tokens): the number of the street that token i may
 // be part of.
-inline bool number_ahead(std::string_view text, const TokenList& tokens, size_t i) {
+inline bool number_ahead(std::string_view text, Tokens tokens, size_t i) {
   size_t words = 0;
   const size_t end = std::min(tokens.size(), i + 9);
   for (size_t j = i + 1; j < end && !tokens[j].newline_before && words < 3; ++j) {
@@ -655,7 +661,7 @@ inline bool number_ahead(std::string_view text, const TokenList& tokens, size_t 
 }
 
 // Whether a blank line stands between token j - 1 and token j (j > 0).
-inline bool blank_line_before(std::string_view text, const TokenList& tokens, size_t j) {
+inline bool blank_line_before(std::string_view text, Tokens tokens, size_t j) {
   return text.substr(tokens[j - 1].end, tokens[j].begin - tokens[j - 1].end).find("\n\n") != std::string_view::npos;
 }
 
@@ -665,7 +671,7 @@ inline bool blank_line_before(std::string_view text, const TokenList& tokens, si
 // the table is the thread's.
 class LineStarts {
  public:
-  explicit LineStarts(const TokenList& tokens) : tokens_(tokens) {}
+  explicit LineStarts(Tokens tokens) : tokens_(tokens) {}
   size_t of(size_t j) {
     thread_local std::vector<uint32_t> line_of;
     if (!built_) {
@@ -681,13 +687,13 @@ class LineStarts {
   }
 
  private:
-  const TokenList& tokens_;
+  Tokens tokens_;
   bool built_ = false;
 };
 
 // The first word token in [j, end), past the marks that open a line ("> ",
 // ", "); end when there is none.
-inline size_t first_word_from(std::string_view text, const TokenList& tokens, size_t j, size_t end) {
+inline size_t first_word_from(std::string_view text, Tokens tokens, size_t j, size_t end) {
   while (j < end && !is_word_byte(static_cast<unsigned char>(text[tokens[j].begin]))) ++j;
   return j;
 }
@@ -706,7 +712,7 @@ inline SpanCover& tagger_cover() {
 
 // Notes out[k] over the tokens it overlaps that no earlier span covers.
 inline void cover_span(const std::vector<PiiSpan>& out, size_t k) {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   std::vector<uint32_t>& first_span = tagger_cover().first_span;
   auto t = std::partition_point(tokens.begin(), tokens.end(), [&](const Token& x) { return x.end <= out[k].begin; });
   for (; t != tokens.end() && t->begin < out[k].end; ++t) {
@@ -748,7 +754,7 @@ inline void set_span(std::vector<PiiSpan>& out, size_t k, const PiiSpan& span) {
 // binary search whose steps choose without a branch: the passes after
 // decoding ask it of every span, and a branch would be mispredicted on
 // about every other step.
-inline size_t first_token_from(const TokenList& tokens, uint32_t at) {
+inline size_t first_token_from(Tokens tokens, uint32_t at) {
   if (tokens.empty()) return 0;
   const Token* base = tokens.data();
   for (size_t n = tokens.size(); n > 1;) {
@@ -786,7 +792,7 @@ inline size_t span_over(const std::vector<PiiSpan>& out, size_t j) {
 inline void add_uncovered(std::vector<PiiSpan>& out, size_t first, std::span<const PiiSpan> spans) {
   if (spans.empty()) return;
   reset_cover();
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t before = out.size();
   for (const PiiSpan& span : spans) {
     const size_t j = first_token_from(tokens, span.begin);
@@ -807,7 +813,7 @@ inline bool own_place_or_organisation(const std::vector<PiiSpan>& out, size_t k,
 // Whether tokens [from, to) of one line are a unit alone: a word opening
 // with a letter A-Z (either case), then maybe its stop, then maybe a number
 // ("Apt. 434", "Suite 683", "Suite"), and nothing more.
-inline bool unit_alone(std::string_view text, const TokenList& tokens, size_t from, size_t to) {
+inline bool unit_alone(std::string_view text, Tokens tokens, size_t from, size_t to) {
   if (from >= to || to > tokens.size()) return false;
   const auto letter = static_cast<unsigned char>(text[tokens[from].begin] | 0x20);
   if (letter < 'a' || letter > 'z') return false;
@@ -824,7 +830,7 @@ inline bool unit_alone(std::string_view text, const TokenList& tokens, size_t fr
 // open at 683, and then opens with two numbers). `before`: the span before
 // `span`, `before2` the one before that, where there are.
 inline bool after_a_name_on_its_line(std::string_view text, const PiiSpan* before, const PiiSpan* before2, const PiiSpan& span) {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const PiiSpan* name = before != nullptr && before->type == PiiType::kStreetAddress ? before2 : before;  // past a unit's own span
   if (name == nullptr || name->type != PiiType::kPerson || name->end >= span.begin) return false;
   const size_t from = first_token_from(tokens, name->end), to = first_token_from(tokens, span.begin);
@@ -850,7 +856,7 @@ inline bool after_a_name_on_its_line(std::string_view text, const std::vector<Pi
 // "Dašická 688" after its house number "60"); or a street after a house
 // number alone, a space apart. Not the next address of a list ("12 Novak
 // Street, Graz, 13 Novak Street").
-inline bool continues_an_address(std::string_view text, const TokenList& tokens, const PiiSpan& joined, const PiiSpan& next) {
+inline bool continues_an_address(std::string_view text, Tokens tokens, const PiiSpan& joined, const PiiSpan& next) {
   if (next.type == PiiType::kLocation) return true;
   if (next.type != PiiType::kStreetAddress) return false;
   const size_t j = first_token_from(tokens, next.begin);
@@ -880,7 +886,7 @@ inline bool pronoun_contraction(std::string_view word) {
 // shouted at samantha", "recargo is the brainchild of ..."). 8 of 9 such
 // words in the dev rows are labelled; one of the 12,240 dev prompts has one
 // ("sastavi mi pesmu").
-inline bool unknown_subject(std::string_view text, const TokenList& tokens, size_t i, std::span<const TokenView> views,
+inline bool unknown_subject(std::string_view text, Tokens tokens, size_t i, std::span<const TokenView> views,
                      uint16_t common) {
   const Token& t = tokens[i];
   if (i + 1 >= tokens.size() || t.end - t.begin < 3 || views[i].gazetteer.full != 0) return false;
@@ -923,7 +929,7 @@ constexpr WordSet kAfterALanguage(std::array<std::string_view, 16>{
 
 // Whether token i names a language in use (kLanguages and the cues above):
 // no one's nationality, and no name or place.
-inline bool names_a_language(std::string_view text, const TokenList& tokens, size_t i) {
+inline bool names_a_language(std::string_view text, Tokens tokens, size_t i) {
   if (!kLanguages.contains(text, tokens[i])) return false;
   const bool next_on_line = i + 1 < tokens.size() && !tokens[i + 1].newline_before;
   if (next_on_line && kLanguageNouns.contains(text, tokens[i + 1])) return true;
@@ -979,7 +985,7 @@ inline bool names_a_role(std::string_view text, const Token& t) {
 // start of a line, of the text or after "?" or ":", before a space; "A" in
 // quotes), or a letter before a small word ("I am", "A man"). "J. Smith" in
 // a sentence, "P.O. Box" and "R Cortinhas" (R for Rua) are initials.
-inline bool letter_label(std::string_view text, const TokenList& tokens, size_t i) {
+inline bool letter_label(std::string_view text, Tokens tokens, size_t i) {
   const Token& t = tokens[i];
   if (t.end - t.begin != 1 || text[t.begin] < 'A' || text[t.begin] > 'Z' || i + 1 >= tokens.size()) return false;
   const Token& next = tokens[i + 1];
@@ -1118,7 +1124,7 @@ inline bool street_name_mark(std::string_view text, const Token& t) {
 // word); `ends_place(t)`: token t is no part of the place before it. Calls
 // add(span) for each.
 template <typename OpensNothing, typename EndsPlace, typename Add>
-inline void read_envelope_line(std::string_view text, const TokenList& tokens, size_t from, size_t end, OpensNothing opens_nothing,
+inline void read_envelope_line(std::string_view text, Tokens tokens, size_t from, size_t end, OpensNothing opens_nothing,
                         EndsPlace ends_place, Add add) {
   auto word = [&](size_t k) { return is_word_byte(static_cast<unsigned char>(text[tokens[k].begin])); };
   auto state_code = [&](size_t k) {  // one to three capital letters

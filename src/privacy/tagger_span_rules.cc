@@ -72,7 +72,7 @@ bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Ma
 }
 
 bool PiiTagger::counts_after(std::string_view text, size_t number) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   const size_t next = number + 1;
   if (next >= tokens.size() || tokens[next].newline_before || tokens[next].begin == tokens[number].end ||
       !all_digits(text, tokens[number]) || !small_word(text, tokens[next], 1)) {
@@ -85,7 +85,7 @@ bool PiiTagger::counts_after(std::string_view text, size_t number) const {
 }
 
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   if (!trim_function_words(text, tokens, span, from, to)) return false;
   if (!plausible(text, span, from, to, mixed)) return false;
   // A name ends at its possessive: "Elizabeth Mitchell's Cautionary Tales"
@@ -232,7 +232,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
 }
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
-  const TokenList& tokens = tagger_tokens();
+  const Tokens tokens = tagger_tokens();
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
                          kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from))) {
     return false;
