@@ -77,7 +77,8 @@ bool age_after(const Scan& s, size_t e) {
   } else {
     while (i < e + 2 && s.blank(i)) ++i;
   }
-  for (std::string_view unit : {"years", "year", "yrs", "yr"}) {
+  static constexpr std::array<std::string_view, 4> kYearUnits = {"years", "year", "yrs", "yr"};
+  for (std::string_view unit : kYearUnits) {
     if (!s.matches_word(i, unit)) continue;
     size_t j = i + unit.size();
     if (s.at(j) == '-') {
@@ -163,7 +164,8 @@ bool age_cue_before(const Scan& s, size_t ws) {
 void detect_address_unit(Scan& s, size_t ws, size_t we) {
   const WordBefore unit = word_before(s, ws, ".#");
   if (unit.begin == unit.end) return;
-  for (std::string_view word : {"apt", "apartment", "suite", "ste"}) {
+  static constexpr std::array<std::string_view, 4> kUnitWords = {"apt", "apartment", "suite", "ste"};
+  for (std::string_view word : kUnitWords) {
     if (is_word(s, unit, word)) return s.add(PiiType::kStreetAddress, unit.begin, we);
   }
   if (!is_word(s, unit, "box")) return;

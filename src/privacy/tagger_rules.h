@@ -557,11 +557,13 @@ inline bool verb_before_a_pronoun(std::string_view text, Tokens tokens, size_t i
   if (i + 1 >= tokens.size() || tokens[i + 1].end - tokens[i + 1].begin > 5) return false;
   const bool opens_a_choice = i >= 2 && letter_label(text, tokens, i - 2);
   if (!tokens[i].newline_before && !opens_a_sentence(text, tokens, i) && !opens_a_choice) return false;
-  for (std::string_view pronoun : {"i", "me", "my", "you", "your", "he", "his", "she", "her", "it", "its", "we", "us",
-                                   "our", "they", "them", "their", "this", "that", "these", "those", "be", "not"}) {
-    if (token_is(text, tokens[i + 1], pronoun)) return true;
-  }
-  return false;
+  // (An array of string_views: a braced list of literals would measure
+  // each with strlen at every call.)
+  static constexpr std::array<std::string_view, 23> kPronouns = {
+      "i",  "me",  "my", "you", "your", "he",   "his",   "she",  "her",  "it",    "its", "we",
+      "us", "our", "they", "them", "their", "this", "that", "these", "those", "be", "not"};
+  return std::any_of(kPronouns.begin(), kPronouns.end(),
+                     [&](std::string_view pronoun) { return token_is(text, tokens[i + 1], pronoun); });
 }
 
 // Whether token `last` may be the last word of a place's cue by its length
@@ -974,10 +976,9 @@ inline bool names_a_role(std::string_view text, const Token& t) {
     return true;
   };
   if (ends_with("ment")) return false;  // "government", "department": "-ent" is a doer's ("agent")
-  for (std::string_view suffix : {"er", "or", "ist", "ian", "ant", "ent", "man", "men", "ive", "eon", "erk"}) {
-    if (ends_with(suffix)) return true;
-  }
-  return false;
+  static constexpr std::array<std::string_view, 11> kDoerSuffixes = {"er",  "or",  "ist", "ian", "ant", "ent",
+                                                                     "man", "men", "ive", "eon", "erk"};
+  return std::any_of(kDoerSuffixes.begin(), kDoerSuffixes.end(), ends_with);
 }
 
 // Whether token i is a capital letter alone that labels or is a small word
