@@ -560,7 +560,7 @@ inline bool verb_before_a_pronoun(std::string_view text, Tokens tokens, size_t i
   // (An array of string_views: a braced list of literals would measure
   // each with strlen at every call.)
   static constexpr std::array<std::string_view, 23> kPronouns = {
-      "i",  "me",  "my", "you", "your", "he",   "his",   "she",  "her",  "it",    "its", "we",
+      "i", "me", "my", "you", "your", "he", "his", "she", "her", "it", "its", "we",
       "us", "our", "they", "them", "their", "this", "that", "these", "those", "be", "not"};
   return std::any_of(kPronouns.begin(), kPronouns.end(),
                      [&](std::string_view pronoun) { return token_is(text, tokens[i + 1], pronoun); });

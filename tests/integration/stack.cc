@@ -25,8 +25,8 @@ RunningServer start_llama_server(const std::string& model, const std::string& mo
   // content, which is all these tests ask of an upstream. Even so, its
   // content parser rejects an answer that ends in a cut UTF-8 sequence (one
   // run of GatewaySpeculativeTest in CI), so --seed fixes the sampler's seed:
-  // the same request gets the same answer in every run, and a test that
-  // passes once passes always.
+  // a request that is not batched with another gets the same answer in
+  // every run, and a test of such requests that passes once passes always.
   RunningServer s;
   s.process = std::make_unique<Subprocess>(
       std::vector<std::string>{LLAMA_SERVER_BIN, "-m", model, "--host", "127.0.0.1", "--port", "0", "-a", model_name,
