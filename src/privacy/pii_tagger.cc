@@ -113,9 +113,12 @@ struct FeatureTables {
 void features(const FeatureTables& tables, std::span<const TokenView> v, size_t i, int prev, int prev2,
               bool mixed_case, FeatureSlots& out, bool context_words = true) {
   using L = FixedSlotLayout;
-  out.size = 0;
-  auto add = [&](Template t, uint64_t value) { out.slot[out.size++] = slot_of(t, value, tables.slots); };
-  auto add_fixed = [&](size_t at) { out.slot[out.size++] = tables.fixed[at]; };
+  // A local count, stored once at the end: out.size in memory would be
+  // loaded and stored again at every slot written.
+  uint32_t* const slot = out.slot.data();
+  size_t size = 0;
+  auto add = [&](Template t, uint64_t value) { slot[size++] = slot_of(t, value, tables.slots); };
+  auto add_fixed = [&](size_t at) { slot[size++] = tables.fixed[at]; };
   const size_t tags = tables.layout.tags;
   constexpr uint64_t kStart = 0x5354415254ull, kEnd = 0x454e44ull;
   auto word_at = [&](ptrdiff_t j) {
@@ -144,8 +147,8 @@ void features(const FeatureTables& tables, std::span<const TokenView> v, size_t 
   // The features that are there or not: written always, kept when there
   // (no branch to mispredict on every other token).
   auto add_fixed_if = [&](bool present, size_t slot_at) {
-    out.slot[out.size] = tables.fixed[slot_at];
-    out.size += present ? 1 : 0;
+    slot[size] = tables.fixed[slot_at];
+    size += present ? 1 : 0;
   };
   const bool has_before = i > 0, has_after = i + 1 < v.size();
   const TokenView& before = v[has_before ? i - 1 : i];
@@ -173,6 +176,7 @@ void features(const FeatureTables& tables, std::span<const TokenView> v, size_t 
   for (uint64_t bits = has_after ? matches(after.gazetteer) : 0; bits != 0; bits &= bits - 1) {
     add_fixed(L::kGazetteerFull + static_cast<size_t>(std::countr_zero(bits)) * 4 + 2);
   }
+  out.size = size;
 }
 
 // Whether the stop at token `dot` closes a token of three bytes at most
