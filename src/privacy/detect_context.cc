@@ -34,6 +34,8 @@ constexpr std::array<std::string_view, 7> kPersonsOfAnAge = {"boy", "girl", "chi
 // A five-digit number after these words is a ZIP code where it ends its
 // clause: "the weather in 94103 today", "restaurants near 10001?".
 constexpr std::array<std::string_view, 3> kPlaceWordsBefore = {"in", "near", "around"};
+// The words of an address unit before its number: "Apt. 217", "Suite #5".
+constexpr std::array<std::string_view, 4> kUnitWords = {"apt", "apartment", "suite", "ste"};
 // The words after a number that leave it ending its clause: "turned 66 last
 // week", "is 35 and lives alone", "in 94103 today".
 constexpr std::array<std::string_view, 16> kAfterClause = {
@@ -164,7 +166,6 @@ bool age_cue_before(const Scan& s, size_t ws) {
 void detect_address_unit(Scan& s, size_t ws, size_t we) {
   const WordBefore unit = word_before(s, ws, ".#");
   if (unit.begin == unit.end) return;
-  static constexpr std::array<std::string_view, 4> kUnitWords = {"apt", "apartment", "suite", "ste"};
   for (std::string_view word : kUnitWords) {
     if (is_word(s, unit, word)) return s.add(PiiType::kStreetAddress, unit.begin, we);
   }
@@ -175,6 +176,37 @@ void detect_address_unit(Scan& s, size_t ws, size_t we) {
       !(po.begin >= 3 && s.alnum(po.begin - 3))) {
     return s.add(PiiType::kStreetAddress, po.begin - 2, we);
   }
+}
+
+// The lengths and first letters of the words a cue before a number opens
+// with, read back from the number (the lists above, "of", the "s" of
+// "she's", the "m" of "I'm", "box"): bit c of [n] for a word of n letters
+// that opens with 'a' + c. After any other word no cue can match, and none
+// of the readings back above is needed.
+constexpr size_t kLongestCueWord = 9;  // "apartment"
+constexpr std::array<uint32_t, kLongestCueWord + 1> make_cue_word_shapes() {
+  std::array<uint32_t, kLongestCueWord + 1> shapes{};
+  auto note = [&](std::string_view w) { shapes[w.size()] |= uint32_t{1} << (w[0] - 'a'); };
+  for (std::string_view w : kAgeWordsBefore) note(w);
+  for (std::string_view w : kZipWordsBefore) note(w);
+  for (std::string_view w : kFillers) note(w);
+  for (std::string_view w : kAgeVerbs) note(w);
+  for (std::string_view w : kCopulas) note(w);
+  for (std::string_view w : kPlaceWordsBefore) note(w);
+  for (std::string_view w : kUnitWords) note(w);
+  for (std::string_view w : {"of", "s", "m", "box"}) note(w);
+  return shapes;
+}
+constexpr std::array<uint32_t, kLongestCueWord + 1> kCueWordShapes = make_cue_word_shapes();
+
+// Whether the word of letters ending at `end` has the length and first
+// letter of a cue word (kCueWordShapes).
+bool may_be_a_cue_word(const Scan& s, size_t end) {
+  size_t begin = end;
+  while (begin > 0 && end - begin <= kLongestCueWord && s.alpha(begin - 1)) --begin;
+  const size_t n = end - begin;
+  if (n == 0 || n > kLongestCueWord) return false;
+  return ((kCueWordShapes[n] >> (s.lower(begin) - 'a')) & 1) != 0;
 }
 
 }  // namespace
@@ -198,14 +230,17 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
                                  s.at(j - 1) == '-' || s.at(j - 1) == '(')) {
     --j;
   }
-  const bool after_a_word = j > 0 && s.alpha(j - 1);
+  // The cues' readings back (cue_before(), age_cue_before(), word_before())
+  // skip at most three of these bytes too, each a part of them: where one
+  // of them finds a word, it is the word that ends at j.
+  const bool after_a_cue_word = j > 0 && s.alpha(j - 1) && may_be_a_cue_word(s, j);
   if (len <= 3 && value >= 1 && value <= 129 &&
-      (age_after(s, we) || (after_a_word && cue_before(s, ws, kAgeWordsBefore)) ||
-       (after_a_word && age_cue_before(s, ws) && ends_a_clause(s, we)))) {
+      (age_after(s, we) || (after_a_cue_word && cue_before(s, ws, kAgeWordsBefore)) ||
+       (after_a_cue_word && age_cue_before(s, ws) && ends_a_clause(s, we)))) {
     s.add(PiiType::kAge, ws, we);
     return;
   }
-  if (!after_a_word) return;
+  if (!after_a_cue_word) return;
   detect_address_unit(s, ws, we);
   if (len == 5 && (cue_before(s, ws, kZipWordsBefore) ||
                    (is_one_of(s, word_before(s, ws, ""), kPlaceWordsBefore) && ends_a_clause(s, we)))) {
