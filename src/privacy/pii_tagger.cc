@@ -555,7 +555,9 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       prev2 = prev;
       prev = 0;
     };
-    if (mixed && letter_label(text, tokens, i)) {
+    // (A letter label is one byte: most tokens are turned away here, before
+    // the call.)
+    if (mixed && tokens[i].end - tokens[i].begin == 1 && letter_label(text, tokens, i)) {
       leave_out();
       continue;
     }
