@@ -28,12 +28,6 @@ void PiiTagger::find_categories() {
   gazetteer_.hide(proper_adjective_categories_);
 }
 
-bool PiiTagger::everyday(const Gazetteer::Match& m) const {
-  return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
-}
-
-bool PiiTagger::is_title(const Gazetteer::Match& m) const { return ((m.full | m.part) & prefix_categories_) != 0; }
-
 bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const {
   constexpr uint32_t kMinPart = 4, kMaxLength = 24;
   if (end - begin < 2 * kMinPart || end - begin > kMaxLength) return false;

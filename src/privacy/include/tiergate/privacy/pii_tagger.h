@@ -160,10 +160,12 @@ class PiiTagger {
   // of four letters or more run together ("Karmadata": "karma", "data").
   bool compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const;
   // Whether a word with these gazetteer matches is only an everyday word.
-  bool everyday(const Gazetteer::Match& m) const;
+  bool everyday(const Gazetteer::Match& m) const {
+    return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
+  }
   // Whether a word with these gazetteer matches is (part of) a title of the
   // name_prefix lists: "Mr." is listed whole, so "mr" is part of an entry.
-  bool is_title(const Gazetteer::Match& m) const;
+  bool is_title(const Gazetteer::Match& m) const { return ((m.full | m.part) & prefix_categories_) != 0; }
   // Whether token i (viewed), which the decoder left outside every span in
   // text with capitals, is a name that stands alone: a capitalised word of
   // three letters or more that is only_a_name(), inside a sentence (not
