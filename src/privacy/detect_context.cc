@@ -231,8 +231,8 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
     --j;
   }
   // The cues' readings back (cue_before(), age_cue_before(), word_before())
-  // skip at most three of these bytes too, each a part of them: where one
-  // of them finds a word, it is the word that ends at j.
+  // also skip at most three bytes, each of some of these: where one of them
+  // finds a word at all, it is the word that ends at j.
   const bool after_a_cue_word = j > 0 && s.alpha(j - 1) && may_be_a_cue_word(s, j);
   if (len <= 3 && value >= 1 && value <= 129 &&
       (age_after(s, we) || (after_a_cue_word && cue_before(s, ws, kAgeWordsBefore)) ||
