@@ -144,7 +144,9 @@ bool birthday_after(const Scan& s, size_t e) {
 
 // Whether the number at ws follows a verb of kAgeVerbs, a person of
 // kPersons and a copula ("he is", "I am", "my father was", "she's", "I'm"),
-// or a person of kPersonsOfAnAge and "of" ("a girl of 12").
+// or a person of kPersonsOfAnAge and "of" ("a girl of 12"). The first word
+// it reads back must be one make_cue_word_shapes() notes: a number after any
+// other is not asked.
 bool age_cue_before(const Scan& s, size_t ws) {
   const WordBefore verb = word_before(s, ws, "");
   if (verb.begin == verb.end) return false;
@@ -162,7 +164,8 @@ bool age_cue_before(const Scan& s, size_t ws) {
 }
 
 // An address unit ending at the number [ws, we): "Apt. 217", "Suite #5",
-// "apartment 3", "P.O. Box 101", "PO Box 7"; the span from the unit's word.
+// "apartment 3", "P.O. Box 101", "PO Box 7"; the span from the unit's word
+// (one make_cue_word_shapes() notes, as for age_cue_before()).
 void detect_address_unit(Scan& s, size_t ws, size_t we) {
   const WordBefore unit = word_before(s, ws, ".#");
   if (unit.begin == unit.end) return;
