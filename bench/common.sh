@@ -28,3 +28,42 @@ start_llama_server() {  # MODEL ALIAS [extra llama-server args]: sets tg_url
 start_tiergate() {  # CONFIG: sets tg_url
   tg_start_tiergate "$bin/tiergate" "$1" "$work/tiergate.log"
 }
+
+# pii_dev_inputs: the inputs of the privacy scan's speed diagnostics
+# (pii_instructions.sh, pii_profile.sh). Sets pii_prompts: the prompts of
+# pii_scan_bench's full_scan_with_tagger/prompts, in its order (each row's
+# "prompt", then its messages' contents) as {"text"} lines under
+# build/bench; and pii_tagger: a tagger trained on the labelled dev rows with
+# the word lists. Ends the script with a note when ../shared/data is absent.
+pii_dev_inputs() {
+  local data="${TIERGATE_SHARED_DATA:-$root/../shared/data}"
+  local dev="$data/pii/presidio_generated_dev.jsonl" gazetteers="$root/third_party/gazetteers" f
+  for f in "$dev" "$data/routing/mmlu_dev.jsonl"; do
+    [[ -f "$f" ]] || { echo "[bench] skipped: $f is absent (the shared dev data lives beside the repository)" >&2; exit 0; }
+  done
+  [[ -d "$gazetteers" ]] || { echo "[bench] $gazetteers is absent: run scripts/setup.sh" >&2; exit 1; }
+  pii_prompts="$work/pii-prompts.jsonl"
+  node - "$data" "$pii_prompts" <<'JS'
+const fs = require("fs");
+const [dir, out] = process.argv.slice(2);
+const lines = [];
+for (const file of ["routing/mmlu_dev.jsonl", "routing/gsm8k_dev.jsonl", "routing/routerbench_dev.jsonl",
+                    "prompts/prompt_categories_dev.jsonl"]) {
+  const path = `${dir}/${file}`;
+  if (!fs.existsSync(path)) continue;
+  for (const line of fs.readFileSync(path, "utf8").split("\n")) {
+    let row;
+    try { row = JSON.parse(line); } catch { continue; }
+    if (row === null || typeof row !== "object") continue;
+    if (typeof row.prompt === "string") lines.push(JSON.stringify({ text: row.prompt }));
+    for (const m of Array.isArray(row.messages) ? row.messages : []) {
+      if (m && typeof m.content === "string") lines.push(JSON.stringify({ text: m.content }));
+    }
+  }
+}
+fs.writeFileSync(out, lines.join("\n") + "\n");
+JS
+  pii_tagger="$work/pii-dev-tagger.bin"
+  echo "[bench] training a tagger on $(basename "$dev") with the word lists" >&2
+  "$bin/tiergate" pii train --data "$dev" --gazetteers "$gazetteers" -o "$pii_tagger" 2>/dev/null
+}

@@ -11,13 +11,8 @@
 # bench/results/pii_instructions.{json,md}. Takes about 2 minutes.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-data="${TIERGATE_SHARED_DATA:-$root/../shared/data}"
-dev="$data/pii/presidio_generated_dev.jsonl"
-for f in "$dev" "$data/routing/mmlu_dev.jsonl"; do
-  [[ -f "$f" ]] || { echo "[bench] skipped: $f is absent (the shared dev data lives beside the repository)" >&2; exit 0; }
-done
-gazetteers="$root/third_party/gazetteers"
-[[ -d "$gazetteers" ]] || { echo "[bench] $gazetteers is absent: run scripts/setup.sh" >&2; exit 1; }
+pii_dev_inputs
+prompts=$pii_prompts tagger=$pii_tagger
 if ! command -v valgrind >/dev/null; then
   if [[ $(id -u) -ne 0 ]]; then
     echo "[bench] valgrind is missing: install it (apt-get install valgrind) or run this as root" >&2
@@ -27,34 +22,6 @@ if ! command -v valgrind >/dev/null; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends valgrind >/dev/null
 fi
-
-# The prompts in pii_scan_bench's order: each row's "prompt", then its
-# messages' contents.
-prompts="$work/pii-prompts.jsonl"
-node - "$data" "$prompts" <<'JS'
-const fs = require("fs");
-const [dir, out] = process.argv.slice(2);
-const lines = [];
-for (const file of ["routing/mmlu_dev.jsonl", "routing/gsm8k_dev.jsonl", "routing/routerbench_dev.jsonl",
-                    "prompts/prompt_categories_dev.jsonl"]) {
-  const path = `${dir}/${file}`;
-  if (!fs.existsSync(path)) continue;
-  for (const line of fs.readFileSync(path, "utf8").split("\n")) {
-    let row;
-    try { row = JSON.parse(line); } catch { continue; }
-    if (row === null || typeof row !== "object") continue;
-    if (typeof row.prompt === "string") lines.push(JSON.stringify({ text: row.prompt }));
-    for (const m of Array.isArray(row.messages) ? row.messages : []) {
-      if (m && typeof m.content === "string") lines.push(JSON.stringify({ text: m.content }));
-    }
-  }
-}
-fs.writeFileSync(out, lines.join("\n") + "\n");
-JS
-
-tagger="$work/pii-instructions-tagger.bin"
-echo "[bench] training a tagger on $(basename "$dev") with the word lists" >&2
-"$bin/tiergate" pii train --data "$dev" --gazetteers "$gazetteers" -o "$tagger" 2>/dev/null
 
 # count NAME [tiergate pii scan args]: find_pii's instructions, and the 12
 # functions under it that run the most (inclusive), in $work/NAME.*.
