@@ -192,7 +192,9 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   }
   // A name or a place that ends in a company suffix ("Smith Ltd") is an
   // organisation; a name that ends in a street suffix that is no name
-  // ("Andreassen Street", not "Benny Hill") is an address, as is a place or
+  // ("Andreassen Street", not "Benny Hill") is an address, unless it opens
+  // with a listed name and ends in no "Street", "Road", "Avenue" or
+  // "Boulevard" ("Rosa Parks", "John Stuart Mill", "Francis Place"); so is a place or
   // an organisation of two words or more that ends in "Street", "Road",
   // "Avenue" or "Boulevard" ("Bezrukov Street Street": every labelled
   // value that ends in such a word is an address, 64 of 64).
@@ -209,7 +211,8 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
         ((full & company_categories_) != 0 || (t - 1 > from && kOrganisationNouns.contains(text, last)))) {
       span.type = PiiType::kOrganization;
     } else if (t - 1 > from &&
-               ((span.type == PiiType::kPerson && (full & street_suffix_categories_) != 0 && (full & name_categories_) == 0) ||
+               ((span.type == PiiType::kPerson && (full & street_suffix_categories_) != 0 && (full & name_categories_) == 0 &&
+                 (thoroughfare || (tagger_views()[from].gazetteer.full & name_categories_) == 0)) ||
                 (span.type != PiiType::kPerson && thoroughfare))) {
       span.type = PiiType::kStreetAddress;
       return true;

@@ -1039,16 +1039,20 @@ TEST(PiiTaggerTest, AVerbOfSpeechIntroducesTheSpeaker) {
   }
 }
 
-// A name that ends in a street suffix that is no name is an address.
+// A name that ends in a street suffix that is no name is an address; one
+// that opens with a listed name is one only when the suffix is "Street",
+// "Road", "Avenue" or "Boulevard" ("Rosa Parks", "John Stuart Mill").
 TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
   TaggerOptions o = options(5, 1u << 14, 1);
   std::vector<std::string> last = kLast;
   last.push_back("Hill");
-  o.gazetteers = {{"first_name", kFirst}, {"last_name", last}, {"street_suffix", {"Street", "Hill"}}};
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", last}, {"street_suffix", {"Street", "Hill", "Mill"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Please call Wanda Street tomorrow."), std::vector<std::string>{"STREET_ADDRESS:Wanda Street"});
   EXPECT_EQ(found("Please call Wanda Hill tomorrow."), std::vector<std::string>{"PERSON:Wanda Hill"});
+  EXPECT_EQ(found("Please call Wanda Mill tomorrow."), std::vector<std::string>{"PERSON:Wanda Mill"});
+  EXPECT_EQ(found("Please call Zorvath Mill tomorrow."), std::vector<std::string>{"STREET_ADDRESS:Zorvath Mill"});
 }
 
 // A nationality, religion or party alone, or its plural, is a group (NRP),
