@@ -8,8 +8,9 @@
 //   redacted  every value the scan found in them replaced by a placeholder
 //             (prepare_egress's redact_all_in), whatever their class allows;
 //   summary   replaced by one system message holding a summary the edge
-//             model writes of them, which is scanned again like any
-//             outgoing text. Cached per conversation and history. When the
+//             model writes of them, which is scanned like any outgoing
+//             text (the other messages keep the request's findings).
+//             Cached per conversation and history. When the
 //             edge cannot write one, the history is sent redacted instead.
 //   auto      summary when the scan found anything in the history (or did
 //             not complete), else raw.

@@ -156,6 +156,29 @@ TEST_F(HandoffTest, SummaryIsWrittenByTheEdgeScannedAndCached) {
   EXPECT_EQ(edge_.calls.load(), 2);
 }
 
+// The messages around the history are not scanned again: they keep the
+// request's findings (here one no detector would make, as a tagger's
+// might be), at their new places: the system message stays first, the
+// latest turn moves up behind the summary.
+TEST_F(HandoffTest, ASummaryKeepsTheFindingsOfTheMessagesAroundIt) {
+  start("summary");
+  edge_.pieces = {"The user asked for help."};
+  ASSERT_TRUE(follow_up("Call me on +1 415 555 0100").is_ok());
+  request_.messages.front().content = "Be brief. Escalate to ops@example.com.";
+  request_.messages.back().content = "Now write to bo@example.com and ana@example.com.";
+  scan_ = scan_messages(request_.messages);
+  scan_.findings.push_back({"EMAIL_ADDRESS", 3, 0, 3});  // "Now"
+  dispatcher_->conversations().record("conv-1", TierKind::kEdge, std::chrono::steady_clock::now());
+  RecordingSink sink;
+  auto r = dispatcher_->run(cloud_plan(), request_, sink, &scan_);
+  ASSERT_TRUE(r.is_ok()) << r.status().message();
+  EXPECT_EQ(r->handoff, "summary");
+  EXPECT_EQ(sent(), "system: Be brief. Escalate to [EMAIL_ADDRESS_1].\n"
+                    "system: Summary of the conversation so far (written by the on-device model): The user asked for "
+                    "help.\n"
+                    "user: [EMAIL_ADDRESS_2] write to [EMAIL_ADDRESS_3] and [EMAIL_ADDRESS_4].\n");
+}
+
 TEST_F(HandoffTest, AutoSummarisesOnlyAHistoryWithFoundData) {
   start("auto");
   auto clean = follow_up("What is a prime number?");
