@@ -6,7 +6,8 @@
 # trained on the labelled dev rows; this names each sample's function from
 # the binary's symbols. Unlike instruction counts (pii_instructions.sh), the
 # shares include what cache misses and mispredicted branches cost, and the
-# AVX-512 paths run where the CPU has them. Pinned to core ${BENCH_CPU:-0}.
+# AVX-512 paths run where the CPU has them. Pinned to core $BENCH_CPU (0 when
+# unset); PII_PROFILE_ROUNDS scans while sampling (40).
 # Writes bench/results/pii_profile.{json,md}. Takes about a minute.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"

@@ -101,42 +101,35 @@ HandedOff hand_off(const HandoffConfig& config, const ChatRequest& request, cons
     return out;
   }
   // The messages sent: the summary in the history's place (history is not
-  // empty), the others as they were; from_request[k]: the request's index of
-  // message k, or kSummary.
-  constexpr size_t kSummary = SIZE_MAX;
+  // empty), the others as they were, request message i as sent_at[i].
+  constexpr size_t kNotSent = SIZE_MAX;
   std::vector<ChatMessage> messages;
-  std::vector<size_t> from_request;
-  bool placed = false;
+  std::vector<size_t> sent_at(request.messages.size(), kNotSent);
+  size_t summary_at = kNotSent;
   for (size_t i = 0; i < request.messages.size(); ++i) {
     const bool in_history = std::find(history.begin(), history.end(), i) != history.end();
     if (in_history) {
-      if (!placed) {
+      if (summary_at == kNotSent) {
+        summary_at = messages.size();
         messages.push_back({Role::kSystem, kSummaryPreface + *summary});
-        from_request.push_back(kSummary);
       }
-      placed = true;
       continue;
     }
+    sent_at[i] = messages.size();
     messages.push_back(request.messages[i]);
-    from_request.push_back(i);
   }
   out.request.messages = std::move(messages);
   out.mode = "summary";
   if (scan != nullptr) {
     // Only the summary is new text: the other messages are the request's
-    // own, whose findings move with them to their new places.
-    // (In message order, as a scan of the messages would list them.)
+    // own, whose findings move with them to their new places (in message
+    // order, as a scan of the messages lists them).
     PrivacyScan rescanned;
-    std::vector<size_t> sent_at(request.messages.size(), kSummary);
-    for (size_t k = 0; k < from_request.size(); ++k) {
-      if (from_request[k] != kSummary) sent_at[from_request[k]] = k;
-    }
     for (const Finding& f : scan->findings) {
-      if (f.message < sent_at.size() && sent_at[f.message] != kSummary) {
+      if (f.message < sent_at.size() && sent_at[f.message] != kNotSent) {
         rescanned.findings.push_back({f.type, sent_at[f.message], f.begin, f.end});
       }
     }
-    const auto summary_at = static_cast<size_t>(std::find(from_request.begin(), from_request.end(), kSummary) - from_request.begin());
     for (Finding f : scan_messages({out.request.messages[summary_at]}, tagger).findings) {
       f.message = summary_at;
       rescanned.findings.push_back(std::move(f));
