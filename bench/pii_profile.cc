@@ -72,8 +72,12 @@ int main(int argc, char** argv) {
   app.add_option("--data", data, "JSONL of {\"text\": ...}, scanned one call per line")->required()->check(CLI::ExistingFile);
   app.add_option("--tagger", tagger_path, "tagger file from `tiergate pii train`")->required()->check(CLI::ExistingFile);
   app.add_option("--out", out, "where the sampled addresses go, one per line")->required();
-  app.add_option("--rounds", rounds, "scans of the whole file while sampling")->check(CLI::Range(1, 10000));
-  app.add_option("--interval-us", interval_us, "microseconds between samples")->check(CLI::Range(20L, 100000L));
+  app.add_option("--rounds", rounds, "scans of the whole file while sampling")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--interval-us", interval_us, "microseconds between samples")
+      ->check(CLI::Range(20L, 100000L))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   StatusOr<std::vector<PiiExample>> rows = load_pii_jsonl(data);
