@@ -698,8 +698,9 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     join_words_before_addresses(text, out, first_tagged, mixed);
     type_company_lines(text, out, first_tagged, mixed);
   }
+  if (tagged()) split_coordinated_names(text, out, first_tagged);
+  if (mixed || tagged()) join_surname_firms(text, out, first_tagged, mixed);
   if (tagged()) {
-    split_coordinated_names(text, out, first_tagged);
     join_named_offices(text, out, first_tagged);
     type_envelope_places(text, out, first_tagged);
     drop_lone_numbers(text, out, first_tagged);

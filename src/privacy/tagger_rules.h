@@ -621,6 +621,15 @@ constexpr WordSet kCompanyPlaceNouns(std::array<std::string_view, 12>{
 // Whether token t is one of kCompanyPlaceNouns.
 inline bool names_a_company_place(std::string_view text, const Token& t) { return kCompanyPlaceNouns.contains(text, t); }
 
+// Words in small letters that follow a party named as a noun ("at
+// Sanders-Gill in Seguin", "Ellis-Ingram became"): prepositions,
+// conjunctions and verbs, where a noun after a hyphenated pair makes it an
+// eponym's modifier ("the Hardy-Weinberg equilibrium", "a Dickey-Fuller
+// test").
+constexpr WordSet kAfterAParty(std::array<std::string_view, 27>{
+    "in", "at", "of", "for", "on", "to", "and", "or", "by", "from", "with", "as", "is", "was", "has", "had",
+    "have", "became", "becomes", "will", "would", "said", "says", "which", "who", "announced", "invested"});
+
 // Whether the token "the" (either case) and one space stand right before
 // byte `at`: read from the text, without looking the tokens up. (An
 // apostrophe between word bytes would join "the" to the word before:

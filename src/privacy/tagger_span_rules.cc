@@ -20,7 +20,9 @@ void PiiTagger::find_categories() {
   street_suffix_categories_ = categories_named(gazetteer_, "street_suffix");
   common_categories_ = categories_named(gazetteer_, "common");
   company_categories_ = categories_named(gazetteer_, "company");
-  name_categories_ = categories_named(gazetteer_, "first_name") | categories_named(gazetteer_, "last_name");
+  first_name_categories_ = categories_named(gazetteer_, "first_name");
+  last_name_categories_ = categories_named(gazetteer_, "last_name");
+  name_categories_ = first_name_categories_ | last_name_categories_;
   country_categories_ = categories_named(gazetteer_, "country");
   state_categories_ = categories_named(gazetteer_, "state");
   place_categories_ = categories_named(gazetteer_, "city") | country_categories_ | state_categories_;

@@ -2396,6 +2396,45 @@ TEST(PiiTaggerTest, NamesBeforeAnOfficeAreTheCompany) {
   EXPECT_TRUE(std::all_of(spans.begin(), spans.end(), [](const PiiSpan& x) { return x.type == PiiType::kOrganization; }));
 }
 
+// Firms named after their partners are one organisation each: three
+// surnames joined by ", " and " and " where a firm stands, and two joined by
+// a hyphen that stand alone; not people named together, nor an eponym
+// before a noun.
+TEST(PiiTaggerTest, FirmsNamedAfterPartnersAreOrganisations) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"city", kCities}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  // (What the tagger finds there without the rule.)
+  ASSERT_EQ(found("We met Davis, Moreau and Takeda today."),
+            (std::vector<std::string>{"PERSON:Davis", "PERSON:Moreau", "PERSON:Takeda"}));
+  EXPECT_EQ(found("We met at Davis, Moreau and Takeda today."),
+            (std::vector<std::string>{"ORGANIZATION:Davis, Moreau and Takeda"}));
+  EXPECT_EQ(found("We worked for Davis, Moreau and Takeda today."),
+            (std::vector<std::string>{"ORGANIZATION:Davis, Moreau and Takeda"}));
+  EXPECT_EQ(found("Davis, Moreau and Takeda is a firm."), (std::vector<std::string>{"ORGANIZATION:Davis, Moreau and Takeda"}));
+  EXPECT_EQ(found("Anna Novak\nDavis, Moreau and Takeda\n"),
+            (std::vector<std::string>{"PERSON:Anna Novak", "ORGANIZATION:Davis, Moreau and Takeda"}));
+  // Fewer than two listed surnames, or none that is no first name, or a place.
+  EXPECT_EQ(found("We met at Davis, Moreau and Zorvath today."),
+            (std::vector<std::string>{"PERSON:Davis", "PERSON:Moreau", "PERSON:Zorvath"}));
+  EXPECT_EQ(found("We met at Anna, Rosa and Elena today."),
+            (std::vector<std::string>{"PERSON:Anna", "PERSON:Rosa", "PERSON:Elena"}));
+  EXPECT_EQ(found("We met at Lisbon, Moreau and Takeda today."),
+            (std::vector<std::string>{"LOCATION:Lisbon", "PERSON:Moreau", "PERSON:Takeda"}));
+  // Two surnames joined by a hyphen, alone.
+  EXPECT_EQ(found("We met at Moreau-Takeda in Lisbon."),
+            (std::vector<std::string>{"ORGANIZATION:Moreau-Takeda", "LOCATION:Lisbon"}));
+  EXPECT_EQ(found("Zorvath-Takeda is a firm."), (std::vector<std::string>{"ORGANIZATION:Zorvath-Takeda"}));
+  // Not after a name or before one, nor a first name after the hyphen, an
+  // acronym, or an eponym before a noun: what the tagger found stays.
+  EXPECT_EQ(found("We met Anna Moreau-Takeda today."), (std::vector<std::string>{"PERSON:Anna Moreau", "PERSON:Takeda"}));
+  EXPECT_EQ(found("We met Moreau-Takeda Novak today."), (std::vector<std::string>{"PERSON:Moreau", "PERSON:Takeda Novak"}));
+  EXPECT_EQ(found("Moreau-Anna is a firm."), std::vector<std::string>{"PERSON:Anna"});
+  EXPECT_EQ(found("We read the MOREAU-TAKEDA text."), std::vector<std::string>{});
+  EXPECT_EQ(found("We read the Moreau-Takeda equilibrium."), (std::vector<std::string>{"PERSON:Moreau", "PERSON:Takeda"}));
+}
+
 // A noun that ends the names of companies and bodies ("Corporation",
 // "Solutions", "Agency") makes an organisation of the capitalised words
 // before it, found or not, in text with capitals.

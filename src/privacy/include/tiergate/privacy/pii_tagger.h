@@ -408,6 +408,25 @@ class PiiTagger {
   // place ("the Paris office"). Precondition: out[first...] sorted by
   // begin; it stays so.
   void join_named_offices(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Firms named after their partners, as company name generators and law
+  // firms write them, are one organisation each:
+  // - three names or organisations of out[first...], a word each, joined
+  //   by ", " and " and " ("Davis, Reynolds and Williamson"), two of them
+  //   listed surnames (in text without capitals all three, at most one an
+  //   everyday word too), one no first name, none only a place; where a
+  //   firm stands: on a line of its own, after "at" or "for", or before
+  //   "is", "was" or "has" ("met Davis, Moreau and Takeda", "our 3
+  //   founders: Kovalev, Lee and Phillips." are people);
+  // - in text with capitals, two capitalised words joined by a hyphen
+  //   ("Hubbard-Thomas", "Sanders-Gill"), one a listed surname, neither only
+  //   a place, the second no first name alone ("Anne-Lise" is a person),
+  //   with no capitalised word or title just before it on its line, nor
+  //   after it ("Catherine Zeta-Jones" is a person) or a word in small
+  //   letters but a preposition or a verb (kAfterAParty: "the
+  //   Hardy-Weinberg equilibrium" is no firm); the spans of this tagging
+  //   over its words alone, if any, become it.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void join_surname_firms(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // A name or an organisation of out[first...] alone on its line (marks
   // aside), between an address that ends the line above and a place or an
   // address that opens the line below, is the town of an envelope ("???
@@ -482,6 +501,8 @@ class PiiTagger {
   uint16_t common_categories_ = 0;  // and of everyday words (common*)
   uint16_t company_categories_ = 0;  // and of company suffixes (company*)
   uint16_t name_categories_ = 0;     // and of first and last names (first_name*, last_name*)
+  uint16_t first_name_categories_ = 0;  // of which first names (first_name*)
+  uint16_t last_name_categories_ = 0;   // and last names (last_name*)
   uint16_t place_categories_ = 0;    // and of places (city*, country*, state*)
   uint16_t country_categories_ = 0;  // and of countries (country*)
   uint16_t state_categories_ = 0;    // and of states and provinces (state*)
