@@ -1026,10 +1026,11 @@ inline uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
   return mask;
 }
 
-// Whether `text` holds a capital letter: A-Z, or one of Latin-1, Greek or
-// Cyrillic ("Расскажи", "Ωραία"), whose words the tagger reads as it reads
-// English ones; text in those scripts without an A-Z is no lower-case text
-// (where every word is scored and may open a name).
+// Whether `text` holds a capital letter: A-Z, or one of Latin-1, Greek,
+// Cyrillic or the Latin Extended blocks ("Расскажи", "Ωραία", "Łódź"),
+// whose words the tagger reads as it reads English ones; text in those
+// scripts without an A-Z is no lower-case text (where every word is scored
+// and may open a name).
 inline bool mixed_case(std::string_view text) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   for (size_t k = 0; k < text.size(); ++k) {

@@ -55,10 +55,50 @@ constexpr bool is_word_byte(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
 }
 
+// The case of a letter of the Latin Extended blocks that Central European
+// and Vietnamese text writes (U+0100-U+017F, U+01A0, U+01A1, U+01AF, U+01B0,
+// U+1E00-U+1EFF), by code point: kNoLatinExtendedLetter for any other.
+enum class LatinExtendedCase { kNoLatinExtendedLetter, kCapital, kSmall };
+constexpr LatinExtendedCase latin_extended_case(uint32_t cp) {
+  using enum LatinExtendedCase;
+  if (cp >= 0x100 && cp <= 0x17f) {
+    // Pairs, the capital first ("Đ", "đ"), but in U+0139-U+0148 and
+    // U+0179-U+017E, where the capital is odd ("Ł", "ł"); "ĸ", "ŉ" and "ſ"
+    // are small, "Ÿ" capital.
+    if (cp == 0x138 || cp == 0x149 || cp == 0x17f) return kSmall;
+    if (cp == 0x178) return kCapital;
+    const bool odd_capitals = (cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e);
+    return (cp % 2 == 1) == odd_capitals ? kCapital : kSmall;
+  }
+  if (cp == 0x1a0 || cp == 0x1af) return kCapital;  // "Ơ", "Ư"
+  if (cp == 0x1a1 || cp == 0x1b0) return kSmall;    // "ơ", "ư"
+  if (cp >= 0x1e00 && cp <= 0x1eff) {
+    // Pairs, the capital first ("Ộ", "ộ"), but U+1E96-U+1E9D and U+1E9F,
+    // small, and "ẞ".
+    if ((cp >= 0x1e96 && cp <= 0x1e9d) || cp == 0x1e9f) return kSmall;
+    return cp % 2 == 0 ? kCapital : kSmall;
+  }
+  return kNoLatinExtendedLetter;
+}
+
+// The case of the Latin Extended letter (latin_extended_case()) that the n
+// bytes at s open with. Out of line: such letters are rare, and inlined
+// this grows the callers past what GCC inlines into the tagger's loop.
+[[gnu::noinline]] constexpr LatinExtendedCase opening_latin_extended_case(const unsigned char* s, size_t n) {
+  if (n >= 2 && s[0] >= 0xc4 && s[0] <= 0xc6 && (s[1] & 0xc0) == 0x80) {
+    return latin_extended_case((uint32_t{s[0]} & 0x1f) << 6 | (uint32_t{s[1]} & 0x3f));
+  }
+  if (n >= 3 && s[0] == 0xe1 && s[1] >= 0xb8 && s[1] <= 0xbb && (s[2] & 0xc0) == 0x80) {
+    return latin_extended_case(0x1000 | (uint32_t{s[1]} & 0x3f) << 6 | (uint32_t{s[2]} & 0x3f));
+  }
+  return LatinExtendedCase::kNoLatinExtendedLetter;
+}
+
 // Whether the n bytes at s (n >= 1) open with a small letter of two UTF-8
 // bytes: Latin-1 ("é", "ß", not "÷"), Greek ("ά" to "ώ") or Cyrillic ("а"
-// to "џ"). Other scripts' letters (the Latin Extended blocks among them)
-// count as no small letter.
+// to "џ"); or a small letter of the Latin Extended blocks
+// (latin_extended_case(): "ł", "đ", "ộ"). Other scripts' letters count as
+// no small letter.
 constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
   if (n < 2 || (s[1] & 0xc0) != 0x80) return false;
   const unsigned char c = s[1];
@@ -68,6 +108,10 @@ constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
     case 0xcf: return c <= 0x8e;               // U+03C0-U+03CE
     case 0xd0: return c >= 0xb0;               // U+0430-U+043F
     case 0xd1: return c <= 0x9f;               // U+0440-U+045F
+    case 0xc4:
+    case 0xc5:
+    case 0xc6:
+    case 0xe1: return opening_latin_extended_case(s, n) == LatinExtendedCase::kSmall;
     default: return false;
   }
 }
@@ -100,7 +144,8 @@ constexpr bool opens_unmarked(const unsigned char* s, size_t n) {
 
 // Whether the n bytes at s (n >= 1) open with a capital of two UTF-8 bytes,
 // the counterpart of opens_with_a_small_letter(): Latin-1 ("É", not "×"),
-// Greek ("Α" to "Ω") or Cyrillic ("Ѐ" to "Я").
+// Greek ("Α" to "Ω") or Cyrillic ("Ѐ" to "Я"); or a capital of the Latin
+// Extended blocks ("Ł", "Đ", "Ộ").
 constexpr bool opens_with_a_capital_letter(const unsigned char* s, size_t n) {
   if (n < 2 || (s[1] & 0xc0) != 0x80) return false;
   const unsigned char c = s[1];
@@ -108,6 +153,10 @@ constexpr bool opens_with_a_capital_letter(const unsigned char* s, size_t n) {
     case 0xc3: return c <= 0x9e && c != 0x97;  // U+00C0-U+00DE but U+00D7
     case 0xce: return c >= 0x91 && c <= 0xa9;  // U+0391-U+03A9
     case 0xd0: return c <= 0xaf;               // U+0400-U+042F
+    case 0xc4:
+    case 0xc5:
+    case 0xc6:
+    case 0xe1: return opening_latin_extended_case(s, n) == LatinExtendedCase::kCapital;
     default: return false;
   }
 }

@@ -16,10 +16,37 @@ namespace {
 // Whether a small letter of Latin-1 (U+00DF-U+00FF but U+00F7), Greek
 // (U+03AC-U+03CE) or Cyrillic (U+0430-U+045F) opens at byte i of p (n
 // bytes): the letters in small case of two UTF-8 bytes.
+// The small and the capital letters of the Latin Extended blocks the
+// tokenizer knows the case of, by code point.
+bool latin_extended_small(unsigned cp) {
+  auto odd_in = [&](unsigned from, unsigned to) { return cp >= from && cp <= to && cp % 2 == 1; };
+  auto even_in = [&](unsigned from, unsigned to) { return cp >= from && cp <= to && cp % 2 == 0; };
+  return odd_in(0x100, 0x137) || cp == 0x138 || even_in(0x139, 0x148) || cp == 0x149 || odd_in(0x14a, 0x177) ||
+         even_in(0x179, 0x17e) || cp == 0x17f || cp == 0x1a1 || cp == 0x1b0 || odd_in(0x1e00, 0x1e95) ||
+         (cp >= 0x1e96 && cp <= 0x1e9d) || cp == 0x1e9f || odd_in(0x1ea0, 0x1eff);
+}
+bool latin_extended_capital(unsigned cp) {
+  auto odd_in = [&](unsigned from, unsigned to) { return cp >= from && cp <= to && cp % 2 == 1; };
+  auto even_in = [&](unsigned from, unsigned to) { return cp >= from && cp <= to && cp % 2 == 0; };
+  return even_in(0x100, 0x137) || odd_in(0x139, 0x148) || even_in(0x14a, 0x177) || cp == 0x178 ||
+         odd_in(0x179, 0x17e) || cp == 0x1a0 || cp == 0x1af || even_in(0x1e00, 0x1e95) || cp == 0x1e9e ||
+         even_in(0x1ea0, 0x1eff);
+}
+
+// The code point of a whole sequence of two or three bytes at byte i of p
+// (n bytes); 0 for anything else.
+unsigned two_or_three_byte_code_point(const unsigned char* p, size_t n, size_t i) {
+  if (i + 1 < n && (p[i] & 0xe0) == 0xc0 && (p[i + 1] & 0xc0) == 0x80) return (p[i] & 0x1fu) << 6 | (p[i + 1] & 0x3fu);
+  if (i + 2 < n && (p[i] & 0xf0) == 0xe0 && (p[i + 1] & 0xc0) == 0x80 && (p[i + 2] & 0xc0) == 0x80) {
+    return (p[i] & 0x0fu) << 12 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
+  }
+  return 0;
+}
+
 bool small_letter_at(const unsigned char* p, size_t n, size_t i) {
-  if (i + 1 >= n || (p[i] & 0xe0) != 0xc0 || (p[i + 1] & 0xc0) != 0x80) return false;
-  const unsigned cp = (p[i] & 0x1fu) << 6 | (p[i + 1] & 0x3fu);
-  return (cp >= 0xdf && cp <= 0xff && cp != 0xf7) || (cp >= 0x3ac && cp <= 0x3ce) || (cp >= 0x430 && cp <= 0x45f);
+  const unsigned cp = two_or_three_byte_code_point(p, n, i);
+  return (cp >= 0xdf && cp <= 0xff && cp != 0xf7) || (cp >= 0x3ac && cp <= 0x3ce) || (cp >= 0x430 && cp <= 0x45f) ||
+         latin_extended_small(cp);
 }
 
 // The length of the mark that opens at byte i of p (n bytes), by code
@@ -139,28 +166,38 @@ TEST(TaggerTokensTest, WordsMarksApostrophesAndLineBreaks) {
 }
 
 // A word is marked by a capital, a digit or a letter of another script
-// than Latin, Greek or Cyrillic; not by a small letter, whichever of those.
+// than Latin, Greek or Cyrillic; not by a small letter, whichever of those
+// (Latin Extended ones too: "łódź", "đường").
 TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
   const std::string_view text =
       "\xc3\xa9t\xc3\xa9 \xc3\x89t\xc3\xa9 \xd0\xb3\xd0\xbe\xd1\x80\xd0\xbe\xd0\xb4 \xd0\x93\xd0\xbe\xd1\x80\xd0\xbe\xd0\xb4 "
       "\xce\xb1\xce\xb8\xce\xae\xce\xbd\xce\xb1 \xce\x91\xce\xb8\xce\xae\xce\xbd\xce\xb1 \xe6\x9d\xb1\xe4\xba\xac "
-      "\xc3\x9f \xc3\xb7x \xc5\x82\xc3\xb3" "d\xc5\xba \xd1\x9f \xd1\xa0 \xc3";
-  // été | Été | город | Город | αθήνα | Αθήνα | 東京 | ß | ÷x | łódź | џ | Ѡ | a lone lead byte
+      "\xc3\x9f \xc3\xb7x \xc5\x82\xc3\xb3" "d\xc5\xba \xd1\x9f \xd1\xa0 \xc3 "
+      "\xc4\x91\xc6\xb0\xe1\xbb\x9dng \xc4\x90\xc3\xa0 \xe1\xbb\x99 \xe1\xbb\x98";
+  // été | Été | город | Город | αθήνα | Αθήνα | 東京 | ß | ÷x | łódź | џ | Ѡ | a lone lead byte | đường | Đà | ộ | Ộ
   TokenList tokens;
   IndexList marked;
   tokenize(text, tokens, marked);
-  ASSERT_EQ(tokens.size(), 13u) << describe(text, tokens);
-  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{1, 3, 5, 6, 8, 9, 11, 12}));
+  ASSERT_EQ(tokens.size(), 17u) << describe(text, tokens);
+  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{1, 3, 5, 6, 8, 11, 12, 14, 16}));
   expect_same_tokens(text);
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   for (size_t i = 0; i < text.size(); ++i) {
     EXPECT_EQ(opens_with_a_small_letter(bytes + i, text.size() - i), small_letter_at(bytes, text.size(), i)) << "byte " << i;
   }
-  // Every two-byte sequence, against the code points of the rule.
+  // Every two-byte sequence, and every three-byte one of U+1000-U+1FFF,
+  // against the code points of the rule.
   for (unsigned lead = 0xc0; lead < 0xe0; ++lead) {
     for (unsigned next = 0; next < 0x100; ++next) {
       const unsigned char pair[2] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(next)};
       EXPECT_EQ(opens_with_a_small_letter(pair, 2), small_letter_at(pair, 2, 0)) << std::hex << lead << " " << next;
+    }
+  }
+  for (unsigned second = 0; second < 0x100; ++second) {
+    for (unsigned third = 0; third < 0x100; ++third) {
+      const unsigned char s[3] = {0xe1, static_cast<unsigned char>(second), static_cast<unsigned char>(third)};
+      ASSERT_EQ(opens_with_a_small_letter(s, 3), small_letter_at(s, 3, 0)) << std::hex << second << " " << third;
+      ASSERT_FALSE(opens_with_a_small_letter(s, 2));
     }
   }
 }
@@ -195,18 +232,29 @@ TEST(TaggerTokensTest, MarksBeforeSmallLettersMarkNoWord) {
   }
 }
 
-// The capitals of Latin-1, Greek and Cyrillic, by code point, over every
-// two-byte sequence: none of them a small letter.
+// The capitals of Latin-1, Greek, Cyrillic and the Latin Extended blocks,
+// by code point, over every two-byte sequence and every three-byte one of
+// U+1000-U+1FFF: none of them a small letter.
 TEST(TaggerTokensTest, CapitalsOfLatin1GreekAndCyrillic) {
   for (unsigned lead = 0xc0; lead < 0xe0; ++lead) {
     for (unsigned next = 0; next < 0x100; ++next) {
       const unsigned char pair[2] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(next)};
       const unsigned cp = (lead & 0x1f) << 6 | (next & 0x3f);
       const bool capital = (next & 0xc0) == 0x80 && ((cp >= 0xc0 && cp <= 0xde && cp != 0xd7) ||
-                                                      (cp >= 0x391 && cp <= 0x3a9) || (cp >= 0x400 && cp <= 0x42f));
+                                                      (cp >= 0x391 && cp <= 0x3a9) || (cp >= 0x400 && cp <= 0x42f) ||
+                                                      latin_extended_capital(cp));
       EXPECT_EQ(opens_with_a_capital_letter(pair, 2), capital) << std::hex << lead << " " << next;
       EXPECT_FALSE(opens_with_a_capital_letter(pair, 2) && opens_with_a_small_letter(pair, 2));
       EXPECT_FALSE(opens_with_a_capital_letter(pair, 1));
+    }
+  }
+  for (unsigned second = 0; second < 0x100; ++second) {
+    for (unsigned third = 0; third < 0x100; ++third) {
+      const unsigned char s[3] = {0xe1, static_cast<unsigned char>(second), static_cast<unsigned char>(third)};
+      const unsigned cp = two_or_three_byte_code_point(s, 3, 0);
+      ASSERT_EQ(opens_with_a_capital_letter(s, 3), latin_extended_capital(cp)) << std::hex << second << " " << third;
+      ASSERT_FALSE(opens_with_a_capital_letter(s, 3) && opens_with_a_small_letter(s, 3));
+      ASSERT_FALSE(opens_with_a_capital_letter(s, 2));
     }
   }
 }
