@@ -230,6 +230,25 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   return true;
 }
 
+namespace {
+
+// The word hash (word_hash()) of the n bytes at s, a word that opens with a
+// small Cyrillic letter, with that letter capitalised ("иван" as "Иван").
+uint64_t capitalised_cyrillic_hash(const unsigned char* s, size_t n) {
+  // а-п (D0 B0-BF) -> А-П (D0 90-9F); р-я (D1 80-8F) -> Р-Я (D0 A0-AF);
+  // ѐ-џ (D1 90-9F) -> Ѐ-Џ (D0 80-8F).
+  const unsigned char capital = s[0] == 0xd0 ? static_cast<unsigned char>(s[1] - 0x20)
+                                : s[1] < 0x90 ? static_cast<unsigned char>(s[1] + 0x20)
+                                              : static_cast<unsigned char>(s[1] - 0x10);
+  uint64_t word = kFnvOffset;
+  word = (word ^ 0xd0) * kFnvPrime;
+  word = (word ^ capital) * kFnvPrime;
+  for (size_t k = 2; k < n; ++k) word = (word ^ kByteView[s[k]].lower) * kFnvPrime;
+  return word;
+}
+
+}  // namespace
+
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
@@ -242,6 +261,9 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   // Latin-1); whether it has numbers, and none right after another.
   bool small_words_only = true, two_byte_small_words_only = true;
   bool numbers = false, words = false, numbers_apart = true, number_before = false;
+  // Whether its words are all small Cyrillic ones and no name, place or
+  // street list knows any of them.
+  bool unlisted_cyrillic_words_only = true;
   for (size_t t = from; t < to; ++t) {
     const auto first = static_cast<unsigned char>(text[tokens[t].begin]);
     if (!is_word_byte(first)) continue;
@@ -260,6 +282,16 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     number_before = number;
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
     const Gazetteer::Match m = tagger_views()[t].gazetteer;
+    if (unlisted_cyrillic_words_only && !mixed) {
+      const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin;
+      const size_t length = tokens[t].end - tokens[t].begin;
+      // (The lists write names capitalised, and a word's hash lower-cases
+      // A-Z alone: "иван" is looked up as "Иван".)
+      unlisted_cyrillic_words_only =
+          (first == 0xd0 || first == 0xd1) && opens_with_a_small_letter(bytes, length) &&
+          (gazetteer_.lookup(capitalised_cyrillic_hash(bytes, length)).full &
+           (name_categories_ | place_categories_ | street_categories_)) == 0;
+    }
     // A street word of three letters or more: single letters ("C" of "C/ Mayor") prove nothing.
     const bool street_word = tokens[t].end - tokens[t].begin >= 3 && ((m.full | m.part) & street_categories_) != 0;
     street = street || street_word;
@@ -268,6 +300,11 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (!word || !has_letter_or_digit(text.substr(span.begin, span.end - span.begin))) return false;
   if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
+  // In text without capitals the everyday lists (English) cannot tell a
+  // Russian word from a name; the name, place and street lists hold
+  // Russian ones. Words they do not know are no value there ("напиши
+  // басню про оливье").
+  if (!mixed && words && unlisted_cyrillic_words_only) return false;
   // A word of three letters at most after a number and a unit of measure is
   // the unit's: "120/80 mm Hg".
   if (to - from == 1 && tokens[from].end - tokens[from].begin <= 3 && from >= 2 && !tokens[from].newline_before &&

@@ -595,6 +595,34 @@ TEST(PiiTaggerTest, AnUnlistedCyrillicWordOpeningASentenceOpensNoName) {
   }
 }
 
+// In text without capitals, small Cyrillic words that no name, place or
+// street list knows are no value: the everyday lists (English) cannot turn
+// away a Russian word ("напиши басню про оливье" was a name). A listed name
+// still is one.
+TEST(PiiTaggerTest, UnlistedSmallCyrillicWordsInTextWithoutCapitalsAreNoValue) {
+  // "<name> пошёл домой." ("<name> went home."), all in small letters.
+  const std::vector<std::string> names = {"\xd0\xbe\xd0\xbb\xd0\xb5\xd0\xb3", "\xd0\xb1\xd0\xbe\xd1\x80\xd0\xb8\xd1\x81",
+                                          "\xd0\xb3\xd0\xbb\xd0\xb5\xd0\xb1", "\xd1\x80\xd0\xbe\xd0\xbc\xd0\xb0\xd0\xbd"};
+  const std::string went_home = " \xd0\xbf\xd0\xbe\xd1\x88\xd1\x91\xd0\xbb \xd0\xb4\xd0\xbe\xd0\xbc\xd0\xbe\xd0\xb9.";
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& name = names[k % names.size()];
+    train.push_back({name + went_home, {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd"}}};  // "Иван"
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  const std::string ivan = "\xd0\xb8\xd0\xb2\xd0\xb0\xd0\xbd", sergei = "\xd1\x81\xd0\xb5\xd1\x80\xd0\xb3\xd0\xb5\xd0\xb9";
+  EXPECT_EQ(values_of(tagger, ivan + went_home), std::vector<std::string>{ivan});
+  EXPECT_EQ(values_of(tagger, sergei + went_home), std::vector<std::string>{});
+  // "ѐ" to "џ" and "р" to "я" are capitalised too: "юрий" as "Юрий".
+  o.gazetteers = {{"first_name", {"\xd0\xae\xd1\x80\xd0\xb8\xd0\xb9", "\xd0\x89\xd1\x83\xd0\xb1\xd0\xb0"}}};
+  const PiiTagger listed = PiiTagger::train(train, o);
+  for (const std::string name : {"\xd1\x8e\xd1\x80\xd0\xb8\xd0\xb9", "\xd1\x99\xd1\x83\xd0\xb1\xd0\xb0"}) {
+    EXPECT_EQ(values_of(listed, name + went_home), std::vector<std::string>{name});
+  }
+}
+
 // Rows whose addresses run on into the next word teach the tagger to follow
 // it; in text with capitals an address still ends before an everyday word
 // ("today"), but not before a street word ("lane").
