@@ -370,6 +370,34 @@ inline bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
   return after < text.size() && math_sign_length(text, after) > 0;
 }
 
+// Whether a sign of logic or arithmetic but "=" and "^" (math_sign_length():
+// "⊃", "≡", "∨", "−", "×") stands inside `span` or next to it, blanks
+// apart, or a bullet ("•") inside it: a formula ("Px • Sxj", "Kx ⊃", "H ≡
+// I"), not a name, place or organisation. ("=" may stand between a key and
+// a name: "user = Wanda".)
+inline bool in_a_formula(std::string_view text, const PiiSpan& span) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  // (Such a sign opens with 0xc2, 0xc3 or 0xe2: most bytes are turned away
+  // by that.)
+  auto sign_at = [&](size_t k) {
+    return s[k] == 0xc2 || s[k] == 0xc3 || s[k] == 0xe2 ? math_sign_length(text, k) : size_t{0};
+  };
+  auto bullet_at = [&](size_t k) {
+    return s[k] == 0xe2 && k + 2 < text.size() && s[k + 1] == 0x80 && s[k + 2] == 0xa2;
+  };
+  auto blank = [&](size_t k) { return s[k] == ' ' || s[k] == '\t' || s[k] == '\n'; };
+  size_t before = span.begin, after = span.end;
+  while (before > 0 && blank(before - 1)) --before;
+  while (after < text.size() && blank(after)) ++after;
+  for (size_t length = 2; length <= 3 && length <= before; ++length) {
+    if (sign_at(before - length) == length) return true;
+  }
+  for (size_t k = span.begin; k < span.end; ++k) {
+    if (s[k] >= 0xc2 && (sign_at(k) > 0 || bullet_at(k))) return true;
+  }
+  return after < text.size() && sign_at(after) > 0;
+}
+
 // Whether token `from` is digits and an era follows it, in capitals, its
 // stops or not ("1500 C.E.", "600 BCE", "44 B.C.", "800 AD"), and tokens
 // [from, to) hold no more than these: a year, not an address.

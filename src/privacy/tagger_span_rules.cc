@@ -311,6 +311,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
       quantity_at(text, tokens, from - 2)) {
     return false;
   }
+  if (span.type != PiiType::kStreetAddress && in_a_formula(text, span)) return false;
   if (span.type == PiiType::kTitle) return names_a_role(text, tokens[to - 1]);
   if (span.type != PiiType::kStreetAddress) return true;
   if (next_to_a_math_sign(text, span) || year_of_an_era(text, tokens, from, to) || dated_names(text, tokens, from, to)) {

@@ -339,6 +339,15 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   EXPECT_EQ(found("Please call I'm at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
   // A number and small words: no address, in text with capitals.
   EXPECT_EQ(found("Please call Lena at 7 and a today."), std::vector<std::string>{"PERSON:Lena"});
+  // A formula's letters, next to a sign of logic or arithmetic or with a
+  // bullet inside (formal logic: "Px \u2283 Sx", "Px \u2022 Sx"); "=" may
+  // stand between a key and a name.
+  EXPECT_EQ(found("Please call Kofi \u2283 at 12 Elm Street today."), std::vector<std::string>{"STREET_ADDRESS:12 Elm Street"});
+  EXPECT_EQ(found("Please call Kofi \u2228 Lena at 12 Elm Street today."),
+            std::vector<std::string>{"STREET_ADDRESS:12 Elm Street"});
+  EXPECT_EQ(found("Please call Kofi\u00d7Lena at 12 Elm Street today."), std::vector<std::string>{"STREET_ADDRESS:12 Elm Street"});
+  EXPECT_EQ(found("Please call Kofi = at 12 Elm Street today."),
+            (std::vector<std::string>{"PERSON:Kofi", "STREET_ADDRESS:12 Elm Street"}));
   // Without the lists, the same tagger has no everyday or street words to go by.
   o.gazetteers.clear();
   const PiiTagger bare = PiiTagger::train(train, o);

@@ -129,7 +129,8 @@ class PiiTagger {
   // names and a year after "(" or a comma ("Esman (1972"), and
   // in text with capitals (`mixed`) more than numbers and small words ("42
   // and a", "18 red, 18", "6379 и"), and more than a number and a unit of
-  // measure, a letter or an everyday word ("400 Hz", "7 points"). In text
+  // measure, a letter or an everyday word ("400 Hz", "7 points"); for any
+  // other type, not in a formula ("Px • Sxj", "Kx ⊃": in_a_formula()). In text
   // without capitals, not small Cyrillic words alone that no name, place or
   // street list knows ("напиши басню про оливье").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
