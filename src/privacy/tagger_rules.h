@@ -472,11 +472,14 @@ inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType
 }
 
 // Everyday abbreviations, written in capitals as names of bodies are
-// ("block my card ASAP", "money from an ATM"): alone, no one's name, place
-// or company.
-constexpr WordSet kAbbreviations(std::array<std::string_view, 19>{
-    "asap", "atm", "atms", "btw", "diy", "faq", "faqs", "fyi", "gps", "imho", "imo", "lol", "omg", "pdf", "rsvp",
-    "sms", "tba", "tbd", "usb"});
+// ("block my card ASAP", "money from an ATM"), those of science and
+// computing ("DNA", "GDP", "PHP") and Roman numerals ("III"): alone, no
+// one's name, place or company.
+constexpr WordSet kAbbreviations(std::array<std::string_view, 57>{
+    "asap", "atm",  "atms", "btw",  "diy",  "faq", "faqs", "fyi",  "gps",  "imho", "imo",  "lol", "omg", "pdf", "rsvp",
+    "sms",  "tba",  "tbd",  "usb",  "dna",  "rna", "mrna", "atp",  "adp",  "gdp",  "gnp",  "bmi", "hiv", "aids",
+    "co2",  "iq",   "cpu",  "gpu",  "ram",  "ssd", "api",  "apis", "sql",  "html", "css",  "json", "xml", "http",
+    "https", "url", "urls", "php",  "ai",   "llm", "llms", "nlp",  "ii",   "iii",  "iv",   "vi",  "vii", "viii"});
 // Units of measure after a number: a quantity, not a house number before
 // its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
 // are no word of a street either.

@@ -337,6 +337,10 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   // A pronoun with its contraction.
   EXPECT_EQ(found("Please call You've at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
   EXPECT_EQ(found("Please call I'm at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
+  // An everyday abbreviation, one of science or computing, a Roman numeral.
+  for (const std::string word : {"ASAP", "DNA", "GDP", "PHP", "III"}) {
+    EXPECT_EQ(found("Please call " + word + " at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"}) << word;
+  }
   // A number and small words: no address, in text with capitals.
   EXPECT_EQ(found("Please call Lena at 7 and a today."), std::vector<std::string>{"PERSON:Lena"});
   // A formula's letters, next to a sign of logic or arithmetic or with a
