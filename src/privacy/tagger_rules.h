@@ -480,6 +480,19 @@ constexpr WordSet kAbbreviations(std::array<std::string_view, 57>{
     "sms",  "tba",  "tbd",  "usb",  "dna",  "rna", "mrna", "atp",  "adp",  "gdp",  "gnp",  "bmi", "hiv", "aids",
     "co2",  "iq",   "cpu",  "gpu",  "ram",  "ssd", "api",  "apis", "sql",  "html", "css",  "json", "xml", "http",
     "https", "url", "urls", "php",  "ai",   "llm", "llms", "nlp",  "ii",   "iii",  "iv",   "vi",  "vii", "viii"});
+// Adverbs of time and place that follow a name as a verb's object ("call
+// Christian tomorrow"), where a noun follows an adjective ("Christian
+// missionaries").
+constexpr WordSet kAdverbsAfterAName(std::array<std::string_view, 16>{
+    "tomorrow", "today", "tonight", "yesterday", "now", "soon", "later", "again", "too", "also", "then", "once",
+    "still", "here", "there", "first"});
+
+// Ranks and offices that stand for their holder after "the" ("the King
+// granted", "the Pope", "the President"): a role, not the holder's name.
+constexpr WordSet kRanks(std::array<std::string_view, 32>{
+    "king", "queen", "prince", "princess", "emperor", "empress", "pope", "sultan", "tsar", "czar", "kaiser",
+    "pharaoh", "duke", "duchess", "earl", "baron", "bishop", "archbishop", "cardinal", "president", "chancellor",
+    "governor", "senator", "mayor", "admiral", "lord", "khan", "shah", "caliph", "emir", "prophet", "dauphin"});
 // Units of measure after a number: a quantity, not a house number before
 // its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
 // are no word of a street either.

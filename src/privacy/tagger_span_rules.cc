@@ -104,13 +104,34 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // A nationality, religion or party alone that no name list knows is a
   // group, not a name, place or organisation ("Muslim"; "Christian" is also
   // a first name), and so is one that a name list knows after an article,
-  // which seldom comes before a name ("The German engineer", "a Christian").
+  // which seldom comes before a name ("The German engineer", "a Christian"),
+  // or, in text with capitals, before a word in small letters that is no
+  // preposition, verb (kAfterAParty) or adverb (kAdverbsAfterAName): an
+  // adjective before its noun ("German history", "Christian missionaries";
+  // not "Christian had given", "call Christian tomorrow"); and a religion's
+  // name ("Islam", also a first name).
+  // A rank or office after "the" stands for its holder: no name, place or
+  // organisation ("the King granted", "the King and Queen").
+  if (to - from == 1 &&
+      (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization) &&
+      mixed && from > 0 &&
+      token_is(text, tokens[from - 1], "the") && kRanks.contains(text, tokens[from])) {
+    return false;
+  }
+  const std::string_view only_word = text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin);
+  auto adjective_before_a_noun = [&] {
+    const size_t next = from + 1;
+    return mixed && next < tokens.size() && !tokens[next].newline_before && tokens[from].end + 1 == tokens[next].begin &&
+           small_word(text, tokens[next], 2) && !kAfterAParty.contains(text, tokens[next]) &&
+           !kAdverbsAfterAName.contains(text, tokens[next]);
+  };
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
                          span.type == PiiType::kOrganization) &&
-      pii_scan::is_group_word(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) &&
+      pii_scan::is_group_word(only_word) &&
       ((tagger_views()[from].gazetteer.full & name_categories_) == 0 ||
        (from > 0 && (token_is(text, tokens[from - 1], "the") || token_is(text, tokens[from - 1], "a") ||
-                     token_is(text, tokens[from - 1], "an"))))) {
+                     token_is(text, tokens[from - 1], "an"))) ||
+       adjective_before_a_noun() || token_is(text, tokens[from], "islam"))) {
     span.type = PiiType::kNrp;
     return true;
   }

@@ -1097,25 +1097,37 @@ TEST(PiiTaggerTest, ANameEndingInAStreetSuffixIsAnAddress) {
 }
 
 // A nationality, religion or party alone, or its plural, is a group (NRP),
-// not a name, unless a name list knows it ("Christian").
+// not a name, unless a name list knows it ("Christian") and it stands
+// where a name does.
 TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
   TaggerOptions o = options(5, 1u << 14, 1);
   std::vector<std::string> first = kFirst;
   first.push_back("Christian");
-  o.gazetteers = {{"first_name", first}, {"last_name", kLast}};
+  first.push_back("Islam");
+  std::vector<std::string> last = kLast;
+  last.push_back("King");
+  // ("king" is an everyday word too, as in the lists of scripts/setup.sh.)
+  o.gazetteers = {{"first_name", first}, {"last_name", last}, {"common_word", {"king"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   EXPECT_EQ(typed_spans(tagger, "Please call Muslim tomorrow."), std::vector<std::string>{"NRP:Muslim"});
+  EXPECT_EQ(typed_spans(tagger, "Please call Islam tomorrow."), std::vector<std::string>{"NRP:Islam"});
+  // A rank after "the" stands for its holder: no name, no group.
+  ASSERT_EQ(typed_spans(tagger, "Please call King tomorrow.").size(), 1u);
+  EXPECT_EQ(typed_spans(tagger, "Please call the King tomorrow."), std::vector<std::string>{});
   EXPECT_EQ(typed_spans(tagger, "Please call Muslims tomorrow."), std::vector<std::string>{"NRP:Muslims"});
   EXPECT_EQ(typed_spans(tagger, "Please call Buddhism tomorrow."), std::vector<std::string>{"NRP:Buddhism"});
   const std::vector<std::string> christian = typed_spans(tagger, "Please call Christian tomorrow.");
   ASSERT_EQ(christian.size(), 1u);
   EXPECT_NE(christian[0], "NRP:Christian");
-  // After an article, one that a name list knows is a group too.
+  // After an article, one that a name list knows is a group too; so is one
+  // before a noun (an adjective), and a religion's name.
   for (const char* text : {"Please call the Christian tomorrow.", "Please call a Christian tomorrow.",
-                           "Please call an Christian tomorrow.", "Please call The Christian tomorrow."}) {
+                           "Please call an Christian tomorrow.", "Please call The Christian tomorrow.",
+                           "Please call Christian missionaries tomorrow."}) {
     const std::vector<std::string> spans = typed_spans(tagger, text);
     EXPECT_EQ(std::count(spans.begin(), spans.end(), "NRP:Christian"), 1) << text;
   }
+  EXPECT_NE(typed_spans(tagger, "Please call Christian had tomorrow."), std::vector<std::string>{"NRP:Christian"});
 }
 
 // A word alone that only a country list knows is a place, whatever the
