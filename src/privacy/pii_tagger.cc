@@ -354,8 +354,8 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
           const auto c = static_cast<unsigned char>(e.text[tokens[j].begin]);
           if (!first && !is_word_byte(c)) t.continuing_marks_.set(c);
           t.caseless_values_ = t.caseless_values_ ||
-                               opens_with_a_caseless_letter(reinterpret_cast<const unsigned char*>(e.text.data()) + tokens[j].begin,
-                                                            tokens[j].end - tokens[j].begin);
+                               holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(e.text.data()) + tokens[j].begin,
+                                                       tokens[j].end - tokens[j].begin);
           first = false;
         }
       }
@@ -562,8 +562,8 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
       continue;
     }
     if (!caseless_values_ &&
-        opens_with_a_caseless_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
-                                     tokens[i].end - tokens[i].begin)) {
+        holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
+                                tokens[i].end - tokens[i].begin)) {
       leave_out();
       continue;
     }

@@ -25,6 +25,7 @@ namespace tiergate::tagger_rules {
 
 using pii_tokens::is_word_byte;
 using pii_tokens::opens_with_a_caseless_letter;
+using pii_tokens::holds_a_caseless_letter;
 using pii_tokens::opens_with_a_small_letter;
 using pii_tokens::IndexList;
 using pii_tokens::Token;
@@ -372,9 +373,9 @@ inline bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
 
 // Whether a sign of logic or arithmetic but "=" and "^" (math_sign_length():
 // "⊃", "≡", "∨", "−", "×") stands inside `span` or next to it, blanks
-// apart, or a bullet ("•") inside it: a formula ("Px • Sxj", "Kx ⊃", "H ≡
-// I"), not a name, place or organisation. ("=" may stand between a key and
-// a name: "user = Wanda".)
+// apart, or a bullet ("•") or a mathematical letter ("𝜎") inside it: a
+// formula ("Px • Sxj", "Kx ⊃", "H ≡ I", "𝜎 𝑧"), not a name, place or
+// organisation. ("=" may stand between a key and a name: "user = Wanda".)
 inline bool in_a_formula(std::string_view text, const PiiSpan& span) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   // (Such a sign opens with 0xc2, 0xc3 or 0xe2: most bytes are turned away
@@ -392,8 +393,13 @@ inline bool in_a_formula(std::string_view text, const PiiSpan& span) {
   for (size_t length = 2; length <= 3 && length <= before; ++length) {
     if (sign_at(before - length) == length) return true;
   }
+  // A letter of the Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF:
+  // "𝜎", "𝑌") is a formula's too.
+  auto math_letter_at = [&](size_t k) {
+    return s[k] == 0xf0 && k + 2 < text.size() && s[k + 1] == 0x9d && s[k + 2] >= 0x90 && s[k + 2] <= 0x9f;
+  };
   for (size_t k = span.begin; k < span.end; ++k) {
-    if (s[k] >= 0xc2 && (sign_at(k) > 0 || bullet_at(k))) return true;
+    if (s[k] >= 0xc2 && (sign_at(k) > 0 || bullet_at(k) || math_letter_at(k))) return true;
   }
   return after < text.size() && sign_at(after) > 0;
 }

@@ -178,6 +178,16 @@ constexpr bool opens_with_a_caseless_letter(const unsigned char* s, size_t n) {
          (cp >= 0xac00 && cp <= 0xd7a3) || fullwidth_sign;
 }
 
+// Whether a letter or sign of opens_with_a_caseless_letter() stands
+// anywhere in the n bytes at s: after marks ("“百县"), digits ("2024年") or
+// letters ("Q方法").
+constexpr bool holds_a_caseless_letter(const unsigned char* s, size_t n) {
+  for (size_t k = 0; k + 2 < n; ++k) {
+    if (s[k] >= 0xe3 && s[k] <= 0xef && opens_with_a_caseless_letter(s + k, n - k)) return true;
+  }
+  return false;
+}
+
 // Replaces `out` with the tokens of `text` (shorter than 4 GiB), in order,
 // and `marked` with the indices in `out` of the marked tokens. It runs over
 // every byte of every message the gateway scans: 64 bytes at a time as bit

@@ -350,6 +350,8 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   EXPECT_EQ(found("Please call Kofi \u2228 Lena at 12 Elm Street today."),
             std::vector<std::string>{"STREET_ADDRESS:12 Elm Street"});
   EXPECT_EQ(found("Please call Kofi\u00d7Lena at 12 Elm Street today."), std::vector<std::string>{"STREET_ADDRESS:12 Elm Street"});
+  EXPECT_EQ(found("Please call \U0001d70e\U0001d467 at 12 Elm Street today."),
+            std::vector<std::string>{"STREET_ADDRESS:12 Elm Street"});
   EXPECT_EQ(found("Please call Kofi = at 12 Elm Street today."),
             (std::vector<std::string>{"PERSON:Kofi", "STREET_ADDRESS:12 Elm Street"}));
   // Without the lists, the same tagger has no everyday or street words to go by.
@@ -439,9 +441,12 @@ TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreLeftOutWhereTheRowsHadNone) 
   o.gazetteers = {{"common_word", {"we", "moved", "here", "from", "last", "year"}}};
   const PiiTagger latin = PiiTagger::train(train, o);
   EXPECT_EQ(values_of(latin, "We moved here from Graz last year."), std::vector<std::string>{"Graz"});
+  // Such letters anywhere in the word: after a quote mark ("“東京"), digits
+  // ("2024年") or a letter ("Q方法").
   for (const char* text : {"we moved here from \u6771\u4eac last year.", "We moved here from \u6771\u4eac last year.",
                            "we moved here from \u3068\u3046\u304d\u3087\u3046 last year.",
-                           "we moved here from \uc11c\uc6b8 last year."}) {
+                           "we moved here from \uc11c\uc6b8 last year.", "We moved here from \u201c\u6771\u4eac last year.",
+                           "We moved here from 2024\u5e74 last year.", "We moved here from Q\u65b9\u6cd5 last year."}) {
     EXPECT_EQ(values_of(latin, text), std::vector<std::string>{}) << text;
   }
   auto loaded = PiiTagger::parse(latin.serialize(), "t.bin");

@@ -282,6 +282,17 @@ TEST(TaggerTokensTest, CaselessLettersAreKanaCjkAndHangul) {
   }
   const std::string_view ascii = "abc";
   EXPECT_FALSE(opens_with_a_caseless_letter(reinterpret_cast<const unsigned char*>(ascii.data()), ascii.size()));
+  // Anywhere in a word: after a mark, digits or a letter; not cut short.
+  auto holds = [](std::string_view word) {
+    return holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(word.data()), word.size());
+  };
+  EXPECT_TRUE(holds("\u6771\u4eac"));
+  EXPECT_TRUE(holds("\u201c\u6771\u4eac"));
+  EXPECT_TRUE(holds("2024\u5e74"));
+  EXPECT_TRUE(holds("Q\u65b9\u6cd5"));
+  EXPECT_FALSE(holds("Q\u201c"));
+  EXPECT_FALSE(holds("abc"));
+  EXPECT_FALSE(holds(std::string_view("Q\u65b9").substr(0, 3)));
 }
 
 // Every cut of a word, an apostrophe, a mark and a line break against the
