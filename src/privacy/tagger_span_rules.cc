@@ -46,6 +46,22 @@ bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_
   return false;
 }
 
+namespace {
+
+// Whether `word` (any case) is a month or a weekday, written out ("June",
+// "sunday").
+bool month_or_weekday(std::string_view word) {
+  for (const pii_scan::LexEntry& e : pii_scan::kLexicon) {
+    if (e.kind != pii_scan::Lex::kMonthAbbrev && e.word.size() == word.size() &&
+        std::equal(word.begin(), word.end(), e.word.begin(), [](char a, char b) { return (a | 0x20) == b; })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
   return only_a_name(text, i, tagger_views()[i].gazetteer);
 }
@@ -58,13 +74,7 @@ bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Ma
   const std::string_view word = text.substr(t.begin, t.end - t.begin);
   if (all_capitals(text, tagger_tokens(), i) || pii_scan::is_group_word(word)) return false;
   // A month or a weekday ("in June", "on Sunday") more often than a name.
-  for (const pii_scan::LexEntry& e : pii_scan::kLexicon) {
-    if (e.kind != pii_scan::Lex::kMonthAbbrev && e.word.size() == word.size() &&
-        std::equal(word.begin(), word.end(), e.word.begin(), [](char a, char b) { return (a | 0x20) == b; })) {
-      return false;
-    }
-  }
-  return true;
+  return !month_or_weekday(word);
 }
 
 bool PiiTagger::counts_after(std::string_view text, size_t number) const {
@@ -321,6 +331,30 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (!word || !has_letter_or_digit(text.substr(span.begin, span.end - span.begin))) return false;
   if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
+  // A name, place or organisation has letters ("1819" alone is a year, not
+  // "6Sigma"). One word alone is no name or place that the everyday lists
+  // alone know in full and no place's name holds ("Church", "Sources"; a
+  // company may be named by one: "Canon"), nor a month or a weekday as a
+  // place or organisation ("December").
+  const bool name = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
+                    span.type == PiiType::kOrganization;
+  if (name && std::none_of(text.begin() + span.begin, text.begin() + span.end, [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
+      })) {
+    return false;
+  }
+  if (name && to - from == 1) {
+    const Gazetteer::Match& m = tagger_views()[from].gazetteer;
+    const bool only_everyday = (m.full & common_categories_) != 0 && (m.full & ~common_categories_) == 0;
+    const std::string_view alone = text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin);
+    // (Not a word of a place's name the lists hold, which the passes after
+    // decoding may complete: "United Kingdom", "Isle of Man".)
+    if (span.type != PiiType::kOrganization && only_everyday && (m.part & place_categories_) == 0 &&
+        !all_capitals(text, tokens, from)) {
+      return false;
+    }
+    if (span.type != PiiType::kPerson && month_or_weekday(alone)) return false;
+  }
   // In text without capitals the everyday lists (English) cannot tell a
   // Russian word from a name; the name, place and street lists hold
   // Russian ones. Words they do not know are no value there ("напиши

@@ -941,6 +941,23 @@ PiiTagger flew_to_places_tagger(std::vector<GazetteerList> gazetteers) {
   return PiiTagger::train(train, o);
 }
 
+// No place or organisation is a number alone (a year), a month or a
+// weekday, and no place one word that only the everyday lists know in full
+// and no place's name holds ("Church"; "Kingdom" may be of "United
+// Kingdom").
+TEST(PiiTaggerTest, YearsMonthsAndEverydayWordsAloneAreNoPlaces) {
+  const PiiTagger tagger = flew_to_places_tagger(
+      {{"common_word", {"church", "united", "kingdom", "today"}}, {"country", {"United Kingdom"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(found("We flew to Zorvath today."), std::vector<std::string>{"LOCATION:Zorvath"});
+  for (const char* text : {"We flew to 1984 today.", "We flew to December today.", "We flew to Sunday today.",
+                           "We flew to Church today.", "we flew to church today."}) {
+    EXPECT_EQ(found(text), std::vector<std::string>{}) << text;
+  }
+  EXPECT_EQ(found("We flew to United Kingdom today."), std::vector<std::string>{"LOCATION:United Kingdom"});
+  EXPECT_EQ(found("We flew to Kingdom today."), std::vector<std::string>{"LOCATION:Kingdom"});
+}
+
 // The whole scan leaves out of a tagger's span the quote marks, dashes and
 // no-break spaces (bytes >= 0x80) that the tokenizer counts into the words
 // they touch.
