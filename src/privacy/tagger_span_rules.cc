@@ -48,17 +48,12 @@ bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_
 
 namespace {
 
-// Whether `word` (any case) is a month or a weekday, written out ("June",
+// Whether token t (any case) is a month or a weekday, written out ("June",
 // "sunday").
-bool month_or_weekday(std::string_view word) {
-  for (const pii_scan::LexEntry& e : pii_scan::kLexicon) {
-    if (e.kind != pii_scan::Lex::kMonthAbbrev && e.word.size() == word.size() &&
-        std::equal(word.begin(), word.end(), e.word.begin(), [](char a, char b) { return (a | 0x20) == b; })) {
-      return true;
-    }
-  }
-  return false;
-}
+constexpr WordSet kMonthsAndWeekdays(std::array<std::string_view, 19>{
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"});
+bool month_or_weekday(std::string_view text, const Token& t) { return kMonthsAndWeekdays.contains(text, t); }
 
 }  // namespace
 
@@ -74,7 +69,7 @@ bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Ma
   const std::string_view word = text.substr(t.begin, t.end - t.begin);
   if (all_capitals(text, tagger_tokens(), i) || pii_scan::is_group_word(word)) return false;
   // A month or a weekday ("in June", "on Sunday") more often than a name.
-  return !month_or_weekday(word);
+  return !month_or_weekday(text, t);
 }
 
 bool PiiTagger::counts_after(std::string_view text, size_t number) const {
@@ -286,7 +281,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
                          kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from))) {
     return false;
   }
-  bool word = false, digit = false, street = false, capitalised_street = false, everyday = true;
+  bool word = false, digit = false, letter = false, street = false, capitalised_street = false, everyday = true;
   // Whether its words but numbers are all small ("42 and a", "6379 и"),
   // and all of them small letters of two bytes ("до 15": Cyrillic, Greek,
   // Latin-1); whether it has numbers, and none right after another.
@@ -312,6 +307,12 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     }
     number_before = number;
     for (uint32_t b = tokens[t].begin; b < tokens[t].end && !digit; ++b) digit = text[b] >= '0' && text[b] <= '9';
+    // (A word opens with a letter or a byte >= 0x80; a number may hold one: "6Sigma".)
+    for (uint32_t b = tokens[t].begin; b < tokens[t].end && number && !letter; ++b) {
+      const auto c = static_cast<unsigned char>(text[b]);
+      letter = (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+    }
+    letter = letter || !number;
     const Gazetteer::Match m = tagger_views()[t].gazetteer;
     if (unlisted_cyrillic_words_only && !mixed) {
       const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin;
@@ -338,22 +339,17 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   // place or organisation ("December").
   const bool name = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
                     span.type == PiiType::kOrganization;
-  if (name && std::none_of(text.begin() + span.begin, text.begin() + span.end, [](char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
-      })) {
-    return false;
-  }
+  if (name && !letter) return false;
   if (name && to - from == 1) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
     const bool only_everyday = (m.full & common_categories_) != 0 && (m.full & ~common_categories_) == 0;
-    const std::string_view alone = text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin);
     // (Not a word of a place's name the lists hold, which the passes after
     // decoding may complete: "United Kingdom", "Isle of Man".)
     if (span.type != PiiType::kOrganization && only_everyday && (m.part & place_categories_) == 0 &&
         !all_capitals(text, tokens, from)) {
       return false;
     }
-    if (span.type != PiiType::kPerson && month_or_weekday(alone)) return false;
+    if (span.type != PiiType::kPerson && month_or_weekday(text, tokens[from])) return false;
   }
   // In text without capitals the everyday lists (English) cannot tell a
   // Russian word from a name; the name, place and street lists hold
