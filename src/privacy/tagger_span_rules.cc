@@ -106,6 +106,14 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       break;
     }
   }
+  // A rank or office after "the" stands for its holder: no name, place or
+  // organisation ("the King granted", "the King and Queen").
+  if (to - from == 1 &&
+      (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization) &&
+      mixed && from > 0 &&
+      token_is(text, tokens[from - 1], "the") && kRanks.contains(text, tokens[from])) {
+    return false;
+  }
   // A nationality, religion or party alone that no name list knows is a
   // group, not a name, place or organisation ("Muslim"; "Christian" is also
   // a first name), and so is one that a name list knows after an article,
@@ -115,14 +123,6 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // adjective before its noun ("German history", "Christian missionaries";
   // not "Christian had given", "call Christian tomorrow"); and a religion's
   // name ("Islam", also a first name).
-  // A rank or office after "the" stands for its holder: no name, place or
-  // organisation ("the King granted", "the King and Queen").
-  if (to - from == 1 &&
-      (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization) &&
-      mixed && from > 0 &&
-      token_is(text, tokens[from - 1], "the") && kRanks.contains(text, tokens[from])) {
-    return false;
-  }
   const std::string_view only_word = text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin);
   auto adjective_before_a_noun = [&] {
     const size_t next = from + 1;

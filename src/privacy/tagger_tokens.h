@@ -97,8 +97,8 @@ constexpr LatinExtendedCase latin_extended_case(uint32_t cp) {
 // Whether the n bytes at s (n >= 1) open with a small letter of two UTF-8
 // bytes: Latin-1 ("é", "ß", not "÷"), Greek ("ά" to "ώ") or Cyrillic ("а"
 // to "џ"); or a small letter of the Latin Extended blocks
-// (latin_extended_case(): "ł", "đ", "ộ"). Other scripts' letters count as
-// no small letter.
+// (latin_extended_case(): "ł", "đ"; "ộ" of U+1E00-U+1EFF in three bytes).
+// Other scripts' letters count as no small letter.
 constexpr bool opens_with_a_small_letter(const unsigned char* s, size_t n) {
   if (n < 2 || (s[1] & 0xc0) != 0x80) return false;
   const unsigned char c = s[1];
@@ -145,7 +145,7 @@ constexpr bool opens_unmarked(const unsigned char* s, size_t n) {
 // Whether the n bytes at s (n >= 1) open with a capital of two UTF-8 bytes,
 // the counterpart of opens_with_a_small_letter(): Latin-1 ("É", not "×"),
 // Greek ("Α" to "Ω") or Cyrillic ("Ѐ" to "Я"); or a capital of the Latin
-// Extended blocks ("Ł", "Đ", "Ộ").
+// Extended blocks ("Ł", "Đ"; "Ộ" in three bytes).
 constexpr bool opens_with_a_capital_letter(const unsigned char* s, size_t n) {
   if (n < 2 || (s[1] & 0xc0) != 0x80) return false;
   const unsigned char c = s[1];

@@ -130,9 +130,13 @@ class PiiTagger {
   // in text with capitals (`mixed`) more than numbers and small words ("42
   // and a", "18 red, 18", "6379 и"), and more than a number and a unit of
   // measure, a letter or an everyday word ("400 Hz", "7 points"); for any
-  // other type, not in a formula ("Px • Sxj", "Kx ⊃": in_a_formula()). In text
-  // without capitals, not small Cyrillic words alone that no name, place or
-  // street list knows ("напиши басню про оливье").
+  // other type, not in a formula ("Px • Sxj", "Kx ⊃": in_a_formula()). A
+  // name, place or organisation has a letter ("1819" is none), and alone is
+  // no month or weekday as a place or organisation, nor a name or place of
+  // one word only the everyday lists know in full and no place's name
+  // holds ("Church"). In text without capitals, not small Cyrillic words
+  // alone that no name, place or street list knows ("напиши басню про
+  // оливье").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // plausible() of the span narrowed to leave out words that open or end
   // no value ("of", "and", "the"; "who", "this" around a name), and: a
