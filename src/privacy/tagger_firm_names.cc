@@ -50,6 +50,15 @@ void PiiTagger::join_surname_firms(std::string_view text, std::vector<PiiSpan>& 
       continue;
     }
     if (j > 0 && blank_apart(j - 1) && (name_word(j - 1) || (is(j - 1, '.') && j > 1 && is_title(match(j - 2))))) continue;
+    // Nor a term among others: next to a slash or in brackets ("Dickey-Fuller
+    // / Engle-Granger", "[Post-Chorus]"), or an answer's option ("C.
+    // Chan-Zen" opening its line).
+    const bool among_terms = (j > 0 && (is(j - 1, '/') || is(j - 1, '['))) ||
+                             (j + 3 < n && !tokens[j + 3].newline_before && (is(j + 3, '/') || is(j + 3, ']')));
+    const bool option = j >= 2 && !tokens[j].newline_before && is(j - 1, '.') && tokens[j - 2].end == tokens[j - 1].begin &&
+                        tokens[j - 2].end - tokens[j - 2].begin == 1 && text[tokens[j - 2].begin] >= 'A' &&
+                        text[tokens[j - 2].begin] <= 'H' && (j == 2 || tokens[j - 2].newline_before);
+    if (among_terms || option) continue;
     if (blank_apart(j + 2) && opens_with_a_letter(text.substr(tokens[j + 3].begin)) &&
         (name_word(j + 3) || !kAfterAParty.contains(text, tokens[j + 3]))) {
       continue;

@@ -2508,6 +2508,15 @@ TEST(PiiTaggerTest, FirmsNamedAfterPartnersAreOrganisations) {
   EXPECT_EQ(found("Moreau-Anna is a firm."), std::vector<std::string>{"PERSON:Anna"});
   EXPECT_EQ(found("We read the MOREAU-TAKEDA text."), std::vector<std::string>{});
   EXPECT_EQ(found("We read the Moreau-Takeda equilibrium."), (std::vector<std::string>{"PERSON:Moreau", "PERSON:Takeda"}));
+  // Nor a term among others (a slash, brackets) or an answer's option.
+  auto organisations = [&](const std::string& text) {
+    const std::vector<std::string> spans = found(text);
+    return std::count_if(spans.begin(), spans.end(), [](const std::string& x) { return x.starts_with("ORGANIZATION:"); });
+  };
+  ASSERT_EQ(organisations("We met at Moreau-Takeda in Lisbon."), 1);
+  EXPECT_EQ(organisations("We met at Moreau-Takeda / Novak-Grant in Lisbon."), 0);
+  EXPECT_EQ(organisations("We met at [Moreau-Takeda] in Lisbon."), 0);
+  EXPECT_EQ(organisations("Who was it?\nA. Moreau-Takeda\nB. Novak"), 0);
 }
 
 // A noun that ends the names of companies and bodies ("Corporation",

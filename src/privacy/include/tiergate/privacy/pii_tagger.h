@@ -430,8 +430,9 @@ class PiiTagger {
   //   with no capitalised word or title just before it on its line, nor
   //   after it ("Catherine Zeta-Jones" is a person) or a word in small
   //   letters but a preposition or a verb (kAfterAParty: "the
-  //   Hardy-Weinberg equilibrium" is no firm); the spans of this tagging
-  //   over its words alone, if any, become it.
+  //   Hardy-Weinberg equilibrium" is no firm), not next to a slash or in
+  //   brackets, nor an answer's option ("C. Chan-Zen"); the spans of this
+  //   tagging over its words alone, if any, become it.
   // Precondition: out[first...] sorted by begin; it stays so.
   void join_surname_firms(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // A name or an organisation of out[first...] alone on its line (marks
