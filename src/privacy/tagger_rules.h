@@ -354,21 +354,33 @@ inline size_t math_sign_length(std::string_view text, size_t at) {
   return digit_before && after < n && s[after] >= '0' && s[after] <= '9' ? 3 : 0;
 }
 
-// Whether a sign of arithmetic (math_sign_length()) stands inside `span` or
-// next to it, blanks apart: a sum or an equation ("(6 × 5) × 10^2", "t ÷ 8
-// =", "7 • 11 • 13"), not an address.
-inline bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
+// Whether a sign (`sign_at(k)`: its length in bytes at byte k, 0 for none)
+// stands inside `span` or next to it, blanks apart, or `inside_at(k)` holds
+// at a byte of it. Inside the span both are asked only where `may_open(k)`,
+// a cheap test of the byte that turns most bytes away.
+template <typename MayOpen, typename SignAt, typename InsideAt>
+inline bool sign_in_or_next_to(std::string_view text, const PiiSpan& span, MayOpen may_open, SignAt sign_at,
+                               InsideAt inside_at) {
   auto blank = [&](size_t k) { return text[k] == ' ' || text[k] == '\t' || text[k] == '\n'; };
   size_t before = span.begin, after = span.end;
   while (before > 0 && blank(before - 1)) --before;
   while (after < text.size() && blank(after)) ++after;
   for (size_t length = 1; length <= 3 && length <= before; ++length) {
-    if (math_sign_length(text, before - length) == length) return true;
+    if (sign_at(before - length) == length) return true;
   }
   for (size_t k = span.begin; k < span.end; ++k) {
-    if (math_sign_length(text, k) > 0) return true;
+    if (may_open(k) && (sign_at(k) > 0 || inside_at(k))) return true;
   }
-  return after < text.size() && math_sign_length(text, after) > 0;
+  return after < text.size() && sign_at(after) > 0;
+}
+
+// Whether a sign of arithmetic (math_sign_length()) stands inside `span` or
+// next to it, blanks apart: a sum or an equation ("(6 × 5) × 10^2", "t ÷ 8
+// =", "7 • 11 • 13"), not an address.
+inline bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
+  return sign_in_or_next_to(
+      text, span, [](size_t) { return true; }, [&](size_t k) { return math_sign_length(text, k); },
+      [](size_t) { return false; });
 }
 
 // Whether a sign of logic or arithmetic but "=" and "^" (math_sign_length():
@@ -378,30 +390,19 @@ inline bool next_to_a_math_sign(std::string_view text, const PiiSpan& span) {
 // organisation. ("=" may stand between a key and a name: "user = Wanda".)
 inline bool in_a_formula(std::string_view text, const PiiSpan& span) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  // (Such a sign opens with 0xc2, 0xc3 or 0xe2: most bytes are turned away
-  // by that.)
+  // (Such a sign opens with 0xc2, 0xc3 or 0xe2, a bullet or a mathematical
+  // letter with 0xe2 or 0xf0: bytes below 0xc2 are turned away at once.)
   auto sign_at = [&](size_t k) {
     return s[k] == 0xc2 || s[k] == 0xc3 || s[k] == 0xe2 ? math_sign_length(text, k) : size_t{0};
   };
-  auto bullet_at = [&](size_t k) {
-    return s[k] == 0xe2 && k + 2 < text.size() && s[k + 1] == 0x80 && s[k + 2] == 0xa2;
+  // A bullet, or a letter of the Mathematical Alphanumeric Symbols
+  // (U+1D400-U+1D7FF: "𝜎", "𝑌").
+  auto inside_at = [&](size_t k) {
+    return (s[k] == 0xe2 && k + 2 < text.size() && s[k + 1] == 0x80 && s[k + 2] == 0xa2) ||
+           (s[k] == 0xf0 && k + 2 < text.size() && s[k + 1] == 0x9d && s[k + 2] >= 0x90 && s[k + 2] <= 0x9f);
   };
-  auto blank = [&](size_t k) { return s[k] == ' ' || s[k] == '\t' || s[k] == '\n'; };
-  size_t before = span.begin, after = span.end;
-  while (before > 0 && blank(before - 1)) --before;
-  while (after < text.size() && blank(after)) ++after;
-  for (size_t length = 2; length <= 3 && length <= before; ++length) {
-    if (sign_at(before - length) == length) return true;
-  }
-  // A letter of the Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF:
-  // "𝜎", "𝑌") is a formula's too.
-  auto math_letter_at = [&](size_t k) {
-    return s[k] == 0xf0 && k + 2 < text.size() && s[k + 1] == 0x9d && s[k + 2] >= 0x90 && s[k + 2] <= 0x9f;
-  };
-  for (size_t k = span.begin; k < span.end; ++k) {
-    if (s[k] >= 0xc2 && (sign_at(k) > 0 || bullet_at(k) || math_letter_at(k))) return true;
-  }
-  return after < text.size() && sign_at(after) > 0;
+  return sign_in_or_next_to(
+      text, span, [&](size_t k) { return s[k] >= 0xc2; }, sign_at, inside_at);
 }
 
 // Whether token `from` is digits and an era follows it, in capitals, its

@@ -48,11 +48,23 @@ bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_
 
 namespace {
 
+// The months and weekdays written out of the detectors' lexicon ("june",
+// "sunday"), as a word set.
+constexpr size_t kMonthAndWeekdayCount = [] {
+  size_t count = 0;
+  for (const pii_scan::LexEntry& e : pii_scan::kLexicon) count += e.kind != pii_scan::Lex::kMonthAbbrev ? 1 : 0;
+  return count;
+}();
+constexpr WordSet kMonthsAndWeekdays([] {
+  std::array<std::string_view, kMonthAndWeekdayCount> words{};
+  size_t k = 0;
+  for (const pii_scan::LexEntry& e : pii_scan::kLexicon) {
+    if (e.kind != pii_scan::Lex::kMonthAbbrev) words[k++] = e.word;
+  }
+  return words;
+}());
 // Whether token t (any case) is a month or a weekday, written out ("June",
 // "sunday").
-constexpr WordSet kMonthsAndWeekdays(std::array<std::string_view, 19>{
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"});
 bool month_or_weekday(std::string_view text, const Token& t) { return kMonthsAndWeekdays.contains(text, t); }
 
 }  // namespace
@@ -266,11 +278,9 @@ uint64_t capitalised_cyrillic_hash(const unsigned char* s, size_t n) {
   const unsigned char capital = s[0] == 0xd0 ? static_cast<unsigned char>(s[1] - 0x20)
                                 : s[1] < 0x90 ? static_cast<unsigned char>(s[1] + 0x20)
                                               : static_cast<unsigned char>(s[1] - 0x10);
-  uint64_t word = kFnvOffset;
-  word = (word ^ 0xd0) * kFnvPrime;
-  word = (word ^ capital) * kFnvPrime;
-  for (size_t k = 2; k < n; ++k) word = (word ^ kByteView[s[k]].lower) * kFnvPrime;
-  return word;
+  const char head[2] = {'\xd0', static_cast<char>(capital)};
+  const uint64_t word = phrase_hash_continued(kFnvOffset, std::string_view(head, 2), false);
+  return phrase_hash_continued(word, std::string_view(reinterpret_cast<const char*>(s) + 2, n - 2), false);
 }
 
 }  // namespace
