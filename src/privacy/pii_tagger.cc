@@ -385,13 +385,22 @@ void PiiTagger::set_weights(std::vector<float> by_tag) {
   for (const float w : weights_) largest = std::max(largest, std::abs(w));
   const float scale = largest > 0 ? 32767.0f / largest : 1.0f;
   const size_t n = tags(), open = open_width(), more = continue_width();
-  open_rows_.assign(size_t{buckets_} * open, 0);
-  continue_rows_.assign(size_t{buckets_} * more, 0);
+  // Row 0 is the rows of zeros; each slot with a weight that is not zero
+  // in fixed point gets rows of its own, in slot order.
+  row_of_slot_.assign(buckets_, 0);
+  open_rows_.assign(open, 0);
+  continue_rows_.assign(more, 0);
+  std::vector<int16_t> q(n);
+  uint32_t rows = 1;
   for (size_t slot = 0; slot < buckets_; ++slot) {
+    for (size_t k = 0; k < n; ++k) q[k] = static_cast<int16_t>(std::lround(weights_[slot * n + k] * scale));
+    if (std::all_of(q.begin(), q.end(), [](int16_t w) { return w == 0; })) continue;
+    row_of_slot_[slot] = rows++;
+    open_rows_.resize(size_t{rows} * open, 0);
+    continue_rows_.resize(size_t{rows} * more, 0);
     for (size_t k = 0; k < n; ++k) {
-      const auto q = static_cast<int16_t>(std::lround(weights_[slot * n + k] * scale));
-      const size_t c = column(k);
-      (c < open ? open_rows_[slot * open + c] : continue_rows_[slot * more + c - open]) = q;
+      const size_t c = column(k), row = row_of_slot_[slot];
+      (c < open ? open_rows_[row * open + c] : continue_rows_[row * more + c - open]) = q[k];
     }
   }
 }
@@ -600,9 +609,9 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     add_affixes(text, tokens[i], views[i]);
     features(tables, {views.data(), tokens.size()}, i, prev, prev2, mixed, f);
     // Outside a span (prev <= 0) only O and the B- tags can win.
-    pii_scores::add_scores(open_rows_.data(), {f.begin(), f.end()}, open_width(), score.data());
+    pii_scores::add_scores(open_rows_.data(), row_of_slot_.data(), {f.begin(), f.end()}, open_width(), score.data());
     if (prev > 0) {
-      pii_scores::add_scores(continue_rows_.data(), {f.begin(), f.end()}, continue_width(),
+      pii_scores::add_scores(continue_rows_.data(), row_of_slot_.data(), {f.begin(), f.end()}, continue_width(),
                              score.data() + open_width());
     }
     // An unknown_subject() is a name or an organisation, whichever scores

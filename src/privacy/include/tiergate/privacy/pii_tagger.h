@@ -100,7 +100,8 @@ class PiiTagger {
   // that the largest is 32767. A tag's score is the integer sum of the rows
   // of a token's features, exact on every CPU; rounding moves it by half a
   // unit per feature at most. 16 bits halve the rows' memory, read at
-  // random for every token scored, and so the cache misses.
+  // random for every token scored, and so the cache misses; so does the
+  // row of zeros that every slot without a weight shares (row_of_slot_).
   void set_weights(std::vector<float> by_tag);
 
   // Rows that begin on a cache line: four rows of 8 weights are one line.
@@ -526,8 +527,12 @@ class PiiTagger {
   // places): they are O without scoring, in any text.
   bool caseless_values_ = false;
   std::vector<float> weights_;  // [slot * tags() + tag], as trained and saved
-  std::vector<int16_t, CacheLineAllocator<int16_t>> open_rows_;      // [slot * open_width() + column(tag)]
-  std::vector<int16_t, CacheLineAllocator<int16_t>> continue_rows_;  // [slot * continue_width() + column(tag) - open_width()]
+  // Most slots hold no weight (three in four, trained on the dev rows):
+  // they share row 0, and the rows a scan reads take a quarter of the
+  // memory (row_of_slot_[slot] is a slot's row).
+  std::vector<uint32_t, CacheLineAllocator<uint32_t>> row_of_slot_;
+  std::vector<int16_t, CacheLineAllocator<int16_t>> open_rows_;      // [row * open_width() + column(tag)]
+  std::vector<int16_t, CacheLineAllocator<int16_t>> continue_rows_;  // [row * continue_width() + column(tag) - open_width()]
   // The slots of the features whose values come from a small set (the
   // bias, capitals, line breaks, the previous tags, gazetteer categories),
   // hashed once here rather than for every token scored (pii_tagger.cc).
