@@ -783,6 +783,17 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
     }
     return any;
   };
+  // Letters, "-" and digits: a model, version or item number ("SSH-2",
+  // "SCP-001", "F-16").
+  auto model_number = [](std::string_view value) {
+    const size_t dash = value.find('-');
+    if (dash == 0 || dash == std::string_view::npos || dash + 1 == value.size()) return false;
+    for (size_t k = 0; k < value.size(); ++k) {
+      const auto c = static_cast<unsigned char>(value[k]);
+      if (k < dash ? (c | 0x20) < 'a' || (c | 0x20) > 'z' : k > dash && (c < '0' || c > '9')) return false;
+    }
+    return true;
+  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
@@ -806,7 +817,8 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
         code = value[k] == '(' || value[k] == '[';
         underscore = underscore || value[k] == '_';
       }
-      code = code || (underscore && !listed_names(span));
+      code = code || (underscore && !listed_names(span)) || (span.type != PiiType::kStreetAddress &&
+                                                             span.type != PiiType::kNrp && model_number(value));
     }
     if (!code) out[kept++] = span;
   }

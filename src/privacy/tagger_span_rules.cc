@@ -360,6 +360,8 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
       return false;
     }
     if (span.type != PiiType::kPerson && month_or_weekday(text, tokens[from])) return false;
+    // A unit of measure after a number is a quantity's ("440 Hz").
+    if (from > 0 && quantity_at(text, tokens, from - 1)) return false;
   }
   // In text without capitals the everyday lists (English) cannot tell a
   // Russian word from a name; the name, place and street lists hold

@@ -2113,6 +2113,42 @@ TEST(PiiTaggerTest, AShortWordAfterANumberAndAUnitIsTheUnits) {
   EXPECT_EQ(values_of(tagger, "Please call 80 mm\nHg tomorrow."), std::vector<std::string>{"Hg"});
 }
 
+// A unit of measure alone after a number is the quantity's ("440 Hz"),
+// even where the tagger learned places after numbers.
+TEST(PiiTaggerTest, AUnitAloneAfterANumberIsTheQuantitys) {
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < 300; ++k) {
+    PiiExample e;
+    e.text = "Gate " + std::to_string(1 + k % 90) + " ";
+    const auto begin = static_cast<uint32_t>(e.text.size());
+    e.text += kCities[k % 8] + " opens.";
+    e.spans = {{PiiType::kLocation, begin, static_cast<uint32_t>(begin + kCities[k % 8].size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
+  ASSERT_EQ(typed_spans(tagger, "Gate 12 Hx opens."), std::vector<std::string>{"LOCATION:Hx"});
+  EXPECT_EQ(typed_spans(tagger, "Gate 12 Hz opens."), std::vector<std::string>{});
+  EXPECT_EQ(typed_spans(tagger, "Gate 12\nHz opens."), std::vector<std::string>{"LOCATION:Hz"});
+}
+
+// Letters, "-" and digits alone are a model or a version ("SSH-2",
+// "SCP-001"), not a name, place or organisation, even where the tagger
+// learned places written so.
+TEST(PiiTaggerTest, LettersDashDigitsAreAModelNumber) {
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string district = k % 2 == 0 ? std::to_string(1 + k % 9) : "Nord";
+    train.push_back(make(kTemplates[k % kTemplates.size()], kFirst[k % 16] + " " + kLast[k % 14],
+                         kCities[k % 8] + "-" + district));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
+  ASSERT_EQ(typed_spans(tagger, "Ask Wanda Novak about the trip to Graz-Nord."),
+            (std::vector<std::string>{"PERSON:Wanda Novak", "LOCATION:Graz-Nord"}));
+  for (const char* text : {"Ask Wanda Novak about the trip to Graz-4.", "Ask Wanda Novak about the trip to SSH-2."}) {
+    EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"PERSON:Wanda Novak"}) << text;
+  }
+}
+
 TEST(PiiTaggerTest, APostcodeAfterAPlaceIsAnAddressOfItsOwn) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {

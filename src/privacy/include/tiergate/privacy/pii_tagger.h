@@ -133,9 +133,9 @@ class PiiTagger {
   // measure, a letter or an everyday word ("400 Hz", "7 points"); for any
   // other type, not in a formula ("Px • Sxj", "Kx ⊃": in_a_formula()). A
   // name, place or organisation has a letter ("1819" is none), and alone is
-  // no month or weekday as a place or organisation, nor a name or place of
-  // one word only the everyday lists know in full and no place's name
-  // holds ("Church"). In text without capitals, not small Cyrillic words
+  // no month or weekday as a place or organisation, nor a unit of measure
+  // after a number ("440 Hz"), nor a name or place of one word only the
+  // everyday lists know in full and no place's name holds ("Church"). In text without capitals, not small Cyrillic words
   // alone that no name, place or street list knows ("напиши басню про
   // оливье").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
@@ -464,8 +464,10 @@ class PiiTagger {
   // after a small letter or a digit ("Adafruit_GFX", "$EUID", "ttk.Scrollbar",
   // "0.25 mol"); or holding "(" or "[" between word bytes (as the tokenizer
   // reads them: "P4(2", "Π(∅"). A span whose words (tokens) a name list
-  // knows stays a name next to "_" ("john_smith", "zoë_horvath"). Precondition:
-  // out[first...] sorted by begin; it stays so.
+  // knows stays a name next to "_" ("john_smith", "zoë_horvath"). Nor is a
+  // name, place or organisation of letters, "-" and digits alone: a model
+  // or version ("SSH-2", "SCP-001"). Precondition: out[first...] sorted by
+  // begin; it stays so.
   void drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Drops each name of out[first...] that is one word alone and either a
   // word that stands in no name or ends none ("The", "If"; a pass after
