@@ -726,11 +726,14 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
       out[kept++] = span;
       continue;
     }
-    bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span);
+    const Token word{span.begin, span.end, false, false};
+    bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span) ||
+                  (kPlanets.contains(text, word) && !all_capitals(text, word));
     if (!no_one && span.type == PiiType::kPerson) {
-      const Token word{span.begin, span.end, false, false};
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
         no_one = !all_capitals(text, word);
+      } else if (month_or_weekday(text, word)) {
+        no_one = (gazetteer_.lookup(word_hash(text, word)).full & name_categories_) == 0;  // not "April", "June"
       } else if (proper_adjective_categories_ != 0) {
         // (The small table of the hidden lists first: few names are in it.)
         const uint64_t hash = word_hash(text, word);

@@ -187,6 +187,11 @@ inline bool all_capitals(std::string_view text, const Token& t) {
 }
 inline bool all_capitals(std::string_view text, Tokens tokens, size_t i) { return all_capitals(text, tokens[i]); }
 
+// Whether token t (any case) is a month or a weekday, written out ("June",
+// "sunday").
+bool month_or_weekday(std::string_view text, const Token& t);
+
+
 // Whether token t is digits only ("05557", not "6Sigma").
 inline bool all_digits(std::string_view text, const Token& t) {
   return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
@@ -501,6 +506,10 @@ constexpr WordSet kRanks(std::array<std::string_view, 32>{
     "king", "queen", "prince", "princess", "emperor", "empress", "pope", "sultan", "tsar", "czar", "kaiser",
     "pharaoh", "duke", "duchess", "earl", "baron", "bishop", "archbishop", "cardinal", "president", "chancellor",
     "governor", "senator", "mayor", "admiral", "lord", "khan", "shah", "caliph", "emir", "prophet", "dauphin"});
+// The planets and the dwarf planet Pluto: alone, the bodies an astronomy
+// question asks about ("the moons of Jupiter"), not a person, place or firm.
+constexpr WordSet kPlanets(std::array<std::string_view, 9>{"mercury", "venus", "earth", "mars", "jupiter", "saturn",
+                                                            "uranus", "neptune", "pluto"});
 // Units of measure after a number: a quantity, not a house number before
 // its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
 // are no word of a street either.

@@ -63,11 +63,10 @@ constexpr WordSet kMonthsAndWeekdays([] {
   }
   return words;
 }());
-// Whether token t (any case) is a month or a weekday, written out ("June",
-// "sunday").
-bool month_or_weekday(std::string_view text, const Token& t) { return kMonthsAndWeekdays.contains(text, t); }
 
 }  // namespace
+
+bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) { return kMonthsAndWeekdays.contains(text, t); }
 
 bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
   return only_a_name(text, i, tagger_views()[i].gazetteer);

@@ -2113,6 +2113,24 @@ TEST(PiiTaggerTest, AShortWordAfterANumberAndAUnitIsTheUnits) {
   EXPECT_EQ(values_of(tagger, "Please call 80 mm\nHg tomorrow."), std::vector<std::string>{"Hg"});
 }
 
+// A planet alone is no one ("Jupiter"), nor is a month or a weekday that no
+// name list knows ("January", not "April").
+TEST(PiiTaggerTest, APlanetOrAnUnlistedMonthAloneIsNoOne) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"April"}}};
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < 60; ++k) train.push_back(make(kTemplates[k % kTemplates.size()], "April", kCities[k % 8]));
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto asked = [&](const std::string& who) { return typed_spans(tagger, "Ask " + who + " about the trip to Lisbon."); };
+  for (const char* word : {"Jupitar", "Januar", "Thursdey", "April"}) {
+    ASSERT_EQ(asked(word), (std::vector<std::string>{std::string("PERSON:") + word, "LOCATION:Lisbon"}));
+  }
+  for (const char* word : {"Jupiter", "January", "Thursday"}) {
+    EXPECT_EQ(asked(word), std::vector<std::string>{"LOCATION:Lisbon"}) << word;
+  }
+  EXPECT_EQ(asked("Bruno Saturn"), (std::vector<std::string>{"PERSON:Bruno Saturn", "LOCATION:Lisbon"}));
+}
+
 // A unit of measure alone after a number is the quantity's ("440 Hz"),
 // even where the tagger learned places after numbers.
 TEST(PiiTaggerTest, AUnitAloneAfterANumberIsTheQuantitys) {

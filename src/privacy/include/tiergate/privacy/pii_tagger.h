@@ -474,10 +474,12 @@ class PiiTagger {
   // decoding may leave one: "Edward Gibbon, The Decline"), or one the
   // dictionary writes capitalised with the ending of an adjective or a
   // doctrine (the proper_adjective list: "Bayesian network", "Islamic
-  // society", "Calvinism") that no name list knows ("Brian", "Dominic");
+  // society", "Calvinism") that no name list knows ("Brian", "Dominic"),
+  // or a month or weekday no name list knows ("January", not "June");
   // and each name, place or organisation that is one word opening with two
   // capitals and holding a small letter ("DVDs", "MHz", "HCl", "ATPase":
-  // not "McKay") or the genus_of_a_species(). out[first...] stays in order.
+  // not "McKay"), a planet not in capitals ("Jupiter", not "MARS") or the
+  // genus_of_a_species(). out[first...] stays in order.
   void drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Whether `span`, one word that no name list knows and not in capitals
   // throughout, is the genus of a species' Latin name: a space, then a word
