@@ -717,6 +717,13 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     }
     return true;
   };
+  // A capital and the variables of logic: "x", maybe then "y" or "z"
+  // ("Px", "Lxy", "Mxyz": predicates; not "Ty", "Cy" nor "Izzy").
+  auto predicate = [&](const PiiSpan& span) {
+    const std::string_view word = text.substr(span.begin, span.end - span.begin);
+    return word.size() >= 2 && word.size() <= 4 && word[0] >= 'A' && word[0] <= 'Z' && word[1] == 'x' &&
+           std::all_of(word.begin() + 2, word.end(), [](char c) { return c >= 'x' && c <= 'z'; });
+  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
@@ -728,7 +735,7 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     }
     const Token word{span.begin, span.end, false, false};
     bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span) ||
-                  (kPlanets.contains(text, word) && !all_capitals(text, word));
+                  (kPlanets.contains(text, word) && !all_capitals(text, word)) || predicate(span);
     if (!no_one && span.type == PiiType::kPerson) {
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
         no_one = !all_capitals(text, word);

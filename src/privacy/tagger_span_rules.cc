@@ -358,6 +358,13 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
         !all_capitals(text, tokens, from)) {
       return false;
     }
+    // Nor, after "the", such a word that a place's name holds: an
+    // institution ("the Republic", "the State"), though a region may be
+    // named so ("the South").
+    if (span.type == PiiType::kLocation && only_everyday && from > 0 && token_is(text, tokens[from - 1], "the") &&
+        !kPartsOfAContinent.contains(text, tokens[from]) && !all_capitals(text, tokens, from)) {
+      return false;
+    }
     if (span.type != PiiType::kPerson && month_or_weekday(text, tokens[from])) return false;
     // A unit of measure after a number is a quantity's ("440 Hz").
     if (from > 0 && quantity_at(text, tokens, from - 1)) return false;

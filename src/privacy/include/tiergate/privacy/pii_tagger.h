@@ -478,7 +478,8 @@ class PiiTagger {
   // or a month or weekday no name list knows ("January", not "June");
   // and each name, place or organisation that is one word opening with two
   // capitals and holding a small letter ("DVDs", "MHz", "HCl", "ATPase":
-  // not "McKay"), a planet not in capitals ("Jupiter", not "MARS") or the
+  // not "McKay"), a planet not in capitals ("Jupiter", not "MARS"), a
+  // capital before the variables of logic ("Px", "Lxy") or the
   // genus_of_a_species(). out[first...] stays in order.
   void drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Whether `span`, one word that no name list knows and not in capitals
