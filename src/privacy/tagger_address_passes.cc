@@ -848,6 +848,11 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
              (!glued(k) && opens_with_a_capital(text.substr(tokens[k + 1].begin)));
     }
     if (!word(k)) return false;
+    // A nationality or a religion counts the people ("50 Americans") but
+    // before a street suffix ("10 Dutch Lane").
+    if (pii_scan::is_group_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
+      return suffix_ahead(k + 1);
+    }
     if (any_word) return true;
     const Gazetteer::Match m = match(k);
     if (unknown_word_of(k, m) || suffix_ahead(k + 1)) return true;
@@ -884,6 +889,19 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
                                             [&](const PiiSpan& span) { return span.begin < at; });
     return found != out.begin() && part_before(*std::prev(found));
   };
+  // Whether `span` is a number (digits, maybe with "," or ".") and "%",
+  // or a number before "%" or " %".
+  auto percentage_at = [&](const PiiSpan& span) {
+    std::string_view number = text.substr(span.begin, span.end - span.begin);
+    if (number.ends_with('%')) {
+      number.remove_suffix(1);
+    } else {
+      const uint32_t after = span.end < text.size() && text[span.end] == ' ' ? span.end + 1 : span.end;
+      if (after >= text.size() || text[after] != '%') return false;
+    }
+    return !number.empty() && number[0] >= '0' && number[0] <= '9' &&
+           number.find_first_not_of("0123456789,.") == std::string_view::npos;
+  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     bool keep = true;
@@ -892,8 +910,10 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
       // mark of a list or a sum ("between 15 and 30", "1,3,5", "7 × 5").
       const size_t j = first_token_from(tokens, out[s].begin);
       // A number and a unit of measure open a quantity, not an address ("59
-      // kg (130", "150 Hz, 250 Hz"): a street has a name.
+      // kg (130", "150 Hz, 250 Hz"): a street has a name; so does a number
+      // before "%", maybe after a blank ("45%", "28 %").
       if (quantity_at(text, tokens, j) && tokens[j + 1].end <= out[s].end) continue;
+      if (percentage_at(out[s])) continue;
       size_t last = j;
       bool numbers = j < n && all_digits(text, tokens[j]), joined = false;
       while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) {

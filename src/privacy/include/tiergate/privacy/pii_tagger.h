@@ -452,10 +452,12 @@ class PiiTagger {
   // Drive"); after another address ("Apt. 434 40"); or, four digits or
   // more, after a place on its line or alone on its line below one
   // ("Gabon 66298"). Elsewhere it is a quantity ("scored 18 points", "the
-  // GCD of 25 and 55", "110 V", "100 тысяч"), which redaction would take
-  // out of a question the cloud is to answer; and so is an address that
-  // opens with a number and a unit of measure ("59 kg (130", "150 Hz, 250
-  // Hz"). Precondition: out[first...] sorted by begin; it stays so.
+  // GCD of 25 and 55", "110 V", "100 тысяч", "50 Americans": a
+  // nationality names a street only before a suffix), which redaction would
+  // take out of a question the cloud is to answer; and so is an address
+  // that opens with a number and a unit of measure ("59 kg (130", "150 Hz,
+  // 250 Hz"), and a percentage ("45%", "28 %"), even after an address.
+  // Precondition: out[first...] sorted by begin; it stays so.
   void drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name, place, organisation, address or group of out[first...] written
   // against code's marks is an identifier, not personal data: before "(",
