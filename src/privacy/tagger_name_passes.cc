@@ -796,6 +796,8 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
   // Letters, "-" and digits: a model, version or item number ("SSH-2",
   // "SCP-001", "F-16").
   auto model_number = [](std::string_view value) {
+    // (Most values end in a letter: one test before the search.)
+    if (value.empty() || value.back() < '0' || value.back() > '9') return false;
     const size_t dash = value.find('-');
     if (dash == 0 || dash == std::string_view::npos || dash + 1 == value.size()) return false;
     for (size_t k = 0; k < value.size(); ++k) {
