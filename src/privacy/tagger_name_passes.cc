@@ -829,8 +829,8 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
         code = value[k] == '(' || value[k] == '[';
         underscore = underscore || value[k] == '_';
       }
-      code = code || (underscore && !listed_names(span)) || (span.type != PiiType::kStreetAddress &&
-                                                             span.type != PiiType::kNrp && model_number(value));
+      const bool named = span.type != PiiType::kStreetAddress && span.type != PiiType::kNrp;
+      code = code || (underscore && !listed_names(span)) || (named && model_number(value));
     }
     if (!code) out[kept++] = span;
   }

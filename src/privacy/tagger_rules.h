@@ -191,7 +191,6 @@ inline bool all_capitals(std::string_view text, Tokens tokens, size_t i) { retur
 // "sunday").
 bool month_or_weekday(std::string_view text, const Token& t);
 
-
 // Whether token t is digits only ("05557", not "6Sigma").
 inline bool all_digits(std::string_view text, const Token& t) {
   return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });

@@ -44,8 +44,8 @@ size_t width_index(size_t width) { return std::clamp<size_t>(width, 8, 64) / 8 -
 // With intrinsics: GCC widens a generic vector of 8 shorts in two halves,
 // where one vpmovsxwd from memory does.
 template <size_t Width>
-[[gnu::target("avx2")]] void sum_rows_avx2(const int16_t* rows, const uint32_t* row_of_slot, std::span<const uint32_t> slots,
-                                          int32_t* score) {
+[[gnu::target("avx2")]] void sum_rows_avx2(const int16_t* rows, const uint32_t* row_of_slot,
+                                          std::span<const uint32_t> slots, int32_t* score) {
   __m256i sum[Width / 8];
   for (__m256i& s : sum) s = _mm256_setzero_si256();
   for (uint32_t s : slots) {

@@ -66,7 +66,9 @@ constexpr WordSet kMonthsAndWeekdays([] {
 
 }  // namespace
 
-bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) { return kMonthsAndWeekdays.contains(text, t); }
+bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) {
+  return kMonthsAndWeekdays.contains(text, t);
+}
 
 bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
   return only_a_name(text, i, tagger_views()[i].gazetteer);

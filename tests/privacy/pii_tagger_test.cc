@@ -2138,7 +2138,8 @@ TEST(PiiTaggerTest, AnEverydayWordAfterTheIsNoPlace) {
     train.push_back(std::move(e));
   }
   const PiiTagger tagger = PiiTagger::train(train, o);
-  ASSERT_EQ(typed_spans(tagger, "They moved to the Republik last year."), std::vector<std::string>{"LOCATION:Republik"});
+  ASSERT_EQ(typed_spans(tagger, "They moved to the Republik last year."),
+            std::vector<std::string>{"LOCATION:Republik"});
   EXPECT_EQ(typed_spans(tagger, "They moved to the Republic last year."), std::vector<std::string>{});
   EXPECT_EQ(typed_spans(tagger, "They moved to the South last year."), std::vector<std::string>{"LOCATION:South"});
 }

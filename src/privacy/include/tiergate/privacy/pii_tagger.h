@@ -135,9 +135,11 @@ class PiiTagger {
   // name, place or organisation has a letter ("1819" is none), and alone is
   // no month or weekday as a place or organisation, nor a unit of measure
   // after a number ("440 Hz"), nor a name or place of one word only the
-  // everyday lists know in full and no place's name holds ("Church"). In text without capitals, not small Cyrillic words
-  // alone that no name, place or street list knows ("напиши басню про
-  // оливье").
+  // everyday lists know in full and no place's name holds ("Church"), nor
+  // after "the" a place of one such word that a place's name holds ("the
+  // Republic"; not a region: "the South"). In text without capitals, not
+  // small Cyrillic words alone that no name, place or street list knows
+  // ("напиши басню про оливье").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // plausible() of the span narrowed to leave out words that open or end
   // no value ("of", "and", "the"; "who", "this" around a name), and: a
