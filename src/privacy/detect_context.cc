@@ -17,10 +17,14 @@ namespace {
 constexpr std::array<std::string_view, 3> kAgeWordsBefore = {"age", "aged", "ages"};
 constexpr std::array<std::string_view, 4> kZipWordsBefore = {"zip", "zipcode", "postcode", "postal"};
 constexpr std::array<std::string_view, 5> kFillers = {"of", "is", "was", "code", "number"};
-// A number is an age after these verbs ("she turned 66"), and after a
-// person and a copula ("he is 35", "my father was 80"), where the number
-// ends its clause (ends_a_clause()): not "turned 90 degrees", "is 5 feet".
-constexpr std::array<std::string_view, 3> kAgeVerbs = {"turned", "turns", "turning"};
+// A number is an age after these verbs ("she turned 66", "I'll turn 40."),
+// and after a person and a copula ("he is 35", "my father was 80"), where
+// the number ends its clause (ends_a_clause()): not "turned 90 degrees",
+// "is 5 feet".
+constexpr std::array<std::string_view, 4> kAgeVerbs = {"turn", "turned", "turns", "turning"};
+// "turn" only after one of these ("I'll turn 40", "is about to turn 18"):
+// alone it is more often a noun ("on turn 3.", "CH_TURN 3").
+constexpr std::array<std::string_view, 5> kBeforeTurn = {"will", "ll", "to", "would", "shall"};
 constexpr std::array<std::string_view, 3> kCopulas = {"is", "was", "am"};
 constexpr std::array<std::string_view, 36> kPersons = {
     "he",      "she",     "i",        "father",    "mother",     "dad",         "mom",        "mum",
@@ -150,7 +154,9 @@ bool birthday_after(const Scan& s, size_t e) {
 bool age_cue_before(const Scan& s, size_t ws) {
   const WordBefore verb = word_before(s, ws, "");
   if (verb.begin == verb.end) return false;
-  if (is_one_of(s, verb, kAgeVerbs)) return true;
+  if (is_one_of(s, verb, kAgeVerbs)) {
+    return !is_word(s, verb, "turn") || is_one_of(s, word_before(s, verb.begin, "'"), kBeforeTurn);
+  }
   if (is_word(s, verb, "of")) return is_one_of(s, word_before(s, verb.begin, ""), kPersonsOfAnAge);
   WordBefore person;
   if (is_one_of(s, verb, kCopulas)) {
