@@ -179,9 +179,17 @@ void features(const FeatureTables& tables, std::span<const TokenView> v, size_t 
   out.size = size;
 }
 
-// Whether the stop at token `dot` closes a token of three bytes at most
-// written against it, as an abbreviation's stop does ("Dr.", "Apt.", "m.").
+// Whether token i (viewed) is a street's suffix ("Street", "St") after the
+// words of an address that opens with digits at token `from`, i >= from + 2
+// ("15 Elm Street"); in text with capitals, a capitalised one. Out of line:
+// tag() asks it seldom, and its code would crowd the decoder's loop.
+[[gnu::noinline]] bool suffix_of_a_numbered_street(std::string_view text, Tokens tokens, const ViewList& views,
+                                                   size_t from, size_t i, bool mixed, uint16_t suffixes) {
+  return i >= from + 2 && (views[i].gazetteer.full & suffixes) != 0 && (!mixed || views[i].capitalised) &&
+         all_digits(text, tokens[from]);
+}
 
+// Whether a category of word lists names places: "city", "country" or
 // "state" (as PiiTagger::find_categories() reads them).
 bool is_place_list(std::string_view category) {
   return category.starts_with("city") || category.starts_with("country") || category.starts_with("state");
@@ -642,6 +650,15 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
         best = static_cast<int>(2 + 2 * t);
         best_score = score[open_width() + t];
       }
+    }
+    // A street's suffix after a number and the street's name continues the
+    // address the decoder opened at the number ("15 Elm Street.", "at 15
+    // Elm St."). (Templates of the dev rows leave a literal "Street" or
+    // "St." after the street's name out of the label, which teaches the
+    // decoder to stop before one that a stop follows.)
+    if (may_go_on && best != static_cast<int>(2 + 2 * open_type) && types_[open_type] == PiiType::kStreetAddress &&
+        suffix_of_a_numbered_street(text, tokens, views, open_from, i, mixed, street_suffix_categories_)) [[unlikely]] {
+      best = static_cast<int>(2 + 2 * open_type);
     }
     const bool continues = best > 0 && best % 2 == 0;
     if (prev > 0 && !continues) close_open(i);

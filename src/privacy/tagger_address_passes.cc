@@ -213,10 +213,13 @@ void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<Pi
     if (j == tokens.size() || tokens[j].begin != out[s].end + 1 || tokens[j].newline_before) continue;
     const Token& number = tokens[j];
     if (number.end - number.begin != 5 || !all_digits(text, number) || span_over(out, j) != out.size()) continue;
-    // Then the end, a line break, or a mark that is not a number's ("62704.5").
+    // Then the end, a line break, a mark that is not a number's ("62704.5"),
+    // or a small word that goes on with the sentence ("in Springfield 62704
+    // in its mission").
     const bool ends = j + 1 == tokens.size() || tokens[j + 1].newline_before ||
                       (!is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin])) &&
-                       !is_number(text, tokens, j + 2));
+                       !is_number(text, tokens, j + 2)) ||
+                      kAfterAPostcode.contains(text, tokens[j + 1]);
     if (ends) add_span(out, {PiiType::kStreetAddress, number.begin, number.end});
   }
 }

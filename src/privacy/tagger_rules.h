@@ -151,6 +151,8 @@ inline TokenView view_of(std::string_view text, const Token& t, const Gazetteer&
   return v;
 }
 
+// Whether the stop at token `dot` closes a token of three bytes at most
+// written against it, as an abbreviation's stop does ("Dr.", "Apt.", "m.").
 inline bool closes_a_short_word(Tokens tokens, size_t dot) {
   return dot > 0 && tokens[dot - 1].end == tokens[dot].begin && tokens[dot - 1].end - tokens[dot - 1].begin <= 3;
 }
@@ -452,6 +454,17 @@ inline bool dated_names(std::string_view text, Tokens tokens, size_t from, size_
   return years;
 }
 
+// Small words after a place and its postcode that go on with the sentence:
+// "in Springfield 62704 in its mission" (not "London 10000 people").
+constexpr WordSet kAfterAPostcode(std::array<std::string_view, 5>{"in", "on", "and", "for", "to"});
+
+// Whether token t is a capitalised pronoun, determiner, conjunction, adverb
+// or question word that opens a sentence ("It serves", "Then walk",
+// "Neither investment"): none opens the words of an address or a name after
+// an abbreviation ("St. Louis", "P.O. Box", "Apt. 4", "Dr. Smith"). Out of
+// line: may_continue() asks it only after an abbreviation's stop.
+bool capitalised_sentence_opener(std::string_view text, const Token& t);
+
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an
@@ -464,7 +477,9 @@ inline bool dated_names(std::string_view text, Tokens tokens, size_t from, size_
 // or one before no house number, "RR commenter Trevor", not "Trg revolucije
 // 12"); it is asked only of such a word. In any text, a name, a place or
 // an organisation does not run into a word never_in_a_name() ("man who",
-// "bauru this morning").
+// "bauru this morning"). In text with capitals, a
+// capitalised_sentence_opener() after an abbreviation's stop opens the next
+// sentence: "12 Main St. It serves", "Jave Co. Neither".
 template <typename EndsAnAddress>
 inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType type, bool mixed,
                   EndsAnAddress ends_an_address) {
@@ -479,7 +494,10 @@ inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType
   const char mark = text[before.begin];
   if (mark == '?' || mark == '!') return false;
   if (mark != '.') return true;
-  return closes_a_short_word(tokens, i - 1) && is_word_byte(static_cast<unsigned char>(text[tokens[i - 2].begin]));
+  if (!closes_a_short_word(tokens, i - 1) || !is_word_byte(static_cast<unsigned char>(text[tokens[i - 2].begin]))) {
+    return false;
+  }
+  return !(mixed && capitalised_sentence_opener(text, tokens[i]));
 }
 
 // Everyday abbreviations, written in capitals as names of bodies are

@@ -64,7 +64,18 @@ constexpr WordSet kMonthsAndWeekdays([] {
   return words;
 }());
 
+// The words of capitalised_sentence_opener().
+constexpr WordSet kSentenceOpeners(std::array<std::string_view, 43>{
+    "it",    "he",    "she",     "we",      "they",  "you",   "the",  "this",  "these", "that",  "those",
+    "there", "then",  "however", "our",     "my",    "your",  "his",  "her",   "their", "its",   "what",
+    "which", "who",   "when",    "where",   "why",   "how",   "if",   "also",  "but",   "so",    "please",
+    "neither", "nor", "after",   "before",  "while", "although", "since", "thus", "hence", "is"});
+
 }  // namespace
+
+bool tagger_rules::capitalised_sentence_opener(std::string_view text, const Token& t) {
+  return text[t.begin] >= 'A' && text[t.begin] <= 'Z' && kSentenceOpeners.contains(text, t);
+}
 
 bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) {
   return kMonthsAndWeekdays.contains(text, t);

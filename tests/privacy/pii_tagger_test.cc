@@ -660,6 +660,39 @@ TEST(PiiTaggerTest, AddressesInTextWithCapitalsDoNotRunIntoEverydayWords) {
   EXPECT_EQ(address("please call anna at 9 elm street today."), "9 elm street today");
 }
 
+// Rows that leave a literal "Street" after the street's name out of the
+// label teach the tagger to stop before it; after a number and a name the
+// suffix still continues the address ("15 Elm Street.").
+TEST(PiiTaggerTest, AStreetsSuffixContinuesANumberedAddress) {
+  const std::vector<std::string> streets = {"12 Elm", "7 Oak", "3 Birch", "44 Pine"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 400; ++k) train.push_back(call_at(kFirst[k % kFirst.size()], streets[k % streets.size()], " Street."));
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"street_suffix", {"Street", "Road"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto address = [&](const std::string& text) { return first_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(address("Please call Anna at 9 Maple Street."), "9 Maple Street");
+  EXPECT_EQ(address("please call anna at 9 maple street."), "9 maple street");
+}
+
+// Rows whose addresses run on after an abbreviation's stop ("12 Elm St.
+// Apt. 4") teach the tagger to follow one; a pronoun, determiner or
+// conjunction in capitals there opens the next sentence instead.
+TEST(PiiTaggerTest, AnAddressEndsBeforeASentenceAfterItsAbbreviation) {
+  const std::vector<std::string> streets = {"12 Elm St. Apt. 4", "7 Oak St. Suite 9", "3 Birch St. Unit 2",
+                                            "44 Pine St. Floor 3"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 400; ++k) train.push_back(call_at(kFirst[k % kFirst.size()], streets[k % streets.size()], " today."));
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"street_suffix", {"St", "Street"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto address = [&](const std::string& text) { return first_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(address("Please call Anna at 9 Maple St. It is near."), "9 Maple St.");
+  EXPECT_EQ(address("Please call Anna at 9 Maple St. Then turn left."), "9 Maple St.");
+  EXPECT_EQ(values_of(tagger, "Please call Anna at 9 Maple St. Apt. 5 today.", PiiType::kStreetAddress),
+            (std::vector<std::string>{"9", "Maple St. Apt. 5"}));  // the building's number apart
+}
+
 // Streets whose names hold lower-case words ("Trg slobode 4") teach the
 // tagger to run an address into such words; in text with capitals it does
 // so only before the street's number, not into the sentence after a value
@@ -2222,9 +2255,10 @@ TEST(PiiTaggerTest, APostcodeAfterAPlaceIsAnAddressOfItsOwn) {
     train.push_back({"She lives in " + std::to_string(1 + k % 12) + " houses now.", {}});
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
-  // Five digits that end the sentence, the clause, the line or the text.
+  // Five digits that end the sentence, the clause, the line or the text, or
+  // come before a small word that goes on with the sentence.
   for (const char* text : {"She lives in Lisbon 62704.", "She lives in Lisbon 62704, I think.", "She lives in Lisbon 62704\nBye",
-                           "She lives in Lisbon 62704"}) {
+                           "She lives in Lisbon 62704", "She lives in Lisbon 62704 in a flat."}) {
     EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"LOCATION:Lisbon", "STREET_ADDRESS:62704"})) << text;
   }
   // Not another length, nor before a word, a number's mark, a second blank
