@@ -354,6 +354,12 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   }
   if (!word || !has_letter_or_digit(text.substr(span.begin, span.end - span.begin))) return false;
   if (everyday && to - from == 1 && !all_capitals(text, tokens, from)) return false;
+  // Nor are words that the everyday lists alone know, opening their line
+  // before a colon: a form's label ("Personal Info:", "Home Phone:").
+  if (everyday && mixed && to < tokens.size() && (from == 0 || tokens[from].newline_before) &&
+      tokens[to].begin == tokens[to - 1].end && text[tokens[to].begin] == ':') {
+    return false;
+  }
   // A name, place or organisation has letters ("1819" alone is a year, not
   // "6Sigma"). One word alone is no name or place that the everyday lists
   // alone know in full and no place's name holds ("Church", "Sources"; a

@@ -660,6 +660,24 @@ TEST(PiiTaggerTest, AddressesInTextWithCapitalsDoNotRunIntoEverydayWords) {
   EXPECT_EQ(address("please call anna at 9 elm street today."), "9 elm street today");
 }
 
+// Speakers' lines ("Anna Novak: hello") teach the tagger that capitalised
+// words before a colon at a line's start are a name; words that the
+// everyday lists alone know there are a form's label.
+TEST(PiiTaggerTest, EverydayWordsBeforeAColonAreAFormsLabel) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
+    train.push_back({name + ": hello there.", {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"personal", "info", "hello", "there"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "Zorvath Quillborne: hello there."),
+            std::vector<std::string>{"PERSON:Zorvath Quillborne"});
+  EXPECT_EQ(typed_spans(tagger, "Personal Info: hello there."), std::vector<std::string>{});
+  EXPECT_EQ(typed_spans(tagger, "Hana Kobayashi\nPersonal Info:\nhello"), std::vector<std::string>{"PERSON:Hana Kobayashi"});
+}
+
 // Rows that leave a literal "Street" after the street's name out of the
 // label teach the tagger to stop before it; after a number and a name the
 // suffix still continues the address ("15 Elm Street.").
@@ -1080,6 +1098,24 @@ TEST(PiiTaggerTest, StarringIntroducesAnActor) {
                            "we saw the film starring the"}) {
     EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
   }
+}
+
+// Places named with "on" ("Stratford on Avon") teach the tagger to run a
+// place on over "on" and a capitalised word; where that word is a date the
+// structured detectors find, the place that the date cuts ends before "on".
+TEST(PiiTaggerTest, APlaceCutByADateEndsOnItsLastWord) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string place = kCities[k % kCities.size()] + " on " + kCities[(k + 7) % kCities.size()];
+    train.push_back({"We flew to " + place + " today.", {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + place.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"city", kCities}, {"common_word", {"we", "flew", "today"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  ASSERT_EQ(typed_spans(tagger, "We flew to Zorvath on Tuesday today."),
+            std::vector<std::string>{"LOCATION:Zorvath on Tuesday"});
+  EXPECT_EQ(scanned_spans(tagger, "We flew to Zorvath on Tuesday today."),
+            (std::vector<std::string>{"LOCATION:Zorvath", "DATE_TIME:Tuesday"}));
 }
 
 // An age set off after a name, as news writes it ("Jane Doe, 34, of ...",
