@@ -888,24 +888,6 @@ void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpa
           break;
         }
       }
-      // So does a name, place or organisation that a better span cut after a
-      // word that ends none ("Helsinki on" of "Helsinki on Tuesday", the
-      // day a date): finish_span() saw the words after it.
-      // (Those words have two to four letters: the blank before one is
-      // looked for first.)
-      const bool name = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
-                        span.type == PiiType::kOrganization;
-      uint32_t blank = span.end;
-      for (uint32_t k = 3; name && k <= 5 && span.end >= span.begin + k + 1; ++k) {
-        if (bytes[span.end - k] == ' ') {
-          blank = span.end - k;
-          break;
-        }
-      }
-      if (blank < span.end && kNeverLastInAName.contains(text, Token{blank + 1, span.end, false, false})) {
-        span.end = blank;
-        while (span.end > span.begin && bytes[span.end - 1] == ' ') --span.end;
-      }
       // Marks at the start go with the blanks after them ("– 15").
       while (const size_t mark = pii_tokens::mark_length(bytes + span.begin, span.end - span.begin)) {
         span.begin += static_cast<uint32_t>(mark);

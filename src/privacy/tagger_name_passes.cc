@@ -326,6 +326,77 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     set_span(out, k, {PiiType::kLocation, tokens[j].begin, tokens[to].end});
     return true;
   };
+  // Token j after "lives on", "live on", "living on", "lived on" or
+  // "located on", or after "north side of" (south, east, west): a street,
+  // its words (in text with capitals capitalised, up to three) and then its
+  // suffix ("lives on Marbury street", "lives on Elm Street"); in text with
+  // capitals the suffix may be missing where the street lists know a word
+  // ("the north side of Calle Mayor", "Hoffmann Ridge") or the words are no
+  // everyday words and no place's ("lives on Kastanienallee.", "the north
+  // side of Quinlan"; not "the north side of Chicago"), as a street's name
+  // is. A suffix in small letters stays out ("Marbury" of "Marbury
+  // street"), as the dev rows label a street's name before a literal
+  // suffix. A name, place or organisation of this tagger among the words
+  // becomes the street ("lives on Sakura Dori street").
+  auto street_after_a_cue = [&](size_t j) __attribute__((noinline)) {
+    if (j < 3 || tokens[j].newline_before || tokens[j - 1].newline_before) return false;
+    // (Most tokens after a word of two letters follow neither "on" nor "of".)
+    const char cue_end = static_cast<char>(text[tokens[j - 1].end - 1] | 0x20);
+    if ((text[tokens[j - 1].begin] | 0x20) != 'o' || (cue_end != 'n' && cue_end != 'f')) return false;
+    auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w); };
+    const bool lives_on = is(j - 1, "on") && (is(j - 2, "lives") || is(j - 2, "live") || is(j - 2, "living") ||
+                                              is(j - 2, "lived") || is(j - 2, "located"));
+    const bool side_of = is(j - 1, "of") && is(j - 2, "side") &&
+                         (is(j - 3, "north") || is(j - 3, "south") || is(j - 3, "east") || is(j - 3, "west"));
+    if (!lives_on && !side_of) return false;
+    auto suffix = [&](size_t k) { return kCommonStreetSuffixes.contains(text, tokens[k]); };
+    // (Not an owner, "Lee's farm", nor a planet, "lived on Venus".)
+    auto street_word = [&](size_t k) {
+      const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
+      return k < n && !tokens[k].newline_before && word(k) && !never_in_a_name(text, tokens[k]) &&
+             !kNeverLastInAName.contains(text, tokens[k]) && !kDeterminers.contains(text, tokens[k]) &&
+             possessive_stem(b, tokens[k].end - tokens[k].begin) == tokens[k].end - tokens[k].begin &&
+             !kPlanets.contains(text, tokens[k]);
+    };
+    if (!street_word(j)) return false;
+    size_t to = j;
+    while (to + 1 - j < kMaxWords && street_word(to + 1) && !suffix(to)) ++to;
+    bool ends_in_a_suffix = to > j && suffix(to);
+    if (!ends_in_a_suffix && to + 1 < n && !tokens[to + 1].newline_before && suffix(to + 1)) {
+      ++to;
+      ends_in_a_suffix = true;
+    }
+    if (!ends_in_a_suffix) {
+      if (!mixed) return false;
+      bool listed = false, unknown = true;
+      for (size_t k = j; k <= to; ++k) {
+        const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+        listed = listed || ((m.full | m.part) & street_categories_) != 0;
+        unknown = unknown && !everyday(m) && (m.full & place_categories_) == 0;
+      }
+      if (!listed && !unknown) return false;
+    }
+    const size_t last = ends_in_a_suffix && to > j && text[tokens[to].begin] >= 'a' && text[tokens[to].begin] <= 'z' ? to - 1 : to;
+    const PiiSpan street{PiiType::kStreetAddress, tokens[j].begin, tokens[last].end};
+    // The one span of this tagging inside the street's words, if any.
+    size_t k = out.size();
+    for (size_t t = j; t <= last; ++t) {
+      const size_t c = span_over(out, t);
+      if (c == out.size()) continue;
+      if (c < first || (k != out.size() && c != k) || out[c].begin < street.begin || out[c].end > street.end ||
+          !(out[c].type == PiiType::kPerson || out[c].type == PiiType::kOrganization ||
+            out[c].type == PiiType::kLocation || out[c].type == PiiType::kStreetAddress)) {
+        return false;
+      }
+      k = c;
+    }
+    if (k == out.size()) {
+      add_span(out, street);
+    } else {
+      set_span(out, k, street);
+    }
+    return true;
+  };
   // (A cue is in small letters: in text with capitals, not marked.)
   auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
@@ -346,7 +417,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // (The rules' first tests, asked here: most tokens fail them, and the
     // rules are calls.)
     if (j > 0 && may_end_a_place_cue(text, tokens[j - 1])) [[unlikely]] {
-      if (place_after_a_cue(j)) continue;
+      if (street_after_a_cue(j) || place_after_a_cue(j)) continue;
     }
     if (cue_before || (j + 1 < n && may_be_cue(j + 1))) [[unlikely]] {
       if (speaker(j)) continue;
@@ -392,14 +463,25 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       continue;
     }
     if (introduced_by_title(j)) continue;
-    // A speaker opening a line, a colon, a quote: Troy: "Who are you?".
+    // A speaker opening a line, a colon, a quote: Troy: "Who are you?"; or
+    // a word alone that no place's list nor the everyday lists know, not in
+    // capitals, then a word on its line, where a name list knows the word or
+    // this tagger found a place or organisation there: "Kofi: Remember me?"
+    // (not "Name: Anna", "Paris: the city", "JUDGE: Overruled").
     if ((j == 0 || tokens[j].newline_before) && word(j)) {
       size_t to = j;
       while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
       if (to + 2 < n && mark_is(to + 1, ':')) {
         const char q = text[tokens[to + 2].begin];
         const bool quote = q == '"' || q == '\\' || text.substr(tokens[to + 2].begin, 3) == "\xe2\x80\x9c";
-        if (quote && !everyday(gazetteer_.lookup(word_hash(text, tokens[j])))) name(j, to);
+        const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
+        const bool first_name_alone =
+            to == j && !tokens[to + 2].newline_before && is_word_byte(static_cast<unsigned char>(q)) &&
+            (m.full & (place_categories_ | common_categories_)) == 0 &&
+            !all_capitals(text, tokens, j) &&
+            ((m.full & first_name_categories_) != 0 ||
+             own_place_or_organisation(out, span_over(out, j), first, tokens[j].begin, tokens[j].end));
+        if ((quote || first_name_alone) && !everyday(m)) name(j, to);
       }
     }
   }

@@ -527,6 +527,11 @@ constexpr WordSet kRanks(std::array<std::string_view, 32>{
 // question asks about ("the moons of Jupiter"), not a person, place or firm.
 constexpr WordSet kPlanets(std::array<std::string_view, 9>{"mercury", "venus", "earth", "mars", "jupiter", "saturn",
                                                             "uranus", "neptune", "pluto"});
+// The suffixes that make the words before them a street in any case ("lives
+// on maple street"): fewer than the street_suffix lists, which also hold
+// everyday words ("Side", "Park", "Way").
+constexpr WordSet kCommonStreetSuffixes(std::array<std::string_view, 10>{
+    "street", "avenue", "road", "lane", "boulevard", "drive", "st", "ave", "rd", "blvd"});
 // Units of measure after a number: a quantity, not a house number before
 // its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
 // are no word of a street either.
