@@ -220,7 +220,15 @@ void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<Pi
                       (!is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin])) &&
                        !is_number(text, tokens, j + 2)) ||
                       kAfterAPostcode.contains(text, tokens[j + 1]);
-    if (ends) add_span(out, {PiiType::kStreetAddress, number.begin, number.end});
+    if (!ends) continue;
+    // After a place inside a sentence ("lives in Lisbon 62704."), a ZIP
+    // code; after one that opens its line, a line of an address
+    // ("Uganda 48288"), as the dev rows label it.
+    const size_t place = first_token_from(tokens, out[s].begin);
+    const bool opens_its_line = place == 0 || tokens[place].newline_before ||
+                                !is_word_byte(static_cast<unsigned char>(text[tokens[place - 1].begin]));
+    const bool in_a_sentence = out[s].type == PiiType::kLocation && !opens_its_line;
+    add_span(out, {in_a_sentence ? PiiType::kZipCode : PiiType::kStreetAddress, number.begin, number.end});
   }
 }
 
