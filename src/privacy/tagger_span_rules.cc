@@ -223,14 +223,20 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // organisation right before a number ("Auenweg 85"). Not one before a
   // count of things (counts_after(): "Tony 2 times more", "It takes John 5
   // minutes"), nor one whose last word is a possessive: the number is the
-  // owner's ("George Orwell's 1984", "Kate's 6 friends").
+  // owner's ("George Orwell's 1984", "Kate's 6 friends"), nor one before a
+  // chapter and its verse or an hour and its minutes ("Matthew 1:1", "2
+  // Samuel 11:4", "Anna 5:30").
   const Token& last_word = tokens[to - 1];
   const bool owner = possessive_stem(reinterpret_cast<const unsigned char*>(text.data()) + last_word.begin,
                                      last_word.end - last_word.begin) != last_word.end - last_word.begin;
   const bool number_after =
       is_number(text, tokens, to) && !tokens[to].newline_before && tokens[to].begin > last_word.end && !owner;
+  auto chapter_and_verse = [&] {
+    const uint32_t e = tokens[to].end;
+    return e + 1 < text.size() && text[e] == ':' && text[e + 1] >= '0' && text[e + 1] <= '9';
+  };
   if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after &&
-      !counts_after(text, to)) {
+      !counts_after(text, to) && !chapter_and_verse()) {
     span.type = PiiType::kStreetAddress;
     return true;
   }

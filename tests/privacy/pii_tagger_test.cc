@@ -2420,6 +2420,12 @@ TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {
   const std::vector<std::string> owner = types("Please call Wanda Horvath's 12 tomorrow.");
   ASSERT_FALSE(owner.empty());
   EXPECT_EQ(owner[0], "PERSON:Wanda Horvath");
+  // Nor before a chapter and its verse, or an hour and its minutes.
+  for (const char* text : {"Please call Wanda Horvath 12:4 tomorrow.", "Please call Wanda Horvath 5:30 tomorrow."}) {
+    const std::vector<std::string> verse = types(text);
+    ASSERT_FALSE(verse.empty()) << text;
+    EXPECT_EQ(verse[0], "PERSON:Wanda Horvath") << text;
+  }
 }
 
 // A capital letter that labels an answer choice or is the pronoun I opens
