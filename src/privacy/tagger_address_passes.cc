@@ -813,7 +813,7 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   auto match = [&](size_t k) { return gazetteer_.lookup(word_hash(text, tokens[k])); };
   // A word of two letters or more that is no unit of measure.
   auto word = [&](size_t k) {
-    return letters(k) && tokens[k].end - tokens[k].begin >= 2 && !kUnitsOfMeasure.contains(text, tokens[k]);
+    return letters(k) && tokens[k].end - tokens[k].begin >= 2 && !unit_of_measure(text, tokens[k]);
   };
   // Whether token k opens with a letter of the words the lists hold: not a
   // small letter of Greek or Cyrillic nor a letter of a script without

@@ -540,11 +540,19 @@ constexpr WordSet kUnitsOfMeasure(std::array<std::string_view, 44>{
     "kj", "kcal", "cal", "ev", "kev", "mev", "pm", "kv", "mv", "ma", "kw", "mw", "kwh", "pa", "kpa", "atm", "psi",
     "db", "ms", "ns", "mph", "kph", "rpm", "kb", "mb", "gb", "tb"});
 
+// Whether token t is a unit of measure: one of kUnitsOfMeasure, or degrees
+// ("°C", "°F", "°": U+00B0 first).
+inline bool unit_of_measure(std::string_view text, const Token& t) {
+  return (t.end - t.begin >= 2 && static_cast<unsigned char>(text[t.begin]) == 0xc2 &&
+          static_cast<unsigned char>(text[t.begin + 1]) == 0xb0) ||
+         kUnitsOfMeasure.contains(text, t);
+}
+
 // Whether tokens k and k + 1 are a quantity: digits, then a unit of measure
-// on their line ("59 kg", "120/80 mm").
+// on their line ("59 kg", "120/80 mm", "26 °C").
 inline bool quantity_at(std::string_view text, Tokens tokens, size_t k) {
   return k + 1 < tokens.size() && all_digits(text, tokens[k]) && !tokens[k + 1].newline_before &&
-         kUnitsOfMeasure.contains(text, tokens[k + 1]);
+         unit_of_measure(text, tokens[k + 1]);
 }
 
 // "my", "her", ...: before a relative, who is then named ("my son Mali").

@@ -432,7 +432,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     // Señores Curas", "30 N. Stadion".)
     const bool abbreviation = after.end < text.size() && (text[after.end] == '/' || text[after.end] == '.');
     if (!(after.end - after.begin == 1 && abbreviation) &&
-        (after.end - after.begin == 1 || kUnitsOfMeasure.contains(text, after) ||
+        (after.end - after.begin == 1 || unit_of_measure(text, after) ||
          (tagger_views()[from + 1].gazetteer.full & common_categories_) != 0)) {
       return false;
     }

@@ -2105,6 +2105,9 @@ TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
   // (Without the rule: "61 kg Zorvath" an address.)
   EXPECT_EQ(values_of(tagger, "Ship it to 61 kg Zorvath now.", PiiType::kStreetAddress), std::vector<std::string>{});
   EXPECT_EQ(values_of(tagger, "Ship it to 61 Hz Zorvath now.", PiiType::kStreetAddress), std::vector<std::string>{});
+  // Degrees are a unit too ("26 °C", "451 °F").
+  EXPECT_EQ(values_of(tagger, "Ship it to 61 \xc2\xb0" "C Zorvath now.", PiiType::kStreetAddress),
+            std::vector<std::string>{});
   // Nor do numbers joined as a list, a range or a sum ("7 × 5", "between
   // 15 and 30") make one.
   EXPECT_EQ(values_of(tagger, "Ship it to 61 \xc3\x97 55 now.", PiiType::kStreetAddress), std::vector<std::string>{});
