@@ -888,6 +888,33 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
     }
     return true;
   };
+  // One word of ASCII letters and digits, written as code joins words: a
+  // capital after four small letters or more ("PictureBox", "TextBox1",
+  // "SimulationTimer"; names join after a short prefix: "McKenzie",
+  // "MacArthur", "FitzGerald", "DeShawn"); `digits_last` whether it ends
+  // in a digit ("PictureBox1").
+  struct Camel {
+    bool camel = false, digits_last = false;
+  };
+  auto camel_case = [](std::string_view value) {
+    Camel c;
+    if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;
+    size_t small_run = 0;
+    for (const char ch : value.substr(1)) {
+      if (ch >= 'a' && ch <= 'z') {
+        ++small_run;
+      } else if (ch >= 'A' && ch <= 'Z') {
+        c.camel = c.camel || small_run >= 4;
+        small_run = 0;
+      } else if (ch >= '0' && ch <= '9') {
+        small_run = 0;
+      } else {
+        return Camel{};
+      }
+    }
+    c.digits_last = value.back() >= '0' && value.back() <= '9';
+    return c;
+  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
@@ -913,6 +940,12 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
       }
       const bool named = span.type != PiiType::kStreetAddress && span.type != PiiType::kNrp;
       code = code || (underscore && !listed_names(span)) || (named && model_number(value));
+      // A word in camel case is an identifier; a company may be named so
+      // ("MysticWeb"), unless a digit ends it ("PictureBox1").
+      if (!code && value.size() >= 6 && value[0] >= 'A' && value[0] <= 'Z') {
+        const Camel c = camel_case(value);
+        code = c.camel && (span.type != PiiType::kOrganization || c.digits_last);
+      }
     }
     if (!code) out[kept++] = span;
   }

@@ -2179,8 +2179,8 @@ TEST(PiiTaggerTest, AnAddressWithoutANumberHasACapitalisedStreetWord) {
 }
 
 // Words written against code's marks are identifiers ("len(pat)",
-// "Car_Run", "ttk.Scrollbar"), not names; a name list's word next to "_"
-// stays a name ("wanda_horvath").
+// "Car_Run", "ttk.Scrollbar"), and so are words in camel case, not names; a
+// name list's word next to "_" stays a name ("wanda_horvath").
 TEST(PiiTaggerTest, WordsAgainstCodesMarksAreIdentifiers) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", {"Wanda"}}, {"last_name", {"Horvath"}}};
@@ -2194,6 +2194,14 @@ TEST(PiiTaggerTest, WordsAgainstCodesMarksAreIdentifiers) {
   }
   EXPECT_EQ(values_of(tagger, "Please call Bruno Novak tomorrow."), std::vector<std::string>{"Bruno Novak"});
   EXPECT_EQ(values_of(tagger, "Please call Wanda_Horvath tomorrow."), (std::vector<std::string>{"Wanda", "Horvath"}));
+  // So is a word in camel case ("PictureBox"); names join after a short
+  // prefix ("McKenzie", "FitzGerald").
+  for (const char* text : {"Please call PictureBox tomorrow.", "Please call SimulationTimer tomorrow."}) {
+    EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{}) << text;
+  }
+  for (const char* name : {"McKenzie", "FitzGerald", "DeShawn"}) {
+    EXPECT_EQ(values_of(tagger, std::string("Please call ") + name + " tomorrow."), std::vector<std::string>{name});
+  }
   // A name's words are the tokenizer's: "Zoë" whole, not "Zo".
   TaggerOptions listed = o;
   listed.gazetteers = {{"first_name", {"Zo\xc3\xab"}}, {"last_name", {"Horvath"}}};
