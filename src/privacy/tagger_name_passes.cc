@@ -376,7 +376,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       }
       if (!listed && !unknown) return false;
     }
-    const size_t last = ends_in_a_suffix && to > j && text[tokens[to].begin] >= 'a' && text[tokens[to].begin] <= 'z' ? to - 1 : to;
+    const bool small_suffix = ends_in_a_suffix && to > j && text[tokens[to].begin] >= 'a' && text[tokens[to].begin] <= 'z';
+    const size_t last = small_suffix ? to - 1 : to;
     const PiiSpan street{PiiType::kStreetAddress, tokens[j].begin, tokens[last].end};
     // The one span of this tagging inside the street's words, if any.
     size_t k = out.size();

@@ -458,11 +458,12 @@ inline bool dated_names(std::string_view text, Tokens tokens, size_t from, size_
 // "in Springfield 62704 in its mission" (not "London 10000 people").
 constexpr WordSet kAfterAPostcode(std::array<std::string_view, 5>{"in", "on", "and", "for", "to"});
 
-// Whether token t is a capitalised pronoun, determiner, conjunction, adverb
-// or question word that opens a sentence ("It serves", "Then walk",
-// "Neither investment"): none opens the words of an address or a name after
-// an abbreviation ("St. Louis", "P.O. Box", "Apt. 4", "Dr. Smith"). Out of
-// line: may_continue() asks it only after an abbreviation's stop.
+// Whether token t is a capitalised word that opens sentences and no name: a
+// pronoun, determiner, conjunction, adverb or question word, "Is" or
+// "Please" ("It serves", "Then walk", "Neither investment"); none opens the
+// words of an address or a name after an abbreviation ("St. Louis", "P.O.
+// Box", "Apt. 4", "Dr. Smith"). Out of line: may_continue() asks it only
+// after an abbreviation's stop.
 bool capitalised_sentence_opener(std::string_view text, const Token& t);
 
 // Whether token i may continue a span of `type` that covers token i - 1
