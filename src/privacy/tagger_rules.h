@@ -503,13 +503,14 @@ inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType
 
 // Everyday abbreviations, written in capitals as names of bodies are
 // ("block my card ASAP", "money from an ATM"), those of science and
-// computing ("DNA", "GDP", "PHP") and Roman numerals ("III"): alone, no
-// one's name, place or company.
-constexpr WordSet kAbbreviations(std::array<std::string_view, 57>{
+// computing ("DNA", "GDP", "PHP"), of offices in a company ("CEO", "CFO")
+// and Roman numerals ("III"): alone, no one's name, place or company.
+constexpr WordSet kAbbreviations(std::array<std::string_view, 64>{
     "asap", "atm", "atms", "btw", "diy", "faq", "faqs", "fyi", "gps", "imho", "imo", "lol", "omg", "pdf", "rsvp",
     "sms", "tba", "tbd", "usb", "dna", "rna", "mrna", "atp", "adp", "gdp", "gnp", "bmi", "hiv", "aids", "co2",
     "iq", "cpu", "gpu", "ram", "ssd", "api", "apis", "sql", "html", "css", "json", "xml", "http", "https", "url",
-    "urls", "php", "ai", "llm", "llms", "nlp", "ii", "iii", "iv", "vi", "vii", "viii"});
+    "urls", "php", "ai", "llm", "llms", "nlp", "ii", "iii", "iv", "vi", "vii", "viii", "ceo", "ceos", "cfo",
+    "cto", "coo", "cio", "cmo"});
 
 // Adverbs of time and place that follow a name as a verb's object ("call
 // Christian tomorrow"), where a noun follows an adjective ("Christian

@@ -337,8 +337,9 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   // A pronoun with its contraction.
   EXPECT_EQ(found("Please call You've at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
   EXPECT_EQ(found("Please call I'm at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"});
-  // An everyday abbreviation, one of science or computing, a Roman numeral.
-  for (const std::string word : {"ASAP", "DNA", "GDP", "PHP", "III"}) {
+  // An everyday abbreviation, one of science or computing, an office in a
+  // company, a Roman numeral.
+  for (const std::string word : {"ASAP", "DNA", "GDP", "PHP", "CEO", "III"}) {
     EXPECT_EQ(found("Please call " + word + " at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"}) << word;
   }
   // A number and small words: no address, in text with capitals.
@@ -1015,6 +1016,13 @@ TEST(PiiTaggerTest, YearsMonthsAndEverydayWordsAloneAreNoPlaces) {
   }
   EXPECT_EQ(found("We flew to United Kingdom today."), std::vector<std::string>{"LOCATION:United Kingdom"});
   EXPECT_EQ(found("We flew to Kingdom today."), std::vector<std::string>{"LOCATION:Kingdom"});
+  // Nor is a union of a continent's states, which a country list may hold.
+  const PiiTagger unions = flew_to_places_tagger(
+      {{"common_word", {"today"}}, {"country", {"European Union", "African Union", "Zorvath Union"}}});
+  ASSERT_EQ(typed_spans(unions, "We flew to Zorvath Union today."), std::vector<std::string>{"LOCATION:Zorvath Union"});
+  for (const char* text : {"We flew to European Union today.", "we flew to african union today."}) {
+    for (const std::string& span : typed_spans(unions, text)) EXPECT_FALSE(span.starts_with("LOCATION")) << text;
+  }
 }
 
 // The whole scan leaves out of a tagger's span the quote marks, dashes and
