@@ -807,24 +807,18 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     return word.size() >= 2 && word.size() <= 4 && word[0] >= 'A' && word[0] <= 'Z' && word[1] == 'x' &&
            std::all_of(word.begin() + 2, word.end(), [](char c) { return c >= 'x' && c <= 'z'; });
   };
-  // A union of a continent's states ("European Union", "African Union"),
-  // which a country list holds: a body no one lives in (the dev rows leave
-  // "Treaty on European Union" unlabelled).
-  auto union_of_states = [&](const PiiSpan& span) {
-    const std::string_view value = text.substr(span.begin, span.end - span.begin);
-    auto is = [&](std::string_view w) {
-      return value.size() == w.size() &&
-             std::equal(value.begin(), value.end(), w.begin(), [](char a, char b) { return (a | 0x20) == b; });
-    };
-    return value.size() >= 13 && value.size() <= 14 && (is("european union") || is("african union"));
-  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
     const bool named = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
                        span.type == PiiType::kOrganization;
     if (!named || !one_word(span)) {
-      if (!(span.type == PiiType::kLocation && union_of_states(span))) out[kept++] = span;
+      const std::string_view value = text.substr(span.begin, span.end - span.begin);
+      const bool no_one = (span.type == PiiType::kLocation && union_of_states(value)) ||
+                          ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization ||
+                            span.type == PiiType::kStreetAddress) &&
+                           law_or_war(value));
+      if (!no_one) out[kept++] = span;
       continue;
     }
     const Token word{span.begin, span.end, false, false};
@@ -900,33 +894,6 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
     }
     return true;
   };
-  // One word of ASCII letters and digits, written as code joins words: a
-  // capital after four small letters or more ("PictureBox", "TextBox1",
-  // "SimulationTimer"; names join after a short prefix: "McKenzie",
-  // "MacArthur", "FitzGerald", "DeShawn"); `digits_last` whether it ends
-  // in a digit ("PictureBox1").
-  struct Camel {
-    bool camel = false, digits_last = false;
-  };
-  auto camel_case = [](std::string_view value) {
-    Camel c;
-    if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;
-    size_t small_run = 0;
-    for (const char ch : value.substr(1)) {
-      if (ch >= 'a' && ch <= 'z') {
-        ++small_run;
-      } else if (ch >= 'A' && ch <= 'Z') {
-        c.camel = c.camel || small_run >= 4;
-        small_run = 0;
-      } else if (ch >= '0' && ch <= '9') {
-        small_run = 0;
-      } else {
-        return Camel{};
-      }
-    }
-    c.digits_last = value.back() >= '0' && value.back() <= '9';
-    return c;
-  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
@@ -955,9 +922,11 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
       // A word in camel case is an identifier; a company may be named so
       // ("MysticWeb"), unless a digit ends it ("PictureBox1").
       if (!code && value.size() >= 6 && value[0] >= 'A' && value[0] <= 'Z') {
-        const Camel c = camel_case(value);
+        const CamelCase c = camel_case(value);
         code = c.camel && (span.type != PiiType::kOrganization || c.digits_last);
       }
+      // So is the end of a block of Visual Basic ("End If").
+      code = code || (value[0] == 'E' && value.size() >= 6 && value.size() <= 13 && visual_basic_block_end(value));
     }
     if (!code) out[kept++] = span;
   }

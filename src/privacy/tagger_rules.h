@@ -466,6 +466,31 @@ constexpr WordSet kAfterAPostcode(std::array<std::string_view, 5>{"in", "on", "a
 // after an abbreviation's stop.
 bool capitalised_sentence_opener(std::string_view text, const Token& t);
 
+// Whether `value` is one word of ASCII letters and digits written as code
+// joins words: a capital after four small letters or more ("PictureBox",
+// "TextBox1", "SimulationTimer"; names join after a short prefix:
+// "McKenzie", "MacArthur", "FitzGerald", "DeShawn"); `digits_last`
+// whether it ends in a digit ("PictureBox1").
+struct CamelCase {
+  bool camel = false, digits_last = false;
+};
+CamelCase camel_case(std::string_view value);
+
+// Whether `value` ends a block of Visual Basic: "End If", "End Sub", "Exit
+// Sub".
+bool visual_basic_block_end(std::string_view value);
+
+// Whether `value` is a union of a continent's states ("European Union",
+// "African Union"), which a country list holds: a body no one lives in
+// (the dev rows leave "Treaty on European Union" unlabelled).
+bool union_of_states(std::string_view value);
+
+// Whether `value` is an amendment of a constitution by its number ("First
+// Amendment", "Fourteenth Amendments", "the Eighth Amendment's", "14th
+// Amendment") or a world war ("World War II"): a law and an event, named
+// as organisations are (or, with a number, as streets).
+bool law_or_war(std::string_view value);
+
 // Whether token i may continue a span of `type` that covers token i - 1
 // (i > 0): no span but an address runs across a line break, and none runs
 // past the end of a sentence ("?", "!", or a "." that does not close an

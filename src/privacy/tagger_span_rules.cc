@@ -77,6 +77,62 @@ bool tagger_rules::capitalised_sentence_opener(std::string_view text, const Toke
   return text[t.begin] >= 'A' && text[t.begin] <= 'Z' && kSentenceOpeners.contains(text, t);
 }
 
+tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {
+  CamelCase c;
+  if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;
+  size_t small_run = 0;
+  for (const char ch : value.substr(1)) {
+    if (ch >= 'a' && ch <= 'z') {
+      ++small_run;
+    } else if (ch >= 'A' && ch <= 'Z') {
+      c.camel = c.camel || small_run >= 4;
+      small_run = 0;
+    } else if (ch >= '0' && ch <= '9') {
+      small_run = 0;
+    } else {
+      return CamelCase{};
+    }
+  }
+  c.digits_last = value.back() >= '0' && value.back() <= '9';
+  return c;
+}
+
+bool tagger_rules::visual_basic_block_end(std::string_view value) {
+  static constexpr std::array<std::string_view, 12> kBlockEnds = {
+      "End If",  "End Sub",   "End Function", "End With", "End Select",    "End While",
+      "End Try", "End Class", "End Module",   "Exit Sub", "Exit Function", "Exit For"};
+  return std::find(kBlockEnds.begin(), kBlockEnds.end(), value) != kBlockEnds.end();
+}
+
+bool tagger_rules::union_of_states(std::string_view value) {
+  auto is = [&](std::string_view w) {
+    return value.size() == w.size() &&
+           std::equal(value.begin(), value.end(), w.begin(), [](char a, char b) { return (a | 0x20) == b; });
+  };
+  return value.size() >= 13 && value.size() <= 14 && (is("european union") || is("african union"));
+}
+
+bool tagger_rules::law_or_war(std::string_view value) {
+  if (value.ends_with("'s")) value.remove_suffix(2);
+  if (value.ends_with("s")) value.remove_suffix(1);
+  if (value == "World War") return true;
+  if (value.starts_with("World War ")) {
+    const std::string_view which = value.substr(10);
+    return which == "I" || which == "II" || which == "One" || which == "Two";
+  }
+  if (!value.ends_with(" Amendment")) return false;
+  const std::string_view number = value.substr(0, value.size() - 10);
+  // (The ordinals up to "Twenty-Seventh", in words or in figures: "14th".)
+  static constexpr std::array<std::string_view, 14> kOrdinalEnds = {
+      "First",  "Second", "Third", "Fourth",   "Fifth",   "Sixth",  "Seventh",
+      "Eighth", "Ninth",  "Tenth", "Eleventh", "Twelfth", "teenth", "Twentieth"};
+  const bool in_figures = number.size() >= 3 && number[number.size() - 3] >= '0' && number[number.size() - 3] <= '9' &&
+                          (number.ends_with("st") || number.ends_with("nd") || number.ends_with("rd") ||
+                           number.ends_with("th"));
+  return in_figures ||
+         std::any_of(kOrdinalEnds.begin(), kOrdinalEnds.end(), [&](std::string_view e) { return number.ends_with(e); });
+}
+
 bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) {
   return kMonthsAndWeekdays.contains(text, t);
 }

@@ -2210,6 +2210,11 @@ TEST(PiiTaggerTest, WordsAgainstCodesMarksAreIdentifiers) {
   for (const char* name : {"McKenzie", "FitzGerald", "DeShawn"}) {
     EXPECT_EQ(values_of(tagger, std::string("Please call ") + name + " tomorrow."), std::vector<std::string>{name});
   }
+  // And the end of a block of Visual Basic.
+  ASSERT_EQ(values_of(tagger, "Please call End Ifor tomorrow."), std::vector<std::string>{"End Ifor"});
+  for (const char* text : {"Please call End If tomorrow.", "Please call Exit Sub tomorrow."}) {
+    EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{}) << text;
+  }
   // A name's words are the tokenizer's: "Zoë" whole, not "Zo".
   TaggerOptions listed = o;
   listed.gazetteers = {{"first_name", {"Zo\xc3\xab"}}, {"last_name", {"Horvath"}}};
@@ -2276,6 +2281,18 @@ TEST(PiiTaggerTest, APlanetOrAnUnlistedMonthAloneIsNoOne) {
     EXPECT_EQ(asked(word), std::vector<std::string>{"LOCATION:Lisbon"}) << word;
   }
   EXPECT_EQ(asked("Bruno Saturn"), (std::vector<std::string>{"PERSON:Bruno Saturn", "LOCATION:Lisbon"}));
+}
+
+// An amendment by its number ("First Amendment") and a world war ("World
+// War II") are a law and an event, not a name or an organisation.
+TEST(PiiTaggerTest, AnAmendmentOrAWorldWarIsNoOne) {
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
+  auto asked = [&](const std::string& who) { return values_of(tagger, "Ask " + who + " about the trip to Lisbon."); };
+  ASSERT_EQ(asked("Zorvath Amendment"), (std::vector<std::string>{"Zorvath Amendment", "Lisbon"}));
+  ASSERT_EQ(asked("World Zorvath"), (std::vector<std::string>{"World Zorvath", "Lisbon"}));
+  for (const char* who : {"First Amendment", "Fourteenth Amendments", "14th Amendment", "World War II", "World War"}) {
+    EXPECT_EQ(asked(who), std::vector<std::string>{"Lisbon"}) << who;
+  }
 }
 
 // A unit of measure alone after a number is the quantity's ("440 Hz"),
