@@ -467,8 +467,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // A speaker opening a line, a colon, a quote: Troy: "Who are you?"; or
     // a word alone that no place's list nor the everyday lists know, not in
     // capitals, then a word on its line, where a name list knows the word or
-    // this tagger found a place or organisation there: "Kofi: Remember me?"
-    // (not "Name: Anna", "Paris: the city", "JUDGE: Overruled").
+    // this tagger found a place or organisation there (with the everyday
+    // lists, which tell "Note:" from a name): "Kofi: Remember me?" (not
+    // "Name: Anna", "Paris: the city", "JUDGE: Overruled").
     if ((j == 0 || tokens[j].newline_before) && word(j)) {
       size_t to = j;
       while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
@@ -481,7 +482,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
             (m.full & (place_categories_ | common_categories_)) == 0 &&
             !all_capitals(text, tokens, j) &&
             ((m.full & first_name_categories_) != 0 ||
-             own_place_or_organisation(out, span_over(out, j), first, tokens[j].begin, tokens[j].end));
+             (common_categories_ != 0 &&
+              own_place_or_organisation(out, span_over(out, j), first, tokens[j].begin, tokens[j].end)));
         if ((quote || first_name_alone) && !everyday(m)) name(j, to);
       }
     }
