@@ -105,11 +105,8 @@ bool tagger_rules::visual_basic_block_end(std::string_view value) {
 }
 
 bool tagger_rules::union_of_states(std::string_view value) {
-  auto is = [&](std::string_view w) {
-    return value.size() == w.size() &&
-           std::equal(value.begin(), value.end(), w.begin(), [](char a, char b) { return (a | 0x20) == b; });
-  };
-  return value.size() >= 13 && value.size() <= 14 && (is("european union") || is("african union"));
+  const Token whole{0, static_cast<uint32_t>(value.size()), false, false};
+  return token_is(value, whole, "european union") || token_is(value, whole, "african union");
 }
 
 bool tagger_rules::law_or_war(std::string_view value) {
