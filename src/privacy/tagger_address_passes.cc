@@ -616,6 +616,12 @@ void PiiTagger::join_street_corners(std::string_view text, std::span<const uint3
     size_t also = j + 3;
     while (on_the_line(also) && also < j + 2 + kMaxFirstStreet && !token_is(text, tokens[also], "and")) ++also;
     if (!on_the_line(also) || !token_is(text, tokens[also], "and") || !on_the_line(also + 1)) continue;
+    if (const size_t second_st = abbreviated_streets_at_a_corner(text, tokens, j + 2, also); second_st != 0) {
+      corners.push_back({PiiType::kStreetAddress, tokens[j + 2].begin, tokens[also - 3].end});
+      corners.push_back({PiiType::kStreetAddress, tokens[also + 1].begin, tokens[second_st - 1].end});
+      after = also;
+      continue;
+    }
     // The second street: as far as the spans that open on its first two
     // tokens reach, or its street suffix.
     uint32_t end = 0;

@@ -466,6 +466,15 @@ constexpr WordSet kAfterAPostcode(std::array<std::string_view, 5>{"in", "on", "a
 // after an abbreviation's stop.
 bool capitalised_sentence_opener(std::string_view text, const Token& t);
 
+// A corner of two streets, each named before a literal "St." ("the corner
+// of Via Garibaldi St. and Calle Mayor St."), tokens [from, also) the
+// first street and its "St.", `also` the "and": each street's name is an
+// address of its own without the "St.", as the dev rows label a street's
+// name before a literal suffix (join_street_corners()). No number in the
+// names: a corner with a house number ("the corner of Auenweg 85 and Kesä
+// Street") is one address. The second "St" token's index, or 0.
+size_t abbreviated_streets_at_a_corner(std::string_view text, Tokens tokens, size_t from, size_t also);
+
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",
 // "TextBox1", "SimulationTimer"; names join after a short prefix:

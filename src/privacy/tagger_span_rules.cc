@@ -77,6 +77,29 @@ bool tagger_rules::capitalised_sentence_opener(std::string_view text, const Toke
   return text[t.begin] >= 'A' && text[t.begin] <= 'Z' && kSentenceOpeners.contains(text, t);
 }
 
+size_t tagger_rules::abbreviated_streets_at_a_corner(std::string_view text, Tokens tokens, size_t from, size_t also) {
+  constexpr size_t kMaxSecondStreet = 4;
+  // A word of the street's name: letters, no digit, on the corner's line.
+  auto name_word = [&](size_t k) {
+    return !tokens[k].newline_before && opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)) &&
+           !has_digit(text, tokens[k]);
+  };
+  // "St" at token k, right before its stop, after a word on its line.
+  auto st_at = [&](size_t k) {
+    return k + 1 < tokens.size() && !tokens[k].newline_before && token_is(text, tokens[k], "st") &&
+           tokens[k + 1].begin == tokens[k].end && text[tokens[k + 1].begin] == '.';
+  };
+  if (also < from + 3 || !st_at(also - 2) || tokens[also - 1].end != tokens[also - 1].begin + 1) return 0;
+  for (size_t k = from; k + 2 < also; ++k) {
+    if (!name_word(k)) return 0;
+  }
+  for (size_t k = also + 1; k < tokens.size() && k <= also + kMaxSecondStreet; ++k) {
+    if (k > also + 1 && st_at(k)) return k;
+    if (!name_word(k)) return 0;
+  }
+  return 0;
+}
+
 tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {
   CamelCase c;
   if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;

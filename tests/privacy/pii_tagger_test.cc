@@ -2903,6 +2903,29 @@ TEST(PiiTaggerTest, AStreetCornerIsOneAddress) {
   EXPECT_NE(spans[1].begin, 11u);
 }
 
+// A corner of two streets each named before a literal "St." is two
+// streets' names, without the "St.".
+TEST(PiiTaggerTest, ACornerOfTwoAbbreviatedStreetsIsTheirNames) {
+  const std::vector<PiiExample> train = addresses_on_their_line();
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"stop", "at", "the", "corner", "of", "and", "now"}},
+                  {"street_suffix", {"Street", "St"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Stop at the corner of Via Zorvak St. and Novak St. now."),
+            (std::vector<std::string>{"STREET_ADDRESS:Via Zorvak", "STREET_ADDRESS:Novak"}));
+  EXPECT_EQ(found("stop at the corner of via zorvak st. and brandt quill st."),
+            (std::vector<std::string>{"STREET_ADDRESS:via zorvak", "STREET_ADDRESS:brandt quill"}));
+  // With a house number, or another suffix, the corner is one address.
+  EXPECT_EQ(found("Stop at the corner of Zorvak 85 St. and Novak St. now."),
+            std::vector<std::string>{"STREET_ADDRESS:the corner of Zorvak 85 St. and Novak St"});
+  EXPECT_EQ(found("Stop at the corner of Via Zorvak St. and Novak Street now."),
+            std::vector<std::string>{"STREET_ADDRESS:the corner of Via Zorvak St. and Novak Street"});
+  // "St" without its stop is no abbreviation here.
+  EXPECT_EQ(found("Stop at the corner of Via Zorvak St and Novak St now."),
+            std::vector<std::string>{"STREET_ADDRESS:the corner of Via Zorvak St and Novak St"});
+}
+
 // An address that runs over ", and " is two, even from a tagger that
 // learned such lists as one address; what follows with no digit, capital
 // or non-ASCII letter is the sentence's.

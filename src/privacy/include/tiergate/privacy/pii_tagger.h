@@ -348,7 +348,8 @@ class PiiTagger {
   // the "and" reaches, or else as far as a street suffix within four on
   // the line ("matković street"). The tagger's spans inside become that
   // one address; a span found before tagging there leaves the corner as
-  // it is.
+  // it is. Two streets' names each before a literal "St." are two
+  // addresses instead (tagger_rules::abbreviated_streets_at_a_corner()).
   // In text with capitals (`mixed`) the first street opens with a marked
   // token (`marked`: their indices, pii_tokens::tokenize()). Precondition:
   // out[first...] sorted by begin; it stays so.
