@@ -398,6 +398,24 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     return true;
   };
+  // Whether a line within two of the line that token j opens (a word
+  // before a colon) opens with a one-word speaker of its own: a name a name list
+  // knows, or a person's span (the decoder's, or one added before).
+  auto in_a_dialogue = [&](size_t j) __attribute__((noinline)) {
+    auto speaker_at = [&](size_t k) {
+      if (k == j || k + 2 >= n || !word(k) || !mark_is(k + 1, ':') || tokens[k + 2].newline_before) return false;
+      const size_t s = span_over(out, k);
+      if (s != out.size()) {
+        return out[s].type == PiiType::kPerson && out[s].begin == tokens[k].begin && out[s].end == tokens[k].end;
+      }
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+      return (m.full & first_name_categories_) != 0 && (m.full & (place_categories_ | common_categories_)) == 0;
+    };
+    for (const size_t k : first_tokens_of_lines_around(text, tokens, j)) {
+      if (k < n && speaker_at(k)) return true;
+    }
+    return false;
+  };
   // (A cue is in small letters: in text with capitals, not marked.)
   auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
   for (size_t c = 0; c < candidates; ++c) {
@@ -469,7 +487,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // capitals, then a word on its line, where a name list knows the word or
     // this tagger found a place or organisation there (with the everyday
     // lists, which tell "Note:" from a name): "Kofi: Remember me?" (not
-    // "Name: Anna", "Paris: the city", "JUDGE: Overruled").
+    // "Name: Anna", "Paris: the city", "JUDGE: Overruled"); or, with the
+    // everyday lists, where a line near it opens with a speaker found so
+    // (a dialogue: "Yuki: What a wife.\nTariq: Remember me").
     if ((j == 0 || tokens[j].newline_before) && word(j)) {
       size_t to = j;
       while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
@@ -483,7 +503,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
             !all_capitals(text, tokens, j) &&
             ((m.full & first_name_categories_) != 0 ||
              (common_categories_ != 0 &&
-              own_place_or_organisation(out, span_over(out, j), first, tokens[j].begin, tokens[j].end)));
+              (own_place_or_organisation(out, span_over(out, j), first, tokens[j].begin, tokens[j].end) ||
+               in_a_dialogue(j))));
         if ((quote || first_name_alone) && !everyday(m)) name(j, to);
       }
     }

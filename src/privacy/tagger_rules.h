@@ -475,6 +475,12 @@ bool capitalised_sentence_opener(std::string_view text, const Token& t);
 // Street") is one address. The second "St" token's index, or 0.
 size_t abbreviated_streets_at_a_corner(std::string_view text, Tokens tokens, size_t from, size_t also);
 
+// The first tokens of the two lines before and the two after the line of
+// token j (its own line's first token excluded); tokens.size() for each
+// that is not there. Out of line: its searches of the text would change
+// what GCC inlines into the rules' passes.
+std::array<size_t, 4> first_tokens_of_lines_around(std::string_view text, Tokens tokens, size_t j);
+
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",
 // "TextBox1", "SimulationTimer"; names join after a short prefix:

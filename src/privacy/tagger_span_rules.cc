@@ -100,6 +100,29 @@ size_t tagger_rules::abbreviated_streets_at_a_corner(std::string_view text, Toke
   return 0;
 }
 
+std::array<size_t, 4> tagger_rules::first_tokens_of_lines_around(std::string_view text, Tokens tokens, size_t j) {
+  std::array<size_t, 4> firsts;
+  firsts.fill(tokens.size());
+  size_t at = tokens[j].begin;
+  for (size_t line = 0; line < 2 && at > 0; ++line) {
+    const size_t feed = text.rfind('\n', at - 1);  // the one before the line at `at`
+    if (feed == std::string_view::npos || feed == 0) break;
+    const size_t previous = text.rfind('\n', feed - 1);
+    const size_t k = first_token_from(tokens, static_cast<uint32_t>(previous == std::string_view::npos ? 0 : previous + 1));
+    if (k < j && tokens[k].begin < feed) firsts[line] = k;  // (none on a blank line)
+    at = feed;
+  }
+  at = tokens[j].begin;
+  for (size_t line = 2; line < 4; ++line) {
+    const size_t feed = text.find('\n', at);
+    if (feed == std::string_view::npos) break;
+    const size_t k = first_token_from(tokens, static_cast<uint32_t>(feed + 1));
+    if (k < tokens.size() && tokens[k].begin < text.find('\n', feed + 1)) firsts[line] = k;
+    at = feed + 1;
+  }
+  return firsts;
+}
+
 tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {
   CamelCase c;
   if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;

@@ -937,6 +937,31 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("Hello there.\nNote: Remember me?"), std::vector<std::string>{});
 }
 
+// A word no list knows that opens a line before a colon, where a line
+// within two opens with a speaker, is a dialogue's speaker too. The tagger
+// here learned the capitalised words before a line's colon as no one's.
+TEST(PiiTaggerTest, ADialogueNamesItsSpeakers) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& name = kFirst[k % kFirst.size()];
+    train.push_back({"Note: call " + name + " today.", {{PiiType::kPerson, 11, static_cast<uint32_t>(11 + name.size())}}});
+    train.push_back({kLast[k % kLast.size()] + ": call them today.", {}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst},
+                  {"common_word", {"note", "call", "them", "today", "what", "a", "day", "remember", "me", "hello",
+                                   "there"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  EXPECT_EQ(names("Hello there.\nQwyllo: Remember me?"), std::vector<std::string>{});
+  EXPECT_EQ(names(kFirst[3] + ": What a day.\nQwyllo: Remember me?"), (std::vector<std::string>{kFirst[3], "Qwyllo"}));
+  EXPECT_EQ(names("Qwyllo: Remember me?\n\n" + kFirst[3] + ": What a day."), (std::vector<std::string>{"Qwyllo", kFirst[3]}));
+  // Not an everyday word, nor three lines away.
+  EXPECT_EQ(names(kFirst[3] + ": What a day.\nNote: Remember me?"), std::vector<std::string>{kFirst[3]});
+  EXPECT_EQ(names(kFirst[3] + ": What a day.\n\n\nQwyllo: Remember me?"), std::vector<std::string>{kFirst[3]});
+  EXPECT_EQ(names("Qwyllo: Remember me?\n\n\n" + kFirst[3] + ": What a day."), std::vector<std::string>{kFirst[3]});
+}
+
 // A greeting that opens a line introduces a name: up to three words, then
 // a comma, a stop, '!' or the line's end; so does a line that opens with a
 // name, a comma and a request. The tagger here takes unknown capitalised
