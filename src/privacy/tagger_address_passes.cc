@@ -704,13 +704,14 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
     const size_t c = first_token_from(tokens, static_cast<uint32_t>(out[s].begin + comma));
     const size_t end = first_token_from(tokens, out[s].end);  // one past the span's last token
     // The street: a word opening with a letter, and at its end a number or
-    // a street word.
+    // a street word, or first a house number.
     bool named = false;
     for (size_t j = k; j < c && !named; ++j) named = opens_with_a_letter(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin));
     const size_t place_tokens = end - c - 1;
     if (!named || place_tokens == 0 || place_tokens > kMaxPlaceTokens) continue;
     const Gazetteer::Match street_end = gazetteer_.lookup(word_hash(text, tokens[c - 1]));
-    if (!is_number(text, tokens, c - 1) && ((street_end.full | street_end.part) & street_categories_) == 0) continue;
+    const bool numbered = all_digits(text, tokens[k]) && c >= k + 2;
+    if (!numbered && !is_number(text, tokens, c - 1) && ((street_end.full | street_end.part) & street_categories_) == 0) continue;
     // The place: words without digits, joined by no other marks than - . ';
     // capitalised in text with capitals; not everyday words alone ("...,
     // Daylight received", "..., and then") nor a pronoun's contraction

@@ -2413,13 +2413,17 @@ TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {
             (std::vector<std::string>{"STREET_ADDRESS:novakweg 31", "LOCATION:graz"}));
   EXPECT_EQ(typed_spans(tagger, "We meet at Novak Street, Graz today."),
             (std::vector<std::string>{"STREET_ADDRESS:Novak Street", "LOCATION:Graz"}));
+  // A house number and then a name is a street too ("19 rue La Boétie").
+  EXPECT_EQ(typed_spans(tagger, "We meet at 31 Novak, Graz today."),
+            (std::vector<std::string>{"STREET_ADDRESS:31 Novak", "LOCATION:Graz"}));
   // One address: with a country after a second comma, a number in the
   // place, the place on the next line; before the comma no street name, or
-  // no number nor street word at its end; after it a word in small letters,
+  // neither a house number first nor a number or street word at its end;
+  // after it a word in small letters,
   // everyday words alone (in small letters too), a pronoun or more than six
   // words.
   for (const std::string address : {"Novakweg 31, Graz, Austria", "Novakweg 31, Graz 8010", "Novakweg 31,\nGraz", "31 44, Graz",
-                                    "31 Novak, Graz", "Novakweg 31, so", "Novakweg 31, Daylight", "Novakweg 31, Daylight Park",
+                                    "Novakweg 31, so", "Novakweg 31, Daylight", "Novakweg 31, Daylight Park",
                                     "Novakweg 31, I'll", "Novakweg 31, Graz I'll", "Novakweg 31, Sankt Peter Am Hart Bei Graz Nord"}) {
     EXPECT_EQ(typed_spans(tagger, "We meet at " + address + " today."), std::vector<std::string>{"STREET_ADDRESS:" + address});
   }

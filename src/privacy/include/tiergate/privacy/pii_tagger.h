@@ -364,7 +364,8 @@ class PiiTagger {
   void split_address_lists(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // An address of out[first...] on one line with a street before its first
   // comma (a word opening with a letter, and at its end a number or a
-  // street word) and a place after it (words without digits and no other
+  // street word, or first a house number: "19 rue La Boétie") and a place
+  // after it (words without digits and no other
   // marks than - . ', six tokens at most, capitalised in text with
   // capitals, not everyday words alone, no pronoun's contraction) is two
   // values: the street and its place ("Halsey Road, Hayborough",
