@@ -283,17 +283,18 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // Token j after words that announce a place ("grew up in", "moved here
   // from": after_a_place_cue()), with the words after it that no list knows
   // as everyday words, up to three (in text with capitals, capitalised),
-  // where they end the clause (a mark, the line's or the text's end): a
-  // place ("grew up in onnezies."). A name, place or organisation of this
-  // tagger that opens with them becomes it (the cue in finish_span() does
-  // not see the names added outside the decoder's spans).
+  // where they end the clause (a mark, the line's or the text's end) or
+  // come before a word of time or another place's preposition
+  // (ends_a_place_after_its_cue()): a place ("grew up in onnezies.", "flew to Enugu on
+  // Tuesday"). A name, place or organisation of this tagger that opens
+  // with them becomes it (the cue in finish_span() does not see the names
+  // added outside the decoder's spans).
   auto place_after_a_cue = [&](size_t j) {
     // (Without the everyday lists, any word would do: "from … last year".
     // The caller asks may_end_a_place_cue() first.)
     if (common_categories_ == 0 || !after_a_place_cue(text, tokens, j)) return false;
     auto place_word = [&](size_t k) {
-      if (!word(k) || tokens[k].end - tokens[k].begin < 2 ||
-          !opens_with_a_letter(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
+      if (!word(k) || tokens[k].end - tokens[k].begin < 2 || !may_name_a_place(text, tokens[k], caseless_values_)) {
         return false;
       }
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
@@ -302,9 +303,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (!place_word(j)) return false;
     size_t to = j;
     while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && place_word(to + 1)) ++to;
-    if (to + 1 < n && !tokens[to + 1].newline_before && is_word_byte(static_cast<unsigned char>(text[tokens[to + 1].begin]))) {
-      return false;
-    }
+    if (!ends_a_place_after_its_cue(text, tokens, to)) return false;
     const size_t k = span_over(out, j);
     if (k == out.size()) {
       for (size_t t = j + 1; t <= to; ++t) {

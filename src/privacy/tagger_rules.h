@@ -458,6 +458,8 @@ inline bool dated_names(std::string_view text, Tokens tokens, size_t from, size_
 // "in Springfield 62704 in its mission" (not "London 10000 people").
 constexpr WordSet kAfterAPostcode(std::array<std::string_view, 5>{"in", "on", "and", "for", "to"});
 
+
+
 // Whether token t is a capitalised word that opens sentences and no name: a
 // pronoun, determiner, conjunction, adverb or question word, "Is" or
 // "Please" ("It serves", "Then walk", "Neither investment"); none opens the
@@ -480,6 +482,19 @@ size_t abbreviated_streets_at_a_corner(std::string_view text, Tokens tokens, siz
 // that is not there. Out of line: its searches of the text would change
 // what GCC inlines into the rules' passes.
 std::array<size_t, 4> first_tokens_of_lines_around(std::string_view text, Tokens tokens, size_t j);
+
+// Whether token `last`, a place's last word after its cue, ends the place:
+// the line's or the text's end, a mark, or a small word of time or another
+// place's preposition ("flew to Enugu on Tuesday", "moved to Graz last
+// year", "born in Lima in 1990"). Out of line: a word set inlined into
+// the name passes changes what GCC inlines there.
+bool ends_a_place_after_its_cue(std::string_view text, Tokens tokens, size_t last);
+
+// Whether token t may be a word of a place's name after its cue: it opens
+// with a letter, is no month nor weekday ("flew to Sunday today"), and
+// holds no letter of a script without capitals unless the tagger learned
+// values in one (`caseless_values`: "moved here from 東京 last year").
+bool may_name_a_place(std::string_view text, const Token& t, bool caseless_values);
 
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",

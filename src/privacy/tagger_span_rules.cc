@@ -123,6 +123,20 @@ std::array<size_t, 4> tagger_rules::first_tokens_of_lines_around(std::string_vie
   return firsts;
 }
 
+bool tagger_rules::ends_a_place_after_its_cue(std::string_view text, Tokens tokens, size_t last) {
+  static constexpr WordSet kAfterAPlace(std::array<std::string_view, 11>{
+      "on", "in", "last", "this", "next", "yesterday", "today", "tomorrow", "tonight", "at", "from"});
+  const size_t after = last + 1;
+  return after >= tokens.size() || tokens[after].newline_before ||
+         !is_word_byte(static_cast<unsigned char>(text[tokens[after].begin])) || kAfterAPlace.contains(text, tokens[after]);
+}
+
+bool tagger_rules::may_name_a_place(std::string_view text, const Token& t, bool caseless_values) {
+  const std::string_view word = text.substr(t.begin, t.end - t.begin);
+  return opens_with_a_letter(word) && !month_or_weekday(text, t) &&
+         (caseless_values || !holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(word.data()), word.size()));
+}
+
 tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {
   CamelCase c;
   if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;

@@ -1397,13 +1397,16 @@ TEST(PiiTaggerTest, UnknownWordsAfterAPlaceCueAreAPlace) {
   }
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"we", "wrote", "to", "today", "he", "she", "grew", "up", "in", "moved", "here", "from",
-                                   "poverty", "with", "his", "family", "born", "went"}}};
+                                   "poverty", "with", "his", "family", "born", "went", "on", "friday", "last", "year"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("he grew up in onnezies."), std::vector<std::string>{"LOCATION:onnezies"});
   EXPECT_EQ(found("She grew up in Zrvx Qlbrn."), std::vector<std::string>{"LOCATION:Zrvx Qlbrn"});
   EXPECT_EQ(found("she moved here from zrvx"), std::vector<std::string>{"LOCATION:zrvx"});
   EXPECT_EQ(found("she moved to zrvx"), std::vector<std::string>{"LOCATION:zrvx"});
+  // Before a word of time or another place's preposition.
+  EXPECT_EQ(found("she moved to zrvx on friday."), std::vector<std::string>{"LOCATION:zrvx"});
+  EXPECT_EQ(found("She moved to Zrvx Qlbrn last year."), std::vector<std::string>{"LOCATION:Zrvx Qlbrn"});
   // Not an everyday word, a number, a sign, nor words that go on.
   for (const char* text : {"he grew up in poverty.", "she was born in 1990.", "she moved here from \u2026.",
                            "he grew up in onnezies with his family.", "she went to zrvx"}) {
