@@ -285,10 +285,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // as everyday words, up to three (in text with capitals, capitalised),
   // where they end the clause (a mark, the line's or the text's end) or
   // come before a word of time or another place's preposition
-  // (ends_a_place_after_its_cue()): a place ("grew up in onnezies.", "flew to Enugu on
-  // Tuesday"). A name, place or organisation of this tagger that opens
-  // with them becomes it (the cue in finish_span() does not see the names
-  // added outside the decoder's spans).
+  // (ends_a_place_after_its_cue()): a place ("grew up in onnezies.", "flew
+  // to Enugu on Tuesday"). A name, place or organisation of this tagger
+  // that opens with them becomes it (the cue in finish_span() does not see
+  // the names added outside the decoder's spans).
   auto place_after_a_cue = [&](size_t j) {
     // (Without the everyday lists, any word would do: "from … last year".
     // The caller asks may_end_a_place_cue() first.)
@@ -398,8 +398,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     return true;
   };
   // Whether a line within two of the line that token j opens (a word
-  // before a colon) opens with a one-word speaker of its own: a name a name list
-  // knows, or a person's span (the decoder's, or one added before).
+  // before a colon) opens with a one-word speaker of its own: a first name
+  // that no place's or everyday list knows, or a person's span over the
+  // word (the decoder's, or one added before).
   auto in_a_dialogue = [&](size_t j) __attribute__((noinline)) {
     auto speaker_at = [&](size_t k) {
       if (k == j || k + 2 >= n || !word(k) || !mark_is(k + 1, ':') || tokens[k + 2].newline_before) return false;

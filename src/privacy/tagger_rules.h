@@ -458,8 +458,6 @@ inline bool dated_names(std::string_view text, Tokens tokens, size_t from, size_
 // "in Springfield 62704 in its mission" (not "London 10000 people").
 constexpr WordSet kAfterAPostcode(std::array<std::string_view, 5>{"in", "on", "and", "for", "to"});
 
-
-
 // Whether token t is a capitalised word that opens sentences and no name: a
 // pronoun, determiner, conjunction, adverb or question word, "Is" or
 // "Please" ("It serves", "Then walk", "Neither investment"); none opens the

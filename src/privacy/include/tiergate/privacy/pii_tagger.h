@@ -365,13 +365,12 @@ class PiiTagger {
   // An address of out[first...] on one line with a street before its first
   // comma (a word opening with a letter, and at its end a number or a
   // street word, or first a house number: "19 rue La Boétie") and a place
-  // after it (words without digits and no other
-  // marks than - . ', six tokens at most, capitalised in text with
-  // capitals, not everyday words alone, no pronoun's contraction) is two
-  // values: the street and its place ("Halsey Road, Hayborough",
-  // "Wiesenstrasse 31, Barzheim"), as the dev labels write a street and its
-  // town (52 pairs). A street, its town and its country, past a second
-  // comma, are one address (15 of 15).
+  // after it (words without digits and no other marks than - . ', six
+  // tokens at most, capitalised in text with capitals, not everyday words
+  // alone, no pronoun's contraction) is two values: the street and its
+  // place ("Halsey Road, Hayborough", "Wiesenstrasse 31, Barzheim"), as the
+  // dev labels write a street and its town (52 pairs). A street, its town
+  // and its country, past a second comma, are one address (15 of 15).
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_street_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // A name of out[first...] that opens with a title of the name_prefix
