@@ -525,7 +525,8 @@ bool law_or_war(std::string_view value);
 // abbreviation of at most three letters such as "Dr." or "Apt."). In text
 // with capitals (`mixed`), a name, a place or an organisation does not run
 // into a small word of four letters or more ("George wants", "My name");
-// "van", "de la", "of" may stand inside. Nor does an address run into such
+// "van", "de la", "of" may stand inside; nor, in Greek or Cyrillic, into a
+// small word of any length ("Тимур рос в"). Nor does an address run into such
 // a word when `ends_an_address()` (tag(): not a street word, so not
 // "corner" or "lane", and either an everyday word, "Elm Street last night",
 // or one before no house number, "RR commenter Trevor", not "Trg revolucije
@@ -541,6 +542,12 @@ inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType
   const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
   if (name && never_in_a_name(text, tokens[i])) return false;
   if (mixed && small_word(text, tokens[i], 4) && (name || (type == PiiType::kStreetAddress && ends_an_address()))) {
+    return false;
+  }
+  // (Names in Greek or Cyrillic hold no small word.)
+  const auto* first = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
+  if (mixed && name && first[0] >= 0xce && first[0] <= 0xd1 &&
+      opens_with_a_small_letter(first, tokens[i].end - tokens[i].begin)) {
     return false;
   }
   const Token& before = tokens[i - 1];

@@ -573,6 +573,13 @@ TEST(PiiTaggerTest, SmallWordsOfOtherScriptsOpenAndContinueNoName) {
       "\xd0\xbc\xd1\x8b \xd0\xb2\xd1\x81\xd1\x82\xd1\x80\xd0\xb5\xd1\x82\xd0\xb8\xd0\xbc\xd1\x81\xd1\x8f "
       "\xd0\xb2 \xd0\xb3\xd0\xbe\xd1\x80\xd0\xbe\xd0\xb4\xd0\xb5.";
   EXPECT_EQ(values_of(tagger, text), (std::vector<std::string>{"Wanda"}));
+  // Nor, in Greek or Cyrillic, into a small word of any length, as names
+  // there hold none: "Wanda \u0432 \u0433\u043e\u0440\u043e\u0434\u0435" ("Wanda in town"),
+  // "Wanda \u03ba\u03b1\u03b9" ("Wanda and").
+  EXPECT_EQ(values_of(tagger, "Please call Wanda \xd0\xb2 \xd0\xb3\xd0\xbe\xd1\x80\xd0\xbe\xd0\xb4\xd0\xb5."),
+            (std::vector<std::string>{"Wanda"}));
+  EXPECT_EQ(values_of(tagger, "Please call Wanda \xce\xba\xce\xb1\xce\xb9 Greta."),
+            (std::vector<std::string>{"Wanda", "Greta"}));
   // The same with Latin-1: "Greta \u00e9tait pr\u00e9venue".
   const std::string latin = "Please call Greta \xc3\xa9tait pr\xc3\xa9venue.";
   EXPECT_EQ(values_of(tagger, latin), (std::vector<std::string>{"Greta"}));
