@@ -872,11 +872,13 @@ void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpa
   // (or a stop: "Apt."), or goes; nor does one open or end with a mark of
   // more than one byte (pii_tokens::mark_length(): a quote mark, a dash, a
   // no-break space), which the tokenizer counts into the word it touches
-  // ("“Remote Timing Attacks", "Huygens’").
+  // ("“Remote Timing Attacks", "Huygens’"), nor runs into small letters
+  // glued after such a mark (tagger_rules::end_before_a_glued_clause()).
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   size_t kept = 0;
   for (PiiSpan& span : out) {
     if (tagger_learns(span.type)) {
+      span.end = end_before_a_glued_clause(text, span);
       for (;;) {
         if (span.end > span.begin && !is_word_byte(bytes[span.end - 1]) && bytes[span.end - 1] != '.') {
           --span.end;

@@ -494,6 +494,14 @@ bool ends_a_place_after_its_cue(std::string_view text, Tokens tokens, size_t las
 // values in one (`caseless_values`: "moved here from 東京 last year").
 bool may_name_a_place(std::string_view text, const Token& t, bool caseless_values);
 
+// Where `span` ends without the small letters glued after a mark of three
+// bytes at its end (pii_tokens::mark_length()): an ellipsis or a dash opens
+// the next clause ("United States…do" ends at "States"), and "’" a
+// possessive's "s" ("Newton’s"; not "I’m", "O’clock"); span.end where
+// nothing is glued so. Out of line: find_pii() asks it of every span of
+// the tagger.
+uint32_t end_before_a_glued_clause(std::string_view text, const PiiSpan& span);
+
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",
 // "TextBox1", "SimulationTimer"; names join after a short prefix:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -135,6 +136,28 @@ bool tagger_rules::may_name_a_place(std::string_view text, const Token& t, bool 
   const std::string_view word = text.substr(t.begin, t.end - t.begin);
   return opens_with_a_letter(word) && !month_or_weekday(text, t) &&
          (caseless_values || !holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(word.data()), word.size()));
+}
+
+uint32_t tagger_rules::end_before_a_glued_clause(std::string_view text, const PiiSpan& span) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  // (Most spans are ASCII, or end in 8 bytes of it that are not all small
+  // letters: no mark is glued to their last small letters. The 8 bytes
+  // before span.end, read at once, may open before the span.)
+  const uint32_t length = span.end - span.begin;
+  if (span.end >= 8) {
+    uint64_t last8;  // little-endian: the span's last byte is the highest
+    std::memcpy(&last8, bytes + span.end - 8, sizeof last8);
+    const uint64_t in_span = length >= 8 ? ~uint64_t{0} : ~uint64_t{0} << (8 * (8 - length));
+    const unsigned char first = bytes[span.end - 8];
+    if ((last8 & in_span & 0x8080808080808080ull) == 0 && (length <= 8 || !(first >= 'a' && first <= 'z'))) {
+      return span.end;
+    }
+  }
+  uint32_t small = span.end;  // the small letters that end the span open here
+  while (small > span.begin && bytes[small - 1] >= 'a' && bytes[small - 1] <= 'z') --small;
+  if (small == span.end || small < span.begin + 4 || pii_tokens::mark_length(bytes + small - 3, 3) != 3) return span.end;
+  const bool apostrophe = bytes[small - 1] == 0x99;  // U+2019
+  return !apostrophe || (span.end == small + 1 && bytes[small] == 's') ? small - 3 : span.end;
 }
 
 tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {

@@ -1071,6 +1071,13 @@ TEST(PiiTaggerTest, ASpanLeavesOutTheMarksAroundIt) {
   // A quoted word in small letters opens no span; "”" alone neither.
   EXPECT_EQ(scanned_spans(tagger, "We flew to \xe2\x80\x9cparis\xe2\x80\x9d today."), (std::vector<std::string>{}));
   EXPECT_EQ(scanned_spans(tagger, "We flew to \xe2\x80\x9d today."), (std::vector<std::string>{}));
+  // Small letters glued after an ellipsis or a dash are the next clause's;
+  // after "’" an "s" is a possessive's, other letters stay.
+  EXPECT_EQ(scanned_spans(tagger, "We flew to Paris\xe2\x80\xa6" "do today."), (std::vector<std::string>{"LOCATION:Paris"}));
+  EXPECT_EQ(scanned_spans(tagger, "We flew to Paris\xe2\x80\x94the town."), (std::vector<std::string>{"LOCATION:Paris"}));
+  EXPECT_EQ(scanned_spans(tagger, "We flew to Paris\xe2\x80\x99s today."), (std::vector<std::string>{"LOCATION:Paris"}));
+  EXPECT_EQ(scanned_spans(tagger, "We flew to Paris\xe2\x80\x99" "d today."),
+            (std::vector<std::string>{"LOCATION:Paris\xe2\x80\x99" "d"}));
 }
 
 // After "name is", "name's" or a relative ("my son"), a word no list knows
