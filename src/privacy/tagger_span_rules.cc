@@ -144,6 +144,7 @@ uint32_t tagger_rules::end_before_a_glued_clause(std::string_view text, const Pi
   // letters: no mark is glued to their last small letters. The 8 bytes
   // before span.end, read at once, may open before the span.)
   const uint32_t length = span.end - span.begin;
+  if (length == 0) return span.end;
   if (span.end >= 8) {
     uint64_t last8;  // little-endian: the span's last byte is the highest
     std::memcpy(&last8, bytes + span.end - 8, sizeof last8);
