@@ -162,28 +162,41 @@ constexpr bool opens_with_a_capital_letter(const unsigned char* s, size_t n) {
 }
 
 // Whether the n bytes at s (n >= 1) open with a letter of a script without
-// capitals, or with a sign written with such text, in three UTF-8 bytes:
-// CJK symbols and punctuation ("。", "【", U+3000-U+303F), kana
-// (U+3040-U+30FF), a CJK ideograph (U+3400-U+4DBF, U+4E00-U+9FFF), Hangul
-// (U+AC00-U+D7A3), or a fullwidth sign ("（", "，"; U+FF01-U+FF0F,
-// U+FF1A-U+FF20, U+FF3B-U+FF40, U+FF5B-U+FF65: not the fullwidth digits
-// and letters). Such signs stick to the text they mark (every byte >= 0x80
-// is a word byte): "（1）报告".
+// capitals, or with a sign written with such text: in two UTF-8 bytes a
+// Hebrew letter (U+05D0-U+05F4) or an Arabic one (U+0620-U+064A,
+// U+066E-U+06D3, U+06D5, U+06FA-U+06FF); in three, a letter or sign of the
+// Indic scripts, Sinhala, Thai or Lao (U+0900-U+0EFF), CJK symbols and
+// punctuation ("。", "【", U+3000-U+303F), kana (U+3040-U+30FF), a CJK
+// ideograph (U+3400-U+4DBF, U+4E00-U+9FFF), Hangul (U+AC00-U+D7A3), or a
+// fullwidth sign ("（", "，"; U+FF01-U+FF0F, U+FF1A-U+FF20, U+FF3B-U+FF40,
+// U+FF5B-U+FF65: not the fullwidth digits and letters). Such signs stick to
+// the text they mark (every byte >= 0x80 is a word byte): "（1）报告".
 constexpr bool opens_with_a_caseless_letter(const unsigned char* s, size_t n) {
+  if (n >= 2 && s[0] >= 0xd7 && s[0] <= 0xdb && (s[1] & 0xc0) == 0x80) {
+    const uint32_t cp = (uint32_t{s[0]} & 0x1f) << 6 | (uint32_t{s[1]} & 0x3f);
+    return (cp >= 0x5d0 && cp <= 0x5f4) || (cp >= 0x620 && cp <= 0x64a) || (cp >= 0x66e && cp <= 0x6d3) ||
+           cp == 0x6d5 || cp >= 0x6fa;
+  }
   if (n < 3 || (s[0] & 0xf0) != 0xe0 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80) return false;
   const uint32_t cp = (uint32_t{s[0]} & 0x0f) << 12 | (uint32_t{s[1]} & 0x3f) << 6 | (uint32_t{s[2]} & 0x3f);
   const bool fullwidth_sign = (cp >= 0xff01 && cp <= 0xff0f) || (cp >= 0xff1a && cp <= 0xff20) ||
                               (cp >= 0xff3b && cp <= 0xff40) || (cp >= 0xff5b && cp <= 0xff65);
-  return (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
-         (cp >= 0xac00 && cp <= 0xd7a3) || fullwidth_sign;
+  return (cp >= 0x900 && cp <= 0xeff) || (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
+         (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xac00 && cp <= 0xd7a3) || fullwidth_sign;
+}
+
+[[gnu::noinline]] inline bool opens_with_a_caseless_letter_out_of_line(const unsigned char* s, size_t n) {
+  return opens_with_a_caseless_letter(s, n);
 }
 
 // Whether a letter or sign of opens_with_a_caseless_letter() stands
 // anywhere in the n bytes at s: after marks ("“百县"), digits ("2024年") or
 // letters ("Q方法").
-constexpr bool holds_a_caseless_letter(const unsigned char* s, size_t n) {
-  for (size_t k = 0; k + 2 < n; ++k) {
-    if (s[k] >= 0xe3 && s[k] <= 0xef && opens_with_a_caseless_letter(s + k, n - k)) return true;
+inline bool holds_a_caseless_letter(const unsigned char* s, size_t n) {
+  for (size_t k = 0; k + 1 < n; ++k) {
+    // (One compare for the ASCII bytes of most tokens; the rest out of
+    // line, as the decoder asks this of every token it reads.)
+    if (s[k] >= 0xd7 && opens_with_a_caseless_letter_out_of_line(s + k, n - k)) return true;
   }
   return false;
 }

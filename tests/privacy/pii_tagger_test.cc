@@ -427,8 +427,9 @@ TEST(PiiTaggerTest, ASpanOfSignsIsNoSpan) {
 }
 
 // A tagger whose rows hold no value in a script without capitals (kana,
-// CJK, Hangul) leaves such words out, in any text: it has no evidence on
-// them. (It saves that and loads it.)
+// CJK, Hangul, Hebrew, Arabic, the Indic scripts, Thai) leaves such words
+// out, in any text: it has no evidence on them. (It saves that and loads
+// it.)
 TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreLeftOutWhereTheRowsHadNone) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
@@ -447,7 +448,12 @@ TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreLeftOutWhereTheRowsHadNone) 
   for (const char* text : {"we moved here from \u6771\u4eac last year.", "We moved here from \u6771\u4eac last year.",
                            "we moved here from \u3068\u3046\u304d\u3087\u3046 last year.",
                            "we moved here from \uc11c\uc6b8 last year.", "We moved here from \u201c\u6771\u4eac last year.",
-                           "We moved here from 2024\u5e74 last year.", "We moved here from Q\u65b9\u6cd5 last year."}) {
+                           "We moved here from 2024\u5e74 last year.", "We moved here from Q\u65b9\u6cd5 last year.",
+                           // Hebrew, Arabic, Devanagari, Thai
+                           "we moved here from \u05d7\u05d9\u05e4\u05d4 last year.",
+                           "We moved here from \u062f\u0628\u064a last year.",
+                           "we moved here from \u0926\u093f\u0932\u094d\u0932\u0940 last year.",
+                           "We moved here from \u0e20\u0e39\u0e40\u0e01\u0e47\u0e15 last year."}) {
     EXPECT_EQ(values_of(latin, text), std::vector<std::string>{}) << text;
   }
   auto loaded = PiiTagger::parse(latin.serialize(), "t.bin");

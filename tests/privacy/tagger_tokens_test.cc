@@ -260,14 +260,24 @@ TEST(TaggerTokensTest, CapitalsOfLatin1GreekAndCyrillic) {
 }
 
 // The letters of scripts without capitals and the signs written with
-// them, by code point: every sequence of three bytes that opens with
-// 0xe0-0xef, and the same cut short.
-TEST(TaggerTokensTest, CaselessLettersAreKanaCjkAndHangul) {
+// them, by code point: every sequence of two bytes that opens with
+// 0xc0-0xdf, of three that opens with 0xe0-0xef, and the same cut short.
+TEST(TaggerTokensTest, CaselessLettersAreThoseOfScriptsWithoutCapitals) {
   auto caseless = [](unsigned cp) {
-    return (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
+    return (cp >= 0x5d0 && cp <= 0x5f4) || (cp >= 0x620 && cp <= 0x64a) || (cp >= 0x66e && cp <= 0x6d3) ||
+           cp == 0x6d5 || (cp >= 0x6fa && cp <= 0x6ff) || (cp >= 0x900 && cp <= 0xeff) ||
+           (cp >= 0x3000 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) ||
            (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xff01 && cp <= 0xff0f) || (cp >= 0xff1a && cp <= 0xff20) ||
            (cp >= 0xff3b && cp <= 0xff40) || (cp >= 0xff5b && cp <= 0xff65);
   };
+  for (unsigned lead = 0xc0; lead < 0xe0; ++lead) {
+    for (unsigned second = 0; second < 0x100; ++second) {
+      const unsigned char bytes[2] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(second)};
+      const unsigned cp = (lead & 0x1fu) << 6 | (second & 0x3fu);
+      ASSERT_EQ(opens_with_a_caseless_letter(bytes, 2), (second & 0xc0) == 0x80 && caseless(cp)) << std::hex << lead << " " << second;
+      ASSERT_FALSE(opens_with_a_caseless_letter(bytes, 1));
+    }
+  }
   for (unsigned lead = 0xe0; lead < 0xf0; ++lead) {
     for (unsigned second = 0; second < 0x100; ++second) {
       for (unsigned third = 0; third < 0x100; ++third) {
@@ -275,7 +285,9 @@ TEST(TaggerTokensTest, CaselessLettersAreKanaCjkAndHangul) {
                                         static_cast<unsigned char>(third)};
         const bool whole = (second & 0xc0) == 0x80 && (third & 0xc0) == 0x80;
         const unsigned cp = (lead & 0x0fu) << 12 | (second & 0x3fu) << 6 | (third & 0x3fu);
-        ASSERT_EQ(opens_with_a_caseless_letter(bytes, 3), whole && caseless(cp)) << std::hex << lead << " " << second << " " << third;
+        // (Below U+0800 three bytes are an overlong form, no letter.)
+        ASSERT_EQ(opens_with_a_caseless_letter(bytes, 3), whole && cp >= 0x800 && caseless(cp))
+            << std::hex << lead << " " << second << " " << third;
         ASSERT_FALSE(opens_with_a_caseless_letter(bytes, 2));
       }
     }
@@ -290,6 +302,12 @@ TEST(TaggerTokensTest, CaselessLettersAreKanaCjkAndHangul) {
   EXPECT_TRUE(holds("\u201c\u6771\u4eac"));
   EXPECT_TRUE(holds("2024\u5e74"));
   EXPECT_TRUE(holds("Q\u65b9\u6cd5"));
+  EXPECT_TRUE(holds("\u05e9\u05dc\u05d5\u05dd"));        // Hebrew
+  EXPECT_TRUE(holds("\u201c\u0634\u0639\u0631"));        // Arabic, after a quote mark
+  EXPECT_TRUE(holds("\u0928\u092e\u0938\u094d\u0924\u0947"));  // Devanagari
+  EXPECT_TRUE(holds("\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35"));  // Thai
+  EXPECT_FALSE(holds("\u0417\u0434\u0440\u0430\u0432"));        // Cyrillic has capitals
+  EXPECT_FALSE(holds("\u00c9tat"));
   EXPECT_FALSE(holds("Q\u201c"));
   EXPECT_FALSE(holds("abc"));
   EXPECT_FALSE(holds(std::string_view("Q\u65b9").substr(0, 3)));

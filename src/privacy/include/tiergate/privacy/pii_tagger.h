@@ -532,7 +532,9 @@ class PiiTagger {
   // mark continues one, nor opens one right after a span.
   std::bitset<128> continuing_marks_;
   // Whether a labelled value of the training rows holds a word of a script
-  // without capitals (kana, CJK, Hangul: "東京"). Without one the tagger
+  // without capitals (kana, CJK, Hangul, Hebrew, Arabic, the Indic
+  // scripts, Thai: "東京"; pii_tokens::opens_with_a_caseless_letter()).
+  // Without one the tagger
   // has no evidence on such words (its guesses were whole sentences as
   // places): they are O without scoring, in any text.
   bool caseless_values_ = false;
