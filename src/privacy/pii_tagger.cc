@@ -477,22 +477,15 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   // park"); digits before a mark ("1.",
   // "30%", "2)": a house number comes before its street). All capitals
   // are left to scoring.
-  // A capitalised Cyrillic word that opens a sentence or a line, before a
-  // word of small Cyrillic letters, that no list knows: the sentence's
-  // first word ("Какая примерно", "Дан список"), which the everyday lists
-  // (English) cannot tell apart. The name lists hold Russian names.
+  // A capitalised Cyrillic word that opens a sentence or a line, or follows
+  // a mark that opens a clause (a comment's "#", a quote, a bracket, a
+  // colon), before a word of small Cyrillic letters, that no list knows:
+  // the sentence's first word ("Какая примерно", "Дан список", "# Папка
+  // для", "(Предположительно он"), which the everyday lists (English)
+  // cannot tell apart. The name lists hold Russian names.
   auto unlisted_cyrillic_opener = [&](size_t i, const Gazetteer::Match& g) {
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
-    const size_t length = tokens[i].end - tokens[i].begin;
-    if (b[0] != 0xd0 || !pii_tokens::opens_with_a_capital_letter(b, length) || (g.full | g.part) != 0 ||
-        i + 1 >= tokens.size()) {
-      return false;
-    }
-    const Token& next = tokens[i + 1];
-    const auto* n = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
-    const size_t next_length = next.end - next.begin;
-    return (tokens[i].newline_before || opens_a_sentence(text, tokens, i)) && !next.newline_before &&
-           next_length >= 2 && n[0] >= 0xd0 && n[0] <= 0xd1 && opens_with_a_small_letter(n, next_length);
+    return static_cast<unsigned char>(text[tokens[i].begin]) == 0xd0 && (g.full | g.part) == 0 &&
+           cyrillic_sentence_opener(text, tokens, i);
   };
   auto opens_nothing = [&](size_t i) __attribute__((always_inline)) {
     const Gazetteer::Match& g = views[i].gazetteer;

@@ -502,6 +502,13 @@ bool may_name_a_place(std::string_view text, const Token& t, bool caseless_value
 // the tagger.
 uint32_t end_before_a_glued_clause(std::string_view text, const PiiSpan& span);
 
+// Whether token i is a capitalised Cyrillic word that opens a sentence or
+// a line, or follows on its line a mark of one byte that opens a clause
+// (not a comma, a hyphen, a stop or "&", which go on with one: "Петя,
+// Вася"), before a word of small Cyrillic letters on its line. Out of line:
+// tag() asks it only of Cyrillic words no list knows.
+bool cyrillic_sentence_opener(std::string_view text, Tokens tokens, size_t i);
+
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",
 // "TextBox1", "SimulationTimer"; names join after a short prefix:

@@ -627,6 +627,24 @@ TEST(PiiTaggerTest, AnUnlistedCyrillicWordOpeningASentenceOpensNoName) {
                                  "ok then. \xd0\x9a\xd0\xb0\xd0\xba\xd0\xb0\xd1\x8f \xd0\xbc\xd0\xb0\xd1\x81\xd1\x81\xd0\xb0?"}) {
     EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{}) << text;
   }
+  // So does one after a mark that opens a clause: a comment's "#", a
+  // bracket, a quote, a colon ("x = 1  # Дан список."), from a tagger that
+  // learned names after such marks; not after a comma.
+  const std::vector<std::string> befores = {"x = 1  # ", "see (", "print(\"", "note: ", "ok, "};
+  std::vector<PiiExample> after_marks;
+  for (size_t k = 0; k < 400; ++k) {
+    const std::string& before = befores[k % befores.size()];
+    const std::string& name = names[k % names.size()];
+    after_marks.push_back({before + name + went_home,
+                           {{PiiType::kPerson, static_cast<uint32_t>(before.size()), static_cast<uint32_t>(before.size() + name.size())}}});
+  }
+  const PiiTagger marks_tagger = PiiTagger::train(after_marks, o);
+  const std::string given_a_list = "\xd0\x94\xd0\xb0\xd0\xbd \xd1\x81\xd0\xbf\xd0\xb8\xd1\x81\xd0\xbe\xd0\xba.";
+  for (size_t k = 0; k + 1 < befores.size(); ++k) {
+    EXPECT_EQ(values_of(marks_tagger, befores[k] + given_a_list), std::vector<std::string>{}) << befores[k];
+  }
+  EXPECT_EQ(values_of(marks_tagger, "ok, " + given_a_list).size(), 1u);
+  EXPECT_EQ(values_of(marks_tagger, "x = 1  # " + ivan + went_home), std::vector<std::string>{ivan});
 }
 
 // In text without capitals, small Cyrillic words that no name, place or
