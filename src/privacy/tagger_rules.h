@@ -509,6 +509,12 @@ uint32_t end_before_a_glued_clause(std::string_view text, const PiiSpan& span);
 // tag() asks it only of Cyrillic words no list knows.
 bool cyrillic_sentence_opener(std::string_view text, Tokens tokens, size_t i);
 
+// Whether `value` is a word of 2 to 8 capitals and digits, with both: a
+// chemical formula or a code ("H2O", "CO2", "SA8000", "B2B", "M2"), no
+// one's name, place or company alone (the dev rows' organisations with
+// digits have small letters: "Ideas42", "6Sigma"; "3M" is lost).
+bool formula_or_code(std::string_view value);
+
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",
 // "TextBox1", "SimulationTimer"; names join after a short prefix:

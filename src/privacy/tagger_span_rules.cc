@@ -176,6 +176,21 @@ bool tagger_rules::cyrillic_sentence_opener(std::string_view text, Tokens tokens
   return !is_word_byte(static_cast<unsigned char>(mark)) && mark != ',' && mark != '-' && mark != '.' && mark != '&';
 }
 
+bool tagger_rules::formula_or_code(std::string_view value) {
+  if (value.size() < 2 || value.size() > 8) return false;
+  bool digit = false, capital = false;
+  for (const char c : value) {
+    if (c >= '0' && c <= '9') {
+      digit = true;
+    } else if (c >= 'A' && c <= 'Z') {
+      capital = true;
+    } else {
+      return false;
+    }
+  }
+  return digit && capital;
+}
+
 tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {
   CamelCase c;
   if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;
@@ -458,7 +473,8 @@ uint64_t capitalised_cyrillic_hash(const unsigned char* s, size_t n) {
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
-                         kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from))) {
+                         kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from) ||
+                         formula_or_code(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)))) {
     return false;
   }
   bool word = false, digit = false, letter = false, street = false, capitalised_street = false, everyday = true;

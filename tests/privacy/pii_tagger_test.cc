@@ -342,6 +342,12 @@ TEST(PiiTaggerTest, DropsSpansNoNameOrAddressCanBe) {
   for (const std::string word : {"ASAP", "DNA", "GDP", "PHP", "CEO", "III"}) {
     EXPECT_EQ(found("Please call " + word + " at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"}) << word;
   }
+  // A formula or a code of capitals and digits; not with small letters.
+  for (const std::string word : {"H2O", "CO2", "SA8000", "B2B", "M2"}) {
+    EXPECT_EQ(found("Please call " + word + " at 7 Birch today."), std::vector<std::string>{"STREET_ADDRESS:7 Birch"}) << word;
+  }
+  EXPECT_EQ(found("Please call Ideas42 at 7 Birch today."),
+            (std::vector<std::string>{"PERSON:Ideas42", "STREET_ADDRESS:7 Birch"}));
   // A number and small words: no address, in text with capitals.
   EXPECT_EQ(found("Please call Lena at 7 and a today."), std::vector<std::string>{"PERSON:Lena"});
   // A formula's letters, next to a sign of logic or arithmetic or with a
