@@ -546,9 +546,9 @@ bool law_or_war(std::string_view value);
 // abbreviation of at most three letters such as "Dr." or "Apt."). In text
 // with capitals (`mixed`), a name, a place or an organisation does not run
 // into a small word of four letters or more ("George wants", "My name");
-// "van", "de la", "of" may stand inside; nor, in Greek or Cyrillic, into a
-// small word of any length ("Тимур рос в"). Nor does an address run into such
-// a word when `ends_an_address()` (tag(): not a street word, so not
+// "van", "de la", "of" may stand inside; nor, in Greek or Cyrillic, into
+// a small word of any length ("Тимур рос в"). Nor does an address run into
+// such a word when `ends_an_address()` (tag(): not a street word, so not
 // "corner" or "lane", and either an everyday word, "Elm Street last night",
 // or one before no house number, "RR commenter Trevor", not "Trg revolucije
 // 12"); it is asked only of such a word. In any text, a name, a place or

@@ -534,9 +534,8 @@ class PiiTagger {
   // Whether a labelled value of the training rows holds a word of a script
   // without capitals (kana, CJK, Hangul, Hebrew, Arabic, the Indic
   // scripts, Thai: "東京"; pii_tokens::opens_with_a_caseless_letter()).
-  // Without one the tagger
-  // has no evidence on such words (its guesses were whole sentences as
-  // places): they are O without scoring, in any text.
+  // Without one the tagger has no evidence on such words (its guesses were
+  // whole sentences as places): they are O without scoring, in any text.
   bool caseless_values_ = false;
   std::vector<float> weights_;  // [slot * tags() + tag], as trained and saved
   // Most slots hold no weight (three in four, trained on the dev rows):
