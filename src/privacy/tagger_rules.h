@@ -515,6 +515,14 @@ bool cyrillic_sentence_opener(std::string_view text, Tokens tokens, size_t i);
 // digits have small letters: "Ideas42", "6Sigma"; "3M" is lost).
 bool formula_or_code(std::string_view value);
 
+// Whether token i is a modal verb that the name lists hold as a name
+// ("may", "will", "can", "might") before, on its line, a word that the
+// lists of `everyday` words know and those of `names` do not: the verb
+// ("nail pitting may give a clue", "they may not"; not "may smith").
+// plausible() asks it of a span of one word in small letters.
+bool modal_before_a_verb(std::string_view text, Tokens tokens, size_t i, const Gazetteer& gazetteer, uint16_t everyday,
+                         uint16_t names);
+
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",
 // "TextBox1", "SimulationTimer"; names join after a short prefix:

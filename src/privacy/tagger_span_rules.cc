@@ -191,6 +191,14 @@ bool tagger_rules::formula_or_code(std::string_view value) {
   return digit && capital;
 }
 
+bool tagger_rules::modal_before_a_verb(std::string_view text, Tokens tokens, size_t i, const Gazetteer& gazetteer,
+                                       uint16_t everyday, uint16_t names) {
+  static constexpr WordSet kModalVerbs(std::array<std::string_view, 4>{"may", "will", "can", "might"});
+  if (i + 1 >= tokens.size() || tokens[i + 1].newline_before || !kModalVerbs.contains(text, tokens[i])) return false;
+  const Gazetteer::Match next = gazetteer.lookup(word_hash(text, tokens[i + 1]));
+  return (next.full & everyday) != 0 && (next.full & names) == 0;
+}
+
 tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {
   CamelCase c;
   if (value.size() < 6 || value[0] < 'A' || value[0] > 'Z') return c;
@@ -475,6 +483,10 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
                          kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from) ||
                          formula_or_code(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)))) {
+    return false;
+  }
+  if (to - from == 1 && text[tokens[from].begin] >= 'a' && text[tokens[from].begin] <= 'z' &&
+      modal_before_a_verb(text, tokens, from, gazetteer_, common_categories_, name_categories_)) {
     return false;
   }
   bool word = false, digit = false, letter = false, street = false, capitalised_street = false, everyday = true;

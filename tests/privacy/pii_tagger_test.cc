@@ -432,6 +432,33 @@ TEST(PiiTaggerTest, ASpanOfSignsIsNoSpan) {
   }
 }
 
+// In text without capitals, a modal verb that a name list holds ("may")
+// is no name alone before an everyday word that no name list knows; before
+// a name ("may novak") it may be one.
+TEST(PiiTaggerTest, AModalVerbBeforeAnEverydayWordIsNoName) {
+  // "<name> <verb> ...", in small letters: the tagger learns that a first
+  // name opening a text is a person's, whatever follows.
+  const std::vector<std::string> names = {"may", "anna", "lena", "kofi"};
+  const std::vector<std::string> verbs = {"be", "give", "not", "cause"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& name = names[k % names.size()];
+    train.push_back({name + " " + verbs[(k / names.size()) % verbs.size()] + " it today.",
+                     {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"May", "Anna", "Lena", "Kofi"}},
+                  {"last_name", {"Novak"}},
+                  {"common_word", {"may", "be", "give", "not", "cause", "it", "today", "late"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  ASSERT_EQ(persons("anna be late today."), std::vector<std::string>{"anna"});
+  EXPECT_EQ(persons("may be late today."), std::vector<std::string>{});
+  EXPECT_EQ(persons("may not give it today."), std::vector<std::string>{});
+  // Not before a word a name list knows.
+  EXPECT_EQ(persons("may novak today."), std::vector<std::string>{"may"});
+}
+
 // A tagger whose rows hold no value in a script without capitals (kana,
 // CJK, Hangul, Hebrew, Arabic, the Indic scripts, Thai) leaves such words
 // out, in any text: it has no evidence on them. (It saves that and loads
