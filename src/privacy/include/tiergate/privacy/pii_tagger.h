@@ -123,12 +123,14 @@ class PiiTagger {
   // as "Open Data Nation"), not to be a pronoun with its contraction alone
   // ("I'm", "You've") nor an everyday abbreviation alone ("ASAP", "ATM"),
   // nor a language in use alone ("answer in French", "the English
-  // translation"), nor a word of three letters at most after a number and a
-  // unit of measure ("120/80 mm Hg"), and, for an address, a digit or a
-  // street word (a category named street*), no sign of arithmetic in or
-  // next to it ("(6 × 5) × 10^2"), not a year of an era ("1500 C.E.") nor
-  // names and a year after "(" or a comma ("Esman (1972"), and
-  // in text with capitals (`mixed`) more than numbers and small words ("42
+  // translation"), nor a formula or a code alone ("H2O", "B2B":
+  // tagger_rules::formula_or_code()), nor a modal verb in small letters
+  // alone before an everyday word ("may be": modal_before_a_verb()), nor a
+  // word of three letters at most after a number and a unit of measure
+  // ("120/80 mm Hg"), and, for an address, a digit or a street word (a
+  // category named street*), no sign of arithmetic in or next to it ("(6 ×
+  // 5) × 10^2"), not a year of an era ("1500 C.E.") nor names and a year
+  // after "(" or a comma ("Esman (1972"), and in text with capitals (`mixed`) more than numbers and small words ("42
   // and a", "18 red, 18", "6379 и"), and more than a number and a unit of
   // measure, a letter or an everyday word ("400 Hz", "7 points"); for any
   // other type, not in a formula ("Px • Sxj", "Kx ⊃": in_a_formula()). A
