@@ -570,6 +570,14 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
         !kPartsOfAContinent.contains(text, tokens[from]) && !all_capitals(text, tokens, from)) {
       return false;
     }
+    // In text without capitals, nor one that the everyday lists know (a name
+    // list may know it too) right after "the", "a" or "an": a noun ("the
+    // price of a house", "a green light").
+    if (!mixed && (m.full & common_categories_) != 0 && from > 0 && !tokens[from].newline_before &&
+        (token_is(text, tokens[from - 1], "the") || token_is(text, tokens[from - 1], "a") ||
+         token_is(text, tokens[from - 1], "an"))) {
+      return false;
+    }
     if (span.type != PiiType::kPerson && month_or_weekday(text, tokens[from])) return false;
     // A unit of measure after a number is a quantity's ("440 Hz").
     if (from > 0 && quantity_at(text, tokens, from - 1)) return false;

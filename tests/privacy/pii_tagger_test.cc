@@ -459,6 +459,29 @@ TEST(PiiTaggerTest, AModalVerbBeforeAnEverydayWordIsNoName) {
   EXPECT_EQ(persons("may novak today."), std::vector<std::string>{"may"});
 }
 
+// In text without capitals, one word that the everyday lists know (a name
+// list may know it too) is no name right after "the", "a" or "an": a noun
+// ("the price of a house").
+TEST(PiiTaggerTest, AnEverydayWordAfterAnArticleIsNoName) {
+  const std::vector<std::string> names = {"price", "anna", "lena", "kofi"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& name = names[k % names.size()];
+    train.push_back({"we met " + name + " today.", {{PiiType::kPerson, 7, static_cast<uint32_t>(7 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna", "Lena", "Kofi"}},
+                  {"last_name", {"Price"}},
+                  {"common_word", {"we", "met", "today", "the", "a", "price", "of", "house"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  ASSERT_EQ(persons("we met price today."), std::vector<std::string>{"price"});
+  EXPECT_EQ(persons("we met the price today."), std::vector<std::string>{});
+  EXPECT_EQ(persons("we met a price today."), std::vector<std::string>{});
+  // A word no everyday list knows stays a name there.
+  EXPECT_EQ(persons("we met the anna today."), std::vector<std::string>{"anna"});
+}
+
 // A tagger whose rows hold no value in a script without capitals (kana,
 // CJK, Hangul, Hebrew, Arabic, the Indic scripts, Thai) leaves such words
 // out, in any text: it has no evidence on them. (It saves that and loads

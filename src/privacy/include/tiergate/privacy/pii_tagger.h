@@ -140,8 +140,9 @@ class PiiTagger {
   // everyday lists know in full and no place's name holds ("Church"), nor
   // after "the" a place of one such word that a place's name holds ("the
   // Republic"; not a region: "the South"). In text without capitals, not
-  // small Cyrillic words alone that no name, place or street list knows
-  // ("напиши басню про оливье").
+  // one word the everyday lists know right after "the", "a" or "an" ("the
+  // price of"), nor small Cyrillic words alone that no name, place or
+  // street list knows ("напиши басню про оливье").
   bool plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const;
   // plausible() of the span narrowed to leave out words that open or end
   // no value ("of", "and", "the"; "who", "this" around a name), and: a
