@@ -570,13 +570,10 @@ inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
   if (name && never_in_a_name(text, tokens[i])) return false;
-  if (mixed && small_word(text, tokens[i], 4) && (name || (type == PiiType::kStreetAddress && ends_an_address()))) {
-    return false;
-  }
-  // (Names in Greek or Cyrillic hold no small word.)
-  const auto* first = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
-  if (mixed && name && first[0] >= 0xce && first[0] <= 0xd1 &&
-      opens_with_a_small_letter(first, tokens[i].end - tokens[i].begin)) {
+  // (Names in Greek or Cyrillic hold no small word: one of any length ends them.)
+  const auto lead = static_cast<unsigned char>(text[tokens[i].begin]);
+  const size_t letters = name && lead >= 0xce && lead <= 0xd1 ? 1 : 4;
+  if (mixed && small_word(text, tokens[i], letters) && (name || (type == PiiType::kStreetAddress && ends_an_address()))) {
     return false;
   }
   const Token& before = tokens[i - 1];
@@ -746,6 +743,12 @@ inline bool verb_before_a_pronoun(std::string_view text, Tokens tokens, size_t i
       "us", "our", "they", "them", "their", "this", "that", "these", "those", "be", "not"};
   return std::any_of(kPronouns.begin(), kPronouns.end(),
                      [&](std::string_view pronoun) { return token_is(text, tokens[i + 1], pronoun); });
+}
+
+// Whether token i comes right after "the", "a" or "an" (any case).
+inline bool after_an_article(std::string_view text, Tokens tokens, size_t i) {
+  return i > 0 && (token_is(text, tokens[i - 1], "the") || token_is(text, tokens[i - 1], "a") ||
+                   token_is(text, tokens[i - 1], "an"));
 }
 
 // Whether token `last` may be the last word of a place's cue by its length

@@ -333,8 +333,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
                          span.type == PiiType::kOrganization) &&
       pii_scan::is_group_word(only_word) &&
       ((tagger_views()[from].gazetteer.full & name_categories_) == 0 ||
-       (from > 0 && (token_is(text, tokens[from - 1], "the") || token_is(text, tokens[from - 1], "a") ||
-                     token_is(text, tokens[from - 1], "an"))) ||
+       after_an_article(text, tokens, from) ||
        adjective_before_a_noun() || token_is(text, tokens[from], "islam"))) {
     span.type = PiiType::kNrp;
     return true;
@@ -573,9 +572,8 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
     // In text without capitals, nor one that the everyday lists know (a name
     // list may know it too) right after "the", "a" or "an": a noun ("the
     // price of a house", "a green light").
-    if (!mixed && (m.full & common_categories_) != 0 && from > 0 && !tokens[from].newline_before &&
-        (token_is(text, tokens[from - 1], "the") || token_is(text, tokens[from - 1], "a") ||
-         token_is(text, tokens[from - 1], "an"))) {
+    if (!mixed && (m.full & common_categories_) != 0 && !tokens[from].newline_before &&
+        after_an_article(text, tokens, from)) {
       return false;
     }
     if (span.type != PiiType::kPerson && month_or_weekday(text, tokens[from])) return false;
