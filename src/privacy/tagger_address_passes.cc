@@ -15,8 +15,8 @@ namespace tiergate {
 
 using namespace tagger_rules;
 
-bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint32_t> marked,
-                                     std::vector<PiiSpan>& out) const {
+bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                                     size_t first) const {
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 2;
@@ -33,9 +33,25 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     // (Most marked tokens are words, and few numbers come before a capital:
     // [[likely]] keeps the rest out of the loop's way, as in
     // add_introduced_names.)
-    if (j + 2 >= n || !is_number(text, tokens, j)) [[likely]] continue;
+    if (!is_number(text, tokens, j)) [[likely]] continue;
+    // (Most numbers follow no capital, or a non-ASCII letter: not asked.)
+    const auto before = static_cast<unsigned char>(j > 0 ? text[tokens[j - 1].begin] : ' ');
+    if (const size_t street = ((before >= 'A' && before <= 'Z') || before >= 0x80)
+                                  ? street_before_its_number(text, tokens, j, gazetteer_, street_suffix_categories_,
+                                                             place_categories_)
+                                  : n;
+        street < j) {
+      added = replace_with_an_address(out, first, tokens[street].begin, tokens[j].end) || added;
+      continue;
+    }
+    if (j + 2 >= n) continue;
     const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin;
     if (!opens_apart || !apart(j + 1) || !capitalised(j + 1) || !digits(j)) [[likely]] continue;
+    if (const size_t suffix = street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_);
+        suffix != 0) {
+      added = replace_with_an_address(out, first, tokens[j].begin, tokens[suffix].end) || added;
+      continue;
+    }
     size_t last = j + 1;
     while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && capitalised(last + 1)) ++last;
     const size_t number = last + 1;

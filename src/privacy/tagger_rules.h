@@ -523,6 +523,42 @@ bool formula_or_code(std::string_view value);
 bool modal_before_a_verb(std::string_view text, Tokens tokens, size_t i, const Gazetteer& gazetteer, uint16_t everyday,
                          uint16_t names);
 
+// The last token of a street named by its suffix after the building's
+// number at token j, in text with capitals: up to three capitalised words
+// one space apart on the number's line, the last a street suffix that the
+// lists of `suffixes` know in full ("at 9084 Juniper Way", "4028 Chestnut
+// Boulevard", "12 Old Mill Road"; the dev rows label all 101 such as an
+// address), or of the unit of a building and its number right after it
+// ("Apt. 898", "Suite 12"); 0 when there is none, or when the street's own
+// number follows it ("40 Maple Street 21": street_before_its_number()).
+// Not after a year, unless the suffix is one only streets have
+// (kCommonStreetSuffixes): "the 2012 Olympic Park".
+// Precondition: token j is a number apart from token j + 1.
+size_t street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer, uint16_t suffixes);
+
+// The first token of a street before its house number at token j, in text
+// with capitals: two to four capitalised words one space apart on the
+// number's line (past a sentence's opener: "In"), named by a street suffix
+// that the lists of `suffixes` know in full, last ("Birchwood Lane 1368")
+// or before the name ("Calle Mayor 5486", "Via Garibaldi 3504"); nothing
+// glued to the number but a mark that ends a clause ("Psalm Street 23:4").
+// Not when the words are a place that the lists of `places` know ("Cape
+// Verde 12844", and its postcode), nor a quantity ("Davis Street 100
+// feet"), nor after a suffix that everyday words share before a year
+// ("Champions Park 2012"). tokens.size() when there is none.
+size_t street_before_its_number(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
+                                uint16_t suffixes, uint16_t places);
+
+// Puts an address over bytes [begin, end) of the text in place of the
+// spans of names, places, organisations and addresses that lie inside it
+// ("Juniper Way" taken for a name, "5036" and "Lakeview Drive" for two
+// addresses) of out[first...]; nothing where a span overlaps it that is of
+// another type, or one found before tagging (out[0, first)) that is no
+// address inside it, or one that reaches outside it, or where that address
+// is there already. Returns whether it changed `out` (the address
+// appended, out of order).
+bool replace_with_an_address(std::vector<PiiSpan>& out, size_t first, uint32_t begin, uint32_t end);
+
 // Whether `value` is one word of ASCII letters and digits written as code
 // joins words: a capital after four small letters or more ("PictureBox",
 // "TextBox1", "SimulationTimer"; names join after a short prefix:

@@ -176,6 +176,9 @@ bool tagger_rules::cyrillic_sentence_opener(std::string_view text, Tokens tokens
   return !is_word_byte(static_cast<unsigned char>(mark)) && mark != ',' && mark != '-' && mark != '.' && mark != '&';
 }
 
+// The words of a unit of a building before its number.
+constexpr WordSet kUnitsOfABuilding(std::array<std::string_view, 6>{"apt", "apartment", "suite", "ste", "unit", "flat"});
+
 bool tagger_rules::formula_or_code(std::string_view value) {
   if (value.size() < 2 || value.size() > 8) return false;
   bool digit = false, capital = false;
@@ -197,6 +200,122 @@ bool tagger_rules::modal_before_a_verb(std::string_view text, Tokens tokens, siz
   if (i + 1 >= tokens.size() || tokens[i + 1].newline_before || !kModalVerbs.contains(text, tokens[i])) return false;
   const Gazetteer::Match next = gazetteer.lookup(word_hash(text, tokens[i + 1]));
   return (next.full & everyday) != 0 && (next.full & names) == 0;
+}
+
+size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
+                                          uint16_t suffixes) {
+  constexpr size_t kMaxNameWords = 3;
+  // A capitalised word of two letters or more, one space after the token
+  // before it on its line.
+  auto word = [&](size_t k) {
+    return k < tokens.size() && !tokens[k].newline_before && tokens[k].begin == tokens[k - 1].end + 1 &&
+           text[tokens[k - 1].end] == ' ' && tokens[k].end - tokens[k].begin >= 2 &&
+           opens_with_a_capital(text.substr(tokens[k].begin));
+  };
+  const std::string_view number = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
+  const bool year = number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
+  // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
+  // both suffixes.
+  size_t k = 0;
+  for (size_t w = j + 2; w <= j + 1 + kMaxNameWords && word(w - 1) && word(w); ++w) {
+    if ((gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0) k = w;
+  }
+  // A year before a place named by an everyday suffix is no address: "the
+  // 2012 Olympic Park".
+  if (k == 0 || (year && !kCommonStreetSuffixes.contains(text, tokens[k]))) return 0;
+  // The unit after the street goes with it: "Apt. 898", "Suite 12".
+  size_t unit_number = k + 2;
+  if (unit_number < tokens.size() && token_is(text, tokens[unit_number], ".") &&
+      tokens[unit_number].begin == tokens[k + 1].end) {
+    ++unit_number;
+  }
+  const bool unit = unit_number < tokens.size() && word(k + 1) && kUnitsOfABuilding.contains(text, tokens[k + 1]) &&
+                    !tokens[unit_number].newline_before && tokens[unit_number].begin == tokens[unit_number - 1].end + 1 &&
+                    all_digits(text, tokens[unit_number]);
+  if (unit) return unit_number;
+  // A street's own number after it makes the first the building's ("40
+  // Maple Street 21"): street_before_its_number() reads that.
+  const bool numbered = k + 1 < tokens.size() && !tokens[k + 1].newline_before &&
+                        tokens[k + 1].begin == tokens[k].end + 1 && is_number(text, tokens, k + 1);
+  return numbered ? 0 : k;
+}
+
+size_t tagger_rules::street_before_its_number(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
+                                              uint16_t suffixes, uint16_t places) {
+  constexpr size_t kMaxWords = 4;
+  const size_t none = tokens.size();
+  // One space after the word before it on its line, digits, and nothing
+  // glued after them but a mark that ends a clause ("Calle Mayor 5486.";
+  // not "Psalm Street 23:4", "Delacroix Avenue 3.5").
+  auto spaced = [&](size_t k) {  // token k one space after token k - 1, on its line
+    return !tokens[k].newline_before && tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ';
+  };
+  if (j < 2 || !spaced(j) || !all_digits(text, tokens[j])) return none;
+  if (j + 1 < tokens.size() && !tokens[j + 1].newline_before && tokens[j + 1].begin == tokens[j].end) {
+    const char mark = text[tokens[j + 1].begin];
+    const bool digit_after = tokens[j + 1].end < text.size() && text[tokens[j + 1].end] >= '0' && text[tokens[j + 1].end] <= '9';
+    if ((mark != ',' && mark != '.' && mark != ';' && mark != ')') || digit_after) return none;
+  }
+  // Nor a quantity: "Davis Street 100 feet", "Track Two 3 times".
+  if (j + 1 < tokens.size() && spaced(j + 1)) {
+    const Token& after = tokens[j + 1];
+    // (Of four letters or more: not "was", "has".)
+    const bool plural = small_word(text, after, 1) && after.end - after.begin >= 4 && text[after.end - 1] == 's';
+    if (plural || unit_of_measure(text, after) || token_is(text, after, "feet")) return none;
+  }
+  // Capitalised words of two letters or more, one space apart, not all
+  // capitals ("Track ID 1").
+  auto word = [&](size_t k) {
+    return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
+           !all_capitals(text, tokens, k);
+  };
+  size_t first = j;
+  while (first > 0 && j - first < kMaxWords && word(first - 1) && spaced(first)) --first;
+  while (j - first > 2 && capitalised_sentence_opener(text, tokens[first])) ++first;  // "In Calle Mayor 5486"
+  if (j - first < 2) return none;
+  auto suffix = [&](size_t k) { return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0; };
+  // Named by its suffix last ("Birchwood Lane 1368"), or by a street word
+  // before its name ("Calle Mayor 5486", "Via Garibaldi 3504").
+  size_t start = none, named_by = none;
+  if (suffix(j - 1)) {
+    start = first;
+    named_by = j - 1;
+  } else {
+    for (size_t k = first; k + 1 < j && start == none; ++k) {
+      if (suffix(k)) start = named_by = k;
+    }
+  }
+  if (start == none) return none;
+  // Not a place's name and its postcode ("Cape Verde 12844", "Solomon
+  // Islands 32262"), nor a year after a suffix that everyday words share
+  // ("Champions Park 2012").
+  uint64_t phrase = word_hash(text, tokens[start]);
+  for (size_t k = start + 1; k < j; ++k) {
+    phrase = phrase_hash_continued(phrase, text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin), true);
+  }
+  const std::string_view number = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
+  const bool year = number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
+  if ((gazetteer.lookup(phrase).full & places) != 0 || (year && !kCommonStreetSuffixes.contains(text, tokens[named_by]))) {
+    return none;
+  }
+  return start;
+}
+
+bool tagger_rules::replace_with_an_address(std::vector<PiiSpan>& out, size_t first, uint32_t begin, uint32_t end) {
+  auto inside = [&](const PiiSpan& span) { return span.begin >= begin && span.end <= end; };
+  for (size_t k = 0; k < out.size(); ++k) {
+    const PiiSpan& span = out[k];
+    if (span.begin >= end || span.end <= begin) continue;
+    const bool address = span.type == PiiType::kStreetAddress;
+    const bool gives_way = inside(span) && (address || (k >= first && (span.type == PiiType::kPerson ||
+                                                                          span.type == PiiType::kLocation ||
+                                                                          span.type == PiiType::kOrganization)));
+    if (!gives_way || (address && span.begin == begin && span.end == end)) return false;
+  }
+  out.erase(std::remove_if(out.begin() + static_cast<ptrdiff_t>(first), out.end(), inside), out.end());
+  reset_cover();
+  out.push_back({PiiType::kStreetAddress, begin, end});
+  return true;
 }
 
 tagger_rules::CamelCase tagger_rules::camel_case(std::string_view value) {

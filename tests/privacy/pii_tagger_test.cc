@@ -1877,6 +1877,50 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
   EXPECT_EQ(spans.size(), 15000u);
   EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const PiiSpan& s) { return s.type == PiiType::kLocation; }), 5000);
 }
+// In text with capitals, a building's number and a street named by its
+// suffix, one space apart on one line, are an address, whatever the tagger
+// took its words for: one that learned only names finds them, and the
+// names it found inside give way. So is a street before its number, named
+// by its suffix last or by a street word first. Not a year after a suffix
+// everyday words share, a place and its postcode, or a quantity.
+TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
+    PiiExample e;
+    e.text = "Please call " + name + " today.";
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(3, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"juniper", "chestnut", "old", "mill", "olympic", "today"}},
+                  {"street_suffix", {"Way", "Boulevard", "Road", "Park", "Street", "Lane", "Calle", "Cape"}},
+                  {"country", {"Cape Verde"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(addresses("See you at 9084 Juniper Way then."), std::vector<std::string>{"9084 Juniper Way"});
+  EXPECT_EQ(values_of(tagger, "Please call 9084 Juniper Way today.", PiiType::kPerson), std::vector<std::string>{});
+  EXPECT_EQ(addresses("It moved from 12 Old Mill Road to 4028 Chestnut Boulevard."),
+            (std::vector<std::string>{"12 Old Mill Road", "4028 Chestnut Boulevard"}));
+  EXPECT_EQ(addresses("It opened in 1999 Chestnut Street first."), std::vector<std::string>{"1999 Chestnut Street"});
+  // (This tagger takes "2012 Olympic" and "9084 Juniper" for a house
+  // number and a name, which finish_span() makes an address.)
+  auto found = [&](const std::string& text, const std::string& address) {
+    const std::vector<std::string> all = addresses(text);
+    return std::find(all.begin(), all.end(), address) != all.end();
+  };
+  EXPECT_FALSE(found("It was built for the 2012 Olympic Park.", "2012 Olympic Park"));
+  EXPECT_FALSE(found("See you at 9084 Juniper\nWay then.", "9084 Juniper\nWay"));
+  EXPECT_EQ(addresses("The property at Birchwood Lane 1368 was sold."), std::vector<std::string>{"Birchwood Lane 1368"});
+  EXPECT_EQ(addresses("It goes to Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
+  EXPECT_EQ(addresses("In Calle Mayor 5486, we met."), std::vector<std::string>{"Calle Mayor 5486"});
+  EXPECT_FALSE(found("It is in Cape Verde 12844 today.", "Cape Verde 12844"));
+  EXPECT_FALSE(found("Walk along Davis Street 100 feet.", "Davis Street 100"));
+  EXPECT_FALSE(found("It was the Champions Park 2012 final.", "Champions Park 2012"));
+  EXPECT_FALSE(found("Read it: Psalm Street 23:4 now.", "Psalm Street 23"));
+  EXPECT_EQ(addresses("see you at 9084 juniper way then."), std::vector<std::string>{});
+}
+
 // An envelope that opens its line below a heading (a line that ends in a
 // colon, or a letterhead's company) is one address; below a name and a
 // blank line, or at the top, it is read line by line.
@@ -2122,7 +2166,9 @@ TEST(PiiTaggerTest, TheHouseNumberBeforeAnAddressIsAnAddress) {
 // Of two numbers before a street that ends in none ("26 14 Novak Road"), the
 // nearer is the street's own and the other the building's; a street with
 // its own number at the end keeps the nearer one as the building's. A
-// street word right before a street is the street's.
+// street word right before a street is the street's. One number one space
+// before a street named by its suffix is the street's (as the dev rows
+// label all 98 such: street_by_its_suffix()).
 TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
@@ -2138,15 +2184,14 @@ TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
   o.gazetteers = {{"street_suffix", {"Road", "Via"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   EXPECT_EQ(typed_spans(tagger, "We meet at Novak Road today."), std::vector<std::string>{"STREET_ADDRESS:Novak Road"});
-  EXPECT_EQ(typed_spans(tagger, "We meet at 14 Novak Road today."),
-            (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novak Road"}));
+  EXPECT_EQ(typed_spans(tagger, "We meet at 14 Novak Road today."), std::vector<std::string>{"STREET_ADDRESS:14 Novak Road"});
   EXPECT_EQ(typed_spans(tagger, "We meet at 26 14 Novak Road today."),
             (std::vector<std::string>{"STREET_ADDRESS:26", "STREET_ADDRESS:14 Novak Road"}));
   EXPECT_EQ(typed_spans(tagger, "26 14 Novak Road"), (std::vector<std::string>{"STREET_ADDRESS:26", "STREET_ADDRESS:14 Novak Road"}));
   // Not across a line break, nor past a mark.
-  for (const char* text : {"We meet at 26\n14 Novak Road today.", "We meet at 26-14 Novak Road today."}) {
-    EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novak Road"})) << text;
-  }
+  EXPECT_EQ(typed_spans(tagger, "We meet at 26\n14 Novak Road today."), std::vector<std::string>{"STREET_ADDRESS:14 Novak Road"});
+  EXPECT_EQ(typed_spans(tagger, "We meet at 26-14 Novak Road today."),
+            (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novak Road"}));
   // A street with its own number.
   EXPECT_EQ(typed_spans(tagger, "We meet at 26 14 Novakweg 31 today."),
             (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novakweg 31"}));
@@ -2187,9 +2232,8 @@ TEST(PiiTaggerTest, ANumberAloneIsAnAddressOnlyAmongAddressWords) {
   // street suffix.
   EXPECT_EQ(typed_spans(tagger, "Ship it to 61 Novakweg 31 now."),
             (std::vector<std::string>{"STREET_ADDRESS:61", "STREET_ADDRESS:Novakweg 31"}));
-  const std::vector<std::string> beach = values_of(tagger, "Ship it to 61 Beach Road now.", PiiType::kStreetAddress);
-  ASSERT_FALSE(beach.empty());
-  EXPECT_EQ(beach.front(), "61");
+  EXPECT_EQ(values_of(tagger, "Ship it to 61 Beach Road now.", PiiType::kStreetAddress),
+            std::vector<std::string>{"61 Beach Road"});
   // Before an everyday word, a unit, a letter alone or a mark: a quantity,
   // alone or with that word (plausible(): a street has a name).
   for (const char* text : {"Ship it to 61 and 55 now.", "Ship it to 18 points now.", "Ship it to 500 MHz now.",
@@ -2202,9 +2246,8 @@ TEST(PiiTaggerTest, ANumberAloneIsAnAddressOnlyAmongAddressWords) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{"Novakweg 31"}) << text;
   }
   EXPECT_EQ(values_of(tagger, "Ship it to 61 Americans.", PiiType::kStreetAddress), std::vector<std::string>{});
-  const std::vector<std::string> dutch = values_of(tagger, "Ship it to 61 Dutch Road now.", PiiType::kStreetAddress);
-  ASSERT_FALSE(dutch.empty());
-  EXPECT_EQ(dutch.front(), "61");
+  EXPECT_EQ(values_of(tagger, "Ship it to 61 Dutch Road now.", PiiType::kStreetAddress),
+            std::vector<std::string>{"61 Dutch Road"});
 }
 
 // A tagger trained on "Ship it to <address> now." with 300 addresses,
