@@ -457,18 +457,20 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     span.type = PiiType::kNrp;
     return true;
   }
-  // A word alone that a country list knows, or a state list (of four
-  // letters or more: "AR" and "DJ" are codes), or that names a continent or
-  // a region of the world (kRegions), and that no name list knows is a
-  // place, not a name or an organisation ("Norway was super fun to
-  // visit!", "Pennsylvania law", "Europe currently faces"; not "Israel" nor
-  // "Chad", first names too: type_continents() makes "Asia" a place in the
-  // end; nor a city, as many are surnames too: "Bakar"). So are "North
+  // A word alone that a city or country list knows, or a state list (of
+  // four letters or more: "AR" and "DJ" are codes), or that names a
+  // continent or a region of the world (kRegions), and that no name list
+  // knows is a place, not a name or an organisation ("Norway was super fun
+  // to visit!", "How far is Tampere from Brno", "Pennsylvania law", "Europe
+  // currently faces"; not "Israel" nor "Chad", first names too:
+  // type_continents() makes "Asia" a place in the end). The dev rows label
+  // 37 such city words a place and one a name ("Bakar"); a surname that
+  // the name lists miss is lost to the places ("Hammond"). So are "North
   // America" and its like.
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
     const bool state = (m.full & state_categories_) != 0 && tokens[from].end - tokens[from].begin >= 4;
-    if (((m.full & country_categories_) != 0 || state || kRegions.contains(text, tokens[from])) &&
+    if (((m.full & (place_categories_ & ~state_categories_)) != 0 || state || kRegions.contains(text, tokens[from])) &&
         ((m.full | m.part) & name_categories_) == 0) {
       span.type = PiiType::kLocation;
     }

@@ -1338,10 +1338,10 @@ TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
   EXPECT_NE(typed_spans(tagger, "Please call Christian had tomorrow."), std::vector<std::string>{"NRP:Christian"});
 }
 
-// A word alone that only a country list knows is a place, whatever the
-// tagger took it for; not one a name list knows too. So is a continent or a
-// region of the world ("Europe", "North America").
-TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
+// A word alone that only a country or city list knows is a place, whatever
+// the tagger took it for; not one a name list knows too. So is a continent
+// or a region of the world ("Europe", "North America").
+TEST(PiiTaggerTest, ACountryOrCityAloneIsAPlace) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
     const std::string name = kFirst[k % kFirst.size()];
@@ -1356,16 +1356,17 @@ TEST(PiiTaggerTest, ACountryAloneIsAPlace) {
   o.gazetteers = {{"first_name", first},
                   {"country", {"Norway", "Chad"}},
                   {"state", {"Ohio", "AR"}},
-                  {"city", {"Zorvath"}},
+                  {"city", {"Zorvath", "Anna"}},
                   {"common_word", {"was", "super", "fun", "to", "visit"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   EXPECT_EQ(typed_spans(tagger, "Norway was super fun to visit!"), std::vector<std::string>{"LOCATION:Norway"});
   EXPECT_EQ(typed_spans(tagger, "Chad was super fun to visit!"), std::vector<std::string>{"PERSON:Chad"});
   EXPECT_EQ(typed_spans(tagger, "Europe was super fun to visit!"), std::vector<std::string>{"LOCATION:Europe"});
-  // A state's name, not its code, nor a city (many are surnames too).
+  // A state's name, not its code; a city's name, not a name too.
   EXPECT_EQ(typed_spans(tagger, "Ohio was super fun to visit!"), std::vector<std::string>{"LOCATION:Ohio"});
   EXPECT_EQ(typed_spans(tagger, "AR was super fun to visit!"), std::vector<std::string>{"PERSON:AR"});
-  EXPECT_EQ(typed_spans(tagger, "Zorvath was super fun to visit!"), std::vector<std::string>{"PERSON:Zorvath"});
+  EXPECT_EQ(typed_spans(tagger, "Zorvath was super fun to visit!"), std::vector<std::string>{"LOCATION:Zorvath"});
+  EXPECT_EQ(typed_spans(tagger, "Anna was super fun to visit!"), std::vector<std::string>{"PERSON:Anna"});
   // A tagger that learnt names of two words.
   std::vector<PiiExample> pairs;
   for (uint32_t k = 0; k < 200; ++k) {
