@@ -193,6 +193,14 @@ inline bool all_capitals(std::string_view text, Tokens tokens, size_t i) { retur
 // "sunday").
 bool month_or_weekday(std::string_view text, const Token& t);
 
+// Whether token i is a month or a weekday that a date's words surround: a
+// word of time right before it on its line ("in", "of", "next", "during":
+// "the month of June", "married next June"), a day's number right after it
+// ("June 1"), or another month or weekday next to it in a list, past a
+// comma or a conjunction ("June, July, and August"). A name that is a
+// month stands elsewhere ("April is donating", "Evan and April").
+bool month_in_a_date(std::string_view text, Tokens tokens, size_t i);
+
 // Whether token t is digits only ("05557", not "6Sigma").
 inline bool all_digits(std::string_view text, const Token& t) {
   return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });

@@ -375,6 +375,29 @@ bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) {
   return kMonthsAndWeekdays.contains(text, t);
 }
 
+bool tagger_rules::month_in_a_date(std::string_view text, Tokens tokens, size_t i) {
+  static constexpr WordSet kBeforeATime(std::array<std::string_view, 21>{
+      "in",     "on",   "of",   "for",  "by",    "until", "till",  "since",      "during", "throughout", "next",
+      "last",   "this", "every", "early", "late", "mid",  "before", "through", "from", "each"});
+  if (!month_or_weekday(text, tokens[i])) return false;
+  // A word before it on its line, with no mark between: "the month of
+  // June", "married next June" (not "Brandon, and April").
+  const bool time_word_before = i > 0 && !tokens[i].newline_before && tokens[i - 1].end + 1 == tokens[i].begin &&
+                                text[tokens[i - 1].end] == ' ' && kBeforeATime.contains(text, tokens[i - 1]);
+  // A day's number after it ("June 1"), or another month next to it in a
+  // list, past a comma or a conjunction ("June, July, and August").
+  auto joining = [&](size_t k) {
+    return token_is(text, tokens[k], ",") || token_is(text, tokens[k], "and") || token_is(text, tokens[k], "or");
+  };
+  size_t after = i + 1, before = i;
+  for (size_t skipped = 0; after < tokens.size() && skipped < 2 && joining(after); ++skipped) ++after;
+  for (size_t skipped = 0; before > 0 && skipped < 2 && joining(before - 1); ++skipped) --before;
+  const bool date_after = after < tokens.size() && !tokens[after].newline_before &&
+                          ((after == i + 1 && is_number(text, tokens, after)) || month_or_weekday(text, tokens[after]));
+  const bool month_before = before < i && before > 0 && !tokens[i].newline_before && month_or_weekday(text, tokens[before - 1]);
+  return time_word_before || date_after || month_before;
+}
+
 bool PiiTagger::only_a_name(std::string_view text, size_t i) const {
   return only_a_name(text, i, tagger_views()[i].gazetteer);
 }
@@ -698,6 +721,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
       return false;
     }
     if (span.type != PiiType::kPerson && month_or_weekday(text, tokens[from])) return false;
+    if (span.type == PiiType::kPerson && month_in_a_date(text, tokens, from)) return false;
     // A unit of measure after a number is a quantity's ("440 Hz").
     if (from > 0 && quantity_at(text, tokens, from - 1)) return false;
   }

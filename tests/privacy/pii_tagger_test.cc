@@ -2449,6 +2449,26 @@ TEST(PiiTaggerTest, APlanetOrAnUnlistedMonthAloneIsNoOne) {
   EXPECT_EQ(asked("Bruno Saturn"), (std::vector<std::string>{"PERSON:Bruno Saturn", "LOCATION:Lisbon"}));
 }
 
+// A name that is a month is a date among a date's words: after a word of
+// time ("next April"), before a day's number ("April 3"), or next to
+// another month in a list ("March, April"); elsewhere it stays a name
+// ("Ask April", "Ask Anna and April").
+TEST(PiiTaggerTest, ANameThatIsAMonthIsADateAmongADatesWords) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"April", "Anna"}}};
+  std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
+  for (size_t k = 0; k < 60; ++k) train.push_back(make(kTemplates[k % kTemplates.size()], "April", kCities[k % 8]));
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& who) {
+    return values_of(tagger, "Ask " + who + " about the trip to Lisbon.", PiiType::kPerson);
+  };
+  ASSERT_EQ(names("April"), std::vector<std::string>{"April"});
+  ASSERT_EQ(names("Anna and April"), (std::vector<std::string>{"Anna", "April"}));
+  for (const char* words : {"next April", "during April", "April 3", "March, April"}) {
+    EXPECT_EQ(names(words), std::vector<std::string>{}) << words;
+  }
+}
+
 // An amendment by its number ("First Amendment") and a world war ("World
 // War II") are a law and an event, not a name or an organisation.
 TEST(PiiTaggerTest, AnAmendmentOrAWorldWarIsNoOne) {
