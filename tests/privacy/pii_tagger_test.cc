@@ -2970,6 +2970,8 @@ TEST(PiiTaggerTest, ANounEndingACompanysNameMakesAnOrganisation) {
             std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
   EXPECT_EQ(found("The State Farm Insurance people met."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
   EXPECT_EQ(found("When Liquid Robotics met."), std::vector<std::string>{"ORGANIZATION:Liquid Robotics"});
+  EXPECT_EQ(found("We met the Liquid Media people today."), std::vector<std::string>{"ORGANIZATION:Liquid Media"});
+  EXPECT_EQ(found("It later became Liquid Group in 1965."), std::vector<std::string>{"ORGANIZATION:Liquid Group"});
   EXPECT_EQ(found("Who? The State Farm Insurance people."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
   EXPECT_EQ(found("Who: The State Farm Insurance people."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
   // Not the noun alone, nor one before more of the name, in small letters,
