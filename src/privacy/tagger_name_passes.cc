@@ -1004,12 +1004,16 @@ void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSp
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {
     PiiSpan& span = out[s];
-    if ((span.type != PiiType::kPerson && span.type != PiiType::kOrganization) ||
-        text.substr(span.begin, span.end - span.begin).find(" and ") == std::string_view::npos) {
+    if (text.substr(span.begin, span.end - span.begin).find(" and ") == std::string_view::npos) continue;
+    if (span.type != PiiType::kPerson && span.type != PiiType::kOrganization) {
+      if (span.type == PiiType::kLocation) split_two_full_names(text, out, s);
       continue;
     }
     const size_t j = first_token_from(tokens, span.begin);
-    if (j + 2 >= tokens.size() || tokens[j + 2].end != span.end || !token_is(text, tokens[j + 1], "and")) continue;
+    if (j + 2 >= tokens.size() || tokens[j + 2].end != span.end || !token_is(text, tokens[j + 1], "and")) {
+      split_two_full_names(text, out, s);
+      continue;
+    }
     const Gazetteer::Match left = view_of(text, tokens[j], gazetteer_).gazetteer;
     const Gazetteer::Match right = view_of(text, tokens[j + 2], gazetteer_).gazetteer;
     const bool names = ((left.full | right.full) & name_categories_) != 0 &&

@@ -842,6 +842,11 @@ inline bool after_a_place_cue(std::string_view text, Tokens tokens, size_t from)
   return false;
 }
 
+// Whether token `from` follows a form's label of a place on its line,
+// "City:", "Town:" or "Village:" ("City: Bergen"). Out of line: an inlined
+// test of every colon made GCC inline less of add_introduced_names().
+bool after_a_place_label(std::string_view text, Tokens tokens, size_t from);
+
 // Nouns of a company's premises or people: "office", "store", "staff", ...
 // ("the Apple store", "the Xignite office").
 constexpr WordSet kCompanyPlaceNouns(std::array<std::string_view, 12>{

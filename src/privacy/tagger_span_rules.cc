@@ -124,6 +124,15 @@ std::array<size_t, 4> tagger_rules::first_tokens_of_lines_around(std::string_vie
   return firsts;
 }
 
+bool tagger_rules::after_a_place_label(std::string_view text, Tokens tokens, size_t from) {
+  if (from < 2 || tokens[from].newline_before || tokens[from - 1].newline_before || !token_is(text, tokens[from - 1], ":") ||
+      tokens[from - 1].begin != tokens[from - 2].end) {
+    return false;
+  }
+  const Token& label = tokens[from - 2];
+  return token_is(text, label, "city") || token_is(text, label, "town") || token_is(text, label, "village");
+}
+
 bool tagger_rules::ends_a_place_after_its_cue(std::string_view text, Tokens tokens, size_t last) {
   static constexpr WordSet kAfterAPlace(std::array<std::string_view, 11>{
       "on", "in", "last", "this", "next", "yesterday", "today", "tomorrow", "tonight", "at", "from"});
@@ -530,10 +539,11 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       only_a_name(text, from)) {
     span.type = PiiType::kPerson;
   }
-  // A name or an organisation after words that announce a place is one
-  // ("grew up in Monroe", "home city Florida"), even a word only a name
-  // list knows ("grew up in grasse").
-  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && after_a_place_cue(text, tokens, from)) {
+  // A name or an organisation after words or a form's label that announce
+  // a place is one ("grew up in Monroe", "home city Florida", "City:
+  // Bergen"), even a word only a name list knows ("grew up in grasse").
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) &&
+      (after_a_place_cue(text, tokens, from) || after_a_place_label(text, tokens, from))) {
     span.type = PiiType::kLocation;
   }
   // A name with a number in it or right after it on its line is a street
@@ -620,6 +630,27 @@ uint64_t capitalised_cyrillic_hash(const unsigned char* s, size_t n) {
 }
 
 }  // namespace
+
+void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>& out, size_t s) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t j = first_token_from(tokens, out[s].begin);
+  size_t also = j, last = j;  // the "and", the span's last token
+  while (last + 1 < tokens.size() && tokens[last + 1].end <= out[s].end) ++last;
+  while (also <= last && !token_is(text, tokens[also], "and")) ++also;
+  if (tokens[last].end != out[s].end || also == j || also >= last || also - j > 2 || last - also > 2) return;
+  // Each side capitalised words one space apart ("Tariq Yilmaz and Mei
+  // Fitzgerald"), opening with a first name that no company list knows.
+  for (size_t k = j; k <= last; ++k) {
+    if (k > j && (tokens[k].newline_before || tokens[k].begin != tokens[k - 1].end + 1)) return;
+    if (k != also && !opens_with_a_capital(text.substr(tokens[k].begin))) return;
+  }
+  for (const size_t opening : {j, also + 1}) {
+    const Gazetteer::Match m = view_of(text, tokens[opening], gazetteer_).gazetteer;
+    if ((m.full & first_name_categories_) == 0 || ((m.full | m.part) & company_categories_) != 0) return;
+  }
+  out[s] = {PiiType::kPerson, tokens[j].begin, tokens[also - 1].end};
+  out.push_back({PiiType::kPerson, tokens[also + 1].begin, tokens[last].end});
+}
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();

@@ -1453,8 +1453,9 @@ TEST(PiiTaggerTest, ANameBetweenAnEnvelopesLinesIsItsTown) {
   EXPECT_EQ(std::count(below_a_name.begin(), below_a_name.end(), "PERSON:Wanda"), 3) << ::testing::PrintToString(below_a_name);
 }
 
-// A name after words that announce a place ("the city of", "grew up in",
-// "flew to") is a place; not after other words, nor past a line break.
+// A name after words that announce a place ("the city of", "City:", "grew
+// up in", "flew to") is a place; not after other words, nor past a line
+// break.
 TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
@@ -1465,7 +1466,7 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
     train.push_back(std::move(e));
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
-  for (const char* cue : {"the city of", "the town", "people who grew up in", "those born in", "friends originally from",
+  for (const char* cue : {"the city of", "the town", "the city:", "people who grew up in", "those born in", "friends originally from",
                           "those who moved to", "people relocating to", "those who arrived in",
                           "those who flew to", "those who traveled to", "those who travelled to", "a trip to",
                           "the flight to"}) {
@@ -1475,6 +1476,7 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   EXPECT_EQ(typed_spans(tagger, "We wrote to the friends of Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   EXPECT_EQ(typed_spans(tagger, "We wrote to those who talked to Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   EXPECT_EQ(typed_spans(tagger, "We wrote to the city\nWanda today."), std::vector<std::string>{"PERSON:Wanda"});
+  EXPECT_EQ(typed_spans(tagger, "We wrote to the name: Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   // Even a word that only a name list knows, which is a name elsewhere.
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"first_name", kFirst}};
@@ -2987,7 +2989,8 @@ TEST(PiiTaggerTest, ANounEndingACompanysNameMakesAnOrganisation) {
 
 // Two words joined by "and" are two names or two organisations, even from
 // a tagger that learned such pairs as one organisation; names when a name
-// list knows either word and no company suffix list does.
+// list knows either word and no company suffix list does. So are two full
+// names that open with first names.
 TEST(PiiTaggerTest, TwoWordsJoinedByAndAreTwo) {
   std::vector<PiiExample> rows;
   for (size_t k = 0; k < 300; ++k) {
@@ -3010,6 +3013,14 @@ TEST(PiiTaggerTest, TwoWordsJoinedByAndAreTwo) {
   EXPECT_EQ(found("I work at Zorvak and Brill Quill now."),
             (std::vector<std::string>{"ORGANIZATION:Zorvak and Brill Quill"}));
   EXPECT_EQ(found("I work at Zorvak or Brill now."), (std::vector<std::string>{"ORGANIZATION:Zorvak or Brill"}));
+  // Two full names, each opening with a first name, are two names.
+  TaggerOptions named = o;
+  named.gazetteers.push_back({"first_name", {"Anna", "Bruno"}});
+  const PiiTagger with_names = PiiTagger::train(rows, named);
+  EXPECT_EQ(typed_spans(with_names, "I work at Anna Zorvak and Bruno Brill now."),
+            (std::vector<std::string>{"PERSON:Anna Zorvak", "PERSON:Bruno Brill"}));
+  EXPECT_EQ(typed_spans(with_names, "I work at Zorvak Brill and Bruno Quill now."),
+            (std::vector<std::string>{"ORGANIZATION:Zorvak Brill and Bruno Quill"}));
 }
 
 // An everyday word that opens a sentence or a line before a pronoun is a

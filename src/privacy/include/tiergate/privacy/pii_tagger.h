@@ -416,9 +416,16 @@ class PiiTagger {
   // labels never write such a pair as one name or organisation (60 of 60
   // pairs are two; "Antigua and Barbuda" is a place). Both are names when
   // the span is a name, or either word is a name list's and neither a
-  // company suffix. Precondition: out[first...] sorted by begin; it stays
-  // so.
+  // company suffix. So is a name, place or organisation that is two full
+  // names joined so (split_two_full_names()). Precondition: out[first...]
+  // sorted by begin; it stays so.
   void split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Splits out[s] into two names, the second appended, where it is two
+  // sides of one or two capitalised words one space apart joined by "and",
+  // one of them two words, each opening with a first name that no company
+  // list knows ("Tariq Yilmaz and Mei Fitzgerald", taken for a place). The
+  // dev rows write no name over "and".
+  void split_two_full_names(std::string_view text, std::vector<PiiSpan>& out, size_t s) const;
   // Names and organisations of out[first...] after "the" and before a noun
   // of a company's premises or people ("office", "store", "staff", ...),
   // alone or joined by ", " and "and", one blank apart, are one
