@@ -669,7 +669,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   }
   if (prev > 0) close_open(tokens.size());
   reset_cover();
-  if (mixed && add_numbered_streets(text, marked_tokens, out, first_tagged)) {
+  if (add_numbered_streets(text, marked_tokens, out, first_tagged, mixed)) {
     sort_by_begin(out, first_tagged);
     reset_cover();
   }

@@ -16,7 +16,7 @@ namespace tiergate {
 using namespace tagger_rules;
 
 bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
-                                     size_t first) const {
+                                     size_t first, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 2;
@@ -34,24 +34,29 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     // [[likely]] keeps the rest out of the loop's way, as in
     // add_introduced_names.)
     if (!is_number(text, tokens, j)) [[likely]] continue;
-    // (Most numbers follow no capital, or a non-ASCII letter: not asked.)
+    // (In text with capitals, most numbers follow no capital, or a
+    // non-ASCII letter: not asked.)
     const auto before = static_cast<unsigned char>(j > 0 ? text[tokens[j - 1].begin] : ' ');
-    if (const size_t street = ((before >= 'A' && before <= 'Z') || before >= 0x80)
-                                  ? street_before_its_number(text, tokens, j, gazetteer_, street_suffix_categories_,
-                                                             place_categories_)
-                                  : n;
+    const bool word_before = mixed ? (before >= 'A' && before <= 'Z') || before >= 0x80 : before >= 'a' && before <= 'z';
+    if (const size_t street = word_before ? street_before_its_number(text, tokens, j, gazetteer_, street_suffix_categories_,
+                                                                     place_categories_, mixed)
+                                          : n;
         street < j) {
       added = replace_with_an_address(out, first, tokens[street].begin, tokens[j].end) || added;
       continue;
     }
     if (j + 2 >= n) continue;
     const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin;
-    if (!opens_apart || !apart(j + 1) || !capitalised(j + 1) || !digits(j)) [[likely]] continue;
-    if (const size_t suffix = street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_);
+    if (!opens_apart || !apart(j + 1) || !(mixed ? capitalised(j + 1) : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]))) ||
+        !digits(j)) [[likely]] {
+      continue;
+    }
+    if (const size_t suffix = street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed);
         suffix != 0) {
       added = replace_with_an_address(out, first, tokens[j].begin, tokens[suffix].end) || added;
       continue;
     }
+    if (!mixed) continue;
     size_t last = j + 1;
     while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && capitalised(last + 1)) ++last;
     const size_t number = last + 1;

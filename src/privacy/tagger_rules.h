@@ -540,9 +540,14 @@ bool modal_before_a_verb(std::string_view text, Tokens tokens, size_t i, const G
 // ("Apt. 898", "Suite 12"); 0 when there is none, or when the street's own
 // number follows it ("40 Maple Street 21": street_before_its_number()).
 // Not after a year, unless the suffix is one only streets have
-// (kCommonStreetSuffixes): "the 2012 Olympic Park".
-// Precondition: token j is a number apart from token j + 1.
-size_t street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer, uint16_t suffixes);
+// (kCommonStreetSuffixes): "the 2012 Olympic Park". In text without
+// capitals (`mixed` false), small words that stand in no name
+// (kNeverInAName) and a suffix only streets have, after no unit of
+// measure: "at 3259 juniper way" is none, "at 3259 juniper road" one; not
+// "a 10 mile road". Precondition: token j is a number apart from token
+// j + 1.
+size_t street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer, uint16_t suffixes,
+                            bool mixed);
 
 // The first token of a street before its house number at token j, in text
 // with capitals: two to four capitalised words one space apart on the
@@ -553,9 +558,12 @@ size_t street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, cons
 // Not when the words are a place that the lists of `places` know ("Cape
 // Verde 12844", and its postcode), nor a quantity ("Davis Street 100
 // feet"), nor after a suffix that everyday words share before a year
-// ("Champions Park 2012"). tokens.size() when there is none.
+// ("Champions Park 2012"). In text without capitals (`mixed` false), small
+// words of four letters or more that stand in no name, the last a suffix
+// only streets have ("at chestnut boulevard 6499"). tokens.size() when
+// there is none.
 size_t street_before_its_number(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
-                                uint16_t suffixes, uint16_t places);
+                                uint16_t suffixes, uint16_t places, bool mixed);
 
 // Puts an address over bytes [begin, end) of the text in place of the
 // spans of names, places, organisations and addresses that lie inside it

@@ -212,22 +212,35 @@ bool tagger_rules::modal_before_a_verb(std::string_view text, Tokens tokens, siz
 }
 
 size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
-                                          uint16_t suffixes) {
+                                          uint16_t suffixes, bool mixed) {
   constexpr size_t kMaxNameWords = 3;
-  // A capitalised word of two letters or more, one space after the token
-  // before it on its line.
+  // A word of two letters or more, one space after the token before it on
+  // its line: capitalised, or in text without capitals a small word that
+  // stands in no name ("at 3259 juniper way", not "the 3 that road").
   auto word = [&](size_t k) {
-    return k < tokens.size() && !tokens[k].newline_before && tokens[k].begin == tokens[k - 1].end + 1 &&
-           text[tokens[k - 1].end] == ' ' && tokens[k].end - tokens[k].begin >= 2 &&
-           opens_with_a_capital(text.substr(tokens[k].begin));
+    if (k >= tokens.size() || tokens[k].newline_before || tokens[k].begin != tokens[k - 1].end + 1 ||
+        text[tokens[k - 1].end] != ' ' || tokens[k].end - tokens[k].begin < 2) {
+      return false;
+    }
+    return mixed ? opens_with_a_capital(text.substr(tokens[k].begin))
+                 : small_word(text, tokens[k], 2) && !kNeverInAName.contains(text, tokens[k]);
   };
+  // Without capitals, only a suffix that only streets have ("road", not
+  // "court": "the 3 supreme court justices"), after no unit ("10 mile
+  // road").
+  if (!mixed && (!word(j + 1) || unit_of_measure(text, tokens[j + 1]) || token_is(text, tokens[j + 1], "mile") ||
+                 token_is(text, tokens[j + 1], "miles"))) {
+    return 0;
+  }
   const std::string_view number = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
   const bool year = number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
   // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
   // both suffixes.
   size_t k = 0;
   for (size_t w = j + 2; w <= j + 1 + kMaxNameWords && word(w - 1) && word(w); ++w) {
-    if ((gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0) k = w;
+    const bool suffix = mixed ? (gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0
+                              : kCommonStreetSuffixes.contains(text, tokens[w]);
+    if (suffix) k = w;
   }
   // A year before a place named by an everyday suffix is no address: "the
   // 2012 Olympic Park".
@@ -250,7 +263,7 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
 }
 
 size_t tagger_rules::street_before_its_number(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
-                                              uint16_t suffixes, uint16_t places) {
+                                              uint16_t suffixes, uint16_t places, bool mixed) {
   constexpr size_t kMaxWords = 4;
   const size_t none = tokens.size();
   // One space after the word before it on its line, digits, and nothing
@@ -273,8 +286,11 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     if (plural || unit_of_measure(text, after) || token_is(text, after, "feet")) return none;
   }
   // Capitalised words of two letters or more, one space apart, not all
-  // capitals ("Track ID 1").
+  // capitals ("Track ID 1"); in text without capitals, small words of four
+  // letters or more that stand in no name ("at chestnut boulevard 6499",
+  // not "at" nor "the").
   auto word = [&](size_t k) {
+    if (!mixed) return small_word(text, tokens[k], 4) && !kNeverInAName.contains(text, tokens[k]);
     return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
            !all_capitals(text, tokens, k);
   };
@@ -282,7 +298,11 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   while (first > 0 && j - first < kMaxWords && word(first - 1) && spaced(first)) --first;
   while (j - first > 2 && capitalised_sentence_opener(text, tokens[first])) ++first;  // "In Calle Mayor 5486"
   if (j - first < 2) return none;
-  auto suffix = [&](size_t k) { return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0; };
+  // (Without capitals, only a suffix that only streets have, last.)
+  auto suffix = [&](size_t k) {
+    if (!mixed) return k + 1 == j && kCommonStreetSuffixes.contains(text, tokens[k]);
+    return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0;
+  };
   // Named by its suffix last ("Birchwood Lane 1368"), or by a street word
   // before its name ("Calle Mayor 5486", "Via Garibaldi 3504").
   size_t start = none, named_by = none;

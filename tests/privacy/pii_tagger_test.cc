@@ -1885,7 +1885,8 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
 // took its words for: one that learned only names finds them, and the
 // names it found inside give way. So is a street before its number, named
 // by its suffix last or by a street word first. Not a year after a suffix
-// everyday words share, a place and its postcode, or a quantity.
+// everyday words share, a place and its postcode, or a quantity. In text
+// without capitals, only with a suffix that only streets have.
 TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   std::vector<PiiExample> train;
   for (size_t k = 0; k < 200; ++k) {
@@ -1921,7 +1922,12 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_FALSE(found("Walk along Davis Street 100 feet.", "Davis Street 100"));
   EXPECT_FALSE(found("It was the Champions Park 2012 final.", "Champions Park 2012"));
   EXPECT_FALSE(found("Read it: Psalm Street 23:4 now.", "Psalm Street 23"));
+  // Without capitals, only a suffix that only streets have, after no unit.
   EXPECT_EQ(addresses("see you at 9084 juniper way then."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("see you at 9084 juniper road then."), std::vector<std::string>{"9084 juniper road"});
+  EXPECT_EQ(addresses("it is at chestnut boulevard 6499 now."), std::vector<std::string>{"chestnut boulevard 6499"});
+  EXPECT_FALSE(found("we drove a 10 mile road today.", "10 mile road"));
+  EXPECT_FALSE(found("the 3 that road was closed.", "3 that road"));
 }
 
 // An envelope that opens its line below a heading (a line that ends in a

@@ -218,13 +218,15 @@ class PiiTagger {
   // as a building's number, a street of one or two capitalised words none
   // of which is an everyday word, and its number, apart on one line ("50
   // Massbyntie 27": the number, then the street); not a verse ("2 Samuel
-  // 11:4"). So are those written as a building's number and a street
-  // named by its suffix (street_by_its_suffix(): "at 9084 Juniper Way"),
-  // over which the spans of names, places and organisations found inside
-  // it give way (of out[first...]: those found before tagging stay).
-  // Returns whether it added any (after the spans, out of order).
+  // 11:4"). In any text, so are a building's number and a street named by
+  // its suffix, and a street named by its suffix before its number
+  // (street_by_its_suffix(), street_before_its_number(): "at 9084 Juniper
+  // Way", "Calle Mayor 5486", "at 3259 juniper way"), over which the spans
+  // of names, places and organisations found inside it give way (of
+  // out[first...]: those found before tagging stay). Returns whether it
+  // added any (after the spans, out of order).
   bool add_numbered_streets(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
-                            size_t first) const;
+                            size_t first, bool mixed) const;
   // An address of out[first, decoded) that the decoder ran over the lines
   // of an envelope below it ends at its first line, and the lines below it
   // covered become spans of their own (a unit an address, other words a
