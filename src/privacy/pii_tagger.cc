@@ -726,6 +726,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     drop_code_identifiers(text, out, first_tagged);
     drop_words_naming_no_one(text, out, first_tagged);
     type_continents(text, out, first_tagged);
+    type_signatures(text, out, first_tagged);
   }
   add_uncovered(out, first_tagged, fallbacks);
 }

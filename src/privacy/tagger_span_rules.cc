@@ -672,6 +672,28 @@ void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>
   out.push_back({PiiType::kPerson, tokens[also + 1].begin, tokens[last].end});
 }
 
+void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  static constexpr WordSet kClosings(std::array<std::string_view, 11>{
+      "regards", "sincerely", "thanks", "cheers", "wishes", "yours", "faithfully", "truly", "respectfully", "warmly",
+      "cordially"});
+  constexpr size_t kMaxClosingWords = 3;
+  const Tokens tokens = tagger_tokens();
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if ((span.type != PiiType::kLocation && span.type != PiiType::kOrganization) || span.begin == 0 ||
+        text[span.begin - 1] != '\n') {
+      continue;
+    }
+    const size_t j = first_token_from(tokens, span.begin);
+    if (j == 0 || j >= tokens.size() || tokens[j].begin != span.begin) continue;
+    size_t last = j - 1;  // the closing's last word, before its comma
+    if (last > 0 && token_is(text, tokens[last], ",") && !tokens[last].newline_before) --last;
+    size_t words = 1;
+    for (size_t k = last; k > 0 && !tokens[k].newline_before; --k) ++words;
+    if (words <= kMaxClosingWords && kClosings.contains(text, tokens[last])) span.type = PiiType::kPerson;
+  }
+}
+
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||

@@ -2477,6 +2477,25 @@ TEST(PiiTaggerTest, ANameThatIsAMonthIsADateAmongADatesWords) {
   }
 }
 
+// A place or an organisation that opens the line after a letter's closing
+// ("Best regards,") is the writer's name, whatever the tagger took it for;
+// not after another line.
+TEST(PiiTaggerTest, APlaceAfterALettersClosingIsAName) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string place = kLast[k % kLast.size()] + " " + kCities[k % kCities.size()];
+    const std::string head = k % 2 == 0 ? "Best regards,\n" : "We went to\n";
+    train.push_back({head + place, {{PiiType::kLocation, static_cast<uint32_t>(head.size()),
+                                     static_cast<uint32_t>(head.size() + place.size())}}});
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  EXPECT_EQ(typed_spans(tagger, "Best regards,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "Thanks\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "We went to\nNovak Lisbon"), std::vector<std::string>{"LOCATION:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "We went to the best regards,\nNovak Lisbon"),
+            std::vector<std::string>{"LOCATION:Novak Lisbon"});
+}
+
 // An amendment by its number ("First Amendment") and a world war ("World
 // War II") are a law and an event, not a name or an organisation.
 TEST(PiiTaggerTest, AnAmendmentOrAWorldWarIsNoOne) {

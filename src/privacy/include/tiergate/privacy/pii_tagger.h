@@ -516,6 +516,12 @@ class PiiTagger {
   // Asia" ("Asia" and "America" are first names too, but alone they are
   // the continents; not "Bank of America", an organisation).
   void type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Makes a name of each place or organisation of out[first...] that opens
+  // the line after a letter's closing: a line of up to three words that
+  // ends in "regards", "sincerely", "thanks" or their like, maybe then a
+  // comma ("Best regards,\nCamille Ferreira", taken for a town below an
+  // address).
+  void type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop) and the speakers that open a line
   // before a colon and a quote (Troy: "Who are you?"), up to three words,
