@@ -47,10 +47,10 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     }
     if (j + 2 >= n) continue;
     const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin;
-    if (!opens_apart || !apart(j + 1) || !(mixed ? capitalised(j + 1) : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]))) ||
-        !digits(j)) [[likely]] {
-      continue;
-    }
+    auto word_after = [&] {
+      return mixed ? capitalised(j + 1) : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
+    };
+    if (!opens_apart || !apart(j + 1) || !word_after() || !digits(j)) [[likely]] continue;
     if (const size_t suffix = street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed);
         suffix != 0) {
       added = replace_with_an_address(out, first, tokens[j].begin, tokens[suffix].end) || added;

@@ -185,8 +185,19 @@ bool tagger_rules::cyrillic_sentence_opener(std::string_view text, Tokens tokens
   return !is_word_byte(static_cast<unsigned char>(mark)) && mark != ',' && mark != '-' && mark != '.' && mark != '&';
 }
 
+namespace {
+
+// Whether token t is a number of 1900 to 2099, a year more often than a
+// building's number before a street's name.
+bool a_recent_year(std::string_view text, const Token& t) {
+  const std::string_view number = text.substr(t.begin, t.end - t.begin);
+  return number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
+}
+
 // The words of a unit of a building before its number.
 constexpr WordSet kUnitsOfABuilding(std::array<std::string_view, 6>{"apt", "apartment", "suite", "ste", "unit", "flat"});
+
+}  // namespace
 
 bool tagger_rules::formula_or_code(std::string_view value) {
   if (value.size() < 2 || value.size() > 8) return false;
@@ -232,8 +243,7 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
                  token_is(text, tokens[j + 1], "miles"))) {
     return 0;
   }
-  const std::string_view number = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
-  const bool year = number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
+  const bool year = a_recent_year(text, tokens[j]);
   // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
   // both suffixes.
   size_t k = 0;
@@ -275,7 +285,8 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   if (j < 2 || !spaced(j) || !all_digits(text, tokens[j])) return none;
   if (j + 1 < tokens.size() && !tokens[j + 1].newline_before && tokens[j + 1].begin == tokens[j].end) {
     const char mark = text[tokens[j + 1].begin];
-    const bool digit_after = tokens[j + 1].end < text.size() && text[tokens[j + 1].end] >= '0' && text[tokens[j + 1].end] <= '9';
+    const uint32_t past = tokens[j + 1].end;
+    const bool digit_after = past < text.size() && text[past] >= '0' && text[past] <= '9';
     if ((mark != ',' && mark != '.' && mark != ';' && mark != ')') || digit_after) return none;
   }
   // Nor a quantity: "Davis Street 100 feet", "Track Two 3 times".
@@ -322,8 +333,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   for (size_t k = start + 1; k < j; ++k) {
     phrase = phrase_hash_continued(phrase, text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin), true);
   }
-  const std::string_view number = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
-  const bool year = number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
+  const bool year = a_recent_year(text, tokens[j]);
   if ((gazetteer.lookup(phrase).full & places) != 0 || (year && !kCommonStreetSuffixes.contains(text, tokens[named_by]))) {
     return none;
   }
@@ -406,8 +416,8 @@ bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) {
 
 bool tagger_rules::month_in_a_date(std::string_view text, Tokens tokens, size_t i) {
   static constexpr WordSet kBeforeATime(std::array<std::string_view, 21>{
-      "in",     "on",   "of",   "for",  "by",    "until", "till",  "since",      "during", "throughout", "next",
-      "last",   "this", "every", "early", "late", "mid",  "before", "through", "from", "each"});
+      "in", "on", "of", "for", "by", "until", "till", "since", "during", "throughout", "next", "last", "this", "every",
+      "early", "late", "mid", "before", "through", "from", "each"});
   if (!month_or_weekday(text, tokens[i])) return false;
   // A word before it on its line, with no mark between: "the month of
   // June", "married next June" (not "Brandon, and April").
@@ -423,7 +433,8 @@ bool tagger_rules::month_in_a_date(std::string_view text, Tokens tokens, size_t 
   for (size_t skipped = 0; before > 0 && skipped < 2 && joining(before - 1); ++skipped) --before;
   const bool date_after = after < tokens.size() && !tokens[after].newline_before &&
                           ((after == i + 1 && is_number(text, tokens, after)) || month_or_weekday(text, tokens[after]));
-  const bool month_before = before < i && before > 0 && !tokens[i].newline_before && month_or_weekday(text, tokens[before - 1]);
+  const bool month_before =
+      before < i && before > 0 && !tokens[i].newline_before && month_or_weekday(text, tokens[before - 1]);
   return time_word_before || date_after || month_before;
 }
 
@@ -657,7 +668,10 @@ void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>
   size_t also = j, last = j;  // the "and", the span's last token
   while (last + 1 < tokens.size() && tokens[last + 1].end <= out[s].end) ++last;
   while (also <= last && !token_is(text, tokens[also], "and")) ++also;
-  if (tokens[last].end != out[s].end || also == j || also >= last || also - j > 2 || last - also > 2) return;
+  if (tokens[last].end != out[s].end || also == j || also >= last || also - j > 2 || last - also > 2 ||
+      (also - j == 1 && last - also == 1)) {
+    return;  // not "Georgia and Virginia", two words
+  }
   // Each side capitalised words one space apart ("Tariq Yilmaz and Mei
   // Fitzgerald"), opening with a first name that no company list knows.
   for (size_t k = j; k <= last; ++k) {
