@@ -469,6 +469,18 @@ bool PiiTagger::counts_after(std::string_view text, size_t number) const {
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   if (!trim_function_words(text, tokens, span, from, to)) return false;
+  // An address of one word without digits, not in capitals ("SME"), that
+  // a city or country list knows and no street or name list does is the
+  // place: the decoder took "Lisbon" of "Lisbon bridge is falling down"
+  // for the street of a "Lisbon Bridge".
+  if (span.type == PiiType::kStreetAddress && to - from == 1) {
+    const Gazetteer::Match& m = tagger_views()[from].gazetteer;
+    if ((m.full & (place_categories_ & ~state_categories_)) != 0 &&
+        ((m.full | m.part) & (street_categories_ | name_categories_)) == 0 && !has_digit(text, tokens[from]) &&
+        !all_capitals(text, tokens, from)) {
+      span.type = PiiType::kLocation;
+    }
+  }
   if (!plausible(text, span, from, to, mixed)) return false;
   // A name ends at its possessive: "Elizabeth Mitchell's Cautionary Tales"
   // names a person and her book. So does a place or organisation whose

@@ -2499,6 +2499,30 @@ TEST(PiiTaggerTest, APlaceAfterALettersClosingIsAName) {
             std::vector<std::string>{"LOCATION:Novak Lisbon"});
 }
 
+// An address of one word without digits that a city list knows and no
+// street or name list does is the place: a tagger that learned streets' names
+// before a suffix left out of the label (as the dev rows write "{street}
+// St.") takes a town before a small "bridge" for one.
+TEST(PiiTaggerTest, AListedTownTakenForAStreetIsAPlace) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string& name = kCities[k % kCities.size()];
+    const std::string street = k % 2 == 0 ? name + " Bridge" : name;
+    train.push_back({"We crossed " + street + (k % 2 == 0 ? "" : " bridge") + " today.",
+                     {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + street.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  std::vector<std::string> cities = kCities;
+  cities.push_back("Zorvath");
+  cities.push_back("Brill");
+  o.gazetteers = {{"city", cities}, {"street_name", {"Brill"}}, {"street_suffix", {"Bridge"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  ASSERT_EQ(typed_spans(tagger, "We crossed Zorvath Bridge today."), std::vector<std::string>{"STREET_ADDRESS:Zorvath Bridge"});
+  EXPECT_EQ(typed_spans(tagger, "We crossed Zorvath bridge today."), std::vector<std::string>{"LOCATION:Zorvath"});
+  const std::vector<std::string> street_word = typed_spans(tagger, "We crossed Brill bridge today.");
+  EXPECT_EQ(std::count(street_word.begin(), street_word.end(), "LOCATION:Brill"), 0);
+}
+
 // An amendment by its number ("First Amendment") and a world war ("World
 // War II") are a law and an event, not a name or an organisation.
 TEST(PiiTaggerTest, AnAmendmentOrAWorldWarIsNoOne) {
