@@ -744,14 +744,14 @@ constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey
 // Nouns that end the names of companies and bodies as their suffixes do
 // ("Rand Corporation", "Ceiba Solutions", "Kroll Bond Ratings Agency"):
 // no person's or place's name ends in one.
-constexpr std::array<std::string_view, 32> kOrganisationNounWords = {
+constexpr std::array<std::string_view, 33> kOrganisationNounWords = {
     "corporation", "incorporated", "company", "agency", "technologies", "solutions", "services", "networks",
     "international", "insurance", "consulting", "associates", "partners", "holdings", "industries", "enterprises",
-    "ventures", "laboratories", "pharmaceuticals", "logistics", "analytics", "robotics", "group", "technology",
-    "systems", "software", "studios", "media", "capital", "airlines", "motors", "foods"};
+    "ventures", "laboratories", "labs", "pharmaceuticals", "logistics", "analytics", "robotics", "group",
+    "technology", "systems", "software", "studios", "media", "capital", "airlines", "motors", "foods"};
 constexpr WordSet kOrganisationNouns(kOrganisationNounWords);
 constexpr size_t kShortestOrganisationNoun =
-    std::ranges::min(kOrganisationNounWords, {}, &std::string_view::size).size();  // "group"
+    std::ranges::min(kOrganisationNounWords, {}, &std::string_view::size).size();  // "labs"
 
 // Articles and possessives of two letters or more that open a noun
 // phrase: "The State Farm Insurance office".

@@ -1715,27 +1715,27 @@ TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
   const PiiTagger tagger = PiiTagger::train(train, o);
   EXPECT_EQ(typed_spans(tagger, "Walk Score\n\n12 Novak Street"),
             (std::vector<std::string>{"ORGANIZATION:Walk Score", "STREET_ADDRESS:12 Novak Street"}));
-  EXPECT_EQ(typed_spans(tagger, "> Zephyr Labs\n> 12 Novak Street"),
-            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "> Zephyr Lark\n> 12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Lark", "STREET_ADDRESS:12 Novak Street"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nWanda Quillborne\n12 Novak Street"),
             (std::vector<std::string>{"PERSON:Wanda Quillborne", "STREET_ADDRESS:12 Novak Street"}));
   // The first line of a text heads an address anywhere below it.
-  EXPECT_EQ(typed_spans(tagger, "Zephyr Labs\nSend it to 12 Novak Street"),
-            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Zephyr Lark\nSend it to 12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Lark", "STREET_ADDRESS:12 Novak Street"}));
   // Not an everyday word alone, a line with a digit or other marks, or one
   // above an address inside its line below the first.
   EXPECT_EQ(typed_spans(tagger, "Description\n12 Novak Street"), (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
-  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Labs B4\n12 Novak Street"),
+  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Lark B4\n12 Novak Street"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
-  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Labs: see\n12 Novak Street"),
+  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Lark: see\n12 Novak Street"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
-  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Labs\nSend it to 12 Novak Street"),
+  EXPECT_EQ(typed_spans(tagger, "Hi\nZephyr Lark\nSend it to 12 Novak Street"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
 
   // One long line of many addresses below a letterhead: each address is
   // found, the letterhead once (and each pass walks the line once, not once
   // per address: 40,000 addresses took 16 s when they did).
-  std::string line = "Zephyr Labs\n";
+  std::string line = "Zephyr Lark\n";
   for (int k = 0; k < 20000; ++k) line += std::to_string(10 + k % 80) + " Novak Street, Graz, ";
   std::vector<PiiSpan> spans;
   tagger.tag(line, spans);
@@ -1762,15 +1762,15 @@ TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
             (std::vector<std::string>{"ORGANIZATION:Porto", "STREET_ADDRESS:12 Novak Street"}));
 
   // A job title's line, above the sender or the address, ending in a role.
-  EXPECT_EQ(typed_spans(tagger, "Send it to:\nCrushing, grinding, and polishing machine tender\nZephyr Labs\n12 Novak Street"),
-            (std::vector<std::string>{"TITLE:Crushing, grinding, and polishing machine tender", "ORGANIZATION:Zephyr Labs",
+  EXPECT_EQ(typed_spans(tagger, "Send it to:\nCrushing, grinding, and polishing machine tender\nZephyr Lark\n12 Novak Street"),
+            (std::vector<std::string>{"TITLE:Crushing, grinding, and polishing machine tender", "ORGANIZATION:Zephyr Lark",
                                       "STREET_ADDRESS:12 Novak Street"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nBenefits manager\n12 Novak Street"),
             (std::vector<std::string>{"TITLE:Benefits manager", "STREET_ADDRESS:12 Novak Street"}));
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nBenefits package\n12 Novak Street"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street"}));
-  EXPECT_EQ(typed_spans(tagger, "Benefits manager\n\nZephyr Labs\n12 Novak Street"),
-            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street"}));
+  EXPECT_EQ(typed_spans(tagger, "Benefits manager\n\nZephyr Lark\n12 Novak Street"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Lark", "STREET_ADDRESS:12 Novak Street"}));
 }
 
 // An envelope's line between the addressee's name and the address is the
@@ -1945,8 +1945,8 @@ TEST(PiiTaggerTest, AnEnvelopeBelowAHeadingIsWrittenWhole) {
   EXPECT_EQ(found("Send it to:\n12 Novak Street\n MOSS\n Turkey 05557"),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street\n MOSS\n Turkey 05557"}));
   EXPECT_EQ(found("Send it to:\n\n12 Novak Street\n MOSS"), (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street\n MOSS"}));
-  EXPECT_EQ(found("Zephyr Labs\n12 Novak Street\n MOSS"),
-            (std::vector<std::string>{"ORGANIZATION:Zephyr Labs", "STREET_ADDRESS:12 Novak Street\n MOSS"}));
+  EXPECT_EQ(found("Zephyr Lark\n12 Novak Street\n MOSS"),
+            (std::vector<std::string>{"ORGANIZATION:Zephyr Lark", "STREET_ADDRESS:12 Novak Street\n MOSS"}));
   // A name right above, under another line of a letterhead (a company
   // read as a name).
   EXPECT_EQ(found("Send it to.\nWanda Quillborne\n12 Novak Street\n MOSS"),
@@ -3026,6 +3026,7 @@ TEST(PiiTaggerTest, ANounEndingACompanysNameMakesAnOrganisation) {
   EXPECT_EQ(found("When Liquid Robotics met."), std::vector<std::string>{"ORGANIZATION:Liquid Robotics"});
   EXPECT_EQ(found("We met the Liquid Media people today."), std::vector<std::string>{"ORGANIZATION:Liquid Media"});
   EXPECT_EQ(found("It later became Liquid Group in 1965."), std::vector<std::string>{"ORGANIZATION:Liquid Group"});
+  EXPECT_EQ(found("It later became Liquid Labs in 1965."), std::vector<std::string>{"ORGANIZATION:Liquid Labs"});
   EXPECT_EQ(found("Who? The State Farm Insurance people."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
   EXPECT_EQ(found("Who: The State Farm Insurance people."), std::vector<std::string>{"ORGANIZATION:State Farm Insurance"});
   // Not the noun alone, nor one before more of the name, in small letters,
