@@ -517,6 +517,13 @@ uint32_t end_before_a_glued_clause(std::string_view text, const PiiSpan& span);
 // tag() asks it only of Cyrillic words no list knows.
 bool cyrillic_sentence_opener(std::string_view text, Tokens tokens, size_t i);
 
+// Where the company opens in tokens [from, to) of a span that an
+// executive's title and "of" open, before capitalised words on one line:
+// "CEO of Oranje Media", "Founder of Zenith Labs" (from + 2); `from` for
+// any other span. The decoder took such spans for places, as "Bank of
+// America".
+size_t company_of_an_executive(std::string_view text, Tokens tokens, size_t from, size_t to);
+
 // Whether `value` is a word of 2 to 8 capitals and digits, with both: a
 // chemical formula or a code ("H2O", "CO2", "SA8000", "B2B", "M2"), no
 // one's name, place or company alone (the dev rows' organisations with

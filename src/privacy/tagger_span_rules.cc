@@ -199,6 +199,17 @@ constexpr WordSet kUnitsOfABuilding(std::array<std::string_view, 6>{"apt", "apar
 
 }  // namespace
 
+size_t tagger_rules::company_of_an_executive(std::string_view text, Tokens tokens, size_t from, size_t to) {
+  static constexpr WordSet kExecutives(std::array<std::string_view, 10>{
+      "ceo", "cfo", "cto", "coo", "founder", "cofounder", "chairman", "chairwoman", "chairperson", "owner"});
+  if (to - from < 3 || !token_is(text, tokens[from + 1], "of") || !kExecutives.contains(text, tokens[from])) return from;
+  // The words after "of", on its line, capitalised: "Oranje Media".
+  for (size_t k = from + 2; k < to; ++k) {
+    if (tokens[k].newline_before || !opens_with_a_capital(text.substr(tokens[k].begin))) return from;
+  }
+  return from + 2;
+}
+
 bool tagger_rules::formula_or_code(std::string_view value) {
   if (value.size() < 2 || value.size() > 8) return false;
   bool digit = false, capital = false;
@@ -469,6 +480,15 @@ bool PiiTagger::counts_after(std::string_view text, size_t number) const {
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   if (!trim_function_words(text, tokens, span, from, to)) return false;
+  // "CEO of Oranje Media": the company, not the office. (Most spans are
+  // shorter: not asked.)
+  if (const size_t company = to - from >= 3 ? company_of_an_executive(text, tokens, from, to) : from; company != from) {
+    if (span.type != PiiType::kPerson && span.type != PiiType::kLocation && span.type != PiiType::kOrganization) {
+      return false;
+    }
+    span = {PiiType::kOrganization, tokens[company].begin, span.end};
+    from = company;
+  }
   // An address of one word without digits, not in capitals ("SME"), that
   // a city or country list knows and no street or name list does is the
   // place: the decoder took "Lisbon" of "Lisbon bridge is falling down"

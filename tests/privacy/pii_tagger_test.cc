@@ -2523,6 +2523,23 @@ TEST(PiiTaggerTest, AListedTownTakenForAStreetIsAPlace) {
   EXPECT_EQ(std::count(street_word.begin(), street_word.end(), "LOCATION:Brill"), 0);
 }
 
+// A span that an executive's title and "of" open ("CEO of Zorvath
+// Media") is the company after "of", whatever the tagger took it for; not
+// a span that another word opens ("Novak of Lisbon").
+TEST(PiiTaggerTest, TheCompanyOfAnExecutiveIsTheOrganisation) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string head = k % 2 == 0 ? kLast[k % kLast.size()] : "CEO";
+    const std::string place = head + " of " + kCities[k % kCities.size()];
+    train.push_back({"We visited " + place + " today.",
+                     {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + place.size())}}});
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  EXPECT_EQ(typed_spans(tagger, "We visited CEO of Zorvath Media today."),
+            std::vector<std::string>{"ORGANIZATION:Zorvath Media"});
+  EXPECT_EQ(typed_spans(tagger, "We visited Novak of Lisbon today."), std::vector<std::string>{"LOCATION:Novak of Lisbon"});
+}
+
 // An amendment by its number ("First Amendment") and a world war ("World
 // War II") are a law and an event, not a name or an organisation.
 TEST(PiiTaggerTest, AnAmendmentOrAWorldWarIsNoOne) {
