@@ -821,13 +821,20 @@ inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
          (n == 7 && c == 'v');
 }
 
+// Whether token `to`, "to", ends "moved from", "flew from" or "moved here
+// from" (or "move", "moving", "relocated", "traveled", "travelled") and a
+// capitalised word or two, on one line: "We moved from Utrecht to
+// Valparaiso". Out of line: after_a_place_cue() is inlined into the name
+// passes.
+bool moved_from_a_place_to(std::string_view text, Tokens tokens, size_t to);
+
 // Whether the words right before token `from`, on its line, say that a
 // place follows: "city", "town" or "village", maybe then "of" ("home city
 // Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
 // in", "raised in", "arrived in", "originally from", "moved here from",
 // "moved from", "moved to" (or "move", "moving", "relocated", "relocate",
 // "relocating"), "flew to", "traveled to", "travelled to", "trip to",
-// "flight to".
+// "flight to", "moved from Utrecht to" (moved_from_a_place_to()).
 inline bool after_a_place_cue(std::string_view text, Tokens tokens, size_t from) {
   if (from == 0 || tokens[from].newline_before || !may_end_a_place_cue(text, tokens[from - 1])) return false;
   // Whether token k is `w`, on one line with the token after it.
@@ -852,7 +859,7 @@ inline bool after_a_place_cue(std::string_view text, Tokens tokens, size_t from)
     --k;
     return is(k, "moved") || is(k, "move") || is(k, "moving") || is(k, "relocated") || is(k, "relocate") ||
            is(k, "relocating") || is(k, "flew") || is(k, "traveled") || is(k, "travelled") || is(k, "trip") ||
-           is(k, "flight");
+           is(k, "flight") || moved_from_a_place_to(text, tokens, k + 1);
   }
   return false;
 }

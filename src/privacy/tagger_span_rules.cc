@@ -133,6 +133,24 @@ bool tagger_rules::after_a_place_label(std::string_view text, Tokens tokens, siz
   return token_is(text, label, "city") || token_is(text, label, "town") || token_is(text, label, "village");
 }
 
+bool tagger_rules::moved_from_a_place_to(std::string_view text, Tokens tokens, size_t to) {
+  static constexpr WordSet kMoves(std::array<std::string_view, 8>{"moved", "move", "moving", "relocated", "flew",
+                                                                   "traveled", "travelled", "came"});
+  constexpr size_t kMaxPlaceWords = 2;
+  size_t k = to;  // back over the place's words to "from"
+  while (k > 0 && to - k < kMaxPlaceWords && !tokens[k].newline_before &&
+         opens_with_a_capital(text.substr(tokens[k - 1].begin))) {
+    --k;
+  }
+  if (k == to || k < 2 || tokens[k].newline_before || tokens[k - 1].newline_before ||
+      !token_is(text, tokens[k - 1], "from")) {
+    return false;
+  }
+  size_t verb = k - 2;
+  if (verb > 0 && token_is(text, tokens[verb], "here")) --verb;  // "moved here from"
+  return !tokens[verb + 1].newline_before && kMoves.contains(text, tokens[verb]);
+}
+
 bool tagger_rules::ends_a_place_after_its_cue(std::string_view text, Tokens tokens, size_t last) {
   static constexpr WordSet kAfterAPlace(std::array<std::string_view, 11>{
       "on", "in", "last", "this", "next", "yesterday", "today", "tomorrow", "tonight", "at", "from"});

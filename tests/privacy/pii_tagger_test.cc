@@ -1476,6 +1476,16 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   }
   EXPECT_EQ(typed_spans(tagger, "We wrote to the friends of Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   EXPECT_EQ(typed_spans(tagger, "We wrote to those who talked to Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
+  // A move from a place to another ("moved from Graz to").
+  auto wanda = [&](const std::string& text) {
+    for (const std::string& span : typed_spans(tagger, text)) {
+      if (span.ends_with(":Wanda")) return span;
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(wanda("We wrote to those who moved from Graz to Wanda today."), "LOCATION:Wanda");
+  EXPECT_EQ(wanda("We wrote to those who moved here from Graz Upper to Wanda today."), "LOCATION:Wanda");
+  EXPECT_EQ(wanda("We wrote to those who wrote from Graz to Wanda today."), "PERSON:Wanda");
   EXPECT_EQ(typed_spans(tagger, "We wrote to the city\nWanda today."), std::vector<std::string>{"PERSON:Wanda"});
   EXPECT_EQ(typed_spans(tagger, "We wrote to the name: Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   // Even a word that only a name list knows, which is a name elsewhere.
