@@ -822,10 +822,10 @@ inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
 }
 
 // Whether token `to`, "to", ends "moved from", "flew from" or "moved here
-// from" (or "move", "moving", "relocated", "traveled", "travelled") and a
-// capitalised word or two, on one line: "We moved from Utrecht to
-// Valparaiso". Out of line: after_a_place_cue() is inlined into the name
-// passes.
+// from" (or "move", "moving", "relocated", "traveled", "travelled",
+// "came") and a capitalised word or two, on one line: "We moved from
+// Utrecht to Valparaiso". Out of line: after_a_place_cue() is inlined into
+// the name passes.
 bool moved_from_a_place_to(std::string_view text, Tokens tokens, size_t to);
 
 // Whether the words right before token `from`, on its line, say that a

@@ -498,12 +498,11 @@ bool PiiTagger::counts_after(std::string_view text, size_t number) const {
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   if (!trim_function_words(text, tokens, span, from, to)) return false;
-  // "CEO of Oranje Media": the company, not the office. (Most spans are
-  // shorter: not asked.)
-  if (const size_t company = to - from >= 3 ? company_of_an_executive(text, tokens, from, to) : from; company != from) {
-    if (span.type != PiiType::kPerson && span.type != PiiType::kLocation && span.type != PiiType::kOrganization) {
-      return false;
-    }
+  // A name, place or organisation "CEO of Oranje Media" is the company, not
+  // the office. (Most spans are shorter: not asked.)
+  if (const size_t company = to - from >= 3 ? company_of_an_executive(text, tokens, from, to) : from;
+      company != from &&
+      (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization)) {
     span = {PiiType::kOrganization, tokens[company].begin, span.end};
     from = company;
   }
