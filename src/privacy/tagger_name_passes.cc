@@ -235,8 +235,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     const size_t k = span_over(out, j);
     if (k >= first && k < out.size() && out[k].begin == tokens[j].begin && out[k].end <= tokens[until].end &&
-        (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
-         out[k].type == PiiType::kOrganization)) {
+        names_by_a_proper_name(out[k].type)) {
       bool free = true;
       for (size_t t = j + 1; t <= to && free; ++t) free = tokens[t].end <= out[k].end || span_over(out, t) == out.size();
       if (!free) return false;
@@ -564,8 +563,7 @@ void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t
       }
       found = true;
       fits = s >= first && out[s].begin >= begin && out[s].end <= end &&
-             (out[s].type == PiiType::kPerson || out[s].type == PiiType::kLocation ||
-              out[s].type == PiiType::kOrganization);
+             names_by_a_proper_name(out[s].type);
     }
     if (!fits || (!found && !named)) continue;
     for (size_t k = t; k <= last && found; ++k) {
@@ -622,8 +620,7 @@ void PiiTagger::add_named_organisations(std::string_view text, std::span<const u
     if (from > 0 && capitalised_before(from)) {
       const size_t k = span_over(out, from - 1);
       if (k >= first && k < out.size() && out[k].end == tokens[from - 1].end &&
-          (out[k].type == PiiType::kPerson || out[k].type == PiiType::kLocation ||
-           out[k].type == PiiType::kOrganization)) {
+          names_by_a_proper_name(out[k].type)) {
         set_span(out, k, {PiiType::kOrganization, out[k].begin, tokens[j].end});
         continue;
       }
@@ -833,8 +830,7 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
-    const bool named = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
-                       span.type == PiiType::kOrganization;
+    const bool named = names_by_a_proper_name(span.type);
     if (!named || !one_word(span)) {
       const std::string_view value = text.substr(span.begin, span.end - span.begin);
       const bool no_one = (span.type == PiiType::kLocation && union_of_states(value)) ||
@@ -921,8 +917,7 @@ void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
     bool code = false;
-    if (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization ||
-        span.type == PiiType::kStreetAddress || span.type == PiiType::kNrp) {
+    if (names_by_a_proper_name(span.type) || span.type == PiiType::kStreetAddress || span.type == PiiType::kNrp) {
       const char before = span.begin > 0 ? text[span.begin - 1] : '\0';
       const char before2 = span.begin > 1 ? text[span.begin - 2] : '\0';
       const char after = at(span.end);

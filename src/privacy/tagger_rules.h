@@ -201,6 +201,20 @@ bool month_or_weekday(std::string_view text, const Token& t);
 // month stands elsewhere ("April is donating", "Evan and April").
 bool month_in_a_date(std::string_view text, Tokens tokens, size_t i);
 
+// Whether a span of this type names someone or something by a proper
+// name: a person, a place or an organisation (the types whose spans most
+// rules type, join and split).
+inline bool names_by_a_proper_name(PiiType type) {
+  return type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
+}
+
+// Whether token k follows token k - 1 on its line, one blank apart
+// ("Juniper Way", not "Juniper  Way", "Juniper-Way" or "Juniper\nWay").
+inline bool one_blank_after(std::string_view text, Tokens tokens, size_t k) {
+  return k > 0 && k < tokens.size() && !tokens[k].newline_before && tokens[k].begin == tokens[k - 1].end + 1 &&
+         text[tokens[k - 1].end] == ' ';
+}
+
 // Whether token t is digits only ("05557", not "6Sigma").
 inline bool all_digits(std::string_view text, const Token& t) {
   return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });

@@ -258,10 +258,7 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // its line: capitalised, or in text without capitals a small word that
   // stands in no name ("at 3259 juniper way", not "the 3 that road").
   auto word = [&](size_t k) {
-    if (k >= tokens.size() || tokens[k].newline_before || tokens[k].begin != tokens[k - 1].end + 1 ||
-        text[tokens[k - 1].end] != ' ' || tokens[k].end - tokens[k].begin < 2) {
-      return false;
-    }
+    if (!one_blank_after(text, tokens, k) || tokens[k].end - tokens[k].begin < 2) return false;
     return mixed ? opens_with_a_capital(text.substr(tokens[k].begin))
                  : small_word(text, tokens[k], 2) && !kNeverInAName.contains(text, tokens[k]);
   };
@@ -290,14 +287,12 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
       tokens[unit_number].begin == tokens[k + 1].end) {
     ++unit_number;
   }
-  const bool unit = unit_number < tokens.size() && word(k + 1) && kUnitsOfABuilding.contains(text, tokens[k + 1]) &&
-                    !tokens[unit_number].newline_before && tokens[unit_number].begin == tokens[unit_number - 1].end + 1 &&
-                    all_digits(text, tokens[unit_number]);
+  const bool unit = word(k + 1) && kUnitsOfABuilding.contains(text, tokens[k + 1]) &&
+                    one_blank_after(text, tokens, unit_number) && all_digits(text, tokens[unit_number]);
   if (unit) return unit_number;
   // A street's own number after it makes the first the building's ("40
   // Maple Street 21"): street_before_its_number() reads that.
-  const bool numbered = k + 1 < tokens.size() && !tokens[k + 1].newline_before &&
-                        tokens[k + 1].begin == tokens[k].end + 1 && is_number(text, tokens, k + 1);
+  const bool numbered = one_blank_after(text, tokens, k + 1) && is_number(text, tokens, k + 1);
   return numbered ? 0 : k;
 }
 
@@ -308,10 +303,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // One space after the word before it on its line, digits, and nothing
   // glued after them but a mark that ends a clause ("Calle Mayor 5486.";
   // not "Psalm Street 23:4", "Delacroix Avenue 3.5").
-  auto spaced = [&](size_t k) {  // token k one space after token k - 1, on its line
-    return !tokens[k].newline_before && tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ';
-  };
-  if (j < 2 || !spaced(j) || !all_digits(text, tokens[j])) return none;
+  if (j < 2 || !one_blank_after(text, tokens, j) || !all_digits(text, tokens[j])) return none;
   if (j + 1 < tokens.size() && !tokens[j + 1].newline_before && tokens[j + 1].begin == tokens[j].end) {
     const char mark = text[tokens[j + 1].begin];
     const uint32_t past = tokens[j + 1].end;
@@ -319,7 +311,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     if ((mark != ',' && mark != '.' && mark != ';' && mark != ')') || digit_after) return none;
   }
   // Nor a quantity: "Davis Street 100 feet", "Track Two 3 times".
-  if (j + 1 < tokens.size() && spaced(j + 1)) {
+  if (one_blank_after(text, tokens, j + 1)) {
     const Token& after = tokens[j + 1];
     // (Of four letters or more: not "was", "has".)
     const bool plural = small_word(text, after, 1) && after.end - after.begin >= 4 && text[after.end - 1] == 's';
@@ -335,7 +327,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
            !all_capitals(text, tokens, k);
   };
   size_t first = j;
-  while (first > 0 && j - first < kMaxWords && word(first - 1) && spaced(first)) --first;
+  while (first > 0 && j - first < kMaxWords && word(first - 1) && one_blank_after(text, tokens, first)) --first;
   while (j - first > 2 && capitalised_sentence_opener(text, tokens[first])) ++first;  // "In Calle Mayor 5486"
   if (j - first < 2) return none;
   // (Without capitals, only a suffix that only streets have, last.)
@@ -375,9 +367,7 @@ bool tagger_rules::replace_with_an_address(std::vector<PiiSpan>& out, size_t fir
     const PiiSpan& span = out[k];
     if (span.begin >= end || span.end <= begin) continue;
     const bool address = span.type == PiiType::kStreetAddress;
-    const bool gives_way = inside(span) && (address || (k >= first && (span.type == PiiType::kPerson ||
-                                                                          span.type == PiiType::kLocation ||
-                                                                          span.type == PiiType::kOrganization)));
+    const bool gives_way = inside(span) && (address || (k >= first && names_by_a_proper_name(span.type)));
     if (!gives_way || (address && span.begin == begin && span.end == end)) return false;
   }
   out.erase(std::remove_if(out.begin() + static_cast<ptrdiff_t>(first), out.end(), inside), out.end());
@@ -450,8 +440,7 @@ bool tagger_rules::month_in_a_date(std::string_view text, Tokens tokens, size_t 
   if (!month_or_weekday(text, tokens[i])) return false;
   // A word before it on its line, with no mark between: "the month of
   // June", "married next June" (not "Brandon, and April").
-  const bool time_word_before = i > 0 && !tokens[i].newline_before && tokens[i - 1].end + 1 == tokens[i].begin &&
-                                text[tokens[i - 1].end] == ' ' && kBeforeATime.contains(text, tokens[i - 1]);
+  const bool time_word_before = one_blank_after(text, tokens, i) && kBeforeATime.contains(text, tokens[i - 1]);
   // A day's number after it ("June 1"), or another month next to it in a
   // list, past a comma or a conjunction ("June, July, and August").
   auto joining = [&](size_t k) {
@@ -502,7 +491,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // the office. (Most spans are shorter: not asked.)
   if (const size_t company = to - from >= 3 ? company_of_an_executive(text, tokens, from, to) : from;
       company != from &&
-      (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization)) {
+      names_by_a_proper_name(span.type)) {
     span = {PiiType::kOrganization, tokens[company].begin, span.end};
     from = company;
   }
@@ -524,7 +513,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // words before the possessive are two or more, the first one a name list
   // knows ("Tony Shervashidze's Cautionary Tales"; not "People's Republic
   // of China", nor "McDonald's Restaurant").
-  if (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization) {
+  if (names_by_a_proper_name(span.type)) {
     for (size_t t = from; t + 1 < to; ++t) {
       const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[t].begin;
       const size_t stem = possessive_stem(b, tokens[t].end - tokens[t].begin);
@@ -539,8 +528,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // A rank or office after "the" stands for its holder: no name, place or
   // organisation ("the King granted", "the King and Queen").
   if (to - from == 1 &&
-      (span.type == PiiType::kPerson || span.type == PiiType::kLocation || span.type == PiiType::kOrganization) &&
-      mixed && from > 0 &&
+      names_by_a_proper_name(span.type) && mixed && from > 0 &&
       token_is(text, tokens[from - 1], "the") && kRanks.contains(text, tokens[from])) {
     return false;
   }
@@ -560,9 +548,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
            small_word(text, tokens[next], 2) && !kAfterAParty.contains(text, tokens[next]) &&
            !kAdverbsAfterAName.contains(text, tokens[next]);
   };
-  if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
-                         span.type == PiiType::kOrganization) &&
-      pii_scan::is_group_word(only_word) &&
+  if (to - from == 1 && names_by_a_proper_name(span.type) && pii_scan::is_group_word(only_word) &&
       ((tagger_views()[from].gazetteer.full & name_categories_) == 0 ||
        after_an_article(text, tokens, from) ||
        adjective_before_a_noun() || token_is(text, tokens[from], "islam"))) {
@@ -724,7 +710,7 @@ void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>
   // Each side capitalised words one space apart ("Tariq Yilmaz and Mei
   // Fitzgerald"), opening with a first name that no company list knows.
   for (size_t k = j; k <= last; ++k) {
-    if (k > j && (tokens[k].newline_before || tokens[k].begin != tokens[k - 1].end + 1)) return;
+    if (k > j && !one_blank_after(text, tokens, k)) return;
     if (k != also && !opens_with_a_capital(text.substr(tokens[k].begin))) return;
   }
   for (const size_t opening : {j, also + 1}) {
@@ -830,8 +816,7 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   // alone know in full and no place's name holds ("Church", "Sources"; a
   // company may be named by one: "Canon"), nor a month or a weekday as a
   // place or organisation ("December").
-  const bool name = span.type == PiiType::kPerson || span.type == PiiType::kLocation ||
-                    span.type == PiiType::kOrganization;
+  const bool name = names_by_a_proper_name(span.type);
   if (name && !letter) return false;
   if (name && to - from == 1) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
