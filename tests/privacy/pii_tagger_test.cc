@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <iostream>
-#include <cctype>
 #include <optional>
 #include <random>
+#include <utility>
 
 #include "tiergate/privacy/pii_eval.h"
 
@@ -432,25 +434,39 @@ TEST(PiiTaggerTest, ASpanOfSignsIsNoSpan) {
   }
 }
 
+// A tagger trained on 200 rows in small letters, row k naming one person by
+// one word, names[k % 4], with around(k) the row's text before and after
+// the name.
+PiiTagger small_letter_names_tagger(const std::array<std::string, 4>& names,
+                                    const std::function<std::pair<std::string, std::string>(size_t)>& around,
+                                    std::vector<GazetteerList> gazetteers) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& name = names[k % names.size()];
+    const auto [before, after] = around(k);
+    const auto at = static_cast<uint32_t>(before.size());
+    train.push_back({before + name + after, {{PiiType::kPerson, at, static_cast<uint32_t>(at + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = std::move(gazetteers);
+  return PiiTagger::train(train, o);
+}
+
 // In text without capitals, a modal verb that a name list holds ("may")
 // is no name alone before an everyday word that no name list knows; before
 // a name ("may novak") it may be one.
 TEST(PiiTaggerTest, AModalVerbBeforeAnEverydayWordIsNoName) {
   // "<name> <verb> ...", in small letters: the tagger learns that a first
   // name opening a text is a person's, whatever follows.
-  const std::vector<std::string> names = {"may", "anna", "lena", "kofi"};
   const std::vector<std::string> verbs = {"be", "give", "not", "cause"};
-  std::vector<PiiExample> train;
-  for (size_t k = 0; k < 200; ++k) {
-    const std::string& name = names[k % names.size()];
-    train.push_back({name + " " + verbs[(k / names.size()) % verbs.size()] + " it today.",
-                     {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"first_name", {"May", "Anna", "Lena", "Kofi"}},
-                  {"last_name", {"Novak"}},
-                  {"common_word", {"may", "be", "give", "not", "cause", "it", "today", "late"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  const PiiTagger tagger = small_letter_names_tagger(
+      {"may", "anna", "lena", "kofi"},
+      [&](size_t k) {
+        return std::pair<std::string, std::string>{"", " " + verbs[(k / 4) % verbs.size()] + " it today."};
+      },
+      {{"first_name", {"May", "Anna", "Lena", "Kofi"}},
+       {"last_name", {"Novak"}},
+       {"common_word", {"may", "be", "give", "not", "cause", "it", "today", "late"}}});
   auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   ASSERT_EQ(persons("anna be late today."), std::vector<std::string>{"anna"});
   EXPECT_EQ(persons("may be late today."), std::vector<std::string>{});
@@ -463,17 +479,12 @@ TEST(PiiTaggerTest, AModalVerbBeforeAnEverydayWordIsNoName) {
 // list may know it too) is no name right after "the", "a" or "an": a noun
 // ("the price of a house").
 TEST(PiiTaggerTest, AnEverydayWordAfterAnArticleIsNoName) {
-  const std::vector<std::string> names = {"price", "anna", "lena", "kofi"};
-  std::vector<PiiExample> train;
-  for (size_t k = 0; k < 200; ++k) {
-    const std::string& name = names[k % names.size()];
-    train.push_back({"we met " + name + " today.", {{PiiType::kPerson, 7, static_cast<uint32_t>(7 + name.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"first_name", {"Anna", "Lena", "Kofi"}},
-                  {"last_name", {"Price"}},
-                  {"common_word", {"we", "met", "today", "the", "a", "price", "of", "house"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  const PiiTagger tagger = small_letter_names_tagger(
+      {"price", "anna", "lena", "kofi"},
+      [](size_t) { return std::pair<std::string, std::string>{"we met ", " today."}; },
+      {{"first_name", {"Anna", "Lena", "Kofi"}},
+       {"last_name", {"Price"}},
+       {"common_word", {"we", "met", "today", "the", "a", "price", "of", "house"}}});
   auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   ASSERT_EQ(persons("we met price today."), std::vector<std::string>{"price"});
   EXPECT_EQ(persons("we met the price today."), std::vector<std::string>{});
