@@ -293,16 +293,18 @@ class WordSet {
 
 // Words that stand inside no name, place or organisation when written in
 // small letters: pronouns and possessives, helping verbs, question words,
-// "this", "from", "just" ("a 50 year old man who", "arrived at bauru this
-// morning from bahrain", "william had"). None of the dev rows' labelled
-// names holds one. Not "can", "may", "will" (names too), "am" ("Frankfurt
-// am Main"), "he" ("Zheng He").
-constexpr WordSet kNeverInAName(std::array<std::string_view, 52>{
+// "this", "from", "just", and words of time ("a 50 year old man who",
+// "arrived at bauru this morning from bahrain", "william had", "write to
+// norrland foods before friday"). None of the dev rows' labelled names or
+// addresses holds one. Not "can", "may", "will" (names too), "am"
+// ("Frankfurt am Main"), "he" ("Zheng He").
+constexpr WordSet kNeverInAName(std::array<std::string_view, 64>{
     "who",   "whom",  "whose", "which",  "what",  "when",  "where", "why",   "how",     "this",  "these",
     "those", "that",  "from",  "with",   "into",  "onto",  "was",   "were",  "is",      "are",   "been",
     "being", "has",   "have",  "had",    "would", "could", "should", "might", "must",   "shall", "did",
     "does",  "not",   "very",  "just",   "also",  "then",  "than",  "because", "while", "if",    "my",
-    "your",  "his",   "our",   "their",  "its",   "we",    "you",   "she"});
+    "your",  "his",   "our",   "their",  "its",   "we",    "you",   "she",   "after",   "before", "during",
+    "until", "since", "next",  "now",    "soon",  "today", "tonight", "tomorrow", "yesterday"});
 
 // Whether token t is one of kNeverInAName in small letters.
 inline bool never_in_a_name(std::string_view text, const Token& t) {
@@ -632,9 +634,10 @@ bool law_or_war(std::string_view value);
 // such a word when `ends_an_address()` (tag(): not a street word, so not
 // "corner" or "lane", and either an everyday word, "Elm Street last night",
 // or one before no house number, "RR commenter Trevor", not "Trg revolucije
-// 12"); it is asked only of such a word. In any text, a name, a place or
-// an organisation does not run into a word never_in_a_name() ("man who",
-// "bauru this morning"). In text with capitals, a
+// 12"); it is asked only of such a word. In any text, a name, a place, an
+// organisation or an address does not run into a word never_in_a_name()
+// ("man who", "bauru this morning", "9 kastanienallee then"). In text with
+// capitals, a
 // capitalised_sentence_opener() after an abbreviation's stop opens the next
 // sentence: "12 Main St. It serves", "Jave Co. Neither".
 template <typename EndsAnAddress>
@@ -642,7 +645,7 @@ inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType
                   EndsAnAddress ends_an_address) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
   const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
-  if (name && never_in_a_name(text, tokens[i])) return false;
+  if ((name || type == PiiType::kStreetAddress) && never_in_a_name(text, tokens[i])) return false;
   // (Names in Greek or Cyrillic hold no small word: one of any length ends them.)
   const auto lead = static_cast<unsigned char>(text[tokens[i].begin]);
   const size_t letters = name && lead >= 0xce && lead <= 0xd1 ? 1 : 4;
