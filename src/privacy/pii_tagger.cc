@@ -196,9 +196,12 @@ bool is_place_list(std::string_view category) {
 }
 
 // Whether the tagger learns nothing from a category of word lists, which
-// only its rules ask: "proper_adjective" (drop_words_naming_no_one()). The
-// gazetteer hides it (Gazetteer::hide()).
-bool is_rule_list(std::string_view category) { return category.starts_with("proper_adjective"); }
+// only its rules ask: "proper_adjective" (drop_words_naming_no_one()) and
+// "world_city" (PiiTagger::world_city()). The gazetteer hides them
+// (Gazetteer::hide()).
+bool is_rule_list(std::string_view category) {
+  return category.starts_with("proper_adjective") || category.starts_with("world_city");
+}
 
 // The gazetteer of `lists`, keyed by the tagger's word hash: an entry that
 // is one word is a full match, each word of a longer entry a part match.
@@ -695,6 +698,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (has_address()) add_letterheads(text, out, first_tagged, decoded, mixed);
   if (tagged()) add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
+  if (!mixed) add_places_in_small_letters(text, viewed, out);
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   if (mixed) add_named_organisations(text, marked_tokens, out, first_tagged);
   // The names added come after the decoded spans: back in order of begin.

@@ -28,7 +28,8 @@ void PiiTagger::find_categories() {
   state_categories_ = categories_named(gazetteer_, "state");
   place_categories_ = categories_named(gazetteer_, "city") | country_categories_ | state_categories_;
   proper_adjective_categories_ = categories_named(gazetteer_, "proper_adjective");
-  gazetteer_.hide(proper_adjective_categories_);
+  world_city_categories_ = categories_named(gazetteer_, "world_city");
+  gazetteer_.hide(static_cast<uint16_t>(proper_adjective_categories_ | world_city_categories_));
 }
 
 bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const {
@@ -561,15 +562,17 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // knows is a place, not a name or an organisation ("Norway was super fun
   // to visit!", "How far is Tampere from Brno", "Pennsylvania law", "Europe
   // currently faces"; not "Israel" nor "Chad", first names too:
-  // type_continents() makes "Asia" a place in the end). The dev rows label
+  // type_continents() makes "Asia" a place in the end); so is a world_city()
+  // ("How far is Mombasa"). The dev rows label
   // 37 such city words a place and one a name ("Bakar"); a surname that
   // the name lists miss is lost to the places ("Hammond"). So are "North
   // America" and its like.
   if (to - from == 1 && (span.type == PiiType::kPerson || span.type == PiiType::kOrganization)) {
     const Gazetteer::Match& m = tagger_views()[from].gazetteer;
     const bool state = (m.full & state_categories_) != 0 && tokens[from].end - tokens[from].begin >= 4;
-    if (((m.full & (place_categories_ & ~state_categories_)) != 0 || state || kRegions.contains(text, tokens[from])) &&
-        ((m.full | m.part) & name_categories_) == 0) {
+    if (((m.full | m.part) & name_categories_) == 0 &&
+        ((m.full & (place_categories_ & ~state_categories_)) != 0 || state || kRegions.contains(text, tokens[from]) ||
+         world_city(text, from))) {
       span.type = PiiType::kLocation;
     }
   }
@@ -741,6 +744,33 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
     for (size_t k = last; k > 0 && !tokens[k].newline_before; --k) ++words;
     if (words <= kMaxClosingWords && kClosings.contains(text, tokens[last])) span.type = PiiType::kPerson;
   }
+}
+
+void PiiTagger::add_places_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+                                            std::vector<PiiSpan>& out) const {
+  const Tokens tokens = tagger_tokens();
+  const ViewList& views = tagger_views();
+  const auto places = static_cast<uint16_t>(place_categories_ & ~state_categories_);
+  for (size_t j = 0; j < tokens.size(); ++j) {
+    const Gazetteer::Match& m = views[j].gazetteer;
+    if (viewed[j] != 2 || ((m.full | m.part) & (name_categories_ | common_categories_)) != 0 ||
+        !small_word(text, tokens[j], 4)) {
+      continue;
+    }
+    // (Without a possessive's 's, as the lists are read: "germany's".)
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
+    const Token stem{tokens[j].begin, tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)),
+                     false, false};
+    if (((m.full & places) != 0 || world_city(text, j)) && !kPlanets.contains(text, stem) &&
+        span_over(out, j) == out.size()) {
+      add_span(out, {PiiType::kLocation, stem.begin, stem.end});
+    }
+  }
+}
+
+bool PiiTagger::world_city(std::string_view text, size_t i) const {
+  return world_city_categories_ != 0 &&
+         (gazetteer_.lookup_hidden(word_hash(text, tagger_tokens()[i])).full & world_city_categories_) != 0;
 }
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {

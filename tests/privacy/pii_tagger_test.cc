@@ -1393,6 +1393,74 @@ TEST(PiiTaggerTest, ACountryOrCityAloneIsAPlace) {
             std::vector<std::string>{"PERSON:North Carolina"});
 }
 
+// So is a city of the world_city list (the cities of 100,000 people or
+// more), which only the rules read: the tagger's weights, and its spans
+// elsewhere, are those of a tagger trained without it, and the list
+// travels with the saved tagger.
+TEST(PiiTaggerTest, AWorldCityAloneIsAPlace) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()];
+    train.push_back({name + " was super fun to visit!", {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"common_word", {"was", "super", "fun", "to", "visit"}}};
+  const PiiTagger without = PiiTagger::train(train, o);
+  o.gazetteers.push_back({"world_city", {"Mombasa", "Anna", "Gdańsk", "Gdansk"}});
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  ASSERT_EQ(typed_spans(without, "Mombasa was super fun to visit!"), std::vector<std::string>{"PERSON:Mombasa"});
+  for (const PiiTagger& t : {tagger, PiiTagger::parse(tagger.serialize(), "t.bin").value()}) {
+    EXPECT_EQ(typed_spans(t, "Mombasa was super fun to visit!"), std::vector<std::string>{"LOCATION:Mombasa"});
+    EXPECT_EQ(typed_spans(t, "Gdansk was super fun to visit!"), std::vector<std::string>{"LOCATION:Gdansk"});
+    // Not a city that a name list knows too, nor a word the list lacks.
+    EXPECT_EQ(typed_spans(t, "Anna was super fun to visit!"), std::vector<std::string>{"PERSON:Anna"});
+    EXPECT_EQ(typed_spans(t, "Zorvath was super fun to visit!"), std::vector<std::string>{"PERSON:Zorvath"});
+  }
+  // The files agree up to the word lists, past the weights (2^12 slots of
+  // 3 tags, O and B-/I- of PERSON, 4 bytes each).
+  const std::string bytes = tagger.serialize(), bytes_without = without.serialize();
+  const auto differ = std::mismatch(bytes.begin(), bytes.end(), bytes_without.begin(), bytes_without.end());
+  EXPECT_GT(static_cast<size_t>(differ.first - bytes.begin()), (size_t{1} << 12) * 3 * sizeof(float));
+}
+
+// In text without capitals, a word of four letters or more that a city or
+// country list knows, or the world_city list, and no name or everyday list
+// knows, is a place where the tagger left it out: without capitals it has
+// little to go by. Not a planet, and a possessive's "s" stays out.
+TEST(PiiTaggerTest, ACityInSmallLettersIsAPlace) {
+  const std::vector<std::string> kCityWords = {"zorvath", "quillborne", "vexmoor", "tarrowgate", "brindlecombe"};
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()];
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    train.push_back({"we met " + lower + " there.", {{PiiType::kPerson, 7, static_cast<uint32_t>(7 + name.size())}}});
+    // (Where the rows label no place, the tagger learns to leave words out.)
+    train.push_back({"how far is " + kCityWords[k % kCityWords.size()] + " from here?", {}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  std::vector<std::string> first = kFirst;
+  first.push_back("Adelaide");
+  o.gazetteers = {{"first_name", first},
+                  {"country", {"Norway"}},
+                  {"city", {"Jupiter", "Porto", "Adelaide"}},
+                  {"common_word", {"we", "met", "there", "how", "far", "is", "from", "here", "porto"}},
+                  {"world_city", {"Mombasa", "Leeds"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  o.gazetteers.pop_back();
+  const PiiTagger without = PiiTagger::train(train, o);
+  ASSERT_EQ(typed_spans(without, "how far is mombasa from here?"), std::vector<std::string>{});
+  EXPECT_EQ(typed_spans(tagger, "how far is mombasa from leeds?"),
+            (std::vector<std::string>{"LOCATION:mombasa", "LOCATION:leeds"}));
+  EXPECT_EQ(typed_spans(tagger, "how far is norway from here?"), std::vector<std::string>{"LOCATION:norway"});
+  EXPECT_EQ(typed_spans(tagger, "how far is norway's coast?"), std::vector<std::string>{"LOCATION:norway"});
+  // Not a name too, an everyday word, a planet, nor in text with capitals.
+  EXPECT_EQ(typed_spans(tagger, "how far is adelaide from here?"), std::vector<std::string>{"PERSON:adelaide"});
+  EXPECT_EQ(typed_spans(tagger, "how far is porto from here?"), std::vector<std::string>{});
+  EXPECT_EQ(typed_spans(tagger, "how far is jupiter from here?"), std::vector<std::string>{});
+  EXPECT_EQ(typed_spans(tagger, "How far is mombasa from here?"), std::vector<std::string>{});
+}
+
 // A place's name of several words that the word lists hold whole is one
 // place: over what the tagger found inside it, or where it found nothing,
 // capitalised in text with capitals and not of everyday words alone.

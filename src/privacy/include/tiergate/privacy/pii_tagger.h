@@ -194,6 +194,14 @@ class PiiTagger {
   // which no place list knows becomes a name. In text with capitals, a
   // capitalised everyday word is a name between two names ("Bowman").
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // In text without capitals, adds a place over each word of four letters
+  // or more that no span covers, that a city or country list knows or a
+  // world_city(), and that no name or everyday list knows ("how far is
+  // nairobi from curitiba", "its helsinki plant"): the words the decoder,
+  // without capitals to go by, left out. `viewed`: the tokens tag() viewed
+  // (2), whose views hold their matches; the others are left as they are.
+  void add_places_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+                                   std::vector<PiiSpan>& out) const;
   // A place's name of several words that the word lists hold whole ("South
   // Korea", "Saint Vincent and the Grenadines", "Democratic Republic of the
   // Congo") is one place, over the names, places and organisations the
@@ -531,6 +539,11 @@ class PiiTagger {
   void add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                             size_t first, bool mixed) const;
 
+  // Whether token i of the text being tagged is a city of the world_city
+  // lists (cities of 100,000 people or more). Such a list is for the rules
+  // alone: as features it cost cross-validation (docs/privacy.md).
+  bool world_city(std::string_view text, size_t i) const;
+
   // Sets the category masks below from the gazetteer's category names.
   void find_categories();
 
@@ -550,6 +563,9 @@ class PiiTagger {
   uint16_t state_categories_ = 0;    // and of states and provinces (state*)
   // and of the capitalised adjectives ("Bayesian"), which lookup() hides
   uint16_t proper_adjective_categories_ = 0;
+  // and of the cities of the world ("Mombasa", "Leeds"), which lookup()
+  // hides too: the tagger's features stay those of the other lists
+  uint16_t world_city_categories_ = 0;
   // The marks (bytes of one-byte tokens) that continue a labelled span in
   // the training rows ("Apt.", "Smith, Jones", "Saint-Priest"): no other
   // mark continues one, nor opens one right after a span.
