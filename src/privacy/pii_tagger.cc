@@ -698,7 +698,10 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
   if (has_address()) add_letterheads(text, out, first_tagged, decoded, mixed);
   if (tagged()) add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
-  if (!mixed) add_places_in_small_letters(text, viewed, out);
+  if (!mixed) {
+    add_places_in_small_letters(text, viewed, out);
+    if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);
+  }
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   if (mixed) add_named_organisations(text, marked_tokens, out, first_tagged);
   // The names added come after the decoded spans: back in order of begin.

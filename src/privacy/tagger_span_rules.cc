@@ -746,33 +746,6 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
   }
 }
 
-void PiiTagger::add_places_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
-                                            std::vector<PiiSpan>& out) const {
-  const Tokens tokens = tagger_tokens();
-  const ViewList& views = tagger_views();
-  const auto places = static_cast<uint16_t>(place_categories_ & ~state_categories_);
-  for (size_t j = 0; j < tokens.size(); ++j) {
-    const Gazetteer::Match& m = views[j].gazetteer;
-    if (viewed[j] != 2 || ((m.full | m.part) & (name_categories_ | common_categories_)) != 0 ||
-        !small_word(text, tokens[j], 4)) {
-      continue;
-    }
-    // (Without a possessive's 's, as the lists are read: "germany's".)
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
-    const Token stem{tokens[j].begin, tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)),
-                     false, false};
-    if (((m.full & places) != 0 || world_city(text, j)) && !kPlanets.contains(text, stem) &&
-        span_over(out, j) == out.size()) {
-      add_span(out, {PiiType::kLocation, stem.begin, stem.end});
-    }
-  }
-}
-
-bool PiiTagger::world_city(std::string_view text, size_t i) const {
-  return world_city_categories_ != 0 &&
-         (gazetteer_.lookup_hidden(word_hash(text, tagger_tokens()[i])).full & world_city_categories_) != 0;
-}
-
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||

@@ -1461,6 +1461,46 @@ TEST(PiiTaggerTest, ACityInSmallLettersIsAPlace) {
   EXPECT_EQ(typed_spans(tagger, "How far is mombasa from here?"), std::vector<std::string>{});
 }
 
+// In text without capitals, the words before a noun that ends companies'
+// names or a legal suffix are an organisation when the first of them is
+// no everyday word; a name the tagger found over just those words becomes
+// it. Not everyday words ("venture capital"), adjectives ("abelian"), nor
+// "group" or "systems" in small letters; not in text with capitals, whose
+// rule reads the capitals.
+TEST(PiiTaggerTest, ACompanyInSmallLettersIsAnOrganisation) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    std::string name = kFirst[k % kFirst.size()];
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    train.push_back({"we met " + name + " there.", {{PiiType::kPerson, 7, static_cast<uint32_t>(7 + name.size())}}});
+    train.push_back({"the ceo of the firm is here.", {}});
+    train.push_back({"Zorvath Labs is here.", {{PiiType::kOrganization, 0, 12}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst},
+                  {"last_name", {"Halvorsen"}},
+                  {"common_word", {"we", "met", "there", "the", "ceo", "of", "firm", "is", "here", "venture", "mining",
+                                   "who", "works", "at"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("the ceo of silverline insurance is here."),
+            std::vector<std::string>{"ORGANIZATION:silverline insurance"});
+  EXPECT_EQ(found("the ceo of redstone mining corp is here."),
+            std::vector<std::string>{"ORGANIZATION:redstone mining corp"});
+  EXPECT_EQ(found("anna works at brightwave analytics."), std::vector<std::string>{"ORGANIZATION:brightwave analytics"});
+  // The function words and everyday words before it stay out.
+  auto organisation = [&](const std::string& text) { return first_of(tagger, text, PiiType::kOrganization); };
+  EXPECT_EQ(organisation("the ceo of the firm mining corp is here."), "");
+  EXPECT_EQ(organisation("the ceo of venture capital is here."), "");
+  EXPECT_EQ(organisation("the ceo of abelian software is here."), "");
+  EXPECT_EQ(organisation("the ceo of quillborne group is here."), "");
+  EXPECT_EQ(organisation("the ceo of quillborne systems is here."), "");
+  EXPECT_EQ(organisation("The ceo of quillborne software is here."), "");
+  // A name over the words becomes the organisation.
+  ASSERT_EQ(found("we met halvorsen there."), std::vector<std::string>{"PERSON:halvorsen"});
+  EXPECT_EQ(found("we met halvorsen logistics there."), std::vector<std::string>{"ORGANIZATION:halvorsen logistics"});
+}
+
 // A place's name of several words that the word lists hold whole is one
 // place: over what the tagger found inside it, or where it found nothing,
 // capitalised in text with capitals and not of everyday words alone.

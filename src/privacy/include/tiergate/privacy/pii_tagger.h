@@ -202,6 +202,19 @@ class PiiTagger {
   // (2), whose views hold their matches; the others are left as they are.
   void add_places_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
                                    std::vector<PiiSpan>& out) const;
+  // In text without capitals, adds an organisation over the words before
+  // a noun that ends companies' names (kOrganisationNouns: "logistics",
+  // "insurance") or a legal suffix ("inc", "corp", "ltd"): up to three
+  // words of three letters or more, one blank apart on the noun's line,
+  // none a function word or number, the first no everyday word
+  // ("silverline insurance", "redstone mining corp"; not "open source
+  // software", "venture capital", which the everyday lists know word by
+  // word). A name, place or organisation of out[first...] over just those
+  // words becomes the organisation ("halvorsen" of "halvorsen logistics");
+  // where another span covers a word, nothing is added. `viewed` as for
+  // add_places_in_small_letters().
+  void add_organisations_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+                                          std::vector<PiiSpan>& out, size_t first) const;
   // A place's name of several words that the word lists hold whole ("South
   // Korea", "Saint Vincent and the Grenadines", "Democratic Republic of the
   // Congo") is one place, over the names, places and organisations the

@@ -1,0 +1,99 @@
+// The passes for text without capitals, where the decoder has no capitals
+// to go by: the places and the companies that the word lists and the nouns
+// of companies' names tell (add_places_in_small_letters(),
+// add_organisations_in_small_letters()); and world_city(), which the rules
+// of any text ask. Their own file: in tagger_span_rules.cc, they changed
+// what GCC inlines into plausible().
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <array>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+void PiiTagger::add_places_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+                                            std::vector<PiiSpan>& out) const {
+  const Tokens tokens = tagger_tokens();
+  const ViewList& views = tagger_views();
+  const auto places = static_cast<uint16_t>(place_categories_ & ~state_categories_);
+  for (size_t j = 0; j < tokens.size(); ++j) {
+    const Gazetteer::Match& m = views[j].gazetteer;
+    if (viewed[j] != 2 || ((m.full | m.part) & (name_categories_ | common_categories_)) != 0 ||
+        !small_word(text, tokens[j], 4)) {
+      continue;
+    }
+    // (Without a possessive's 's, as the lists are read: "germany's".)
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
+    const Token stem{tokens[j].begin, tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)),
+                     false, false};
+    if (((m.full & places) != 0 || world_city(text, j)) && !kPlanets.contains(text, stem) &&
+        span_over(out, j) == out.size()) {
+      add_span(out, {PiiType::kLocation, stem.begin, stem.end});
+    }
+  }
+}
+
+void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+                                                   std::vector<PiiSpan>& out, size_t first) const {
+  static constexpr WordSet kLegalSuffixes(std::array<std::string_view, 6>{"inc", "corp", "llc", "ltd", "plc", "gmbh"});
+  constexpr size_t kMaxWords = 3;
+  const Tokens tokens = tagger_tokens();
+  const ViewList& views = tagger_views();
+  auto name_word = [&](size_t k) {
+    return small_word(text, tokens[k], 3) && !never_in_a_name(text, tokens[k]) &&
+           !kNeverLastInAName.contains(text, tokens[k]) && !kDeterminers.contains(text, tokens[k]);
+  };
+  // An everyday word, or one written as adjectives and participles end
+  // ("abelian group", "translational systems", "multiprogrammed"), or with
+  // an apostrophe ("shouldn't", "wallis's"): no company's own name.
+  auto everyday_word = [&](size_t k) {
+    const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+    return viewed[k] != 2 || (views[k].gazetteer.full & common_categories_) != 0 ||
+           w.find('\'') != std::string_view::npos || w.ends_with("al") || w.ends_with("ian") || w.ends_with("ed") ||
+           w.ends_with("ic") || w.ends_with("ous") || w.ends_with("ive");
+  };
+  for (size_t j = 1; j < tokens.size(); ++j) {
+    // (Not "group" nor "systems", which in small letters name a science's
+    // objects more often than a company: "ketone group", "linear systems".)
+    if (tokens[j].end - tokens[j].begin < 3 || token_is(text, tokens[j], "group") ||
+        token_is(text, tokens[j], "systems") ||
+        !(kOrganisationNouns.contains(text, tokens[j]) || kLegalSuffixes.contains(text, tokens[j]))) {
+      continue;
+    }
+    size_t from = j;
+    while (from > 0 && j - from < kMaxWords && one_blank_after(text, tokens, from) && name_word(from - 1)) --from;
+    while (from < j && everyday_word(from)) ++from;
+    if (from == j) continue;
+    const PiiSpan organisation{PiiType::kOrganization, tokens[from].begin, tokens[j].end};
+    // The one span over the words, if any: this tagging's name, place or
+    // organisation over just them.
+    size_t k = out.size();
+    bool free = true;
+    for (size_t t = from; t <= j && free; ++t) {
+      const size_t c = span_over(out, t);
+      if (c == out.size()) continue;
+      free = (k == out.size() || c == k) && c >= first && names_by_a_proper_name(out[c].type) &&
+             out[c].begin >= organisation.begin && out[c].end <= tokens[j - 1].end;
+      k = c;
+    }
+    if (!free) continue;
+    if (k == out.size()) {
+      add_span(out, organisation);
+    } else {
+      set_span(out, k, organisation);
+    }
+  }
+}
+
+bool PiiTagger::world_city(std::string_view text, size_t i) const {
+  return world_city_categories_ != 0 &&
+         (gazetteer_.lookup_hidden(word_hash(text, tagger_tokens()[i])).full & world_city_categories_) != 0;
+}
+
+}  // namespace tiergate
