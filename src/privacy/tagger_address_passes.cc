@@ -56,7 +56,13 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       added = replace_with_an_address(out, first, tokens[j].begin, tokens[suffix].end) || added;
       continue;
     }
-    if (!mixed) continue;
+    if (!mixed) {
+      if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_);
+          street != 0) {
+        added = replace_with_an_address(out, first, tokens[j].begin, tokens[street].end) || added;
+      }
+      continue;
+    }
     size_t last = j + 1;
     while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && capitalised(last + 1)) ++last;
     const size_t number = last + 1;

@@ -554,6 +554,26 @@ bool formula_or_code(std::string_view value);
 bool modal_before_a_verb(std::string_view text, Tokens tokens, size_t i, const Gazetteer& gazetteer, uint16_t everyday,
                          uint16_t names);
 
+// Whether token t is a number of 1900 to 2099, a year more often than a
+// building's number before a street's name.
+bool a_recent_year(std::string_view text, const Token& t);
+
+// The last token of a street after the building's number at token j, in
+// text without capitals, where street_by_its_suffix() found none: after a
+// word that leads to a place ("at", "to", "from", "near", "for", "on"), a
+// form's colon or at a line's start, a street named by a suffix that the
+// lists of `suffixes` know, everyday or not, after up to three small words
+// ("at 9313 maple court", "near 3259 juniper way"); by a street word of
+// the Romance and Slavic languages before one or two words ("near 3913 rue
+// oberkampf", "for 9419 ulica kwiatowa"); or one word ending as German and
+// Swedish streets do ("at 3014 bahnhofstrasse"). The street ends its
+// clause: then comes the line's or the text's end, a mark or a word that
+// stands in no name or ends none ("at 4337 juniper way then"; not "at 9
+// supreme court justices"). 0 for none; not after a year ("in 2012 the
+// court"). Precondition: token j is digits apart from token j + 1.
+size_t street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
+                               uint16_t suffixes);
+
 // The last token of a street named by its suffix after the building's
 // number at token j, in text with capitals: up to three capitalised words
 // one space apart on the number's line, the last a street suffix that the

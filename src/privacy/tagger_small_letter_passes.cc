@@ -1,11 +1,12 @@
 // The passes for text without capitals, where the decoder has no capitals
 // to go by: the places and the companies that the word lists and the nouns
 // of companies' names tell (add_places_in_small_letters(),
-// add_organisations_in_small_letters()); and world_city(), which the rules
-// of any text ask. Their own file: in tagger_span_rules.cc, they changed
+// add_organisations_in_small_letters(), street_in_small_letters()); and
+// world_city(), which the rules of any text ask. Their own file: in tagger_span_rules.cc, they changed
 // what GCC inlines into plausible().
 #include "tiergate/privacy/pii_tagger.h"
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string_view>
@@ -89,6 +90,54 @@ void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::s
       set_span(out, k, organisation);
     }
   }
+}
+
+size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
+                                             uint16_t suffixes) {
+  static constexpr WordSet kLeadToAPlace(std::array<std::string_view, 6>{"at", "to", "from", "near", "for", "on"});
+  static constexpr WordSet kStreetWordsFirst(std::array<std::string_view, 16>{
+      "rue", "via", "viale", "calle", "carrer", "camino", "paseo", "rua", "avenida", "travessa", "largo", "strada",
+      "piazza", "ulica", "aleja", "plaza"});
+  static constexpr std::array<std::string_view, 7> kStreetEndings = {"strasse", "straße", "allee", "gasse",
+                                                                      "platz",   "gatan",  "vägen"};
+  constexpr size_t kMaxWords = 3;
+  const size_t n = tokens.size();
+  if (a_recent_year(text, tokens[j])) return 0;
+  const bool led = j == 0 || tokens[j].newline_before || token_is(text, tokens[j - 1], ":") ||
+                   (one_blank_after(text, tokens, j) && kLeadToAPlace.contains(text, tokens[j - 1]));
+  if (!led) return 0;
+  // A word of a street's name: small letters, two or more, one blank after
+  // the token before it on its line, and no word that stands in no name.
+  auto word = [&](size_t k) {
+    return k < n && one_blank_after(text, tokens, k) && small_word(text, tokens[k], 2) &&
+           !never_in_a_name(text, tokens[k]) && !kNeverLastInAName.contains(text, tokens[k]) &&
+           !kDeterminers.contains(text, tokens[k]);
+  };
+  // Whether the street ends at token k: its clause goes on with no word of
+  // a name after it.
+  auto ends_after = [&](size_t k) {
+    if (k + 1 >= n || tokens[k + 1].newline_before) return true;
+    const Token& after = tokens[k + 1];
+    return !is_word_byte(static_cast<unsigned char>(text[after.begin])) || never_in_a_name(text, after) ||
+           kNeverLastInAName.contains(text, after);
+  };
+  if (!word(j + 1)) return 0;
+  // One word ending as German and Swedish streets do.
+  const std::string_view first = text.substr(tokens[j + 1].begin, tokens[j + 1].end - tokens[j + 1].begin);
+  if (std::any_of(kStreetEndings.begin(), kStreetEndings.end(), [&](std::string_view e) { return first.ends_with(e); }) &&
+      ends_after(j + 1)) {
+    return j + 1;
+  }
+  // A street word first, then one or two words.
+  if (kStreetWordsFirst.contains(text, tokens[j + 1]) && word(j + 2)) {
+    const size_t last = word(j + 3) && ends_after(j + 3) ? j + 3 : j + 2;
+    return ends_after(last) ? last : 0;
+  }
+  // Words, then a suffix the street lists know.
+  for (size_t k = j + 2; k <= j + kMaxWords + 1 && word(k); ++k) {
+    if ((gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0 && ends_after(k)) return k;
+  }
+  return 0;
 }
 
 bool PiiTagger::world_city(std::string_view text, size_t i) const {

@@ -204,14 +204,12 @@ bool tagger_rules::cyrillic_sentence_opener(std::string_view text, Tokens tokens
   return !is_word_byte(static_cast<unsigned char>(mark)) && mark != ',' && mark != '-' && mark != '.' && mark != '&';
 }
 
-namespace {
-
-// Whether token t is a number of 1900 to 2099, a year more often than a
-// building's number before a street's name.
-bool a_recent_year(std::string_view text, const Token& t) {
+bool tagger_rules::a_recent_year(std::string_view text, const Token& t) {
   const std::string_view number = text.substr(t.begin, t.end - t.begin);
   return number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
 }
+
+namespace {
 
 // The words of a unit of a building before its number.
 constexpr WordSet kUnitsOfABuilding(std::array<std::string_view, 6>{"apt", "apartment", "suite", "ste", "unit", "flat"});

@@ -2018,7 +2018,9 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
 // names it found inside give way. So is a street before its number, named
 // by its suffix last or by a street word first. Not a year after a suffix
 // everyday words share, a place and its postcode, or a quantity. In text
-// without capitals, only with a suffix that only streets have.
+// without capitals, with a suffix that only streets have; or, after a word
+// that leads to a place, with any suffix, a street word first, or a German
+// street's ending, where the street ends its clause.
 TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   std::vector<PiiExample> train;
   for (size_t k = 0; k < 200; ++k) {
@@ -2029,7 +2031,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
     train.push_back(std::move(e));
   }
   TaggerOptions o = options(3, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"juniper", "chestnut", "old", "mill", "olympic", "today"}},
+  o.gazetteers = {{"common_word", {"juniper", "chestnut", "old", "mill", "olympic", "today", "see", "you", "at", "near"}},
                   {"street_suffix", {"Way", "Boulevard", "Road", "Park", "Street", "Lane", "Calle", "Cape"}},
                   {"country", {"Cape Verde"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
@@ -2054,9 +2056,18 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_FALSE(found("Walk along Davis Street 100 feet.", "Davis Street 100"));
   EXPECT_FALSE(found("It was the Champions Park 2012 final.", "Champions Park 2012"));
   EXPECT_FALSE(found("Read it: Psalm Street 23:4 now.", "Psalm Street 23"));
-  // Without capitals, only a suffix that only streets have, after no unit.
-  EXPECT_EQ(addresses("see you at 9084 juniper way then."), std::vector<std::string>{});
+  // Without capitals, a suffix that only streets have, after no unit.
+  EXPECT_EQ(addresses("we saw 9084 juniper road then."), std::vector<std::string>{"9084 juniper road"});
   EXPECT_EQ(addresses("see you at 9084 juniper road then."), std::vector<std::string>{"9084 juniper road"});
+  // Other suffixes, street words first and German streets after a word
+  // that leads to a place.
+  EXPECT_EQ(addresses("see you at 9084 juniper way then."), std::vector<std::string>{"9084 juniper way"});
+  EXPECT_EQ(addresses("see you near 3913 rue oberkampf."), std::vector<std::string>{"3913 rue oberkampf"});
+  EXPECT_EQ(addresses("address: 3913 calle de oro, sadly."), std::vector<std::string>{"3913 calle de oro"});
+  EXPECT_EQ(addresses("see you at 3014 bahnhofstrasse now."), std::vector<std::string>{"3014 bahnhofstrasse"});
+  EXPECT_FALSE(found("we saw 9084 juniper way then.", "9084 juniper way"));
+  EXPECT_FALSE(found("see you at 9084 juniper way trees.", "9084 juniper way"));
+  EXPECT_FALSE(found("built for 2012 olympic park.", "2012 olympic park"));
   EXPECT_EQ(addresses("it is at chestnut boulevard 6499 now."), std::vector<std::string>{"chestnut boulevard 6499"});
   EXPECT_FALSE(found("we drove a 10 mile road today.", "10 mile road"));
   EXPECT_FALSE(found("the 3 that road was closed.", "3 that road"));
