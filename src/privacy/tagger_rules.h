@@ -293,18 +293,19 @@ class WordSet {
 
 // Words that stand inside no name, place or organisation when written in
 // small letters: pronouns and possessives, helping verbs, question words,
-// "this", "from", "just", and words of time ("a 50 year old man who",
-// "arrived at bauru this morning from bahrain", "william had", "write to
-// norrland foods before friday"). None of the dev rows' labelled names or
-// addresses holds one. Not "can", "may", "will" (names too), "am"
-// ("Frankfurt am Main"), "he" ("Zheng He").
-constexpr WordSet kNeverInAName(std::array<std::string_view, 64>{
+// "this", "from", "just", words of time and of speech ("a 50 year old man
+// who", "arrived at bauru this morning from bahrain", "william had", "write
+// to norrland foods before friday", "hana said"). None of the dev rows'
+// labelled names or addresses holds one. Not "can", "may", "will" (names
+// too), "am" ("Frankfurt am Main"), "he" ("Zheng He").
+constexpr WordSet kNeverInAName(std::array<std::string_view, 68>{
     "who",   "whom",  "whose", "which",  "what",  "when",  "where", "why",   "how",     "this",  "these",
     "those", "that",  "from",  "with",   "into",  "onto",  "was",   "were",  "is",      "are",   "been",
     "being", "has",   "have",  "had",    "would", "could", "should", "might", "must",   "shall", "did",
     "does",  "not",   "very",  "just",   "also",  "then",  "than",  "because", "while", "if",    "my",
     "your",  "his",   "our",   "their",  "its",   "we",    "you",   "she",   "after",   "before", "during",
-    "until", "since", "next",  "now",    "soon",  "today", "tonight", "tomorrow", "yesterday"});
+    "until", "since", "next",  "now",    "soon",  "today", "tonight", "tomorrow", "yesterday", "said", "says",
+    "told",  "asked"});
 
 // Whether token t is one of kNeverInAName in small letters.
 inline bool never_in_a_name(std::string_view text, const Token& t) {

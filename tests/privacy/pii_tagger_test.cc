@@ -3073,6 +3073,7 @@ TEST(PiiTaggerTest, AValueEndsBeforeAWordThatEndsNoName) {
   EXPECT_EQ(typed_spans(tagger, "we flew to lima of course."), (std::vector<std::string>{"LOCATION:lima"}));
   EXPECT_EQ(typed_spans(tagger, "we flew to lima next week."), (std::vector<std::string>{"LOCATION:lima"}));
   EXPECT_EQ(typed_spans(tagger, "we flew to lima before june."), (std::vector<std::string>{"LOCATION:lima"}));
+  EXPECT_EQ(typed_spans(tagger, "we flew to lima told us."), (std::vector<std::string>{"LOCATION:lima"}));
   EXPECT_EQ(typed_spans(tagger, "We flew to Lima of course."), (std::vector<std::string>{"LOCATION:Lima"}));
   // Inside a value such a word stays, and a state's abbreviation ends one.
   EXPECT_EQ(typed_spans(tagger, "We flew to Bay of Lima today."), (std::vector<std::string>{"LOCATION:Bay of Lima"}));
