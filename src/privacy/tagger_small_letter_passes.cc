@@ -1,9 +1,10 @@
-// The passes for text without capitals, where the decoder has no capitals
-// to go by: the places and the companies that the word lists and the nouns
-// of companies' names tell (add_places_in_small_letters(),
-// add_organisations_in_small_letters(), street_in_small_letters()); and
-// world_city(), which the rules of any text ask. Their own file: in tagger_span_rules.cc, they changed
-// what GCC inlines into plausible().
+// The rules for text without capitals, where the decoder has no capitals
+// to go by: the places, companies and streets that the word lists and the
+// words of companies' names and of streets tell
+// (add_places_in_small_letters(), add_organisations_in_small_letters(),
+// street_in_small_letters()); and world_city(), which the rules of any
+// text ask. Their own file: in tagger_span_rules.cc, they changed what GCC
+// inlines into plausible().
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <algorithm>
@@ -31,9 +32,9 @@ void PiiTagger::add_places_in_small_letters(std::string_view text, std::span<con
     }
     // (Without a possessive's 's, as the lists are read: "germany's".)
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
-    const Token stem{tokens[j].begin, tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)),
-                     false, false};
-    if (((m.full & places) != 0 || world_city(text, j)) && !kPlanets.contains(text, stem) &&
+    const auto stem_end = tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin));
+    const Token stem{tokens[j].begin, stem_end, false, false};
+    if (((m.full & places) != 0 || world_city(text, stem.begin, stem.end)) && !kPlanets.contains(text, stem) &&
         span_over(out, j) == out.size()) {
       add_span(out, {PiiType::kLocation, stem.begin, stem.end});
     }
@@ -140,9 +141,9 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
   return 0;
 }
 
-bool PiiTagger::world_city(std::string_view text, size_t i) const {
+bool PiiTagger::world_city(std::string_view text, uint32_t begin, uint32_t end) const {
   return world_city_categories_ != 0 &&
-         (gazetteer_.lookup_hidden(word_hash(text, tagger_tokens()[i])).full & world_city_categories_) != 0;
+         (gazetteer_.lookup_hidden(word_hash(text, Token{begin, end, false, false})).full & world_city_categories_) != 0;
 }
 
 }  // namespace tiergate

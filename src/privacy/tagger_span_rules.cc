@@ -570,7 +570,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     const bool state = (m.full & state_categories_) != 0 && tokens[from].end - tokens[from].begin >= 4;
     if (((m.full | m.part) & name_categories_) == 0 &&
         ((m.full & (place_categories_ & ~state_categories_)) != 0 || state || kRegions.contains(text, tokens[from]) ||
-         world_city(text, from))) {
+         world_city(text, tokens[from].begin, tokens[from].end))) {
       span.type = PiiType::kLocation;
     }
   }

@@ -552,10 +552,10 @@ class PiiTagger {
   void add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                             size_t first, bool mixed) const;
 
-  // Whether token i of the text being tagged is a city of the world_city
-  // lists (cities of 100,000 people or more). Such a list is for the rules
-  // alone: as features it cost cross-validation (docs/privacy.md).
-  bool world_city(std::string_view text, size_t i) const;
+  // Whether bytes [begin, end) of the text, one word, are a city of the
+  // world_city lists (cities of 100,000 people or more). Such a list is for
+  // the rules alone: as features it cost cross-validation (docs/privacy.md).
+  bool world_city(std::string_view text, uint32_t begin, uint32_t end) const;
 
   // Sets the category masks below from the gazetteer's category names.
   void find_categories();
