@@ -1,6 +1,8 @@
 #include "tiergate/privacy/gazetteer.h"
 
 #include <algorithm>
+#include <bit>
+#include <utility>
 #include <filesystem>
 #include <fstream>
 
@@ -77,21 +79,25 @@ Gazetteer::Match Gazetteer::lookup_all(uint64_t token_hash) const {
 }
 
 Gazetteer::Match Gazetteer::lookup_hidden(uint64_t token_hash) const {
-  const auto hidden = hidden_.find(token_hash);
-  return hidden == hidden_.end() ? Match{} : hidden->second;
+  if (hidden_slots_.empty()) return {};
+  return hidden_slots_[find(hidden_slots_, token_hash)].match;  // a free slot's match is empty
 }
 
 void Gazetteer::hide(uint16_t categories) {
+  // Every entry's hidden matches, those of an earlier hide() too, then a
+  // table of their own, at most half full.
+  std::vector<std::pair<uint64_t, Match>> hidden;
   for (uint64_t hash : hashes_) {
     Match& m = slots_[find(slots_, hash)].match;
-    const Match moved{static_cast<uint16_t>(m.full & categories), static_cast<uint16_t>(m.part & categories)};
-    if ((moved.full | moved.part) == 0) continue;
-    Match& hidden = hidden_[hash];
-    hidden.full = static_cast<uint16_t>(hidden.full | moved.full);
-    hidden.part = static_cast<uint16_t>(hidden.part | moved.part);
+    Match h = lookup_hidden(hash);
+    h.full = static_cast<uint16_t>(h.full | (m.full & categories));
+    h.part = static_cast<uint16_t>(h.part | (m.part & categories));
     m.full = static_cast<uint16_t>(m.full & ~categories);
     m.part = static_cast<uint16_t>(m.part & ~categories);
+    if ((h.full | h.part) != 0) hidden.emplace_back(hash, h);
   }
+  hidden_slots_.assign(std::max<size_t>(64, std::bit_ceil(2 * hidden.size())), Slot{});
+  for (const auto& [hash, match] : hidden) hidden_slots_[find(hidden_slots_, hash)] = {fingerprint_of(hash), match};
 }
 
 void Gazetteer::grow() {

@@ -61,6 +61,26 @@ TEST(GazetteerTest, HiddenCategoriesAreLeftOutOfLookupOnly) {
   EXPECT_EQ(parsed->lookup(12).full, 0b10);
 }
 
+// Hidden matches have a table of their own: each of many is found, and a
+// later hide() keeps what an earlier one hid.
+TEST(GazetteerTest, ManyHiddenWordsAndTwoHidesAreFound) {
+  Gazetteer g({"common_word", "proper_adjective", "world_city"});
+  for (uint64_t h = 1000; h < 1500; ++h) g.add(h * 0x9e3779b97f4a7c15ULL, h % 2 == 0 ? 1 : 2, true);
+  g.add(7, 0, true);
+  g.add(7, 2, false);
+  g.hide(0b010);
+  g.hide(0b100);
+  for (uint64_t h = 1000; h < 1500; ++h) {
+    const uint64_t hash = h * 0x9e3779b97f4a7c15ULL;
+    EXPECT_EQ(g.lookup(hash).full, 0) << h;
+    EXPECT_EQ(g.lookup_hidden(hash).full, h % 2 == 0 ? 0b010 : 0b100) << h;
+  }
+  EXPECT_EQ(g.lookup(7).full, 0b001);
+  EXPECT_EQ(g.lookup(7).part, 0);
+  EXPECT_EQ(g.lookup_hidden(7).part, 0b100);
+  EXPECT_EQ(g.lookup_all(7).full, 0b001);
+}
+
 TEST(GazetteerTest, DamagedBytesAreRefused) {
   Gazetteer g({"a"});
   g.add(7, 0, true);

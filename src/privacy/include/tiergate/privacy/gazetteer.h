@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "tiergate/core/status.h"
@@ -81,8 +80,10 @@ class Gazetteer {
   void grow();
 
   std::vector<std::string> categories_;
-  std::unordered_map<uint64_t, Match> hidden_;  // the hidden categories' matches, by token hash
   std::vector<Slot> slots_;       // open addressing, a power of two, at most half full
+  // The hidden categories' matches (hide()), a table as slots_: one probe
+  // reads a word's (the rules ask it of words that no list may know).
+  std::vector<Slot> hidden_slots_;
   std::vector<uint64_t> hashes_;  // of the entries, in the order added: to grow and to save
 };
 
