@@ -351,8 +351,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // (Not an owner, "Lee's farm", nor a planet, "lived on Venus".)
     auto street_word = [&](size_t k) {
       const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
-      return k < n && !tokens[k].newline_before && word(k) && !never_in_a_name(text, tokens[k]) &&
-             !kNeverLastInAName.contains(text, tokens[k]) && !kDeterminers.contains(text, tokens[k]) &&
+      return k < n && !tokens[k].newline_before && word(k) && !function_word(text, tokens[k]) &&
              possessive_stem(b, tokens[k].end - tokens[k].begin) == tokens[k].end - tokens[k].begin &&
              !kPlanets.contains(text, tokens[k]);
     };

@@ -803,6 +803,13 @@ constexpr size_t kShortestOrganisationNoun =
 constexpr WordSet kDeterminers(std::array<std::string_view, 10>{"the", "an", "our", "their", "his", "her", "its", "my",
                                                                 "your", "this"});
 
+// Whether token t is a word that stands in no name in small letters
+// (never_in_a_name()), ends none (kNeverLastInAName) or opens a noun phrase
+// (kDeterminers): no word of a street's or a company's own name.
+inline bool function_word(std::string_view text, const Token& t) {
+  return never_in_a_name(text, t) || kNeverLastInAName.contains(text, t) || kDeterminers.contains(text, t);
+}
+
 // The words that open a request or a question after a name and a comma at
 // the start of a line: "Anna, can I ...", "Bob, please ...".
 constexpr WordSet kAfterVocatives(std::array<std::string_view, 17>{

@@ -48,8 +48,7 @@ void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::s
   const Tokens tokens = tagger_tokens();
   const ViewList& views = tagger_views();
   auto name_word = [&](size_t k) {
-    return small_word(text, tokens[k], 3) && !never_in_a_name(text, tokens[k]) &&
-           !kNeverLastInAName.contains(text, tokens[k]) && !kDeterminers.contains(text, tokens[k]);
+    return small_word(text, tokens[k], 3) && !function_word(text, tokens[k]);
   };
   // An everyday word, or one written as adjectives and participles end
   // ("abelian group", "translational systems", "multiprogrammed"), or with
@@ -110,9 +109,7 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
   // A word of a street's name: small letters, two or more, one blank after
   // the token before it on its line, and no word that stands in no name.
   auto word = [&](size_t k) {
-    return k < n && one_blank_after(text, tokens, k) && small_word(text, tokens[k], 2) &&
-           !never_in_a_name(text, tokens[k]) && !kNeverLastInAName.contains(text, tokens[k]) &&
-           !kDeterminers.contains(text, tokens[k]);
+    return k < n && one_blank_after(text, tokens, k) && small_word(text, tokens[k], 2) && !function_word(text, tokens[k]);
   };
   // Whether the street ends at token k: its clause goes on with no word of
   // a name after it.
@@ -131,8 +128,8 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
   }
   // A street word first, then one or two words.
   if (kStreetWordsFirst.contains(text, tokens[j + 1]) && word(j + 2)) {
-    const size_t last = word(j + 3) && ends_after(j + 3) ? j + 3 : j + 2;
-    return ends_after(last) ? last : 0;
+    if (word(j + 3) && ends_after(j + 3)) return j + 3;
+    return ends_after(j + 2) ? j + 2 : 0;
   }
   // Words, then a suffix the street lists know.
   for (size_t k = j + 2; k <= j + kMaxWords + 1 && word(k); ++k) {
