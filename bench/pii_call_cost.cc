@@ -42,21 +42,18 @@ size_t size_class(size_t bytes) {
   return k;
 }
 
-// The fastest of `rounds` timings of scan(text) for each text, in order.
+// The time of each call of scan(text), one call per text, in order.
 template <typename Scan>
-std::vector<int64_t> fastest_calls(const std::vector<std::string>& texts, int rounds, Scan scan) {
-  std::vector<int64_t> fastest(texts.size(), std::numeric_limits<int64_t>::max());
+std::vector<int64_t> time_each_call(const std::vector<std::string>& texts, Scan scan) {
+  std::vector<int64_t> ns(texts.size());
   std::vector<PiiSpan> spans;
-  for (int r = 0; r < rounds; ++r) {
-    for (size_t i = 0; i < texts.size(); ++i) {
-      spans.clear();
-      const auto start = Clock::now();
-      scan(texts[i], spans);
-      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-      fastest[i] = std::min<int64_t>(fastest[i], ns);
-    }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    spans.clear();
+    const auto start = Clock::now();
+    scan(texts[i], spans);
+    ns[i] = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
   }
-  return fastest;
+  return ns;
 }
 
 struct Class {
@@ -120,12 +117,13 @@ int main(int argc, char** argv) {
     t->tag(texts[i], spans);
     tagged[i] = !spans.empty();
   }
-  fastest_calls(texts, 1, whole);  // warm-up
+  time_each_call(texts, whole);  // warm-up
+  // Each call's fastest round, the two scans in alternate rounds.
   std::vector<int64_t> whole_ns(texts.size(), std::numeric_limits<int64_t>::max());
   std::vector<int64_t> structured_ns = whole_ns;
   for (int r = 0; r < rounds; ++r) {
-    const std::vector<int64_t> w = fastest_calls(texts, 1, whole);
-    const std::vector<int64_t> s = fastest_calls(texts, 1, structured);
+    const std::vector<int64_t> w = time_each_call(texts, whole);
+    const std::vector<int64_t> s = time_each_call(texts, structured);
     for (size_t i = 0; i < texts.size(); ++i) {
       whole_ns[i] = std::min(whole_ns[i], w[i]);
       structured_ns[i] = std::min(structured_ns[i], s[i]);
