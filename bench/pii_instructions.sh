@@ -34,7 +34,7 @@ count() {
   callgrind_annotate --inclusive=yes "$work/$name.callgrind" >"$work/$name.annotate.txt" 2>/dev/null
 }
 count whole_scan --tagger "$tagger"
-count structured_scan
+count structured_scan --no-tagger
 
 node - "$prompts" "$work/whole_scan.annotate.txt" "$work/structured_scan.annotate.txt" "$results" <<'JS'
 const fs = require("fs");

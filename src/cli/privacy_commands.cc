@@ -3,9 +3,13 @@
 // log's chain (docs/privacy.md). Wiring: the work is in privacy/.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <numeric>
+#include <tuple>
+#include <utility>
 #include <random>
 #include <iterator>
 #include <map>
@@ -32,9 +36,48 @@ std::vector<PiiSpan> detect(std::string_view text, const PiiTagger* tagger) {
   return spans;
 }
 
-// The tagger at `path`, or none when `path` is empty.
-StatusOr<std::unique_ptr<PiiTagger>> load_tagger(const std::string& path) {
-  if (path.empty()) return std::unique_ptr<PiiTagger>();
+// Which tagger `pii scan` and `pii eval` run after the structured
+// detectors: --tagger FILE; none with --no-tagger; else the file that
+// $TIERGATE_PII_TAGGER names; else the default tagger the build trains
+// where the labelled dev rows and the word lists are there
+// (share/tiergate/pii-tagger.bin beside this executable's bin/, as
+// src/cli/CMakeLists.txt writes it); else none. Without a tagger no names,
+// street addresses, places or organisations are found, which stderr says.
+struct TaggerChoice {
+  std::string tagger;  // --tagger
+  bool none = false;   // --no-tagger
+};
+
+// The default tagger's path and where it came from; an empty path if none.
+std::pair<std::string, std::string_view> default_tagger() {
+  if (const char* named = std::getenv("TIERGATE_PII_TAGGER"); named != nullptr && *named != '\0') {
+    return {named, "from TIERGATE_PII_TAGGER"};
+  }
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return {};
+  const std::filesystem::path built = self.parent_path().parent_path() / "share" / "tiergate" / "pii-tagger.bin";
+  if (!std::filesystem::exists(built, error)) return {};
+  return {built.string(), "the default, trained by the build"};
+}
+
+// The chosen tagger, or none; `command` names the command in what it
+// prints.
+StatusOr<std::unique_ptr<PiiTagger>> load_tagger(const TaggerChoice& choice, std::string_view command) {
+  if (choice.none) return std::unique_ptr<PiiTagger>();
+  std::string path = choice.tagger;
+  if (path.empty()) {
+    std::string_view source;
+    std::tie(path, source) = default_tagger();
+    if (path.empty()) {
+      std::cerr << "[" << command << "] no tagger: only the structured detectors run, so no names, street addresses, "
+                   "places or organisations are found. Pass --tagger FILE (from `tiergate pii train`), set "
+                   "TIERGATE_PII_TAGGER, or build with ../shared/data/pii and scripts/setup.sh's word lists in place "
+                   "for the default tagger; --no-tagger says this is meant.\n";
+      return std::unique_ptr<PiiTagger>();
+    }
+    std::cerr << "[" << command << "] tagger: " << path << " (" << source << "; --tagger FILE or --no-tagger to change)\n";
+  }
   StatusOr<PiiTagger> tagger = load_pii_tagger(path);
   if (!tagger.is_ok()) return tagger.status();
   return std::make_unique<PiiTagger>(std::move(tagger).value());
@@ -65,13 +108,14 @@ json spans_line(std::string_view text, const std::vector<PiiSpan>& found) {
 }
 
 struct ScanArgs {
-  std::string data, out, tagger;
+  std::string data, out;
+  TaggerChoice tagger;
 };
 
 int run_scan(const ScanArgs& args) {
   auto rows = load_pii_jsonl(args.data);
   if (!rows.is_ok()) return fail("pii scan", rows.status().message());
-  auto tagger = load_tagger(args.tagger);
+  auto tagger = load_tagger(args.tagger, "pii scan");
   if (!tagger.is_ok()) return fail("pii scan", tagger.status().message());
   std::ofstream out(args.out, std::ios::trunc);
   if (!out) return fail("pii scan", args.out + ": cannot write (check the directory exists and is writable)");
@@ -87,13 +131,14 @@ int run_scan(const ScanArgs& args) {
 }
 
 struct EvalArgs {
-  std::string data, tagger;
+  std::string data;
+  TaggerChoice tagger;
 };
 
 int run_eval(const EvalArgs& args) {
   auto rows = load_pii_jsonl(args.data);
   if (!rows.is_ok()) return fail("pii eval", rows.status().message());
-  auto tagger = load_tagger(args.tagger);
+  auto tagger = load_tagger(args.tagger, "pii eval");
   if (!tagger.is_ok()) return fail("pii eval", tagger.status().message());
   PiiScorer scorer;
   for (const PiiExample& row : *rows) scorer.add(row.text, row.spans, detect(row.text, tagger->get()));
@@ -262,11 +307,16 @@ int run_verify(const VerifyArgs& args) {
   return 0;
 }
 
-// --tagger of `pii scan` and `pii eval`: a trained tagger to run after the
-// structured detectors.
-void add_tagger_file_option(CLI::App& command, std::string& path) {
-  command.add_option("--tagger", path, "a tagger from `tiergate pii train` (names, addresses, ...)")
-      ->check(CLI::ExistingFile);
+// --tagger and --no-tagger of `pii scan` and `pii eval` (TaggerChoice).
+void add_tagger_file_option(CLI::App& command, TaggerChoice& choice) {
+  CLI::Option* file = command
+                          .add_option("--tagger", choice.tagger,
+                                      "a tagger from `tiergate pii train` (names, addresses, ...); default: "
+                                      "$TIERGATE_PII_TAGGER, else the one the build trained "
+                                      "(share/tiergate/pii-tagger.bin beside bin/), if any")
+                          ->check(CLI::ExistingFile);
+  command.add_flag("--no-tagger", choice.none, "the structured detectors only (emails, cards, phones, ...)")
+      ->excludes(file);
 }
 
 // The tagger's training options, shared by `pii train` and `pii cv`.

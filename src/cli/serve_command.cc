@@ -133,6 +133,10 @@ int serve(const ServeOptions& opts) {
       return 2;
     }
     tagger = std::make_shared<const PiiTagger>(std::move(loaded_tagger).value());
+  } else if (privacy) {
+    spdlog::warn("privacy: no privacy.tagger configured; only the structured detectors run (emails, cards, phones, "
+                 "secrets, ...), so names, street addresses, places and organisations are not found. Train one with "
+                 "`tiergate pii train` (docs/privacy.md)");
   }
   std::unique_ptr<EgressAudit> audit;
   if (privacy) {

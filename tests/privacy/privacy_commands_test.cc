@@ -2,6 +2,7 @@
 // binary on small files written here (text of our own, no dataset rows).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -31,7 +32,7 @@ TEST_F(PiiCommandsTest, ScanWritesOneLineOfSpansPerInputLineInCodePoints) {
                                  "{\"text\": \"café: write to ana@example.org\"}\n"
                                  "{\"text\": \"nothing here\"}\n"
                                  "{\"text\": \"card 4111-1111-1111-1111, ssn 078-05-1120\", \"spans\": []}\n");
-  const auto r = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/spans.jsonl"});
+  const auto r = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/spans.jsonl", "--no-tagger"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream in(dir_ + "/spans.jsonl");
   std::vector<json> lines;
@@ -52,7 +53,7 @@ TEST_F(PiiCommandsTest, EvalPrintsPrecisionRecallAndF2PerType) {
                                  "\"start\": 5, \"end\": 19}]}\n"
                                  "{\"text\": \"ask Bo Lund at (555) 123-4567\", \"spans\": [{\"type\": \"PERSON\", "
                                  "\"start\": 4, \"end\": 11}]}\n");
-  const auto r = tiergate({"pii", "eval", "--data", data});
+  const auto r = tiergate({"pii", "eval", "--data", data, "--no-tagger"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = json::parse(r.out);
   EXPECT_EQ(report["types"]["EMAIL_ADDRESS"]["recall"], 1.0);
@@ -67,14 +68,14 @@ TEST_F(PiiCommandsTest, EvalPrintsPrecisionRecallAndF2PerType) {
 
 TEST_F(PiiCommandsTest, BadInputNamesTheFileAndLine) {
   const std::string bad = write("bad.jsonl", "{\"text\": \"fine\"}\n{\"prompt\": \"no text\"}\n");
-  const auto r = tiergate({"pii", "eval", "--data", bad});
+  const auto r = tiergate({"pii", "eval", "--data", bad, "--no-tagger"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("bad.jsonl:2:"), std::string::npos) << r.err;
   const auto missing = tiergate({"pii", "scan", "--data", dir_ + "/absent.jsonl", "--out", dir_ + "/o.jsonl"});
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("absent.jsonl"), std::string::npos) << missing.err;
   const std::string ok = write("ok.jsonl", "{\"text\": \"x\"}\n");
-  const auto unwritable = tiergate({"pii", "scan", "--data", ok, "--out", dir_ + "/no/such/dir/o.jsonl"});
+  const auto unwritable = tiergate({"pii", "scan", "--data", ok, "--out", dir_ + "/no/such/dir/o.jsonl", "--no-tagger"});
   EXPECT_EQ(unwritable.exit_code, 1);
   EXPECT_NE(unwritable.err.find("cannot write"), std::string::npos) << unwritable.err;
 }
@@ -127,6 +128,50 @@ TEST_F(PiiCommandsTest, TrainWritesATaggerThatScanAndEvalUse) {
   const auto refused = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/o.jsonl", "--tagger", damaged});
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_NE(refused.err.find("damaged.bin"), std::string::npos) << refused.err;
+}
+
+// Without --tagger, `pii scan|eval` run the tagger $TIERGATE_PII_TAGGER
+// names (else the one the build trained beside bin/, which this test leaves
+// alone) and say which; --no-tagger runs the structured detectors only.
+TEST_F(PiiCommandsTest, TheDefaultTaggerComesFromTheEnvironmentAndNoTaggerTurnsItOff) {
+  const char* first[] = {"Anna", "Bruno", "Chiara", "Dmitri"};
+  const char* last[] = {"Novak", "Ferreira", "Okafor"};
+  std::string rows;
+  for (int i = 0; i < 48; ++i) {
+    const std::string before = i % 2 == 0 ? "Please call " : "I met ", name = std::string(first[i % 4]) + " " + last[i % 3];
+    rows += json{{"text", before + name + " today."},
+                 {"spans", {{{"type", "PERSON"}, {"start", before.size()}, {"end", before.size() + name.size()}}}}}
+                .dump() +
+            "\n";
+  }
+  const std::string data = write("names.jsonl", rows);
+  const std::string tagger = dir_ + "/tagger.bin";
+  ASSERT_EQ(tiergate({"pii", "train", "--data", data, "--out", tagger, "--epochs", "3", "--buckets", "4096"}).exit_code, 0);
+
+  struct EnvironmentTagger {
+    explicit EnvironmentTagger(const std::string& path) { setenv("TIERGATE_PII_TAGGER", path.c_str(), 1); }
+    ~EnvironmentTagger() { unsetenv("TIERGATE_PII_TAGGER"); }
+  };
+  {
+    const EnvironmentTagger named(tagger);
+    const auto found = tiergate({"pii", "eval", "--data", data});
+    ASSERT_EQ(found.exit_code, 0) << found.err;
+    EXPECT_GE(json::parse(found.out)["types"]["PERSON"]["recall"].get<double>(), 0.95);
+    EXPECT_NE(found.err.find("tagger: " + tagger + " (from TIERGATE_PII_TAGGER"), std::string::npos) << found.err;
+
+    const auto structured_only = tiergate({"pii", "eval", "--data", data, "--no-tagger"});
+    ASSERT_EQ(structured_only.exit_code, 0) << structured_only.err;
+    EXPECT_EQ(json::parse(structured_only.out)["types"]["PERSON"]["recall"], 0.0);
+    EXPECT_EQ(structured_only.err, "");
+
+    const auto both = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/o.jsonl", "--no-tagger", "--tagger", tagger});
+    EXPECT_NE(both.exit_code, 0);
+    EXPECT_NE(both.err.find("--tagger excludes --no-tagger"), std::string::npos) << both.err;
+  }
+  const EnvironmentTagger missing(dir_ + "/nowhere.bin");
+  const auto refused = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/o.jsonl"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("nowhere.bin"), std::string::npos) << refused.err;
 }
 
 TEST_F(PiiCommandsTest, TrainReadsGazetteerDirectories) {
