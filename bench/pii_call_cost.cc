@@ -20,11 +20,11 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "tiergate/privacy/pii_dataset.h"
-#include "tiergate/privacy/pii_tagger.h"
+#include "pii_bench_inputs.h"
 #include "tiergate/privacy/structured_pii.h"
 
 namespace {
@@ -89,23 +89,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  StatusOr<std::vector<PiiExample>> rows = load_pii_jsonl(data);
-  if (!rows.is_ok()) {
-    std::cerr << "pii_call_cost: " << rows.status().message() << "\n";
-    return 1;
-  }
-  StatusOr<PiiTagger> tagger = load_pii_tagger(tagger_path);
-  if (!tagger.is_ok()) {
-    std::cerr << "pii_call_cost: " << tagger.status().message() << "\n";
-    return 1;
-  }
-  std::vector<std::string> texts;
-  for (PiiExample& row : *rows) texts.push_back(std::move(row.text));
-  if (texts.empty()) {
-    std::cerr << "pii_call_cost: " << data << " holds no texts\n";
-    return 1;
-  }
-  const PiiTagger* t = &*tagger;
+  std::optional<bench::PiiBenchInputs> inputs = bench::load_pii_bench_inputs(data, tagger_path, "pii_call_cost");
+  if (!inputs) return 1;
+  const std::vector<std::string>& texts = inputs->texts;
+  const PiiTagger* t = &inputs->tagger;
   auto whole = [t](const std::string& text, std::vector<PiiSpan>& spans) { find_pii(text, t, spans); };
   auto structured = [](const std::string& text, std::vector<PiiSpan>& spans) { find_structured_pii(text, spans); };
 

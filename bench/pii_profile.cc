@@ -25,11 +25,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "tiergate/privacy/pii_dataset.h"
-#include "tiergate/privacy/pii_tagger.h"
+#include "pii_bench_inputs.h"
 #include "tiergate/privacy/structured_pii.h"
 
 namespace {
@@ -80,23 +80,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  StatusOr<std::vector<PiiExample>> rows = load_pii_jsonl(data);
-  if (!rows.is_ok()) {
-    std::cerr << "pii_profile: " << rows.status().message() << "\n";
-    return 1;
-  }
-  StatusOr<PiiTagger> tagger = load_pii_tagger(tagger_path);
-  if (!tagger.is_ok()) {
-    std::cerr << "pii_profile: " << tagger.status().message() << "\n";
-    return 1;
-  }
-  std::vector<std::string> texts;
-  size_t bytes = 0;
-  for (PiiExample& row : *rows) {
-    bytes += row.text.size();
-    texts.push_back(std::move(row.text));
-  }
-  size_t found = scan_all(texts, &*tagger);  // warm-up, not sampled
+  std::optional<bench::PiiBenchInputs> inputs = bench::load_pii_bench_inputs(data, tagger_path, "pii_profile");
+  if (!inputs) return 1;
+  const std::vector<std::string>& texts = inputs->texts;
+  const size_t bytes = inputs->bytes;
+  const PiiTagger* tagger = &inputs->tagger;
+  size_t found = scan_all(texts, tagger);  // warm-up, not sampled
 
   struct sigaction action {};
   action.sa_sigaction = on_sample;
@@ -116,7 +105,7 @@ int main(int argc, char** argv) {
   }
   const auto start = std::chrono::steady_clock::now();
   g_sampling = true;
-  for (int r = 0; r < rounds; ++r) found += scan_all(texts, &*tagger);
+  for (int r = 0; r < rounds; ++r) found += scan_all(texts, tagger);
   g_sampling = false;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   timer_delete(timer);

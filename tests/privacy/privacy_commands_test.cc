@@ -21,6 +21,22 @@ class PiiCommandsTest : public ::testing::Test {
  protected:
   std::string write(const std::string& name, const std::string& text) { return cli_.write(name, text); }
   testing::CommandResult tiergate(std::vector<std::string> args) { return cli_.run(std::move(args)); }
+  // `count` labelled rows of our own: names in a few contexts, which a
+  // tagger learns.
+  static std::string name_rows(int count) {
+    const char* first[] = {"Anna", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiro"};
+    const char* last[] = {"Novak", "Ferreira", "Okafor", "Brandt", "Moreau", "Takeda"};
+    const char* before[] = {"Please call ", "I met ", "Send it to ", "Thanks, "};
+    std::string rows;
+    for (int i = 0; i < count; ++i) {
+      const std::string b = before[i % 4], name = std::string(first[i % 8]) + " " + last[(i / 8) % 6];
+      rows += json{{"text", b + name + " today."},
+                   {"spans", {{{"type", "PERSON"}, {"start", b.size()}, {"end", b.size() + name.size()}}}}}
+                  .dump() +
+              "\n";
+    }
+    return rows;
+  }
   testing::CommandSandbox cli_{TIERGATE_BIN, "tiergate-pii-cli"};
   const std::string& dir_ = cli_.dir();
 };
@@ -81,19 +97,7 @@ TEST_F(PiiCommandsTest, BadInputNamesTheFileAndLine) {
 }
 
 TEST_F(PiiCommandsTest, TrainWritesATaggerThatScanAndEvalUse) {
-  // Names in a few contexts of our own; the tagger learns them.
-  const char* first[] = {"Anna", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiro"};
-  const char* last[] = {"Novak", "Ferreira", "Okafor", "Brandt", "Moreau", "Takeda"};
-  const char* before[] = {"Please call ", "I met ", "Send it to ", "Thanks, "};
-  std::string rows;
-  for (int i = 0; i < 160; ++i) {
-    const std::string b = before[i % 4], name = std::string(first[i % 8]) + " " + last[(i / 8) % 6];
-    rows += json{{"text", b + name + " today."},
-                 {"spans", {{{"type", "PERSON"}, {"start", b.size()}, {"end", b.size() + name.size()}}}}}
-                .dump() +
-            "\n";
-  }
-  const std::string data = write("names.jsonl", rows);
+  const std::string data = write("names.jsonl", name_rows(160));
   const std::string tagger = dir_ + "/tagger.bin";
   const auto trained = tiergate({"pii", "train", "--data", data, "--out", tagger, "--epochs", "3", "--buckets", "4096"});
   ASSERT_EQ(trained.exit_code, 0) << trained.err;
@@ -134,17 +138,7 @@ TEST_F(PiiCommandsTest, TrainWritesATaggerThatScanAndEvalUse) {
 // names (else the one the build trained beside bin/, which this test leaves
 // alone) and say which; --no-tagger runs the structured detectors only.
 TEST_F(PiiCommandsTest, TheDefaultTaggerComesFromTheEnvironmentAndNoTaggerTurnsItOff) {
-  const char* first[] = {"Anna", "Bruno", "Chiara", "Dmitri"};
-  const char* last[] = {"Novak", "Ferreira", "Okafor"};
-  std::string rows;
-  for (int i = 0; i < 48; ++i) {
-    const std::string before = i % 2 == 0 ? "Please call " : "I met ", name = std::string(first[i % 4]) + " " + last[i % 3];
-    rows += json{{"text", before + name + " today."},
-                 {"spans", {{{"type", "PERSON"}, {"start", before.size()}, {"end", before.size() + name.size()}}}}}
-                .dump() +
-            "\n";
-  }
-  const std::string data = write("names.jsonl", rows);
+  const std::string data = write("names.jsonl", name_rows(160));
   const std::string tagger = dir_ + "/tagger.bin";
   ASSERT_EQ(tiergate({"pii", "train", "--data", data, "--out", tagger, "--epochs", "3", "--buckets", "4096"}).exit_code, 0);
 
