@@ -3,13 +3,9 @@
 // log's chain (docs/privacy.md). Wiring: the work is in privacy/.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <numeric>
-#include <tuple>
-#include <utility>
 #include <random>
 #include <iterator>
 #include <map>
@@ -17,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "default_tagger.h"
 #include "tiergate/core/file_output.h"
 #include "tiergate/privacy/audit.h"
 #include "tiergate/privacy/pii_dataset.h"
@@ -37,29 +34,13 @@ std::vector<PiiSpan> detect(std::string_view text, const PiiTagger* tagger) {
 }
 
 // Which tagger `pii scan` and `pii eval` run after the structured
-// detectors: --tagger FILE; none with --no-tagger; else the file that
-// $TIERGATE_PII_TAGGER names; else the default tagger the build trains
-// where the labelled dev rows and the word lists are there
-// (share/tiergate/pii-tagger.bin beside this executable's bin/, as
-// src/cli/CMakeLists.txt writes it); else none. Without a tagger no names,
-// street addresses, places or organisations are found, which stderr says.
+// detectors: --tagger FILE; none with --no-tagger; else default_tagger().
+// Without a tagger no names, street addresses, places or organisations are
+// found, which stderr says.
 struct TaggerChoice {
   std::string tagger;  // --tagger
   bool none = false;   // --no-tagger
 };
-
-// The default tagger's path and where it came from; an empty path if none.
-std::pair<std::string, std::string_view> default_tagger() {
-  if (const char* named = std::getenv("TIERGATE_PII_TAGGER"); named != nullptr && *named != '\0') {
-    return {named, "from TIERGATE_PII_TAGGER"};
-  }
-  std::error_code error;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error) return {};
-  const std::filesystem::path built = self.parent_path().parent_path() / "share" / "tiergate" / "pii-tagger.bin";
-  if (!std::filesystem::exists(built, error)) return {};
-  return {built.string(), "the default, trained by the build"};
-}
 
 // The chosen tagger, or none; `command` names the command in what it
 // prints.
@@ -67,8 +48,8 @@ StatusOr<std::unique_ptr<PiiTagger>> load_tagger(const TaggerChoice& choice, std
   if (choice.none) return std::unique_ptr<PiiTagger>();
   std::string path = choice.tagger;
   if (path.empty()) {
-    std::string_view source;
-    std::tie(path, source) = default_tagger();
+    const DefaultTagger found = default_tagger();
+    path = found.path;
     if (path.empty()) {
       std::cerr << "[" << command << "] no tagger: only the structured detectors run, so no names, street addresses, "
                    "places or organisations are found. Pass --tagger FILE (from `tiergate pii train`), set "
@@ -76,7 +57,7 @@ StatusOr<std::unique_ptr<PiiTagger>> load_tagger(const TaggerChoice& choice, std
                    "for the default tagger; --no-tagger says this is meant.\n";
       return std::unique_ptr<PiiTagger>();
     }
-    std::cerr << "[" << command << "] tagger: " << path << " (" << source << "; --tagger FILE or --no-tagger to change)\n";
+    std::cerr << "[" << command << "] tagger: " << path << " (" << found.source << "; --tagger FILE or --no-tagger to change)\n";
   }
   StatusOr<PiiTagger> tagger = load_pii_tagger(path);
   if (!tagger.is_ok()) return tagger.status();

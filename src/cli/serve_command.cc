@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
+#include "default_tagger.h"
 #include "edge_embeddings.h"
 #include "tiergate/config/config.h"
 #include "tiergate/dispatch/dispatcher.h"
@@ -124,19 +125,27 @@ int serve(const ServeOptions& opts) {
     }
     privacy = std::make_shared<const PrivacyPolicy>(std::move(policy).value());
   }
+  // The tagger: privacy.tagger, else the default one (default_tagger.h),
+  // unless `privacy.tagger: none`.
   std::shared_ptr<const PiiTagger> tagger;
-  if (privacy && !config->privacy.tagger.empty()) {
-    StatusOr<PiiTagger> loaded_tagger = load_pii_tagger(config->privacy.tagger);
+  const bool named = !config->privacy.tagger.empty();
+  const DefaultTagger fallback =
+      privacy && !named && !config->privacy.no_tagger ? default_tagger() : DefaultTagger{};
+  if (privacy && (named || !fallback.path.empty())) {
+    const std::string& path = named ? config->privacy.tagger : fallback.path;
+    StatusOr<PiiTagger> loaded_tagger = load_pii_tagger(path);
     if (!loaded_tagger.is_ok()) {
-      std::cerr << "tiergate serve: privacy.tagger in " << config->source << ": " << loaded_tagger.status().message()
-                << "\n";
+      std::cerr << "tiergate serve: "
+                << (named ? "privacy.tagger in " + config->source : "tagger (" + std::string(fallback.source) + ")")
+                << ": " << loaded_tagger.status().message() << "\n";
       return 2;
     }
     tagger = std::make_shared<const PiiTagger>(std::move(loaded_tagger).value());
-  } else if (privacy) {
-    spdlog::warn("privacy: no privacy.tagger configured; only the structured detectors run (emails, cards, phones, "
-                 "secrets, ...), so names, street addresses, places and organisations are not found. Train one with "
-                 "`tiergate pii train` (docs/privacy.md)");
+    if (!named) spdlog::info("privacy: tagger {} ({}; privacy.tagger to choose one, `none` for none)", path, fallback.source);
+  } else if (privacy && !config->privacy.no_tagger) {
+    spdlog::warn("privacy: no tagger (no privacy.tagger, no default one); only the structured detectors run (emails, "
+                 "cards, phones, secrets, ...), so names, street addresses, places and organisations are not found. "
+                 "Train one with `tiergate pii train` (docs/privacy.md), or say `privacy.tagger: none`");
   }
   std::unique_ptr<EgressAudit> audit;
   if (privacy) {

@@ -704,7 +704,9 @@ class ConfigReader {
     if (!read_bool(node, "enabled", "privacy.enabled", privacy.enabled)) return;
     if (auto tagger = find(node, "tagger")) {
       if (as_nonempty_string(*tagger, "privacy.tagger", privacy.tagger)) {
-        privacy.tagger = resolve_path(privacy.tagger, source_);
+        // "none" turns the default tagger off ("./none" names a file).
+        privacy.no_tagger = privacy.tagger == "none";
+        privacy.tagger = privacy.no_tagger ? "" : resolve_path(privacy.tagger, source_);
       }
     }
     read_int(node, "scan_cache_mb", "privacy", 0, 4096, privacy.scan_cache_mb);

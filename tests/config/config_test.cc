@@ -489,7 +489,18 @@ TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
   EXPECT_EQ((*off)->admin.token_env, "TG_ADMIN");
   EXPECT_EQ(std::filesystem::path((*off)->privacy.tagger).filename(), "t.bin");
   EXPECT_TRUE(std::filesystem::path((*off)->privacy.tagger).is_absolute());
+  EXPECT_FALSE((*off)->privacy.no_tagger);
   EXPECT_EQ((*off)->privacy.scan_cache_mb, 0);
+  // `tagger: none` turns the default tagger off; "./none" is a file.
+  auto none = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {tagger: none}\n");
+  ASSERT_TRUE(none.is_ok()) << none.status().to_string();
+  EXPECT_TRUE((*none)->privacy.no_tagger);
+  EXPECT_EQ((*none)->privacy.tagger, "");
+  auto file = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {tagger: ./none}\n");
+  ASSERT_TRUE(file.is_ok()) << file.status().to_string();
+  EXPECT_FALSE((*file)->privacy.no_tagger);
+  EXPECT_EQ(std::filesystem::path((*file)->privacy.tagger).filename(), "none");
+  EXPECT_FALSE(c.privacy.no_tagger);
 }
 
 TEST(ConfigTest, FullExampleFile) {

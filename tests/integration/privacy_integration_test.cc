@@ -9,9 +9,12 @@
 // Zero is the only passing number, for every labelled type. The tagger's
 // types (names, addresses, ...) are found by a learned model with the word
 // lists scripts/setup.sh installs; without them (a checkout that never ran
-// it) their leaks are counted and printed per type, not asserted.
+// it) their leaks are counted and printed per type, not asserted. And, on
+// rows of our own, that serve runs the default tagger without
+// privacy.tagger, and none with `privacy.tagger: none`.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -209,6 +212,53 @@ TEST_F(PrivacyIntegrationTest, LocalOnlyRowsNeverReachTheUpstream) {
   for (const auto& [type, n] : sent_by_type) std::cout << " " << type << " " << n;
   std::cout << ")\n";
   EXPECT_GT(kept, 300u);
+}
+
+// `tiergate serve` without privacy.tagger runs the default tagger
+// ($TIERGATE_PII_TAGGER here; else the one the build trained), so a name is
+// redacted before it leaves; `privacy.tagger: none` runs the structured
+// detectors only, and the name goes out. Rows of our own, no dataset.
+TEST(PrivacyDefaultTaggerTest, ServeRunsTheDefaultTaggerUnlessTheConfigSaysNone) {
+  const std::string dir = testing::make_temp_dir("tiergate-default-tagger");
+  const char* first[] = {"Anna", "Bruno", "Chiara", "Dmitri", "Elena", "Farid"};
+  const char* last[] = {"Novak", "Ferreira", "Okafor", "Brandt"};
+  {
+    std::ofstream rows(dir + "/names.jsonl");
+    for (int i = 0; i < 96; ++i) {
+      const std::string before = i % 2 == 0 ? "Please call " : "I met ";
+      const std::string name = std::string(first[i % 6]) + " " + last[(i / 6) % 4];
+      rows << json{{"text", before + name + " today."},
+                   {"spans", {{{"type", "PERSON"}, {"start", before.size()}, {"end", before.size() + name.size()}}}}}
+                  .dump()
+           << "\n";
+    }
+  }
+  const std::string tagger = dir + "/tagger.bin";
+  const auto trained = testing::run_command(
+      {TIERGATE_BIN, "pii", "train", "--data", dir + "/names.jsonl", "--out", tagger, "--epochs", "3", "--buckets", "4096"},
+      dir);
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  setenv("TIERGATE_PII_TAGGER", tagger.c_str(), 1);
+
+  // What the upstream receives of "Please call Anna Novak today." through a
+  // gateway with `tagger_line` under privacy:.
+  auto sent = [&](const std::string& tagger_line) {
+    FakeUpstream upstream(answer_ok);
+    std::string config = config_for(upstream, "redact", dir + "/egress.jsonl");
+    config.replace(config.find("  rules:"), 0, tagger_line);
+    testing::RunningServer tiergate = testing::start_tiergate(config);
+    auto r = testing::http_call(tiergate.port, "POST", "/v1/chat/completions",
+                                chat_body("Please call Anna Novak today.").dump());
+    EXPECT_EQ(r.status, 200) << r.body;
+    const std::vector<FakeRequest> received = upstream.requests();
+    return received.size() == 1 ? json::parse(received[0].body)["messages"][0]["content"].get<std::string>() : "";
+  };
+  const std::string by_default = sent("");
+  const std::string with_none = sent("  tagger: none\n");
+  unsetenv("TIERGATE_PII_TAGGER");
+  EXPECT_EQ(by_default.find("Anna"), std::string::npos) << by_default;
+  EXPECT_NE(by_default.find("[PERSON_1]"), std::string::npos) << by_default;
+  EXPECT_EQ(with_none, "Please call Anna Novak today.");
 }
 
 }  // namespace

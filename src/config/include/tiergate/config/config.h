@@ -174,8 +174,11 @@ struct PrivacyConfig {
   // once parsed; "" = kept in memory only (the last entries, for /admin/audit).
   std::string audit_log;
   // The tagger for names, addresses and the other unstructured types
-  // (`tiergate pii train`), absolute once parsed; "" = structured detectors only.
+  // (`tiergate pii train`), absolute once parsed; "" = none named, and
+  // `tiergate serve` takes the default one (src/cli/default_tagger.h) if
+  // there is one. `tagger: none` (no_tagger) = the structured detectors only.
   std::string tagger;
+  bool no_tagger = false;
   // Memory for the spans found in messages seen before (privacy/scan_cache.h):
   // a conversation's earlier turns are not scanned again with each new one.
   // 0 = scan every message of every request.
