@@ -128,20 +128,21 @@ int serve(const ServeOptions& opts) {
   // The tagger: privacy.tagger, else the default one (default_tagger.h),
   // unless `privacy.tagger: none`.
   std::shared_ptr<const PiiTagger> tagger;
-  const bool named = !config->privacy.tagger.empty();
-  const DefaultTagger fallback =
-      privacy && !named && !config->privacy.no_tagger ? default_tagger() : DefaultTagger{};
-  if (privacy && (named || !fallback.path.empty())) {
-    const std::string& path = named ? config->privacy.tagger : fallback.path;
-    StatusOr<PiiTagger> loaded_tagger = load_pii_tagger(path);
+  DefaultTagger chosen{config->privacy.tagger, {}};  // no source: named in the config
+  if (privacy && chosen.path.empty() && !config->privacy.no_tagger) chosen = default_tagger();
+  if (privacy && !chosen.path.empty()) {
+    StatusOr<PiiTagger> loaded_tagger = load_pii_tagger(chosen.path);
     if (!loaded_tagger.is_ok()) {
       std::cerr << "tiergate serve: "
-                << (named ? "privacy.tagger in " + config->source : "tagger (" + std::string(fallback.source) + ")")
+                << (chosen.source.empty() ? "privacy.tagger in " + config->source
+                                          : "tagger (" + std::string(chosen.source) + ")")
                 << ": " << loaded_tagger.status().message() << "\n";
       return 2;
     }
     tagger = std::make_shared<const PiiTagger>(std::move(loaded_tagger).value());
-    if (!named) spdlog::info("privacy: tagger {} ({}; privacy.tagger to choose one, `none` for none)", path, fallback.source);
+    if (!chosen.source.empty()) {
+      spdlog::info("privacy: tagger {} ({}; privacy.tagger to choose one, `none` for none)", chosen.path, chosen.source);
+    }
   } else if (privacy && !config->privacy.no_tagger) {
     spdlog::warn("privacy: no tagger (no privacy.tagger, no default one); only the structured detectors run (emails, "
                  "cards, phones, secrets, ...), so names, street addresses, places and organisations are not found. "

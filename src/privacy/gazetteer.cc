@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <utility>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "little_endian.h"
 
