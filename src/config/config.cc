@@ -57,7 +57,8 @@ constexpr std::string_view kRuleKeys[] = {"name", "priority", "match", "route"};
 constexpr std::string_view kMatchKeys[] = {"api_key", "model", "user", "header"};
 constexpr std::string_view kBudgetKeys[] = {"api_key", "usd_per_day"};
 constexpr std::string_view kAutoKeys[] = {"max_edge_prompt_tokens", "cloud_keywords"};
-constexpr std::string_view kPrivacyKeys[] = {"enabled", "classes", "rules", "audit_log", "tagger", "scan_cache_mb"};
+constexpr std::string_view kPrivacyKeys[] = {"enabled", "classes", "rules", "audit_log", "tagger", "scan_cache_mb",
+                                              "scan_timeout_ms"};
 constexpr std::string_view kClassRuleKeys[] = {"allow", "otherwise"};
 
 bool is_reserved(std::string_view name) {
@@ -710,6 +711,7 @@ class ConfigReader {
       }
     }
     read_int(node, "scan_cache_mb", "privacy", 0, 4096, privacy.scan_cache_mb);
+    read_int(node, "scan_timeout_ms", "privacy", 0, 3600000, privacy.scan_timeout_ms);
     if (auto log = find(node, "audit_log")) {
       if (as_nonempty_string(*log, "privacy.audit_log", privacy.audit_log)) {
         privacy.audit_log = resolve_path(privacy.audit_log, source_);

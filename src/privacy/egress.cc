@@ -1,6 +1,8 @@
 #include "tiergate/privacy/egress.h"
 
 #include <algorithm>
+#include <exception>
+#include <string>
 #include <string_view>
 
 namespace tiergate {
@@ -19,36 +21,50 @@ std::map<std::string, int> PrivacyScan::counts() const {
   return out;
 }
 
-namespace {
-
-// Every message through find_spans(text, spans), which returns whether the
-// spans came from a cache.
-template <typename FindSpans>
-PrivacyScan scan_each(const std::vector<ChatMessage>& messages, FindSpans find_spans) {
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const MessageScan& scan_one,
+                          const ScanStop& stop) {
   PrivacyScan scan;
   std::vector<PiiSpan> spans;
   for (size_t m = 0; m < messages.size(); ++m) {
     spans.clear();
-    if (find_spans(messages[m].content, spans)) ++scan.cached_messages;
+    ScanOutcome outcome = ScanOutcome::kStopped;
+    if (!(stop && stop())) {
+      try {
+        outcome = scan_one(messages[m].content, spans);
+      } catch (const std::exception& e) {
+        scan.failure = std::string("a detector failed on message ") + std::to_string(m) + ": " + e.what();
+      } catch (...) {
+        scan.failure = "a detector failed on message " + std::to_string(m);
+      }
+      if (!scan.failure.empty()) return scan;
+    }
+    if (outcome == ScanOutcome::kStopped) {
+      scan.stopped = true;
+      scan.failure = "stopped after " + std::to_string(m) + " of " + std::to_string(messages.size()) + " messages";
+      return scan;
+    }
+    if (outcome == ScanOutcome::kCached) ++scan.cached_messages;
     for (const PiiSpan& s : spans) scan.findings.push_back({std::string(pii_type_name(s.type)), m, s.begin, s.end});
   }
   return scan;
 }
 
-}  // namespace
-
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger) {
-  return scan_each(messages, [tagger](std::string_view text, std::vector<PiiSpan>& spans) {
+  return scan_messages(messages, [tagger](std::string_view text, std::vector<PiiSpan>& spans) {
     find_pii(text, tagger, spans);
-    return false;
+    return ScanOutcome::kScanned;
   });
 }
 
-PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope) {
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope,
+                          const ScanStop& stop) {
   const ScanCache::Scope scoped = cache.scope(scope);
-  return scan_each(messages, [&cache, &scoped](std::string_view text, std::vector<PiiSpan>& spans) {
-    return cache.find_pii(text, spans, scoped);
-  });
+  return scan_messages(
+      messages,
+      [&cache, &scoped, &stop](std::string_view text, std::vector<PiiSpan>& spans) {
+        return cache.scan(text, spans, scoped, stop);
+      },
+      stop);
 }
 
 Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request,

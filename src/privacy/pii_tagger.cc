@@ -416,8 +416,10 @@ void PiiTagger::set_weights(std::vector<float> by_tag) {
   }
 }
 
-void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
-  if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return;
+void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const { tag(text, out, ScanStop{}); }
+
+bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop) const {
+  if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return true;
   TokenList& token_list = tagger_tokens();
   ViewList& views = tagger_views();
   const size_t first_tagged = out.size();
@@ -548,7 +550,14 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     out.pop_back();
     for (size_t j = open_from; j < to; ++j) add_if_listed(j);
   };
+  // Decoding asks `stop` every 1,024 tokens it steps on (it steps over
+  // most tokens of text with capitals at once).
+  uint32_t until_stop_asked = 1024;
   for (size_t i = 0; i < tokens.size(); ++i) {
+    if (--until_stop_asked == 0) [[unlikely]] {
+      if (stop && stop()) return false;
+      until_stop_asked = 1024;
+    }
     // In text with capitals, a span opens at a marked token (a capital, a
     // digit, a non-ASCII letter but a small one of Latin-1, Greek or
     // Cyrillic): other tokens outside a span are O without
@@ -671,6 +680,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     prev = best;
   }
   if (prev > 0) close_open(tokens.size());
+  if (stop && stop()) return false;
   reset_cover();
   if (add_numbered_streets(text, marked_tokens, out, first_tagged, mixed)) {
     sort_by_begin(out, first_tagged);
@@ -736,6 +746,7 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const {
     type_signatures(text, out, first_tagged);
   }
   add_uncovered(out, first_tagged, fallbacks);
+  return true;
 }
 
 std::string PiiTagger::serialize() const {
@@ -861,12 +872,13 @@ void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
   }
 }
 
-}  // namespace
-
-void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out) {
+// find_pii(), with or without `stop` (one function on the stack under
+// either name, for bench/pii_instructions.sh's callgrind).
+bool scan_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
   find_structured_pii(text, out);
-  if (tagger == nullptr) return;
-  tagger->tag(text, out);
+  if (tagger == nullptr) return true;
+  if (stop && stop()) return false;
+  if (!tagger->tag(text, out, stop)) return false;
   add_appositive_ages(text, out);
   resolve_pii_overlaps(out);
   // A tagger's span cut short before a better one ends on its last word
@@ -903,6 +915,17 @@ void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpa
     if (span.end > span.begin) out[kept++] = span;
   }
   out.resize(kept);
+  return true;
+}
+
+}  // namespace
+
+void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out) {
+  scan_text(text, tagger, out, ScanStop{});
+}
+
+bool find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
+  return scan_text(text, tagger, out, stop);
 }
 
 }  // namespace tiergate

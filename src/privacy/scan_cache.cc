@@ -23,10 +23,15 @@ bool ScanCache::find_pii(std::string_view text, std::vector<PiiSpan>& out, std::
 }
 
 bool ScanCache::find_pii(std::string_view text, std::vector<PiiSpan>& out, const Scope& scope) {
-  if (capacity_bytes_ == 0) {
-    tiergate::find_pii(text, tagger_.get(), out);
-    return false;
-  }
+  return scan(text, out, scope, ScanStop{}) == ScanOutcome::kCached;
+}
+
+ScanOutcome ScanCache::scan(std::string_view text, std::vector<PiiSpan>& out, const Scope& scope,
+                            const ScanStop& stop) {
+  auto scan_now = [&] {
+    return tiergate::find_pii(text, tagger_.get(), out, stop) ? ScanOutcome::kScanned : ScanOutcome::kStopped;
+  };
+  if (capacity_bytes_ == 0) return scan_now();
   const Name name = siphash128(scope.key, text);
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -35,15 +40,17 @@ bool ScanCache::find_pii(std::string_view text, std::vector<PiiSpan>& out, const
       order_.splice(order_.begin(), order_, found->second);
       out.insert(out.end(), found->second->spans.begin(), found->second->spans.end());
       ++hits_;
-      return true;
+      return ScanOutcome::kCached;
     }
     ++misses_;
   }
   // Scanned outside the lock: other threads' lookups do not wait on it.
   const size_t first = out.size();
-  tiergate::find_pii(text, tagger_.get(), out);
-  remember(name, text.size(), std::vector<PiiSpan>(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()));
-  return false;
+  const ScanOutcome outcome = scan_now();
+  if (outcome == ScanOutcome::kScanned) {
+    remember(name, text.size(), std::vector<PiiSpan>(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()));
+  }
+  return outcome;
 }
 
 void ScanCache::remember(const Name& name, size_t length, std::vector<PiiSpan> spans) {

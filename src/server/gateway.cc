@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <mutex>
 #include <optional>
@@ -46,6 +47,11 @@ struct Gateway::Metrics {
             "Messages of requests scanned for personal data, by where their findings came from: scan (scanned "
             "now) or cache (the same message in an earlier request; privacy.scan_cache_mb).",
             {"source"})),
+        privacy_scan_failures(r.counter_family(
+            "tiergate_privacy_scan_failures_total",
+            "Requests whose privacy scan did not complete, by reason: timeout (it ran past "
+            "privacy.scan_timeout_ms) or error (a detector failed); each kept on the device.",
+            {"reason"})),
         privacy_requests(r.counter_family(
             "tiergate_privacy_requests_total",
             "Requests with personal data, by what the policy did: allow or redact (sent to the cloud), "
@@ -78,6 +84,7 @@ struct Gateway::Metrics {
   Counter& cancelled;
   CounterFamily& privacy_detections;
   CounterFamily& privacy_scanned_messages;
+  CounterFamily& privacy_scan_failures;
   CounterFamily& privacy_requests;
   CounterFamily& degraded;
   CounterFamily& speculative_drafts;
@@ -794,7 +801,22 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
   if (policy != nullptr) {
     // The cache's scope is the caller's key (none: the scope of requests
     // without one), held only for the call.
-    d.privacy_scan = scan_messages(request.messages, *scan_cache_, bearer_key(ex.header("authorization")));
+    // The scan stops once it runs past privacy.scan_timeout_ms, and the
+    // request then keeps to the device.
+    const Clock& clock = *options_.clock;
+    const int timeout_ms = options_.config->privacy.scan_timeout_ms;
+    const SteadyTime scan_deadline = clock.now() + std::chrono::milliseconds(timeout_ms);
+    ScanStop stop;
+    if (timeout_ms > 0) stop = [&clock, scan_deadline] { return clock.now() >= scan_deadline; };
+    d.privacy_scan = scan_messages(request.messages, *scan_cache_, bearer_key(ex.header("authorization")), stop);
+    if (d.privacy_scan.stopped) {
+      d.privacy_scan.failure = "it ran past privacy.scan_timeout_ms, " + std::to_string(timeout_ms) + " ms";
+    }
+    if (!d.privacy_scan.failure.empty()) {
+      metrics_->privacy_scan_failures.with({d.privacy_scan.stopped ? "timeout" : "error"}).inc();
+      spdlog::warn("privacy scan of a request with {} messages did not complete ({}): it keeps to the device",
+                   request.messages.size(), d.privacy_scan.failure);
+    }
     d.privacy_scan.floor = floor.value_or(PrivacyAction::kAllow);
     const size_t cached = d.privacy_scan.cached_messages;
     if (cached > 0) metrics_->privacy_scanned_messages.with({"cache"}).inc(static_cast<double>(cached));

@@ -316,9 +316,11 @@ const std::vector<ErrorCase>& error_cases() {
        "privacy: on\n", "tiergate.yaml:3: privacy: expected a mapping, got \"on\""},
       {"PrivacyUnknownKey", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "privacy:\n  rule: {}\n", "tiergate.yaml:4: privacy.rule: unknown key 'rule'; known keys: enabled, classes, rules, audit_log, tagger, "
-       "scan_cache_mb"},
+       "scan_cache_mb, scan_timeout_ms"},
       {"PrivacyScanCacheNegative", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "privacy:\n  scan_cache_mb: -1\n", "privacy.scan_cache_mb: expected an integer in 0..4096"},
+      {"PrivacyScanTimeoutNotANumber", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
+       "privacy:\n  scan_timeout_ms: 2s\n", "privacy.scan_timeout_ms: expected an integer in 0..3600000, got \"2s\""},
       {"SpeculativeWithoutCloud", "listen: 127.0.0.1:8080\nedge: {model: a.gguf}\n"
        "speculative: {enabled: true}\n",
        "speculative.enabled: speculative edge execution needs an edge.model and at least one cloud upstream"},
@@ -478,9 +480,10 @@ TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
 
   EXPECT_EQ(c.privacy.audit_log, "");
   EXPECT_EQ(c.privacy.scan_cache_mb, 16);
+  EXPECT_EQ(c.privacy.scan_timeout_ms, 2000);
   EXPECT_EQ(c.admin.token_env, "");
   auto off = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {enabled: false, audit_log: audit.jsonl, "
-                   "tagger: t.bin, scan_cache_mb: 0}\n"
+                   "tagger: t.bin, scan_cache_mb: 0, scan_timeout_ms: 0}\n"
                    "admin: {token_env: TG_ADMIN}\n");
   ASSERT_TRUE(off.is_ok()) << off.status().to_string();
   EXPECT_FALSE((*off)->privacy.enabled);
@@ -491,6 +494,7 @@ TEST(ConfigTest, PrivacySectionOverlaysAndUpstreamTrust) {
   EXPECT_TRUE(std::filesystem::path((*off)->privacy.tagger).is_absolute());
   EXPECT_FALSE((*off)->privacy.no_tagger);
   EXPECT_EQ((*off)->privacy.scan_cache_mb, 0);
+  EXPECT_EQ((*off)->privacy.scan_timeout_ms, 0);
   // `tagger: none` turns the default tagger off; "./none" is a file.
   auto none = parse("listen: 127.0.0.1:8080\nedge: {model: a.gguf}\nprivacy: {tagger: none}\n");
   ASSERT_TRUE(none.is_ok()) << none.status().to_string();

@@ -142,6 +142,36 @@ TEST(PiiTaggerTest, LearnsContextsAndFindsNamesItNeverSaw) {
   EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda Horvath");
 }
 
+TEST(PiiTaggerTest, AScanStopsWhenItsStopSaysSoEvenInsideOneLongText) {
+  const PiiTagger tagger = PiiTagger::train(sample(300, 0, 16, 0, 14, 0, 8, 1), options(3, 1u << 12, 1));
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "Please call Wanda Horvath tomorrow. The weather is fine today. ";
+  std::vector<PiiSpan> unstopped;
+  find_pii(text, &tagger, unstopped);
+  ASSERT_FALSE(unstopped.empty());
+
+  // Asked after the structured detectors, then every 1,024 tokens of
+  // decoding and before the passes after it: a stop that never answers
+  // true changes nothing.
+  int asked = 0;
+  std::vector<PiiSpan> spans;
+  EXPECT_TRUE(find_pii(text, &tagger, spans, [&asked] {
+    ++asked;
+    return false;
+  }));
+  EXPECT_EQ(spans, unstopped);
+  EXPECT_GT(asked, 10);  // 2,000 sentences of 14 tokens: most asked while decoding
+
+  // One that answers true on its third question stops the decoding.
+  asked = 0;
+  spans.clear();
+  EXPECT_FALSE(find_pii(text, &tagger, spans, [&asked] { return ++asked == 3; }));
+  EXPECT_EQ(asked, 3);
+  // Without a tagger the structured detectors alone run, asking nothing.
+  spans.clear();
+  EXPECT_TRUE(find_pii(text, nullptr, spans, [] { return true; }));
+}
+
 TEST(PiiTaggerTest, LeavesTheStructuredTypesToTheDetectors) {
   PiiExample e;
   e.text = "mail me at a@b.example.com";

@@ -150,6 +150,23 @@ TEST(ScanCache, WithoutMemoryScansEveryTime) {
   EXPECT_EQ(cache.stats().entries, 0u);
 }
 
+TEST(ScanCache, KeepsNoScanThatWasStopped) {
+  const auto tagger = small_tagger();
+  ScanCache cache(tagger, 1 << 20, kKey);
+  const std::string text = "Call Elena Novak today.";
+  const ScanCache::Scope scope = cache.scope("");
+  std::vector<PiiSpan> spans;
+  EXPECT_EQ(cache.scan(text, spans, scope, [] { return true; }), ScanOutcome::kStopped);
+  EXPECT_EQ(cache.stats().entries, 0u);
+  spans.clear();
+  EXPECT_EQ(cache.scan(text, spans, scope, [] { return false; }), ScanOutcome::kScanned);
+  EXPECT_EQ(spans, fresh_scan(text, tagger.get()));
+  spans.clear();
+  // Spans kept are whole: a stop asks nothing of them.
+  EXPECT_EQ(cache.scan(text, spans, scope, [] { return true; }), ScanOutcome::kCached);
+  EXPECT_EQ(spans, fresh_scan(text, tagger.get()));
+}
+
 TEST(ScanCache, ThreadsShareItAndEachGetsTheSpansOfAFreshScan) {
   const auto tagger = small_tagger();
   ScanCache cache(tagger, 64 * ScanCache::entry_bytes(4), kKey);

@@ -4,6 +4,10 @@
 // tests/integration/privacy_integration_test.cc (real processes).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "gateway_harness.h"
@@ -225,6 +229,53 @@ TEST_F(GatewayPrivacyTest, AOneMegabyteSingleLinePromptIsScannedToItsEnd) {
   const std::string& sent = cloud_.last_request.messages.at(0).content;
   EXPECT_EQ(sent.find("jane.roe"), std::string::npos);
   EXPECT_EQ(sent.substr(sent.size() - 26), "write to [EMAIL_ADDRESS_1]");
+}
+
+// A clock that moves one second on at every reading.
+class SteppingClock final : public Clock {
+ public:
+  SteadyTime now() const override { return SteadyTime{} + std::chrono::seconds(++readings_); }
+  int64_t unix_seconds() const override { return 1'700'000'000; }
+
+ private:
+  mutable std::atomic<int64_t> readings_{0};
+};
+
+TEST_F(GatewayPrivacyTest, AScanThatRunsPastItsTimeLimitKeepsTheRequestOnTheDevice) {
+  // Each reading of the clock is a second later: the scan, allowed 500 ms,
+  // is past its limit when it first asks.
+  SteppingClock clock;
+  gateway_clock_ = &clock;
+  const std::string config = std::string(kConfig) + "privacy:\n  scan_timeout_ms: 500\n";
+  start_gateway(config.c_str(), nullptr, true);
+  auto r = chat({{"model", "big"}, {"messages", user("Nothing personal in here at all.")}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(cloud_.calls, 0);
+  EXPECT_EQ(r.headers["x-tiergate-tier"], "edge");
+  EXPECT_EQ(r.headers["x-tiergate-route"], "model:up1>privacy_denied:up1>privacy:edge");
+  const std::string metrics = metrics_.render();
+  EXPECT_NE(metrics.find("tiergate_privacy_scan_failures_total{reason=\"timeout\"} 1"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("tiergate_privacy_requests_total{action=\"local_only\"} 1"), std::string::npos) << metrics;
+
+  // The dry run says why.
+  auto route = http_call(port_, "POST", "/v1/route",
+                         json{{"model", "big"}, {"messages", user("Nothing personal in here at all.")}}.dump());
+  ASSERT_EQ(route.status, 200) << route.body;
+  EXPECT_NE(route.body.find("the privacy scan did not complete (it ran past privacy.scan_timeout_ms, 500 ms)"),
+            std::string::npos)
+      << route.body;
+}
+
+TEST_F(GatewayPrivacyTest, WithoutATimeLimitTheScanRunsToItsEnd) {
+  SteppingClock clock;
+  gateway_clock_ = &clock;
+  const std::string config = std::string(kConfig) + "privacy:\n  scan_timeout_ms: 0\n";
+  start_gateway(config.c_str(), nullptr, true);
+  cloud_.pieces = {"Noted."};
+  auto r = chat({{"model", "big"}, {"messages", user("Mail jane.roe@example.com about it.")}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(cloud_.last_request.messages.at(0).content, "Mail [EMAIL_ADDRESS_1] about it.");
+  EXPECT_EQ(metrics_.render().find("tiergate_privacy_scan_failures_total{"), std::string::npos);
 }
 
 TEST_F(GatewayPrivacyTest, APlaceholderAlreadyInTheTextStaysTheUsersOwn) {

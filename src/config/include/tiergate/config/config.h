@@ -183,6 +183,10 @@ struct PrivacyConfig {
   // a conversation's earlier turns are not scanned again with each new one.
   // 0 = scan every message of every request.
   int scan_cache_mb = 16;
+  // The most a request's scan may take, in milliseconds: a scan still
+  // running then stops, and the request keeps to the device (failing
+  // closed, as on a detector's error). 0 = no limit.
+  int scan_timeout_ms = 2000;
   struct TypeClass {
     std::string type;  // a detector's data type, e.g. PERSON
     std::string cls;   // a sensitivity class, e.g. pii

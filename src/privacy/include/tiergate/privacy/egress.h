@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +18,7 @@
 #include "tiergate/privacy/policy.h"
 #include "tiergate/privacy/redaction.h"
 #include "tiergate/privacy/scan_cache.h"
+#include "tiergate/privacy/scan_stop.h"
 
 namespace tiergate {
 
@@ -34,6 +36,8 @@ struct PrivacyScan {
   // Non-empty when the scan did not complete (a detector error, a timeout):
   // then nothing of the request may leave (fail closed).
   std::string failure;
+  // Whether a ScanStop cut the scan short (the failure of a time limit).
+  bool stopped = false;
   // The request's own restriction (the x-tiergate-privacy header): every
   // class at least this strict (PrivacyPolicy::restricted), never looser;
   // local_only keeps the whole request on the device, found data or not.
@@ -59,8 +63,20 @@ struct Egress {
 // for names, addresses and the other unstructured types (pii_tagger.h).
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger = nullptr);
 // The same through `cache` (its tagger): a message seen before in `scope`
-// (ScanCache::find_pii) is not scanned again.
-PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope = {});
+// (ScanCache::find_pii) is not scanned again. `stop` is asked before each
+// message and while one is scanned (scan_stop.h); a scan it cuts short
+// fails (`stopped`).
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope = {},
+                          const ScanStop& stop = {});
+
+// The scan of one message: appends its spans to `out`.
+using MessageScan = std::function<ScanOutcome(std::string_view text, std::vector<PiiSpan>& out)>;
+// Every message through `scan_one`, in order, asking `stop` before each.
+// It fails closed: a message kStopped, or `stop` answering true, fails the
+// scan (`stopped`), and so does a detector that throws (`failure` says
+// which exception, never the content). The others above are this one.
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const MessageScan& scan_one,
+                          const ScanStop& stop = {});
 
 // The request as it may go to an upstream trusted at `trust`. Values found in
 // the messages listed in `redact_all_in` are redacted even where their class

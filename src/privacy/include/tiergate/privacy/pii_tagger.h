@@ -35,6 +35,7 @@
 #include "tiergate/privacy/gazetteer.h"
 #include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_types.h"
+#include "tiergate/privacy/scan_stop.h"
 
 namespace tiergate {
 
@@ -77,6 +78,10 @@ class PiiTagger {
   // Appends the spans found in `text` (byte offsets, sorted, not
   // overlapping each other). Thread-safe.
   void tag(std::string_view text, std::vector<PiiSpan>& out) const;
+  // The same, asking `stop` (when set) every 1,024 tokens of decoding and
+  // before the passes after it: false, with `out` incomplete, when it
+  // answered true.
+  bool tag(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop) const;
 
   bool empty() const { return types_.empty(); }
   const std::vector<PiiType>& types() const { return types_; }
@@ -610,5 +615,8 @@ StatusOr<PiiTagger> load_pii_tagger(const std::string& path);
 // detectors, then (when given) the tagger, merged by resolve_pii_overlaps.
 // Appends to `out`, which should be empty.
 void find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out);
+// The same, asking `stop` (when set) between the detectors and while the
+// tagger decodes: false, with `out` incomplete, when it answered true.
+bool find_pii(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop);
 
 }  // namespace tiergate

@@ -24,6 +24,7 @@
 
 #include "tiergate/privacy/pii_tagger.h"
 #include "tiergate/privacy/pii_types.h"
+#include "tiergate/privacy/scan_stop.h"
 
 namespace tiergate {
 
@@ -50,6 +51,9 @@ class ScanCache {
   };
   Scope scope(std::string_view name) const;
   bool find_pii(std::string_view text, std::vector<PiiSpan>& out, const Scope& scope);
+  // The same, with find_pii(..., stop): a scan `stop` cut short is kStopped,
+  // its spans incomplete, and is not kept.
+  ScanOutcome scan(std::string_view text, std::vector<PiiSpan>& out, const Scope& scope, const ScanStop& stop);
 
   struct Stats {
     uint64_t hits = 0;
