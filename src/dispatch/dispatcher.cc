@@ -161,7 +161,11 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     if (privacy_ == nullptr) return CloudHop{*outgoing, nullptr};
     const UpstreamConfig* up = config_->upstream(c.tier);
     const TrustLevel trust = up != nullptr ? up->trust : TrustLevel::kPublic;
-    static const PrivacyScan kNoScan{{}, "no scan result reached dispatch"};
+    static const PrivacyScan kNoScan = [] {
+      PrivacyScan none;
+      none.failure = "no scan result reached dispatch";
+      return none;
+    }();
     Egress egress =
         prepare_egress(*privacy_, outgoing_scan != nullptr ? *outgoing_scan : kNoScan, *outgoing, trust, *redact_all_in);
     if (egress.decision.action == PrivacyAction::kLocalOnly) {

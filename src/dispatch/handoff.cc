@@ -136,6 +136,7 @@ HandedOff hand_off(const HandoffConfig& config, const ChatRequest& request, cons
     }
     std::stable_sort(rescanned.findings.begin(), rescanned.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.message < b.message; });
+    rescanned.field_findings = scan->field_findings;  // the user field and stop sequences go as they were
     rescanned.floor = scan->floor;
     rescanned.failure = scan->failure;
     out.scan = std::move(rescanned);

@@ -7,10 +7,18 @@
 
 namespace tiergate {
 
+std::vector<std::string_view> request_fields(const ChatRequest& request) {
+  std::vector<std::string_view> out = {request.user};
+  for (const std::string& stop : request.sampling.stop) out.push_back(stop);
+  return out;
+}
+
 std::vector<std::string> PrivacyScan::types() const {
   std::vector<std::string> out;
-  for (const Finding& f : findings) {
-    if (std::find(out.begin(), out.end(), f.type) == out.end()) out.push_back(f.type);
+  for (const auto* list : {&findings, &field_findings}) {
+    for (const Finding& f : *list) {
+      if (std::find(out.begin(), out.end(), f.type) == out.end()) out.push_back(f.type);
+    }
   }
   return out;
 }
@@ -18,6 +26,7 @@ std::vector<std::string> PrivacyScan::types() const {
 std::map<std::string, int> PrivacyScan::counts() const {
   std::map<std::string, int> out;
   for (const Finding& f : findings) ++out[f.type];
+  for (const Finding& f : field_findings) ++out[f.type];
   return out;
 }
 
@@ -67,6 +76,29 @@ PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& c
       stop);
 }
 
+PrivacyScan scan_request(const ChatRequest& request, ScanCache& cache, std::string_view scope,
+                         const ScanStop& stop) {
+  PrivacyScan scan = scan_messages(request.messages, cache, scope, stop);
+  if (!scan.failure.empty()) return scan;
+  std::vector<ChatMessage> fields;
+  for (std::string_view field : request_fields(request)) fields.push_back({Role::kUser, std::string(field)});
+  // (An empty field, as most requests' user field, holds nothing to keep.)
+  const ScanCache::Scope scoped = cache.scope(scope);
+  PrivacyScan of_fields = scan_messages(
+      fields,
+      [&](std::string_view text, std::vector<PiiSpan>& spans) {
+        return text.empty() ? ScanOutcome::kScanned : cache.scan(text, spans, scoped, stop);
+      },
+      stop);
+  if (!of_fields.failure.empty()) {
+    scan.failure = "in the user field or the stop sequences: " + of_fields.failure;
+    scan.stopped = of_fields.stopped;
+    return scan;
+  }
+  scan.field_findings = std::move(of_fields.findings);
+  return scan;
+}
+
 Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, const ChatRequest& request,
                       TrustLevel trust, const std::vector<size_t>& redact_all_in) {
   Egress out;
@@ -80,12 +112,21 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
     out.decision.reason = "the request asked to stay on the device (x-tiergate-privacy: local_only)";
     return out;
   }
-  for (const Finding& f : scan.findings) {
-    if (f.message >= request.messages.size() || f.begin > f.end || f.end > request.messages[f.message].content.size()) {
-      out.decision.action = PrivacyAction::kLocalOnly;
-      out.decision.reason = "a finding lies outside the request (a detector bug): local_only";
-      return out;
-    }
+  const std::vector<std::string_view> fields = request_fields(request);
+  auto outside = [](const Finding& f, size_t texts, auto size_of) {
+    return f.message >= texts || f.begin > f.end || f.end > size_of(f.message);
+  };
+  const bool any_outside =
+      std::any_of(scan.findings.begin(), scan.findings.end(),
+                  [&](const Finding& f) {
+                    return outside(f, request.messages.size(), [&](size_t m) { return request.messages[m].content.size(); });
+                  }) ||
+      std::any_of(scan.field_findings.begin(), scan.field_findings.end(),
+                  [&](const Finding& f) { return outside(f, fields.size(), [&](size_t k) { return fields[k].size(); }); });
+  if (any_outside) {
+    out.decision.action = PrivacyAction::kLocalOnly;
+    out.decision.reason = "a finding lies outside the request (a detector bug): local_only";
+    return out;
   }
   out.decision = scan.floor == PrivacyAction::kAllow ? policy.decide(scan.types(), trust)
                                                      : policy.restricted(scan.floor).decide(scan.types(), trust);
@@ -108,15 +149,30 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
   }
   auto map = std::make_shared<RedactionMap>();
   for (const ChatMessage& m : request.messages) map->reserve(m.content);
+  for (std::string_view field : fields) map->reserve(field);
+  auto redacted = [&](const Finding& f) {
+    return std::find(out.decision.redact_types.begin(), out.decision.redact_types.end(), f.type) !=
+           out.decision.redact_types.end();
+  };
+  // The spans of text `index` to redact, of `found`.
+  auto spans_of = [&](const std::vector<Finding>& found, size_t index, bool with_forced) {
+    std::vector<RedactionSpan> spans;
+    for (const Finding& f : found) {
+      if (f.message == index && (redacted(f) || (with_forced && forced(f)))) spans.push_back({f.type, f.begin, f.end});
+    }
+    return spans;
+  };
   out.request = request;
   for (size_t m = 0; m < request.messages.size(); ++m) {
-    std::vector<RedactionSpan> spans;
-    for (const Finding& f : scan.findings) {
-      const bool redacted = std::find(out.decision.redact_types.begin(), out.decision.redact_types.end(), f.type) !=
-                            out.decision.redact_types.end();
-      if (f.message == m && (redacted || forced(f))) spans.push_back({f.type, f.begin, f.end});
-    }
+    std::vector<RedactionSpan> spans = spans_of(scan.findings, m, true);
     if (!spans.empty()) out.request.messages[m].content = map->redact(request.messages[m].content, std::move(spans));
+  }
+  // The fields: the user field, then the stop sequences (request_fields()).
+  for (size_t k = 0; k < fields.size(); ++k) {
+    std::vector<RedactionSpan> spans = spans_of(scan.field_findings, k, false);
+    if (spans.empty()) continue;
+    std::string& field = k == 0 ? out.request.user : out.request.sampling.stop[k - 1];
+    field = map->redact(fields[k], std::move(spans));
   }
   out.redactions = std::move(map);
   return out;

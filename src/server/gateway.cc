@@ -667,7 +667,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
   // met it on the way to the cloud: sent as it was or redacted, or kept on
   // the device (the edge answered instead, or the request was refused).
   auto count_privacy = [&](const StatusOr<DispatchResult>& result) {
-    if (decision.privacy_scan.findings.empty() && decision.privacy_scan.failure.empty()) return;
+    if (decision.privacy_scan.counts().empty() && decision.privacy_scan.failure.empty()) return;
     std::string_view action;
     if (!result.is_ok()) {
       if (result.status().code() == StatusCode::kPermissionDenied) action = "local_only";
@@ -808,7 +808,7 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
     const SteadyTime scan_deadline = clock.now() + std::chrono::milliseconds(timeout_ms);
     ScanStop stop;
     if (timeout_ms > 0) stop = [&clock, scan_deadline] { return clock.now() >= scan_deadline; };
-    d.privacy_scan = scan_messages(request.messages, *scan_cache_, bearer_key(ex.header("authorization")), stop);
+    d.privacy_scan = scan_request(request, *scan_cache_, bearer_key(ex.header("authorization")), stop);
     if (d.privacy_scan.stopped) {
       d.privacy_scan.failure = "it ran past privacy.scan_timeout_ms, " + std::to_string(timeout_ms) + " ms";
     }
@@ -823,9 +823,9 @@ Gateway::Decision Gateway::parse_and_decide(HttpExchange& ex, ChatRequest& reque
     if (request.messages.size() > cached) {
       metrics_->privacy_scanned_messages.with({"scan"}).inc(static_cast<double>(request.messages.size() - cached));
     }
-    for (const Finding& f : d.privacy_scan.findings) {
-      const std::string* cls = policy->class_of(f.type);
-      metrics_->privacy_detections.with({f.type, cls != nullptr ? *cls : "none"}).inc();
+    for (const auto& [type, n] : d.privacy_scan.counts()) {
+      const std::string* cls = policy->class_of(type);
+      metrics_->privacy_detections.with({type, cls != nullptr ? *cls : "none"}).inc(static_cast<double>(n));
     }
   }
   StatusOr<RoutePlan> plan = decide(ex, request, context);

@@ -6,11 +6,14 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fake_engine.h"
 #include "recording_sink.h"
 #include "tiergate/dispatch/conversation_store.h"
 #include "tiergate/dispatch/dispatcher.h"
+#include "tiergate/privacy/egress.h"
+#include "tiergate/privacy/scan_cache.h"
 
 namespace tiergate {
 namespace {
@@ -177,6 +180,24 @@ TEST_F(HandoffTest, ASummaryKeepsTheFindingsOfTheMessagesAroundIt) {
                     "system: Summary of the conversation so far (written by the on-device model): The user asked for "
                     "help.\n"
                     "user: [EMAIL_ADDRESS_2] write to [EMAIL_ADDRESS_3] and [EMAIL_ADDRESS_4].\n");
+}
+
+TEST_F(HandoffTest, ASummaryKeepsTheFindingsOfTheUserFieldAndStopSequences) {
+  start("summary");
+  edge_.pieces = {"The user asked for help."};
+  ASSERT_TRUE(follow_up("Call me on +1 415 555 0100").is_ok());
+  request_.user = "ana@example.com";
+  request_.sampling.stop = {"Regards, ana@example.com"};
+  ScanCache cache(nullptr, 0, {1, 2});
+  scan_ = scan_request(request_, cache);
+  ASSERT_EQ(scan_.field_findings.size(), 2u);
+  dispatcher_->conversations().record("conv-1", TierKind::kEdge, std::chrono::steady_clock::now());
+  RecordingSink sink;
+  auto r = dispatcher_->run(cloud_plan(), request_, sink, &scan_);
+  ASSERT_TRUE(r.is_ok()) << r.status().message();
+  EXPECT_EQ(r->handoff, "summary");
+  EXPECT_EQ(cloud_.last_request.user, "[EMAIL_ADDRESS_1]");
+  EXPECT_EQ(cloud_.last_request.sampling.stop, std::vector<std::string>{"Regards, [EMAIL_ADDRESS_1]"});
 }
 
 TEST_F(HandoffTest, AutoSummarisesOnlyAHistoryWithFoundData) {

@@ -80,5 +80,53 @@ TEST(ScanMessages, AStopThatNeverAnswersTrueChangesNothing) {
   EXPECT_EQ(with_stop.counts().at("EMAIL_ADDRESS"), 1);
 }
 
+// The user field and the stop sequences go out with the messages: the
+// policy applies to what they hold as to the messages' values, with the
+// same placeholders.
+TEST(PrepareEgress, RedactsTheUserFieldAndTheStopSequencesAsTheMessages) {
+  ChatRequest request;
+  request.messages = {{Role::kUser, "Reply to jane.roe@example.com, please."}};
+  request.user = "jane.roe@example.com";
+  request.sampling.stop = {"END", "Sent to jane.roe@example.com"};
+  ScanCache cache(nullptr, 0, {1, 2});
+  const PrivacyScan scan = scan_request(request, cache);
+  ASSERT_EQ(scan.field_findings.size(), 2u);
+  EXPECT_EQ(scan.counts().at("EMAIL_ADDRESS"), 3);
+
+  const Egress to_public = prepare_egress(PrivacyPolicy::defaults(), scan, request, TrustLevel::kPublic);
+  ASSERT_EQ(to_public.decision.action, PrivacyAction::kRedact);
+  EXPECT_EQ(to_public.request.messages[0].content, "Reply to [EMAIL_ADDRESS_1], please.");
+  EXPECT_EQ(to_public.request.user, "[EMAIL_ADDRESS_1]");
+  EXPECT_EQ(to_public.request.sampling.stop, (std::vector<std::string>{"END", "Sent to [EMAIL_ADDRESS_1]"}));
+
+  // The defaults allow personal data to a private upstream: all as it was.
+  const Egress to_private = prepare_egress(PrivacyPolicy::defaults(), scan, request, TrustLevel::kPrivate);
+  ASSERT_EQ(to_private.decision.action, PrivacyAction::kAllow);
+  EXPECT_EQ(to_private.request.user, "jane.roe@example.com");
+  EXPECT_EQ(to_private.request.sampling.stop, request.sampling.stop);
+}
+
+TEST(PrepareEgress, ASecretInTheUserFieldKeepsTheRequestOnTheDevice) {
+  ChatRequest request;
+  request.messages = {{Role::kUser, "What is the capital of France?"}};
+  request.user = "sk-proj-4fJ9xQ2LmZ8vT1wR6yU3pK0aB5nC7dE2";
+  ScanCache cache(nullptr, 0, {1, 2});
+  const PrivacyScan scan = scan_request(request, cache);
+  const Egress egress = prepare_egress(PrivacyPolicy::defaults(), scan, request, TrustLevel::kPrivate);
+  EXPECT_EQ(egress.decision.action, PrivacyAction::kLocalOnly);
+  EXPECT_TRUE(egress.request.messages.empty());
+}
+
+TEST(PrepareEgress, AFieldFindingOutsideItsFieldFailsClosed) {
+  ChatRequest request;
+  request.messages = {{Role::kUser, "Hello."}};
+  request.user = "u-1";
+  PrivacyScan scan;
+  scan.field_findings.push_back({"PERSON", 0, 0, 4});  // past the end of "u-1"
+  const Egress egress = prepare_egress(PrivacyPolicy::defaults(), scan, request, TrustLevel::kPublic);
+  EXPECT_EQ(egress.decision.action, PrivacyAction::kLocalOnly);
+  EXPECT_EQ(egress.decision.reason, "a finding lies outside the request (a detector bug): local_only");
+}
+
 }  // namespace
 }  // namespace tiergate

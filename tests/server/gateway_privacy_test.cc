@@ -64,6 +64,21 @@ TEST_F(GatewayPrivacyTest, TheCloudSeesPlaceholdersAndTheClientTheValues) {
   EXPECT_NE(metrics.find("tiergate_privacy_requests_total{action=\"redact\"} 2"), std::string::npos);
 }
 
+TEST_F(GatewayPrivacyTest, TheUserFieldAndStopSequencesAreRedactedToo) {
+  start_gateway(kConfig, nullptr, true);
+  cloud_.pieces = {"Noted."};
+  auto r = chat({{"model", "big"},
+                 {"messages", user("Summarise the meeting notes.")},
+                 {"user", "jane.roe@example.com"},
+                 {"stop", json::array({"jane.roe@example.com"})}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(cloud_.last_request.user, "[EMAIL_ADDRESS_1]");
+  EXPECT_EQ(cloud_.last_request.sampling.stop, std::vector<std::string>{"[EMAIL_ADDRESS_1]"});
+  EXPECT_EQ(r.headers["x-tiergate-route"], "model:up1+redacted");
+  EXPECT_NE(metrics_.render().find("tiergate_privacy_detections_total{type=\"EMAIL_ADDRESS\",class=\"pii\"} 2"),
+            std::string::npos);
+}
+
 TEST_F(GatewayPrivacyTest, SecretsStayOnTheDevice) {
   start_gateway(kConfig, nullptr, true);
   const std::string prompt = "Why does my key sk-proj-4fJ9xQ2LmZ8vT1wR6yU3pK0aB5nC7dE2 fail?";

@@ -30,6 +30,11 @@ struct Finding {
   size_t end = 0;
 };
 
+// The texts of a request besides its messages that go out with it, in this
+// order: the `user` field (an end-user's id, often an e-mail address) and
+// the stop sequences. PrivacyScan::field_findings index this list.
+std::vector<std::string_view> request_fields(const ChatRequest& request);
+
 // What scanning a request found, before any routing decision.
 struct PrivacyScan {
   std::vector<Finding> findings;
@@ -44,10 +49,14 @@ struct PrivacyScan {
   PrivacyAction floor = PrivacyAction::kAllow;
   // Messages whose spans came from a ScanCache (seen in an earlier request).
   size_t cached_messages = 0;
+  // In request_fields() (Finding::message is the field's index there):
+  // the policy applies to them as to the messages.
+  std::vector<Finding> field_findings;
 
-  // The distinct types found, in order of first appearance.
+  // The distinct types found (messages first, then fields), in order of
+  // first appearance.
   std::vector<std::string> types() const;
-  // Values found per type.
+  // Values found per type, in the messages and the fields.
   std::map<std::string, int> counts() const;
 };
 
@@ -69,6 +78,10 @@ PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTag
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope = {},
                           const ScanStop& stop = {});
 
+// The messages as above, then request_fields(): what the gateway scans.
+PrivacyScan scan_request(const ChatRequest& request, ScanCache& cache, std::string_view scope = {},
+                         const ScanStop& stop = {});
+
 // The scan of one message: appends its spans to `out`.
 using MessageScan = std::function<ScanOutcome(std::string_view text, std::vector<PiiSpan>& out)>;
 // Every message through `scan_one`, in order, asking `stop` before each.
@@ -78,7 +91,8 @@ using MessageScan = std::function<ScanOutcome(std::string_view text, std::vector
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const MessageScan& scan_one,
                           const ScanStop& stop = {});
 
-// The request as it may go to an upstream trusted at `trust`. Values found in
+// The request as it may go to an upstream trusted at `trust` (its fields
+// redacted as its messages are). Values found in
 // the messages listed in `redact_all_in` are redacted even where their class
 // would allow them (cross-tier handoff of a conversation's earlier turns):
 // stricter only, a local_only class still keeps the request on the device.
