@@ -180,7 +180,11 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
   size_t current = 0;  // the plan index of the candidate being tried
   const RouteCandidate* failed_hedge = nullptr;  // tried already, as a hedge that failed
   auto attempt_for = [&](const RouteCandidate& c, const std::string& attempt_route, const RedactionMap* redactions) {
-    Attempt attempt{c.tier, c.model, attempt_route, PrivacyAction::kAllow, plan.degraded};
+    Attempt attempt;
+    attempt.tier = c.tier;
+    attempt.model = c.model;
+    attempt.route = attempt_route;
+    attempt.degraded = plan.degraded;
     if (c.kind == TierKind::kEdge && cloud_failed) attempt.degraded = Degradation::kCloudUnavailable;
     if (c.kind == TierKind::kCloud && edge_failed) attempt.degraded = Degradation::kEdgeUnavailable;
     if (c.kind == TierKind::kEdge && edge_capped && attempt.degraded == Degradation::kNone) {
@@ -189,6 +193,7 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     if (redactions != nullptr) {
       attempt.route += "+redacted";
       attempt.privacy = PrivacyAction::kRedact;
+      attempt.redacted_types = redactions->types();
     } else if (c.kind == TierKind::kEdge && !denied.empty()) {
       attempt.privacy = PrivacyAction::kLocalOnly;  // the edge answers because the policy kept the request here
     }

@@ -81,6 +81,15 @@ const std::string* RedactionMap::original(std::string_view placeholder) const {
   return found == originals_.end() ? nullptr : &found->second;
 }
 
+std::vector<std::string> RedactionMap::types() const {
+  std::vector<std::string> out;
+  for (const auto& [type, n] : counts_) {
+    if (n > 0) out.push_back(type);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::string RedactionMap::restore(std::string_view text) const {
   if (originals_.empty()) return std::string(text);
   std::string out;

@@ -57,6 +57,12 @@ struct Gateway::Metrics {
             "Requests with personal data, by what the policy did: allow or redact (sent to the cloud), "
             "local_only (kept on the device: answered by the edge or refused).",
             {"action"})),
+        privacy_class_actions(r.counter_family(
+            "tiergate_privacy_class_actions_total",
+            "Requests with values of a sensitivity class, by what the policy did with that class's values on the "
+            "way to the cloud: allow (sent as they were), redact (replaced by placeholders), local_only (kept on "
+            "the device).",
+            {"class", "action"})),
         degraded(r.counter_family("tiergate_degraded_requests_total",
                                   "Requests answered on another tier because the wanted one could not serve "
                                   "(cloud_unavailable: the edge answered; edge_unavailable: the cloud answered).",
@@ -86,6 +92,7 @@ struct Gateway::Metrics {
   CounterFamily& privacy_scanned_messages;
   CounterFamily& privacy_scan_failures;
   CounterFamily& privacy_requests;
+  CounterFamily& privacy_class_actions;
   CounterFamily& degraded;
   CounterFamily& speculative_drafts;
   Counter& speculative_time_lost;
@@ -674,7 +681,23 @@ void Gateway::chat_completions(HttpExchange& ex) {
     } else if (result->attempt.tier != "edge" || result->attempt.privacy == PrivacyAction::kLocalOnly) {
       action = privacy_action_name(result->attempt.privacy);
     }
-    if (!action.empty()) metrics_->privacy_requests.with({std::string(action)}).inc();
+    if (action.empty()) return;
+    metrics_->privacy_requests.with({std::string(action)}).inc();
+    // Per class: under redact, a class of which no value was replaced
+    // went as it was.
+    const PrivacyPolicy* policy = options_.dispatcher->privacy();
+    if (policy == nullptr) return;
+    static const std::vector<std::string> kNothingRedacted;
+    const std::vector<std::string>& redacted = result.is_ok() ? result->attempt.redacted_types : kNothingRedacted;
+    std::map<std::string, bool> classes;  // class -> some value of it redacted
+    for (const auto& [type, n] : decision.privacy_scan.counts()) {
+      const std::string* cls = policy->class_of(type);
+      classes[cls != nullptr ? *cls : "none"] |= std::binary_search(redacted.begin(), redacted.end(), type);
+    }
+    for (const auto& [cls, some_redacted] : classes) {
+      const std::string_view class_action = action == "redact" && !some_redacted ? "allow" : action;
+      metrics_->privacy_class_actions.with({cls, std::string(class_action)}).inc();
+    }
   };
   auto record_error = [&](const Attempt& a, const Status& s) {
     // No attempt was made when no tier was configured for the plan.

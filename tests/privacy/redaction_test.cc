@@ -26,6 +26,7 @@ TEST(RedactionTest, ValuesBecomeNumberedPlaceholdersPerType) {
   for (const RedactionSpan& s : spans_of(text, "+44 20 7946 0958", "PHONE_NUMBER")) spans.push_back(s);
   EXPECT_EQ(map.redact(text, spans), "Mail [EMAIL_ADDRESS_1] or call [PERSON_1] at [PHONE_NUMBER_1].");
   EXPECT_EQ(map.size(), 3u);
+  EXPECT_EQ(map.types(), (std::vector<std::string>{"EMAIL_ADDRESS", "PERSON", "PHONE_NUMBER"}));
   EXPECT_EQ(map.restore("Dear [PERSON_1], we will reply to [EMAIL_ADDRESS_1]."),
             "Dear Ana Lima, we will reply to ana@example.org.");
 }

@@ -79,6 +79,26 @@ TEST_F(GatewayPrivacyTest, TheUserFieldAndStopSequencesAreRedactedToo) {
             std::string::npos);
 }
 
+TEST_F(GatewayPrivacyTest, WhatThePolicyDidIsCountedPerClass) {
+  start_gateway(kConfig, nullptr, true);
+  cloud_.pieces = {"Noted."};
+  // pii is redacted for a public upstream; a date (class context) goes as
+  // it was; a secret keeps the next request on the device.
+  auto mixed = chat({{"model", "big"}, {"messages", user("Mail jane.roe@example.com before 2024-05-01 please.")}});
+  ASSERT_EQ(mixed.status, 200) << mixed.body;
+  EXPECT_EQ(cloud_.last_request.messages.at(0).content, "Mail [EMAIL_ADDRESS_1] before 2024-05-01 please.");
+  auto secret = chat({{"model", "big"}, {"messages", user("Is sk-proj-4fJ9xQ2LmZ8vT1wR6yU3pK0aB5nC7dE2 valid?")}});
+  ASSERT_EQ(secret.status, 200) << secret.body;
+  const std::string metrics = metrics_.render();
+  for (const char* line : {"tiergate_privacy_class_actions_total{class=\"pii\",action=\"redact\"} 1",
+                           "tiergate_privacy_class_actions_total{class=\"context\",action=\"allow\"} 1",
+                           "tiergate_privacy_class_actions_total{class=\"secret\",action=\"local_only\"} 1",
+                           "tiergate_privacy_requests_total{action=\"redact\"} 1",
+                           "tiergate_privacy_requests_total{action=\"local_only\"} 1"}) {
+    EXPECT_NE(metrics.find(line), std::string::npos) << line << "\n" << metrics;
+  }
+}
+
 TEST_F(GatewayPrivacyTest, SecretsStayOnTheDevice) {
   start_gateway(kConfig, nullptr, true);
   const std::string prompt = "Why does my key sk-proj-4fJ9xQ2LmZ8vT1wR6yU3pK0aB5nC7dE2 fail?";

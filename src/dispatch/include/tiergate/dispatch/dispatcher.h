@@ -47,6 +47,8 @@ struct Attempt {
   // This tier answers because the wanted one could not: the plan's own
   // degradation, or a fallback after a tier of the other kind failed.
   Degradation degraded = Degradation::kNone;
+  // With kRedact: the data types whose values were replaced, sorted.
+  std::vector<std::string> redacted_types;
 };
 
 class DispatchSink : public TokenSink {

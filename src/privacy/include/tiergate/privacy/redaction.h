@@ -62,6 +62,9 @@ class RedactionMap {
   // The original for a placeholder this map issued, or nullptr.
   const std::string* original(std::string_view placeholder) const;
 
+  // The types of the values this map replaced, sorted.
+  std::vector<std::string> types() const;
+
   size_t size() const { return originals_.size(); }
   bool empty() const { return originals_.empty(); }
   // The longest placeholder issued, in bytes (0 when none).
