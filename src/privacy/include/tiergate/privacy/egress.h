@@ -87,7 +87,7 @@ using MessageScan = std::function<ScanOutcome(std::string_view text, std::vector
 // Every message through `scan_one`, in order, asking `stop` before each.
 // It fails closed: a message kStopped, or `stop` answering true, fails the
 // scan (`stopped`), and so does a detector that throws (`failure` says
-// which exception, never the content). The others above are this one.
+// which exception, never the content). The overloads above call this one.
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const MessageScan& scan_one,
                           const ScanStop& stop = {});
 
