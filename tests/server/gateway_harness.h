@@ -30,7 +30,7 @@ class GatewayHarness : public ::testing::Test {
     if (privacy) audit_ = std::move(EgressAudit::open(config_->privacy.audit_log)).value();
     if (!config_->speculative.log_path.empty()) verifier_log_ = std::move(VerifierLog::open(config_->speculative.log_path)).value();
     gateway_ = std::make_unique<Gateway>(GatewayOptions{config_, dispatcher_.get(), &metrics_,
-                                                        gateway_clock_ != nullptr ? gateway_clock_ : &clock_, "edge.gguf",
+                                                        gateway_clock_ ? gateway_clock_.get() : &clock_, "edge.gguf",
                                                         std::move(router), audit_.get(), admin_token_, nullptr,
                                                         verifier_log_.get(), device_});
     server_ = std::make_unique<HttpServer>(HttpServerOptions{"127.0.0.1", 0, config_->max_body_bytes},
@@ -46,7 +46,9 @@ class GatewayHarness : public ::testing::Test {
   FakeEngine edge_, cloud_;
   MetricsRegistry metrics_;
   SystemClock clock_;
-  const Clock* gateway_clock_ = nullptr;  // set before start_gateway to give the gateway another clock
+  // Set before start_gateway to give the gateway another clock. Held here,
+  // not by a test: the server's threads may read it until TearDown.
+  std::unique_ptr<Clock> gateway_clock_;
   ConfigPtr config_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::unique_ptr<EgressAudit> audit_;

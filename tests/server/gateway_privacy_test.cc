@@ -279,8 +279,7 @@ class SteppingClock final : public Clock {
 TEST_F(GatewayPrivacyTest, AScanThatRunsPastItsTimeLimitKeepsTheRequestOnTheDevice) {
   // Each reading of the clock is a second later: the scan, allowed 500 ms,
   // is past its limit when it first asks.
-  SteppingClock clock;
-  gateway_clock_ = &clock;
+  gateway_clock_ = std::make_unique<SteppingClock>();
   const std::string config = std::string(kConfig) + "privacy:\n  scan_timeout_ms: 500\n";
   start_gateway(config.c_str(), nullptr, true);
   auto r = chat({{"model", "big"}, {"messages", user("Nothing personal in here at all.")}});
@@ -302,8 +301,7 @@ TEST_F(GatewayPrivacyTest, AScanThatRunsPastItsTimeLimitKeepsTheRequestOnTheDevi
 }
 
 TEST_F(GatewayPrivacyTest, WithoutATimeLimitTheScanRunsToItsEnd) {
-  SteppingClock clock;
-  gateway_clock_ = &clock;
+  gateway_clock_ = std::make_unique<SteppingClock>();
   const std::string config = std::string(kConfig) + "privacy:\n  scan_timeout_ms: 0\n";
   start_gateway(config.c_str(), nullptr, true);
   cloud_.pieces = {"Noted."};
