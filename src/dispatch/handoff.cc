@@ -49,7 +49,8 @@ std::optional<std::string> summarise(Engine& edge, const ChatRequest& request, c
 }  // namespace
 
 HandedOff hand_off(const HandoffConfig& config, const ChatRequest& request, const PrivacyScan* scan, Engine* edge,
-                   ConversationStore& conversations, const PiiTagger* tagger, TokenSink& client, SteadyTime now) {
+                   ConversationStore& conversations, const MessageScan& scan_summary, TokenSink& client,
+                   SteadyTime now) {
   HandedOff out;
   out.request = request;
   size_t latest = request.messages.size();
@@ -130,7 +131,8 @@ HandedOff hand_off(const HandoffConfig& config, const ChatRequest& request, cons
         rescanned.findings.push_back({f.type, sent_at[f.message], f.begin, f.end});
       }
     }
-    for (Finding f : scan_messages({out.request.messages[summary_at]}, tagger).findings) {
+    PrivacyScan of_summary = scan_messages({out.request.messages[summary_at]}, scan_summary);
+    for (Finding f : of_summary.findings) {
       f.message = summary_at;
       rescanned.findings.push_back(std::move(f));
     }
@@ -138,7 +140,10 @@ HandedOff hand_off(const HandoffConfig& config, const ChatRequest& request, cons
                      [](const Finding& a, const Finding& b) { return a.message < b.message; });
     rescanned.field_findings = scan->field_findings;  // the user field and stop sequences go as they were
     rescanned.floor = scan->floor;
-    rescanned.failure = scan->failure;
+    // A failed scan of the summary fails the request's, as any scan does.
+    rescanned.failure = !scan->failure.empty()        ? scan->failure
+                        : !of_summary.failure.empty() ? "the summary's scan: " + of_summary.failure
+                                                      : std::string();
     out.scan = std::move(rescanned);
   }
   return out;

@@ -35,9 +35,11 @@ struct HandedOff {
 };
 
 // `scan` is the request's scan (null without a privacy policy); `edge` may
-// be null; `tagger` scans a summary (null: structured detectors only);
-// `client` tells whether the client left while the edge summarises.
+// be null; `scan_summary` scans a summary (a scan of it that fails fails
+// HandedOff::scan); `client` tells whether the client left while the edge
+// summarises.
 HandedOff hand_off(const HandoffConfig& config, const ChatRequest& request, const PrivacyScan* scan, Engine* edge,
-                   ConversationStore& conversations, const PiiTagger* tagger, TokenSink& client, SteadyTime now);
+                   ConversationStore& conversations, const MessageScan& scan_summary, TokenSink& client,
+                   SteadyTime now);
 
 }  // namespace tiergate

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "fake_engine.h"
+#include "handoff.h"
 #include "recording_sink.h"
 #include "tiergate/dispatch/conversation_store.h"
 #include "tiergate/dispatch/dispatcher.h"
@@ -198,6 +200,43 @@ TEST_F(HandoffTest, ASummaryKeepsTheFindingsOfTheUserFieldAndStopSequences) {
   EXPECT_EQ(r->handoff, "summary");
   EXPECT_EQ(cloud_.last_request.user, "[EMAIL_ADDRESS_1]");
   EXPECT_EQ(cloud_.last_request.sampling.stop, std::vector<std::string>{"Regards, [EMAIL_ADDRESS_1]"});
+}
+
+// The summary is new text: a scan of it that fails (here a detector that
+// throws, injected) fails the handed-off request's scan, which then keeps it
+// on the device.
+TEST(HandOff, AFailedScanOfTheSummaryFailsTheRequestsScan) {
+  HandoffConfig config;
+  config.history = HistoryHandoff::kSummary;
+  ChatRequest request;
+  request.conversation = "conv-1";
+  request.messages = {{Role::kUser, "Call me on +1 415 555 0100"},
+                      {Role::kAssistant, "Noted."},
+                      {Role::kUser, "Now prove the theorem."}};
+  const PrivacyScan scan = scan_messages(request.messages);
+  FakeEngine edge;
+  edge.pieces = {"The user gave a phone number."};
+  ConversationStore conversations(std::chrono::seconds(60), 10);
+  RecordingSink client;
+  auto throwing = [](std::string_view, std::vector<PiiSpan>&) -> ScanOutcome {
+    throw std::runtime_error("out of buffers");
+  };
+  const HandedOff handed = hand_off(config, request, &scan, &edge, conversations, throwing, client, kStart);
+  ASSERT_EQ(handed.mode, "summary");
+  ASSERT_TRUE(handed.scan.has_value());
+  EXPECT_EQ(handed.scan->failure, "the summary's scan: a detector failed on message 0: out of buffers");
+  const Egress egress = prepare_egress(PrivacyPolicy::defaults(), *handed.scan, handed.request, TrustLevel::kPrivate);
+  EXPECT_EQ(egress.decision.action, PrivacyAction::kLocalOnly);
+
+  // A scan that works leaves no failure.
+  ConversationStore fresh(std::chrono::seconds(60), 10);
+  auto structured = [](std::string_view text, std::vector<PiiSpan>& out) {
+    find_pii(text, nullptr, out);
+    return ScanOutcome::kScanned;
+  };
+  const HandedOff ok = hand_off(config, request, &scan, &edge, fresh, structured, client, kStart);
+  ASSERT_TRUE(ok.scan.has_value());
+  EXPECT_TRUE(ok.scan->failure.empty());
 }
 
 TEST_F(HandoffTest, AutoSummarisesOnlyAHistoryWithFoundData) {
