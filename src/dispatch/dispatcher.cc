@@ -151,13 +151,8 @@ StatusOr<DispatchResult> Dispatcher::run_plan(const RoutePlan& plan, const ChatR
     const std::vector<size_t>* redact_all_in = &kNoMessages;
     if (handing_off) {
       if (!handed) {
-        const PiiTagger* tagger = tagger_.get();
-        const MessageScan scan_summary = [tagger](std::string_view text, std::vector<PiiSpan>& out) {
-          find_pii(text, tagger, out);
-          return ScanOutcome::kScanned;
-        };
         handed = hand_off(config_->handoff, request, privacy_ != nullptr ? scan : nullptr, edge_, *conversations_,
-                          scan_summary, sink, now);
+                          whole_scan(tagger_.get()), sink, now);
       }
       outgoing = &handed->request;
       if (handed->scan) outgoing_scan = &*handed->scan;

@@ -58,11 +58,15 @@ PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const Messag
   return scan;
 }
 
-PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger) {
-  return scan_messages(messages, [tagger](std::string_view text, std::vector<PiiSpan>& spans) {
+MessageScan whole_scan(const PiiTagger* tagger) {
+  return [tagger](std::string_view text, std::vector<PiiSpan>& spans) {
     find_pii(text, tagger, spans);
     return ScanOutcome::kScanned;
-  });
+  };
+}
+
+PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const PiiTagger* tagger) {
+  return scan_messages(messages, whole_scan(tagger));
 }
 
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, ScanCache& cache, std::string_view scope,

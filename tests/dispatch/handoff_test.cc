@@ -230,11 +230,7 @@ TEST(HandOff, AFailedScanOfTheSummaryFailsTheRequestsScan) {
 
   // A scan that works leaves no failure.
   ConversationStore fresh(std::chrono::seconds(60), 10);
-  auto structured = [](std::string_view text, std::vector<PiiSpan>& out) {
-    find_pii(text, nullptr, out);
-    return ScanOutcome::kScanned;
-  };
-  const HandedOff ok = hand_off(config, request, &scan, &edge, fresh, structured, client, kStart);
+  const HandedOff ok = hand_off(config, request, &scan, &edge, fresh, whole_scan(nullptr), client, kStart);
   ASSERT_TRUE(ok.scan.has_value());
   EXPECT_TRUE(ok.scan->failure.empty());
 }

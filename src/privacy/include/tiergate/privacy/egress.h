@@ -90,6 +90,9 @@ using MessageScan = std::function<ScanOutcome(std::string_view text, std::vector
 // which exception, never the content). The overloads above call this one.
 PrivacyScan scan_messages(const std::vector<ChatMessage>& messages, const MessageScan& scan_one,
                           const ScanStop& stop = {});
+// find_pii() with `tagger` (null: the structured detectors alone), as a
+// MessageScan.
+MessageScan whole_scan(const PiiTagger* tagger);
 
 // The request as it may go to an upstream trusted at `trust` (its fields
 // redacted as its messages are). Values found in
