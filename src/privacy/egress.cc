@@ -7,6 +7,21 @@
 
 namespace tiergate {
 
+namespace {
+
+// Field k of request_fields(request), to redact it in place: the one place
+// besides request_fields() that knows their order.
+std::string& request_field(ChatRequest& request, size_t k) {
+  return k == 0 ? request.user : request.sampling.stop[k - 1];
+}
+
+// Whether finding `f` lies outside `texts` (a detector bug).
+bool outside(const Finding& f, const std::vector<std::string_view>& texts) {
+  return f.message >= texts.size() || f.begin > f.end || f.end > texts[f.message].size();
+}
+
+}  // namespace
+
 std::vector<std::string_view> request_fields(const ChatRequest& request) {
   std::vector<std::string_view> out = {request.user};
   for (const std::string& stop : request.sampling.stop) out.push_back(stop);
@@ -116,17 +131,13 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
     out.decision.reason = "the request asked to stay on the device (x-tiergate-privacy: local_only)";
     return out;
   }
+  std::vector<std::string_view> contents;
+  for (const ChatMessage& m : request.messages) contents.push_back(m.content);
   const std::vector<std::string_view> fields = request_fields(request);
-  auto outside = [](const Finding& f, size_t texts, auto size_of) {
-    return f.message >= texts || f.begin > f.end || f.end > size_of(f.message);
-  };
   const bool any_outside =
-      std::any_of(scan.findings.begin(), scan.findings.end(),
-                  [&](const Finding& f) {
-                    return outside(f, request.messages.size(), [&](size_t m) { return request.messages[m].content.size(); });
-                  }) ||
+      std::any_of(scan.findings.begin(), scan.findings.end(), [&](const Finding& f) { return outside(f, contents); }) ||
       std::any_of(scan.field_findings.begin(), scan.field_findings.end(),
-                  [&](const Finding& f) { return outside(f, fields.size(), [&](size_t k) { return fields[k].size(); }); });
+                  [&](const Finding& f) { return outside(f, fields); });
   if (any_outside) {
     out.decision.action = PrivacyAction::kLocalOnly;
     out.decision.reason = "a finding lies outside the request (a detector bug): local_only";
@@ -175,8 +186,7 @@ Egress prepare_egress(const PrivacyPolicy& policy, const PrivacyScan& scan, cons
   for (size_t k = 0; k < fields.size(); ++k) {
     std::vector<RedactionSpan> spans = spans_of(scan.field_findings, k, false);
     if (spans.empty()) continue;
-    std::string& field = k == 0 ? out.request.user : out.request.sampling.stop[k - 1];
-    field = map->redact(fields[k], std::move(spans));
+    request_field(out.request, k) = map->redact(fields[k], std::move(spans));
   }
   out.redactions = std::move(map);
   return out;

@@ -674,7 +674,8 @@ void Gateway::chat_completions(HttpExchange& ex) {
   // met it on the way to the cloud: sent as it was or redacted, or kept on
   // the device (the edge answered instead, or the request was refused).
   auto count_privacy = [&](const StatusOr<DispatchResult>& result) {
-    if (decision.privacy_scan.counts().empty() && decision.privacy_scan.failure.empty()) return;
+    const std::map<std::string, int> found = decision.privacy_scan.counts();
+    if (found.empty() && decision.privacy_scan.failure.empty()) return;
     std::string_view action;
     if (!result.is_ok()) {
       if (result.status().code() == StatusCode::kPermissionDenied) action = "local_only";
@@ -690,7 +691,7 @@ void Gateway::chat_completions(HttpExchange& ex) {
     static const std::vector<std::string> kNothingRedacted;
     const std::vector<std::string>& redacted = result.is_ok() ? result->attempt.redacted_types : kNothingRedacted;
     std::map<std::string, bool> classes;  // class -> some value of it redacted
-    for (const auto& [type, n] : decision.privacy_scan.counts()) {
+    for (const auto& [type, n] : found) {
       const std::string* cls = policy->class_of(type);
       classes[cls != nullptr ? *cls : "none"] |= std::binary_search(redacted.begin(), redacted.end(), type);
     }
