@@ -195,9 +195,17 @@ struct CvArgs {
   std::vector<std::string> data;
   int folds = 5;
   bool by_template = false;
+  bool lower_case_held_out = false;
   std::string spans_out;
   TaggerArgs tagger;
 };
+
+// `text` with its ASCII capitals in small letters: the same bytes at the
+// same offsets otherwise, so a row's labels still fit it.
+std::string ascii_lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; });
+  return text;
+}
 
 // The text with each labelled value replaced by its type: rows made from one
 // template share it.
@@ -213,8 +221,7 @@ std::string template_of(const PiiExample& e) {
     at = s.end;
   }
   out.append(e.text, at);
-  std::transform(out.begin(), out.end(), out.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; });
-  return out;
+  return ascii_lower_case(std::move(out));
 }
 
 int run_cv(const CvArgs& args) {
@@ -243,6 +250,10 @@ int run_cv(const CvArgs& args) {
     for (size_t k = 0; k < order.size(); ++k) fold[order[k]] = static_cast<int>(k % static_cast<size_t>(args.folds));
   }
   PiiScorer scorer;
+  // The texts the held-out folds are scanned as: as labelled, or without
+  // capitals (--lower-case-held-out; training still reads them as labelled).
+  std::vector<std::string> scanned;
+  for (const PiiExample& e : *rows) scanned.push_back(args.lower_case_held_out ? ascii_lower_case(e.text) : e.text);
   std::vector<std::vector<PiiSpan>> found(rows->size());
   for (int f = 0; f < args.folds; ++f) {
     std::vector<PiiExample> train;
@@ -252,14 +263,14 @@ int run_cv(const CvArgs& args) {
     const PiiTagger tagger = PiiTagger::train(train, *options);
     for (size_t i = 0; i < rows->size(); ++i) {
       if (fold[i] != f) continue;
-      found[i] = detect((*rows)[i].text, &tagger);
-      scorer.add((*rows)[i].text, (*rows)[i].spans, found[i]);
+      found[i] = detect(scanned[i], &tagger);
+      scorer.add(scanned[i], (*rows)[i].spans, found[i]);
     }
     std::cerr << "[pii cv] fold " << f + 1 << "/" << args.folds << "\n";
   }
   if (!args.spans_out.empty()) {
     std::string lines;
-    for (size_t i = 0; i < rows->size(); ++i) lines += spans_line((*rows)[i].text, found[i]).dump() + "\n";
+    for (size_t i = 0; i < rows->size(); ++i) lines += spans_line(scanned[i], found[i]).dump() + "\n";
     if (Status written = write_file_atomically(args.spans_out, lines); !written.is_ok()) {
       return fail("pii cv", written.message());
     }
@@ -366,6 +377,9 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   c->add_option("--folds", cv->folds, "folds")->capture_default_str();
   c->add_flag("--by-template", cv->by_template,
               "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
+  c->add_flag("--lower-case-held-out", cv->lower_case_held_out,
+              "scan each held-out row with its ASCII capitals in small letters (the labels' offsets stay): scores on "
+              "text without capitals, from a tagger trained on the rows as labelled");
   c->add_option("--spans-out", cv->spans_out,
                 "also write each row's cross-validated detections, one line per input row in `pii scan`'s format "
                 "(for error analysis)");

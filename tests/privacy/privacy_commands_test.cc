@@ -134,6 +134,40 @@ TEST_F(PiiCommandsTest, TrainWritesATaggerThatScanAndEvalUse) {
   EXPECT_NE(refused.err.find("damaged.bin"), std::string::npos) << refused.err;
 }
 
+// --lower-case-held-out: the folds train on the rows as labelled and are
+// scored on their text without capitals, where the capitals that tell these
+// names are gone: the same gold, fewer found; each detection --spans-out
+// writes lies on a name of its row (the offsets are those of the row).
+TEST_F(PiiCommandsTest, CrossValidationCanScoreTheHeldOutRowsWithoutCapitals) {
+  const std::string data = write("names.jsonl", name_rows(160));
+  auto cv = [&](bool lower_case, const std::string& spans_out) {
+    std::vector<std::string> args = {"pii", "cv", "--data", data, "--folds", "2", "--epochs", "2", "--buckets", "4096",
+                                     "--spans-out", spans_out};
+    if (lower_case) args.push_back("--lower-case-held-out");
+    const auto run = tiergate(args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return json::parse(run.out)["types"]["PERSON"];
+  };
+  const json as_labelled = cv(false, dir_ + "/as_labelled.jsonl");
+  const json lower_cased = cv(true, dir_ + "/lower_cased.jsonl");
+  EXPECT_EQ(lower_cased["gold"], 160);
+  EXPECT_EQ(as_labelled["recall"].get<double>(), 1.0);
+  EXPECT_LT(lower_cased["recall"].get<double>(), 0.9);
+  std::ifstream rows_in(data), spans_in(dir_ + "/lower_cased.jsonl");
+  size_t names = 0;
+  for (std::string row, spans; std::getline(rows_in, row) && std::getline(spans_in, spans);) {
+    const std::string text = json::parse(row)["text"];
+    const json found = json::parse(spans);
+    for (const json& span : found["spans"]) {
+      const auto start = span["start"].get<size_t>(), end = span["end"].get<size_t>();
+      const std::string value = text.substr(start, end - start);
+      EXPECT_NE(value.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos) << value;
+      ++names;
+    }
+  }
+  EXPECT_EQ(names, lower_cased["predicted"].get<size_t>());
+}
+
 // Without --tagger, `pii scan|eval` run the tagger $TIERGATE_PII_TAGGER
 // names (else the one the build trained beside bin/, which this test leaves
 // alone) and say which; --no-tagger runs the structured detectors only.
