@@ -2,6 +2,7 @@
 
 #include "tiergate/privacy/structured_pii.h"
 
+#include "blank_escapes.h"
 #include "lexicon.h"
 #include "little_endian.h"
 #include "scan.h"
@@ -878,7 +879,10 @@ bool scan_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSp
   find_structured_pii(text, out);
   if (tagger == nullptr) return true;
   if (stop && stop()) return false;
-  if (!tagger->tag(text, out, stop)) return false;
+  // The tagger reads escapes for blanks as blanks ("\nKyle": Kyle); the
+  // offsets are those of `text`.
+  thread_local std::string unescaped;
+  if (!tagger->tag(pii_scan::without_blank_escapes(text, unescaped), out, stop)) return false;
   add_appositive_ages(text, out);
   resolve_pii_overlaps(out);
   // A tagger's span cut short before a better one ends on its last word

@@ -142,6 +142,25 @@ TEST(PiiTaggerTest, LearnsContextsAndFindsNamesItNeverSaw) {
   EXPECT_EQ(text.substr(found[0].begin, found[0].end - found[0].begin), "Wanda Horvath");
 }
 
+// Text pasted with its line breaks and tabs written out ("\n", as a JSON
+// string or a log holds them): the whole scan finds in it what it finds in
+// the same text with the blanks themselves, at the same places: the name
+// after an escape too, which would otherwise start with the escape's letter
+// ("nQuentin").
+TEST(PiiTaggerTest, TheScanReadsEscapesForBlanksAsBlanks) {
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
+  const std::string name = kFirst[16] + " " + kLast[14];
+  const std::pair<const char*, const char*> escapes[] = {{R"(\n)", " \n"}, {R"(\t)", "  "}, {R"(\r\n)", "   \n"}};
+  for (const auto& [escape, blanks] : escapes) {
+    const std::string written = std::string("Notes:") + escape + name + " called." + escape + "Thanks";
+    const std::string blank = std::string("Notes:") + blanks + name + " called." + blanks + "Thanks";
+    ASSERT_EQ(written.size(), blank.size());
+    const std::vector<std::string> found = scanned_spans(tagger, written);
+    EXPECT_EQ(found, scanned_spans(tagger, blank)) << written;
+    EXPECT_NE(std::find(found.begin(), found.end(), "PERSON:" + name), found.end()) << written;
+  }
+}
+
 TEST(PiiTaggerTest, AScanStopsWhenItsStopSaysSoEvenInsideOneLongText) {
   const PiiTagger tagger = PiiTagger::train(sample(300, 0, 16, 0, 14, 0, 8, 1), options(3, 1u << 12, 1));
   std::string text;
