@@ -1,11 +1,12 @@
 // Escapes for blanks written out in prompt text: the two characters "\n",
 // "\t" and "\r" that JSON and C strings hold for a line break, a tab and a
 // carriage return, pasted into a prompt as they are (a log line, a
-// program's output, a JSON document). The tagger reads words as runs of
-// letters, so "\nKyle" would be one word "nKyle", which opens with no
-// capital: the name after the escape would be lost, and in text without
-// capitals "\nprint" would read as an unknown word "nprint". Private to the
-// privacy module.
+// program's output, a JSON document). Read as letters, the escape's letter
+// would join the word or number after it: "\n4111 1111 1111 1111" would be
+// no card number (one starts apart from letters), "\nKyle" one word
+// "nKyle" that opens with no capital, so the name would be lost, and in
+// text without capitals "\nprint" an unknown word. find_pii() scans the
+// text through without_blank_escapes(). Private to the privacy module.
 #pragma once
 
 #include <string>

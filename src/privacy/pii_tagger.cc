@@ -876,13 +876,14 @@ void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
 // find_pii(), with or without `stop` (one function on the stack under
 // either name, for bench/pii_instructions.sh's callgrind).
 bool scan_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
+  // Escapes for blanks are read as blanks ("\n4111 1111 1111 1111": a card
+  // number, "\nKyle": Kyle); the offsets are those of the text as written.
+  thread_local std::string unescaped;
+  text = pii_scan::without_blank_escapes(text, unescaped);
   find_structured_pii(text, out);
   if (tagger == nullptr) return true;
   if (stop && stop()) return false;
-  // The tagger reads escapes for blanks as blanks ("\nKyle": Kyle); the
-  // offsets are those of `text`.
-  thread_local std::string unescaped;
-  if (!tagger->tag(pii_scan::without_blank_escapes(text, unescaped), out, stop)) return false;
+  if (!tagger->tag(text, out, stop)) return false;
   add_appositive_ages(text, out);
   resolve_pii_overlaps(out);
   // A tagger's span cut short before a better one ends on its last word

@@ -161,6 +161,26 @@ TEST(PiiTaggerTest, TheScanReadsEscapesForBlanksAsBlanks) {
   }
 }
 
+// So do the structured detectors: a number right after "\n" is no longer
+// glued to the escape's letter ("n4111 ..."), which hid it.
+TEST(PiiTaggerTest, TheStructuredDetectorsReadEscapesForBlanksAsBlanks) {
+  const std::pair<const char*, const char*> values[] = {
+      {"CREDIT_CARD", "4111 1111 1111 1111"}, {"US_SSN", "123-45-6789"},
+      {"IBAN_CODE", "GB82 WEST 1234 5698 7654 32"}, {"IP_ADDRESS", "192.168.1.1"},
+      {"EMAIL_ADDRESS", "jane@example.com"}, {"PHONE_NUMBER", "+44 20 7946 0958"},
+      {"MAC_ADDRESS", "00:1a:2b:3c:4d:5e"}, {"API_KEY", "AKIAIOSFODNN7EXAMPLE"}};
+  for (const auto& [type, value] : values) {
+    for (const char* escape : {R"(\n)", R"(\t)", R"(\r\n)"}) {
+      const std::string text = std::string("data:") + escape + value + escape + "end";
+      std::vector<PiiSpan> spans;
+      find_pii(text, nullptr, spans);
+      ASSERT_EQ(spans.size(), 1u) << text;
+      EXPECT_EQ(pii_type_name(spans[0].type), std::string(type)) << text;
+      EXPECT_EQ(text.substr(spans[0].begin, spans[0].end - spans[0].begin), value) << text;
+    }
+  }
+}
+
 TEST(PiiTaggerTest, AScanStopsWhenItsStopSaysSoEvenInsideOneLongText) {
   const PiiTagger tagger = PiiTagger::train(sample(300, 0, 16, 0, 14, 0, 8, 1), options(3, 1u << 12, 1));
   std::string text;
