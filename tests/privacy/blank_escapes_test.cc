@@ -1,5 +1,5 @@
 // Escapes for blanks in prompt text ("\n", "\t", "\r" written out) read as
-// blanks by the tagger, at the same offsets.
+// blanks by the whole scan, at the same offsets.
 #include "blank_escapes.h"
 
 #include <gtest/gtest.h>
