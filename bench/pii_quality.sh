@@ -3,7 +3,10 @@
 # place, never copied): 5-fold cross-validated precision/recall per type with
 # the tagger trained on the other folds (`tiergate pii cv`), by row and by
 # template (unseen sentence shapes), by template with the held-out rows in
-# small letters (text without capitals), and the structured scan's speed
+# small letters (text without capitals); what the same detectors find in
+# the unlabelled dev prompts, as written and lower-cased (few of them hold
+# personal data: most of what is found there is a false alarm or a public
+# name, the cost of precision on everyday text); and the structured scan's speed
 # (bench/pii_scan_bench.cc, Google Benchmark, one core).
 # Writes bench/results/pii_quality.{json,md}.
 set -euo pipefail
@@ -20,6 +23,16 @@ echo "[bench] tiergate pii cv on $(basename "$data"): by row, then by template (
 "$bin/tiergate" pii cv --data "$data" --folds 5 --by-template >"$work/pii-cv-template-bare.json"
 "$bin/tiergate" pii cv --data "$data" --folds 5 --by-template --lower-case-held-out --gazetteers "$gazetteers" \
   >"$work/pii-cv-template-lower.json"
+# The prompts of the speed benchmark, as written and with their ASCII
+# capitals in small letters, through a tagger trained on all the dev rows.
+pii_dev_inputs
+node -e 'const fs = require("fs"); const [from, to] = process.argv.slice(1);
+  fs.writeFileSync(to, fs.readFileSync(from, "utf8").split("\n").filter((l) => l).map((l) =>
+    JSON.stringify({ text: JSON.parse(l).text.replace(/[A-Z]/g, (c) => c.toLowerCase()) })).join("\n") + "\n");' \
+  "$pii_prompts" "$work/pii-prompts-lower.jsonl"
+"$bin/tiergate" pii scan --data "$pii_prompts" --out "$work/pii-prompts-spans.jsonl" --tagger "$pii_tagger" 2>/dev/null
+"$bin/tiergate" pii scan --data "$work/pii-prompts-lower.jsonl" --out "$work/pii-prompts-lower-spans.jsonl" \
+  --tagger "$pii_tagger" 2>/dev/null
 cpu=$(( $(nproc) - 1 ))
 echo "[bench] scan speed on CPU $cpu" >&2
 # The fastest of 5 repetitions: on a shared machine other load only ever
@@ -30,9 +43,11 @@ echo "[bench] scan speed on CPU $cpu" >&2
 taskset -c "$cpu" "$bin/pii_scan_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-5}" \
   --benchmark_enable_random_interleaving=true --benchmark_format=json --benchmark_out="$work/pii-speed-raw.json" --benchmark_out_format=json >/dev/null
 node - "$work/pii-cv.json" "$work/pii-cv-template.json" "$work/pii-cv-template-bare.json" "$work/pii-cv-template-lower.json" \
-  "$work/pii-speed-raw.json" "$results" "$(basename "$data")" <<'JS'
+  "$work/pii-speed-raw.json" "$results" "$(basename "$data")" "$pii_prompts" "$work/pii-prompts-spans.jsonl" \
+  "$work/pii-prompts-lower-spans.jsonl" <<'JS'
 const fs = require("fs");
-const [cvPath, templatePath, barePath, lowerPath, speedPath, resultsDir, dataName] = process.argv.slice(2);
+const [cvPath, templatePath, barePath, lowerPath, speedPath, resultsDir, dataName, promptsPath, promptSpansPath,
+       lowerSpansPath] = process.argv.slice(2);
 const ev = JSON.parse(fs.readFileSync(cvPath, "utf8"));
 const byTemplate = JSON.parse(fs.readFileSync(templatePath, "utf8"));
 const bare = JSON.parse(fs.readFileSync(barePath, "utf8"));
@@ -45,9 +60,23 @@ runs.sort((a, b) => a.family_index - b.family_index || a.per_family_instance_ind
 const fastest = {};
 for (const b of runs) fastest[b.run_name] = Math.max(fastest[b.run_name] ?? 0, b.bytes_per_second / 1e6);
 const speeds = Object.entries(fastest).map(([name, mb_per_s]) => ({ name, mb_per_s }));
+// Detections per type in the unlabelled prompts, as written and lower-cased.
+const countTypes = (path) => {
+  const counts = {};
+  for (const line of fs.readFileSync(path, "utf8").split("\n")) {
+    if (!line) continue;
+    for (const s of JSON.parse(line).spans) counts[s.type] = (counts[s.type] ?? 0) + 1;
+  }
+  return counts;
+};
+const promptLines = fs.readFileSync(promptsPath, "utf8").split("\n").filter((l) => l);
+const promptMb = promptLines.reduce((n, l) => n + Buffer.byteLength(JSON.parse(l).text), 0) / 1e6;
+const unlabelled = { prompts: promptLines.length, mb: promptMb, as_written: countTypes(promptSpansPath),
+                     lower_cased: countTypes(lowerSpansPath) };
 const structured = ["CREDIT_CARD", "US_SSN", "IBAN_CODE", "EMAIL_ADDRESS", "PHONE_NUMBER", "IP_ADDRESS"];
 const out = { date: new Date().toISOString(), data: dataName, cv_by_row: ev, cv_by_template: byTemplate, cv_by_template_without_gazetteers: bare,
-              cv_by_template_held_out_in_small_letters: lower, speed_fastest_mb_per_s: speeds,
+              cv_by_template_held_out_in_small_letters: lower, unlabelled_prompt_detections: unlabelled,
+              speed_fastest_mb_per_s: speeds,
               targets: { structured_recall: 0.99, person_and_address_recall: 0.90, overall_precision: 0.85, scan_mb_per_s: 200 } };
 fs.writeFileSync(`${resultsDir}/pii_quality.json`, JSON.stringify(out, null, 2) + "\n");
 const f = (x) => (x === null || x === undefined ? "–" : x.toFixed(3));
@@ -78,6 +107,14 @@ const tokenRow = (name, c, u) => `| ${name} | ${c.tokens.gold} | ${f(c.tokens.pr
   `${f(u.tokens?.precision)} | ${f(u.tokens?.recall)} |\n`;
 for (const [t, c] of Object.entries(ev.types)) if (c.tokens.gold > 0) md += tokenRow(t, c, byTemplate.types[t] ?? {});
 md += tokenRow("**overall**", ev.overall, byTemplate.overall) + "\n";
+const total = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
+md += `Detections in the ${unlabelled.prompts.toLocaleString("en")} unlabelled dev prompts of the speed benchmark ` +
+  `(${unlabelled.mb.toFixed(2)} MB: questions, code, data; few hold personal data, so most of these are false alarms or ` +
+  `public names), with a tagger trained on all the dev rows, as written and with their ASCII capitals in small letters: ` +
+  `what precision costs on everyday text.\n\n| type | as written | lower-cased |\n|---|---:|---:|\n`;
+const promptTypes = [...new Set([...Object.keys(unlabelled.as_written), ...Object.keys(unlabelled.lower_cased)])].sort();
+for (const t of promptTypes) md += `| ${t} | ${unlabelled.as_written[t] ?? 0} | ${unlabelled.lower_cased[t] ?? 0} |\n`;
+md += `| **all** | ${total(unlabelled.as_written)} | ${total(unlabelled.lower_cased)} |\n\n`;
 md += `Scan speed, one core (the fastest of the repetitions, run in random order): structured_scan rows are the structured detectors alone; ` +
   `full_scan_with_tagger adds a tagger trained on the dev rows and the merge, as the gateway scans.\n\n| input | MB/s |\n|---|---:|\n`;
 for (const m of speeds) md += `| ${m.name} | ${m.mb_per_s.toFixed(0)} |\n`;
