@@ -746,6 +746,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     type_continents(text, out, first_tagged);
     type_signatures(text, out, first_tagged);
   }
+  if (tagged() && add_other_mentions_of_names(text, marked_tokens, out, first_tagged, mixed)) {
+    sort_by_begin(out, first_tagged);
+    reset_cover();
+  }
   add_uncovered(out, first_tagged, fallbacks);
   return true;
 }

@@ -181,6 +181,22 @@ TEST(PiiTaggerTest, TheStructuredDetectorsReadEscapesForBlanksAsBlanks) {
   }
 }
 
+// A name found once is a name wherever the text repeats it: a mention the
+// decoder took for a place ("moved to Quentin") is the person too, so that
+// redaction hides every one. Only a name that opens with a listed first
+// name is repeated.
+TEST(PiiTaggerTest, ANameFoundOnceIsANameWhereverTheTextRepeatsIt) {
+  const std::string text = "Please call Quentin tomorrow. Rosa moved to Quentin last year.";
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"Quentin", "Rosa"}}, {"last_name", {"Viktor"}}, {"common_word", {"choose", "one", "said"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  EXPECT_EQ(typed_spans(tagger, text), (std::vector<std::string>{"PERSON:Quentin", "PERSON:Rosa", "PERSON:Quentin"}));
+  // Viktor, whom a surname list knows but no first-name list, is not
+  // repeated: the decoder's place stays.
+  EXPECT_EQ(typed_spans(tagger, "Please call Viktor tomorrow. Rosa moved to Viktor last year."),
+            (std::vector<std::string>{"PERSON:Viktor", "PERSON:Rosa", "LOCATION:Viktor"}));
+}
+
 TEST(PiiTaggerTest, AScanStopsWhenItsStopSaysSoEvenInsideOneLongText) {
   const PiiTagger tagger = PiiTagger::train(sample(300, 0, 16, 0, 14, 0, 8, 1), options(3, 1u << 12, 1));
   std::string text;

@@ -240,6 +240,20 @@ class PiiTagger {
   // ("Hackett Publishing Company").
   void add_named_organisations(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                size_t first) const;
+  // In text with capitals, a name found once is a name wherever the text
+  // repeats it, written the same, as a whole word or words: each marked
+  // token that opens another mention no span covers gets a name of its own,
+  // and a place or organisation of out[first...] over just such a mention
+  // becomes the name ("Derrick needed Kenneth ... A) Derrick": the list's
+  // Derrick, typed an organisation, is the person). Only a name that opens
+  // with a word a first-name list knows, of two letters or more and no
+  // everyday word alone, is repeated: not "Mongol", "Sun" or "The First
+  // New", which the decoder took for names. So a
+  // name that the decoder, the passes and the policy see once is redacted
+  // wherever it stands. Out of order afterwards when it added any; returns
+  // whether it did.
+  bool add_other_mentions_of_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                                   size_t first, bool mixed) const;
   // In text with capitals, adds the addresses that no span covers written
   // as a building's number, a street of one or two capitalised words none
   // of which is an everyday word, and its number, apart on one line ("50
