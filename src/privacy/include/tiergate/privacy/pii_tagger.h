@@ -248,10 +248,9 @@ class PiiTagger {
   // Derrick, typed an organisation, is the person). Only a name that opens
   // with a word a first-name list knows, of two letters or more and no
   // everyday word alone, is repeated: not "Mongol", "Sun" or "The First
-  // New", which the decoder took for names. So a
-  // name that the decoder, the passes and the policy see once is redacted
-  // wherever it stands. Out of order afterwards when it added any; returns
-  // whether it did.
+  // New", which the decoder took for names. So a name that the decoder,
+  // the passes and the policy see once is redacted wherever it stands. Out
+  // of order afterwards when it added any; returns whether it did.
   bool add_other_mentions_of_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                    size_t first, bool mixed) const;
   // In text with capitals, adds the addresses that no span covers written
