@@ -307,9 +307,29 @@ constexpr WordSet kNeverInAName(std::array<std::string_view, 68>{
     "until", "since", "next",  "now",    "soon",  "today", "tonight", "tomorrow", "yesterday", "said", "says",
     "told",  "asked"});
 
-// Whether token t is one of kNeverInAName in small letters.
+// Whether token t is a contraction: a verb or pronoun that ends in "n't",
+// "'re", "'ve", "'ll", "'m" or "'d", with an ASCII apostrophe or U+2019
+// (which the tokenizer keeps inside the word: "doesn’t"). In text without
+// capitals a name ran on into one ("kyle doesn’t"), and redaction took the
+// negation with the name.
+inline bool contraction(std::string_view text, const Token& t) {
+  const std::string_view word = text.substr(t.begin, t.end - t.begin);
+  // The apostrophe: "'", or the last byte of U+2019 ("\xe2\x80\x99").
+  const size_t mark = word.find_last_of("'\x99");
+  if (mark == std::string_view::npos) return false;
+  const bool curly = word[mark] != '\'';
+  if (curly && (mark < 2 || word[mark - 2] != '\xe2' || word[mark - 1] != '\x80')) return false;
+  const size_t stem = curly ? mark - 2 : mark;  // the bytes before the apostrophe
+  if (stem == 0) return false;
+  const std::string_view ending = word.substr(mark + 1);
+  if (ending == "t") return word[stem - 1] == 'n';
+  return ending == "re" || ending == "ve" || ending == "ll" || ending == "m" || ending == "d";
+}
+
+// Whether token t is one of kNeverInAName in small letters, or a
+// contraction().
 inline bool never_in_a_name(std::string_view text, const Token& t) {
-  return text[t.begin] >= 'a' && text[t.begin] <= 'z' && kNeverInAName.contains(text, t);
+  return text[t.begin] >= 'a' && text[t.begin] <= 'z' && (kNeverInAName.contains(text, t) || contraction(text, t));
 }
 
 // Words that stand inside names ("Bank of America", "Trinidad and Tobago",
