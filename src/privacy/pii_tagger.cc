@@ -5,6 +5,7 @@
 #include "blank_escapes.h"
 #include "lexicon.h"
 #include "little_endian.h"
+#include "plain_text.h"
 #include "scan.h"
 #include "tagger_scores.h"
 #include "tagger_tokens.h"
@@ -877,13 +878,8 @@ void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
   }
 }
 
-// find_pii(), with or without `stop` (one function on the stack under
-// either name, for bench/pii_instructions.sh's callgrind).
-bool scan_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
-  // Escapes for blanks are read as blanks ("\n4111 1111 1111 1111": a card
-  // number, "\nKyle": Kyle); the offsets are those of the text as written.
-  thread_local std::string unescaped;
-  text = pii_scan::without_blank_escapes(text, unescaped);
+// The scan of a plain text (scan_text()).
+bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
   find_structured_pii(text, out);
   if (tagger == nullptr) return true;
   if (stop && stop()) return false;
@@ -925,6 +921,24 @@ bool scan_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSp
   }
   out.resize(kept);
   return true;
+}
+
+// find_pii(), with or without `stop` (one function on the stack under
+// either name, for bench/pii_instructions.sh's callgrind). The detectors
+// read escapes for blanks as blanks ("\n4111 1111 1111 1111": a card
+// number, "\nKyle": Kyle) and the text made plain (a no-break space as a
+// space, a zero-width space as nothing); the spans are mapped back to the
+// text as written.
+bool scan_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
+  thread_local std::string unescaped;
+  thread_local pii_scan::PlainText plain;
+  text = pii_scan::without_blank_escapes(text, unescaped);
+  const std::string_view scanned = pii_scan::plain_text(text, plain);
+  const bool complete = scan_plain_text(scanned, tagger, out, stop);
+  if (scanned.data() != text.data()) {
+    for (PiiSpan& span : out) span = {span.type, plain.offset[span.begin], plain.offset[span.end]};
+  }
+  return complete;
 }
 
 }  // namespace

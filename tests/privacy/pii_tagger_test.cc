@@ -211,6 +211,30 @@ TEST(PiiTaggerTest, ANameEndsBeforeAContraction) {
             std::vector<std::string>{"PERSON:quentin"});
 }
 
+// And they read the text made plain: a value written with no-break spaces,
+// non-breaking hyphens, an en dash, zero-width spaces or full-width digits
+// is found, over the characters as written.
+TEST(PiiTaggerTest, TheStructuredDetectorsReadStandInsAsTheirAscii) {
+  const std::pair<const char*, std::string> values[] = {
+      {"CREDIT_CARD", "4111\xc2\xa0" "1111\xc2\xa0" "1111\xc2\xa0" "1111"},
+      {"PHONE_NUMBER", "+33\xc2\xa0" "6\xc2\xa0" "12\xc2\xa0" "34\xc2\xa0" "56\xc2\xa0" "78"},
+      {"US_SSN", "123\xe2\x80\x91" "45\xe2\x80\x91" "6789"},
+      {"US_SSN", "123\xe2\x80\x93" "45\xe2\x80\x93" "6789"},
+      {"IBAN_CODE", "GB82\xc2\xa0WEST\xc2\xa0" "1234\xc2\xa0" "5698\xc2\xa0" "7654\xc2\xa0" "32"},
+      {"CREDIT_CARD", "4111\xe2\x80\x8b" "1111\xe2\x80\x8b" "1111\xe2\x80\x8b" "1111"},
+      {"EMAIL_ADDRESS", "jane\xe2\x80\x8b@example.com"},
+      {"CREDIT_CARD", "\xef\xbc\x94\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 \xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 "
+                      "\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 \xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91"}};
+  for (const auto& [type, value] : values) {
+    const std::string text = "data\xc2\xa0\xe2\x80\x8b: " + value + " end";
+    std::vector<PiiSpan> spans;
+    find_pii(text, nullptr, spans);
+    ASSERT_EQ(spans.size(), 1u) << text;
+    EXPECT_EQ(pii_type_name(spans[0].type), std::string(type)) << text;
+    EXPECT_EQ(text.substr(spans[0].begin, spans[0].end - spans[0].begin), value) << text;
+  }
+}
+
 TEST(PiiTaggerTest, AScanStopsWhenItsStopSaysSoEvenInsideOneLongText) {
   const PiiTagger tagger = PiiTagger::train(sample(300, 0, 16, 0, 14, 0, 8, 1), options(3, 1u << 12, 1));
   std::string text;

@@ -1,0 +1,41 @@
+// The text the detectors read, made plain (plain_text.h), and the offsets
+// that map it back.
+#include "plain_text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace tiergate::pii_scan {
+namespace {
+
+TEST(PlainTextTest, TextWithoutSuchCharactersIsReturnedAsItIs) {
+  PlainText plain;
+  const std::string text = "Müller’s “card”: 4111 1111 1111 1111 — ok, Привет";
+  const std::string_view out = plain_text(text, plain);
+  EXPECT_EQ(out.data(), text.data());
+  EXPECT_TRUE(plain.offset.empty());
+}
+
+TEST(PlainTextTest, StandInsBecomeTheirAsciiAndInvisibleCharactersGo) {
+  PlainText plain;
+  // A no-break space, a non-breaking hyphen, an en dash, a zero-width
+  // space, a soft hyphen, full-width digits and "@", a word joiner.
+  const std::string text =
+      "a\xc2\xa0" "b\xe2\x80\x91" "c\xe2\x80\x93" "d\xe2\x80\x8b" "e\xc2\xad" "f\xef\xbc\x91\xef\xbc\x92\xef\xbc\xa0" "g\xe2\x81\xa0";
+  EXPECT_EQ(plain_text(text, plain), "a b-c-def12@g");
+  // Each plain byte's offset in the text, and the text's size after them.
+  EXPECT_EQ(plain.offset, (std::vector<uint32_t>{0, 1, 3, 4, 7, 8, 11, 15, 18, 19, 22, 25, 28, 32}));
+}
+
+TEST(PlainTextTest, ACharacterCutShortAtTheEndStaysAsItIs) {
+  PlainText plain;
+  const std::string text = "call 06\xc2\xa0" "12 \xe2\x80";
+  EXPECT_EQ(plain_text(text, plain), "call 06 12 \xe2\x80");
+  EXPECT_EQ(plain.offset.back(), text.size());
+  EXPECT_EQ(plain.offset.size(), plain_text(text, plain).size() + 1);
+}
+
+}  // namespace
+}  // namespace tiergate::pii_scan
