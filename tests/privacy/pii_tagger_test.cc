@@ -161,6 +161,16 @@ TEST(PiiTaggerTest, TheScanReadsEscapesForBlanksAsBlanks) {
   }
 }
 
+// That the structured detectors (the whole scan, without a tagger) find in
+// `text` one value, of `type`, written as `value`.
+void expect_one_value(const std::string& text, const std::string& type, const std::string& value) {
+  std::vector<PiiSpan> spans;
+  find_pii(text, nullptr, spans);
+  ASSERT_EQ(spans.size(), 1u) << text;
+  EXPECT_EQ(pii_type_name(spans[0].type), type) << text;
+  EXPECT_EQ(text.substr(spans[0].begin, spans[0].end - spans[0].begin), value) << text;
+}
+
 // So do the structured detectors: a number right after "\n" is no longer
 // glued to the escape's letter ("n4111 ..."), which hid it.
 TEST(PiiTaggerTest, TheStructuredDetectorsReadEscapesForBlanksAsBlanks) {
@@ -171,12 +181,7 @@ TEST(PiiTaggerTest, TheStructuredDetectorsReadEscapesForBlanksAsBlanks) {
       {"MAC_ADDRESS", "00:1a:2b:3c:4d:5e"}, {"API_KEY", "AKIAIOSFODNN7EXAMPLE"}};
   for (const auto& [type, value] : values) {
     for (const char* escape : {R"(\n)", R"(\t)", R"(\r\n)"}) {
-      const std::string text = std::string("data:") + escape + value + escape + "end";
-      std::vector<PiiSpan> spans;
-      find_pii(text, nullptr, spans);
-      ASSERT_EQ(spans.size(), 1u) << text;
-      EXPECT_EQ(pii_type_name(spans[0].type), std::string(type)) << text;
-      EXPECT_EQ(text.substr(spans[0].begin, spans[0].end - spans[0].begin), value) << text;
+      expect_one_value(std::string("data:") + escape + value + escape + "end", type, value);
     }
   }
 }
@@ -226,12 +231,7 @@ TEST(PiiTaggerTest, TheStructuredDetectorsReadStandInsAsTheirAscii) {
       {"CREDIT_CARD", "\xef\xbc\x94\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 \xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 "
                       "\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 \xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91"}};
   for (const auto& [type, value] : values) {
-    const std::string text = "data\xc2\xa0\xe2\x80\x8b: " + value + " end";
-    std::vector<PiiSpan> spans;
-    find_pii(text, nullptr, spans);
-    ASSERT_EQ(spans.size(), 1u) << text;
-    EXPECT_EQ(pii_type_name(spans[0].type), std::string(type)) << text;
-    EXPECT_EQ(text.substr(spans[0].begin, spans[0].end - spans[0].begin), value) << text;
+    expect_one_value("data\xc2\xa0\xe2\x80\x8b: " + value + " end", type, value);
   }
 }
 
