@@ -1,6 +1,8 @@
 #include "plain_text.h"
 
+#include <cstddef>
 #include <cstring>
+#include <numeric>
 
 namespace tiergate::pii_scan {
 namespace {
@@ -86,7 +88,9 @@ std::string_view plain_text(std::string_view text, PlainText& plain) {
   // The bytes before each such character as they are, then its plain form.
   for (size_t k = 0;;) {
     plain.text.append(text, k, at - k);
-    for (; k < at; ++k) plain.offset.push_back(static_cast<uint32_t>(k));
+    const size_t filled = plain.offset.size();
+    plain.offset.resize(filled + (at - k));
+    std::iota(plain.offset.begin() + static_cast<std::ptrdiff_t>(filled), plain.offset.end(), static_cast<uint32_t>(k));
     if (at == n) break;
     if (next.ascii != '\0') {
       plain.text += next.ascii;

@@ -518,7 +518,9 @@ bool PiiTagger::add_other_mentions_of_names(std::string_view text, std::span<con
     std::string_view value;
     uint32_t first_word;
   };
-  std::vector<Name> names;
+  // (Per thread, as the other passes' lists: no allocation per text.)
+  thread_local std::vector<Name> names;
+  names.clear();
   for (size_t s = first; s < out.size(); ++s) {
     if (out[s].type != PiiType::kPerson) continue;
     const std::string_view value = text.substr(out[s].begin, out[s].end - out[s].begin);
