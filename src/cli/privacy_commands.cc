@@ -253,7 +253,7 @@ int run_cv(const CvArgs& args) {
   // The texts the held-out folds are scanned as: as labelled, or without
   // capitals (--lower-case-held-out; training still reads them as labelled).
   std::vector<std::string> scanned;
-  for (const PiiExample& e : *rows) scanned.push_back(args.lower_case_held_out ? ascii_lower_case(e.text) : e.text);
+  for (const PiiExample& e : *rows) scanned.push_back(args.lower_case_held_out ? small_letters(e.text) : e.text);
   std::vector<std::vector<PiiSpan>> found(rows->size());
   for (int f = 0; f < args.folds; ++f) {
     std::vector<PiiExample> train;
@@ -378,7 +378,7 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   c->add_flag("--by-template", cv->by_template,
               "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
   c->add_flag("--lower-case-held-out", cv->lower_case_held_out,
-              "scan each held-out row with its ASCII capitals in small letters (the labels' offsets stay): scores on "
+              "scan each held-out row with its capitals in small letters, as the data writes its rows without capitals (the labels' offsets stay): scores on "
               "text without capitals, from a tagger trained on the rows as labelled");
   c->add_option("--spans-out", cv->spans_out,
                 "also write each row's cross-validated detections, one line per input row in `pii scan`'s format "

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tagger_tokens.h"
 #include "tiergate/privacy/utf8_offsets.h"
 
 namespace tiergate {
@@ -88,6 +89,55 @@ StatusOr<std::vector<PiiExample>> load_pii_jsonl(const std::string& path) {
   buffer << in.rdbuf();
   if (in.bad()) return unavailable("cannot read " + path);
   return parse_pii_jsonl(buffer.str(), path);
+}
+
+namespace {
+
+// The small letter of capital `cp` when it has one of as many UTF-8 bytes
+// (0x80-0x7ff stay two bytes, 0x800-0xffff three); cp otherwise.
+uint32_t small_letter_of(uint32_t cp) {
+  if ((cp >= 'A' && cp <= 'Z') || (cp >= 0xc0 && cp <= 0xde && cp != 0xd7)) return cp + 0x20;
+  if (cp == 0x130 || cp == 0x1e9e) return cp;  // "İ" is "i̇", "ẞ" is "ß": other lengths
+  if (cp == 0x178) return 0xff;                // "Ÿ"
+  if (pii_tokens::latin_extended_case(cp) == pii_tokens::LatinExtendedCase::kCapital) return cp + 1;
+  if (cp == 0x386) return 0x3ac;                                 // "Ά"
+  if (cp >= 0x388 && cp <= 0x38a) return cp + 0x25;              // "Έ" to "Ί"
+  if (cp == 0x38c) return 0x3cc;                                 // "Ό"
+  if (cp == 0x38e || cp == 0x38f) return cp + 0x3f;              // "Ύ", "Ώ"
+  if (cp >= 0x391 && cp <= 0x3ab && cp != 0x3a2) return cp + 0x20;  // "Α" to "Ϋ"
+  if (cp >= 0x400 && cp <= 0x40f) return cp + 0x50;              // "Ѐ" to "Џ"
+  if (cp >= 0x410 && cp <= 0x42f) return cp + 0x20;              // "А" to "Я"
+  return cp;
+}
+
+}  // namespace
+
+std::string small_letters(std::string_view text) {
+  std::string out(text);
+  auto* s = reinterpret_cast<unsigned char*>(out.data());
+  for (size_t k = 0; k < out.size(); ++k) {
+    const unsigned char c = s[k];
+    if (c < 0x80) {
+      if (c >= 'A' && c <= 'Z') s[k] = static_cast<unsigned char>(c + 0x20);
+      continue;
+    }
+    // Two bytes (U+0080-U+07FF) or three (U+0800-U+FFFF), whole.
+    const size_t n = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 0;
+    if (n == 0 || k + n > out.size() || (s[k + 1] & 0xc0) != 0x80 || (n == 3 && (s[k + 2] & 0xc0) != 0x80)) continue;
+    const uint32_t cp = n == 2 ? (uint32_t{c} & 0x1f) << 6 | (s[k + 1] & 0x3fu)
+                               : (uint32_t{c} & 0x0f) << 12 | (s[k + 1] & 0x3fu) << 6 | (s[k + 2] & 0x3fu);
+    const uint32_t small = small_letter_of(cp);
+    if (n == 2) {
+      s[k] = static_cast<unsigned char>(0xc0 | small >> 6);
+      s[k + 1] = static_cast<unsigned char>(0x80 | (small & 0x3f));
+    } else {
+      s[k] = static_cast<unsigned char>(0xe0 | small >> 12);
+      s[k + 1] = static_cast<unsigned char>(0x80 | ((small >> 6) & 0x3f));
+      s[k + 2] = static_cast<unsigned char>(0x80 | (small & 0x3f));
+    }
+    k += n - 1;
+  }
+  return out;
 }
 
 }  // namespace tiergate

@@ -131,5 +131,17 @@ TEST(PiiDatasetTest, LoadsAFileAndReportsAMissingOne) {
   EXPECT_NE(rows.status().message().find(path), std::string::npos);
 }
 
+// As the labelled data writes its rows without capitals, at the same
+// offsets: a letter whose small one is longer or shorter in UTF-8 stays,
+// as do bytes that are no whole UTF-8 sequence.
+TEST(PiiDatasetTest, SmallLettersKeepEveryOffset) {
+  EXPECT_EQ(small_letters("Angela ŠVEC, ΠΥΡΓΑ, Άρης Ώρα, ПЁТР, Ÿves, ŁÓDŹ, ĐỘ Ơ"),
+            "angela švec, πυργα, άρης ώρα, пётр, ÿves, łódź, độ ơ");
+  EXPECT_EQ(small_letters("İzmir ẞ × 5"), "İzmir ẞ × 5");
+  const std::string broken = "A\xc5 B\xe1\xbb";
+  EXPECT_EQ(small_letters(broken), "a\xc5 b\xe1\xbb");
+  EXPECT_EQ(small_letters("already small: élan, ölçü"), "already small: élan, ölçü");
+}
+
 }  // namespace
 }  // namespace tiergate

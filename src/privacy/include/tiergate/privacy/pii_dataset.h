@@ -32,4 +32,12 @@ StatusOr<std::vector<PiiExample>> parse_pii_jsonl(std::string_view content, std:
 // kUnavailable when reading it fails; otherwise as parse_pii_jsonl.
 StatusOr<std::vector<PiiExample>> load_pii_jsonl(const std::string& path);
 
+// `text` in small letters as the labelled data writes its rows without
+// capitals (Python's str.lower()): each capital of ASCII, Latin-1, the Latin
+// Extended blocks (latin_extended_case()), Greek or Cyrillic becomes its
+// small letter. Only where the small letter takes as many UTF-8 bytes (not
+// "İ", nor "ẞ"), so a row's labels still fit the text; other bytes, invalid
+// UTF-8 included, stay as they are.
+std::string small_letters(std::string_view text);
+
 }  // namespace tiergate
