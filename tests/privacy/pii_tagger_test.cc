@@ -217,8 +217,9 @@ TEST(PiiTaggerTest, ANameEndsBeforeAContraction) {
 }
 
 // And they read the text made plain: a value written with no-break spaces,
-// non-breaking hyphens, an en dash, zero-width spaces or full-width digits
-// is found, over the characters as written.
+// non-breaking hyphens, an en dash, zero-width spaces or full-width digits,
+// or an e-mail address whose "@" a URL or HTML encodes, is found, over the
+// characters as written.
 TEST(PiiTaggerTest, TheStructuredDetectorsReadStandInsAsTheirAscii) {
   const std::pair<const char*, std::string> values[] = {
       {"CREDIT_CARD", "4111\xc2\xa0" "1111\xc2\xa0" "1111\xc2\xa0" "1111"},
@@ -228,6 +229,9 @@ TEST(PiiTaggerTest, TheStructuredDetectorsReadStandInsAsTheirAscii) {
       {"IBAN_CODE", "GB82\xc2\xa0WEST\xc2\xa0" "1234\xc2\xa0" "5698\xc2\xa0" "7654\xc2\xa0" "32"},
       {"CREDIT_CARD", "4111\xe2\x80\x8b" "1111\xe2\x80\x8b" "1111\xe2\x80\x8b" "1111"},
       {"EMAIL_ADDRESS", "jane\xe2\x80\x8b@example.com"},
+      {"EMAIL_ADDRESS", "jane.doe%40example.com"},
+      {"EMAIL_ADDRESS", "jane&#64;example.com"},
+      {"EMAIL_ADDRESS", "jane&#x40;example.com"},
       {"CREDIT_CARD", "\xef\xbc\x94\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 \xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 "
                       "\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91 \xef\xbc\x91\xef\xbc\x91\xef\xbc\x91\xef\xbc\x91"}};
   for (const auto& [type, value] : values) {

@@ -29,6 +29,20 @@ TEST(PlainTextTest, StandInsBecomeTheirAsciiAndInvisibleCharactersGo) {
   EXPECT_EQ(plain.offset, (std::vector<uint32_t>{0, 1, 3, 4, 7, 8, 11, 15, 18, 19, 22, 25, 28, 32}));
 }
 
+// An "@" as URLs and HTML encode it is an "@"; a "%" or "&" that encodes
+// something else, or nothing, stays.
+TEST(PlainTextTest, AnEncodedAtSignIsAnAtSign) {
+  PlainText plain;
+  EXPECT_EQ(plain_text("mailto:jane%40example.com?subject=50%25&x=1", plain), "mailto:jane@example.com?subject=50%25&x=1");
+  EXPECT_EQ(plain.offset[11], 11u);
+  EXPECT_EQ(plain.offset[12], 14u);
+  EXPECT_EQ(plain_text("a&#64;b a&#x40;b a&#X40;b a&commat;b AT&T 100%", plain), "a@b a@b a@b a@b AT&T 100%");
+  const std::string plain_only = "AT&T rose 5% & fell; 100%4 &#65; &comma";
+  EXPECT_EQ(plain_text(plain_only, plain).data(), plain_only.data());
+  // Cut short at the end.
+  EXPECT_EQ(plain_text("jane%4", plain), "jane%4");
+}
+
 TEST(PlainTextTest, ACharacterCutShortAtTheEndStaysAsItIs) {
   PlainText plain;
   const std::string text = "call 06\xc2\xa0" "12 \xe2\x80";
