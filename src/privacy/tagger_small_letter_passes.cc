@@ -138,6 +138,30 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
   return 0;
 }
 
+void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  for (size_t k = first; k < out.size(); ++k) {
+    if (out[k].type != PiiType::kPerson) continue;
+    const auto at = std::lower_bound(tokens.begin(), tokens.end(), out[k].begin,
+                                     [](const Token& t, uint32_t begin) { return t.begin < begin; });
+    const auto j = static_cast<size_t>(at - tokens.begin());
+    if (j + 1 >= tokens.size() || at->begin != out[k].begin || at->end != out[k].end) continue;
+    // (Without a possessive's 's, as the lists are read: "sarah fine's".)
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j + 1].begin;
+    const Token surname{tokens[j + 1].begin,
+                        tokens[j + 1].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j + 1].end - tokens[j + 1].begin)),
+                        tokens[j + 1].newline_before, false};
+    if (surname.newline_before || surname.begin != at->end + 1 || text[at->end] != ' ' ||
+        !small_word(text, surname, 2) || function_word(text, surname) || is_number(text, tokens, j + 2) ||
+        (gazetteer_.lookup(word_hash(text, *at)).full & first_name_categories_) == 0 ||
+        (gazetteer_.lookup(word_hash(text, surname)).full & common_categories_) != 0 ||
+        span_over(out, j + 1) != out.size()) {
+      continue;
+    }
+    set_span(out, k, {PiiType::kPerson, out[k].begin, surname.end});
+  }
+}
+
 bool PiiTagger::world_city(std::string_view text, uint32_t begin, uint32_t end) const {
   return world_city_categories_ != 0 &&
          (gazetteer_.lookup_hidden(word_hash(text, Token{begin, end, false, false})).full & world_city_categories_) != 0;

@@ -220,6 +220,15 @@ class PiiTagger {
   // add_places_in_small_letters().
   void add_organisations_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
                                           std::vector<PiiSpan>& out, size_t first) const;
+  // In text without capitals, a name of out[first...] that is one word a
+  // first-name list knows takes the word right after it, one space apart on
+  // its line, when that word is of small letters, no everyday word nor
+  // function word, no span covers it and no number follows it: a surname
+  // the lists know only as one, or not at all ("edward baranova", "jessica
+  // castiglione"; not "edward said", nor "maria elm 32"). Without it the
+  // decoder, which has no capital to go by, redacted the first name and
+  // let the surname out.
+  void add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A place's name of several words that the word lists hold whole ("South
   // Korea", "Saint Vincent and the Grenadines", "Democratic Republic of the
   // Congo") is one place, over the names, places and organisations the
