@@ -2,6 +2,7 @@
 // IPv6 and MAC addresses. Host names need a known top-level domain, so file
 // names ("report.pdf") and abbreviations ("e.g.") are not hosts.
 #include <algorithm>
+#include <optional>
 
 #include "scan.h"
 #include "tiergate/privacy/structured_pii.h"
@@ -143,6 +144,133 @@ void detect_email(Scan& s, size_t at_sign) {
   if (b == at_sign || (b > 0 && email_local_byte(s.at(b - 1)))) return;
   const size_t e = match_hostname(s, at_sign + 1, TldRule::kListed);
   if (e) s.add(PiiType::kEmailAddress, b, e);
+}
+
+namespace {
+
+// The closing bracket of an opening one that may hold a spelled-out mark
+// ("[at]", "(dot)", "{at}", "<dot>"); 0 for any other byte.
+unsigned char closing_bracket(unsigned char c) {
+  switch (c) {
+    case '[': return ']';
+    case '(': return ')';
+    case '{': return '}';
+    case '<': return '>';
+    default: return 0;
+  }
+}
+
+// A mark spelled out as a word ("at", "dot"; either case): in brackets, or
+// bare between blanks. [begin, end) covers it, its brackets and the blanks
+// around it (at most two on a side): the bytes between the address's parts.
+struct SpelledMark {
+  size_t begin = 0, end = 0;
+  bool bracketed = false;
+};
+
+// The spelled mark `word` whose word starts at w, or nullopt.
+std::optional<SpelledMark> spelled_mark(const Scan& s, size_t w, std::string_view word) {
+  if (w == 0 || !s.matches_word(w, word) || s.alpha(w - 1)) return std::nullopt;
+  const size_t after = w + word.size();
+  SpelledMark m;
+  const unsigned char close = closing_bracket(s.at(w - 1));
+  if (close != 0 && s.at(after) == close) {
+    m = {w - 1, after + 1, true};
+  } else if (s.blank(w - 1) && s.blank(after)) {
+    m = {w, after, false};
+  } else {
+    return std::nullopt;
+  }
+  for (int k = 0; k < 2 && m.begin > 0 && s.blank(m.begin - 1) && s.at(m.begin - 1) != '\n'; ++k) --m.begin;
+  for (int k = 0; k < 2 && s.blank(m.end) && s.at(m.end) != '\n'; ++k) ++m.end;
+  // A bare word needs its blanks: "jane at example", not "jane at\nexample".
+  if (!m.bracketed && (m.begin == w || m.end == after)) return std::nullopt;
+  return m;
+}
+
+// The start of the bytes of an address's part (email_local_byte()) that end
+// at `end`, at most 64 back, beginning with a letter or digit; `end` when
+// there are none.
+size_t part_start(const Scan& s, size_t end) {
+  size_t b = end;
+  while (b > 0 && end - b < 64 && email_local_byte(s.at(b - 1))) --b;
+  while (b < end && !s.alnum(b)) ++b;
+  return b;
+}
+
+// The spelled mark "dot" that ends where the part starting at `part`
+// begins, read backwards: the start of its word, or 0 for none.
+size_t spelled_dot_before(const Scan& s, size_t part) {
+  size_t e = part;
+  for (int k = 0; k < 2 && e > 0 && s.blank(e - 1) && s.at(e - 1) != '\n'; ++k) --e;
+  if (e > 0 && (s.at(e - 1) == ']' || s.at(e - 1) == ')' || s.at(e - 1) == '}' || s.at(e - 1) == '>')) --e;
+  if (e < 3 || !s.matches(e - 3, "dot")) return 0;
+  const std::optional<SpelledMark> m = spelled_mark(s, e - 3, "dot");
+  return m && m->end == part ? e - 3 : 0;
+}
+
+}  // namespace
+
+// The local part ends before the spelled "at" (blanks and brackets apart)
+// and may hold spelled dots ("john dot smith"); the host's labels are
+// joined by '.' or spelled dots and end in a listed TLD. A bare "at" (not
+// in brackets) is an e-mail's only with a dot spelled out in the host and a
+// TLD a bare host name may end in ("look at example.com", "a dot at the
+// corner" are none), as spelled-out addresses are written to dodge
+// harvesters.
+void detect_spelled_out_email(Scan& s, size_t at) {
+  const std::optional<SpelledMark> at_mark = spelled_mark(s, at, "at");
+  if (!at_mark) return;
+  // The local part, back from the mark: parts joined by spelled dots.
+  size_t local = part_start(s, at_mark->begin);
+  if (local == at_mark->begin || (local > 0 && email_local_byte(s.at(local - 1)))) return;
+  for (int parts = 1; parts < 4; ++parts) {
+    const size_t dot = spelled_dot_before(s, local);
+    if (dot == 0) break;
+    const std::optional<SpelledMark> m = spelled_mark(s, dot, "dot");
+    const size_t b = part_start(s, m->begin);
+    if (b == m->begin || (b > 0 && email_local_byte(s.at(b - 1)))) break;
+    local = b;
+  }
+  // The host: labels of letters, digits and inner hyphens.
+  size_t pos = at_mark->end, label = pos, labels = 0;
+  bool spelled_dot = false;
+  while (labels < 8) {
+    size_t e = pos;
+    while (e < pos + 63 && (s.alnum(e) || s.at(e) == '-')) ++e;
+    if (e == pos || s.at(pos) == '-' || s.at(e - 1) == '-' || s.word(e)) return;
+    label = pos;
+    ++labels;
+    if (s.at(e) == '.' && s.alnum(e + 1)) {
+      pos = e + 1;
+      continue;
+    }
+    size_t w = e;
+    for (int k = 0; k < 2 && s.blank(w) && s.at(w) != '\n'; ++k) ++w;
+    if (closing_bracket(s.at(w)) != 0) ++w;
+    const std::optional<SpelledMark> dot = s.matches(w, "dot") ? spelled_mark(s, w, "dot") : std::nullopt;
+    if (!dot || dot->begin != e || !s.alnum(dot->end)) {
+      pos = e;
+      break;
+    }
+    spelled_dot = true;
+    pos = dot->end;
+  }
+  if (labels < 2 || pos - label < 2 || pos - label > 24) return;
+  char tld[24];
+  for (size_t k = label; k < pos; ++k) {
+    if (!s.alpha(k)) return;
+    tld[k - label] = static_cast<char>(s.lower(k));
+  }
+  const std::string_view key(tld, pos - label);
+  if (!in_sorted(std::begin(kTlds), std::end(kTlds), key)) return;
+  if (!at_mark->bracketed) {
+    const bool bare_tld = key.size() == 2 ? !in_sorted(std::begin(kNotBareCountry), std::end(kNotBareCountry), key) &&
+                                                key != "at" && key != "be" && key != "it" && key != "us"
+                                          : in_sorted(std::begin(kBareGeneric), std::end(kBareGeneric), key);
+    if (!spelled_dot || !bare_tld) return;
+  }
+  s.add(PiiType::kEmailAddress, local, pos);
 }
 
 // A bare host name ("www.example.com", "mail.example.co.uk"): starts at the

@@ -1,8 +1,9 @@
 // The structured scan's main loop and the overlap resolution.
 //
 // The loop visits only "event" bytes (event_mask in scan.h): the first digit
-// of a number, the marks '@ + ( - : = _', a '.' before a letter or digit, and
-// the y of "day" (weekday names). Every type has one of them in or next to
+// of a number, the marks '@ + ( - : = _', a '.' before a letter or digit,
+// the y of "day" (weekday names) and the t of the word "at" (an e-mail
+// address spelled out). Every type has one of them in or next to
 // it (a number, an '@', a scheme's ':', a host's '.', a key's '_' or '-', a
 // key=value's '=' or ':'), and prose has few: one every 40-80 bytes. Events
 // are found 64 bytes at a time with SSE2 bit masks, so the letters and blanks
@@ -288,6 +289,8 @@ void on_event(Scan& s, size_t i, ScanState& st) {
     case 'Y':
       if ((s.at(i - 1) | 0x20) == 'a' && (s.at(i - 2) | 0x20) == 'd' && !s.alpha(i + 1)) detect_weekday(s, i);
       return;
+    case 't':
+    case 'T': detect_spelled_out_email(s, i - 1); return;
     default: return;
   }
 }
@@ -303,7 +306,9 @@ uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n) {
     const unsigned char next = k + 1 < n ? p[k + 1] : 0;
     const bool event = ((kClass[c] & kDigit) && !(kClass[prev] & kDigit)) || (kClass[c] & kTrigger) ||
                        (c == '.' && (kClass[next] & kAlnum)) ||
-                       ((c | 0x20) == 'y' && (prev | 0x20) == 'a' && (prev2 | 0x20) == 'd');
+                       ((c | 0x20) == 'y' && (prev | 0x20) == 'a' && (prev2 | 0x20) == 'd') ||
+                       ((c | 0x20) == 't' && (prev | 0x20) == 'a' && !(kClass[prev2] & kAlpha) &&
+                        !(kClass[next] & kAlpha));
     if (event) m |= uint64_t{1} << (k - base);
   }
   return m;
@@ -363,6 +368,12 @@ uint64_t block_events_sse2(const unsigned char* q0) {
         _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(prev, lower_bit), _mm_set1_epi8('a')),
                       _mm_cmpeq_epi8(_mm_or_si128(prev2, lower_bit), _mm_set1_epi8('d'))));
     e = _mm_or_si128(e, day);
+    // The t of the word "at", either case.
+    const __m128i at_word = _mm_andnot_si128(
+        _mm_or_si128(in_range(_mm_or_si128(prev2, lower_bit), 'a', 25), in_range(_mm_or_si128(next, lower_bit), 'a', 25)),
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(x, lower_bit), _mm_set1_epi8('t')),
+                      _mm_cmpeq_epi8(_mm_or_si128(prev, lower_bit), _mm_set1_epi8('a'))));
+    e = _mm_or_si128(e, at_word);
     m |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(e))} << (16 * part);
   }
   return m;
@@ -408,6 +419,12 @@ namespace {
         _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(prev, lower_bit), _mm256_set1_epi8('a')),
                          _mm256_cmpeq_epi8(_mm256_or_si256(prev2, lower_bit), _mm256_set1_epi8('d'))));
     e = _mm256_or_si256(e, day);
+    const __m256i at_word = _mm256_andnot_si256(
+        _mm256_or_si256(in_range_avx2(_mm256_or_si256(prev2, lower_bit), 'a', 25),
+                        in_range_avx2(_mm256_or_si256(next, lower_bit), 'a', 25)),
+        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(x, lower_bit), _mm256_set1_epi8('t')),
+                         _mm256_cmpeq_epi8(_mm256_or_si256(prev, lower_bit), _mm256_set1_epi8('a'))));
+    e = _mm256_or_si256(e, at_word);
     m |= uint64_t{static_cast<uint32_t>(_mm256_movemask_epi8(e))} << (32 * part);
   }
   return m;
@@ -443,6 +460,9 @@ namespace {
   e |= equal_avx512(x, '.') & next_alnum;
   e |= equal_avx512(_mm512_or_si512(x, lower_bit), 'y') & equal_avx512(_mm512_or_si512(prev, lower_bit), 'a') &
        equal_avx512(_mm512_or_si512(prev2, lower_bit), 'd');
+  e |= equal_avx512(_mm512_or_si512(x, lower_bit), 't') & equal_avx512(_mm512_or_si512(prev, lower_bit), 'a') &
+       ~in_range_avx512(_mm512_or_si512(prev2, lower_bit), 'a', 25) &
+       ~in_range_avx512(_mm512_or_si512(next, lower_bit), 'a', 25);
   return e;
 }
 
