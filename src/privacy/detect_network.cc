@@ -198,26 +198,24 @@ size_t part_start(const Scan& s, size_t end) {
   return b;
 }
 
-// The spelled mark "dot" that ends where the part starting at `part`
+// The spelled mark `word` that ends where the part starting at `part`
 // begins, read backwards: the start of its word, or 0 for none.
-size_t spelled_dot_before(const Scan& s, size_t part) {
+size_t spelled_mark_before(const Scan& s, size_t part, std::string_view word) {
   size_t e = part;
   for (int k = 0; k < 2 && e > 0 && s.blank(e - 1) && s.at(e - 1) != '\n'; ++k) --e;
   if (e > 0 && (s.at(e - 1) == ']' || s.at(e - 1) == ')' || s.at(e - 1) == '}' || s.at(e - 1) == '>')) --e;
-  if (e < 3 || !s.matches(e - 3, "dot")) return 0;
-  const std::optional<SpelledMark> m = spelled_mark(s, e - 3, "dot");
-  return m && m->end == part ? e - 3 : 0;
+  if (e <= word.size() || !s.matches(e - word.size(), word)) return 0;
+  const std::optional<SpelledMark> m = spelled_mark(s, e - word.size(), word);
+  return m && m->end == part ? e - word.size() : 0;
 }
 
-}  // namespace
-
-// The local part ends before the spelled "at" (blanks and brackets apart)
-// and may hold spelled dots ("john dot smith"); the host's labels are
-// joined by '.' or spelled dots and end in a listed TLD. A bare "at" (not
-// in brackets) is an e-mail's only with a dot spelled out in the host and a
-// TLD a bare host name may end in ("look at example.com", "a dot at the
-// corner" are none), as spelled-out addresses are written to dodge
-// harvesters.
+// The e-mail address at the spelled "at" whose word starts at `at`. The
+// local part ends before the mark (blanks and brackets apart) and may hold
+// spelled dots ("john dot smith"); the host's labels are joined by '.' or
+// spelled dots and end in a listed TLD. A bare "at" (not in brackets) is an
+// e-mail's only with a dot spelled out in the host and a TLD a bare host
+// name may end in ("look at example.com", "a dot at the corner" are none),
+// as spelled-out addresses are written to dodge harvesters.
 void detect_spelled_out_email(Scan& s, size_t at) {
   const std::optional<SpelledMark> at_mark = spelled_mark(s, at, "at");
   if (!at_mark) return;
@@ -225,7 +223,7 @@ void detect_spelled_out_email(Scan& s, size_t at) {
   size_t local = part_start(s, at_mark->begin);
   if (local == at_mark->begin || (local > 0 && email_local_byte(s.at(local - 1)))) return;
   for (int parts = 1; parts < 4; ++parts) {
-    const size_t dot = spelled_dot_before(s, local);
+    const size_t dot = spelled_mark_before(s, local, "dot");
     if (dot == 0) break;
     const std::optional<SpelledMark> m = spelled_mark(s, dot, "dot");
     const size_t b = part_start(s, m->begin);
@@ -271,6 +269,40 @@ void detect_spelled_out_email(Scan& s, size_t at) {
     if (!spelled_dot || !bare_tld) return;
   }
   s.add(PiiType::kEmailAddress, local, pos);
+}
+
+}  // namespace
+
+// Back from the dot over the host's labels, joined by '.' or spelled dots,
+// to the spelled "at" before them (a spelled dot of the local part, "john
+// dot smith", finds none).
+void detect_spelled_out_email_at_dot(Scan& s, size_t dot) {
+  std::optional<SpelledMark> mark = spelled_mark(s, dot, "dot");
+  if (!mark) return;
+  size_t pos = mark->begin;
+  for (int labels = 0; labels < 8; ++labels) {
+    size_t b = pos;
+    while (b > 0 && pos - b < 63 && (s.alnum(b - 1) || s.at(b - 1) == '-')) --b;
+    if (b == pos) return;
+    if (const size_t at = spelled_mark_before(s, b, "at")) {
+      detect_spelled_out_email(s, at);
+      return;
+    }
+    if (b >= 2 && s.at(b - 1) == '.' && s.alnum(b - 2)) {
+      pos = b - 1;
+    } else if (const size_t d = spelled_mark_before(s, b, "dot")) {
+      pos = spelled_mark(s, d, "dot")->begin;
+    } else {
+      return;
+    }
+  }
+}
+
+void detect_spelled_out_email_before_host(Scan& s, size_t ws) {
+  // (Most hosts follow a blank or nothing that could close a mark.)
+  const unsigned char before = s.at(ws - 1);
+  if (ws < 3 || !(s.blank(ws - 1) || before == ']' || before == ')' || before == '}' || before == '>')) return;
+  if (const size_t at = spelled_mark_before(s, ws, "at")) detect_spelled_out_email(s, at);
 }
 
 // A bare host name ("www.example.com", "mail.example.co.uk"): starts at the

@@ -173,8 +173,7 @@ class Scan {
 // The scan's events in text[base, base + 64): bit k is set when byte base + k
 // is the first digit of a run of digits, one of the marks '@' '+' '(' '-'
 // ':' '=' '_', a '.' before a letter or digit, the 'y' of "day" or the 't'
-// of the word "at" (either case, no letter on either side). Bytes past n
-// are none. The SSE2, AVX2 and AVX-512 versions (x86-64)
+// of "dot" (either case). Bytes past n are none. The SSE2, AVX2 and AVX-512 versions (x86-64)
 // give the same bits as the portable one (tests compare them on random text).
 uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n);
 #if defined(__SSE2__)
@@ -203,10 +202,13 @@ void detect_phone(Scan& s, size_t start);
 size_t match_time(const Scan& s, size_t i);
 // detect_network.cc
 void detect_email(Scan& s, size_t at_sign);
-// An e-mail address whose '@' (and '.') are spelled out, at the word "at"
-// that starts at `at` ("jane [at] example [dot] com", "jane(at)example.com",
-// "john dot smith at gmail dot com"); see detect_network.cc.
-void detect_spelled_out_email(Scan& s, size_t at);
+// An e-mail address whose '@' (and '.') are spelled out ("jane [at]
+// example [dot] com", "jane(at)example.com", "john dot smith at gmail dot
+// com"; see detect_network.cc), found from the word "dot" that starts at
+// `dot`, or from the host name whose first label starts at `ws` (after a
+// '.': "jane(at)example.com").
+void detect_spelled_out_email_at_dot(Scan& s, size_t dot);
+void detect_spelled_out_email_before_host(Scan& s, size_t ws);
 void detect_host(Scan& s, size_t ws);             // a host name starting at ws (its first label)
 void detect_url(Scan& s, size_t ws);              // "http", "https", "ftp"... at ws, followed by "://"
 void detect_ipv6(Scan& s, size_t start);          // at a hex digit or "::"

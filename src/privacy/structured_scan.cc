@@ -2,8 +2,8 @@
 //
 // The loop visits only "event" bytes (event_mask in scan.h): the first digit
 // of a number, the marks '@ + ( - : = _', a '.' before a letter or digit,
-// the y of "day" (weekday names) and the t of the word "at" (an e-mail
-// address spelled out). Every type has one of them in or next to
+// the y of "day" (weekday names) and the t of "dot" (an e-mail address
+// spelled out). Every type has one of them in or next to
 // it (a number, an '@', a scheme's ':', a host's '.', a key's '_' or '-', a
 // key=value's '=' or ':'), and prose has few: one every 40-80 bytes. Events
 // are found 64 bytes at a time with SSE2 bit masks, so the letters and blanks
@@ -275,6 +275,7 @@ void on_event(Scan& s, size_t i, ScanState& st) {
       const size_t ws = word_start(s, i, 64);
       if (ws == i || (s.digit(i - 1) && s.digit(i + 1))) return;  // decimals, versions, IPv4 (a digit's event)
       detect_host(s, ws);
+      detect_spelled_out_email_before_host(s, ws);  // "jane(at)example.com"
       if (i - ws == 4 && (kClass[s.at(ws)] & kHexLetter)) detect_mac(s, ws);  // "aabb.ccdd.eeff"
       if ((i - ws == 2 && s.matches(ws, "sg")) || s.matches(ws, "eyj")) detect_key_prefix(s, ws);
       return;
@@ -290,7 +291,9 @@ void on_event(Scan& s, size_t i, ScanState& st) {
       if ((s.at(i - 1) | 0x20) == 'a' && (s.at(i - 2) | 0x20) == 'd' && !s.alpha(i + 1)) detect_weekday(s, i);
       return;
     case 't':
-    case 'T': detect_spelled_out_email(s, i - 1); return;
+    case 'T':
+      if ((s.at(i - 1) | 0x20) == 'o' && (s.at(i - 2) | 0x20) == 'd') detect_spelled_out_email_at_dot(s, i - 2);
+      return;
     default: return;
   }
 }
@@ -307,8 +310,7 @@ uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n) {
     const bool event = ((kClass[c] & kDigit) && !(kClass[prev] & kDigit)) || (kClass[c] & kTrigger) ||
                        (c == '.' && (kClass[next] & kAlnum)) ||
                        ((c | 0x20) == 'y' && (prev | 0x20) == 'a' && (prev2 | 0x20) == 'd') ||
-                       ((c | 0x20) == 't' && (prev | 0x20) == 'a' && !(kClass[prev2] & kAlpha) &&
-                        !(kClass[next] & kAlpha));
+                       ((c | 0x20) == 't' && (prev | 0x20) == 'o' && (prev2 | 0x20) == 'd');
     if (event) m |= uint64_t{1} << (k - base);
   }
   return m;
@@ -368,12 +370,12 @@ uint64_t block_events_sse2(const unsigned char* q0) {
         _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(prev, lower_bit), _mm_set1_epi8('a')),
                       _mm_cmpeq_epi8(_mm_or_si128(prev2, lower_bit), _mm_set1_epi8('d'))));
     e = _mm_or_si128(e, day);
-    // The t of the word "at", either case.
-    const __m128i at_word = _mm_andnot_si128(
-        _mm_or_si128(in_range(_mm_or_si128(prev2, lower_bit), 'a', 25), in_range(_mm_or_si128(next, lower_bit), 'a', 25)),
-        _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(x, lower_bit), _mm_set1_epi8('t')),
-                      _mm_cmpeq_epi8(_mm_or_si128(prev, lower_bit), _mm_set1_epi8('a'))));
-    e = _mm_or_si128(e, at_word);
+    // The t of "dot" (a spelled-out e-mail address), either case.
+    const __m128i dot = _mm_and_si128(
+        _mm_cmpeq_epi8(_mm_or_si128(x, lower_bit), _mm_set1_epi8('t')),
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(prev, lower_bit), _mm_set1_epi8('o')),
+                      _mm_cmpeq_epi8(_mm_or_si128(prev2, lower_bit), _mm_set1_epi8('d'))));
+    e = _mm_or_si128(e, dot);
     m |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(e))} << (16 * part);
   }
   return m;
@@ -419,12 +421,11 @@ namespace {
         _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(prev, lower_bit), _mm256_set1_epi8('a')),
                          _mm256_cmpeq_epi8(_mm256_or_si256(prev2, lower_bit), _mm256_set1_epi8('d'))));
     e = _mm256_or_si256(e, day);
-    const __m256i at_word = _mm256_andnot_si256(
-        _mm256_or_si256(in_range_avx2(_mm256_or_si256(prev2, lower_bit), 'a', 25),
-                        in_range_avx2(_mm256_or_si256(next, lower_bit), 'a', 25)),
-        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(x, lower_bit), _mm256_set1_epi8('t')),
-                         _mm256_cmpeq_epi8(_mm256_or_si256(prev, lower_bit), _mm256_set1_epi8('a'))));
-    e = _mm256_or_si256(e, at_word);
+    const __m256i dot = _mm256_and_si256(
+        _mm256_cmpeq_epi8(_mm256_or_si256(x, lower_bit), _mm256_set1_epi8('t')),
+        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(prev, lower_bit), _mm256_set1_epi8('o')),
+                         _mm256_cmpeq_epi8(_mm256_or_si256(prev2, lower_bit), _mm256_set1_epi8('d'))));
+    e = _mm256_or_si256(e, dot);
     m |= uint64_t{static_cast<uint32_t>(_mm256_movemask_epi8(e))} << (32 * part);
   }
   return m;
@@ -460,9 +461,8 @@ namespace {
   e |= equal_avx512(x, '.') & next_alnum;
   e |= equal_avx512(_mm512_or_si512(x, lower_bit), 'y') & equal_avx512(_mm512_or_si512(prev, lower_bit), 'a') &
        equal_avx512(_mm512_or_si512(prev2, lower_bit), 'd');
-  e |= equal_avx512(_mm512_or_si512(x, lower_bit), 't') & equal_avx512(_mm512_or_si512(prev, lower_bit), 'a') &
-       ~in_range_avx512(_mm512_or_si512(prev2, lower_bit), 'a', 25) &
-       ~in_range_avx512(_mm512_or_si512(next, lower_bit), 'a', 25);
+  e |= equal_avx512(_mm512_or_si512(x, lower_bit), 't') & equal_avx512(_mm512_or_si512(prev, lower_bit), 'o') &
+       equal_avx512(_mm512_or_si512(prev2, lower_bit), 'd');
   return e;
 }
 
