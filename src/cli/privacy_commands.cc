@@ -378,8 +378,9 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   c->add_flag("--by-template", cv->by_template,
               "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
   c->add_flag("--lower-case-held-out", cv->lower_case_held_out,
-              "scan each held-out row with its capitals in small letters, as the data writes its rows without capitals (the labels' offsets stay): scores on "
-              "text without capitals, from a tagger trained on the rows as labelled");
+              "scan each held-out row with its capitals in small letters, as the data writes its rows without "
+              "capitals (the labels' offsets stay): scores on text without capitals, from a tagger trained on the "
+              "rows as labelled");
   c->add_option("--spans-out", cv->spans_out,
                 "also write each row's cross-validated detections, one line per input row in `pii scan`'s format "
                 "(for error analysis)");

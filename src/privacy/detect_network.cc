@@ -277,7 +277,7 @@ void detect_spelled_out_email(Scan& s, size_t at) {
 // to the spelled "at" before them (a spelled dot of the local part, "john
 // dot smith", finds none).
 void detect_spelled_out_email_at_dot(Scan& s, size_t dot) {
-  std::optional<SpelledMark> mark = spelled_mark(s, dot, "dot");
+  const std::optional<SpelledMark> mark = spelled_mark(s, dot, "dot");
   if (!mark) return;
   size_t pos = mark->begin;
   for (int labels = 0; labels < 8; ++labels) {
@@ -300,8 +300,9 @@ void detect_spelled_out_email_at_dot(Scan& s, size_t dot) {
 
 void detect_spelled_out_email_before_host(Scan& s, size_t ws) {
   // (Most hosts follow a blank or nothing that could close a mark.)
+  if (ws < 3) return;
   const unsigned char before = s.at(ws - 1);
-  if (ws < 3 || !(s.blank(ws - 1) || before == ']' || before == ')' || before == '}' || before == '>')) return;
+  if (!(s.blank(ws - 1) || before == ']' || before == ')' || before == '}' || before == '>')) return;
   if (const size_t at = spelled_mark_before(s, ws, "at")) detect_spelled_out_email(s, at);
 }
 

@@ -5,10 +5,11 @@
 // theirs; and invisible ones that split a value without showing (zero-width
 // space, non-joiner and joiner U+200B-U+200D, word joiner U+2060, soft
 // hyphen U+00AD, U+FEFF); and an "@" as a URL or HTML encodes it ("%40",
-// "&#64;", "&#x40;", "&commat;"). Left as they are, "4111 1111 1111 1111" with
-// no-break spaces was no card number, "06 12 34 56 78" no phone number,
-// and a zero-width space or "jane%40example.com" hid an e-mail address. find_pii() scans the plain
-// text and maps its spans back. Private to the privacy module.
+// "&#64;", "&#x40;", "&commat;"). Left as they are, "4111 1111 1111 1111"
+// with no-break spaces was no card number, "06 12 34 56 78" no phone
+// number, and a zero-width space or "jane%40example.com" hid an e-mail
+// address. find_pii() scans the plain text and maps its spans back.
+// Private to the privacy module.
 #pragma once
 
 #include <cstdint>

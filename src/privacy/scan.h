@@ -173,8 +173,9 @@ class Scan {
 // The scan's events in text[base, base + 64): bit k is set when byte base + k
 // is the first digit of a run of digits, one of the marks '@' '+' '(' '-'
 // ':' '=' '_', a '.' before a letter or digit, the 'y' of "day" or the 't'
-// of "dot" (either case). Bytes past n are none. The SSE2, AVX2 and AVX-512 versions (x86-64)
-// give the same bits as the portable one (tests compare them on random text).
+// of "dot" (either case). Bytes past n are none. The SSE2, AVX2 and AVX-512
+// versions (x86-64) give the same bits as the portable one (tests compare
+// them on random text).
 uint64_t event_mask_portable(const unsigned char* p, size_t base, size_t n);
 #if defined(__SSE2__)
 uint64_t event_mask_sse2(const unsigned char* p, size_t base, size_t n);

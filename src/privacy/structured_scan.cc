@@ -3,9 +3,9 @@
 // The loop visits only "event" bytes (event_mask in scan.h): the first digit
 // of a number, the marks '@ + ( - : = _', a '.' before a letter or digit,
 // the y of "day" (weekday names) and the t of "dot" (an e-mail address
-// spelled out). Every type has one of them in or next to
-// it (a number, an '@', a scheme's ':', a host's '.', a key's '_' or '-', a
-// key=value's '=' or ':'), and prose has few: one every 40-80 bytes. Events
+// spelled out). Every type has one of them in or next to it (a number, an
+// '@', a scheme's ':', a host's '.', a key's '_' or '-', a key=value's '='
+// or ':'), and prose has few: one every 40-80 bytes. Events
 // are found 64 bytes at a time with SSE2 bit masks, so the letters and blanks
 // between them cost a fraction of a cycle per byte and no branch per word.
 // Each event's handler looks back and forward a bounded distance; a digit's

@@ -147,10 +147,10 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
     const auto j = static_cast<size_t>(at - tokens.begin());
     if (j + 1 >= tokens.size() || at->begin != out[k].begin || at->end != out[k].end) continue;
     // (Without a possessive's 's, as the lists are read: "sarah fine's".)
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j + 1].begin;
-    const Token surname{tokens[j + 1].begin,
-                        tokens[j + 1].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j + 1].end - tokens[j + 1].begin)),
-                        tokens[j + 1].newline_before, false};
+    const Token& next = tokens[j + 1];
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
+    const Token surname{next.begin, next.begin + static_cast<uint32_t>(possessive_stem(b, next.end - next.begin)),
+                        next.newline_before, false};
     if (surname.newline_before || surname.begin != at->end + 1 || text[at->end] != ' ' ||
         !small_word(text, surname, 2) || function_word(text, surname) || is_number(text, tokens, j + 2) ||
         (gazetteer_.lookup(word_hash(text, *at)).full & first_name_categories_) == 0 ||

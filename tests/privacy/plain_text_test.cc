@@ -33,7 +33,8 @@ TEST(PlainTextTest, StandInsBecomeTheirAsciiAndInvisibleCharactersGo) {
 // something else, or nothing, stays.
 TEST(PlainTextTest, AnEncodedAtSignIsAnAtSign) {
   PlainText plain;
-  EXPECT_EQ(plain_text("mailto:jane%40example.com?subject=50%25&x=1", plain), "mailto:jane@example.com?subject=50%25&x=1");
+  EXPECT_EQ(plain_text("mailto:jane%40example.com?subject=50%25&x=1", plain),
+            "mailto:jane@example.com?subject=50%25&x=1");
   EXPECT_EQ(plain.offset[11], 11u);
   EXPECT_EQ(plain.offset[12], 14u);
   EXPECT_EQ(plain_text("a&#64;b a&#x40;b a&#X40;b a&commat;b AT&T 100%", plain), "a@b a@b a@b a@b AT&T 100%");
