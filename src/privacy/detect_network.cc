@@ -58,6 +58,24 @@ bool in_sorted(const std::string_view* first, const std::string_view* last, std:
   return std::binary_search(first, last, key);
 }
 
+// The top-level domain [begin, end) in small letters (into `buf`) when it
+// is 2 to 24 letters; "" otherwise.
+std::string_view tld_at(const Scan& s, size_t begin, size_t end, char (&buf)[24]) {
+  if (end - begin < 2 || end - begin > sizeof buf) return {};
+  for (size_t k = begin; k < end; ++k) {
+    if (!s.alpha(k)) return {};
+    buf[k - begin] = static_cast<char>(s.lower(k));
+  }
+  return {buf, end - begin};
+}
+
+// Whether a bare name (no scheme, no "www.") may end in the listed TLD
+// `tld`: see kBareGeneric.
+bool bare_host_tld(std::string_view tld) {
+  return tld.size() == 2 ? !in_sorted(std::begin(kNotBareCountry), std::end(kNotBareCountry), tld)
+                         : in_sorted(std::begin(kBareGeneric), std::end(kBareGeneric), tld);
+}
+
 enum class TldRule {
   kListed,     // any listed TLD
   kBare,       // listed, and one a bare name may end in (kBareGeneric, country codes)
@@ -86,23 +104,16 @@ size_t match_hostname(const Scan& s, size_t i, TldRule rule) {
     break;
   }
   if (labels < 2 || s.word(pos) || s.at(pos) == '@') return 0;
-  const size_t tld_len = pos - label_start;
-  if (tld_len < 2 || tld_len > 24) return 0;
   char tld[24];
-  for (size_t k = 0; k < tld_len; ++k) {
-    if (!s.alpha(label_start + k)) return 0;
-    tld[k] = static_cast<char>(s.lower(label_start + k));
-  }
-  const std::string_view key(tld, tld_len);
+  const std::string_view key = tld_at(s, label_start, pos, tld);
+  if (key.empty()) return 0;
   switch (rule) {
     case TldRule::kAnyLetters: return pos;
     case TldRule::kListed: return in_sorted(std::begin(kTlds), std::end(kTlds), key) ? pos : 0;
     case TldRule::kBare: {
       if (!in_sorted(std::begin(kTlds), std::end(kTlds), key)) return 0;
       if (s.matches(i, "www.")) return pos;
-      const bool bare_ok = tld_len == 2 ? !in_sorted(std::begin(kNotBareCountry), std::end(kNotBareCountry), key)
-                                        : in_sorted(std::begin(kBareGeneric), std::end(kBareGeneric), key);
-      if (!bare_ok) return 0;
+      if (!bare_host_tld(key)) return 0;
       // Code, not a host: a call, index or assignment follows ("os.path(",
       // "x.com = 1"), or an upper-case TLD after lower-case labels
       // ("logging.INFO", "tk.Tk").
@@ -135,12 +146,24 @@ bool url_byte(unsigned char c) {
 
 }  // namespace
 
+namespace {
+
+// The start of the bytes of an address's local part (email_local_byte())
+// that end at `end`, at most 64 back, beginning with a letter or digit (no
+// leading dots or marks); `end` when there are none.
+size_t part_start(const Scan& s, size_t end) {
+  size_t b = end;
+  while (b > 0 && end - b < 64 && email_local_byte(s.at(b - 1))) --b;
+  while (b < end && !s.alnum(b)) ++b;
+  return b;
+}
+
+}  // namespace
+
 // local@host: the local part is read backwards from the '@' (at most 64
 // bytes of letters, digits and ._%+-), the host needs a listed TLD.
 void detect_email(Scan& s, size_t at_sign) {
-  size_t b = at_sign;
-  while (b > 0 && at_sign - b < 64 && email_local_byte(s.at(b - 1))) --b;
-  while (b < at_sign && !s.alnum(b)) ++b;  // no leading dots or marks
+  const size_t b = part_start(s, at_sign);
   if (b == at_sign || (b > 0 && email_local_byte(s.at(b - 1)))) return;
   const size_t e = match_hostname(s, at_sign + 1, TldRule::kListed);
   if (e) s.add(PiiType::kEmailAddress, b, e);
@@ -159,6 +182,8 @@ unsigned char closing_bracket(unsigned char c) {
     default: return 0;
   }
 }
+
+bool is_closing_bracket(unsigned char c) { return c == ']' || c == ')' || c == '}' || c == '>'; }
 
 // A mark spelled out as a word ("at", "dot"; either case): in brackets, or
 // bare between blanks. [begin, end) covers it, its brackets and the blanks
@@ -188,22 +213,12 @@ std::optional<SpelledMark> spelled_mark(const Scan& s, size_t w, std::string_vie
   return m;
 }
 
-// The start of the bytes of an address's part (email_local_byte()) that end
-// at `end`, at most 64 back, beginning with a letter or digit; `end` when
-// there are none.
-size_t part_start(const Scan& s, size_t end) {
-  size_t b = end;
-  while (b > 0 && end - b < 64 && email_local_byte(s.at(b - 1))) --b;
-  while (b < end && !s.alnum(b)) ++b;
-  return b;
-}
-
 // The spelled mark `word` that ends where the part starting at `part`
 // begins, read backwards: the start of its word, or 0 for none.
 size_t spelled_mark_before(const Scan& s, size_t part, std::string_view word) {
   size_t e = part;
   for (int k = 0; k < 2 && e > 0 && s.blank(e - 1) && s.at(e - 1) != '\n'; ++k) --e;
-  if (e > 0 && (s.at(e - 1) == ']' || s.at(e - 1) == ')' || s.at(e - 1) == '}' || s.at(e - 1) == '>')) --e;
+  if (e > 0 && is_closing_bracket(s.at(e - 1))) --e;
   if (e <= word.size() || !s.matches(e - word.size(), word)) return 0;
   const std::optional<SpelledMark> m = spelled_mark(s, e - word.size(), word);
   return m && m->end == part ? e - word.size() : 0;
@@ -254,19 +269,12 @@ void detect_spelled_out_email(Scan& s, size_t at) {
     spelled_dot = true;
     pos = dot->end;
   }
-  if (labels < 2 || pos - label < 2 || pos - label > 24) return;
   char tld[24];
-  for (size_t k = label; k < pos; ++k) {
-    if (!s.alpha(k)) return;
-    tld[k - label] = static_cast<char>(s.lower(k));
-  }
-  const std::string_view key(tld, pos - label);
-  if (!in_sorted(std::begin(kTlds), std::end(kTlds), key)) return;
-  if (!at_mark->bracketed) {
-    const bool bare_tld = key.size() == 2 ? !in_sorted(std::begin(kNotBareCountry), std::end(kNotBareCountry), key) &&
-                                                key != "at" && key != "be" && key != "it" && key != "us"
-                                          : in_sorted(std::begin(kBareGeneric), std::end(kBareGeneric), key);
-    if (!spelled_dot || !bare_tld) return;
+  const std::string_view key = labels < 2 ? std::string_view() : tld_at(s, label, pos, tld);
+  if (key.empty() || !in_sorted(std::begin(kTlds), std::end(kTlds), key)) return;
+  if (!at_mark->bracketed && !(spelled_dot && bare_host_tld(key) && key != "at" && key != "be" && key != "it" &&
+                               key != "us")) {
+    return;
   }
   s.add(PiiType::kEmailAddress, local, pos);
 }
@@ -301,8 +309,7 @@ void detect_spelled_out_email_at_dot(Scan& s, size_t dot) {
 void detect_spelled_out_email_before_host(Scan& s, size_t ws) {
   // (Most hosts follow a blank or nothing that could close a mark.)
   if (ws < 3) return;
-  const unsigned char before = s.at(ws - 1);
-  if (!(s.blank(ws - 1) || before == ']' || before == ')' || before == '}' || before == '>')) return;
+  if (!s.blank(ws - 1) && !is_closing_bracket(s.at(ws - 1))) return;
   if (const size_t at = spelled_mark_before(s, ws, "at")) detect_spelled_out_email(s, at);
 }
 

@@ -142,18 +142,17 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
   const Tokens tokens = tagger_tokens();
   for (size_t k = first; k < out.size(); ++k) {
     if (out[k].type != PiiType::kPerson) continue;
-    const auto at = std::lower_bound(tokens.begin(), tokens.end(), out[k].begin,
-                                     [](const Token& t, uint32_t begin) { return t.begin < begin; });
-    const auto j = static_cast<size_t>(at - tokens.begin());
-    if (j + 1 >= tokens.size() || at->begin != out[k].begin || at->end != out[k].end) continue;
+    const size_t j = first_token_from(tokens, out[k].begin);
+    if (j + 1 >= tokens.size() || tokens[j].begin != out[k].begin || tokens[j].end != out[k].end) continue;
+    const Token& name = tokens[j];
     // (Without a possessive's 's, as the lists are read: "sarah fine's".)
     const Token& next = tokens[j + 1];
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
     const Token surname{next.begin, next.begin + static_cast<uint32_t>(possessive_stem(b, next.end - next.begin)),
                         next.newline_before, false};
-    if (surname.newline_before || surname.begin != at->end + 1 || text[at->end] != ' ' ||
+    if (surname.newline_before || surname.begin != name.end + 1 || text[name.end] != ' ' ||
         !small_word(text, surname, 2) || function_word(text, surname) || is_number(text, tokens, j + 2) ||
-        (gazetteer_.lookup(word_hash(text, *at)).full & first_name_categories_) == 0 ||
+        (gazetteer_.lookup(word_hash(text, name)).full & first_name_categories_) == 0 ||
         (gazetteer_.lookup(word_hash(text, surname)).full & common_categories_) != 0 ||
         span_over(out, j + 1) != out.size()) {
       continue;
