@@ -28,6 +28,19 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
   auto capitalised = [&](size_t j) {
     return tokens[j].end - tokens[j].begin >= 3 && opens_with_a_capital(text.substr(tokens[j].begin));
   };
+  // An address of this tagging over a building's number and the number of
+  // the street at token j that follows ("32 2109" of "32 2109 gleemoor
+  // rd") keeps the building's number, so that the street can take its own.
+  auto leave_the_building_number_before = [&](size_t j) {
+    if (j == 0 || !apart(j) || !digits(j - 1)) return;
+    const size_t k = span_over(out, j);
+    if (k < first || k == out.size() || out[k].type != PiiType::kStreetAddress || out[k].begin != tokens[j - 1].begin ||
+        out[k].end != tokens[j].end) {
+      return;
+    }
+    out[k].end = tokens[j - 1].end;
+    reset_cover();
+  };
   bool added = false;
   for (const uint32_t j : marked) {
     // (Most marked tokens are words, and few numbers come before a capital:
@@ -42,7 +55,16 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                                                                      place_categories_, mixed)
                                           : n;
         street < j) {
-      added = replace_with_an_address(out, first, tokens[street].begin, tokens[j].end) || added;
+      // An address of this tagging that opens at the number and runs on
+      // along its line joins the street ("178 st." of "on corellistraat 178
+      // st.").
+      uint32_t end = tokens[j].end;
+      if (const size_t k = span_over(out, j); k >= first && k < out.size() && out[k].type == PiiType::kStreetAddress &&
+                                              out[k].begin == tokens[j].begin && out[k].end > end &&
+                                              text.substr(end, out[k].end - end).find('\n') == std::string_view::npos) {
+        end = out[k].end;
+      }
+      added = replace_with_an_address(out, first, tokens[street].begin, end) || added;
       continue;
     }
     if (j + 2 >= n) continue;
@@ -53,6 +75,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     if (!opens_apart || !apart(j + 1) || !word_after() || !digits(j)) [[likely]] continue;
     if (const size_t suffix = street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed);
         suffix != 0) {
+      leave_the_building_number_before(j);
       added = replace_with_an_address(out, first, tokens[j].begin, tokens[suffix].end) || added;
       continue;
     }
@@ -60,11 +83,31 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_);
           street != 0) {
         added = replace_with_an_address(out, first, tokens[j].begin, tokens[street].end) || added;
+        continue;
       }
-      continue;
     }
+    // A house number, a street's words (no everyday words; in text with
+    // capitals capitalised, without them words of three small letters or
+    // more that stand in names, of alphabets that have capitals) and the
+    // number on the street: "24 Kuefsteinstrasse 91", "at mysticweb, 24
+    // kuefsteinstrasse 91,". Without capitals, the number opens its line
+    // or follows a mark or a word that leads to a place (not "gravida 3
+    // para 2").
+    auto street_word = [&](size_t k) {
+      if (mixed) return capitalised(k);
+      const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+      return small_word(text, tokens[k], 3) && !function_word(text, tokens[k]) &&
+             std::none_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xe0; });
+    };
+    auto led = [&] {
+      if (j == 0 || tokens[j].newline_before) return true;
+      const Token& lead = tokens[j - 1];
+      return token_is(text, lead, ",") || token_is(text, lead, ":") ||
+             (one_blank_after(text, tokens, j) && kLeadToAPlace.contains(text, lead));
+    };
+    if (!street_word(j + 1) || (!mixed && !led())) continue;
     size_t last = j + 1;
-    while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && capitalised(last + 1)) ++last;
+    while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && street_word(last + 1)) ++last;
     const size_t number = last + 1;
     if (number >= n || !apart(number) || !digits(number)) continue;
     // Nothing joined to the number after it: not "11:4" of "2 Samuel 11:4".
@@ -73,7 +116,12 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       continue;
     }
     bool free = true;
-    for (size_t t = j + 1; t <= last && free; ++t) free = !everyday(gazetteer_.lookup(word_hash(text, tokens[t])));
+    // (Without capitals, no word the everyday lists know at all: everyday()
+    // allows one another list knows too.)
+    for (size_t t = j + 1; t <= last && free; ++t) {
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[t]));
+      free = !everyday(m) && (mixed || (m.full & common_categories_) == 0);
+    }
     for (size_t t = j; t <= number && free; ++t) free = span_over(out, t) == out.size();
     if (!free) continue;
     add_span(out, {PiiType::kStreetAddress, tokens[j].begin, tokens[j].end});

@@ -325,17 +325,19 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     return true;
   };
   // Token j after "lives on", "live on", "living on", "lived on" or
-  // "located on", or after "north side of" (south, east, west): a street,
-  // its words (in text with capitals capitalised, up to three) and then its
-  // suffix ("lives on Marbury street", "lives on Elm Street"); in text with
+  // "located on", after "north side of" (south, east, west), or in text
+  // without capitals after "on": a street, its words (in text with
+  // capitals capitalised, up to three) and then its suffix ("lives on
+  // Marbury street", "lives on Elm Street", "shows on adams street"); in text with
   // capitals the suffix may be missing where the street lists know a word
   // ("the north side of Calle Mayor", "Hoffmann Ridge") or the words are no
   // everyday words and no place's ("lives on Kastanienallee.", "the north
   // side of Quinlan"; not "the north side of Chicago"), as a street's name
   // is. A suffix in small letters stays out ("Marbury" of "Marbury
   // street"), as the dev rows label a street's name before a literal
-  // suffix. A name, place or organisation of this tagger among the words
-  // becomes the street ("lives on Sakura Dori street").
+  // suffix, but for a suffix before another, the street's own ("on
+  // bezrukov street street"). A name, place or organisation of this tagger
+  // among the words becomes the street ("lives on Sakura Dori street").
   auto street_after_a_cue = [&](size_t j) __attribute__((noinline)) {
     if (j < 3 || tokens[j].newline_before || tokens[j - 1].newline_before) return false;
     // (Most tokens after a word of two letters follow neither "on" nor "of".)
@@ -346,7 +348,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                                               is(j - 2, "lived") || is(j - 2, "located"));
     const bool side_of = is(j - 1, "of") && is(j - 2, "side") &&
                          (is(j - 3, "north") || is(j - 3, "south") || is(j - 3, "east") || is(j - 3, "west"));
-    if (!lives_on && !side_of) return false;
+    // (Without capitals, "on" alone before words and a suffix: "shows on
+    // bezrukov street"; with them the decoder has the capitals to go by.)
+    const bool on = !lives_on && !side_of && !mixed && is(j - 1, "on");
+    if (!lives_on && !side_of && !on) return false;
     auto suffix = [&](size_t k) { return kCommonStreetSuffixes.contains(text, tokens[k]); };
     // (Not an owner, "Lee's farm", nor a planet, "lived on Venus".)
     auto street_word = [&](size_t k) {
@@ -373,8 +378,20 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       }
       if (!listed && !unknown) return false;
     }
-    const bool small_suffix = ends_in_a_suffix && to > j && text[tokens[to].begin] >= 'a' && text[tokens[to].begin] <= 'z';
+    // A suffix before another is the street's own, the other the literal
+    // one after its name ("on Bezrukov Street street").
+    const bool own_suffix = ends_in_a_suffix && to + 1 < n && !tokens[to + 1].newline_before && suffix(to + 1);
+    const bool small_suffix =
+        ends_in_a_suffix && !own_suffix && to > j && text[tokens[to].begin] >= 'a' && text[tokens[to].begin] <= 'z';
     const size_t last = small_suffix ? to - 1 : to;
+    // After "on" alone, the words before the suffix are no words the
+    // everyday lists know ("on a busy city street", "on a road trip").
+    for (size_t k = j; on && k < to; ++k) {
+      if (tokens[k].end - tokens[k].begin < 2 ||
+          (gazetteer_.lookup(word_hash(text, tokens[k])).full & common_categories_) != 0) {
+        return false;
+      }
+    }
     const PiiSpan street{PiiType::kStreetAddress, tokens[j].begin, tokens[last].end};
     // The one span of this tagging inside the street's words, if any.
     size_t k = out.size();

@@ -579,6 +579,19 @@ bool modal_before_a_verb(std::string_view text, Tokens tokens, size_t i, const G
 // building's number before a street's name.
 bool a_recent_year(std::string_view text, const Token& t);
 
+// The words that lead to a place in text without capitals, before a
+// street's number or name: "at 9313 maple court", "on corellistraat 178".
+constexpr WordSet kLeadToAPlace(std::array<std::string_view, 6>{"at", "to", "from", "near", "for", "on"});
+
+// Whether a word ends as the streets of German, Dutch and Nordic towns do,
+// one word that is the street's whole name ("bahnhofstrasse",
+// "corellistraat", "drottninggatan", "havnevej").
+inline bool ends_as_a_street(std::string_view word) {
+  static constexpr std::array<std::string_view, 12> kStreetEndings = {
+      "strasse", "straße", "straat", "allee", "gasse", "platz", "gatan", "vägen", "laan", "weg", "vej", "vei"};
+  return std::any_of(kStreetEndings.begin(), kStreetEndings.end(), [&](std::string_view e) { return word.ends_with(e); });
+}
+
 // The last token of a street after the building's number at token j, in
 // text without capitals, where street_by_its_suffix() found none: after a
 // word that leads to a place ("at", "to", "from", "near", "for", "on"), a

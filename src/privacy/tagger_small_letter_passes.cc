@@ -94,12 +94,9 @@ void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::s
 
 size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
                                              uint16_t suffixes) {
-  static constexpr WordSet kLeadToAPlace(std::array<std::string_view, 6>{"at", "to", "from", "near", "for", "on"});
   static constexpr WordSet kStreetWordsFirst(std::array<std::string_view, 16>{
       "rue", "via", "viale", "calle", "carrer", "camino", "paseo", "rua", "avenida", "travessa", "largo", "strada",
       "piazza", "ulica", "aleja", "plaza"});
-  static constexpr std::array<std::string_view, 7> kStreetEndings = {"strasse", "straße", "allee", "gasse",
-                                                                      "platz",   "gatan",  "vägen"};
   constexpr size_t kMaxWords = 3;
   const size_t n = tokens.size();
   if (a_recent_year(text, tokens[j])) return 0;
@@ -120,10 +117,9 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
            kNeverLastInAName.contains(text, after);
   };
   if (!word(j + 1)) return 0;
-  // One word ending as German and Swedish streets do.
+  // One word ending as streets do (ends_as_a_street()).
   const std::string_view first = text.substr(tokens[j + 1].begin, tokens[j + 1].end - tokens[j + 1].begin);
-  if (std::any_of(kStreetEndings.begin(), kStreetEndings.end(), [&](std::string_view e) { return first.ends_with(e); }) &&
-      ends_after(j + 1)) {
+  if (ends_as_a_street(first) && ends_after(j + 1)) {
     return j + 1;
   }
   // A street word first, then one or two words.

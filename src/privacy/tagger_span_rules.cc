@@ -316,6 +316,13 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     const bool plural = small_word(text, after, 1) && after.end - after.begin >= 4 && text[after.end - 1] == 's';
     if (plural || unit_of_measure(text, after) || token_is(text, after, "feet")) return none;
   }
+  // Without capitals, one word that ends as streets do after a word that
+  // leads to a place: "on corellistraat 178".
+  if (!mixed && one_blank_after(text, tokens, j - 1) && small_word(text, tokens[j - 1], 4) &&
+      ends_as_a_street(text.substr(tokens[j - 1].begin, tokens[j - 1].end - tokens[j - 1].begin)) &&
+      kLeadToAPlace.contains(text, tokens[j - 2])) {
+    return j - 1;
+  }
   // Capitalised words of two letters or more, one space apart, not all
   // capitals ("Track ID 1"); in text without capitals, small words of four
   // letters or more that stand in no name ("at chestnut boulevard 6499",

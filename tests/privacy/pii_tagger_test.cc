@@ -241,6 +241,53 @@ TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
   EXPECT_EQ(typed_spans(tagger, "please call rosa fine's office."), std::vector<std::string>{"PERSON:rosa"});
 }
 
+// In text without capitals, streets are found by their shape: a word that
+// ends as streets do before its number, after a word that leads to a
+// place; words and a suffix after "on", none an everyday word, the first
+// of two suffixes the street's own. Not everyday words on a road.
+TEST(PiiTaggerTest, StreetsInSmallLettersAreFoundByTheirShape) {
+  std::vector<PiiExample> rows;
+  std::mt19937 rng(3);
+  for (size_t k = 0; k < 600; ++k) {
+    rows.push_back(make(kTemplates[rng() % kTemplates.size()], kFirst[rng() % 16], kCities[rng() % 8]));
+    for (char& c : rows.back().text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"Quentin", "Rosa"}},
+                  {"common_word", {"busy", "city", "the", "were", "fine", "is", "admitted", "trip", "car"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto streets = [&](const std::string& text) {
+    std::vector<std::string> out;
+    for (const std::string& s : typed_spans(tagger, text)) {
+      if (s.starts_with("STREET_ADDRESS:")) out.push_back(s.substr(15));
+    }
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(streets("the bus station is on ziegelgasse 26"), V{"ziegelgasse 26"});
+  EXPECT_EQ(streets("the early shows on bezrukov street street were fine."), V{"bezrukov street"});
+  EXPECT_EQ(streets("the car is on a busy city street."), V{});
+  EXPECT_EQ(streets("the car is on a road trip."), V{});
+}
+
+// An address the decoder ran over a building's number and the number of
+// the street after it keeps the building's number, and the street takes
+// its own: "32" and "2109 gleemoor rd", not "32 2109".
+TEST(PiiTaggerTest, ABuildingsNumberLeavesTheStreetItsOwnNumber) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    PiiExample e;
+    const std::string numbers = std::to_string(10 + k % 80) + " " + std::to_string(100 + k * 7 % 900);
+    e.text = "ship it to " + numbers + " now.";
+    e.spans = {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + numbers.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(3, 1u << 12, 1));
+  ASSERT_EQ(values_of(tagger, "ship it to 32 2109 now.", PiiType::kStreetAddress), std::vector<std::string>{"32 2109"});
+  EXPECT_EQ(values_of(tagger, "ship it to 32 2109 gleemoor rd now.", PiiType::kStreetAddress),
+            (std::vector<std::string>{"32", "2109 gleemoor rd"}));
+}
+
 // And they read the text made plain: a value written with no-break spaces,
 // non-breaking hyphens, an en dash, zero-width spaces or full-width digits,
 // or an e-mail address whose "@" a URL or HTML encodes, is found, over the
@@ -2131,8 +2178,8 @@ TEST(PiiTaggerTest, AnAddressRunningIntoAPhoneNumberKeepsItsLines) {
   EXPECT_EQ(scanned_spans(tagger, text), (std::vector<std::string>{"STREET_ADDRESS:40 Novak Street\n Graz", "PHONE_NUMBER:212-555-0199"}));
 }
 
-// In text with capitals, a building's number, a street of capitalised
-// words that are no everyday words and its number, apart on one line, are an
+// A building's number, a street of words that are no everyday words (in
+// text with capitals capitalised) and its number, apart on one line, are an
 // address, whatever the tagger learned: one that learned only job titles
 // finds them.
 TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
@@ -2152,7 +2199,10 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
   EXPECT_EQ(addresses("It is at 7 Änggårda Anga 12 now."), (std::vector<std::string>{"7", "Änggårda Anga 12"}));
   EXPECT_EQ(addresses("Read 2 Samuel 11:4 and 2 Kings 11:4 again."), std::vector<std::string>{});
   EXPECT_EQ(addresses("Grades 4 Today 7 and 4 • 8 or 4 – 7."), std::vector<std::string>{});
-  EXPECT_EQ(addresses("we'll meet at the office, 50 massbyntie 27, in june."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("we'll meet at the office, 50 massbyntie 27, in june."),
+            (std::vector<std::string>{"50", "massbyntie 27"}));
+  // Without capitals, only after a mark or a word that leads to a place.
+  EXPECT_EQ(addresses("a 25-year-old gravida 3 para 2 is admitted."), std::vector<std::string>{});
   EXPECT_EQ(addresses("It is at 50 Massbyntie\n27 now."), std::vector<std::string>{});
   // A long text of many envelopes, each street opening its line: every one
   // is found (and fast: the passes after decoding look up what covers a
