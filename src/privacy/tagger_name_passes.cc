@@ -328,8 +328,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // "located on", after "north side of" (south, east, west), or in text
   // without capitals after "on": a street, its words (in text with
   // capitals capitalised, up to three) and then its suffix ("lives on
-  // Marbury street", "lives on Elm Street", "shows on adams street"); in text with
-  // capitals the suffix may be missing where the street lists know a word
+  // Marbury street", "lives on Elm Street", "shows on adams street"); in
+  // text with capitals the suffix may be missing where the street lists know a word
   // ("the north side of Calle Mayor", "Hoffmann Ridge") or the words are no
   // everyday words and no place's ("lives on Kastanienallee.", "the north
   // side of Quinlan"; not "the north side of Chicago"), as a street's name

@@ -599,8 +599,8 @@ inline bool ends_as_a_street(std::string_view word) {
 // lists of `suffixes` know, everyday or not, after up to three small words
 // ("at 9313 maple court", "near 3259 juniper way"); by a street word of
 // the Romance and Slavic languages before one or two words ("near 3913 rue
-// oberkampf", "for 9419 ulica kwiatowa"); or one word ending as German and
-// Swedish streets do ("at 3014 bahnhofstrasse"). The street ends its
+// oberkampf", "for 9419 ulica kwiatowa"); or one word that ends as streets
+// do (ends_as_a_street(): "at 3014 bahnhofstrasse"). The street ends its
 // clause: then comes the line's or the text's end, a mark or a word that
 // stands in no name or ends none ("at 4337 juniper way then"; not "at 9
 // supreme court justices"). 0 for none; not after a year ("in 2012 the
@@ -637,8 +637,9 @@ size_t street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, cons
 // feet"), nor after a suffix that everyday words share before a year
 // ("Champions Park 2012"). In text without capitals (`mixed` false), small
 // words of four letters or more that stand in no name, the last a suffix
-// only streets have ("at chestnut boulevard 6499"). tokens.size() when
-// there is none.
+// only streets have ("at chestnut boulevard 6499"), or one word that ends
+// as streets do (ends_as_a_street()) after a word that leads to a place
+// ("on corellistraat 178"). tokens.size() when there is none.
 size_t street_before_its_number(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
                                 uint16_t suffixes, uint16_t places, bool mixed);
 

@@ -216,18 +216,24 @@ TEST(PiiTaggerTest, ANameEndsBeforeAContraction) {
             std::vector<std::string>{"PERSON:quentin"});
 }
 
-// In text without capitals, a listed first name the decoder found alone
-// takes the surname after it that no list knows as an everyday word, so
-// that redaction does not let the surname out; an everyday word after it,
-// possessive or not, stays out.
-TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
-  // A tagger that learned names of one word, in small letters.
+// Rows of the templates, names of one word and towns, in small letters:
+// what a tagger for text without capitals learns from.
+std::vector<PiiExample> rows_in_small_letters() {
   std::vector<PiiExample> rows;
   std::mt19937 rng(3);
   for (size_t k = 0; k < 600; ++k) {
     rows.push_back(make(kTemplates[rng() % kTemplates.size()], kFirst[rng() % 16], kCities[rng() % 8]));
     for (char& c : rows.back().text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
+  return rows;
+}
+
+// In text without capitals, a listed first name the decoder found alone
+// takes the surname after it that no list knows as an everyday word, so
+// that redaction does not let the surname out; an everyday word after it,
+// possessive or not, stays out.
+TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
+  const std::vector<PiiExample> rows = rows_in_small_letters();
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", {"Quentin", "Rosa"}},
                   {"last_name", {"Zbrozek"}},
@@ -246,12 +252,7 @@ TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
 // place; words and a suffix after "on", none an everyday word, the first
 // of two suffixes the street's own. Not everyday words on a road.
 TEST(PiiTaggerTest, StreetsInSmallLettersAreFoundByTheirShape) {
-  std::vector<PiiExample> rows;
-  std::mt19937 rng(3);
-  for (size_t k = 0; k < 600; ++k) {
-    rows.push_back(make(kTemplates[rng() % kTemplates.size()], kFirst[rng() % 16], kCities[rng() % 8]));
-    for (char& c : rows.back().text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
+  const std::vector<PiiExample> rows = rows_in_small_letters();
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", {"Quentin", "Rosa"}},
                   {"common_word", {"busy", "city", "the", "were", "fine", "is", "admitted", "trip", "car"}}};

@@ -265,10 +265,11 @@ class PiiTagger {
   // Adds the addresses that no span covers written as a building's number,
   // a street of one or two words none of which is an everyday word (in
   // text with capitals capitalised; without them, of three letters or more
-  // and none the everyday lists know), and its number, apart on one line
-  // ("50 Massbyntie 27", "50 massbyntie 27": the number, then the street);
-  // not a verse ("2 Samuel 11:4"). So are a building's number and a street named by
-  // its suffix, and a street named by its suffix before its number
+  // and none the everyday lists know, the number after a mark or a word
+  // that leads to a place), and its number, apart on one line ("50
+  // Massbyntie 27", "at x, 50 massbyntie 27": the number, then the
+  // street); not a verse ("2 Samuel 11:4"). So are a building's number and
+  // a street named by its suffix, and a street named by its suffix before its number
   // (street_by_its_suffix(), street_before_its_number(): "at 9084 Juniper
   // Way", "Calle Mayor 5486", "at 3259 juniper way"), over which the spans
   // of names, places and organisations found inside it give way (of
