@@ -28,6 +28,16 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
   auto capitalised = [&](size_t j) {
     return tokens[j].end - tokens[j].begin >= 3 && opens_with_a_capital(text.substr(tokens[j].begin));
   };
+  // A word of a street's name between a building's number and the
+  // street's: in text with capitals capitalised; without them of three
+  // small letters or more that stand in names, of alphabets that have
+  // capitals (no byte of a three- or four-byte character).
+  auto street_word = [&](size_t k) {
+    if (mixed) return capitalised(k);
+    const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+    return small_word(text, tokens[k], 3) && !function_word(text, tokens[k]) &&
+           std::none_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xe0; });
+  };
   // An address of this tagging over a building's number and the number of
   // the street at token j that follows ("32 2109" of "32 2109 gleemoor
   // rd") keeps the building's number, so that the street can take its own.
@@ -86,26 +96,13 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
         continue;
       }
     }
-    // A house number, a street's words (no everyday words; in text with
-    // capitals capitalised, without them words of three small letters or
-    // more that stand in names, of alphabets that have capitals) and the
-    // number on the street: "24 Kuefsteinstrasse 91", "at mysticweb, 24
+    // A house number, a street's words (no everyday words) and the number
+    // on the street: "24 Kuefsteinstrasse 91", "at mysticweb, 24
     // kuefsteinstrasse 91,". Without capitals, the number opens its line
-    // or follows a mark or a word that leads to a place (not "gravida 3
-    // para 2").
-    auto street_word = [&](size_t k) {
-      if (mixed) return capitalised(k);
-      const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
-      return small_word(text, tokens[k], 3) && !function_word(text, tokens[k]) &&
-             std::none_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xe0; });
-    };
-    auto led = [&] {
-      if (j == 0 || tokens[j].newline_before) return true;
-      const Token& lead = tokens[j - 1];
-      return token_is(text, lead, ",") || token_is(text, lead, ":") ||
-             (one_blank_after(text, tokens, j) && kLeadToAPlace.contains(text, lead));
-    };
-    if (!street_word(j + 1) || (!mixed && !led())) continue;
+    // or follows a comma or a lead to a place (led_to_a_place(); not
+    // "gravida 3 para 2").
+    const bool led = mixed || led_to_a_place(text, tokens, j) || token_is(text, tokens[j - 1], ",");
+    if (!led || !street_word(j + 1)) continue;
     size_t last = j + 1;
     while (last + 1 < n && last - j < kMaxWords && apart(last + 1) && street_word(last + 1)) ++last;
     const size_t number = last + 1;

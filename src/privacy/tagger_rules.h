@@ -583,6 +583,14 @@ bool a_recent_year(std::string_view text, const Token& t);
 // street's number or name: "at 9313 maple court", "on corellistraat 178".
 constexpr WordSet kLeadToAPlace(std::array<std::string_view, 6>{"at", "to", "from", "near", "for", "on"});
 
+// Whether token j opens its line, or follows a form's colon or, one blank
+// apart, a word that leads to a place ("address: 95", "at 9313"): where a
+// street may start in text without capitals.
+inline bool led_to_a_place(std::string_view text, Tokens tokens, size_t j) {
+  return j == 0 || tokens[j].newline_before || token_is(text, tokens[j - 1], ":") ||
+         (one_blank_after(text, tokens, j) && kLeadToAPlace.contains(text, tokens[j - 1]));
+}
+
 // Whether a word ends as the streets of German, Dutch and Nordic towns do,
 // one word that is the street's whole name ("bahnhofstrasse",
 // "corellistraat", "drottninggatan", "havnevej").

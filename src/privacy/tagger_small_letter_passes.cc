@@ -100,9 +100,7 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
   constexpr size_t kMaxWords = 3;
   const size_t n = tokens.size();
   if (a_recent_year(text, tokens[j])) return 0;
-  const bool led = j == 0 || tokens[j].newline_before || token_is(text, tokens[j - 1], ":") ||
-                   (one_blank_after(text, tokens, j) && kLeadToAPlace.contains(text, tokens[j - 1]));
-  if (!led) return 0;
+  if (!led_to_a_place(text, tokens, j)) return 0;
   // A word of a street's name: small letters, two or more, one blank after
   // the token before it on its line, and no word that stands in no name.
   auto word = [&](size_t k) {
