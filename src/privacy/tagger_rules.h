@@ -785,6 +785,12 @@ inline bool quantity_at(std::string_view text, Tokens tokens, size_t k) {
 // "my", "her", ...: before a relative, who is then named ("my son Mali").
 constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
 
+// Whether token i follows a possessive determiner, "its" included: "in its
+// mission", "your king".
+inline bool after_a_possessive_determiner(std::string_view text, Tokens tokens, size_t i) {
+  return i > 0 && (kPossessiveDeterminers.contains(text, tokens[i - 1]) || token_is(text, tokens[i - 1], "its"));
+}
+
 // Verbs of speech: "said", "shouted".
 constexpr std::array<std::string_view, 18> kSpeechVerbWords = {
     "said", "says", "shouted", "asked", "asks", "replied", "replies", "told", "tells", "wrote", "writes", "yelled",

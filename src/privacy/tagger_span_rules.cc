@@ -843,10 +843,11 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
       return false;
     }
     // In text without capitals, nor one that the everyday lists know (a name
-    // list may know it too) right after "the", "a" or "an": a noun ("the
-    // price of a house", "a green light").
+    // list may know it too) right after "the", "a" or "an" or a possessive
+    // determiner: a noun ("the price of a house", "a green light", "in its
+    // mission", "your king"; the lists know "mission" as a town).
     if (!mixed && (m.full & common_categories_) != 0 && !tokens[from].newline_before &&
-        after_an_article(text, tokens, from)) {
+        (after_an_article(text, tokens, from) || after_a_possessive_determiner(text, tokens, from))) {
       return false;
     }
     if (span.type != PiiType::kPerson && month_or_weekday(text, tokens[from])) return false;

@@ -676,21 +676,24 @@ TEST(PiiTaggerTest, AModalVerbBeforeAnEverydayWordIsNoName) {
 }
 
 // In text without capitals, one word that the everyday lists know (a name
-// list may know it too) is no name right after "the", "a" or "an": a noun
-// ("the price of a house").
+// list may know it too) is no name right after "the", "a" or "an" or a
+// possessive determiner: a noun ("the price of a house", "in its mission").
 TEST(PiiTaggerTest, AnEverydayWordAfterAnArticleIsNoName) {
   const PiiTagger tagger = small_letter_names_tagger(
       {"price", "anna", "lena", "kofi"},
       [](size_t) { return std::pair<std::string, std::string>{"we met ", " today."}; },
       {{"first_name", {"Anna", "Lena", "Kofi"}},
        {"last_name", {"Price"}},
-       {"common_word", {"we", "met", "today", "the", "a", "price", "of", "house"}}});
+       {"common_word", {"we", "met", "today", "the", "a", "price", "of", "house", "your", "its", "our"}}});
   auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   ASSERT_EQ(persons("we met price today."), std::vector<std::string>{"price"});
   EXPECT_EQ(persons("we met the price today."), std::vector<std::string>{});
   EXPECT_EQ(persons("we met a price today."), std::vector<std::string>{});
+  EXPECT_EQ(persons("we met your price today."), std::vector<std::string>{});
+  EXPECT_EQ(persons("we met its price today."), std::vector<std::string>{});
   // A word no everyday list knows stays a name there.
   EXPECT_EQ(persons("we met the anna today."), std::vector<std::string>{"anna"});
+  EXPECT_EQ(persons("we met our anna today."), std::vector<std::string>{"anna"});
 }
 
 // A tagger whose rows hold no value in a script without capitals (kana,
