@@ -281,10 +281,27 @@ void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<Pi
   const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < decoded; ++s) {
     if (out[s].type != PiiType::kStreetAddress && out[s].type != PiiType::kLocation) continue;
-    const size_t j = first_token_from(tokens, out[s].end + 1);
-    if (j == tokens.size() || tokens[j].begin != out[s].end + 1 || tokens[j].newline_before) continue;
+    // The number one blank after the span, or the last word of a place that
+    // the decoder ran over it (in small letters, "in formigliana 11254 in
+    // its"; the dev rows label no place with its postcode), which leaves it.
+    const size_t after = first_token_from(tokens, out[s].end);
+    const size_t last = after - 1;
+    const bool inside = out[s].type == PiiType::kLocation && after > 1 && tokens[last].end == out[s].end &&
+                        tokens[last].begin > out[s].begin &&
+                        tokens[last].begin == tokens[last - 1].end + 1 && !tokens[last].newline_before &&
+                        tokens[last].end - tokens[last].begin == 5 && all_digits(text, tokens[last]);
+    const size_t j = inside ? last : first_token_from(tokens, out[s].end + 1);
+    if (j == tokens.size() || (!inside && tokens[j].begin != out[s].end + 1) || tokens[j].newline_before) continue;
     const Token& number = tokens[j];
-    if (number.end - number.begin != 5 || !all_digits(text, number) || span_over(out, j) != out.size()) continue;
+    if (number.end - number.begin != 5 || !all_digits(text, number)) continue;
+    // The number free, or an address of its own that the decoder made of it
+    // (it learned postcodes on the lines of envelopes), which a place inside
+    // a sentence makes a ZIP code below ("in Santa Clarita 49766 in its").
+    const size_t taken = inside ? out.size() : span_over(out, j);
+    if (taken != out.size() && (out[taken].type != PiiType::kStreetAddress || out[taken].begin != number.begin ||
+                                out[taken].end != number.end)) {
+      continue;
+    }
     // Then the end, a line break, a mark that is not a number's ("62704.5"),
     // or a small word that goes on with the sentence ("in Springfield 62704
     // in its mission").
@@ -300,6 +317,15 @@ void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<Pi
     const bool opens_its_line = place == 0 || tokens[place].newline_before ||
                                 !is_word_byte(static_cast<unsigned char>(text[tokens[place - 1].begin]));
     const bool in_a_sentence = out[s].type == PiiType::kLocation && !opens_its_line;
+    if (inside) set_span(out, s, {out[s].type, out[s].begin, tokens[j - 1].end});
+    if (taken != out.size()) {
+      // (Only after a preposition: a place's name of several words may
+      // open an envelope's line, of which the span holds the last ones,
+      // "Republic of Ireland 62280".)
+      static constexpr WordSet kBeforeAPlace(std::array<std::string_view, 4>{"in", "at", "near", "from"});
+      if (in_a_sentence && kBeforeAPlace.contains(text, tokens[place - 1])) out[taken].type = PiiType::kZipCode;
+      continue;
+    }
     add_span(out, {in_a_sentence ? PiiType::kZipCode : PiiType::kStreetAddress, number.begin, number.end});
   }
 }

@@ -2972,6 +2972,33 @@ TEST(PiiTaggerTest, APostcodeAfterAPlaceIsAnAddressOfItsOwn) {
   EXPECT_EQ(spans, (std::vector<PiiSpan>{{PiiType::kZipCode, 20, 25}, {PiiType::kLocation, 13, 19}}));
 }
 
+// Where the decoder took a postcode after a place for an address alone, or
+// ran the place over it (rows taught it so here; the dev rows teach it on
+// envelopes), a place inside a sentence after a preposition still makes the
+// postcode a ZIP code.
+TEST(PiiTaggerTest, APostcodeTheDecoderTookAfterAPlaceIsAZipCodeInASentence) {
+  std::vector<PiiExample> alone, over;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& city = kCities[k % kCities.size()];
+    const std::string zip = std::to_string(10000 + 7 * k);
+    const auto end = static_cast<uint32_t>(13 + city.size());
+    alone.push_back({"She lives in " + city + " " + zip + ".",
+                     {{PiiType::kLocation, 13, end}, {PiiType::kStreetAddress, end + 1, end + 6}}});
+    std::string small = city;
+    for (char& c : small) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    over.push_back({"she lives in " + small + " " + zip + ".", {{PiiType::kLocation, 13, end + 6}}});
+  }
+  const PiiTagger alone_tagger = PiiTagger::train(alone, options(5, 1u << 12, 1));
+  const PiiTagger over_tagger = PiiTagger::train(over, options(5, 1u << 12, 1));
+  EXPECT_EQ(typed_spans(alone_tagger, "She lives in Lisbon 62704."),
+            (std::vector<std::string>{"LOCATION:Lisbon", "ZIP_CODE:62704"}));
+  EXPECT_EQ(typed_spans(over_tagger, "she lives in lisbon 62704."),
+            (std::vector<std::string>{"LOCATION:lisbon", "ZIP_CODE:62704"}));
+  // A place that opens its line keeps the postcode as a line of an address.
+  EXPECT_EQ(typed_spans(over_tagger, "she lives here.\nlisbon 62704."),
+            (std::vector<std::string>{"LOCATION:lisbon", "STREET_ADDRESS:62704"}));
+}
+
 // A street and its town after a comma, found as one address, are two
 // values ("Novakweg 31, Graz"); a street, its town and its country stay one.
 TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {
