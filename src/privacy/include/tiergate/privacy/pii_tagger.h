@@ -321,7 +321,8 @@ class PiiTagger {
   // stops before it). Not before a word ("Berlin 20000 people"), nor
   // digits of another length ("Paris 2024"). After a place inside a
   // sentence it is a ZIP code, also where the decoder made it an address
-  // alone ("in Santa Clarita 49766 in its mission").
+  // alone ("in Santa Clarita 49766 in its mission") or ran the place over
+  // it ("in formigliana 11254"), which then gives it up.
   void add_postcodes_after_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, size_t decoded) const;
   // In text with capitals, the line of a letterhead above an address of
   // out[0, decoded) that opens its line, or above any address when it is
