@@ -17,6 +17,12 @@
 namespace tiergate {
 namespace {
 
+// `s` with its ASCII capitals in small letters.
+std::string in_small_letters(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 // Sentences of our own with names and cities in known places: the tagger
 // must learn the contexts and shapes, not the names (test names are new).
 const std::vector<std::string> kFirst = {"Anna", "Bruno", "Chiara", "Dmitri", "Elena", "Farid", "Greta", "Hiro",
@@ -208,7 +214,7 @@ TEST(PiiTaggerTest, ANameFoundOnceIsANameWhereverTheTextRepeatsIt) {
 TEST(PiiTaggerTest, ANameEndsBeforeAContraction) {
   std::vector<PiiExample> rows = sample(600, 0, 16, 0, 14, 0, 8, 1);
   for (PiiExample& e : rows) {
-    for (char& c : e.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    e.text = in_small_letters(e.text);
   }
   const PiiTagger tagger = PiiTagger::train(rows, options(5, 1u << 14, 1));
   EXPECT_EQ(typed_spans(tagger, "i think quentin doesn't know the way."), std::vector<std::string>{"PERSON:quentin"});
@@ -223,7 +229,7 @@ std::vector<PiiExample> rows_in_small_letters() {
   std::mt19937 rng(3);
   for (size_t k = 0; k < 600; ++k) {
     rows.push_back(make(kTemplates[rng() % kTemplates.size()], kFirst[rng() % 16], kCities[rng() % 8]));
-    for (char& c : rows.back().text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    rows.back().text = in_small_letters(rows.back().text);
   }
   return rows;
 }
@@ -410,11 +416,11 @@ double new_template_person_recall(const TaggerOptions& o) {
   for (int k = 0; k < 120; ++k) {
     const std::string person = kFirst[16 + rng() % 8] + " " + kLast[14 + rng() % 6];
     test.push_back(make(kNewTemplates[rng() % kNewTemplates.size()], person, ""));
-    for (char& c : test.back().text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    test.back().text = in_small_letters(test.back().text);
   }
   std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
   for (size_t k = 0; k < train.size(); k += 5) {
-    for (char& c : train[k].text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    train[k].text = in_small_letters(train[k].text);
   }
   const PiiTagger tagger = PiiTagger::train(train, o);
   PiiScorer scorer;
@@ -840,7 +846,7 @@ TEST(PiiTaggerTest, SmallWordsOfOtherScriptsOpenAndContinueNoName) {
   // tagger learns that a word of small letters may continue a name.
   std::vector<PiiExample> train = sample(600, 0, 16, 0, 14, 0, 8, 1);
   for (size_t k = 0; k < train.size(); k += 2) {
-    for (char& c : train[k].text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    train[k].text = in_small_letters(train[k].text);
   }
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
   // "Please call Wanda tomorrow morning, we will meet in town."
@@ -1087,7 +1093,7 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   // names there.
   std::vector<PiiExample> rows = sample(600, 0, 16, 0, 14, 0, 8, 1);
   for (size_t k = 0; k < rows.size(); k += 2) {
-    for (char& c : rows[k].text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    rows[k].text = in_small_letters(rows[k].text);
   }
   const PiiTagger lower_tagger = PiiTagger::train(rows, o);
   auto lower_names = [&](const std::string& text) { return values_of(lower_tagger, text, PiiType::kPerson); };
@@ -1168,7 +1174,7 @@ TEST(PiiTaggerTest, OneWordPlaceThatOnlyANameListKnowsIsAName) {
   std::vector<PiiExample> rows;
   for (size_t k = 0; k < 300; ++k) {
     PiiExample row = make(templates[k % templates.size()], "", kCities[k % 8]);
-    for (char& c : row.text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    row.text = in_small_letters(row.text);
     rows.push_back(std::move(row));
   }
   TaggerOptions o = options(5, 1u << 14, 1);
@@ -2984,9 +2990,7 @@ TEST(PiiTaggerTest, APostcodeTheDecoderTookAfterAPlaceIsAZipCodeInASentence) {
     const auto end = static_cast<uint32_t>(13 + city.size());
     alone.push_back({"She lives in " + city + " " + zip + ".",
                      {{PiiType::kLocation, 13, end}, {PiiType::kStreetAddress, end + 1, end + 6}}});
-    std::string small = city;
-    for (char& c : small) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    over.push_back({"she lives in " + small + " " + zip + ".", {{PiiType::kLocation, 13, end + 6}}});
+    over.push_back({"she lives in " + in_small_letters(city) + " " + zip + ".", {{PiiType::kLocation, 13, end + 6}}});
   }
   const PiiTagger alone_tagger = PiiTagger::train(alone, options(5, 1u << 12, 1));
   const PiiTagger over_tagger = PiiTagger::train(over, options(5, 1u << 12, 1));
