@@ -290,7 +290,7 @@ void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<Pi
                         tokens[last].begin > out[s].begin &&
                         tokens[last].begin == tokens[last - 1].end + 1 && !tokens[last].newline_before &&
                         tokens[last].end - tokens[last].begin == 5 && all_digits(text, tokens[last]);
-    const size_t j = inside ? last : first_token_from(tokens, out[s].end + 1);
+    const size_t j = inside ? last : after;
     if (j == tokens.size() || (!inside && tokens[j].begin != out[s].end + 1) || tokens[j].newline_before) continue;
     const Token& number = tokens[j];
     if (number.end - number.begin != 5 || !all_digits(text, number)) continue;
