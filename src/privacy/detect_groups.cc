@@ -22,41 +22,66 @@ namespace tiergate::pii_scan {
 namespace {
 
 // Lower case, sorted (binary search).
-constexpr std::array<std::string_view, 279> kGroups = {
-    "adventist", "afghan", "african", "agnostic", "albanian", "algerian", "american", "amish", "anabaptist",
-    "anarchist", "anglican", "angolan", "arab", "argentine", "argentinian", "armenian", "asian", "atheist",
-    "australian", "austrian", "azerbaijani", "bahai", "bahraini", "bangladeshi", "baptist", "belarusian", "belgian",
-    "beninese", "bhutanese", "bolivian", "bosnian", "botswanan", "brazilian", "british", "bruneian", "buddhism",
-    "buddhist", "bulgarian", "burkinabe", "burmese", "burundian", "calvinist", "cambodian", "cameroonian",
-    "canadian", "catholic", "catholicism", "caucasian", "centrist", "chadian", "chilean", "chinese", "christian",
-    "christianity", "colombian", "communist", "comoran", "confucian", "congolese", "conservative", "coptic",
-    "croatian", "cuban", "cypriot", "czech", "dane", "danish", "democrat", "djiboutian", "dominican", "druze",
-    "dutch", "dutchman", "dutchmen", "dutchwoman", "dutchwomen", "ecuadorian", "egyptian", "emirati", "english",
-    "englishman", "englishmen", "englishwoman", "englishwomen", "episcopalian", "eritrean", "estonian", "ethiopian",
-    "european", "evangelical", "fascist", "fijian", "filipina", "filipino", "finn", "finnish", "french",
-    "frenchman", "frenchmen", "frenchwoman", "frenchwomen", "gabonese", "gambian", "georgian", "german", "ghanaian",
-    "greek", "grenadian", "guatemalan", "guinean", "guyanese", "haitian", "hasidic", "hindu", "hinduism",
-    "hispanic", "honduran", "hungarian", "icelandic", "indian", "indonesian", "iranian", "iraqi", "irish",
-    "irishman", "irishmen", "irishwoman", "irishwomen", "islam", "israeli", "italian", "ivorian", "jain", "jainism",
-    "jamaican", "japanese", "jewish", "jordanian", "judaism", "kazakh", "kenyan", "korean", "kosovar",
-    "kurdish", "kuwaiti", "kyrgyz", "labour", "laotian", "latina", "latino", "latinx", "latvian", "lebanese",
-    "liberal", "libertarian", "libyan", "lithuanian", "lutheran", "luxembourger", "macedonian", "malagasy",
-    "malawian", "malaysian", "malian", "maltese", "maoist", "maori", "marxist", "mauritanian", "mauritian",
-    "mennonite", "methodist", "mexican", "moldovan", "monegasque", "mongolian", "montenegrin", "mormon",
-    "mormonism", "moroccan", "mozambican", "muslim", "namibian", "nazi", "negro", "nepalese", "nepali",
-    "nicaraguan", "nigerian", "norwegian", "omani", "orthodox", "pagan", "pakistani", "palestinian", "panamanian",
-    "paraguayan", "pentecostal", "peruvian", "pole", "polish", "portuguese", "presbyterian", "protestant",
-    "protestantism", "qatari", "quaker", "rastafarian", "republican", "romanian", "russian", "rwandan",
-    "salvadoran", "samoan", "saudi", "scot", "scotsman", "scotsmen", "scotswoman", "scotswomen", "scottish",
-    "senegalese", "serbian", "shia", "shintoism", "sikh", "sikhism", "singaporean", "slovak", "slovenian",
-    "socialist", "somali", "spaniard", "spanish", "sudanese", "sufi", "sunni", "surinamese", "swazi", "swede",
-    "swedish", "swiss", "syrian", "taiwanese", "tajik", "tanzanian", "taoism", "taoist", "thai", "tibetan",
-    "togolese", "tongan", "tory", "trinidadian", "tunisian", "turk", "turkish", "turkmen", "ugandan", "ukrainian",
-    "unitarian", "uruguayan", "uzbek", "vanuatuan", "venezuelan", "vietnamese", "welsh", "welshman", "welshmen",
-    "welshwoman", "welshwomen", "wiccan", "yazidi", "yemeni", "zambian", "zimbabwean", "zionist", "zoroastrian",
-    "zoroastrianism"
+constexpr std::array<std::string_view, 326> kGroups = {
+    "adventist", "afghan", "african", "agnostic", "alawite", "albanian", "algerian", "american", "amish",
+    "anabaptist", "anarchist", "anglican", "angolan", "arab", "argentine", "argentinian", "armenian", "asian",
+    "atheist", "australian", "austrian", "azerbaijani", "azeri", "bahai", "bahamian", "bahraini", "bajan",
+    "bangladeshi", "baptist", "barbadian", "bedouin", "belarusian", "belgian", "belizean", "beninese", "berber",
+    "bermudian", "bhutanese", "bolivian", "bosniak", "bosnian", "botswanan", "brazilian", "british", "briton",
+    "bruneian", "buddhism", "buddhist", "bulgarian", "burkinabe", "burmese", "burundian", "calvinist", "cambodian",
+    "cameroonian", "canadian", "catholic", "catholicism", "caucasian", "centrist", "chadian", "chilean", "chinese",
+    "christian", "christianity", "colombian", "communist", "comoran", "confucian", "congolese", "conservative",
+    "coptic", "croatian", "cuban", "cypriot", "czech", "dane", "danish", "democrat", "djiboutian", "dominican",
+    "druze", "dutch", "dutchman", "dutchmen", "dutchwoman", "dutchwomen", "ecuadorian", "egyptian", "emirati",
+    "english", "englishman", "englishmen", "englishwoman", "englishwomen", "episcopalian", "eritrean", "estonian",
+    "ethiopian", "european", "evangelical", "faroese", "fascist", "fijian", "filipina", "filipino", "finn",
+    "finnish", "french", "frenchman", "frenchmen", "frenchwoman", "frenchwomen", "gabonese", "gambian", "georgian",
+    "german", "ghanaian", "gibraltarian", "greek", "greenlander", "grenadian", "guatemalan", "guinean", "guyanese",
+    "haitian", "hasidic", "hindu", "hinduism", "hispanic", "hmong", "honduran", "hungarian", "icelander",
+    "icelandic", "indian", "indonesian", "iranian", "iraqi", "irish", "irishman", "irishmen", "irishwoman",
+    "irishwomen", "islam", "ismaili", "israeli", "italian", "ivorian", "jain", "jainism", "jamaican", "japanese",
+    "jew", "jewish", "jordanian", "judaism", "kazakh", "kazakhstani", "kenyan", "korean", "kosovan", "kosovar",
+    "kurd", "kurdish", "kuwaiti", "kyrgyz", "labour", "laotian", "latina", "latino", "latinx", "latvian",
+    "lebanese", "leftist", "liberal", "libertarian", "libyan", "liechtensteiner", "lithuanian", "lutheran",
+    "luxembourger", "luxembourgish", "macanese", "macedonian", "malagasy", "malawian", "malaysian", "maldivian",
+    "malian", "maltese", "maoist", "maori", "marshallese", "marxist", "mauritanian", "mauritian", "mennonite",
+    "methodist", "mexican", "micronesian", "moldovan", "monacan", "monarchist", "monegasque", "mongolian",
+    "montenegrin", "mormon", "mormonism", "moroccan", "mozambican", "muslim", "namibian", "nationalist", "nauruan",
+    "nazi", "negro", "nepalese", "nepali", "nicaraguan", "nigerian", "nigerien", "norwegian", "omani", "orthodox",
+    "pagan", "pakistani", "palauan", "palestinian", "panamanian", "paraguayan", "pashtun", "pentecostal",
+    "peruvian", "pole", "polish", "populist", "portuguese", "presbyterian", "protestant", "protestantism", "qatari",
+    "quaker", "rastafarian", "republican", "romanian", "russian", "rwandan", "sahrawi", "salvadoran", "sammarinese",
+    "samoan", "saudi", "scot", "scotsman", "scotsmen", "scotswoman", "scotswomen", "scottish", "senegalese",
+    "serbian", "seychellois", "shia", "shiite", "shintoism", "sikh", "sikhism", "singaporean", "sinhalese",
+    "slovak", "slovene", "slovenian", "socialist", "somali", "spaniard", "spanish", "sudanese", "sufi", "sunni",
+    "surinamese", "swazi", "swede", "swedish", "swiss", "syrian", "taiwanese", "tajik", "tamil", "tanzanian",
+    "taoism", "taoist", "thai", "tibetan", "timorese", "togolese", "tongan", "tory", "trinidadian", "tunisian",
+    "turk", "turkish", "turkmen", "tuvaluan", "ugandan", "ukrainian", "unitarian", "uruguayan", "uyghur", "uzbek",
+    "vanuatuan", "venezuelan", "vietnamese", "vincentian", "welsh", "welshman", "welshmen", "welshwoman",
+    "welshwomen", "wiccan", "yazidi", "yemeni", "zambian", "zimbabwean", "zionist", "zoroastrian", "zoroastrianism"
 };
 static_assert(std::is_sorted(kGroups.begin(), kGroups.end()), "kGroups is searched by bisection");
+
+// Nationalities and regions' peoples of two words, lower case, sorted: "South
+// African", "Sri Lankan". A mention takes both words; the second alone is no
+// group where kGroups does not hold it ("Rican", "Islander").
+struct TwoWords {
+  std::string_view first, second;
+  friend constexpr bool operator<(const TwoWords& a, const TwoWords& b) {
+    return a.first != b.first ? a.first < b.first : a.second < b.second;
+  }
+};
+constexpr std::array<TwoWords, 32> kTwoWordGroups = {{
+    {"cape", "verdean"},      {"central", "american"},  {"central", "asian"},     {"costa", "rican"},
+    {"east", "african"},      {"east", "asian"},        {"east", "timorese"},     {"el", "salvadoran"},
+    {"hong", "konger"},       {"latin", "american"},    {"middle", "eastern"},    {"middle", "easterner"},
+    {"native", "american"},   {"new", "zealander"},     {"north", "african"},     {"north", "american"},
+    {"north", "korean"},      {"pacific", "islander"},  {"puerto", "rican"},      {"saudi", "arabian"},
+    {"sierra", "leonean"},    {"sierra", "leonian"},    {"solomon", "islander"},  {"south", "african"},
+    {"south", "american"},    {"south", "asian"},       {"south", "korean"},      {"south", "sudanese"},
+    {"southeast", "asian"},   {"sri", "lankan"},        {"west", "african"},      {"west", "indian"},
+}};
+static_assert(std::is_sorted(kTwoWordGroups.begin(), kTwoWordGroups.end()), "searched by bisection");
 
 // The word before a group word that makes it describe someone ("I am", "she
 // is", "as"), past an article or one of kQualifiers.
@@ -103,23 +128,43 @@ bool in(std::string_view word, const std::array<std::string_view, N>& list) {
 bool is_group(std::string_view word) { return std::binary_search(kGroups.begin(), kGroups.end(), word); }
 
 // Whether lower-cased `word` is a group word or its plural ("canadians",
-// "muslims"; the lists hold no word that ends in "s" but "swiss").
+// "muslims", "jews"; the lists hold no word that ends in "s" but "swiss" and
+// "seychellois").
 bool is_group_or_plural(std::string_view word) {
-  return is_group(word) || (word.size() >= 5 && word.back() == 's' && is_group(word.substr(0, word.size() - 1)));
+  return is_group(word) || (word.size() >= 4 && word.back() == 's' && is_group(word.substr(0, word.size() - 1)));
 }
 
-// One bit per three-letter prefix (26^3 bits) that a group word starts with:
-// almost every word of a text is rejected by one load.
+// Whether lower-cased `first` and `second` are a group of two words, the
+// second maybe plural ("south africans").
+bool is_two_word_group_or_plural(std::string_view first, std::string_view second) {
+  if (first.empty() || second.empty()) return false;  // (lowered() gives none for a word too long)
+  // Most words before a group word are no first word of these ("the
+  // American"): turned away by their length and first letter.
+  const bool may_be_first = std::any_of(kTwoWordGroups.begin(), kTwoWordGroups.end(), [&](const TwoWords& g) {
+    return g.first.size() == first.size() && g.first[0] == first[0];
+  });
+  if (!may_be_first) return false;
+  auto listed = [&](std::string_view last) {
+    return std::binary_search(kTwoWordGroups.begin(), kTwoWordGroups.end(), TwoWords{first, last});
+  };
+  return listed(second) || (second.size() >= 5 && second.back() == 's' && listed(second.substr(0, second.size() - 1)));
+}
+
+// One bit per three-letter prefix (26^3 bits) that a group word, or the
+// second of a group of two words, starts with: almost every word of a text
+// is rejected by one load.
 constexpr size_t prefix_index(unsigned char a, unsigned char b, unsigned char c) {
   return (static_cast<size_t>(a - 'a') * 26 + static_cast<size_t>(b - 'a')) * 26 + static_cast<size_t>(c - 'a');
 }
 constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_group_prefixes() {
   std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
-  for (std::string_view g : kGroups) {
+  auto add = [&](std::string_view g) {
     const size_t k = prefix_index(static_cast<unsigned char>(g[0]), static_cast<unsigned char>(g[1]),
                                   static_cast<unsigned char>(g[2]));
     bits[k / 64] |= uint64_t{1} << (k % 64);
-  }
+  };
+  for (std::string_view g : kGroups) add(g);
+  for (const TwoWords& g : kTwoWordGroups) add(g.second);
   return bits;
 }
 constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kGroupPrefixes = make_group_prefixes();
@@ -128,15 +173,41 @@ constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kGroupPrefixes = make_g
 // like no group word.
 constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_group_suffixes() {
   std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
-  for (std::string_view g : kGroups) {
+  auto add = [&](std::string_view g) {
     const size_t n = g.size();
     const size_t k = prefix_index(static_cast<unsigned char>(g[n - 3]), static_cast<unsigned char>(g[n - 2]),
                                   static_cast<unsigned char>(g[n - 1]));
     bits[k / 64] |= uint64_t{1} << (k % 64);
-  }
+  };
+  for (std::string_view g : kGroups) add(g);
+  for (const TwoWords& g : kTwoWordGroups) add(g.second);
   return bits;
 }
 constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kGroupSuffixes = make_group_suffixes();
+
+// The same for the first three letters of the second words of kTwoWordGroups
+// that kGroups does not hold ("rican", "islander"): a word that is no group
+// word looks for the word before it only when these let it.
+constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_second_word_prefixes() {
+  std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
+  for (const TwoWords& g : kTwoWordGroups) {
+    if (std::binary_search(kGroups.begin(), kGroups.end(), g.second)) continue;
+    const size_t k = prefix_index(static_cast<unsigned char>(g.second[0]), static_cast<unsigned char>(g.second[1]),
+                                  static_cast<unsigned char>(g.second[2]));
+    bits[k / 64] |= uint64_t{1} << (k % 64);
+  }
+  return bits;
+}
+constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kSecondWordPrefixes = make_second_word_prefixes();
+
+// Whether lower-cased `word` may be the second of a group of two words that
+// kGroups does not hold.
+bool may_be_second_word(std::string_view word) {
+  if (word.size() < 3) return false;  // (lowered() gives none for a word too long)
+  const size_t k = prefix_index(static_cast<unsigned char>(word[0]), static_cast<unsigned char>(word[1]),
+                                static_cast<unsigned char>(word[2]));
+  return (kSecondWordPrefixes[k / 64] >> (k % 64)) & 1;
+}
 
 // Whether the word ending at `end` (three letters at least) ends like a group word.
 bool group_suffix(const Scan& s, size_t end) {
@@ -259,6 +330,18 @@ bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf)
   return in(lowered(s, next, buf), kPersonNouns);
 }
 
+// Whether the group word ending at `end` opens a longer name: a capitalised
+// word that is no group word nor person noun follows one space after
+// ("became North American Van Lines"; not "Italian American", "for Latino
+// Men").
+bool opens_a_name(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
+  if (end + 1 >= s.size() || s.at(end) != ' ' || s.at(end + 1) < 'A' || s.at(end + 1) > 'Z') return false;
+  Word next{end + 1, end + 1};
+  while (next.end < s.size() && next.end - next.begin <= kMaxWord && word_byte(s, next.end)) ++next.end;
+  const std::string_view word = lowered(s, next, buf);
+  return !is_group_or_plural(word) && !in(word, kPersonNouns);
+}
+
 // Whether [from, to) joins two words of one list: a comma, "and" or "or",
 // or both, with blanks ("Jewish and French", "Hindu, or Sikh").
 bool joined(const Scan& s, size_t from, size_t to) {
@@ -310,18 +393,28 @@ void find_groups(Scan& s, Starts starts_at) {
       Word w{i, i};
       while (w.end < n && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
       if (w.end < n && ((s.at(w.end) & 0x80) || s.digit(w.end))) continue;
-      const bool plural = w.end - w.begin >= 5 && (s.at(w.end - 1) | 0x20) == 's';
-      if (w.end - w.begin < 4 || !(group_suffix(s, w.end) || (plural && group_suffix(s, w.end - 1))) ||
-          !is_group_or_plural(lowered(s, w, buf))) {
-        continue;
+      const bool plural = w.end - w.begin >= 4 && (s.at(w.end - 1) | 0x20) == 's';
+      if (w.end - w.begin < 4 || !(group_suffix(s, w.end) || (plural && group_suffix(s, w.end - 1)))) continue;
+      const std::string_view word = lowered(s, w, buf);
+      // The word before, one space away, may make it a group of two words
+      // ("South African"): the mention starts there.
+      const bool group = is_group_or_plural(word);
+      bool two_words = false;
+      Word before{};
+      if (group || may_be_second_word(word)) {
+        before = word_before(s, w.begin);
+        two_words = before.end + 1 == w.begin && s.at(before.end) == ' ' &&
+                    is_two_word_group_or_plural(lowered(s, before, other), word);
       }
-      if (described_before(s, w.begin, other) || described_after(s, w.end, other) || field_before(s, w.begin, other) ||
-          (last_end <= w.begin && joined(s, last_end, w.begin))) {
+      if (!two_words && !group) continue;
+      if (opens_a_name(s, w.end, other)) continue;
+      const size_t begin = two_words ? before.begin : w.begin;
+      if (described_before(s, begin, other) || described_after(s, w.end, other) || field_before(s, begin, other) ||
+          (last_end <= begin && joined(s, last_end, begin))) {
         // A group word right before is part of this mention: "African
         // American voters". (Where it is a mention itself, "they are Mexican
         // American", the longer span wins the overlap.)
-        const Word before = word_before(s, w.begin);
-        const bool pair = is_group_or_plural(lowered(s, before, other));
+        const bool pair = two_words || is_group_or_plural(lowered(s, before, other));
         s.add(PiiType::kNrp, pair ? before.begin : w.begin, w.end);
         last_end = w.end;
       }
@@ -358,7 +451,7 @@ void detect_group_mentions(Scan& s) {
 
 bool is_group_word(std::string_view word) {
   char lower[24];
-  if (word.size() < 4 || word.size() > sizeof lower) return false;
+  if (word.size() < 3 || word.size() > sizeof lower) return false;
   // Most words are turned away by their first three letters, in one load,
   // before the word is lower-cased.
   auto lower_at = [&](size_t i) { return to_lower(static_cast<unsigned char>(word[i])); };
@@ -377,8 +470,19 @@ bool is_group_word(std::string_view word) {
     return ((kGroupSuffixes[e / 64] >> (e % 64)) & 1) != 0;
   };
   const size_t n = word.size();
-  if (!ends_like_a_group(n) && !(n >= 5 && lower[n - 1] == 's' && ends_like_a_group(n - 1))) return false;
+  if (!ends_like_a_group(n) && !(n >= 4 && lower[n - 1] == 's' && ends_like_a_group(n - 1))) return false;
   return is_group_or_plural(std::string_view(lower, n));
+}
+
+bool is_two_word_group(std::string_view first, std::string_view second) {
+  std::array<char, kMaxWord> a{}, b{};
+  auto lower_into = [](std::string_view word, std::array<char, kMaxWord>& out) -> std::string_view {
+    if (word.empty() || word.size() > out.size()) return {};
+    for (size_t i = 0; i < word.size(); ++i) out[i] = static_cast<char>(to_lower(static_cast<unsigned char>(word[i])));
+    return {out.data(), word.size()};
+  };
+  const std::string_view x = lower_into(first, a), y = lower_into(second, b);
+  return is_two_word_group_or_plural(x, y);
 }
 
 }  // namespace tiergate::pii_scan

@@ -234,6 +234,9 @@ void detect_group_mentions(Scan& s);
 // word of that pass ("Italian", "muslim", "Democrat") or its plural
 // ("Canadians").
 bool is_group_word(std::string_view word);
+// Whether `first` and `second` (any case) are a group of two words of that
+// pass ("South African", "Sri Lankans").
+bool is_two_word_group(std::string_view first, std::string_view second);
 // detect_secrets.cc
 void detect_key_prefix(Scan& s, size_t ws);            // provider-prefixed API keys and JWTs
 void detect_key_value(Scan& s, size_t ws, size_t we);  // password=..., api_key: ... (name's last word [ws, we))

@@ -561,6 +561,24 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     span.type = PiiType::kNrp;
     return true;
   }
+  // So is a group of two words, one space apart ("Costa Rican", "South
+  // African"; not "South Africa"), but for the first words of a longer
+  // name, a capitalised word one space after ("North American Van Lines").
+  auto capital_after = [&] {
+    const size_t next = to;
+    if (next >= tokens.size() || tokens[next].begin != tokens[to - 1].end + 1 || text[tokens[to - 1].end] != ' ') {
+      return false;
+    }
+    const char c = text[tokens[next].begin];
+    return c >= 'A' && c <= 'Z';
+  };
+  if (to - from == 2 && names_by_a_proper_name(span.type) && tokens[from].end + 1 == tokens[from + 1].begin &&
+      text[tokens[from].end] == ' ' && !capital_after() &&
+      pii_scan::is_two_word_group(only_word,
+                                  text.substr(tokens[from + 1].begin, tokens[from + 1].end - tokens[from + 1].begin))) {
+    span.type = PiiType::kNrp;
+    return true;
+  }
   // A word alone that a city or country list knows, or a state list (of
   // four letters or more: "AR" and "DJ" are codes), or that names a
   // continent or a region of the world (kRegions), and that no name list

@@ -1558,6 +1558,14 @@ TEST(PiiTaggerTest, AGroupWordAloneIsAGroup) {
     EXPECT_EQ(std::count(spans.begin(), spans.end(), "NRP:Christian"), 1) << text;
   }
   EXPECT_NE(typed_spans(tagger, "Please call Christian had tomorrow."), std::vector<std::string>{"NRP:Christian"});
+  // So is a group of two words, one space apart, that ends the span.
+  EXPECT_EQ(typed_spans(tagger, "Please call Costa Rican tomorrow."), std::vector<std::string>{"NRP:Costa Rican"});
+  EXPECT_EQ(typed_spans(tagger, "Please call South Africans tomorrow."), std::vector<std::string>{"NRP:South Africans"});
+  for (const char* text : {"Please call Costa  Rican tomorrow.", "Please call South Africa tomorrow."}) {
+    const std::vector<std::string> spans = typed_spans(tagger, text);
+    EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const std::string& s) { return s.starts_with("NRP:"); }), 0)
+        << text;
+  }
 }
 
 // A word alone that only a country or city list knows is a place, whatever
