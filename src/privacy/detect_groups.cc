@@ -203,7 +203,10 @@ constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kSecondWordPrefixes = m
 // Whether lower-cased `word` may be the second of a group of two words that
 // kGroups does not hold.
 bool may_be_second_word(std::string_view word) {
-  if (word.size() < 3) return false;  // (lowered() gives none for a word too long)
+  // (lowered() gives none for a word too long; a word may hold an apostrophe.)
+  if (word.size() < 3 || !std::all_of(word.begin(), word.begin() + 3, [](char c) { return c >= 'a' && c <= 'z'; })) {
+    return false;
+  }
   const size_t k = prefix_index(static_cast<unsigned char>(word[0]), static_cast<unsigned char>(word[1]),
                                 static_cast<unsigned char>(word[2]));
   return (kSecondWordPrefixes[k / 64] >> (k % 64)) & 1;
@@ -396,9 +399,9 @@ void find_groups(Scan& s, Starts starts_at) {
       const bool plural = w.end - w.begin >= 4 && (s.at(w.end - 1) | 0x20) == 's';
       if (w.end - w.begin < 4 || !(group_suffix(s, w.end) || (plural && group_suffix(s, w.end - 1)))) continue;
       const std::string_view word = lowered(s, w, buf);
+      const bool group = is_group_or_plural(word);
       // The word before, one space away, may make it a group of two words
       // ("South African"): the mention starts there.
-      const bool group = is_group_or_plural(word);
       bool two_words = false;
       Word before{};
       if (group || may_be_second_word(word)) {
