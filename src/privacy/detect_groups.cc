@@ -156,49 +156,42 @@ bool is_two_word_group_or_plural(std::string_view first, std::string_view second
 constexpr size_t prefix_index(unsigned char a, unsigned char b, unsigned char c) {
   return (static_cast<size_t>(a - 'a') * 26 + static_cast<size_t>(b - 'a')) * 26 + static_cast<size_t>(c - 'a');
 }
-constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_group_prefixes() {
-  std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
-  auto add = [&](std::string_view g) {
-    const size_t k = prefix_index(static_cast<unsigned char>(g[0]), static_cast<unsigned char>(g[1]),
-                                  static_cast<unsigned char>(g[2]));
-    bits[k / 64] |= uint64_t{1} << (k % 64);
-  };
-  for (std::string_view g : kGroups) add(g);
-  for (const TwoWords& g : kTwoWordGroups) add(g.second);
+using ThreeLetterBits = std::array<uint64_t, (26 * 26 * 26 + 63) / 64>;
+// Sets the bit of the three lower-case letters of `letters` from `at`.
+constexpr void set_three_letters(ThreeLetterBits& bits, std::string_view letters, size_t at) {
+  const size_t k = prefix_index(static_cast<unsigned char>(letters[at]), static_cast<unsigned char>(letters[at + 1]),
+                                static_cast<unsigned char>(letters[at + 2]));
+  bits[k / 64] |= uint64_t{1} << (k % 64);
+}
+constexpr ThreeLetterBits make_group_prefixes() {
+  ThreeLetterBits bits{};
+  for (std::string_view g : kGroups) set_three_letters(bits, g, 0);
+  for (const TwoWords& g : kTwoWordGroups) set_three_letters(bits, g.second, 0);
   return bits;
 }
-constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kGroupPrefixes = make_group_prefixes();
+constexpr ThreeLetterBits kGroupPrefixes = make_group_prefixes();
 
 // The same for the last three letters: "that" opens like "thai" but ends
 // like no group word.
-constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_group_suffixes() {
-  std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
-  auto add = [&](std::string_view g) {
-    const size_t n = g.size();
-    const size_t k = prefix_index(static_cast<unsigned char>(g[n - 3]), static_cast<unsigned char>(g[n - 2]),
-                                  static_cast<unsigned char>(g[n - 1]));
-    bits[k / 64] |= uint64_t{1} << (k % 64);
-  };
-  for (std::string_view g : kGroups) add(g);
-  for (const TwoWords& g : kTwoWordGroups) add(g.second);
+constexpr ThreeLetterBits make_group_suffixes() {
+  ThreeLetterBits bits{};
+  for (std::string_view g : kGroups) set_three_letters(bits, g, g.size() - 3);
+  for (const TwoWords& g : kTwoWordGroups) set_three_letters(bits, g.second, g.second.size() - 3);
   return bits;
 }
-constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kGroupSuffixes = make_group_suffixes();
+constexpr ThreeLetterBits kGroupSuffixes = make_group_suffixes();
 
 // The same for the first three letters of the second words of kTwoWordGroups
 // that kGroups does not hold ("rican", "islander"): a word that is no group
 // word looks for the word before it only when these let it.
-constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> make_second_word_prefixes() {
-  std::array<uint64_t, (26 * 26 * 26 + 63) / 64> bits{};
+constexpr ThreeLetterBits make_second_word_prefixes() {
+  ThreeLetterBits bits{};
   for (const TwoWords& g : kTwoWordGroups) {
-    if (std::binary_search(kGroups.begin(), kGroups.end(), g.second)) continue;
-    const size_t k = prefix_index(static_cast<unsigned char>(g.second[0]), static_cast<unsigned char>(g.second[1]),
-                                  static_cast<unsigned char>(g.second[2]));
-    bits[k / 64] |= uint64_t{1} << (k % 64);
+    if (!std::binary_search(kGroups.begin(), kGroups.end(), g.second)) set_three_letters(bits, g.second, 0);
   }
   return bits;
 }
-constexpr std::array<uint64_t, (26 * 26 * 26 + 63) / 64> kSecondWordPrefixes = make_second_word_prefixes();
+constexpr ThreeLetterBits kSecondWordPrefixes = make_second_word_prefixes();
 
 // Whether lower-cased `word` may be the second of a group of two words that
 // kGroups does not hold.
@@ -288,6 +281,14 @@ LetterMasks letter_masks(const Scan& s, size_t base) {
   return m;
 }
 
+// The word that starts at `begin` (empty where none does), at most one letter
+// longer than kMaxWord: lowered() gives none for that.
+Word word_from(const Scan& s, size_t begin) {
+  Word w{begin, begin};
+  while (w.end < s.size() && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
+  return w;
+}
+
 // The word ending just before `end` (past blanks), on the same line and in
 // the same sentence; empty when there is none.
 Word word_before(const Scan& s, size_t end) {
@@ -328,9 +329,7 @@ bool field_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf) 
 bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
   size_t j = end;
   while (j < s.size() && j < end + 3 && s.blank(j)) ++j;
-  Word next{j, j};
-  while (next.end < s.size() && next.end - next.begin <= kMaxWord && word_byte(s, next.end)) ++next.end;
-  return in(lowered(s, next, buf), kPersonNouns);
+  return in(lowered(s, word_from(s, j), buf), kPersonNouns);
 }
 
 // Whether the group word ending at `end` opens a longer name: a capitalised
@@ -339,9 +338,7 @@ bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf)
 // Men").
 bool opens_a_name(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
   if (end + 1 >= s.size() || s.at(end) != ' ' || s.at(end + 1) < 'A' || s.at(end + 1) > 'Z') return false;
-  Word next{end + 1, end + 1};
-  while (next.end < s.size() && next.end - next.begin <= kMaxWord && word_byte(s, next.end)) ++next.end;
-  const std::string_view word = lowered(s, next, buf);
+  const std::string_view word = lowered(s, word_from(s, end + 1), buf);
   return !is_group_or_plural(word) && !in(word, kPersonNouns);
 }
 
@@ -393,8 +390,7 @@ void find_groups(Scan& s, Starts starts_at) {
                     s.at(i - 1) == '_')) {
         continue;
       }
-      Word w{i, i};
-      while (w.end < n && w.end - w.begin <= kMaxWord && word_byte(s, w.end)) ++w.end;
+      const Word w = word_from(s, i);
       if (w.end < n && ((s.at(w.end) & 0x80) || s.digit(w.end))) continue;
       const bool plural = w.end - w.begin >= 4 && (s.at(w.end - 1) | 0x20) == 's';
       if (w.end - w.begin < 4 || !(group_suffix(s, w.end) || (plural && group_suffix(s, w.end - 1)))) continue;

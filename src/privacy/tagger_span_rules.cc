@@ -565,12 +565,8 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // African"; not "South Africa"), but for the first words of a longer
   // name, a capitalised word one space after ("North American Van Lines").
   auto capital_after = [&] {
-    const size_t next = to;
-    if (next >= tokens.size() || tokens[next].begin != tokens[to - 1].end + 1 || text[tokens[to - 1].end] != ' ') {
-      return false;
-    }
-    const char c = text[tokens[next].begin];
-    return c >= 'A' && c <= 'Z';
+    return to < tokens.size() && tokens[to].begin == tokens[to - 1].end + 1 && text[tokens[to - 1].end] == ' ' &&
+           text[tokens[to].begin] >= 'A' && text[tokens[to].begin] <= 'Z';
   };
   if (to - from == 2 && names_by_a_proper_name(span.type) && tokens[from].end + 1 == tokens[from + 1].begin &&
       text[tokens[from].end] == ' ' && !capital_after() &&
