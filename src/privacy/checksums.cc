@@ -73,14 +73,16 @@ bool card_issuer_known(std::string_view digits) {
   }
   if ((p3 >= 300 && p3 <= 305) || p4 == 3095 || p2 == 38 || p2 == 39) return n >= 14 && n <= 19;  // Diners
   if (p2 == 36) return n >= 14 && n <= 19;                                              // Diners International
-  if (p4 >= 3528 && p4 <= 3589) return len16_19;                                        // JCB
+  if (p2 == 35) return len16_19;  // JCB: 3528-3589 today, all of 35 as generators issue; RuPay's 353, 356
+  if (p4 == 3088 || p4 == 3096 || p4 == 3112 || p4 == 3158 || p4 == 3337) return n == 16;  // JCB, older ranges
+  if (p4 == 2131 || p4 == 1800) return n == 15;                                         // JCB, 15 digits
   if (p2 == 62 || p2 == 81) return len16_19;                                            // UnionPay
   if (p4 == 5018 || p4 == 5020 || p4 == 5038 || p4 == 5893 || p4 == 6304 || p4 == 6759 || p4 == 6761 ||
       p4 == 6762 || p4 == 6763) {
     return n >= 12 && n <= 19;                                                          // Maestro
   }
   if (p4 >= 2200 && p4 <= 2204) return len16_19;                                        // Mir
-  if (p2 == 60 || p2 == 82 || p3 == 508 || p3 == 353 || p3 == 356) return n == 16;      // RuPay
+  if (p2 == 60 || p2 == 82 || p3 == 508) return n == 16;                                // RuPay
   if (p6 >= 506099 && p6 <= 506198) return n == 16 || n == 18 || n == 19;               // Verve
   if (p4 == 9792) return n == 16;                                                       // Troy
   return false;

@@ -10,12 +10,12 @@ namespace {
 
 // ---------------------------------------------------------------- cards
 
-// 13-19 digits, contiguous or in groups separated by one space or dash (the
-// same mark throughout): 4-4-4-4(-1..4), Amex 4-6-5, Diners 4-6-4. Luhn-valid
-// and in a known issuer range, so a random 16-digit number passes about 2% of
-// the time and an order number rarely. When more numbers follow ("4111 1111
-// 1111 1111 12/25"), the longest run of leading groups that is a card is
-// the card.
+// 12-19 digits (12: Maestro only), contiguous or in groups separated by one
+// space or dash (the same mark throughout): 4-4-4(-4(-1..4)), Amex 4-6-5,
+// Diners 4-6-4. Luhn-valid and in a known issuer range, so a random 16-digit
+// number passes about 2% of the time and an order number rarely. When more
+// numbers follow ("4111 1111 1111 1111 12/25"), the longest run of leading
+// groups that is a card is the card.
 void match_card(Scan& s, size_t ws) {
   char digits[20];
   size_t nd = 0;
@@ -54,7 +54,7 @@ void match_card(Scan& s, size_t ws) {
   }
   for (int k = groups; k >= 1; --k) {
     const size_t n = gdigits[k - 1];
-    if (n < 13) return;
+    if (n < 12) return;  // (12: Maestro)
     if (n > 19) continue;
     const size_t end = gend[k - 1];
     if (k == groups && !longer) {
@@ -267,6 +267,15 @@ constexpr std::array<std::string_view, 5> kPhoneWordsBefore2 = {"extension", "ex
 constexpr std::array<std::string_view, 12> kPhoneWordsAfter = {
     "office", "fax", "mobile", "cell", "home", "work", "phone", "tel", "landline", "direct", "main", "whatsapp"};
 
+constexpr std::array<std::string_view, 2> kCopulas = {"is", "was"};
+constexpr std::array<std::string_view, 6> kOwners = {"my", "his", "her", "their", "our", "your"};
+// What an owner's number is: "my cellphone", "her number", "our office".
+constexpr std::array<std::string_view, 12> kOwnedPhoneWords = {
+    "phone*", "telephone*", "cell*", "mobile*", "number", "landline*", "fax*", "whatsapp", "home", "work", "office", "direct"};
+
+// A phone word before the number on its line, or right after it ("555-0142
+// office"), or a sentence that says whose phone it is ("0937865797 is my
+// cell", "... was her number").
 bool phone_context(const Scan& s, size_t begin, size_t end) {
   if (s.keyword_before(begin, 48, kPhoneWordsBefore) || s.keyword_before(begin, 48, kPhoneWordsBefore2)) return true;
   size_t j = end;
@@ -278,7 +287,20 @@ bool phone_context(const Scan& s, size_t begin, size_t end) {
       break;
     }
   }
-  return s.alpha(j) && s.keyword_at(j, kPhoneWordsAfter);
+  if (!s.alpha(j)) return false;
+  if (s.keyword_at(j, kPhoneWordsAfter)) return true;
+  // "is my cell": a copula, an owner, then what the number is to them.
+  auto next_word = [&](size_t at) {
+    while (s.alpha(at)) ++at;
+    if (!s.blank(at)) return size_t{0};
+    while (s.blank(at)) ++at;
+    return s.alpha(at) ? at : size_t{0};
+  };
+  if (!s.keyword_at(j, kCopulas)) return false;
+  const size_t owner = next_word(j);
+  if (owner == 0 || !s.keyword_at(owner, kOwners)) return false;
+  const size_t what = next_word(owner);
+  return what != 0 && s.keyword_at(what, kOwnedPhoneWords);
 }
 
 constexpr std::array<std::string_view, 42> kIdWordsBefore = {
@@ -341,6 +363,8 @@ struct PhoneGroups {
   size_t start = 0;
   size_t first = 0;  // the first digit
   bool plus = false;
+  bool exit_code = false;  // "00" opens it: an international call prefix
+  int slash_after = -1;    // the group a slash after a short area group follows ("93/786-5797"), if any
   int count = 0;
   int len[16];       // digits per group
   bool paren[16];    // "(555)"
@@ -358,7 +382,7 @@ bool ssn_shape(const PhoneGroups& g, int k) {
 // Whether the first k groups have a strong shape (see detect_phone).
 bool strong_shape(const Scan& s, const PhoneGroups& g, int k) {
   const int digits = g.digits[k - 1];
-  if (ssn_shape(g, k)) return false;
+  if (ssn_shape(g, k) || (g.slash_after >= 0 && g.slash_after < k - 1)) return false;
   if (g.plus) return digits >= 7 && digits <= 15;
   bool same_marks = true;
   for (int j = 1; j + 1 < k; ++j) same_marks = same_marks && g.sep[j] == g.sep[0];
@@ -382,14 +406,14 @@ bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
   const int k = g.count, digits = g.digits[k - 1];
   if (strong_shape(s, g, k)) return true;
   if (g.plus) return false;
-  if (k == 1) return digits >= 7 && digits <= 11 && phone_context(s, g.start, end);
+  if (k == 1) return digits >= 7 && digits <= (g.exit_code ? 15 : 11) && phone_context(s, g.start, end);
   bool same_marks = true, short_inner = false, long_group = false;
   for (int j = 1; j < k; ++j) {
     if (j + 1 < k) same_marks = same_marks && g.sep[j] == g.sep[0];
-    short_inner = short_inner || g.len[j] < 2;
+    short_inner = short_inner || (g.len[j] < 2 && j != g.slash_after);  // "06-4/911 8625"
   }
   for (int j = 0; j < k; ++j) long_group = long_group || g.len[j] > 3;
-  if (digits > 13 || (digits < 7 && k < 3) || short_inner || ssn_shape(g, k)) return false;
+  if (digits > (g.exit_code ? 15 : 13) || (digits < 7 && k < 3) || short_inner || ssn_shape(g, k)) return false;
   if (g.start >= 2 && s.blank(g.start - 1) && s.digit(g.start - 2)) return false;  // inside a list of numbers
   if (address_or_id_before(s, g.start) || street_or_unit_after(s, end)) return false;
   bool thousands = g.len[0] <= 3, years = !g.paren[0];
@@ -402,7 +426,7 @@ bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
   // Shapes that are phones only after a phone word: mixed marks, dotted
   // groups, ranges ("1837-1843"), a short last group after a long one
   // ("2050151 32"), thousands ("1 000 000").
-  const bool doubtful = !same_marks || g.sep[0] == '.' || (k == 2 && g.sep[0] == '-') ||
+  const bool doubtful = !same_marks || g.sep[0] == '.' || (k == 2 && g.sep[0] == '-') || g.slash_after >= 0 ||
                         (long_group && g.len[k - 1] < 3) || thousands;
   return !doubtful || phone_context(s, g.start, end);
 }
@@ -431,7 +455,9 @@ bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
 // stands before the number on its line or right after it ("call", "fax",
 // "... office"), a thousands grouping ("1 000 000"), a range ("1837-1843"),
 // mixed marks, or a short last group after a long one ("2050151 32"). Bare
-// runs of 7-11 digits need the phone word.
+// runs of 7-11 digits need the phone word (up to 15 after the international
+// call prefix 00), and so do groups that a slash after a short area group
+// joins ("93/786-5797").
 //
 // When other numbers follow a phone number ("+44 20 7946 0958 1956"), its
 // leading groups count if they alone have a strong shape.
@@ -448,6 +474,7 @@ void detect_phone(Scan& s, size_t start) {
     if (prev == '-' && !g.plus) return;  // a negative number
   }
   g.first = s.at(i) == '(' ? i + 1 : i;
+  g.exit_code = !g.plus && s.at(g.first) == '0' && s.at(g.first + 1) == '0';
   int digits = 0;
   while (true) {
     if (g.count == 16) {
@@ -468,7 +495,7 @@ void detect_phone(Scan& s, size_t start) {
       len = static_cast<int>(e - i);
       if (len == 0) break;
     }
-    if (len > (g.plus ? 15 : 12) || digits + len > 15) {
+    if (len > (g.plus || g.exit_code ? 15 : 12) || digits + len > 15) {
       g.overflow = true;
       break;
     }
@@ -483,14 +510,25 @@ void detect_phone(Scan& s, size_t start) {
     const unsigned char c = s.at(i);
     // A slash after a trunk-prefixed area code: "0301/1234567".
     const bool area_slash = c == '/' && n == 0 && !paren && s.at(start) == '0' && len >= 3;
-    if ((c == ' ' || c == '-' || c == '.' || area_slash) && (s.digit(i + 1) || (s.at(i + 1) == '(' && s.digit(i + 2)))) {
+    // Or after an area group of up to three digits, before three digits or
+    // more: "93/786-5797", "06-30/166 1318" (Hungary), "733/434-8853"; only
+    // beside a phone word (not "24/365").
+    const bool short_area_slash =
+        c == '/' && !area_slash && g.slash_after < 0 && len <= 3 && s.digits_end(i + 1) >= i + 4;
+    if ((c == ' ' || c == '-' || c == '.' || area_slash || short_area_slash) &&
+        (s.digit(i + 1) || (s.at(i + 1) == '(' && s.digit(i + 2)))) {
+      if (short_area_slash) g.slash_after = n;
       g.sep[n] = static_cast<char>(c);
       ++i;
       continue;
     }
     if (paren && s.digit(i)) continue;  // "(555)123-4567"
-    // The trunk zero in brackets after a country code: "+44(0)20 7946 0958".
-    if (n == 0 && g.plus && c == '(' && s.at(i + 1) == '0' && s.at(i + 2) == ')' && s.digit(i + 3)) continue;
+    // The trunk zero in brackets after a country code: "+44(0)20 7946 0958",
+    // "+49(0) 30 901820".
+    if (n == 0 && g.plus && c == '(' && s.at(i + 1) == '0' && s.at(i + 2) == ')' &&
+        (s.digit(i + 3) || (s.at(i + 3) == ' ' && s.digit(i + 4)))) {
+      continue;
+    }
     break;
   }
   if (g.count == 0) return;
@@ -527,7 +565,7 @@ void detect_numeric(Scan& s, size_t ws, size_t we) {
   const unsigned char first = s.at(ws);
   const unsigned char next = s.at(ws + run);
   const bool next_digit = s.digit(ws + run + 1);
-  if (run >= 13 || (run == 4 && (next == ' ' || next == '-') && next_digit)) match_card(s, ws);
+  if (run >= 12 || (run == 4 && (next == ' ' || next == '-') && next_digit)) match_card(s, ws);
   if ((run == 3 && (next == '-' || next == ' ') && next_digit) || run == 9) match_ssn(s, ws);
   if (run <= 3 && next == '.' && next_digit) match_ipv4(s, ws);
   if ((run <= 2 || run == 4) && (next == '/' || next == '-' || next == '.') && next_digit) match_numeric_date(s, ws);
@@ -536,7 +574,7 @@ void detect_numeric(Scan& s, size_t ws, size_t we) {
     if (next == ':' || m == 'a' || m == 'p') match_clock_time(s, ws);
   }
   if (run >= 7 || ((next == ' ' || next == '-' || next == '.' || next == '(') && (next_digit || s.at(ws + run + 1) == '(')) ||
-      (next == '/' && next_digit && first == '0')) {
+      (next == '/' && next_digit && (first == '0' || run <= 3))) {
     detect_phone(s, ws);
   }
   // Hex words that start with a digit: IPv6 ("2001:db8::1"), MAC ("00:1a:...").

@@ -235,7 +235,7 @@ void on_event(Scan& s, size_t i, ScanState& st) {
   switch (c) {
     case '@': detect_email(s, i); return;
     case '+':
-      if (s.digit(i + 1)) detect_phone(s, i);
+      if (s.digit(i + 1) || (s.at(i + 1) == '(' && s.digit(i + 2))) detect_phone(s, i);
       return;
     case '(':
       if (s.digit(i + 1) && !(i > 0 && s.word(i - 1))) detect_phone(s, i);

@@ -33,8 +33,14 @@ TEST(ChecksumsTest, CardIssuerRangesAndLengths) {
       {"6445644564456445", true},      // Discover 644-649
       {"30569309025904", true},        // Diners 14
       {"3530111333300000", true},      // JCB
+      {"3515000000000002", true},      // JCB's 35 below 3528, as generators issue
+      {"3088000000000009", true},      // JCB, an older range
+      {"180000000000002", true},       // JCB 15
+      {"1800000000000002", false},     // JCB's 1800 is 15 digits only
       {"6200000000000005", true},      // UnionPay
       {"6759649826438453", true},      // Maestro
+      {"675900000018", true},          // Maestro 12
+      {"501234567896", false},         // 12 digits outside Maestro
       {"2200000000000004", true},      // Mir
       {"9111111111111110", false},     // no scheme
       {"1234567812345670", false},
