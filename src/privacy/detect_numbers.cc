@@ -382,8 +382,9 @@ bool ssn_shape(const PhoneGroups& g, int k) {
 // Whether the first k groups have a strong shape (see detect_phone).
 bool strong_shape(const Scan& s, const PhoneGroups& g, int k) {
   const int digits = g.digits[k - 1];
-  if (ssn_shape(g, k) || (g.slash_after >= 0 && g.slash_after < k - 1)) return false;
-  if (g.plus) return digits >= 7 && digits <= 15;
+  if (ssn_shape(g, k)) return false;
+  if (g.plus) return digits >= 7 && digits <= 15;  // "+36 30/176-0097" too
+  if (g.slash_after >= 0 && g.slash_after < k - 1) return false;
   bool same_marks = true;
   for (int j = 1; j + 1 < k; ++j) same_marks = same_marks && g.sep[j] == g.sep[0];
   int p = 0;
@@ -413,7 +414,10 @@ bool whole_number_is_phone(const Scan& s, const PhoneGroups& g, size_t end) {
     short_inner = short_inner || (g.len[j] < 2 && j != g.slash_after);  // "06-4/911 8625"
   }
   for (int j = 0; j < k; ++j) long_group = long_group || g.len[j] > 3;
-  if (digits > (g.exit_code ? 15 : 13) || (digits < 7 && k < 3) || short_inner || ssn_shape(g, k)) return false;
+  if (digits > (g.exit_code ? 15 : 13) || (digits < 7 && k < 3) || short_inner || ssn_shape(g, k) ||
+      (g.slash_after >= 0 && digits < 8)) {
+    return false;
+  }
   if (g.start >= 2 && s.blank(g.start - 1) && s.digit(g.start - 2)) return false;  // inside a list of numbers
   if (address_or_id_before(s, g.start) || street_or_unit_after(s, end)) return false;
   bool thousands = g.len[0] <= 3, years = !g.paren[0];
@@ -510,11 +514,12 @@ void detect_phone(Scan& s, size_t start) {
     const unsigned char c = s.at(i);
     // A slash after a trunk-prefixed area code: "0301/1234567".
     const bool area_slash = c == '/' && n == 0 && !paren && s.at(start) == '0' && len >= 3;
-    // Or after an area group of up to three digits, before three digits or
-    // more: "93/786-5797", "06-30/166 1318" (Hungary), "733/434-8853"; only
-    // beside a phone word (not "24/365").
+    // Or after an area group of up to three digits, before two digits or
+    // more: "93/786-5797", "06-30/166 1318" (Hungary), "636/50 40 25",
+    // "733/434-8853"; only in 8 digits or more beside a phone word (not
+    // "24/365").
     const bool short_area_slash =
-        c == '/' && !area_slash && g.slash_after < 0 && len <= 3 && s.digits_end(i + 1) >= i + 4;
+        c == '/' && !area_slash && g.slash_after < 0 && len <= 3 && s.digits_end(i + 1) >= i + 3;
     if ((c == ' ' || c == '-' || c == '.' || area_slash || short_area_slash) &&
         (s.digit(i + 1) || (s.at(i + 1) == '(' && s.digit(i + 2)))) {
       if (short_area_slash) g.slash_after = n;
