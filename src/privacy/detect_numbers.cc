@@ -271,7 +271,8 @@ constexpr std::array<std::string_view, 2> kCopulas = {"is", "was"};
 constexpr std::array<std::string_view, 6> kOwners = {"my", "his", "her", "their", "our", "your"};
 // What an owner's number is: "my cellphone", "her number", "our office".
 constexpr std::array<std::string_view, 12> kOwnedPhoneWords = {
-    "phone*", "telephone*", "cell*", "mobile*", "number", "landline*", "fax*", "whatsapp", "home", "work", "office", "direct"};
+    "phone*", "telephone*", "cell*", "mobile*", "number", "landline*",
+    "fax*",   "whatsapp",   "home",  "work",    "office", "direct"};
 
 // A phone word before the number on its line, or right after it ("555-0142
 // office"), or a sentence that says whose phone it is ("0937865797 is my
