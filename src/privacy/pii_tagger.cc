@@ -432,6 +432,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // span covers them in the end: unknown_subject()s, names_an_organisation().
   thread_local std::vector<PiiSpan> fallbacks;
   fallbacks.clear();
+  // The tokens left out for a script without capitals, in order
+  // (add_names_in_caseless_scripts()).
+  thread_local IndexList caseless_words;
+  caseless_words.clear();
   const bool organisations = std::find(types_.begin(), types_.end(), PiiType::kOrganization) != types_.end();
   tokenize(text, token_list, marked_list);
   // Read through spans from here on (see Tokens).
@@ -588,6 +592,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     if (!caseless_values_ &&
         holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
                                 tokens[i].end - tokens[i].begin)) {
+      caseless_words.push_back(static_cast<uint32_t>(i));
       leave_out();
       continue;
     }
@@ -752,6 +757,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     sort_by_begin(out, first_tagged);
     reset_cover();
   }
+  if (!caseless_words.empty()) add_names_in_caseless_scripts(text, caseless_words, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
   return true;
 }

@@ -703,10 +703,13 @@ TEST(PiiTaggerTest, AnEverydayWordAfterAnArticleIsNoName) {
 }
 
 // A tagger whose rows hold no value in a script without capitals (kana,
-// CJK, Hangul, Hebrew, Arabic, the Indic scripts, Thai) leaves such words
-// out, in any text: it has no evidence on them. (It saves that and loads
-// it.)
-TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreLeftOutWhereTheRowsHadNone) {
+// CJK, Hangul, Hebrew, Arabic, the Indic scripts, Thai) does not decode
+// such words: it has no evidence on them. (It saves that and loads it.)
+// Inside text in Latin script a short run of them is a name
+// (add_names_in_caseless_scripts(), below), a place included: the safer
+// reading. A word with such letters after a quote mark ("“東京"), digits
+// ("2024年") or a letter ("Q方法") is none.
+TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreNotDecodedWhereTheRowsHadNone) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
     const std::string place = kCities[k % kCities.size()];
@@ -718,31 +721,96 @@ TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreLeftOutWhereTheRowsHadNone) 
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"we", "moved", "here", "from", "last", "year"}}};
   const PiiTagger latin = PiiTagger::train(train, o);
-  EXPECT_EQ(values_of(latin, "We moved here from Graz last year."), std::vector<std::string>{"Graz"});
-  // Such letters anywhere in the word: after a quote mark ("“東京"), digits
-  // ("2024年") or a letter ("Q方法").
-  for (const char* text : {"we moved here from \u6771\u4eac last year.", "We moved here from \u6771\u4eac last year.",
-                           "we moved here from \u3068\u3046\u304d\u3087\u3046 last year.",
-                           "we moved here from \uc11c\uc6b8 last year.", "We moved here from \u201c\u6771\u4eac last year.",
-                           "We moved here from 2024\u5e74 last year.", "We moved here from Q\u65b9\u6cd5 last year.",
+  EXPECT_EQ(typed_spans(latin, "We moved here from Graz last year."), std::vector<std::string>{"LOCATION:Graz"});
+  for (const char* word : {"\u6771\u4eac", "\u3068\u3046\u304d\u3087\u3046", "\uc11c\uc6b8",
                            // Hebrew, Arabic, Devanagari, Thai
-                           "we moved here from \u05d7\u05d9\u05e4\u05d4 last year.",
-                           "We moved here from \u062f\u0628\u064a last year.",
-                           "we moved here from \u0926\u093f\u0932\u094d\u0932\u0940 last year.",
-                           "We moved here from \u0e20\u0e39\u0e40\u0e01\u0e47\u0e15 last year."}) {
-    EXPECT_EQ(values_of(latin, text), std::vector<std::string>{}) << text;
+                           "\u05d7\u05d9\u05e4\u05d4", "\u062f\u0628\u064a", "\u0926\u093f\u0932\u094d\u0932\u0940",
+                           "\u0e20\u0e39\u0e40\u0e01\u0e47\u0e15"}) {
+    for (const std::string opening : {"we", "We"}) {
+      EXPECT_EQ(typed_spans(latin, opening + " moved here from " + word + " last year."),
+                std::vector<std::string>{std::string("PERSON:") + word})
+          << word;
+    }
+  }
+  for (const char* word : {"\u201c\u6771\u4eac", "2024\u5e74", "Q\u65b9\u6cd5"}) {
+    EXPECT_EQ(values_of(latin, std::string("We moved here from ") + word + " last year."), std::vector<std::string>{})
+        << word;
   }
   auto loaded = PiiTagger::parse(latin.serialize(), "t.bin");
   ASSERT_TRUE(loaded.is_ok());
-  EXPECT_EQ(values_of(*loaded, "we moved here from \u6771\u4eac last year."), std::vector<std::string>{});
-  // With such a value in the rows: "大阪".
+  EXPECT_EQ(typed_spans(*loaded, "we moved here from \u6771\u4eac last year."),
+            std::vector<std::string>{"PERSON:\u6771\u4eac"});
+  // With such a value in the rows ("大阪"), the decoder reads such words,
+  // as the rows taught it.
   train[0].text = "we moved here from \u5927\u962a last year.";
   train[0].spans = {{PiiType::kLocation, 19, 25}};
   const PiiTagger seen = PiiTagger::train(train, o);
-  EXPECT_EQ(values_of(seen, "we moved here from \u6771\u4eac last year."), std::vector<std::string>{"\u6771\u4eac"});
+  EXPECT_EQ(typed_spans(seen, "we moved here from \u6771\u4eac last year."),
+            std::vector<std::string>{"LOCATION:\u6771\u4eac"});
   auto seen_loaded = PiiTagger::parse(seen.serialize(), "t.bin");
   ASSERT_TRUE(seen_loaded.is_ok());
-  EXPECT_EQ(values_of(*seen_loaded, "we moved here from \u6771\u4eac last year."), std::vector<std::string>{"\u6771\u4eac"});
+  EXPECT_EQ(typed_spans(*seen_loaded, "we moved here from \u6771\u4eac last year."),
+            std::vector<std::string>{"LOCATION:\u6771\u4eac"});
+}
+
+// A tagger whose rows had no value in a script without capitals finds a
+// name of such a script inside a sentence in Latin script, with capitals
+// or without, of one to four words one space apart; not a foreign word
+// that the sentence presents, nor such words in code's comments or in text
+// largely written in such a script.
+TEST(PiiTaggerTest, NamesInScriptsWithoutCapitalsInsideTextInLatinScript) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string who = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
+    PiiExample e;
+    e.text = "Please send the report to " + who + " today.";
+    e.spans = {{PiiType::kPerson, 26, static_cast<uint32_t>(26 + who.size())}};
+    train.push_back(std::move(e));
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  // The names with a byte >= 0x80: this small tagger, without word lists,
+  // takes some capitalised words for names too ("The Japanese").
+  auto persons = [&](const std::string& text) {
+    std::vector<std::string> out;
+    for (const std::string& v : values_of(tagger, text, PiiType::kPerson)) {
+      if (std::any_of(v.begin(), v.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) out.push_back(v);
+    }
+    return out;
+  };
+  using V = std::vector<std::string>;
+  // Chinese, Japanese (with an honorific's kana), Korean, Arabic, Persian
+  // (a zero-width non-joiner inside), Hebrew, Hindi, Thai.
+  EXPECT_EQ(persons("Please forward this to \u738b\u5c0f\u660e before Monday."), V{"\u738b\u5c0f\u660e"});
+  EXPECT_EQ(persons("remind \u9234\u6728 \u4e00\u90ce about the dentist on friday."), V{"\u9234\u6728 \u4e00\u90ce"});
+  EXPECT_EQ(persons("Our new hire, \uae40\ubbfc\uc900, starts Monday."), V{"\uae40\ubbfc\uc900"});
+  EXPECT_EQ(persons("The contract was signed by \u0623\u062d\u0645\u062f \u0627\u0644\u062e\u0637\u064a\u0628 yesterday."),
+            V{"\u0623\u062d\u0645\u062f \u0627\u0644\u062e\u0637\u064a\u0628"});
+  EXPECT_EQ(persons("The tenant, \u0645\u06cc\u200c\u0646\u0627, has not paid."), V{"\u0645\u06cc\u200c\u0646\u0627"});
+  EXPECT_EQ(persons("Patient name: \u05de\u05e9\u05d4 \u05db\u05d4\u05df"), V{"\u05de\u05e9\u05d4 \u05db\u05d4\u05df"});
+  EXPECT_EQ(persons("We interviewed \u0930\u093e\u0939\u0941\u0932 for the role."), V{"\u0930\u093e\u0939\u0941\u0932"});
+  EXPECT_EQ(persons("Book a table for \u0e2a\u0e21\u0e0a\u0e32\u0e22 at seven."), V{"\u0e2a\u0e21\u0e0a\u0e32\u0e22"});
+  // Four words at most; one letter alone is no name ("水").
+  EXPECT_EQ(persons("I met \u0645\u0635\u0644\u062d \u0628\u0646 \u0639\u0628\u062f \u0627\u0644\u0633\u0644\u0627\u0645 today."),
+            V{"\u0645\u0635\u0644\u062d \u0628\u0646 \u0639\u0628\u062f \u0627\u0644\u0633\u0644\u0627\u0645"});
+  EXPECT_EQ(persons("I met \u0645\u0635\u0644\u062d \u0628\u0646 \u0639\u0628\u062f \u0627\u0644\u0633\u0644\u0627\u0645 \u0628\u0646 today."), V{});
+  EXPECT_EQ(persons("I wrote \u6c34 on the board."), V{});
+  // A foreign word the sentence presents: after a word of language ("the
+  // word", "the meaning of"), a language in use, "... means", quotes.
+  EXPECT_EQ(persons("What does \u4f60\u597d mean?"), V{});
+  EXPECT_EQ(persons("Look up the word \u5173\u7cfb for me."), V{});
+  EXPECT_EQ(persons("The Japanese \u5173\u7cfb is hard."), V{});
+  EXPECT_EQ(persons("What is the meaning of \u05e9\u05dc\u05d5\u05dd?"), V{});
+  EXPECT_EQ(persons("it is \u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35 in Thai."), V{});
+  EXPECT_EQ(persons("He wrote \"\u4f60\u597d\" on the card."), V{});
+  // Comments in code, and text with other words in such a script.
+  EXPECT_EQ(persons("result = update(values)  # \u66f4\u65b0\u65b9\u5411"), V{});
+  EXPECT_EQ(persons("push {r4, lr} // \ucee8\ud14d\uc2a4\ud2b8 \uc800\uc7a5"), V{});
+  // Nor without a sentence in Latin script around it.
+  EXPECT_EQ(persons("Ask \u738b\u5c0f\u660e"), V{});
+  EXPECT_EQ(persons("\u8bf7\u628a\u8fd9\u4e2a\u7ffb\u8bd1\u6210English\u3002 Send it to \u738b\u5c0f\u660e today."), V{});
+  // Names one after another are each a name.
+  EXPECT_EQ(persons("Send \u674e\u5a1c, \u738b\u4f1f, \u5f20\u654f and \u5218\u6d0b the report today."),
+            (V{"\u674e\u5a1c", "\u738b\u4f1f", "\u5f20\u654f", "\u5218\u6d0b"}));
 }
 
 // Rows that label "wants" after a name an organisation and the "30" of

@@ -262,6 +262,20 @@ class PiiTagger {
   // of order afterwards when it added any; returns whether it did.
   bool add_other_mentions_of_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                    size_t first, bool mixed) const;
+  // Adds a name over each run of one to four words of a script without
+  // capitals (CJK, kana, Hangul, Hebrew, Arabic, the Indic scripts, Thai),
+  // one space apart, inside text in Latin script ("Please forward this to
+  // 木村 麻衣子", "The patient, ريم سويس, was admitted"): the words of
+  // Latin script within 12 tokens on its line are three or more and twice
+  // the other tokens of such scripts there; no quote mark next to it, and
+  // no word that presents a foreign word ("the kanji", "how do you say",
+  // "... means"). Where such a word stands, a name is the likelier and the
+  // safer reading: a place or a word left alone leaves the device under a
+  // policy that lets places out. `caseless`: the indices of the tokens
+  // decoding left out for their script, in order (see caseless_values_).
+  // In order of begin afterwards.
+  void add_names_in_caseless_scripts(std::string_view text, std::span<const uint32_t> caseless,
+                                     std::vector<PiiSpan>& out, size_t first) const;
   // Adds the addresses that no span covers written as a building's number,
   // a street of one or two words none of which is an everyday word (in
   // text with capitals capitalised; without them, of three letters or more
