@@ -962,6 +962,31 @@ void PiiTagger::type_continents(std::string_view text, std::vector<PiiSpan>& out
   }
 }
 
+void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const uint16_t places = static_cast<uint16_t>(place_categories_ | world_city_categories_);
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kLocation) continue;
+    const size_t from = first_token_from(tokens, span.begin);
+    size_t to = from;
+    while (to + 1 < tokens.size() && tokens[to + 1].begin < span.end) ++to;
+    if (to == from || to - from > 2 || tokens[to].end != span.end) continue;
+    bool words = true;
+    for (size_t k = from; k <= to && words; ++k) {
+      const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+      words = w.size() >= 2 && opens_with_a_capital(w) && !all_capitals(text, tokens[k]) &&
+              (k == from || (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' '));
+    }
+    // (A word the everyday lists know first is a place's: "Den Haag".)
+    if (!words || (gazetteer_.lookup(word_hash(text, tokens[from])).full & common_categories_) != 0) continue;
+    const Gazetteer::Match last = gazetteer_.lookup_all(word_hash(text, tokens[to]));
+    if ((last.full & last_name_categories_) == 0 || (last.full & places) != 0) continue;
+    if ((gazetteer_.lookup_all(phrase_hash(text.substr(span.begin, span.end - span.begin))).full & places) != 0) continue;
+    span.type = PiiType::kPerson;
+  }
+}
+
 void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   auto at = [&](size_t k) { return k < text.size() ? text[k] : '\0'; };

@@ -813,6 +813,38 @@ TEST(PiiTaggerTest, NamesInScriptsWithoutCapitalsInsideTextInLatinScript) {
             (V{"\u674e\u5a1c", "\u738b\u4f1f", "\u5f20\u654f", "\u5218\u6d0b"}));
 }
 
+// In text with capitals, a place the decoder found of two or three
+// capitalised words that ends in a word a last-name list knows, and no list
+// of places, is a name: given names that are words of places' names ("Anh
+// Tú Nguyễn"). Not where a list of places knows the whole ("Fort Worth"),
+// nor after an everyday word ("Den Haag").
+TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
+  std::vector<PiiExample> train;
+  const std::vector<std::string> places = {"Lisbon", "Tampere", "Cork", "Graz", "Lake Tahoe", "Santa Cruz", "New Ross",
+                                           "Bad Ischl"};
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& place = places[k % places.size()];
+    PiiExample e;
+    e.text = "We moved here from " + place + " last year.";
+    e.spans = {{PiiType::kLocation, 19, static_cast<uint32_t>(19 + place.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"city", {"Lisbon", "Tampere", "Cork", "Graz", "Fort Worth", "Santa Cruz", "New Ross", "Den Helder"}},
+                  {"common_word", {"we", "moved", "here", "from", "last", "year", "den", "new", "bad", "lake"}},
+                  {"first_name", {"Anna"}},
+                  {"last_name", {"Nguyen", "Worth", "Haag", "Ross", "Cruz", "Tahoe"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& place) { return typed_spans(tagger, "We moved here from " + place + " last year."); };
+  ASSERT_EQ(found("Graz"), std::vector<std::string>{"LOCATION:Graz"});
+  EXPECT_EQ(found("Anh Tu Nguyen"), std::vector<std::string>{"PERSON:Anh Tu Nguyen"});
+  EXPECT_EQ(found("Hai Nguyen"), std::vector<std::string>{"PERSON:Hai Nguyen"});
+  EXPECT_EQ(found("Anh Tu Minh"), std::vector<std::string>{"LOCATION:Anh Tu Minh"});
+  EXPECT_EQ(found("Fort Worth"), std::vector<std::string>{"LOCATION:Fort Worth"});
+  EXPECT_EQ(found("Den Haag"), std::vector<std::string>{"LOCATION:Den Haag"});
+  EXPECT_EQ(found("Santa Cruz"), std::vector<std::string>{"LOCATION:Santa Cruz"});
+}
+
 // Rows that label "wants" after a name an organisation and the "30" of
 // "30%" an address teach the tagger to open spans there; in text with
 // capitals neither opens one: a lower-case word that may not continue the

@@ -583,6 +583,14 @@ class PiiTagger {
   // Asia" ("Asia" and "America" are first names too, but alone they are
   // the continents; not "Bank of America", an organisation).
   void type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text with capitals, makes a name of each place of out[first...] of
+  // two or three capitalised words one space apart whose last word a
+  // last-name list knows and no list of places knows alone, where no list
+  // of places knows the whole and the first word is no everyday word: "Anh
+  // Tú Nguyễn", "Hải Bình Bùi" (given names that are words of Vietnamese
+  // provinces' names), not "Fort Worth", "Mount Vernon" or "Den Haag". A
+  // name typed a place leaves under a policy that lets places out.
+  void type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes a name of each place or organisation of out[first...] that opens
   // the line after a letter's closing: a line of up to three words that
   // ends in "regards", "sincerely", "thanks" or their like, maybe then a
