@@ -264,14 +264,16 @@ class PiiTagger {
                                    size_t first, bool mixed) const;
   // Adds a name over each run of one to four words of a script without
   // capitals (CJK, kana, Hangul, Hebrew, Arabic, the Indic scripts, Thai),
-  // one space apart, inside text in Latin script ("Please forward this to
-  // 木村 麻衣子", "The patient, ريم سويس, was admitted"): the words of
-  // Latin script within 12 tokens on its line are three or more and twice
-  // the other tokens of such scripts there; no quote mark next to it, and
-  // no word that presents a foreign word ("the kanji", "how do you say",
-  // "... means"). Where such a word stands, a name is the likelier and the
-  // safer reading: a place or a word left alone leaves the device under a
-  // policy that lets places out. `caseless`: the indices of the tokens
+  // one space apart, that no span covers, inside a sentence in Latin script
+  // ("Please forward this to 木村 麻衣子", "The patient, ريم سويس, was
+  // admitted"): after a Latin word or one of ", ( : ;" and before a Latin
+  // word or one of ", . ? ! ; : )", with two Latin words or more within 12
+  // tokens on its line, and no word around it that presents a foreign word
+  // ("the kanji", "how do you say", "... means", "in Japanese"). Nothing
+  // where a word of such a script in the text is no name's word (prose or
+  // code comments in such a script). A place in such a script is a name
+  // too: the safer reading, as a name typed a place leaves the device under
+  // a policy that lets places out. `caseless`: the indices of the tokens
   // decoding left out for their script, in order (see caseless_values_).
   // In order of begin afterwards.
   void add_names_in_caseless_scripts(std::string_view text, std::span<const uint32_t> caseless,
