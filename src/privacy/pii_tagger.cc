@@ -436,6 +436,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // (add_names_in_caseless_scripts()).
   thread_local IndexList caseless_words;
   caseless_words.clear();
+  // In text with capitals, the capitals alone before a stop, in order: an
+  // initial or an answer's letter (join_initials()).
+  thread_local IndexList capitals_before_a_stop;
+  capitals_before_a_stop.clear();
   const bool organisations = std::find(types_.begin(), types_.end(), PiiType::kOrganization) != types_.end();
   tokenize(text, token_list, marked_list);
   // Read through spans from here on (see Tokens).
@@ -585,9 +589,15 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     };
     // (A letter label is one byte: most tokens are turned away here, before
     // the call.)
-    if (mixed && tokens[i].end - tokens[i].begin == 1 && letter_label(text, tokens, i)) {
-      leave_out();
-      continue;
+    if (mixed && tokens[i].end - tokens[i].begin == 1) {
+      const char c = text[tokens[i].begin];
+      if (c >= 'A' && c <= 'Z' && tokens[i].end < text.size() && text[tokens[i].end] == '.') {
+        capitals_before_a_stop.push_back(static_cast<uint32_t>(i));
+      }
+      if (letter_label(text, tokens, i)) {
+        leave_out();
+        continue;
+      }
     }
     if (!caseless_values_ &&
         holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
@@ -725,7 +735,9 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // The names added come after the decoded spans: back in order of begin.
   if (out.size() > decoded) {
     sort_by_begin(out, first_tagged);
+    reset_cover();  // (its indices were those before the sort)
   }
+  join_initials(text, capitals_before_a_stop, out, first_tagged, mixed);
   if (has_address()) {
     add_street_lines(text, out, first_tagged);
     split_house_numbers(text, out, first_tagged);

@@ -833,7 +833,8 @@ void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& o
     const uint32_t begin = out[s].begin, end = out[s].end;
     uint32_t title_end = begin;
     while (title_end < end && word_byte(title_end)) ++title_end;
-    if (!is_title(gazetteer_.lookup(word_hash(text, Token{begin, title_end, false, false})))) continue;
+    // (A letter alone is an initial: "S. C. Abbott".)
+    if (title_end - begin < 2 || !is_title(gazetteer_.lookup(word_hash(text, Token{begin, title_end, false, false})))) continue;
     uint32_t rest = title_end;
     auto past_blanks = [&] {
       while (rest < end && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\r')) ++rest;

@@ -845,6 +845,49 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Santa Cruz"), std::vector<std::string>{"LOCATION:Santa Cruz"});
 }
 
+// Names written with initials are one name: a first name, its initials
+// and the surname; initials and a surname; with the surname's particles
+// and hyphens. Not an answer's letter among lines of choices, a letter
+// before a pronoun that opens the next sentence, a compass point before a
+// place, a firm named after a person, nor the "v." of a court case in text
+// without capitals.
+TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string who = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
+    PiiExample e;
+    e.text = "Please send the report to " + who + " today.";
+    e.spans = {{PiiType::kPerson, 26, static_cast<uint32_t>(26 + who.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"John", "Hannah", "Anna", "Gideon"}},
+                  {"last_name", {"Kennedy", "Smith", "Kirlin", "Hackett", "Wilson", "Velde", "He", "Wainwright"}},
+                  {"common_word", {"please", "send", "the", "report", "to", "today", "he", "has", "farm", "goats",
+                                   "who", "wrote", "it", "reached", "first", "in", "court", "ruled"}},
+                  {"company_suffix", {"Company"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(names("Please send the report to Anna Smith today."), V{"Anna Smith"});
+  EXPECT_EQ(names("Please send the report to John F. Kennedy today."), V{"John F. Kennedy"});
+  EXPECT_EQ(names("Please send the report to A. J. Ayer today."), V{"A. J. Ayer"});
+  EXPECT_EQ(names("Please send the report to J. Smith today."), V{"J. Smith"});
+  EXPECT_EQ(names("Please send the report to N. Hackett-Lind today."), V{"N. Hackett-Lind"});
+  EXPECT_EQ(names("Please send the report to Anna M. van der Velde today."), V{"Anna M. van der Velde"});
+  EXPECT_EQ(names("please send the report to hannah i. kirlin today."), V{"hannah i. kirlin"});
+  // Not names of initials.
+  for (const std::string& v : names("Who wrote it?\nA. Smith\nB. Kennedy\nC. Wilson\nD. Kirlin")) {
+    EXPECT_NE(v[1], '.') << v;
+  }
+  for (const std::string& v : names("The Farm Y. He has goats.")) EXPECT_EQ(v.find("Y."), std::string::npos) << v;
+  EXPECT_EQ(names("It reached N. America first."), V{});
+  for (const std::string& v : names("Please send the report to H. J. Wilson & Company today.")) {
+    EXPECT_EQ(v.find("H. J."), std::string::npos) << v;
+  }
+  EXPECT_EQ(names("in gideon v. wainwright the court ruled."), V{});
+}
+
 // Rows that label "wants" after a name an organisation and the "30" of
 // "30%" an address teach the tagger to open spans there; in text with
 // capitals neither opens one: a lower-case word that may not continue the

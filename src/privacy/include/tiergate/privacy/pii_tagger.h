@@ -593,6 +593,19 @@ class PiiTagger {
   // provinces' names), not "Fort Worth", "Mount Vernon" or "Den Haag". A
   // name typed a place leaves under a policy that lets places out.
   void type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Makes one name of a name and the initials and surname after it ("John
+  // F" and "Kennedy" of "John F. Kennedy", "william m. tweed"), and in text
+  // with capitals a name of initials and a surname ("A. J. Ayer", "J.
+  // Smith" taken for a firm): one initial alone before a word a last-name
+  // list knows or that this tagging took for a name or a firm, not an
+  // answer's letter ("B. Leitch" where two lines or more open with one).
+  // The names, places and organisations of this tagging inside such a name
+  // go; nothing changes where another span overlaps it.
+  // `capitals_before_a_stop`: in text with capitals, the tokens that are a
+  // capital alone before a stop, in order. Precondition: out[first...]
+  // sorted by begin; it stays so.
+  void join_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
+                     std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Makes a name of each place or organisation of out[first...] that opens
   // the line after a letter's closing: a line of up to three words that
   // ends in "regards", "sincerely", "thanks" or their like, maybe then a

@@ -1,0 +1,269 @@
+// The tagger's pass after decoding that reads names written with initials
+// (PiiTagger::join_initials()): "John F. Kennedy", "william m. tweed", "A.
+// J. Ayer", "J. Smith". The dev rows hold no initial, so the decoder stops
+// a name at the initial's stop and types what follows by itself, or takes
+// "J. Smith" for a firm, which leaves the device under a policy that lets
+// organisations out.
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+namespace {
+
+// Pronouns and the words that open a sentence after a letter's stop ("Farm
+// Y. He has", "pressing A. It can"): no surname after an initial, in any
+// case.
+constexpr WordSet kOpensASentence(std::array<std::string_view, 17>{
+    "he", "she", "it", "we", "they", "you", "him", "her", "them", "us", "me", "the", "an", "there", "then", "this",
+    "that"});
+
+// The particles that open a surname ("van der Meulen", "de la Cruz", "Di
+// Palma", "ibn Rushd").
+constexpr WordSet kSurnameParticles(std::array<std::string_view, 24>{
+    "van", "von", "de", "der", "den", "del", "della", "di", "da", "do", "dos", "das", "du", "des", "la", "le", "ten",
+    "ter", "zu", "af", "al", "el", "bin", "ibn"});
+
+}  // namespace
+
+void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
+                              std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  // Whether token k is an initial: one letter (a capital in text with
+  // capitals; in text without, not the "v." of "gideon v. wainwright"), its
+  // stop right after it, one space, then a token on the line.
+  auto initial = [&](size_t k) {
+    if (k + 2 >= n) return false;
+    const Token& t = tokens[k];
+    const char c = text[t.begin];
+    if (t.end - t.begin != 1 || !(mixed ? c >= 'A' && c <= 'Z' : c >= 'a' && c <= 'z' && c != 'v')) return false;
+    const Token& stop = tokens[k + 1];
+    return stop.begin == t.end && stop.end == stop.begin + 1 && text[stop.begin] == '.' && text[stop.end] == ' ' &&
+           tokens[k + 2].begin == stop.end + 1 && !tokens[k + 2].newline_before;
+  };
+  // The token after the initials that open at token k, up to three ("A. J.
+  // Ayer"); k when none does.
+  auto past_initials = [&](size_t k) {
+    for (size_t count = 0; count < 3 && initial(k); ++count) k += 2;
+    return k;
+  };
+  // Whether token k may be the surname after initials: a word of two
+  // letters or more, no pronoun, no word that stands in no name, no title;
+  // in text with capitals capitalised and not in capitals throughout. After
+  // a name's first word and its initial (`after_a_name`) any such word
+  // ("William M. Tweed"); else, in text with capitals no everyday word, in
+  // text without capitals a word a name list knows or the everyday lists
+  // do not.
+  auto surname = [&](size_t k, bool after_a_name) {
+    const Token& t = tokens[k];
+    const auto c = static_cast<unsigned char>(text[t.begin]);
+    if (t.end - t.begin < 2 || !is_word_byte(c) || (c >= '0' && c <= '9')) return false;
+    if (mixed && (!opens_with_a_capital(text.substr(t.begin, t.end - t.begin)) || all_capitals(text, t))) return false;
+    // (In any case: "Farm Y. He has".)
+    if (function_word(text, t) || kNeverInAName.contains(text, t) || kOpensASentence.contains(text, t)) return false;
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, t));
+    if (is_title(m)) return false;  // "Dr. Z. Dr. X"
+    if (after_a_name) return true;
+    if (mixed) return !everyday(m);
+    return (m.full & name_categories_) != 0 || (m.full & common_categories_) == 0;
+  };
+  // The surname that opens at token k: its first word past up to two
+  // particles ("van der Meulen", "de la Cruz", "Di Palma"), a surname()
+  // word, and its last token, past the words joined to it by hyphens
+  // ("Hackett-Lind"); {n, n} where none opens there.
+  struct Surname {
+    size_t main, last;
+  };
+  auto surname_words = [&](size_t k, bool after_a_name) {
+    for (size_t particles = 0; particles < 2 && k + 1 < n && kSurnameParticles.contains(text, tokens[k]) &&
+                               tokens[k + 1].begin == tokens[k].end + 1 && !tokens[k + 1].newline_before;
+         ++particles) {
+      ++k;
+    }
+    if (!surname(k, after_a_name)) return Surname{n, n};
+    const size_t main = k;
+    while (k + 2 < n && token_is(text, tokens[k + 1], "-") && tokens[k + 1].begin == tokens[k].end &&
+           tokens[k + 2].begin == tokens[k + 1].end && surname(k + 2, true)) {
+      k += 2;
+    }
+    return Surname{main, k};
+  };
+  // The end of the name whose surname's words are tokens [from, last]:
+  // the last without its possessive ending, or the end of a name (or of a
+  // place that no list of places knows: "Di Dio") of this tagging that
+  // opens at `from` ("Luevano Martínez"), then of a name of this tagging
+  // one space after ("Rael" and "Delarosa").
+  auto name_end = [&](size_t from, size_t last) {
+    const Token& t = tokens[last];
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    uint32_t end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    const size_t s = span_over(out, from);
+    if (s >= first && s < out.size() && out[s].begin == tokens[from].begin &&
+        (out[s].type == PiiType::kPerson ||
+         (out[s].type == PiiType::kLocation &&
+          (gazetteer_.lookup_all(phrase_hash(text.substr(out[s].begin, out[s].end - out[s].begin))).full &
+           (place_categories_ | world_city_categories_)) == 0))) {
+      end = std::max(end, out[s].end);
+    }
+    const size_t next = first_token_from(tokens, end);
+    if (next < n && tokens[next].begin == end + 1 && text[end] == ' ' && !tokens[next].newline_before) {
+      const size_t after = span_over(out, next);
+      if (after >= first && after < out.size() && out[after].type == PiiType::kPerson &&
+          out[after].begin == tokens[next].begin) {
+        end = out[after].end;
+      }
+    }
+    return end;
+  };
+  // Makes [begin, end) a name: out[keep] (out.size() for none) set to it,
+  // the names, places and organisations of this tagging inside it dropped.
+  // Nothing changes where another span overlaps it (found before tagging,
+  // of another type, or running past its end), nor before "&" or a company
+  // suffix.
+  bool changed = false;
+  auto make_name = [&](uint32_t begin, uint32_t end, size_t keep) {
+    // (A firm named after a person: "H. J. Wilson & Company".)
+    const size_t after = first_token_from(tokens, end);
+    if (after < n && !tokens[after].newline_before &&
+        (token_is(text, tokens[after], "&") ||
+         (gazetteer_.lookup(word_hash(text, tokens[after])).full & company_categories_) != 0)) {
+      return;
+    }
+    size_t inside = 0;
+    for (size_t s = 0; s < out.size(); ++s) {
+      if (s == keep || out[s].end <= begin || out[s].begin >= end) continue;
+      if (s < first || out[s].begin < begin || out[s].end > end ||
+          !(out[s].type == PiiType::kPerson || out[s].type == PiiType::kOrganization ||
+            out[s].type == PiiType::kLocation)) {
+        return;
+      }
+      ++inside;
+    }
+    if (keep == out.size()) out.push_back({});
+    out[keep] = {PiiType::kPerson, begin, end};
+    if (inside > 0) {
+      size_t kept = 0;
+      for (size_t s = 0; s < out.size(); ++s) {
+        if (s != keep && s >= first && out[s].begin >= begin && out[s].end <= end) continue;
+        out[kept++] = out[s];
+      }
+      out.resize(kept);
+    }
+    reset_cover();
+    changed = true;
+  };
+  // Whether token k is a capitalised word that a first-name list knows and
+  // the everyday lists do not know alone.
+  auto first_name = [&](size_t k) {
+    if (tokens[k].end - tokens[k].begin < 2 ||
+        (mixed && !opens_with_a_capital(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)))) {
+      return false;
+    }
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+    return (m.full & first_name_categories_) != 0 && !everyday(m) && !is_title(m);
+  };
+  // A name, place or organisation of this tagging whose first word or two
+  // a middle initial follows, inside it or a space after it, then the
+  // surname: "John F" and "Kennedy" of "John F. Kennedy" are one name; so
+  // are "Haskell R. Abbott", taken for a firm, and "Arden I", taken for a
+  // place, before "Satterfield", where a first-name list knows the first
+  // word.
+  for (size_t s = first; s < out.size(); ++s) {
+    const PiiType type = out[s].type;
+    if (type != PiiType::kPerson && type != PiiType::kOrganization && type != PiiType::kLocation) continue;
+    // (Most spans have no stop in them or just after them: one test before
+    // the search for their tokens.)
+    const size_t reach = std::min<size_t>(out[s].end + 3, text.size());
+    if (text.substr(out[s].begin, reach - out[s].begin).find('.') == std::string_view::npos) continue;
+    const size_t from = first_token_from(tokens, out[s].begin);
+    if (from + 1 >= n || tokens[from].begin != out[s].begin) continue;
+    // The initial: the second or third token of the span, or the token
+    // one space after a span of one or two words.
+    size_t k = from + 1;
+    if (!initial(k)) {
+      if (!(k + 1 < n && tokens[k].begin == tokens[from].end + 1 && initial(k + 1))) continue;
+      ++k;
+    }
+    if (tokens[k].begin > out[s].end + 1 || (tokens[k].begin == out[s].end + 1 && text[out[s].end] != ' ')) continue;
+    if (type != PiiType::kPerson && !first_name(from)) continue;
+    const size_t surname_from = past_initials(k);
+    const Surname surname_of = surname_words(surname_from, true);
+    if (surname_of.last == n) continue;
+    make_name(out[s].begin, std::max(name_end(surname_from, surname_of.last), out[s].end), s);
+  }
+  // Whether the text lists answers: two lines or more open with a letter
+  // that labels before a stop ("A.", "B."). A letter alone that opens a
+  // line is then an answer's, not an initial.
+  size_t labels = 0;
+  for (size_t c = 0; c < capitals_before_a_stop.size() && labels < 2; ++c) {
+    const uint32_t k = capitals_before_a_stop[c];
+    if ((k == 0 || tokens[k].newline_before) && letter_label(text, tokens, k)) ++labels;
+  }
+  const bool lists_answers = labels >= 2;
+  // Initials that open a name ("A. J. Ayer", "J. Smith"), with the first
+  // name before them that no span covers ("Ida B. Wells" where the decoder
+  // took only the surname). In text with capitals, one initial alone only
+  // before a surname a last-name list knows or that this tagging took for
+  // a name or a firm; in text without capitals only after such a first
+  // name ("hannah i. kirlin"). Not an answer's letter ("B. Leitch and
+  // Neilson", "C. B. F. Skinner": a letter that labels, after "?" or ":",
+  // or opening a line of a text that lists answers), nor a letter glued to
+  // the token before ("U.S. Grant" is an abbreviation's end there), after a
+  // number ("124 N. Stadion": a street's direction), nor a compass point's
+  // before a place, listed or found ("N. America").
+  auto answer_letter = [&](size_t k) {
+    return letter_label(text, tokens, k) && (lists_answers || (k > 0 && !tokens[k].newline_before));
+  };
+  auto initials_at = [&](size_t k) {
+    if (!initial(k) || (k > 0 && (tokens[k - 1].end == tokens[k].begin || all_digits(text, tokens[k - 1]))) ||
+        answer_letter(k) || (k >= 2 && initial(k - 2) && !answer_letter(k - 2))) {
+      return;
+    }
+    const size_t over = span_over(out, k);
+    if (over < out.size() && out[over].type == PiiType::kPerson) return;  // the name's own initial
+    const bool first_name_before = k > 0 && tokens[k - 1].end + 1 == tokens[k].begin && text[tokens[k].begin - 1] == ' ' &&
+                                   !tokens[k].newline_before && span_over(out, k - 1) == out.size() && first_name(k - 1);
+    if (!mixed && !first_name_before) return;
+    const size_t surname_from = past_initials(k);
+    const bool one_initial = surname_from - k == 2;
+    const Surname surname_of = surname_words(surname_from, false);
+    if (surname_of.last == n) return;
+    const size_t taken = span_over(out, surname_of.main);
+    const bool found = taken >= first && taken < out.size() &&
+                       (out[taken].type == PiiType::kPerson || out[taken].type == PiiType::kOrganization);
+    const Gazetteer::Match listed = gazetteer_.lookup_all(word_hash(text, tokens[surname_of.main]));
+    if (mixed && one_initial && !found && (listed.full & last_name_categories_) == 0) return;
+    // (A compass point before a place: "N. America", "S. Korea".)
+    const char letter = static_cast<char>(text[tokens[k].begin] & ~0x20);
+    if (one_initial && (letter == 'N' || letter == 'S' || letter == 'E' || letter == 'W') &&
+        ((taken < out.size() && out[taken].type == PiiType::kLocation) || kRegions.contains(text, tokens[surname_of.main]) ||
+         (listed.full & (place_categories_ | world_city_categories_)) != 0)) {
+      return;
+    }
+    make_name(first_name_before ? tokens[k - 1].begin : tokens[k].begin, name_end(surname_from, surname_of.last),
+              out.size());
+  };
+  if (mixed) {
+    for (const uint32_t k : capitals_before_a_stop) initials_at(k);
+  } else {
+    // (Few tokens are a letter alone before a stop: they are picked out
+    // here, without a call.)
+    for (size_t k = 0; k < n; ++k) {
+      const char c = text[tokens[k].begin];
+      if (tokens[k].end - tokens[k].begin == 1 && c >= 'a' && c <= 'z' && tokens[k].end < text.size() &&
+          text[tokens[k].end] == '.') {
+        initials_at(k);
+      }
+    }
+  }
+  if (changed) sort_by_begin(out, first);
+}
+
+}  // namespace tiergate
