@@ -6,6 +6,8 @@
 // organisations out.
 #include "tiergate/privacy/pii_tagger.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -76,8 +78,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   };
   // The surname that opens at token k: its first word past up to two
   // particles ("van der Meulen", "de la Cruz", "Di Palma"), a surname()
-  // word, and its last token, past the words joined to it by hyphens
-  // ("Hackett-Lind"); {n, n} where none opens there.
+  // word, and its last token, past up to three words joined to it by
+  // hyphens ("Hackett-Lind"); {n, n} where none opens there.
   struct Surname {
     size_t main, last;
   };
@@ -89,8 +91,10 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     }
     if (!surname(k, after_a_name)) return Surname{n, n};
     const size_t main = k;
-    while (k + 2 < n && token_is(text, tokens[k + 1], "-") && tokens[k + 1].begin == tokens[k].end &&
-           tokens[k + 2].begin == tokens[k + 1].end && surname(k + 2, true)) {
+    for (size_t parts = 1; parts < 4 && k + 2 < n && token_is(text, tokens[k + 1], "-") &&
+                           tokens[k + 1].begin == tokens[k].end && tokens[k + 2].begin == tokens[k + 1].end &&
+                           surname(k + 2, true);
+         ++parts) {
       k += 2;
     }
     return Surname{main, k};
@@ -122,12 +126,21 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     }
     return end;
   };
-  // Makes [begin, end) a name: out[keep] (out.size() for none) set to it,
+  // The names found, applied to `out` at the end: reading the spans as
+  // decoded keeps the pass linear in a long text of many names (changing
+  // `out` at each would make the cover be built again).
+  struct Name {
+    uint32_t begin, end;
+    size_t keep;  // the span that becomes the name, or kNew
+  };
+  constexpr size_t kNew = SIZE_MAX;
+  std::vector<Name> names;
+  std::vector<uint32_t> inside;  // the spans that names take in, to go
+  // Makes [begin, end) a name, out[keep] (out.size() for none) set to it,
   // the names, places and organisations of this tagging inside it dropped.
   // Nothing changes where another span overlaps it (found before tagging,
   // of another type, or running past its end), nor before "&" or a company
   // suffix.
-  bool changed = false;
   auto make_name = [&](uint32_t begin, uint32_t end, size_t keep) {
     // (A firm named after a person: "H. J. Wilson & Company".)
     const size_t after = first_token_from(tokens, end);
@@ -136,28 +149,19 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
          (gazetteer_.lookup(word_hash(text, tokens[after])).full & company_categories_) != 0)) {
       return;
     }
-    size_t inside = 0;
-    for (size_t s = 0; s < out.size(); ++s) {
-      if (s == keep || out[s].end <= begin || out[s].begin >= end) continue;
+    const size_t inside_before = inside.size();
+    for (size_t t = first_token_from(tokens, begin); t < n && tokens[t].begin < end; ++t) {
+      const size_t s = span_over(out, t);
+      if (s == out.size() || s == keep) continue;
       if (s < first || out[s].begin < begin || out[s].end > end ||
           !(out[s].type == PiiType::kPerson || out[s].type == PiiType::kOrganization ||
             out[s].type == PiiType::kLocation)) {
+        inside.resize(inside_before);
         return;
       }
-      ++inside;
+      inside.push_back(static_cast<uint32_t>(s));
     }
-    if (keep == out.size()) out.push_back({});
-    out[keep] = {PiiType::kPerson, begin, end};
-    if (inside > 0) {
-      size_t kept = 0;
-      for (size_t s = 0; s < out.size(); ++s) {
-        if (s != keep && s >= first && out[s].begin >= begin && out[s].end <= end) continue;
-        out[kept++] = out[s];
-      }
-      out.resize(kept);
-    }
-    reset_cover();
-    changed = true;
+    names.push_back({begin, end, keep < out.size() ? keep : kNew});
   };
   // Whether token k is a capitalised word that a first-name list knows and
   // the everyday lists do not know alone.
@@ -263,7 +267,30 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
       }
     }
   }
-  if (changed) sort_by_begin(out, first);
+  if (names.empty()) return;
+  // In order of begin; a name that overlaps one before it stays out.
+  std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) { return a.begin < b.begin; });
+  std::vector<uint8_t> gone(out.size(), 0);
+  for (const uint32_t s : inside) gone[s] = 1;
+  uint32_t taken_to = 0;
+  for (const Name& name : names) {
+    if (name.begin < taken_to) continue;
+    taken_to = name.end;
+    if (name.keep != kNew) {
+      out[name.keep] = {PiiType::kPerson, name.begin, name.end};
+      gone[name.keep] = 0;
+    } else {
+      out.push_back({PiiType::kPerson, name.begin, name.end});
+      gone.push_back(0);
+    }
+  }
+  size_t kept = 0;
+  for (size_t s = 0; s < out.size(); ++s) {
+    if (gone[s] == 0) out[kept++] = out[s];
+  }
+  out.resize(kept);
+  sort_by_begin(out, first);
+  reset_cover();
 }
 
 }  // namespace tiergate
