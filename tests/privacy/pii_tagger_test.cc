@@ -87,6 +87,20 @@ PiiExample call_at(const std::string& who, const std::string& where, const std::
   return e;
 }
 
+// 300 rows "Please send the report to {first} {last} today." with the name
+// labelled: the names' context is one sentence.
+std::vector<PiiExample> reports_sent_to_people() {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 300; ++k) {
+    const std::string who = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
+    PiiExample e;
+    e.text = "Please send the report to " + who + " today.";
+    e.spans = {{PiiType::kPerson, 26, static_cast<uint32_t>(26 + who.size())}};
+    rows.push_back(std::move(e));
+  }
+  return rows;
+}
+
 // What `tagger` finds in `text`: "TYPE:value" per span, in order.
 std::vector<std::string> typed_spans(const PiiTagger& tagger, const std::string& text) {
   std::vector<PiiSpan> spans;
@@ -759,15 +773,7 @@ TEST(PiiTaggerTest, WordsOfScriptsWithoutCapitalsAreNotDecodedWhereTheRowsHadNon
 // that the sentence presents, nor such words in code's comments or in text
 // largely written in such a script.
 TEST(PiiTaggerTest, NamesInScriptsWithoutCapitalsInsideTextInLatinScript) {
-  std::vector<PiiExample> train;
-  for (size_t k = 0; k < 300; ++k) {
-    const std::string who = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
-    PiiExample e;
-    e.text = "Please send the report to " + who + " today.";
-    e.spans = {{PiiType::kPerson, 26, static_cast<uint32_t>(26 + who.size())}};
-    train.push_back(std::move(e));
-  }
-  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  const PiiTagger tagger = PiiTagger::train(reports_sent_to_people(), options(5, 1u << 12, 1));
   // The names with a byte >= 0x80: this small tagger, without word lists,
   // takes some capitalised words for names too ("The Japanese").
   auto persons = [&](const std::string& text) {
@@ -852,21 +858,13 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
 // place, a firm named after a person, nor the "v." of a court case in text
 // without capitals.
 TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
-  std::vector<PiiExample> train;
-  for (size_t k = 0; k < 300; ++k) {
-    const std::string who = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
-    PiiExample e;
-    e.text = "Please send the report to " + who + " today.";
-    e.spans = {{PiiType::kPerson, 26, static_cast<uint32_t>(26 + who.size())}};
-    train.push_back(std::move(e));
-  }
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"first_name", {"John", "Hannah", "Anna", "Gideon"}},
                   {"last_name", {"Kennedy", "Smith", "Kirlin", "Hackett", "Wilson", "Velde", "He", "Wainwright"}},
                   {"common_word", {"please", "send", "the", "report", "to", "today", "he", "has", "farm", "goats",
                                    "who", "wrote", "it", "reached", "first", "in", "court", "ruled"}},
                   {"company_suffix", {"Company"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
+  const PiiTagger tagger = PiiTagger::train(reports_sent_to_people(), o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   using V = std::vector<std::string>;
   ASSERT_EQ(names("Please send the report to Anna Smith today."), V{"Anna Smith"});

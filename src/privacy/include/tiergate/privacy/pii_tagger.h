@@ -453,7 +453,8 @@ class PiiTagger {
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_street_places(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // A name of out[first...] that opens with a title of the name_prefix
-  // lists (with its stop) before more words on its line is two names: the
+  // lists (two letters or more: a letter alone is an initial, "S. C.
+  // Abbott"; with its stop) before more words on its line is two names: the
   // title and the rest ("Mr. Derek Crnić": "Mr." and "Derek Crnić"), as the
   // dev labels mostly write them (42 of 73 titles before a name; 12 within
   // it, 17 as a title type of their own).
@@ -598,7 +599,9 @@ class PiiTagger {
   // with capitals a name of initials and a surname ("A. J. Ayer", "J.
   // Smith" taken for a firm): one initial alone before a word a last-name
   // list knows or that this tagging took for a name or a firm, not an
-  // answer's letter ("B. Leitch" where two lines or more open with one).
+  // answer's letter ("B. Leitch" where two lines or more open with one);
+  // in text without capitals, initials after a first name a list knows
+  // ("hannah i. kirlin").
   // The names, places and organisations of this tagging inside such a name
   // go; nothing changes where another span overlaps it.
   // `capitals_before_a_stop`: in text with capitals, the tokens that are a
