@@ -701,7 +701,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   reset_cover();
   if (add_numbered_streets(text, marked_tokens, out, first_tagged, mixed)) {
     sort_by_begin(out, first_tagged);
-    reset_cover();
   }
   std::sort(place_words.begin(), place_words.end());
   join_place_names(text, place_words, viewed, out, first_tagged, mixed);
@@ -735,7 +734,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // The names added come after the decoded spans: back in order of begin.
   if (out.size() > decoded) {
     sort_by_begin(out, first_tagged);
-    reset_cover();  // (its indices were those before the sort)
   }
   join_initials(text, capitals_before_a_stop, out, first_tagged, mixed);
   if (has_address()) {
@@ -768,7 +766,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   }
   if (tagged() && add_other_mentions_of_names(text, marked_tokens, out, first_tagged, mixed)) {
     sort_by_begin(out, first_tagged);
-    reset_cover();
   }
   if (!caseless_words.empty()) add_names_in_caseless_scripts(text, caseless_words, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);

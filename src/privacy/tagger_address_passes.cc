@@ -785,7 +785,6 @@ void PiiTagger::split_address_lists(std::string_view text, std::vector<PiiSpan>&
   }
   if (out.size() > before) {
     sort_by_begin(out, first);
-    reset_cover();
   }
 }
 
@@ -831,7 +830,6 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
   }
   if (out.size() > before) {
     sort_by_begin(out, first);
-    reset_cover();
   }
 }
 

@@ -154,7 +154,6 @@ void PiiTagger::add_names_in_caseless_scripts(std::string_view text, std::span<c
   }
   if (out.size() > before) {
     sort_by_begin(out, first);
-    reset_cover();
   }
 }
 

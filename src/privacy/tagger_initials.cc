@@ -20,11 +20,10 @@ using namespace tagger_rules;
 namespace {
 
 // Pronouns and the words that open a sentence after a letter's stop ("Farm
-// Y. He has", "pressing A. It can"): no surname after an initial, in any
-// case.
-constexpr WordSet kOpensASentence(std::array<std::string_view, 17>{
-    "he", "she", "it", "we", "they", "you", "him", "her", "them", "us", "me", "the", "an", "there", "then", "this",
-    "that"});
+// Y. He has", "pressing A. It can"), in any case, that neither
+// kNeverInAName nor function_word() holds: no surname after an initial.
+constexpr WordSet kOpensASentence(std::array<std::string_view, 8>{"he", "it", "they", "him", "them", "us", "me",
+                                                                  "there"});
 
 // The particles that open a surname ("van der Meulen", "de la Cruz", "Di
 // Palma", "ibn Rushd").
@@ -290,7 +289,6 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   }
   out.resize(kept);
   sort_by_begin(out, first);
-  reset_cover();
 }
 
 }  // namespace tiergate

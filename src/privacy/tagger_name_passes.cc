@@ -654,7 +654,6 @@ void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t
   std::erase_if(out, [](const PiiSpan& span) { return span.end == span.begin; });
   out.insert(out.end(), places.begin(), places.end());
   sort_by_begin(out, first);
-  reset_cover();
 }
 
 void PiiTagger::add_named_organisations(std::string_view text, std::span<const uint32_t> marked,
@@ -850,7 +849,6 @@ void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& o
   }
   if (out.size() > before) {
     sort_by_begin(out, first);
-    reset_cover();
   }
 }
 
@@ -1122,7 +1120,6 @@ void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSp
   }
   if (out.size() > before) {
     sort_by_begin(out, first);
-    reset_cover();
   }
 }
 

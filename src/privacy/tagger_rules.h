@@ -1085,11 +1085,12 @@ inline void cover_span(const std::vector<PiiSpan>& out, size_t k) {
 // Forgets the cover: `out` changed order, or a new text is tagged.
 inline void reset_cover() { tagger_cover().built = false; }
 
-// Sorts out[first...] by begin: the passes after decoding add spans out of
-// order.
+// Sorts out[first...] by begin (the passes after decoding add spans out of
+// order), and forgets the cover, whose indices were those before.
 inline void sort_by_begin(std::vector<PiiSpan>& out, size_t first) {
   std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
             [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  reset_cover();
 }
 
 // Appends `span` to `out`, and to the cover if there is one.
