@@ -4,6 +4,7 @@
 #include <bit>
 #include <filesystem>
 #include <fstream>
+#include <unordered_map>
 #include <utility>
 
 #include "little_endian.h"
@@ -58,6 +59,7 @@ size_t Gazetteer::find(const std::vector<Slot>& slots, uint64_t token_hash) {
 }
 
 void Gazetteer::add(uint64_t token_hash, size_t category, bool full) {
+  packed_.clear();
   if ((hashes_.size() + 1) * 2 > slots_.size()) grow();
   Slot& slot = slots_[find(slots_, token_hash)];
   if (slot.fingerprint == 0) {
@@ -69,8 +71,49 @@ void Gazetteer::add(uint64_t token_hash, size_t category, bool full) {
 }
 
 Gazetteer::Match Gazetteer::lookup(uint64_t token_hash) const {
+  if (!packed_.empty()) {
+    const uint32_t fingerprint = packed_fingerprint_of(token_hash);
+    const size_t mask = packed_.size() - 1;
+    for (size_t i = token_hash & mask;; i = (i + 1) & mask) {
+      const uint32_t slot = packed_[i];
+      if (slot == 0) return {};
+      if (slot >> match_bits_ == fingerprint) return packed_matches_[slot & ((1u << match_bits_) - 1)];
+    }
+  }
   if (slots_.empty()) return {};
   return slots_[find(slots_, token_hash)].match;  // a free slot's match is empty
+}
+
+uint32_t Gazetteer::packed_fingerprint_of(uint64_t token_hash) const {
+  const auto upper = static_cast<uint32_t>(token_hash >> (32 + match_bits_));
+  return upper != 0 ? upper : 1u;
+}
+
+void Gazetteer::pack() {
+  packed_.clear();
+  packed_matches_.clear();
+  std::unordered_map<uint32_t, uint32_t> index_of;  // (part << 16 | full) -> packed_matches_ index
+  std::vector<std::pair<uint64_t, uint32_t>> entries;
+  for (uint64_t hash : hashes_) {
+    const Match m = slots_[find(slots_, hash)].match;
+    if ((m.full | m.part) == 0) continue;  // all hidden
+    const auto [it, added] = index_of.try_emplace(uint32_t{m.part} << 16 | m.full, static_cast<uint32_t>(packed_matches_.size()));
+    if (added) packed_matches_.push_back(m);
+    entries.emplace_back(hash, it->second);
+  }
+  if (packed_matches_.size() > (size_t{1} << 16)) {
+    packed_matches_.clear();
+    return;
+  }
+  match_bits_ = std::max(1, static_cast<int>(std::bit_width(packed_matches_.size())));
+  packed_.assign(std::max<size_t>(64, std::bit_ceil(entries.size() + entries.size() / 2)), 0);
+  const size_t mask = packed_.size() - 1;
+  for (const auto& [hash, match] : entries) {
+    const uint32_t fingerprint = packed_fingerprint_of(hash);
+    size_t i = hash & mask;
+    while (packed_[i] != 0 && packed_[i] >> match_bits_ != fingerprint) i = (i + 1) & mask;
+    packed_[i] = fingerprint << match_bits_ | match;
+  }
 }
 
 Gazetteer::Match Gazetteer::lookup_all(uint64_t token_hash) const {
@@ -98,6 +141,7 @@ void Gazetteer::hide(uint16_t categories) {
   }
   hidden_slots_.assign(std::max<size_t>(64, std::bit_ceil(2 * hidden.size())), Slot{});
   for (const auto& [hash, match] : hidden) hidden_slots_[find(hidden_slots_, hash)] = {fingerprint_of(hash), match};
+  pack();
 }
 
 void Gazetteer::grow() {

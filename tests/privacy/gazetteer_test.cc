@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace tiergate {
 namespace {
@@ -79,6 +81,58 @@ TEST(GazetteerTest, ManyHiddenWordsAndTwoHidesAreFound) {
   EXPECT_EQ(g.lookup(7).part, 0);
   EXPECT_EQ(g.lookup_hidden(7).part, 0b100);
   EXPECT_EQ(g.lookup_all(7).full, 0b001);
+}
+
+// hide() packs the table lookup() reads: every entry's matches as before,
+// nothing for hashes no entry has, and an add() after it is read too.
+TEST(GazetteerTest, PackedLookupsAnswerAsTheTable) {
+  Gazetteer g({"a", "b", "c", "d"});
+  for (uint64_t k = 1; k <= 20000; ++k) {
+    const uint64_t key = k * 0x9e3779b97f4a7c15ull;
+    g.add(key, k % 4, true);
+    if (k % 3 == 0) g.add(key, (k / 3) % 4, false);
+  }
+  const Gazetteer unpacked = g;
+  g.hide(0);
+  ASSERT_TRUE(g.packed());
+  ASSERT_FALSE(unpacked.packed());
+  for (uint64_t k = 1; k <= 20000; ++k) {
+    const uint64_t key = k * 0x9e3779b97f4a7c15ull;
+    ASSERT_EQ(g.lookup(key).full, unpacked.lookup(key).full) << k;
+    ASSERT_EQ(g.lookup(key).part, unpacked.lookup(key).part) << k;
+    ASSERT_NE(g.lookup(key).full, 0) << k;
+  }
+  size_t false_matches = 0;
+  for (uint64_t k = 20001; k <= 220000; ++k) {
+    const Gazetteer::Match m = g.lookup(k * 0x9e3779b97f4a7c15ull);
+    false_matches += (m.full | m.part) != 0 ? 1 : 0;
+  }
+  EXPECT_LE(false_matches, 2u);  // odds of one in 10^7 a lookup: 20 combinations, 27 bits of fingerprint
+  g.add(7, 3, true);
+  EXPECT_FALSE(g.packed());
+  EXPECT_EQ(g.lookup(7).full, 0b1000);
+  EXPECT_EQ(g.lookup(3 * 0x9e3779b97f4a7c15ull).full, unpacked.lookup(3 * 0x9e3779b97f4a7c15ull).full);
+}
+
+// Lists whose categories combine in more ways than a packed slot can index
+// stay unpacked, and lookup() still answers.
+TEST(GazetteerTest, TooManyCombinationsToPackStayUnpacked) {
+  std::vector<std::string> categories;
+  for (char c = 0; c < 16; ++c) categories.emplace_back(1, static_cast<char>('a' + c));
+  Gazetteer g(categories);
+  constexpr uint64_t kEntries = (uint64_t{1} << 16) + 2;
+  for (uint64_t k = 1; k <= kEntries; ++k) {
+    for (size_t c = 0; c < 16; ++c) {
+      if (k & (uint64_t{1} << c)) g.add(k * 0x9e3779b97f4a7c15ull, c, true);
+      if (k & (uint64_t{1} << (c + 16))) g.add(k * 0x9e3779b97f4a7c15ull, c, false);
+    }
+  }
+  g.hide(0);
+  EXPECT_FALSE(g.packed());
+  for (uint64_t k = 1; k <= kEntries; ++k) {
+    ASSERT_EQ(g.lookup(k * 0x9e3779b97f4a7c15ull).full, k & 0xffff) << k;
+    ASSERT_EQ(g.lookup(k * 0x9e3779b97f4a7c15ull).part, (k >> 16) & 0xffff) << k;
+  }
 }
 
 TEST(GazetteerTest, DamagedBytesAreRefused) {
