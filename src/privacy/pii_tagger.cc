@@ -610,8 +610,12 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     // a span: a mark that continued no span in training ("Dennis:",
     // "Paris?"); in text with capitals, a lower-case word may_continue()
     // refuses ("George wants").
+    // Nor does a dash, quote mark or ellipsis (pii_tokens::clause_mark():
+    // "venice—the trades").
     const auto first_byte = static_cast<unsigned char>(text[tokens[i].begin]);
-    if (prev > 0 && !is_word_byte(first_byte) && !continuing_marks_.test(first_byte)) {
+    if (prev > 0 && ((!is_word_byte(first_byte) && !continuing_marks_.test(first_byte)) ||
+                     pii_tokens::clause_mark(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
+                                             tokens[i].end - tokens[i].begin))) {
       leave_out();
       continue;
     }

@@ -23,6 +23,7 @@ struct BlockMasks {
   uint64_t apostrophe = 0;  // '
   uint64_t marked = 0;      // capitals, digits, bytes >= 0x80
   uint64_t high = 0;        // bytes >= 0x80
+  uint64_t mark_lead = 0;   // 0xe2 and 0xc2, which open the marks of separate_mark_length()
 };
 
 #if defined(__SSE2__)
@@ -59,6 +60,7 @@ template <typename Vec, uint64_t (*HighBits)(Vec)>
     m.apostrophe |= HighBits(static_cast<Vec>(x == '\'')) << shift;
     m.marked |= HighBits(marked) << shift;
     m.high |= HighBits(high) << shift;
+    m.mark_lead |= HighBits(static_cast<Vec>(x == 0xe2) | static_cast<Vec>(x == 0xc2)) << shift;
   }
   return m;
 }
@@ -76,6 +78,7 @@ BlockMasks block_masks(const unsigned char* p) {
     if (c == '\'') m.apostrophe |= bit;
     if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80) m.marked |= bit;
     if (c >= 0x80) m.high |= bit;
+    if (c == 0xe2 || c == 0xc2) m.mark_lead |= bit;
   }
   return m;
 }
@@ -134,6 +137,9 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   TokenCursor cursor{nullptr, nullptr, 0, 0, 0};
   bool last_was_word = false;  // the block before ended inside a word (a word byte or a joined apostrophe)
   uint64_t line_feed_carry = 0;  // the block before ended in white space holding a line feed
+  // The bytes in this block of a separate mark that opened in the block
+  // before, and its last byte.
+  uint64_t separate_carry = 0, separate_end_carry = 0;
   unsigned char tail[64];
   for (size_t base = 0; base < n; base += 64) {
     // Room for this block's tokens (64 at most), written through pointers.
@@ -148,31 +154,60 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
       block = tail;
     }
     const BlockMasks m = Masks(block);
+    // The separate marks (separate_mark_at()): a token each, of two or three
+    // bytes, none of them a word byte; one that opened in the block before
+    // ends in this one's first bytes.
+    uint64_t separate = separate_carry, separate_starts = 0, separate_ends = separate_end_carry;
+    separate_carry = separate_end_carry = 0;
+    for (uint64_t s = m.mark_lead; s != 0; s &= s - 1) [[unlikely]] {
+      const auto k = static_cast<unsigned>(std::countr_zero(s));
+      const size_t length = separate_mark_at(p, n, base + k);
+      if (length == 0) continue;
+      const size_t last = k + length - 1;
+      separate_starts |= uint64_t{1} << k;
+      if (last < 64) {
+        separate |= ((uint64_t{1} << length) - 1) << k;
+        separate_ends |= uint64_t{1} << last;
+      } else {
+        separate |= ~uint64_t{0} << k;
+        separate_carry = (uint64_t{1} << (last - 63)) - 1;
+        separate_end_carry = uint64_t{1} << (last - 64);
+      }
+    }
+    // Whether byte i (of a later block) is a word byte: no separate mark
+    // holds it.
+    auto word_at = [&](size_t i) {
+      return is_word_byte(p[i]) && !(i == base + 64 && (separate_carry & 1) != 0) &&
+             ((p[i] != 0xe2 && p[i] != 0xc2) || separate_mark_at(p, n, i) == 0);
+    };
+    const uint64_t word_bytes = m.word & ~separate;
     // An apostrophe joins a word when a word byte stands on either side.
-    const bool next_is_word = base + 64 < n && is_word_byte(p[base + 64]);
-    const uint64_t before_word = (m.word << 1) | uint64_t{last_was_word};
-    const uint64_t after_word = (m.word >> 1) | (uint64_t{next_is_word} << 63);
-    const uint64_t word = m.word | (m.apostrophe & before_word & after_word);
-    const uint64_t marks = ~word & ~m.space;
+    const bool next_is_word = base + 64 < n && word_at(base + 64);
+    const uint64_t before_word = (word_bytes << 1) | uint64_t{last_was_word};
+    const uint64_t after_word = (word_bytes >> 1) | (uint64_t{next_is_word} << 63);
+    const uint64_t word = word_bytes | (m.apostrophe & before_word & after_word);
+    const uint64_t marks = ~word & ~m.space & ~separate;
     // The word at the block's last byte goes on past it over a word byte, or
     // over an apostrophe with a word byte after it.
-    const bool word_goes_on = next_is_word || (base + 65 < n && p[base + 64] == '\'' && is_word_byte(p[base + 65]));
-    // A token starts at a word's first byte or at a mark, and ends after a
-    // word's last byte or after the mark: one start and one end per token,
-    // a word's possibly in a later block. White space separates, so the
-    // byte after a run of white space holding a line feed starts a token
-    // with newline_before: adding the line feeds to the white space carries
-    // from each line feed to the end of its run (and, past the block, on).
-    BlockTokens b{base, 0, 0, 0, m.marked};
-    b.starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks;
+    const bool word_goes_on = next_is_word || (base + 65 < n && p[base + 64] == '\'' && word_at(base + 65));
+    // A token starts at a word's first byte, at a mark or at a separate
+    // mark's first byte, and ends after a word's last byte, after the mark
+    // or after the separate mark's last byte: one start and one end per
+    // token, a word's or a separate mark's possibly in a later block. White
+    // space separates, so the byte after a run of white space holding a
+    // line feed starts a token with newline_before: adding the line feeds
+    // to the white space carries from each line feed to the end of its run
+    // (and, past the block, on).
+    BlockTokens b{base, 0, 0, 0, m.marked & ~separate};
+    b.starts = (word & ~((word << 1) | uint64_t{last_was_word})) | marks | separate_starts;
     // A word that opens with a small letter of two bytes ("été", "город"),
-    // or with quote marks or dashes before a small letter ("“acting"), is
+    // or with quote marks or dashes before a small letter ("–acting"), is
     // no more marked than one that opens with a-z (opens_unmarked()).
-    for (uint64_t s = b.starts & m.high; s != 0; s &= s - 1) {
+    for (uint64_t s = b.starts & m.high & ~separate_starts; s != 0; s &= s - 1) {
       const auto k = static_cast<unsigned>(std::countr_zero(s));
-      if (opens_unmarked(p + base + k, n - base - k)) b.marked &= ~(uint64_t{1} << k);
+      if (opens_unmarked(p, n, base + k)) b.marked &= ~(uint64_t{1} << k);
     }
-    b.ends = (word & ~((word >> 1) | (uint64_t{word_goes_on} << 63))) | marks;
+    b.ends = (word & ~((word >> 1) | (uint64_t{word_goes_on} << 63))) | marks | separate_ends;
     uint64_t reach = 0;
     const bool carry = __builtin_add_overflow(m.space, m.line_feed, &reach);
     const bool carry_on = __builtin_add_overflow(reach, line_feed_carry, &reach);
@@ -204,6 +239,8 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   m.line_feed = bytes_in(x, '\n', 0);
   m.space = m.line_feed | bytes_in(x, ' ', 0) | bytes_in(x, '\t', 0) | bytes_in(x, '\r', 0);
   m.apostrophe = bytes_in(x, '\'', 0);
+  m.mark_lead = _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(static_cast<char>(0xe2))) |
+                _mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(static_cast<char>(0xc2)));
   return m;
 }
 

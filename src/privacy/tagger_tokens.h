@@ -127,19 +127,76 @@ constexpr size_t mark_length(const unsigned char* s, size_t n) {
   return 0;
 }
 
-// Whether a token that opens with a byte >= 0x80 at s (n bytes to the
-// text's end) is no more marked than a word of small letters: it opens with
-// a small letter of two bytes, or with marks (mark_length()) before no
-// capital, digit or other byte >= 0x80 that opens no small letter
-// ("“acting”", "”" alone; not "“Remote", "«Éric", nor "Paris" after a dash
-// and a no-break space).
-constexpr bool opens_unmarked(const unsigned char* s, size_t n) {
-  size_t at = 0;
-  while (const size_t mark = mark_length(s + at, n - at)) at += mark;
-  if (at == n) return true;
-  const unsigned char c = s[at];
-  if (c < 0x80) return at > 0 && !((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
-  return opens_with_a_small_letter(s + at, n - at);
+// The length in bytes of the mark the n bytes at s open with that is no
+// part of a word, whatever touches it: a dash (U+2014, U+2015), a quote
+// mark (U+2018, U+2019, U+201B-U+201F), a bullet, dagger or ellipsis
+// (U+2020-U+2027), other general punctuation (U+2030, U+2031,
+// U+2038-U+203E: "‰", "‹", "›", "‼") or a guillemet ("«", "»"); 0 when they
+// open with none. Prose glues these to the words around them ("the
+// winner—Maria Lopez—was", "“Remote", "Lopez…"), where a name must be a
+// token of its own. Not the hyphens and the figure and en dashes
+// (U+2010-U+2013: "Jean‐Pierre", "Lopez–Garcia", "1990–1995"), which join
+// words as "-" does; nor the primes (U+2032-U+2037: "5′ end"), which a
+// number or letter holds; nor "‚" (U+201A), which text decoded in the
+// wrong character set holds ("‚Äúword‚Äù"); nor a no-break space.
+constexpr size_t separate_mark_length(const unsigned char* s, size_t n) {
+  if (n >= 3 && s[0] == 0xe2 && s[1] == 0x80 &&
+      ((s[2] >= 0x94 && s[2] <= 0x95) || (s[2] >= 0x98 && s[2] <= 0xa7 && s[2] != 0x9a) || s[2] == 0xb0 ||
+       s[2] == 0xb1 || (s[2] >= 0xb8 && s[2] <= 0xbe))) {
+    return 3;
+  }
+  if (n >= 2 && s[0] == 0xc2 && (s[1] == 0xab || s[1] == 0xbb)) return 2;
+  return 0;
+}
+
+// The length of the token that a separate_mark_length() mark opening at byte
+// i of the n bytes at p is; 0 where none opens there, or where a word holds
+// it: an opening quote mark (U+2018, U+201B, U+201C, U+201E, U+201F) after
+// a word byte, which Uzbek writes inside words ("Mo‘min") and text decoded
+// in the wrong character set glues to bytes it misread ("ג€“"), and a right
+// single quote ("’", U+2019) between word bytes, as "'" ("Lopez’s",
+// "don’t"). A word byte next to it counts only where no such mark ends or
+// opens there ("a’’s" is four tokens).
+constexpr size_t separate_mark_at(const unsigned char* p, size_t n, size_t i) {
+  const size_t length = separate_mark_length(p + i, n - i);
+  if (length != 3) return length;
+  const unsigned char c = p[i + 2];
+  const bool opening = c == 0x98 || c == 0x9b || c == 0x9c || c == 0x9e || c == 0x9f;
+  if (!opening && c != 0x99) return length;
+  const bool word_before = i > 0 && is_word_byte(p[i - 1]) && !(i >= 3 && separate_mark_length(p + i - 3, 3) == 3) &&
+                           !(i >= 2 && separate_mark_length(p + i - 2, 2) == 2);
+  if (opening) return word_before ? 0 : length;
+  const bool word_after = i + 3 < n && is_word_byte(p[i + 3]) && separate_mark_length(p + i + 3, n - i - 3) == 0;
+  return word_before && word_after ? 0 : length;
+}
+
+// Whether the n bytes of a token are a dash, a quote mark, an ellipsis or a
+// guillemet of separate_mark_length(): marks that end a clause or a quote,
+// which no name runs over (not a bullet: "(Bj • Sl)" of a formula).
+constexpr bool clause_mark(const unsigned char* s, size_t n) {
+  if (n == 3 && s[0] == 0xe2 && s[1] == 0x80) {
+    return s[2] == 0x94 || s[2] == 0x95 || (s[2] >= 0x98 && s[2] <= 0x9f && s[2] != 0x9a) || s[2] == 0xa6;
+  }
+  return n == 2 && s[0] == 0xc2 && (s[1] == 0xab || s[1] == 0xbb);
+}
+
+// Whether the token that opens with a byte >= 0x80 at byte i of the n
+// bytes at p (no separate_mark_at() mark) is no more marked than a word of
+// small letters: it opens with a small letter of two bytes, or with marks
+// (mark_length()) before no capital, digit or other byte >= 0x80 that opens
+// no small letter ("–acting", "”" of a word's end, "–" before "“"; not
+// "–Remote", "–Éric", nor "Paris" after a dash and a no-break space).
+constexpr bool opens_unmarked(const unsigned char* p, size_t n, size_t i) {
+  size_t at = i;
+  while (at < n && separate_mark_at(p, n, at) == 0) {
+    const size_t mark = mark_length(p + at, n - at);
+    if (mark == 0) break;
+    at += mark;
+  }
+  if (at == n || separate_mark_at(p, n, at) != 0) return true;
+  const unsigned char c = p[at];
+  if (c < 0x80) return at > i && !((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
+  return opens_with_a_small_letter(p + at, n - at);
 }
 
 // Whether the n bytes at s (n >= 1) open with a capital of two UTF-8 bytes,

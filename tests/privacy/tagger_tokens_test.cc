@@ -64,27 +64,56 @@ size_t mark_at(const unsigned char* p, size_t n, size_t i) {
   return 0;
 }
 
+// Whether a code point opens at byte i of p (n bytes) that no word holds:
+// U+2014, U+2015, U+2018-U+2027 but U+201A, U+2030, U+2031, U+2038-U+203E,
+// U+00AB, U+00BB.
+size_t separate_code_point_at(const unsigned char* p, size_t n, size_t i) {
+  const unsigned cp = two_or_three_byte_code_point(p, n, i);
+  if (cp == 0xab || cp == 0xbb) return p[i] < 0xe0 ? 2 : 0;
+  const bool separate = cp == 0x2014 || cp == 0x2015 || (cp >= 0x2018 && cp <= 0x2027 && cp != 0x201a) ||
+                        cp == 0x2030 || cp == 0x2031 || (cp >= 0x2038 && cp <= 0x203e);
+  return separate && p[i] >= 0xe0 ? 3 : 0;
+}
+
+// The length of the token of such a code point at byte i, 0 where it is an
+// opening quote mark (U+2018, U+201B, U+201C, U+201E, U+201F) after a word
+// byte, or a right single quote (U+2019) with a word byte on either side,
+// word bytes that no such code point holds.
+size_t separate_at(const unsigned char* p, size_t n, size_t i) {
+  const size_t length = separate_code_point_at(p, n, i);
+  const unsigned cp = two_or_three_byte_code_point(p, n, i);
+  const bool opening = cp == 0x2018 || cp == 0x201b || cp == 0x201c || cp == 0x201e || cp == 0x201f;
+  if (length == 0 || (!opening && cp != 0x2019)) return length;
+  const bool before = i > 0 && is_word_byte(p[i - 1]) && !(i >= 3 && separate_code_point_at(p, i, i - 3) == 3) &&
+                      !(i >= 2 && separate_code_point_at(p, i, i - 2) == 2);
+  if (opening) return before ? 0 : length;
+  const bool after = i + 3 < n && is_word_byte(p[i + 3]) && separate_code_point_at(p, n, i + 3) == 0;
+  return before && after ? 0 : length;
+}
+
 // Whether a token that opens with a byte >= 0x80 at i is unmarked: a small
-// letter opens it, or marks before the text's end, a byte < 0x80 that is no
-// capital nor digit, or a small letter.
+// letter opens it, or marks before the text's end, a separate code point, a
+// byte < 0x80 that is no capital nor digit, or a small letter.
 bool unmarked_at(const unsigned char* p, size_t n, size_t i) {
   if (small_letter_at(p, n, i)) return true;
   size_t j = i;
-  while (mark_at(p, n, j) != 0) j += mark_at(p, n, j);
+  while (mark_at(p, n, j) != 0 && separate_at(p, n, j) == 0) j += mark_at(p, n, j);
   if (j == i) return false;
-  if (j == n) return true;
+  if (j == n || separate_at(p, n, j) != 0) return true;
   if (p[j] < 0x80) return !((p[j] >= 'A' && p[j] <= 'Z') || (p[j] >= '0' && p[j] <= '9'));
   return small_letter_at(p, n, j);
 }
 
-// The rules, one byte at a time: a word runs over word bytes and over an
-// apostrophe that stands between a word byte and a word byte; any other
-// byte but white space is a token of its own.
+// The rules, one byte at a time: a separate code point is a token of its
+// own, never marked; a word runs over word bytes that no separate code
+// point holds and over an apostrophe that stands between a word byte and a
+// word byte; any other byte but white space is a token of its own.
 std::vector<Token> reference_tokens(std::string_view text) {
   std::vector<Token> out;
   bool line_feed = false;
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
+  auto word_byte_at = [&](size_t j) { return is_word_byte(p[j]) && separate_at(p, n, j) == 0; };
   for (size_t i = 0; i < n;) {
     const unsigned char c = p[i];
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
@@ -92,9 +121,15 @@ std::vector<Token> reference_tokens(std::string_view text) {
       ++i;
       continue;
     }
+    if (const size_t separate = separate_at(p, n, i)) {
+      out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(i + separate), line_feed, false});
+      line_feed = false;
+      i += separate;
+      continue;
+    }
     size_t end = i + 1;
     if (is_word_byte(c)) {
-      while (end < n && (is_word_byte(p[end]) || (p[end] == '\'' && end + 1 < n && is_word_byte(p[end + 1])))) ++end;
+      while (end < n && (word_byte_at(end) || (p[end] == '\'' && end + 1 < n && word_byte_at(end + 1)))) ++end;
     }
     const bool marked = (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c >= 0x80 && !unmarked_at(p, n, i));
     out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(end), line_feed, marked});
@@ -202,22 +237,24 @@ TEST(TaggerTokensTest, SmallLettersOfTwoBytesMarkNoWord) {
   }
 }
 
-// A quote mark, dash or no-break space that the tokenizer counts into the
-// word it touches marks the token only before a capital, a digit or another
-// letter that is no small one:
-// "“acting”" and "”" alone are no more marked than "acting".
+// A mark that the tokenizer counts into the word it touches (a dash that
+// joins words, a no-break space) marks the token only before a capital, a
+// digit or another letter that is no small one; a mark that is a token of
+// its own (quote marks, an em dash, guillemets) is never marked:
+// "“acting”" is no more marked than "acting".
 TEST(TaggerTokensTest, MarksBeforeSmallLettersMarkNoWord) {
   const std::string_view text =
       "\xe2\x80\x9c" "acting\xe2\x80\x9d \xe2\x80\x9c" "Remote \xe2\x80\x9d \xe2\x80\x94" "1984 "
       "\xc2\xab\xc3\x89ric\xc2\xbb \xc2\xa0\xc2\xa0" "x \xe2\x80\x98\xc3\xa9t\xc3\xa9 \xe2\x84\xa2 "
-      "\xe2\x80\x94\xc2\xa0Paris";
-  // “acting” | “Remote | ” | —1984 | «Éric» | (two no-break spaces)x | ‘été | ™ |
-  // —(no-break space)Paris
+      "\xe2\x80\x94\xc2\xa0Paris \xe2\x80\x93" "acting \xe2\x80\x93" "Remote";
+  // “ | acting | ” | “ | Remote | ” | — | 1984 | « | Éric | » | (two no-break
+  // spaces)x | ‘ | été | ™ | — | (no-break space)Paris | –acting | –Remote
   TokenList tokens;
   IndexList marked;
   tokenize(text, tokens, marked);
-  ASSERT_EQ(tokens.size(), 9u) << describe(text, tokens);
-  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{1, 3, 4, 7, 8}));
+  ASSERT_EQ(tokens.size(), 19u) << describe(text, tokens);
+  EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{4, 7, 9, 14, 16, 18}))
+      << describe(text, tokens);
   expect_same_tokens(text);
   // Every two- and three-byte sequence, against the code points of the rule.
   for (unsigned lead = 0xc0; lead < 0xf0; ++lead) {
@@ -227,6 +264,50 @@ TEST(TaggerTokensTest, MarksBeforeSmallLettersMarkNoWord) {
                                     static_cast<unsigned char>(third)};
         const size_t n = lead < 0xe0 ? 2 : 3;
         ASSERT_EQ(mark_length(s, n), mark_at(s, n, 0)) << std::hex << lead << " " << second << " " << third;
+      }
+    }
+  }
+}
+
+// Dashes, quote marks, an ellipsis and guillemets that prose glues to words
+// are tokens of their own, so that a name next to one is a word of its own
+// ("the winner—Maria Lopez—was"); a right single quote between letters
+// stays in its word as an apostrophe does, and the hyphens and en dash
+// that join words stay in them.
+TEST(TaggerTokensTest, GluedPunctuationIsATokenOfItsOwn) {
+  auto words = [](std::string_view text) {
+    TokenList tokens;
+    IndexList marked;
+    tokenize(text, tokens, marked);
+    std::vector<std::string> out;
+    for (const Token& t : tokens) out.emplace_back(text.substr(t.begin, t.end - t.begin));
+    return out;
+  };
+  using Words = std::vector<std::string>;
+  EXPECT_EQ(words("winner\xe2\x80\x94Maria Lopez\xe2\x80\x94was"),
+            (Words{"winner", "\xe2\x80\x94", "Maria", "Lopez", "\xe2\x80\x94", "was"}));
+  EXPECT_EQ(words("\xe2\x80\x9cMaria\xe2\x80\x9d said\xe2\x80\xa6"),
+            (Words{"\xe2\x80\x9c", "Maria", "\xe2\x80\x9d", "said", "\xe2\x80\xa6"}));
+  EXPECT_EQ(words("Lopez\xe2\x80\x99s don\xe2\x80\x99t"), (Words{"Lopez\xe2\x80\x99s", "don\xe2\x80\x99t"}));
+  EXPECT_EQ(words("students\xe2\x80\x99 \xe2\x80\x99tis"),
+            (Words{"students", "\xe2\x80\x99", "\xe2\x80\x99", "tis"}));
+  EXPECT_EQ(words("a\xe2\x80\x99\xe2\x80\x99s"), (Words{"a", "\xe2\x80\x99", "\xe2\x80\x99", "s"}));
+  EXPECT_EQ(words("\xc2\xab\xc3\x89ric\xc2\xbb"), (Words{"\xc2\xab", "\xc3\x89ric", "\xc2\xbb"}));
+  // An opening quote mark after a letter: a letter's mark in Uzbek, or bytes
+  // decoded in the wrong character set.
+  EXPECT_EQ(words("Mo\xe2\x80\x98min \xd7\x92\xe2\x82\xac\xe2\x80\x9c sadly"),
+            (Words{"Mo\xe2\x80\x98min", "\xd7\x92\xe2\x82\xac\xe2\x80\x9c", "sadly"}));
+  EXPECT_EQ(words("Jean\xe2\x80\x90Pierre Lopez\xe2\x80\x93Garcia"),
+            (Words{"Jean\xe2\x80\x90Pierre", "Lopez\xe2\x80\x93Garcia"}));
+  expect_same_tokens("winner\xe2\x80\x94Maria \xe2\x80\x94\xe2\x80\x99s x\xe2\x80\x99\xe2\x80\x94");
+  // Every two- and three-byte sequence, against the code points of the rule.
+  for (unsigned lead = 0xc0; lead < 0xf0; ++lead) {
+    for (unsigned second = 0; second < 0x100; ++second) {
+      for (unsigned third = 0; third < (lead < 0xe0 ? 1u : 0x100u); ++third) {
+        const unsigned char s[3] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(second),
+                                    static_cast<unsigned char>(third)};
+        const size_t n = lead < 0xe0 ? 2 : 3;
+        ASSERT_EQ(separate_mark_length(s, n), separate_code_point_at(s, n, 0)) << std::hex << lead << " " << second << " " << third;
       }
     }
   }
@@ -316,7 +397,8 @@ TEST(TaggerTokensTest, CaselessLettersAreThoseOfScriptsWithoutCapitals) {
 // Every cut of a word, an apostrophe, a mark and a line break against the
 // block edges at 64 and 128 bytes.
 TEST(TaggerTokensTest, TokensAcrossBlockEdges) {
-  for (const std::string piece : {"don't", "''", "word", "x'y'z", ".", "\n", "a\n'b", "\xe2\x82\xac", "\xd0\xb1", " \xd0\xb1"}) {
+  for (const std::string piece : {"don't", "''", "word", "x'y'z", ".", "\n", "a\n'b", "\xe2\x82\xac", "\xd0\xb1", " \xd0\xb1",
+                                  "\xe2\x80\x94", "\xe2\x80\x99s", "'\xe2\x80\x9c", "\xc2\xab", "\xe2\x80\x94'a", "x\xe2\x80\x9c"}) {
     for (size_t at = 55; at <= 135; ++at) {
       std::string text(at, 'a');
       text[at / 2] = ' ';
@@ -335,7 +417,7 @@ TEST(TaggerTokensTest, TokensAcrossBlockEdges) {
 
 TEST(TaggerTokensTest, RandomTextMatchesTheRules) {
   const std::string alphabet = std::string("aZ9'' \n\t\r.,-@[`{") + "\x80\xff\xc3\xce\xcf\xd0\xd1\x9f\xb0\xb7" +
-                               "\xe2\xc2\x9c\xab\xa0" + std::string(1, '\0');
+                               "\xe2\xc2\x9c\xab\xa0\x94\x98\x99\xbb" + std::string(1, '\0');
   std::mt19937 rng(7);
   for (int round = 0; round < 3000; ++round) {
     std::string text(rng() % 300, ' ');
