@@ -139,6 +139,23 @@ std::vector<Token> reference_tokens(std::string_view text) {
   return out;
 }
 
+// A rule of the tokenizer on the bytes a sequence opens with against the
+// test's statement of it by code point, over every two- and three-byte
+// sequence.
+void expect_rule_by_code_point(size_t (*rule)(const unsigned char*, size_t),
+                               size_t (*by_code_point)(const unsigned char*, size_t, size_t)) {
+  for (unsigned lead = 0xc0; lead < 0xf0; ++lead) {
+    for (unsigned second = 0; second < 0x100; ++second) {
+      for (unsigned third = 0; third < (lead < 0xe0 ? 1u : 0x100u); ++third) {
+        const unsigned char s[3] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(second),
+                                    static_cast<unsigned char>(third)};
+        const size_t n = lead < 0xe0 ? 2 : 3;
+        ASSERT_EQ(rule(s, n), by_code_point(s, n, 0)) << std::hex << lead << " " << second << " " << third;
+      }
+    }
+  }
+}
+
 std::string describe(std::string_view text, std::span<const Token> tokens) {
   std::string out;
   for (const Token& t : tokens) {
@@ -256,17 +273,7 @@ TEST(TaggerTokensTest, MarksBeforeSmallLettersMarkNoWord) {
   EXPECT_EQ(std::vector<uint32_t>(marked.begin(), marked.end()), (std::vector<uint32_t>{4, 7, 9, 14, 16, 18}))
       << describe(text, tokens);
   expect_same_tokens(text);
-  // Every two- and three-byte sequence, against the code points of the rule.
-  for (unsigned lead = 0xc0; lead < 0xf0; ++lead) {
-    for (unsigned second = 0; second < 0x100; ++second) {
-      for (unsigned third = 0; third < (lead < 0xe0 ? 1u : 0x100u); ++third) {
-        const unsigned char s[3] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(second),
-                                    static_cast<unsigned char>(third)};
-        const size_t n = lead < 0xe0 ? 2 : 3;
-        ASSERT_EQ(mark_length(s, n), mark_at(s, n, 0)) << std::hex << lead << " " << second << " " << third;
-      }
-    }
-  }
+  expect_rule_by_code_point(mark_length, mark_at);
 }
 
 // Dashes, quote marks, an ellipsis and guillemets that prose glues to words
@@ -300,17 +307,7 @@ TEST(TaggerTokensTest, GluedPunctuationIsATokenOfItsOwn) {
   EXPECT_EQ(words("Jean\xe2\x80\x90Pierre Lopez\xe2\x80\x93Garcia"),
             (Words{"Jean\xe2\x80\x90Pierre", "Lopez\xe2\x80\x93Garcia"}));
   expect_same_tokens("winner\xe2\x80\x94Maria \xe2\x80\x94\xe2\x80\x99s x\xe2\x80\x99\xe2\x80\x94");
-  // Every two- and three-byte sequence, against the code points of the rule.
-  for (unsigned lead = 0xc0; lead < 0xf0; ++lead) {
-    for (unsigned second = 0; second < 0x100; ++second) {
-      for (unsigned third = 0; third < (lead < 0xe0 ? 1u : 0x100u); ++third) {
-        const unsigned char s[3] = {static_cast<unsigned char>(lead), static_cast<unsigned char>(second),
-                                    static_cast<unsigned char>(third)};
-        const size_t n = lead < 0xe0 ? 2 : 3;
-        ASSERT_EQ(separate_mark_length(s, n), separate_code_point_at(s, n, 0)) << std::hex << lead << " " << second << " " << third;
-      }
-    }
-  }
+  expect_rule_by_code_point(separate_mark_length, separate_code_point_at);
 }
 
 // The capitals of Latin-1, Greek, Cyrillic and the Latin Extended blocks,
