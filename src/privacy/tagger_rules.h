@@ -10,6 +10,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -122,6 +123,22 @@ inline size_t possessive_stem(const unsigned char* s, size_t n) {
   return n;
 }
 
+// The word hash of the n bytes at s with each right single quote ("’",
+// U+2019) read as "'", as training rows write a contraction or a
+// possessive ("I’m" as "I'm").
+inline uint64_t hash_with_apostrophes(const unsigned char* s, size_t n) {
+  uint64_t h = kFnvOffset;
+  for (size_t k = 0; k < n; ++k) {
+    unsigned char c = s[k];
+    if (c == 0xe2 && k + 2 < n && s[k + 1] == 0x80 && s[k + 2] == 0x99) {
+      c = '\'';
+      k += 2;
+    }
+    h = (h ^ kByteView[c].lower) * kFnvPrime;
+  }
+  return h;
+}
+
 // The word hash and the FNV-1a hash of the token's shape (kinds, runs
 // collapsed, 6 at most), in one pass over the token without copying it;
 // then the word's gazetteer matches. Not the affixes: add_affixes().
@@ -131,7 +148,9 @@ inline TokenView view_of(std::string_view text, const Token& t, const Gazetteer&
   uint64_t word = kFnvOffset, shape = 7;
   uint8_t last_kind = 0;
   size_t shape_len = 0;
+  unsigned char high = 0;  // the bits of the token's bytes: a byte >= 0x80 sets the top one
   for (size_t k = 0; k < n; ++k) {
+    high |= s[k];
     const ByteView b = kByteView[s[k]];
     word = (word ^ b.lower) * kFnvPrime;
     if (shape_len < 6 && (shape_len == 0 || b.kind != last_kind)) {
@@ -142,6 +161,11 @@ inline TokenView view_of(std::string_view text, const Token& t, const Gazetteer&
   }
   TokenView v;
   v.word = word;
+  // A contraction or possessive written with a right single quote ("I’m",
+  // "shouldn’t", "John’s") is scored as the word with "'", which training
+  // rows write; the quote's bytes still count as letters in the shape, and
+  // the word is looked up in the lists as written.
+  if ((high & 0x80) != 0 && std::memchr(s, 0xe2, n) != nullptr) [[unlikely]] v.word = hash_with_apostrophes(s, n);
   v.shape = shape;
   v.capitalised = s[0] >= 'A' && s[0] <= 'Z';
   v.newline_before = t.newline_before;

@@ -236,6 +236,23 @@ TEST(PiiTaggerTest, ANameEndsBeforeAContraction) {
             std::vector<std::string>{"PERSON:quentin"});
 }
 
+// A capitalised contraction written with a right single quote ("Don’t") is
+// scored as the training rows write it, with "'": the word the tagger
+// learned is no name, whichever apostrophe it is written with.
+TEST(PiiTaggerTest, AContractionWithATypographicApostropheIsTheWordTrainingSaw) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& name = kFirst[k % kFirst.size()];
+    train.push_back({"Don't call " + name + " today.", {{PiiType::kPerson, 11, static_cast<uint32_t>(11 + name.size())}}});
+    train.push_back({name + " called today.", {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+    train.push_back({"Don't call it today.", {}});
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  EXPECT_EQ(typed_spans(tagger, "Don't call Greta today."), std::vector<std::string>{"PERSON:Greta"});
+  EXPECT_EQ(typed_spans(tagger, "Don\xe2\x80\x99t call Greta today."), std::vector<std::string>{"PERSON:Greta"});
+  EXPECT_EQ(typed_spans(tagger, "Don\xe2\x80\x99t call it today."), std::vector<std::string>{});
+}
+
 // Rows of the templates, names of one word and towns, in small letters:
 // what a tagger for text without capitals learns from.
 std::vector<PiiExample> rows_in_small_letters() {
