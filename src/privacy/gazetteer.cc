@@ -70,23 +70,9 @@ void Gazetteer::add(uint64_t token_hash, size_t category, bool full) {
   (full ? slot.match.full : slot.match.part) |= bit;
 }
 
-Gazetteer::Match Gazetteer::lookup(uint64_t token_hash) const {
-  if (!packed_.empty()) {
-    const uint32_t fingerprint = packed_fingerprint_of(token_hash);
-    const size_t mask = packed_.size() - 1;
-    for (size_t i = token_hash & mask;; i = (i + 1) & mask) {
-      const uint32_t slot = packed_[i];
-      if (slot == 0) return {};
-      if (slot >> match_bits_ == fingerprint) return packed_matches_[slot & ((1u << match_bits_) - 1)];
-    }
-  }
+Gazetteer::Match Gazetteer::lookup_unpacked(uint64_t token_hash) const {
   if (slots_.empty()) return {};
   return slots_[find(slots_, token_hash)].match;  // a free slot's match is empty
-}
-
-uint32_t Gazetteer::packed_fingerprint_of(uint64_t token_hash) const {
-  const auto upper = static_cast<uint32_t>(token_hash >> (32 + match_bits_));
-  return upper != 0 ? upper : 1u;
 }
 
 void Gazetteer::pack() {

@@ -48,7 +48,17 @@ class Gazetteer {
   // `category` (< categories().size()) fully or in part.
   void add(uint64_t token_hash, size_t category, bool full);
   // The token's matches but those of the hidden categories (hide()).
-  Match lookup(uint64_t token_hash) const;
+  // Inline, as the tagger asks it of every token it views.
+  Match lookup(uint64_t token_hash) const {
+    if (packed_.empty()) [[unlikely]] return lookup_unpacked(token_hash);
+    const uint32_t fingerprint = packed_fingerprint_of(token_hash);
+    const size_t mask = packed_.size() - 1;
+    for (size_t i = token_hash & mask;; i = (i + 1) & mask) {
+      const uint32_t slot = packed_[i];
+      if (slot == 0) return {};
+      if (slot >> match_bits_ == fingerprint) return packed_matches_[slot & ((1u << match_bits_) - 1)];
+    }
+  }
   // All the token's matches; those of the hidden categories alone.
   Match lookup_all(uint64_t token_hash) const;
   Match lookup_hidden(uint64_t token_hash) const;
@@ -84,7 +94,11 @@ class Gazetteer {
   void grow();
   // Fills packed_ from slots_ (hide() does, as after the last add()).
   void pack();
-  uint32_t packed_fingerprint_of(uint64_t token_hash) const;
+  uint32_t packed_fingerprint_of(uint64_t token_hash) const {
+    const auto upper = static_cast<uint32_t>(token_hash >> (32 + match_bits_));
+    return upper != 0 ? upper : 1u;
+  }
+  Match lookup_unpacked(uint64_t token_hash) const;
 
   std::vector<std::string> categories_;
   std::vector<Slot> slots_;       // open addressing, a power of two, at most half full
