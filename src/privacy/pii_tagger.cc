@@ -772,6 +772,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     sort_by_begin(out, first_tagged);
   }
   if (!caseless_words.empty()) add_names_in_caseless_scripts(text, caseless_words, out, first_tagged);
+  add_military_addresses(text, marked_tokens, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
   return true;
 }

@@ -1170,4 +1170,60 @@ void PiiTagger::type_company_lines(std::string_view text, std::vector<PiiSpan>& 
   if (added) sort_by_begin(out, first);
 }
 
+void PiiTagger::add_military_addresses(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                                       size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w); };
+  // Token k: a number of `length` digits, or of one to six where length is 0.
+  auto number = [&](size_t k, size_t length) {
+    const size_t size = tokens[k].end - tokens[k].begin;
+    if (length != 0 ? size != length : size > 6) return false;
+    return std::all_of(text.begin() + tokens[k].begin, text.begin() + tokens[k].end,
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::vector<PiiSpan> found;
+  // Each ends in a ZIP code, a number: a marked token in any text.
+  for (const uint32_t zip : marked) {
+    if (zip < 3 || tokens[zip].end - tokens[zip].begin != 5) continue;
+    const size_t j = zip - 2;
+    if (!found.empty() && tokens[j].begin < found.back().end) continue;
+    if (!(is(j, "apo") || is(j, "fpo") || is(j, "dpo")) || tokens[j + 1].newline_before || tokens[zip].newline_before ||
+        !(is(j + 1, "aa") || is(j + 1, "ae") || is(j + 1, "ap")) || !number(zip, 5)) {
+      continue;
+    }
+    const size_t head_end = is(j - 1, ",") ? j - 1 : j;  // "USS Dam, FPO AE 94560"
+    size_t from = n;
+    // A unit's box: "PSC 4665, Box 2778", "Unit 4181 Box 1281", "CMR 412 Box 77".
+    if (head_end >= 4 && number(head_end - 1, 0) && is(head_end - 2, "box")) {
+      size_t k = head_end - 3;
+      if (is(k, ",") && k > 0) --k;
+      if (k >= 1 && number(k, 0) && (is(k - 1, "psc") || is(k - 1, "unit") || is(k - 1, "cmr"))) from = k - 1;
+    }
+    // A ship: its prefix and up to three words of its name, on one line.
+    for (size_t k = head_end; from == n && k-- > 0 && head_end - k <= 4;) {
+      if (is(k, "uss") || is(k, "usns") || is(k, "usnv") || is(k, "uscgc")) {
+        if (k + 1 < head_end) from = k;
+        break;
+      }
+      if (tokens[k].newline_before || !is_word_byte(static_cast<unsigned char>(text[tokens[k].begin]))) break;
+    }
+    if (from == n) continue;
+    bool one_line = true;  // the head: no line break inside it
+    for (size_t t = from + 1; t < head_end && one_line; ++t) one_line = !tokens[t].newline_before;
+    if (!one_line) continue;
+    found.push_back({PiiType::kStreetAddress, tokens[from].begin, tokens[zip].end});
+  }
+  if (found.empty()) return;
+  // The spans of this tagging inside or across them go (found is in order).
+  const auto inside = [&](const PiiSpan& span) {
+    const auto after = std::upper_bound(found.begin(), found.end(), span.begin,
+                                        [](uint32_t at, const PiiSpan& f) { return at < f.end; });
+    return after != found.end() && after->begin < span.end;
+  };
+  out.erase(std::remove_if(out.begin() + static_cast<ptrdiff_t>(first), out.end(), inside), out.end());
+  out.insert(out.end(), found.begin(), found.end());
+  sort_by_begin(out, first);
+}
+
 }  // namespace tiergate

@@ -1500,6 +1500,29 @@ PiiTagger flew_to_places_tagger(std::vector<GazetteerList> gazetteers) {
   return PiiTagger::train(train, o);
 }
 
+// US military mail addresses are one street address each, whatever the
+// decoder made of their words: a unit's box or a ship, then APO, FPO or
+// DPO, the military "state" and a ZIP code.
+TEST(PiiTaggerTest, MilitaryMailAddressesAreOneAddress) {
+  const PiiTagger tagger = flew_to_places_tagger({});
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(addresses("The office is at PSC 4665, Box 2778\nAPO AE 80338"),
+            std::vector<std::string>{"PSC 4665, Box 2778\nAPO AE 80338"});
+  EXPECT_EQ(addresses("Unit 4181 Box 1281\nDPO AA 57553"), std::vector<std::string>{"Unit 4181 Box 1281\nDPO AA 57553"});
+  EXPECT_EQ(addresses("it's in usns ujv\xc3\xa1ry\nfpo ap 24796"), std::vector<std::string>{"usns ujv\xc3\xa1ry\nfpo ap 24796"});
+  EXPECT_EQ(addresses("Ship it to USS Dam, FPO AE 94560 please."), std::vector<std::string>{"USS Dam, FPO AE 94560"});
+  EXPECT_EQ(typed_spans(tagger, "Write to USS Dam\nFPO AE 94560"),
+            std::vector<std::string>{"STREET_ADDRESS:USS Dam\nFPO AE 94560"});
+  EXPECT_EQ(scanned_spans(tagger, "The office is at PSC 4665, Box 2778\nAPO AE 80338."),
+            std::vector<std::string>{"STREET_ADDRESS:PSC 4665, Box 2778\nAPO AE 80338"});
+  // Not without the head, nor with a head over two lines, nor a "state" or
+  // ZIP code of another shape.
+  for (const std::string text : {"Box 2778\nAPO AE 80338", "USS\nDam\nFPO AE 94560", "USS Dam\nFPO XY 94560",
+                                 "USS Dam\nFPO AE 9456"}) {
+    for (const std::string& value : addresses(text)) EXPECT_EQ(value.find("PO A"), std::string::npos) << text;
+  }
+}
+
 // No place or organisation is a number alone (a year), a month or a
 // weekday, and no place one word that only the everyday lists know in full
 // and no place's name holds ("Church"; "Kingdom" may be of "United

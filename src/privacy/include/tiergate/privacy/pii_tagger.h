@@ -375,6 +375,17 @@ class PiiTagger {
   // joins them again where a sentence runs into a whole envelope.
   // Precondition: out[first...] sorted by begin.
   void split_house_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // US military mail addresses, as the Postal Service writes them: a unit's
+  // box ("PSC 4665, Box 2778", "Unit 4181 Box 1281") or a ship ("USNS
+  // Ujváry", "USS Dam") on one line, then "APO", "FPO" or "DPO", the
+  // military "state" ("AA", "AE", "AP") and a ZIP code of five digits on
+  // the line after it (or on the same line). Each is one street address,
+  // in place of the spans of this tagging inside it (the decoder takes a
+  // ship for a person, "PSC 4665" for a firm). Any case. The ZIP code is
+  // a marked token (`marked`: their indices, pii_tokens::tokenize()).
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_military_addresses(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                              size_t first) const;
   // The line right above an address line that opens with a word and ends
   // in a number (a unit: "Apt. 217", "Suite 574"), both opening their
   // lines after any marks ("> ", "??? "), is the street when it opens with
