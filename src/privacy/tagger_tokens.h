@@ -174,10 +174,8 @@ constexpr size_t separate_mark_at(const unsigned char* p, size_t n, size_t i) {
 // guillemet of separate_mark_length(): marks that end a clause or a quote,
 // which no name runs over (not a bullet: "(Bj • Sl)" of a formula).
 constexpr bool clause_mark(const unsigned char* s, size_t n) {
-  if (n == 3 && s[0] == 0xe2 && s[1] == 0x80) {
-    return s[2] == 0x94 || s[2] == 0x95 || (s[2] >= 0x98 && s[2] <= 0x9f && s[2] != 0x9a) || s[2] == 0xa6;
-  }
-  return n == 2 && s[0] == 0xc2 && (s[1] == 0xab || s[1] == 0xbb);
+  // The dashes and quote marks are U+2014-U+201F, the ellipsis U+2026.
+  return separate_mark_length(s, n) == n && (n == 2 || s[2] <= 0x9f || s[2] == 0xa6);
 }
 
 // Whether the token that opens with a byte >= 0x80 at byte i of the n
