@@ -119,7 +119,9 @@ md += `Scan speed, one core (the fastest of the repetitions, run in random order
   `full_scan_with_tagger adds a tagger trained on the dev rows and the merge, as the gateway scans.\n\n| input | MB/s |\n|---|---:|\n`;
 for (const m of speeds) md += `| ${m.name} | ${m.mb_per_s.toFixed(0)} |\n`;
 // The same prompts scanned both ways in this run: what the tagger costs.
-const speedOf = (prefix) => speeds.find((m) => m.name.startsWith(prefix));
+// By the benchmark's name, before its "/min_time:..." ("full_scan_with_tagger/prompts" is not
+// "full_scan_with_tagger/prompts_in_small_letters").
+const speedOf = (name) => speeds.find((m) => m.name === name || m.name.startsWith(name + "/"));
 const alone = speedOf("structured_scan/prompts"), whole = speedOf("full_scan_with_tagger/prompts");
 if (alone && whole) {
   md += `\nOn the prompts, the whole scan takes ${(alone.mb_per_s / whole.mb_per_s).toFixed(2)}× the time of the structured ` +
@@ -129,6 +131,12 @@ const shortPrompts = speedOf("full_scan_with_tagger/short_prompts"), longPrompts
 if (shortPrompts && longPrompts) {
   md += `\nBy the prompt's size, the whole scan: ${shortPrompts.mb_per_s.toFixed(0)} MB/s on the prompts under 256 bytes, ` +
         `${longPrompts.mb_per_s.toFixed(0)} MB/s on those of 1 KiB or more (a short call pays the scan's cold start for few bytes).\n`;
+}
+const smallLetters = speedOf("full_scan_with_tagger/prompts_in_small_letters");
+if (whole && smallLetters) {
+  md += `\nThe same prompts with their ASCII capitals in small letters: ${smallLetters.mb_per_s.toFixed(0)} MB/s, against ` +
+        `${whole.mb_per_s.toFixed(0)} as written (text without capitals: the tagger reads every word, where capitals ` +
+        `let it step over most).\n`;
 }
 const every = speedOf("full_scan_with_tagger/conversations/every_message");
 const viaCache = speedOf("full_scan_with_tagger/conversations/scan_cache");

@@ -19,6 +19,10 @@
 //   full_scan_with_tagger/short_prompts, long_prompts  those of them under
 //                    256 bytes, and of 1 KiB or more: a scan's cost per call
 //                    against its cost per byte;
+//   full_scan_with_tagger/prompts_in_small_letters  the same prompts with
+//                    their ASCII capitals in small letters: text without
+//                    capitals, where the tagger cannot step over the words
+//                    that open no span by their case;
 //   full_scan_with_tagger/conversations/every_message, scan_cache  the same
 //                    prompts as conversations of 8 turns, each turn a request
 //                    carrying the conversation so far: every message scanned
@@ -210,6 +214,15 @@ std::vector<std::string> prompts_sized(size_t min, size_t max) {
   return out;
 }
 
+// The real prompts with their ASCII capitals in small letters, in order.
+std::vector<std::string> prompts_in_small_letters() {
+  std::vector<std::string> out = real_prompts();
+  for (std::string& p : out) {
+    for (char& c : p) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
 // Every prompt of `prompts` through `scan`, one call each.
 template <typename Scan>
 void scan_prompts(benchmark::State& state, const std::vector<std::string>& prompts, Scan scan) {
@@ -365,6 +378,9 @@ BENCHMARK_CAPTURE(BM_FullScanPrompts, short, prompts_sized(0, 256))
 BENCHMARK_CAPTURE(BM_FullScanPrompts, long, prompts_sized(1024, SIZE_MAX))
     ->Name("full_scan_with_tagger/long_prompts")
     ->MinTime(0.5);
+BENCHMARK_CAPTURE(BM_FullScanPrompts, small_letters, prompts_in_small_letters())
+    ->Name("full_scan_with_tagger/prompts_in_small_letters")
+    ->MinTime(1.0);
 
 BENCHMARK_CAPTURE(BM_Conversations, every_message, false)
     ->Name("full_scan_with_tagger/conversations/every_message")

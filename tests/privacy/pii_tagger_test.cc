@@ -712,6 +712,44 @@ TEST(PiiTaggerTest, AModalVerbBeforeAnEverydayWordIsNoName) {
   EXPECT_EQ(persons("may novak today."), std::vector<std::string>{"may novak"});
 }
 
+// In text without capitals, outside a span, no span opens at a mark, at a
+// word that opens no value ("the", "of", "a": articles, prepositions,
+// pronouns), nor at a word only the everyday lists know before a word some
+// list knows, whatever the tagger learned: here its rows label such a word
+// with the name after it. An everyday word still opens a value before a
+// number ("suite 12") or a word no list knows ("cite zorvath").
+TEST(PiiTaggerTest, InTextWithoutCapitalsMarksAndFunctionWordsOpenNoSpan) {
+  const std::vector<std::pair<std::string, PiiType>> values = {
+      {"the anna", PiiType::kPerson},  {"- anna", PiiType::kPerson},          {"of lena", PiiType::kPerson},
+      {"ring kofi", PiiType::kPerson}, {"suite 12", PiiType::kStreetAddress}, {"cite zorvath", PiiType::kLocation}};
+  const std::vector<std::string> days = {"today", "tomorrow", "on monday", "at noon"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 300; ++k) {
+    const auto& [value, type] = values[k % values.size()];
+    const std::string before = "we met ";
+    const auto at = static_cast<uint32_t>(before.size());
+    train.push_back({before + value + " " + days[(k / values.size()) % days.size()] + ".",
+                     {{type, at, static_cast<uint32_t>(at + value.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna", "Lena", "Kofi"}},
+                  {"common_word", {"the", "of", "ring", "suite", "cite", "we", "met", "today", "tomorrow", "on",
+                                   "monday", "at", "noon"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto opens = [&](const std::string& text, std::string_view word) {
+    std::vector<PiiSpan> spans;
+    tagger.tag(text, spans);
+    const size_t at = text.find(word);
+    return std::any_of(spans.begin(), spans.end(), [&](const PiiSpan& s) { return s.begin == at; });
+  };
+  for (const std::string value : {"the anna", "- anna", "of lena", "ring kofi"}) {
+    const std::string text = "we met " + value + " today.";
+    EXPECT_FALSE(opens(text, value)) << text;
+  }
+  EXPECT_EQ(first_of(tagger, "we met suite 12 today.", PiiType::kStreetAddress), "suite 12");
+  EXPECT_EQ(first_of(tagger, "we met cite zorvath today.", PiiType::kLocation), "cite zorvath");
+}
+
 // In text without capitals, one word that the everyday lists know (a name
 // list may know it too) is no name right after "the", "a" or "an" or a
 // possessive determiner: a noun ("the price of a house", "in its mission").
