@@ -148,12 +148,20 @@ bool url_byte(unsigned char c) {
 
 namespace {
 
-// The start of the bytes of an address's local part (email_local_byte())
-// that end at `end`, at most 64 back, beginning with a letter or digit (no
-// leading dots or marks); `end` when there are none.
+// The start of the bytes of an address's local part (email_local_byte(),
+// and an apostrophe between letters or digits, which RFC 5322 allows and
+// names write: "o'connor@", "d'arcy.smith@") that end at `end`, at most 64
+// back, beginning with a letter or digit (no leading dots or marks); `end`
+// when there are none. (An apostrophe before the part, or before the '@',
+// is a quote mark: "'john@example.com'".)
 size_t part_start(const Scan& s, size_t end) {
   size_t b = end;
-  while (b > 0 && end - b < 64 && email_local_byte(s.at(b - 1))) --b;
+  while (b > 0 && end - b < 64) {
+    const unsigned char c = s.at(b - 1);
+    const bool inner_apostrophe = c == '\'' && b >= 2 && b < end && s.alnum(b - 2) && s.alnum(b);
+    if (!email_local_byte(c) && !inner_apostrophe) break;
+    --b;
+  }
   while (b < end && !s.alnum(b)) ++b;
   return b;
 }
