@@ -177,7 +177,10 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // surname: "John F" and "Kennedy" of "John F. Kennedy" are one name; so
   // are "Haskell R. Abbott", taken for a firm, and "Arden I", taken for a
   // place, before "Satterfield", where a first-name list knows the first
-  // word.
+  // word. A place or firm may open with a rank or office (kRanks) before
+  // that word: "Senator Huey P" and "President Franklin D", taken for
+  // places, are the names "Huey P. Long" and "Franklin D. Roosevelt"
+  // without it.
   for (size_t s = first; s < out.size(); ++s) {
     const PiiType type = out[s].type;
     if (type != PiiType::kPerson && type != PiiType::kOrganization && type != PiiType::kLocation) continue;
@@ -185,8 +188,12 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     // the search for their tokens.)
     const size_t reach = std::min<size_t>(out[s].end + 3, text.size());
     if (text.substr(out[s].begin, reach - out[s].begin).find('.') == std::string_view::npos) continue;
-    const size_t from = first_token_from(tokens, out[s].begin);
+    size_t from = first_token_from(tokens, out[s].begin);
     if (from + 1 >= n || tokens[from].begin != out[s].begin) continue;
+    if (type != PiiType::kPerson && from + 2 < n && tokens[from + 1].begin == tokens[from].end + 1 &&
+        kRanks.contains(text, tokens[from])) {
+      ++from;
+    }
     // The initial: the second or third token of the span, or the token
     // one space after a span of one or two words.
     size_t k = from + 1;
@@ -199,7 +206,7 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const size_t surname_from = past_initials(k);
     const Surname surname_of = surname_words(surname_from, true);
     if (surname_of.last == n) continue;
-    make_name(out[s].begin, std::max(name_end(surname_from, surname_of.last), out[s].end), s);
+    make_name(tokens[from].begin, std::max(name_end(surname_from, surname_of.last), out[s].end), s);
   }
   // Whether the text lists answers: two lines or more open with a letter
   // that labels before a stop ("A.", "B."). A letter alone that opens a

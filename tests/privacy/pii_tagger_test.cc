@@ -948,6 +948,27 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   EXPECT_EQ(std::count(found.begin(), found.end(), "A. J. Ayer"), 25000);
 }
 
+// A place that the decoder opens at a rank or office before a first name
+// and its initial ("President John F", from rows where capitalised words
+// after "from" are a place) is the name after the rank, with its surname.
+TEST(PiiTaggerTest, ARankBeforeANameWithAnInitialIsNoPartOfIt) {
+  const std::vector<std::string> places = {"New Castle", "Port Royal", "Green Bay", "Palm Springs"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string before = "The letter came from ";
+    const std::string& place = places[k % places.size()];
+    const auto at = static_cast<uint32_t>(before.size());
+    train.push_back({before + place + " yesterday.", {{PiiType::kLocation, at, static_cast<uint32_t>(at + place.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"John"}},
+                  {"last_name", {"Kennedy"}},
+                  {"common_word", {"the", "letter", "came", "from", "yesterday", "president"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  const std::string text = "The letter came from President John F. Kennedy yesterday.";
+  EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"PERSON:John F. Kennedy"});
+}
+
 // Rows that label "wants" after a name an organisation and the "30" of
 // "30%" an address teach the tagger to open spans there; in text with
 // capitals neither opens one: a lower-case word that may not continue the
