@@ -3,7 +3,7 @@
 # place, never copied): 5-fold cross-validated precision/recall per type with
 # the tagger trained on the other folds (`tiergate pii cv`), by row and by
 # template (unseen sentence shapes), by template with the held-out rows in
-# small letters (text without capitals); what the same detectors find in
+# small letters (text without capitals) and in capitals throughout; what the same detectors find in
 # the unlabelled dev prompts, as written and lower-cased (few of them hold
 # personal data: most of what is found there is a false alarm or a public
 # name, the cost of precision on everyday text); and the structured scan's speed
@@ -17,12 +17,14 @@ data="${TIERGATE_SHARED_DATA:-$root/../shared/data}/pii/presidio_generated_dev.j
 # scripts/setup.sh; by template also without them, to show what they add.
 gazetteers="$root/third_party/gazetteers"
 [[ -d "$gazetteers" ]] || { echo "[bench] $gazetteers is absent: run scripts/setup.sh" >&2; exit 1; }
-echo "[bench] tiergate pii cv on $(basename "$data"): by row, then by template (with and without gazetteers, and held out in small letters)" >&2
+echo "[bench] tiergate pii cv on $(basename "$data"): by row, then by template (with and without gazetteers, and held out in small letters and in capitals)" >&2
 "$bin/tiergate" pii cv --data "$data" --folds 5 --gazetteers "$gazetteers" >"$work/pii-cv.json"
 "$bin/tiergate" pii cv --data "$data" --folds 5 --by-template --gazetteers "$gazetteers" >"$work/pii-cv-template.json"
 "$bin/tiergate" pii cv --data "$data" --folds 5 --by-template >"$work/pii-cv-template-bare.json"
 "$bin/tiergate" pii cv --data "$data" --folds 5 --by-template --lower-case-held-out --gazetteers "$gazetteers" \
   >"$work/pii-cv-template-lower.json"
+"$bin/tiergate" pii cv --data "$data" --folds 5 --by-template --upper-case-held-out --gazetteers "$gazetteers" \
+  >"$work/pii-cv-template-upper.json"
 # The prompts of the speed benchmark, as written and with their ASCII
 # capitals in small letters, through a tagger trained on all the dev rows.
 pii_dev_inputs
@@ -43,15 +45,17 @@ echo "[bench] scan speed on CPU $cpu" >&2
 taskset -c "$cpu" "$bin/pii_scan_bench" --benchmark_repetitions="${BENCH_REPETITIONS:-5}" \
   --benchmark_enable_random_interleaving=true --benchmark_format=json --benchmark_out="$work/pii-speed-raw.json" --benchmark_out_format=json >/dev/null
 node - "$work/pii-cv.json" "$work/pii-cv-template.json" "$work/pii-cv-template-bare.json" "$work/pii-cv-template-lower.json" \
+  "$work/pii-cv-template-upper.json" \
   "$work/pii-speed-raw.json" "$results" "$(basename "$data")" "$pii_prompts" "$work/pii-prompts-spans.jsonl" \
   "$work/pii-prompts-lower-spans.jsonl" <<'JS'
 const fs = require("fs");
-const [cvPath, templatePath, barePath, lowerPath, speedPath, resultsDir, dataName, promptsPath, promptSpansPath,
-       lowerSpansPath] = process.argv.slice(2);
+const [cvPath, templatePath, barePath, lowerPath, upperPath, speedPath, resultsDir, dataName, promptsPath,
+       promptSpansPath, lowerSpansPath] = process.argv.slice(2);
 const ev = JSON.parse(fs.readFileSync(cvPath, "utf8"));
 const byTemplate = JSON.parse(fs.readFileSync(templatePath, "utf8"));
 const bare = JSON.parse(fs.readFileSync(barePath, "utf8"));
 const lower = JSON.parse(fs.readFileSync(lowerPath, "utf8"));
+const upper = JSON.parse(fs.readFileSync(upperPath, "utf8"));
 // Google Benchmark writes NaN for aggregates of counters that do not vary.
 const speed = JSON.parse(fs.readFileSync(speedPath, "utf8").replace(/\bNaN\b/g, "null"));
 // In the order the benchmarks are registered, whatever order they ran in.
@@ -75,7 +79,8 @@ const unlabelled = { prompts: promptLines.length, mb: promptMb, as_written: coun
                      lower_cased: countTypes(lowerSpansPath) };
 const structured = ["CREDIT_CARD", "US_SSN", "IBAN_CODE", "EMAIL_ADDRESS", "PHONE_NUMBER", "IP_ADDRESS"];
 const out = { date: new Date().toISOString(), data: dataName, cv_by_row: ev, cv_by_template: byTemplate, cv_by_template_without_gazetteers: bare,
-              cv_by_template_held_out_in_small_letters: lower, unlabelled_prompt_detections: unlabelled,
+              cv_by_template_held_out_in_small_letters: lower, cv_by_template_held_out_in_capitals: upper,
+              unlabelled_prompt_detections: unlabelled,
               speed_fastest_mb_per_s: speeds,
               targets: { structured_recall: 0.99, person_and_address_recall: 0.90, overall_precision: 0.85, scan_mb_per_s: 200 } };
 fs.writeFileSync(`${resultsDir}/pii_quality.json`, JSON.stringify(out, null, 2) + "\n");
@@ -89,15 +94,18 @@ let md = `# Privacy detectors\n\n${out.date}, \`tiergate pii cv --data ${dataNam
   `(what redaction hides; a labelled address split into parts counts as found when one detection spans it). ` +
   `"no lists": by template, the tagger without the word lists. "small letters": by template, each held-out row scanned ` +
   `with its ASCII capitals in small letters (\`--lower-case-held-out\`; the tagger trained on the rows as labelled): ` +
-  `text without capitals, which the issue asks the detectors to handle too.\n\n` +
+  `text without capitals, which the issue asks the detectors to handle too. "capitals": the same with each held-out row ` +
+  `in capitals throughout (\`--upper-case-held-out\`), which the tagger reads as text in small letters.\n\n` +
   `| type | gold | by row: precision | recall | F2 | by template: precision | recall | F2 | covered | covered, any type | ` +
-  `no lists: precision | recall | small letters: precision | recall |\n` +
-  `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n`;
-const row = (name, c, u, b, l) => `| ${name} | ${c.gold} | ${f(c.precision)} | ${f(c.recall)} | ${f(c.f2)} | ${f(u.precision)} | ` +
-  `${f(u.recall)} | ${f(u.f2)} | ${f(u.coverage)} | ${f(u.coverage_any_type)} | ${f(b.precision)} | ${f(b.recall)} | ` +
-  `${f(l.precision)} | ${f(l.recall)} |\n`;
-for (const [t, c] of Object.entries(ev.types)) md += row(t, c, byTemplate.types[t] ?? {}, bare.types[t] ?? {}, lower.types[t] ?? {});
-md += row("**overall**", ev.overall, byTemplate.overall, bare.overall, lower.overall) + "\n";
+  `no lists: precision | recall | small letters: precision | recall | capitals: precision | recall |\n` +
+  `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n`;
+const row = (name, c, u, b, l, up) => `| ${name} | ${c.gold} | ${f(c.precision)} | ${f(c.recall)} | ${f(c.f2)} | ` +
+  `${f(u.precision)} | ${f(u.recall)} | ${f(u.f2)} | ${f(u.coverage)} | ${f(u.coverage_any_type)} | ${f(b.precision)} | ` +
+  `${f(b.recall)} | ${f(l.precision)} | ${f(l.recall)} | ${f(up.precision)} | ${f(up.recall)} |\n`;
+for (const [t, c] of Object.entries(ev.types)) {
+  md += row(t, c, byTemplate.types[t] ?? {}, bare.types[t] ?? {}, lower.types[t] ?? {}, upper.types[t] ?? {});
+}
+md += row("**overall**", ev.overall, byTemplate.overall, bare.overall, lower.overall, upper.overall) + "\n";
 // Tokens: the unit of presidio-research's evaluator, indifferent to how a
 // value is cut into spans (pii_eval.h).
 md += `Tokens (the unit presidio-research's evaluator scores): each token takes the type of the labelled span and of the ` +
@@ -133,10 +141,11 @@ if (shortPrompts && longPrompts) {
         `${longPrompts.mb_per_s.toFixed(0)} MB/s on those of 1 KiB or more (a short call pays the scan's cold start for few bytes).\n`;
 }
 const smallLetters = speedOf("full_scan_with_tagger/prompts_in_small_letters");
-if (whole && smallLetters) {
-  md += `\nThe same prompts with their ASCII capitals in small letters: ${smallLetters.mb_per_s.toFixed(0)} MB/s, against ` +
-        `${whole.mb_per_s.toFixed(0)} as written (text without capitals: the tagger reads every word, where capitals ` +
-        `let it step over most).\n`;
+const capitals = speedOf("full_scan_with_tagger/prompts_in_capitals");
+if (whole && smallLetters && capitals) {
+  md += `\nThe same prompts with their ASCII capitals in small letters: ${smallLetters.mb_per_s.toFixed(0)} MB/s, in ` +
+        `capitals throughout ${capitals.mb_per_s.toFixed(0)} MB/s, against ${whole.mb_per_s.toFixed(0)} as written ` +
+        `(text without case: the tagger reads every word, where capitals let it step over most).\n`;
 }
 const every = speedOf("full_scan_with_tagger/conversations/every_message");
 const viaCache = speedOf("full_scan_with_tagger/conversations/scan_cache");

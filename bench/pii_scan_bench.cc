@@ -23,6 +23,9 @@
 //                    their ASCII capitals in small letters: text without
 //                    capitals, where the tagger cannot step over the words
 //                    that open no span by their case;
+//   full_scan_with_tagger/prompts_in_capitals  the same prompts in
+//                    capitals throughout (capital_letters()), which the
+//                    tagger reads as text in small letters;
 //   full_scan_with_tagger/conversations/every_message, scan_cache  the same
 //                    prompts as conversations of 8 turns, each turn a request
 //                    carrying the conversation so far: every message scanned
@@ -223,6 +226,13 @@ std::vector<std::string> prompts_in_small_letters() {
   return out;
 }
 
+// The real prompts in capitals throughout, in order.
+std::vector<std::string> prompts_in_capitals() {
+  std::vector<std::string> out;
+  for (const std::string& p : real_prompts()) out.push_back(capital_letters(p));
+  return out;
+}
+
 // Every prompt of `prompts` through `scan`, one call each.
 template <typename Scan>
 void scan_prompts(benchmark::State& state, const std::vector<std::string>& prompts, Scan scan) {
@@ -380,6 +390,9 @@ BENCHMARK_CAPTURE(BM_FullScanPrompts, long, prompts_sized(1024, SIZE_MAX))
     ->MinTime(0.5);
 BENCHMARK_CAPTURE(BM_FullScanPrompts, small_letters, prompts_in_small_letters())
     ->Name("full_scan_with_tagger/prompts_in_small_letters")
+    ->MinTime(1.0);
+BENCHMARK_CAPTURE(BM_FullScanPrompts, capitals, prompts_in_capitals())
+    ->Name("full_scan_with_tagger/prompts_in_capitals")
     ->MinTime(1.0);
 
 BENCHMARK_CAPTURE(BM_Conversations, every_message, false)

@@ -196,6 +196,7 @@ struct CvArgs {
   int folds = 5;
   bool by_template = false;
   bool lower_case_held_out = false;
+  bool upper_case_held_out = false;
   std::string spans_out;
   TaggerArgs tagger;
 };
@@ -250,10 +251,15 @@ int run_cv(const CvArgs& args) {
     for (size_t k = 0; k < order.size(); ++k) fold[order[k]] = static_cast<int>(k % static_cast<size_t>(args.folds));
   }
   PiiScorer scorer;
-  // The texts the held-out folds are scanned as: as labelled, or without
-  // capitals (--lower-case-held-out; training still reads them as labelled).
+  // The texts the held-out folds are scanned as: as labelled, without
+  // capitals (--lower-case-held-out) or in capitals throughout
+  // (--upper-case-held-out); training still reads them as labelled.
   std::vector<std::string> scanned;
-  for (const PiiExample& e : *rows) scanned.push_back(args.lower_case_held_out ? small_letters(e.text) : e.text);
+  for (const PiiExample& e : *rows) {
+    scanned.push_back(args.lower_case_held_out   ? small_letters(e.text)
+                      : args.upper_case_held_out ? capital_letters(e.text)
+                                                 : e.text);
+  }
   std::vector<std::vector<PiiSpan>> found(rows->size());
   for (int f = 0; f < args.folds; ++f) {
     std::vector<PiiExample> train;
@@ -377,10 +383,14 @@ void add_privacy_commands(CLI::App& app, Runs& runs) {
   c->add_option("--folds", cv->folds, "folds")->capture_default_str();
   c->add_flag("--by-template", cv->by_template,
               "keep rows of one template (the text with its values taken out) in one fold: scores on unseen templates");
-  c->add_flag("--lower-case-held-out", cv->lower_case_held_out,
-              "scan each held-out row with its capitals in small letters, as the data writes its rows without "
-              "capitals (the labels' offsets stay): scores on text without capitals, from a tagger trained on the "
-              "rows as labelled");
+  CLI::Option* lower = c->add_flag("--lower-case-held-out", cv->lower_case_held_out,
+                                   "scan each held-out row with its capitals in small letters, as the data writes its "
+                                   "rows without capitals (the labels' offsets stay): scores on text without "
+                                   "capitals, from a tagger trained on the rows as labelled");
+  c->add_flag("--upper-case-held-out", cv->upper_case_held_out,
+              "scan each held-out row with its small letters in capitals (the labels' offsets stay): scores on text "
+              "in capitals throughout, from a tagger trained on the rows as labelled")
+      ->excludes(lower);
   c->add_option("--spans-out", cv->spans_out,
                 "also write each row's cross-validated detections, one line per input row in `pii scan`'s format "
                 "(for error analysis)");

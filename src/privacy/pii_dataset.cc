@@ -110,15 +110,37 @@ uint32_t small_letter_of(uint32_t cp) {
   return cp;
 }
 
-}  // namespace
+// The capital of small letter `cp` that small_letter_of() maps to it
+// ("ς" to "Σ" too); cp otherwise.
+uint32_t capital_letter_of(uint32_t cp) {
+  if ((cp >= 'a' && cp <= 'z') || (cp >= 0xe0 && cp <= 0xfe && cp != 0xf7)) return cp - 0x20;
+  if (cp == 0xff) return 0x178;  // "ÿ"
+  if (pii_tokens::latin_extended_case(cp) == pii_tokens::LatinExtendedCase::kSmall &&
+      small_letter_of(cp - 1) == cp) {
+    return cp - 1;
+  }
+  if (cp == 0x3ac) return 0x386;                                 // "ά"
+  if (cp >= 0x3ad && cp <= 0x3af) return cp - 0x25;              // "έ" to "ί"
+  if (cp == 0x3cc) return 0x38c;                                 // "ό"
+  if (cp == 0x3cd || cp == 0x3ce) return cp - 0x3f;              // "ύ", "ώ"
+  if (cp == 0x3c2) return 0x3a3;                                 // "ς"
+  if (cp >= 0x3b1 && cp <= 0x3cb) return cp - 0x20;              // "α" to "ϋ"
+  if (cp >= 0x450 && cp <= 0x45f) return cp - 0x50;              // "ѐ" to "џ"
+  if (cp >= 0x430 && cp <= 0x44f) return cp - 0x20;              // "а" to "я"
+  return cp;
+}
 
-std::string small_letters(std::string_view text) {
+// `text` with each letter of two or three UTF-8 bytes, and each ASCII
+// letter, mapped by `letter_of` to a code point of as many bytes; other
+// bytes, invalid UTF-8 included, stay as they are.
+template <typename LetterOf>
+std::string map_letters(std::string_view text, LetterOf letter_of) {
   std::string out(text);
   auto* s = reinterpret_cast<unsigned char*>(out.data());
   for (size_t k = 0; k < out.size(); ++k) {
     const unsigned char c = s[k];
     if (c < 0x80) {
-      if (c >= 'A' && c <= 'Z') s[k] = static_cast<unsigned char>(c + 0x20);
+      s[k] = static_cast<unsigned char>(letter_of(c));
       continue;
     }
     // Two bytes (U+0080-U+07FF) or three (U+0800-U+FFFF), whole.
@@ -126,18 +148,24 @@ std::string small_letters(std::string_view text) {
     if (n == 0 || k + n > out.size() || (s[k + 1] & 0xc0) != 0x80 || (n == 3 && (s[k + 2] & 0xc0) != 0x80)) continue;
     const uint32_t cp = n == 2 ? (uint32_t{c} & 0x1f) << 6 | (s[k + 1] & 0x3fu)
                                : (uint32_t{c} & 0x0f) << 12 | (s[k + 1] & 0x3fu) << 6 | (s[k + 2] & 0x3fu);
-    const uint32_t small = small_letter_of(cp);
+    const uint32_t mapped = letter_of(cp);
     if (n == 2) {
-      s[k] = static_cast<unsigned char>(0xc0 | small >> 6);
-      s[k + 1] = static_cast<unsigned char>(0x80 | (small & 0x3f));
+      s[k] = static_cast<unsigned char>(0xc0 | mapped >> 6);
+      s[k + 1] = static_cast<unsigned char>(0x80 | (mapped & 0x3f));
     } else {
-      s[k] = static_cast<unsigned char>(0xe0 | small >> 12);
-      s[k + 1] = static_cast<unsigned char>(0x80 | ((small >> 6) & 0x3f));
-      s[k + 2] = static_cast<unsigned char>(0x80 | (small & 0x3f));
+      s[k] = static_cast<unsigned char>(0xe0 | mapped >> 12);
+      s[k + 1] = static_cast<unsigned char>(0x80 | ((mapped >> 6) & 0x3f));
+      s[k + 2] = static_cast<unsigned char>(0x80 | (mapped & 0x3f));
     }
     k += n - 1;
   }
   return out;
 }
+
+}  // namespace
+
+std::string small_letters(std::string_view text) { return map_letters(text, small_letter_of); }
+
+std::string capital_letters(std::string_view text) { return map_letters(text, capital_letter_of); }
 
 }  // namespace tiergate

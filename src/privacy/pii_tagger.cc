@@ -1,4 +1,5 @@
 #include "tiergate/privacy/pii_tagger.h"
+#include "tiergate/privacy/pii_dataset.h"
 
 #include "tiergate/privacy/structured_pii.h"
 
@@ -422,6 +423,16 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const { ta
 
 bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return true;
+  // Text in capitals throughout ("MY NAME IS JOHN SMITH") has no case to go
+  // by, as text in small letters has none: it is read as such, in a copy in
+  // small letters (small_letters(): the offsets stay), so that the rules
+  // for text without capitals apply. Read as written, every word of it
+  // could open a span as a capitalised word does.
+  thread_local std::string in_small_letters;
+  if (capitals_throughout(text)) {
+    in_small_letters = small_letters(text);
+    text = in_small_letters;
+  }
   TokenList& token_list = tagger_tokens();
   ViewList& views = tagger_views();
   const size_t first_tagged = out.size();

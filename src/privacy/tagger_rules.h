@@ -1401,6 +1401,23 @@ inline uint16_t categories_named(const Gazetteer& g, std::string_view prefix) {
   return mask;
 }
 
+// Whether `text` is written in capitals throughout: a capital (A-Z, or one
+// that opens_with_a_capital_letter() reads: "É", "Ł", "Д") and no small
+// letter (a-z, nor one that opens_with_a_small_letter() reads).
+inline bool capitals_throughout(std::string_view text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  bool capital = false;
+  for (size_t k = 0; k < text.size(); ++k) {
+    if (s[k] >= 'a' && s[k] <= 'z') return false;
+    if (s[k] >= 0xc3) {
+      if (pii_tokens::opens_with_a_small_letter(s + k, text.size() - k)) return false;
+      capital = capital || pii_tokens::opens_with_a_capital_letter(s + k, text.size() - k);
+    }
+    capital = capital || (s[k] >= 'A' && s[k] <= 'Z');
+  }
+  return capital;
+}
+
 // Whether `text` holds a capital letter: A-Z, or one of Latin-1, Greek,
 // Cyrillic or the Latin Extended blocks ("Расскажи", "Ωραία", "Łódź"),
 // whose words the tagger reads as it reads English ones; text in those

@@ -143,5 +143,18 @@ TEST(PiiDatasetTest, SmallLettersKeepEveryOffset) {
   EXPECT_EQ(small_letters("already small: élan, ölçü"), "already small: élan, ölçü");
 }
 
+// The converse, at the same offsets: each small letter whose capital
+// small_letters() lowers becomes it; "ß", "ĸ" and other letters without
+// one of as many bytes stay, as do broken sequences.
+TEST(PiiDatasetTest, CapitalLettersKeepEveryOffset) {
+  EXPECT_EQ(capital_letters("angela švec, πυργας, άρης ώρα, пётр, ÿves, łódź, độ ơ"),
+            "ANGELA ŠVEC, ΠΥΡΓΑΣ, ΆΡΗΣ ΏΡΑ, ПЁТР, ŸVES, ŁÓDŹ, ĐỘ Ơ");
+  EXPECT_EQ(capital_letters("straße ĸ ı × 5"), "STRAßE ĸ ı × 5");
+  EXPECT_EQ(capital_letters("a\xc5 b\xe1\xbb"), "A\xc5 B\xe1\xbb");
+  // (Not a final "ς", which comes back as "σ".)
+  const std::string mixed = "Angela ŠVEC, Άρτα Ώρα, ПЁТР, Łódź, Độ";
+  EXPECT_EQ(small_letters(capital_letters(mixed)), small_letters(mixed));
+}
+
 }  // namespace
 }  // namespace tiergate

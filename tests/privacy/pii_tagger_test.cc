@@ -12,6 +12,7 @@
 #include <random>
 #include <utility>
 
+#include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/pii_eval.h"
 
 namespace tiergate {
@@ -946,6 +947,26 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   const V found = names(many);
   EXPECT_EQ(std::count(found.begin(), found.end(), "J. Smith"), 25000);
   EXPECT_EQ(std::count(found.begin(), found.end(), "A. J. Ayer"), 25000);
+}
+
+// Text in capitals throughout has no case to go by: it is read as the same
+// text in small letters (at the same offsets), not as text whose every
+// word is capitalised.
+TEST(PiiTaggerTest, TextInCapitalsThroughoutIsReadAsTextInSmallLetters) {
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna", "John", "Lena"}},
+                  {"last_name", {"Smith", "Kirlin"}},
+                  {"common_word", {"please", "send", "the", "report", "to", "today", "and", "copy", "boss"}}};
+  const PiiTagger tagger = PiiTagger::train(reports_sent_to_people(), o);
+  for (const std::string text : {"PLEASE SEND THE REPORT TO ANNA SMITH TODAY.",
+                                 "PLEASE SEND THE REPORT TO JOHN AND COPY THE BOSS TODAY.",
+                                 "SEND THE REPORT TO LENA KIRLIN, 12 ELM STREET."}) {
+    std::vector<PiiSpan> shouted, small;
+    tagger.tag(text, shouted);
+    tagger.tag(small_letters(text), small);
+    EXPECT_EQ(shouted, small) << text;
+    EXPECT_FALSE(shouted.empty()) << text;
+  }
 }
 
 // A place that the decoder opens at a rank or office before a first name

@@ -168,6 +168,31 @@ TEST_F(PiiCommandsTest, CrossValidationCanScoreTheHeldOutRowsWithoutCapitals) {
   EXPECT_EQ(names, lower_cased["predicted"].get<size_t>());
 }
 
+// --upper-case-held-out scores the held-out rows in capitals throughout,
+// which the tagger reads as text in small letters: the same detections as
+// --lower-case-held-out. The two together are refused.
+TEST_F(PiiCommandsTest, CrossValidationCanScoreTheHeldOutRowsInCapitals) {
+  const std::string data = write("names.jsonl", name_rows(160));
+  auto cv = [&](const std::string& flag, const std::string& spans_out) {
+    const auto run = tiergate({"pii", "cv", "--data", data, "--folds", "2", "--epochs", "2", "--buckets", "4096",
+                               "--spans-out", spans_out, flag});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return json::parse(run.out)["types"]["PERSON"];
+  };
+  const json lower_cased = cv("--lower-case-held-out", dir_ + "/lower_cased.jsonl");
+  const json upper_cased = cv("--upper-case-held-out", dir_ + "/upper_cased.jsonl");
+  EXPECT_EQ(upper_cased["gold"], 160);
+  EXPECT_EQ(upper_cased, lower_cased);
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(read(dir_ + "/upper_cased.jsonl"), read(dir_ + "/lower_cased.jsonl"));
+  const auto both = tiergate({"pii", "cv", "--data", data, "--lower-case-held-out", "--upper-case-held-out"});
+  EXPECT_NE(both.exit_code, 0);
+  EXPECT_NE(both.err.find("excludes"), std::string::npos) << both.err;
+}
+
 // Without --tagger, `pii scan|eval` run the tagger $TIERGATE_PII_TAGGER
 // names (else the one the build trained beside bin/, which this test leaves
 // alone) and say which; --no-tagger runs the structured detectors only.

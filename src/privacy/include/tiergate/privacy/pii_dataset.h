@@ -40,4 +40,9 @@ StatusOr<std::vector<PiiExample>> load_pii_jsonl(const std::string& path);
 // UTF-8 included, stay as they are.
 std::string small_letters(std::string_view text);
 
+// `text` in capitals, the converse of small_letters(): each small letter
+// whose capital small_letters() maps to it becomes that capital ("ς" "Σ"),
+// at the same offsets; "ß" and other letters without one stay.
+std::string capital_letters(std::string_view text);
+
 }  // namespace tiergate
