@@ -1,6 +1,6 @@
 #include "tiergate/privacy/pii_tagger.h"
-#include "tiergate/privacy/pii_dataset.h"
 
+#include "tiergate/privacy/pii_dataset.h"
 #include "tiergate/privacy/structured_pii.h"
 
 #include "blank_escapes.h"

@@ -178,9 +178,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // are "Haskell R. Abbott", taken for a firm, and "Arden I", taken for a
   // place, before "Satterfield", where a first-name list knows the first
   // word. A place or firm may open with a rank or office (kRanks) before
-  // that word: "Senator Huey P" and "President Franklin D", taken for
-  // places, are the names "Huey P. Long" and "Franklin D. Roosevelt"
-  // without it.
+  // that word, which the name leaves out: "President Franklin D", taken for
+  // a place, and "Roosevelt" are the name "Franklin D. Roosevelt".
   for (size_t s = first; s < out.size(); ++s) {
     const PiiType type = out[s].type;
     if (type != PiiType::kPerson && type != PiiType::kOrganization && type != PiiType::kLocation) continue;
