@@ -1178,9 +1178,7 @@ void PiiTagger::add_military_addresses(std::string_view text, std::span<const ui
   // Token k: a number of `length` digits, or of one to six where length is 0.
   auto number = [&](size_t k, size_t length) {
     const size_t size = tokens[k].end - tokens[k].begin;
-    if (length != 0 ? size != length : size > 6) return false;
-    return std::all_of(text.begin() + tokens[k].begin, text.begin() + tokens[k].end,
-                       [](char c) { return c >= '0' && c <= '9'; });
+    return (length != 0 ? size == length : size <= 6) && all_digits(text, tokens[k]);
   };
   std::vector<PiiSpan> found;
   // Each ends in a ZIP code, a number: a marked token in any text.
