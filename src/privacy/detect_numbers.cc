@@ -12,7 +12,8 @@ namespace {
 
 // 12-19 digits (12: Maestro only), contiguous or in groups separated by one
 // space or dash (the same mark throughout): 4-4-4(-4(-1..4)), Amex 4-6-5,
-// Diners 4-6-4. Luhn-valid and in a known issuer range, so a random 16-digit
+// Diners 4-6-4; or four groups of four separated by stops
+// ("4111.1111.1111.1111", as some forms and receipts write it). Luhn-valid and in a known issuer range, so a random 16-digit
 // number passes about 2% of the time and an order number rarely. When more
 // numbers follow ("4111 1111 1111 1111 12/25"), the longest run of leading
 // groups that is a card is the card.
@@ -41,7 +42,7 @@ void match_card(Scan& s, size_t ws) {
     ++groups;
     i = e;
     const unsigned char c = s.at(i);
-    if ((c == ' ' || c == '-') && (sep == 0 || sep == c) && s.digit(i + 1)) {
+    if ((c == ' ' || c == '-' || c == '.') && (sep == 0 || sep == c) && s.digit(i + 1)) {
       if (groups == 8) {
         longer = true;
         break;
@@ -60,11 +61,15 @@ void match_card(Scan& s, size_t ws) {
     if (k == groups && !longer) {
       if (!s.numeric_right_ok(end)) continue;
     } else {
-      const unsigned char next = s.at(end);  // another group follows, after a blank or dash
-      if (next != ' ' && next != '-') return;
+      const unsigned char next = s.at(end);  // another group follows, after a blank, dash or stop
+      if (next != ' ' && next != '-' && next != '.') return;
     }
     bool shape = k == 1;
-    if (k >= 2) {
+    if (sep == '.') {
+      // (Dotted numbers are also versions, dates and addresses: only four
+      // groups of four, and nothing dotted after them.)
+      shape = k == 4 && groups == 4 && !longer && glen[0] == 4 && glen[1] == 4 && glen[2] == 4 && glen[3] == 4;
+    } else if (k >= 2) {
       shape = glen[k - 1] >= 1 && glen[k - 1] <= 4;
       for (int g = 0; g + 1 < k; ++g) shape = shape && glen[g] == 4;
       shape = shape || (k == 3 && glen[0] == 4 && glen[1] == 6 && (glen[2] == 5 || glen[2] == 4));
@@ -79,7 +84,10 @@ void match_card(Scan& s, size_t ws) {
 
 // ---------------------------------------------------------------- SSN
 
-constexpr std::array<std::string_view, 5> kSsnWords = {"ssn*", "ss#", "social security", "social sec", "ssa"};
+// ("My social is ...": the word alone, as people say it, only before "is",
+// "number", "#" or a colon.)
+constexpr std::array<std::string_view, 9> kSsnWords = {"ssn*",      "ss#",           "social security", "social sec", "ssa",
+                                                       "social is", "social number", "social #",        "social:"};
 
 bool ssn_parts_valid(int area, int group, int serial) {
   return area != 0 && area != 666 && area < 900 && group != 0 && serial != 0;
@@ -571,7 +579,7 @@ void detect_numeric(Scan& s, size_t ws, size_t we) {
   const unsigned char first = s.at(ws);
   const unsigned char next = s.at(ws + run);
   const bool next_digit = s.digit(ws + run + 1);
-  if (run >= 12 || (run == 4 && (next == ' ' || next == '-') && next_digit)) match_card(s, ws);
+  if (run >= 12 || (run == 4 && (next == ' ' || next == '-' || next == '.') && next_digit)) match_card(s, ws);
   if ((run == 3 && (next == '-' || next == ' ') && next_digit) || run == 9) match_ssn(s, ws);
   if (run <= 3 && next == '.' && next_digit) match_ipv4(s, ws);
   if ((run <= 2 || run == 4) && (next == '/' || next == '-' || next == '.') && next_digit) match_numeric_date(s, ws);
