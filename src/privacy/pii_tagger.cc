@@ -4,6 +4,7 @@
 #include "tiergate/privacy/structured_pii.h"
 
 #include "blank_escapes.h"
+#include "data_labels.h"
 #include "lexicon.h"
 #include "little_endian.h"
 #include "plain_text.h"
@@ -944,6 +945,7 @@ void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
 
 // The scan of a plain text (scan_text()).
 bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
+  const size_t first = out.size();  // this text's spans: out[first...]
   find_structured_pii(text, out);
   if (tagger == nullptr) return true;
   if (stop && stop()) return false;
@@ -984,6 +986,7 @@ bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector
     if (span.end > span.begin) out[kept++] = span;
   }
   out.resize(kept);
+  pii_scan::drop_data_labels(text, out, first);
   return true;
 }
 
