@@ -514,6 +514,21 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     return static_cast<unsigned char>(text[tokens[i].begin]) == 0xd0 && (g.full | g.part) == 0 &&
            cyrillic_sentence_opener(text, tokens, i);
   };
+  // A capitalised word that opens a sentence or a line, or follows a mark
+  // that opens a clause, before a word of small letters, where no list
+  // knows either word and the first is no possessive: the sentence's first
+  // word in a language the everyday lists (English) do not hold ("Tính
+  // tổng", "Terdapat barisan", "Zkus vyřešit", a comment's "' Calcular
+  // escala"), or a Latin genus ("Vulpes vulpes"). English words after a
+  // name are everyday words ("Kenjirou said"); "Vygotsky’s sociocultural"
+  // stays a name. (Without the everyday lists no list knows "said".)
+  auto unlisted_opener_before_an_unlisted_word = [&](size_t i, const Gazetteer::Match& g) {
+    if (common_categories_ == 0 || (g.full | g.part) != 0 || !sentence_opener(text, tokens, i)) return false;
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
+    if (possessive_stem(b, tokens[i].end - tokens[i].begin) != tokens[i].end - tokens[i].begin) return false;
+    view(i + 1);
+    return (views[i + 1].gazetteer.full | views[i + 1].gazetteer.part) == 0;
+  };
   auto opens_nothing = [&](size_t i) __attribute__((always_inline)) {
     const Gazetteer::Match& g = views[i].gazetteer;
     const bool last = i + 1 == tokens.size();
@@ -532,7 +547,8 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     const bool small_word = !last && (g.full & common_categories_) != 0 && (g.full & name_categories_) == 0 &&
                             tokens[i].end - tokens[i].begin <= 3 &&
                             is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin]));
-    return ((everyday(g) || small_word) && !all_capitals(text, tokens, i)) || unlisted_cyrillic_opener(i, g);
+    return ((everyday(g) || small_word) && !all_capitals(text, tokens, i)) || unlisted_cyrillic_opener(i, g) ||
+           unlisted_opener_before_an_unlisted_word(i, g);
   };
   // In text without capitals, whether token i opens no span, as an unmarked
   // token opens none in text with capitals: a mark (no value the tagger

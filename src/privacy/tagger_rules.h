@@ -571,11 +571,14 @@ bool may_name_a_place(std::string_view text, const Token& t, bool caseless_value
 // the tagger.
 uint32_t end_before_a_glued_clause(std::string_view text, const PiiSpan& span);
 
-// Whether token i is a capitalised Cyrillic word that opens a sentence or
-// a line, or follows on its line a mark of one byte that opens a clause
-// (not a comma, a hyphen, a stop or "&", which go on with one: "Петя,
-// Вася"), before a word of small Cyrillic letters on its line. Out of line:
-// tag() asks it only of Cyrillic words no list knows.
+// Whether token i is a capitalised word (A-Z, or a capital of Latin-1,
+// Greek, Cyrillic or Latin Extended) that opens a sentence or a line, or
+// follows on its line a mark of one byte that opens a clause (not a comma,
+// a hyphen, a stop or "&", which go on with one: "Петя, Вася"), before a
+// word of small letters on its line ("Tính tổng", "Terdapat juga"). Out of
+// line: tag() asks it only of words no list knows.
+bool sentence_opener(std::string_view text, Tokens tokens, size_t i);
+// A sentence_opener() of Cyrillic before a word of Cyrillic.
 bool cyrillic_sentence_opener(std::string_view text, Tokens tokens, size_t i);
 
 // Where the company opens in tokens [from, to) of a span that an

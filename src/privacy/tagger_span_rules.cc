@@ -189,19 +189,27 @@ uint32_t tagger_rules::end_before_a_glued_clause(std::string_view text, const Pi
   return !apostrophe || (span.end == small + 1 && bytes[small] == 's') ? small - 3 : span.end;
 }
 
-bool tagger_rules::cyrillic_sentence_opener(std::string_view text, Tokens tokens, size_t i) {
+bool tagger_rules::sentence_opener(std::string_view text, Tokens tokens, size_t i) {
   const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
-  if (!pii_tokens::opens_with_a_capital_letter(b, tokens[i].end - tokens[i].begin) || i + 1 >= tokens.size()) return false;
+  const bool capital = (b[0] >= 'A' && b[0] <= 'Z') || pii_tokens::opens_with_a_capital_letter(b, tokens[i].end - tokens[i].begin);
+  if (!capital || i + 1 >= tokens.size()) return false;
   const Token& next = tokens[i + 1];
   const auto* n = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
   const size_t next_length = next.end - next.begin;
-  if (next.newline_before || next_length < 2 || n[0] < 0xd0 || n[0] > 0xd1 || !opens_with_a_small_letter(n, next_length)) {
+  if (next.newline_before || next_length < 2 || !((n[0] >= 'a' && n[0] <= 'z') || opens_with_a_small_letter(n, next_length))) {
     return false;
   }
   if (tokens[i].newline_before || opens_a_sentence(text, tokens, i)) return true;
   if (tokens[i - 1].end - tokens[i - 1].begin != 1) return false;
   const char mark = text[tokens[i - 1].begin];
   return !is_word_byte(static_cast<unsigned char>(mark)) && mark != ',' && mark != '-' && mark != '.' && mark != '&';
+}
+
+bool tagger_rules::cyrillic_sentence_opener(std::string_view text, Tokens tokens, size_t i) {
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
+  if (b[0] < 0xd0 || b[0] > 0xd1 || i + 1 >= tokens.size()) return false;
+  const unsigned char next = static_cast<unsigned char>(text[tokens[i + 1].begin]);
+  return next >= 0xd0 && next <= 0xd1 && sentence_opener(text, tokens, i);
 }
 
 bool tagger_rules::a_recent_year(std::string_view text, const Token& t) {

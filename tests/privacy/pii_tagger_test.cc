@@ -1168,6 +1168,32 @@ TEST(PiiTaggerTest, AnUnlistedCyrillicWordOpeningASentenceOpensNoName) {
   EXPECT_EQ(values_of(marks_tagger, "x = 1  # " + ivan + went_home), std::vector<std::string>{ivan});
 }
 
+// In any script, a capitalised word that opens a sentence before a word of
+// small letters, where no list knows either, is the sentence's first word
+// in a language the everyday lists do not hold ("Terdapat barisan", "Tính
+// tổng"), not a name. A listed name, an unlisted one before a listed word
+// ("Zorvath went") and a possessive ("Zorvath's kolom") still are names.
+TEST(PiiTaggerTest, AnUnlistedWordOpeningASentenceBeforeAnUnlistedWordOpensNoName) {
+  const std::vector<std::string> names = {"Zorvath", "Quillan", "Brondel", "Kestrin"};
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& name = names[k % names.size()];
+    train.push_back({name + " went home.", {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"Anna"}}, {"common_word", {"went", "home", "then", "ok"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  for (const std::string text : {"Terdapat barisan kolom.", "ok then. Tinh tong hai so.", "T\xc3\xadnh t\xe1\xbb\x95ng.",
+                                 "x = 1  # Terdapat barisan."}) {
+    EXPECT_EQ(values_of(tagger, text), std::vector<std::string>{}) << text;
+  }
+  EXPECT_EQ(values_of(tagger, "Anna barisan."), std::vector<std::string>{"Anna"});
+  EXPECT_EQ(values_of(tagger, "Zorvath went home."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(values_of(tagger, "Zorvath's kolom."), std::vector<std::string>{"Zorvath"});
+  // Not after a comma: "ok, Terdapat barisan" goes on with a clause.
+  EXPECT_EQ(values_of(tagger, "ok, Terdapat barisan.").size(), 1u);
+}
+
 // In text without capitals, small Cyrillic words that no name, place or
 // street list knows are no value: the everyday lists (English) cannot turn
 // away a Russian word ("напиши басню про оливье" was a name). A listed name
