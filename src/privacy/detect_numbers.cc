@@ -13,10 +13,11 @@ namespace {
 // 12-19 digits (12: Maestro only), contiguous or in groups separated by one
 // space or dash (the same mark throughout): 4-4-4(-4(-1..4)), Amex 4-6-5,
 // Diners 4-6-4; or four groups of four separated by stops
-// ("4111.1111.1111.1111", as some forms and receipts write it). Luhn-valid and in a known issuer range, so a random 16-digit
-// number passes about 2% of the time and an order number rarely. When more
-// numbers follow ("4111 1111 1111 1111 12/25"), the longest run of leading
-// groups that is a card is the card.
+// ("4111.1111.1111.1111", as some forms and receipts write it). Luhn-valid
+// and in a known issuer range, so a random 16-digit number passes about 2%
+// of the time and an order number rarely. When more numbers follow ("4111
+// 1111 1111 1111 12/25"), the longest run of leading groups that is a card
+// is the card.
 void match_card(Scan& s, size_t ws) {
   char digits[20];
   size_t nd = 0;
@@ -86,8 +87,8 @@ void match_card(Scan& s, size_t ws) {
 
 // ("My social is ...": the word alone, as people say it, only before "is",
 // "number", "#" or a colon.)
-constexpr std::array<std::string_view, 9> kSsnWords = {"ssn*",      "ss#",           "social security", "social sec", "ssa",
-                                                       "social is", "social number", "social #",        "social:"};
+constexpr std::array<std::string_view, 9> kSsnWords = {
+    "ssn*", "ss#", "social security", "social sec", "ssa", "social is", "social number", "social #", "social:"};
 
 bool ssn_parts_valid(int area, int group, int serial) {
   return area != 0 && area != 666 && area < 900 && group != 0 && serial != 0;
