@@ -219,9 +219,10 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // Initials that open a name ("A. J. Ayer", "J. Smith"), with the first
   // name before them that no span covers ("Ida B. Wells" where the decoder
   // took only the surname). In text with capitals, one initial alone only
-  // before a surname a last-name list knows or that this tagging took for
-  // a name or a firm; in text without capitals only after such a first
-  // name ("hannah i. kirlin"). Not an answer's letter ("B. Leitch and
+  // after such a first name ("Harry S. Truman": no list need know the
+  // surname) or before a surname a last-name list knows or that this
+  // tagging took for a name or a firm; in text without capitals only after
+  // such a first name ("hannah i. kirlin"). Not an answer's letter ("B. Leitch and
   // Neilson", "C. B. F. Skinner": a letter that labels, after "?" or ":",
   // or opening a line of a text that lists answers), nor a letter glued to
   // the token before ("U.S. Grant" is an abbreviation's end there), after a
@@ -248,7 +249,7 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const bool found = taken >= first && taken < out.size() &&
                        (out[taken].type == PiiType::kPerson || out[taken].type == PiiType::kOrganization);
     const Gazetteer::Match listed = gazetteer_.lookup_all(word_hash(text, tokens[surname_of.main]));
-    if (mixed && one_initial && !found && (listed.full & last_name_categories_) == 0) return;
+    if (mixed && one_initial && !found && !first_name_before && (listed.full & last_name_categories_) == 0) return;
     // (A compass point before a place: "N. America", "S. Korea".)
     const char letter = static_cast<char>(text[tokens[k].begin] & ~0x20);
     if (one_initial && (letter == 'N' || letter == 'S' || letter == 'E' || letter == 'W') &&

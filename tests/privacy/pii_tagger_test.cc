@@ -930,6 +930,8 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   EXPECT_EQ(names("Please send the report to N. Hackett-Lind today."), V{"N. Hackett-Lind"});
   EXPECT_EQ(names("Please send the report to Anna M. van der Velde today."), V{"Anna M. van der Velde"});
   EXPECT_EQ(names("please send the report to hannah i. kirlin today."), V{"hannah i. kirlin"});
+  // After a listed first name, an initial and any capitalised word that is
+  // no everyday word, as no last-name list holds every surname.
   // Not names of initials.
   for (const std::string& v : names("Who wrote it?\nA. Smith\nB. Kennedy\nC. Wilson\nD. Kirlin")) {
     EXPECT_NE(v[1], '.') << v;
@@ -940,6 +942,18 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
     EXPECT_EQ(v.find("H. J."), std::string::npos) << v;
   }
   EXPECT_EQ(names("in gideon v. wainwright the court ruled."), V{});
+  // After a listed first name, an initial and a capitalised word that is no
+  // everyday word, where the decoder took none of them (here it learned
+  // that such words opening a text are none), though no last-name list
+  // holds the surname ("Harry S. Truman").
+  std::vector<PiiExample> rows = reports_sent_to_people();
+  for (size_t k = 0; k < 100; ++k) {
+    const std::string words[] = {"Section", "Table", "John", "Anna"};
+    rows.push_back({words[k % 4] + " " + std::string(1, static_cast<char>('A' + k % 3)) + ". Index follows.", {}});
+  }
+  const PiiTagger unnamed_tagger = PiiTagger::train(rows, o);
+  EXPECT_EQ(values_of(unnamed_tagger, "Hannah S. Truax follows.", PiiType::kPerson), V{"Hannah S. Truax"});
+  EXPECT_EQ(values_of(unnamed_tagger, "Section S. Truax follows.", PiiType::kPerson), V{});
   // A text of 50,000 such names (1.4 MB) keeps them all: the names are
   // applied at the end, which keeps the pass linear.
   std::string many;
