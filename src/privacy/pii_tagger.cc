@@ -824,6 +824,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     drop_code_identifiers(text, out, first_tagged);
     drop_words_naming_no_one(text, out, first_tagged);
     type_continents(text, out, first_tagged);
+    type_polities(text, out, first_tagged);
     if (mixed) type_places_ending_in_a_surname(text, out, first_tagged);
     type_signatures(text, out, first_tagged);
   }

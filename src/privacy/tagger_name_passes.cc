@@ -961,6 +961,18 @@ void PiiTagger::type_continents(std::string_view text, std::vector<PiiSpan>& out
   }
 }
 
+void PiiTagger::type_polities(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kPerson) continue;
+    uint32_t last = span.end;  // the span's last word, [last, span.end)
+    while (last > span.begin && is_word_byte(static_cast<unsigned char>(text[last - 1]))) --last;
+    if (last > span.begin && kPolities.contains(text, Token{last, span.end, false, false})) {
+      span.type = PiiType::kOrganization;
+    }
+  }
+}
+
 void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const uint16_t places = static_cast<uint16_t>(place_categories_ | world_city_categories_);

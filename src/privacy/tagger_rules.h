@@ -1341,6 +1341,11 @@ inline bool joins_numbers(std::string_view text, const Token& t) {
 constexpr WordSet kRegions(std::array<std::string_view, 17>{
     "europe", "africa", "antarctica", "oceania", "eurasia", "americas", "caribbean", "balkans", "scandinavia",
     "siberia", "mesoamerica", "polynesia", "melanesia", "micronesia", "arctic", "asia", "america"});
+// The words that end the name of a state or a ruling house, no person's.
+constexpr WordSet kPolities(std::array<std::string_view, 14>{
+    "empire", "kingdom", "dynasty", "republic", "caliphate", "sultanate", "khanate", "emirate", "principality",
+    "duchy", "confederacy", "commonwealth", "shogunate", "reich"});
+
 constexpr WordSet kRegionsOfAmerica(std::array<std::string_view, 4>{"north", "south", "central", "latin"});
 // The words that name a part of a continent before it: "East Asia",
 // "Sub-Saharan Africa", "SE Asia" (type_continents()).

@@ -4048,6 +4048,24 @@ TEST(PiiTaggerTest, AContinentIsAPlaceAndAGenusNoName) {
   }
 }
 
+// A name that ends in a word naming a state or a ruling house ("Roman
+// Empire", "Qing Dynasty") is an organisation, however the name before it
+// reads: no person.
+TEST(PiiTaggerTest, AStateOrARulingHouseIsNoPerson) {
+  std::vector<std::string> first = kFirst;
+  first.insert(first.end(), {"Roman", "Qing"});
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", first}, {"last_name", kLast}, {"common_word", {"your", "order", "shipped", "dear"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  ASSERT_EQ(typed_spans(tagger, "Dear Roman Zorvath, your order shipped."),
+            (std::vector<std::string>{"PERSON:Roman Zorvath"}));
+  for (const char* polity : {"Roman Empire", "Qing Dynasty", "Roman Republic", "Roman Kingdom"}) {
+    EXPECT_EQ(typed_spans(tagger, "Dear " + std::string(polity) + ", your order shipped."),
+              (std::vector<std::string>{"ORGANIZATION:" + std::string(polity)}))
+        << polity;
+  }
+}
+
 // A word that opens with two capitals and holds a small letter is an
 // acronym's plural, a unit or a formula ("DVDs", "MHz", "HCl"), no name.
 TEST(PiiTaggerTest, CapitalsThenSmallLettersAreNoName) {

@@ -597,6 +597,12 @@ class PiiTagger {
   // Asia" ("Asia" and "America" are first names too, but alone they are
   // the continents; not "Bank of America", an organisation).
   void type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Makes an organisation of each name of out[first...] whose last word
+  // names a state or a ruling house (kPolities: "Roman Empire", "Qing
+  // Dynasty", "Weimar Republic"), as the decoder types "Ottoman Empire": a
+  // first name at its start ("Roman") made it a person, which the default
+  // policy keeps on the device and a question about history loses.
+  void type_polities(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, makes a name of each place of out[first...] of
   // two or three capitalised words one space apart whose last word a
   // last-name list knows and no list of places knows alone, where no list
