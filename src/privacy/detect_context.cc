@@ -1,8 +1,9 @@
-// Ages, ZIP codes and address units: numbers that only the words around
-// them make personal data. A bare "45" or "12345" is not flagged; "45 years
-// old", "aged 45", "a 45-year-old", "she turned 66 last week", "my father
-// is 35 and", "her 50th birthday", "zip code 12345", "the weather in 94103
-// today", "Apt. 217" and "P.O. Box 101" are.
+// Ages, ZIP codes, postcodes and address units: numbers that only the
+// words around them make personal data. A bare "45" or "12345" is not
+// flagged; "45 years old", "aged 45", "a 45-year-old", "she turned 66 last
+// week", "my father is 35 and", "her 50th birthday", "zip code 12345", "the
+// weather in 94103 today", "postcode SW1A 1AA", "Apt. 217" and "P.O. Box
+// 101" are.
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -16,6 +17,10 @@ namespace {
 // that may stand between ("at the age of 45", "zip code is 94103").
 constexpr std::array<std::string_view, 3> kAgeWordsBefore = {"age", "aged", "ages"};
 constexpr std::array<std::string_view, 4> kZipWordsBefore = {"zip", "zipcode", "postcode", "postal"};
+// Before a postcode of letters and digits also "post code" and Ireland's
+// "eircode" ("post" alone is no cue before a ZIP code of digits).
+constexpr std::array<std::string_view, 6> kPostcodeWordsBefore = {"zip", "zipcode", "postcode", "postal", "post",
+                                                                  "eircode"};
 constexpr std::array<std::string_view, 5> kFillers = {"of", "is", "was", "code", "number"};
 // A number is an age after these verbs ("she turned 66", "I'll turn 40."),
 // and after a person and a copula ("he is 35", "my father was 80"), where
@@ -260,6 +265,25 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
     }
     if (!s.word(end)) s.add(PiiType::kZipCode, ws, end);
   }
+}
+
+void detect_postcode(Scan& s, size_t ws, size_t we) {
+  // The outward code: one or two letters, a digit, maybe a letter or digit
+  // (British: "M1", "SW1A", "EC2V"; Canadian: letter, digit, letter).
+  size_t i = ws;
+  while (i < we && i - ws < 2 && s.alpha(i)) ++i;
+  if (i == ws || i == we || !s.digit(i)) return;
+  ++i;
+  if (i < we && s.alnum(i)) ++i;
+  if (i != we || !s.numeric_left_ok(ws)) return;
+  // The inward code, one blank after: a digit and two letters (British,
+  // "1AA") or a digit, a letter and a digit (Canadian, "0B1").
+  const size_t in = we + 1;
+  if (!s.blank(we) || !s.digit(in) || !s.alpha(in + 1) || !(s.alpha(in + 2) || s.digit(in + 2)) || s.alnum(in + 3)) {
+    return;
+  }
+  if (!cue_before(s, ws, kPostcodeWordsBefore)) return;
+  s.add(PiiType::kZipCode, ws, in + 3);
 }
 
 }  // namespace tiergate::pii_scan

@@ -227,6 +227,10 @@ void detect_id_after_keyword(Scan& s, size_t kw_end, PiiType type);
 // detect_context.cc: ages and ZIP codes, a number word [ws, we) of digits
 // that the words around it make personal data.
 void detect_context_number(Scan& s, size_t ws, size_t we);
+// A British or Canadian postcode that a word [ws, we) of letters and
+// digits opens, after a postcode cue: "postcode SW1A 1AA", "my postal code
+// is K1A 0B1".
+void detect_postcode(Scan& s, size_t ws, size_t we);
 // detect_groups.cc: nationality, religious and political groups where the
 // words around them describe a person; a pass of its own over the words.
 void detect_group_mentions(Scan& s);

@@ -196,8 +196,9 @@ void on_digit_word(Scan& s, size_t ws, size_t we, ScanState& st) {
                      (s.blank(we) && s.alpha(we + 1)))) {
       detect_month_date_near(s, ws, we);
     }
-  } else if (len >= 4) {
-    detect_iban(s, ws);
+  } else {
+    if (len <= 4) detect_postcode(s, ws, we);
+    if (len >= 4) detect_iban(s, ws);
   }
   if (len >= 5 || (s.at(we) == '-' && s.alnum(we + 1))) detect_keyword_ids_before(s, ws);  // ids: "S530-4607-2351"
   if (ws >= st.token_done) {
