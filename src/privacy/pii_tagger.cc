@@ -960,6 +960,19 @@ void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
   }
 }
 
+// Whether `span` is an address of more than 6 lines: a list or a table
+// whose lines the passes that join an address's lines ran over ("9
+// Plains\n7 Mountain\n1 Sundering Eruption\n...", a table's column of
+// numbers), no address; the labelled dev rows' longest address has 4. (A
+// long span on fewer lines stays: one over a line of 59 authors' names
+// would leave the names out.)
+bool overlong_address(std::string_view text, const PiiSpan& span) {
+  if (span.type != PiiType::kStreetAddress) return false;
+  size_t lines = 1;
+  for (uint32_t b = span.begin; b < span.end && lines <= 6; ++b) lines += text[b] == '\n' ? 1 : 0;
+  return lines > 6;
+}
+
 // The scan of a plain text (scan_text()).
 bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector<PiiSpan>& out, const ScanStop& stop) {
   const size_t first = out.size();  // this text's spans: out[first...]
@@ -1000,7 +1013,7 @@ bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector
         }
       }
     }
-    if (span.end > span.begin) out[kept++] = span;
+    if (span.end > span.begin && !overlong_address(text, span)) out[kept++] = span;
   }
   out.resize(kept);
   pii_scan::drop_data_labels(text, out, first);

@@ -2290,6 +2290,14 @@ TEST(PiiTaggerTest, AnAddressInASentenceIsWrittenWhole) {
   // A blank line ends the envelope (and the numbers alone, among no
   // address words, are none: ANumberAloneIsAnAddressOnlyAmongAddressWords).
   EXPECT_EQ(typed_spans(tagger, "Send it to 12\n\n13\n MOSS"), (std::vector<std::string>{"LOCATION:MOSS"}));
+  // Not past six lines: a list or a table, no envelope, whose lines are
+  // left to the other spans.
+  EXPECT_EQ(scanned_spans(tagger, "Send it to 12 Novak Street\n MOSS\n Turkey 05557\nThanks"),
+            (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street\n MOSS\n Turkey 05557"}));
+  for (const std::string& span :
+       scanned_spans(tagger, "Send it to 12 Novak Street\n MOSS\n 13\n GRAZ\n 14\n LINZ\n 15\n WELS\n Turkey 05557\nThanks")) {
+    EXPECT_LE(std::count(span.begin(), span.end(), '\n'), 5) << span;
+  }
   // A street and its town.
   EXPECT_EQ(typed_spans(tagger, "Send it to 12 Novak Street, Moss."),
             (std::vector<std::string>{"STREET_ADDRESS:12 Novak Street", "LOCATION:Moss"}));
