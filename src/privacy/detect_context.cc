@@ -248,10 +248,16 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
   // also skip at most three bytes, each of some of these: where one of them
   // finds a word at all, it is the word that ends at j.
   const bool after_a_cue_word = j > 0 && s.alpha(j - 1) && may_be_a_cue_word(s, j);
-  if (len <= 3 && value >= 1 && value <= 129 &&
-      (age_after(s, we) || (after_a_cue_word && cue_before(s, ws, kAgeWordsBefore)) ||
-       (after_a_cue_word && age_cue_before(s, ws) && ends_a_clause(s, we)))) {
-    s.add(PiiType::kAge, ws, we);
+  // An age may be a digit, a stop and a digit, a toddler's ("a 1.5 year
+  // old", "she was 0.7."), not a longer dotted number ("1.5.2").
+  const size_t age_end = len == 1 && s.at(we) == '.' && s.digit(we + 1) && !s.digit(we + 2) &&
+                                 !(s.at(we + 2) == '.' && s.digit(we + 3))
+                             ? we + 2
+                             : we;
+  if (len <= 3 && (value >= 1 || age_end != we) && value <= 129 &&
+      (age_after(s, age_end) || (after_a_cue_word && cue_before(s, ws, kAgeWordsBefore)) ||
+       (after_a_cue_word && age_cue_before(s, ws) && ends_a_clause(s, age_end)))) {
+    s.add(PiiType::kAge, ws, age_end);
     return;
   }
   if (!after_a_cue_word) return;
