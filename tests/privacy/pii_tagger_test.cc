@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -4027,16 +4028,23 @@ TEST(PiiTaggerTest, ACapitalisedAdjectiveAloneIsNoName) {
   expect_same_spans(tagger, without);
 }
 
+// A tagger trained on sample() rows (kTemplates' sentences of names and
+// places), whose first-name list also holds `extra` and whose everyday
+// list holds the words of "Dear <name>, your order shipped.".
+PiiTagger sample_tagger_knowing_first_names(std::initializer_list<std::string> extra) {
+  std::vector<std::string> first = kFirst;
+  first.insert(first.end(), extra);
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", first}, {"last_name", kLast}, {"common_word", {"your", "order", "shipped", "dear"}}};
+  return PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+}
+
 // A continent that a name list knows ("Asia", "America") is a place, after
 // the words that name a part of it too ("East Asia"), but not inside an
 // organisation's name; the genus of a species' Latin name ("Homo
 // sapiens", "Myasthenia gravis") names no one.
 TEST(PiiTaggerTest, AContinentIsAPlaceAndAGenusNoName) {
-  std::vector<std::string> first = kFirst;
-  first.insert(first.end(), {"Asia", "America"});
-  TaggerOptions o = options(5, 1u << 14, 1);
-  o.gazetteers = {{"first_name", first}, {"last_name", kLast}, {"common_word", {"your", "order", "shipped", "dear"}}};
-  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  const PiiTagger tagger = sample_tagger_knowing_first_names({"Asia", "America"});
   EXPECT_EQ(typed_spans(tagger, "Dear Asia, your order shipped."), (std::vector<std::string>{"LOCATION:Asia"}));
   EXPECT_EQ(typed_spans(tagger, "Dear America, your order shipped."), (std::vector<std::string>{"LOCATION:America"}));
   EXPECT_EQ(typed_spans(tagger, "Dear East Asia, your order shipped."),
@@ -4060,11 +4068,7 @@ TEST(PiiTaggerTest, AContinentIsAPlaceAndAGenusNoName) {
 // Empire", "Qing Dynasty") is an organisation, however the name before it
 // reads: no person.
 TEST(PiiTaggerTest, AStateOrARulingHouseIsNoPerson) {
-  std::vector<std::string> first = kFirst;
-  first.insert(first.end(), {"Roman", "Qing"});
-  TaggerOptions o = options(5, 1u << 14, 1);
-  o.gazetteers = {{"first_name", first}, {"last_name", kLast}, {"common_word", {"your", "order", "shipped", "dear"}}};
-  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  const PiiTagger tagger = sample_tagger_knowing_first_names({"Roman", "Qing"});
   ASSERT_EQ(typed_spans(tagger, "Dear Roman Zorvath, your order shipped."),
             (std::vector<std::string>{"PERSON:Roman Zorvath"}));
   for (const char* polity : {"Roman Empire", "Qing Dynasty", "Roman Republic", "Roman Kingdom"}) {
