@@ -643,8 +643,15 @@ inline bool ends_as_a_street(std::string_view word) {
 size_t street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
                                uint16_t suffixes);
 
+// The token after a compass point's abbreviation at token k before a
+// street's name, with its stop: "N." of "120 N. Main Street", "SW" of "9
+// SW Oak Ave" (N, S, E, W, NE, NW, SE, SW in any case, one blank before
+// the name); k where there is none.
+size_t past_a_compass_point(std::string_view text, Tokens tokens, size_t k);
+
 // The last token of a street named by its suffix after the building's
-// number at token j, in text with capitals: up to three capitalised words
+// number at token j (and a compass point: past_a_compass_point()), in text
+// with capitals: up to three capitalised words
 // one space apart on the number's line, the last a street suffix that the
 // lists of `suffixes` know in full ("at 9084 Juniper Way", "4028 Chestnut
 // Boulevard", "12 Old Mill Road"; the dev rows label all 101 such as an

@@ -258,6 +258,22 @@ bool tagger_rules::modal_before_a_verb(std::string_view text, Tokens tokens, siz
   return (next.full & everyday) != 0 && (next.full & names) == 0;
 }
 
+size_t tagger_rules::past_a_compass_point(std::string_view text, Tokens tokens, size_t k) {
+  if (k >= tokens.size() || tokens[k].newline_before) return k;
+  const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+  auto point = [](char c) {
+    c = static_cast<char>(c & ~0x20);
+    return c == 'N' || c == 'S' || c == 'E' || c == 'W';
+  };
+  const bool compass = (w.size() == 1 && point(w[0])) ||
+                       (w.size() == 2 && (w[0] | 0x20) != (w[1] | 0x20) && ((w[0] | 0x20) == 'n' || (w[0] | 0x20) == 's') &&
+                        ((w[1] | 0x20) == 'e' || (w[1] | 0x20) == 'w'));
+  if (!compass) return k;
+  size_t after = k + 1;
+  if (after < tokens.size() && tokens[after].begin == tokens[k].end && token_is(text, tokens[after], ".")) ++after;
+  return after < tokens.size() && one_blank_after(text, tokens, after) ? after : k;
+}
+
 size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
                                           uint16_t suffixes, bool mixed) {
   constexpr size_t kMaxNameWords = 3;
@@ -272,17 +288,20 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // Without capitals, only a suffix that only streets have ("road", not
   // "court": "the 3 supreme court justices"), after no unit ("10 mile
   // road").
-  if (!mixed && (!word(j + 1) || unit_of_measure(text, tokens[j + 1]) || token_is(text, tokens[j + 1], "mile") ||
-                 token_is(text, tokens[j + 1], "miles"))) {
+  const size_t name = past_a_compass_point(text, tokens, j + 1);
+  if (!mixed && (!word(name) || unit_of_measure(text, tokens[name]) || token_is(text, tokens[name], "mile") ||
+                 token_is(text, tokens[name], "miles"))) {
     return 0;
   }
   const bool year = a_recent_year(text, tokens[j]);
   // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
   // both suffixes.
   size_t k = 0;
-  for (size_t w = j + 2; w <= j + 1 + kMaxNameWords && word(w - 1) && word(w); ++w) {
-    const bool suffix = mixed ? (gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0
-                              : kCommonStreetSuffixes.contains(text, tokens[w]);
+  for (size_t w = name + 1; w <= name + kMaxNameWords && word(w - 1) && word(w); ++w) {
+    // (The lists write suffixes in full: "Ave", "Rd" and "Blvd" are
+    // kCommonStreetSuffixes'.)
+    const bool suffix = (mixed && (gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0) ||
+                        kCommonStreetSuffixes.contains(text, tokens[w]);
     if (suffix) k = w;
   }
   // A year before a place named by an everyday suffix is no address: "the

@@ -2580,6 +2580,11 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("It moved from 12 Old Mill Road to 4028 Chestnut Boulevard."),
             (std::vector<std::string>{"12 Old Mill Road", "4028 Chestnut Boulevard"}));
   EXPECT_EQ(addresses("It opened in 1999 Chestnut Street first."), std::vector<std::string>{"1999 Chestnut Street"});
+  // With a compass point before the street's name, and a suffix the lists
+  // write in full abbreviated ("Ave").
+  EXPECT_EQ(addresses("See you at 120 N. Juniper Way then."), std::vector<std::string>{"120 N. Juniper Way"});
+  EXPECT_EQ(addresses("See you at 4417 W. Chestnut Ave then."), std::vector<std::string>{"4417 W. Chestnut Ave"});
+  EXPECT_EQ(addresses("See you at 77 SW Old Mill Road then."), std::vector<std::string>{"77 SW Old Mill Road"});
   // (This tagger takes "2012 Olympic" and "9084 Juniper" for a house
   // number and a name, which finish_span() makes an address.)
   auto found = [&](const std::string& text, const std::string& address) {
