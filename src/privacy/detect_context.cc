@@ -2,8 +2,8 @@
 // words around them make personal data. A bare "45" or "12345" is not
 // flagged; "45 years old", "aged 45", "a 45-year-old", "she turned 66 last
 // week", "my father is 35 and", "her 50th birthday", "zip code 12345", "the
-// weather in 94103 today", "postcode SW1A 1AA", "Apt. 217" and "P.O. Box
-// 101" are.
+// weather in 94103 today", "postcode SW1A 1AA", "Apt. 217", "Apartment
+// 5C" and "P.O. Box 101" are.
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -229,14 +229,6 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
   if (!s.numeric_left_ok(ws)) return;
   int value = 0;
   const size_t len = s.read_number(ws, 6, value);
-  if (ws + len != we) {
-    // An ordinal before "birthday": "her 50th birthday", "21st bday".
-    if (ws + len + 2 == we && len <= 3 && value >= 1 && value <= 129 && ordinal_suffix(s, ws + len) &&
-        birthday_after(s, we)) {
-      s.add(PiiType::kAge, ws, ws + len);
-    }
-    return;
-  }
   // Every cue before a number is a word: most numbers (in phone numbers,
   // dates, lists) have none within three bytes, and need no more reading.
   size_t j = ws;
@@ -248,6 +240,16 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
   // also skip at most three bytes, each of some of these: where one of them
   // finds a word at all, it is the word that ends at j.
   const bool after_a_cue_word = j > 0 && s.alpha(j - 1) && may_be_a_cue_word(s, j);
+  if (ws + len != we) {
+    // An ordinal before "birthday": "her 50th birthday", "21st bday".
+    if (ws + len + 2 == we && len <= 3 && value >= 1 && value <= 129 && ordinal_suffix(s, ws + len) &&
+        birthday_after(s, we)) {
+      s.add(PiiType::kAge, ws, ws + len);
+    }
+    // A unit's number with its letter: "Apartment 5C", "Suite 12B".
+    if (after_a_cue_word && ws + len + 1 == we && len <= 4 && s.alpha(ws + len)) detect_address_unit(s, ws, we);
+    return;
+  }
   // An age may be a digit, a stop and a digit, a toddler's ("a 1.5 year
   // old", "she was 0.7."), not a longer dotted number ("1.5.2").
   const size_t age_end = len == 1 && s.at(we) == '.' && s.digit(we + 1) && !s.digit(we + 2) &&

@@ -80,7 +80,8 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     if (j + 2 >= n) continue;
     const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin;
     auto word_after = [&] {
-      return mixed ? capitalised(j + 1) || past_a_compass_point(text, tokens, j + 1) != j + 1
+      return mixed ? capitalised(j + 1) || past_a_compass_point(text, tokens, j + 1) != j + 1 ||
+                         street_ordinal(text, tokens[j + 1])
                    : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
     };
     if (!opens_apart || !apart(j + 1) || !word_after() || !digits(j)) [[likely]] continue;

@@ -643,6 +643,16 @@ inline bool ends_as_a_street(std::string_view word) {
 size_t street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
                                uint16_t suffixes);
 
+// Whether token t is an ordinal number of a numbered street: digits, then
+// "st", "nd", "rd" or "th" ("46th" of "310 East 46th Street", "1st").
+inline bool street_ordinal(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  if (w.size() < 3 || w.size() > 6) return false;
+  const std::string_view digits = w.substr(0, w.size() - 2), ending = w.substr(w.size() - 2);
+  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+         (ending == "st" || ending == "nd" || ending == "rd" || ending == "th");
+}
+
 // The token after a compass point's abbreviation at token k before a
 // street's name, with its stop: "N." of "120 N. Main Street", "SW" of "9
 // SW Oak Ave" (N, S, E, W, NE, NW, SE, SW in any case, one blank before
@@ -651,7 +661,7 @@ size_t past_a_compass_point(std::string_view text, Tokens tokens, size_t k);
 
 // The last token of a street named by its suffix after the building's
 // number at token j (and a compass point: past_a_compass_point()), in text
-// with capitals: up to three capitalised words
+// with capitals: up to three capitalised words or street_ordinal()s
 // one space apart on the number's line, the last a street suffix that the
 // lists of `suffixes` know in full ("at 9084 Juniper Way", "4028 Chestnut
 // Boulevard", "12 Old Mill Road"; the dev rows label all 101 such as an

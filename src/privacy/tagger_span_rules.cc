@@ -282,6 +282,7 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // stands in no name ("at 3259 juniper way", not "the 3 that road").
   auto word = [&](size_t k) {
     if (!one_blank_after(text, tokens, k) || tokens[k].end - tokens[k].begin < 2) return false;
+    if (street_ordinal(text, tokens[k])) return true;  // "310 East 46th Street"
     return mixed ? opens_with_a_capital(text.substr(tokens[k].begin))
                  : small_word(text, tokens[k], 2) && !kNeverInAName.contains(text, tokens[k]);
   };
@@ -344,11 +345,19 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     if (plural || unit_of_measure(text, after) || token_is(text, after, "feet")) return none;
   }
   // Without capitals, one word that ends as streets do after a word that
-  // leads to a place: "on corellistraat 178".
-  if (!mixed && one_blank_after(text, tokens, j - 1) && small_word(text, tokens[j - 1], 4) &&
-      ends_as_a_street(text.substr(tokens[j - 1].begin, tokens[j - 1].end - tokens[j - 1].begin)) &&
-      kLeadToAPlace.contains(text, tokens[j - 2])) {
-    return j - 1;
+  // leads to a place: "on corellistraat 178". With capitals, such a word
+  // capitalised, anywhere: "Lindenstraße 12, 10115 Berlin" (the decoder
+  // took it for a firm).
+  if (one_blank_after(text, tokens, j - 1)) {
+    const std::string_view street = text.substr(tokens[j - 1].begin, tokens[j - 1].end - tokens[j - 1].begin);
+    if (!mixed && small_word(text, tokens[j - 1], 4) && ends_as_a_street(street) &&
+        kLeadToAPlace.contains(text, tokens[j - 2])) {
+      return j - 1;
+    }
+    if (mixed && street.size() >= 6 && street[0] >= 'A' && street[0] <= 'Z' && !all_capitals(text, tokens, j - 1) &&
+        ends_as_a_street(street.substr(1))) {
+      return j - 1;
+    }
   }
   // Capitalised words of two letters or more, one space apart, not all
   // capitals ("Track ID 1"); in text without capitals, small words of four

@@ -2585,6 +2585,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 120 N. Juniper Way then."), std::vector<std::string>{"120 N. Juniper Way"});
   EXPECT_EQ(addresses("See you at 4417 W. Chestnut Ave then."), std::vector<std::string>{"4417 W. Chestnut Ave"});
   EXPECT_EQ(addresses("See you at 77 SW Old Mill Road then."), std::vector<std::string>{"77 SW Old Mill Road"});
+  // An ordinal among the street's words.
+  EXPECT_EQ(addresses("See you at 310 East 46th Street then."), std::vector<std::string>{"310 East 46th Street"});
   // (This tagger takes "2012 Olympic" and "9084 Juniper" for a house
   // number and a name, which finish_span() makes an address.)
   auto found = [&](const std::string& text, const std::string& address) {
@@ -2595,6 +2597,9 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_FALSE(found("See you at 9084 Juniper\nWay then.", "9084 Juniper\nWay"));
   EXPECT_EQ(addresses("The property at Birchwood Lane 1368 was sold."), std::vector<std::string>{"Birchwood Lane 1368"});
   EXPECT_EQ(addresses("It goes to Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
+  // One word that ends as streets do, before its number.
+  EXPECT_EQ(addresses("It goes to Lindenstraße 12, Berlin."), std::vector<std::string>{"Lindenstraße 12"});
+  EXPECT_EQ(addresses("The bus stops on Kuefsteinstrasse 91"), std::vector<std::string>{"Kuefsteinstrasse 91"});
   EXPECT_EQ(addresses("In Calle Mayor 5486, we met."), std::vector<std::string>{"Calle Mayor 5486"});
   EXPECT_FALSE(found("It is in Cape Verde 12844 today.", "Cape Verde 12844"));
   EXPECT_FALSE(found("Walk along Davis Street 100 feet.", "Davis Street 100"));
