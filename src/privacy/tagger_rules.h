@@ -663,8 +663,9 @@ size_t past_a_compass_point(std::string_view text, Tokens tokens, size_t k);
 // number at token j (and a compass point: past_a_compass_point()), in text
 // with capitals: up to three capitalised words or street_ordinal()s
 // one space apart on the number's line, the last a street suffix that the
-// lists of `suffixes` know in full ("at 9084 Juniper Way", "4028 Chestnut
-// Boulevard", "12 Old Mill Road"; the dev rows label all 101 such as an
+// lists of `suffixes` know in full or kCommonStreetSuffixes holds ("Ave",
+// "Rd") ("at 9084 Juniper Way", "4028 Chestnut Boulevard", "12 Old Mill
+// Road", "120 N. Main St"; the dev rows label all 101 such as an
 // address), or of the unit of a building and its number right after it
 // ("Apt. 898", "Suite 12"); 0 when there is none, or when the street's own
 // number follows it ("40 Maple Street 21": street_before_its_number()).
