@@ -78,7 +78,11 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       continue;
     }
     if (j + 2 >= n) continue;
-    const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin;
+    // (Or after an opening quote or bracket: a value in JSON or code,
+    // "\"742 Evergreen Terrace\"".)
+    const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin ||
+                             (tokens[j - 1].end - tokens[j - 1].begin == 1 &&
+                              std::string_view("\"'([{").find(text[tokens[j - 1].begin]) != std::string_view::npos);
     auto word_after = [&] {
       return mixed ? capitalised(j + 1) || past_a_compass_point(text, tokens, j + 1) != j + 1 ||
                          street_ordinal(text, tokens[j + 1])

@@ -2587,6 +2587,9 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 77 SW Old Mill Road then."), std::vector<std::string>{"77 SW Old Mill Road"});
   // An ordinal among the street's words.
   EXPECT_EQ(addresses("See you at 310 East 46th Street then."), std::vector<std::string>{"310 East 46th Street"});
+  // A value in quotes or brackets, as JSON and code write it.
+  EXPECT_EQ(addresses("{\"address\": \"9084 Juniper Way, Graz\"}"), std::vector<std::string>{"9084 Juniper Way"});
+  EXPECT_EQ(addresses("ship_to = '12 Old Mill Road'"), std::vector<std::string>{"12 Old Mill Road"});
   // (This tagger takes "2012 Olympic" and "9084 Juniper" for a house
   // number and a name, which finish_span() makes an address.)
   auto found = [&](const std::string& text, const std::string& address) {
