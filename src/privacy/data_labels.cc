@@ -43,12 +43,11 @@ void drop_data_labels(std::string_view text, std::vector<PiiSpan>& out, size_t f
     while (p < text.size() && blank(text[p])) ++p;
     return p;
   };
+  // (No label has more than 16 bytes: a longer span is not copied.)
   auto label_word = [&](const PiiSpan& span) {
     std::string_view word = text.substr(span.begin, span.end - span.begin);
     if (word.ends_with('.')) word.remove_suffix(1);
-    return word.size() >= 2 && word.size() <= 16 && std::all_of(word.begin(), word.end(), [](char c) {
-             return c == '-' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || (c & 0x80) != 0;
-           }) && data_label(small_letters(word));
+    return word.size() <= 16 && data_label(small_letters(word));
   };
   // Whether the value of out[s + 1] follows the label of out[s].
   auto value_follows = [&](size_t s) {

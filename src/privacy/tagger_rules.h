@@ -643,14 +643,19 @@ inline bool ends_as_a_street(std::string_view word) {
 size_t street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
                                uint16_t suffixes);
 
-// Whether token t is an ordinal number of a numbered street: digits, then
-// "st", "nd", "rd" or "th" ("46th" of "310 East 46th Street", "1st").
+// Whether `value` ends in an ordinal in figures: a digit, then "st", "nd",
+// "rd" or "th" ("14th", "the 1st").
+inline bool ends_in_an_ordinal_in_figures(std::string_view value) {
+  return value.size() >= 3 && value[value.size() - 3] >= '0' && value[value.size() - 3] <= '9' &&
+         (value.ends_with("st") || value.ends_with("nd") || value.ends_with("rd") || value.ends_with("th"));
+}
+
+// Whether token t is an ordinal number of a numbered street, digits alone
+// before its ending ("46th" of "310 East 46th Street", "1st").
 inline bool street_ordinal(std::string_view text, const Token& t) {
   const std::string_view w = text.substr(t.begin, t.end - t.begin);
-  if (w.size() < 3 || w.size() > 6) return false;
-  const std::string_view digits = w.substr(0, w.size() - 2), ending = w.substr(w.size() - 2);
-  return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-         (ending == "st" || ending == "nd" || ending == "rd" || ending == "th");
+  return w.size() <= 6 && ends_in_an_ordinal_in_figures(w) &&
+         std::all_of(w.begin(), w.end() - 2, [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // The token after a compass point's abbreviation at token k before a

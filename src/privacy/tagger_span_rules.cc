@@ -260,15 +260,11 @@ bool tagger_rules::modal_before_a_verb(std::string_view text, Tokens tokens, siz
 
 size_t tagger_rules::past_a_compass_point(std::string_view text, Tokens tokens, size_t k) {
   if (k >= tokens.size() || tokens[k].newline_before) return k;
-  const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
-  auto point = [](char c) {
-    c = static_cast<char>(c & ~0x20);
-    return c == 'N' || c == 'S' || c == 'E' || c == 'W';
-  };
-  const bool compass = (w.size() == 1 && point(w[0])) ||
-                       (w.size() == 2 && (w[0] | 0x20) != (w[1] | 0x20) && ((w[0] | 0x20) == 'n' || (w[0] | 0x20) == 's') &&
-                        ((w[1] | 0x20) == 'e' || (w[1] | 0x20) == 'w'));
-  if (!compass) return k;
+  static constexpr std::array<std::string_view, 8> kCompassPoints = {"n", "s", "e", "w", "ne", "nw", "se", "sw"};
+  if (std::none_of(kCompassPoints.begin(), kCompassPoints.end(),
+                   [&](std::string_view point) { return token_is(text, tokens[k], point); })) {
+    return k;
+  }
   size_t after = k + 1;
   if (after < tokens.size() && tokens[after].begin == tokens[k].end && token_is(text, tokens[after], ".")) ++after;
   return after < tokens.size() && one_blank_after(text, tokens, after) ? after : k;
@@ -464,10 +460,7 @@ bool tagger_rules::law_or_war(std::string_view value) {
   static constexpr std::array<std::string_view, 14> kOrdinalEnds = {
       "First",  "Second", "Third", "Fourth",   "Fifth",   "Sixth",  "Seventh",
       "Eighth", "Ninth",  "Tenth", "Eleventh", "Twelfth", "teenth", "Twentieth"};
-  const bool in_figures = number.size() >= 3 && number[number.size() - 3] >= '0' && number[number.size() - 3] <= '9' &&
-                          (number.ends_with("st") || number.ends_with("nd") || number.ends_with("rd") ||
-                           number.ends_with("th"));
-  return in_figures ||
+  return ends_in_an_ordinal_in_figures(number) ||
          std::any_of(kOrdinalEnds.begin(), kOrdinalEnds.end(), [&](std::string_view e) { return number.ends_with(e); });
 }
 
