@@ -791,6 +791,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     add_places_in_small_letters(text, viewed, out);
     if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);
     add_surnames_in_small_letters(text, out, first_tagged);
+    add_listed_names_in_small_letters(text, viewed, out, first_tagged);
   }
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   if (mixed) add_named_organisations(text, marked_tokens, out, first_tagged);

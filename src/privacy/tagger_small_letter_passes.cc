@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "data_labels.h"
 #include "tagger_rules.h"
 
 namespace tiergate {
@@ -37,6 +38,35 @@ void PiiTagger::add_places_in_small_letters(std::string_view text, std::span<con
     if (((m.full & places) != 0 || world_city(text, stem.begin, stem.end)) && !kPlanets.contains(text, stem) &&
         span_over(out, j) == out.size()) {
       add_span(out, {PiiType::kLocation, stem.begin, stem.end});
+    }
+  }
+}
+
+void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+                                                  std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const ViewList& views = tagger_views();
+  for (size_t j = 0; j < tokens.size(); ++j) {
+    const Token& t = tokens[j];
+    if (viewed[j] != 2 || !small_word(text, t, 4) || !only_a_name(text, j, views[j].gazetteer) ||
+        pii_scan::data_label(text.substr(t.begin, t.end - t.begin))) {
+      continue;
+    }
+    // Not a part of a word with a hyphen ("becker-shaffer"): the decoder
+    // reads the whole.
+    if ((t.begin > 0 && text[t.begin - 1] == '-') || (t.end < text.size() && text[t.end] == '-')) continue;
+    if (span_over(out, j) != out.size()) continue;
+    // (Without a possessive's 's, as the lists are read: "takeda's".)
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    const auto end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    // Right after a name of this tagging, one space apart on its line, it
+    // is the same person's ("anna takeda").
+    const size_t k = j > 0 ? span_over(out, j - 1) : out.size();
+    if (k >= first && k < out.size() && out[k].type == PiiType::kPerson && out[k].end == tokens[j - 1].end &&
+        tokens[j - 1].end + 1 == t.begin && text[tokens[j - 1].end] == ' ') {
+      set_span(out, k, {PiiType::kPerson, out[k].begin, end});
+    } else {
+      add_span(out, {PiiType::kPerson, t.begin, end});
     }
   }
 }

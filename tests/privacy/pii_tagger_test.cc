@@ -942,7 +942,8 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   for (const std::string& v : names("Please send the report to H. J. Wilson & Company today.")) {
     EXPECT_EQ(v.find("H. J."), std::string::npos) << v;
   }
-  EXPECT_EQ(names("in gideon v. wainwright the court ruled."), V{});
+  // (In text without capitals each party is a name the lists hold alone.)
+  EXPECT_EQ(names("in gideon v. wainwright the court ruled."), (V{"gideon", "wainwright"}));
   // After a listed first name, an initial and a capitalised word that is no
   // everyday word, where the decoder took none of them (here it learned
   // that such words opening a text are none), though no last-name list
@@ -1416,7 +1417,7 @@ PiiTagger numbers_only_tagger(std::vector<GazetteerList> gazetteers) {
 // span covers it.
 TEST(PiiTaggerTest, ListedNamesInsideASentenceAreNames) {
   const PiiTagger tagger =
-      numbers_only_tagger({{"first_name", {"Anna", "June", "Sven"}},
+      numbers_only_tagger({{"first_name", {"Anna", "June", "Sven", "Iban"}},
                            {"last_name", {"Takeda", "Ivanova", "Grant", "Bergen", "German"}},
                            {"common_word", {"grant", "novel"}},
                            {"city", {"Bergen"}}, {"name_prefix", {"Sven"}}});
@@ -1442,8 +1443,15 @@ TEST(PiiTaggerTest, ListedNamesInsideASentenceAreNames) {
   // Nor a month, a weekday or a nationality that a name list also knows.
   EXPECT_EQ(found("We read the old novel in June."), std::vector<std::string>{});
   EXPECT_EQ(found("We read the old German novel."), std::vector<std::string>{});
-  // Text without capitals gives no evidence that a word is a name.
-  EXPECT_EQ(found("we read the old takeda novel."), std::vector<std::string>{});
+  // In text without capitals, where the decoder has no capital to go by, a
+  // word of four letters or more that only a name list knows is a name
+  // wherever it stands; not one another list knows, a data label, nor a
+  // part of a word with a hyphen.
+  EXPECT_EQ(found("we read the old takeda novel."), std::vector<std::string>{"PERSON:takeda"});
+  EXPECT_EQ(found("takeda read it."), std::vector<std::string>{"PERSON:takeda"});
+  EXPECT_EQ(found("we read the old grant novel."), std::vector<std::string>{});
+  EXPECT_EQ(found("we read the old takeda-bergen novel."), std::vector<std::string>{});
+  EXPECT_EQ(found("my iban is due."), std::vector<std::string>{});
   // A word a detector already covers stays as it is.
   std::vector<PiiSpan> spans = {{PiiType::kOrganization, 16, 22}};
   tagger.tag("We read the old Takeda novel.", spans);
@@ -2015,7 +2023,8 @@ TEST(PiiTaggerTest, ACompanyInSmallLettersIsAnOrganisation) {
             std::vector<std::string>{"ORGANIZATION:silverline insurance"});
   EXPECT_EQ(found("the ceo of redstone mining corp is here."),
             std::vector<std::string>{"ORGANIZATION:redstone mining corp"});
-  EXPECT_EQ(found("anna works at brightwave analytics."), std::vector<std::string>{"ORGANIZATION:brightwave analytics"});
+  EXPECT_EQ(found("anna works at brightwave analytics."),
+            (std::vector<std::string>{"PERSON:anna", "ORGANIZATION:brightwave analytics"}));
   // The function words and everyday words before it stay out.
   auto organisation = [&](const std::string& text) { return first_of(tagger, text, PiiType::kOrganization); };
   EXPECT_EQ(organisation("the ceo of the firm mining corp is here."), "");

@@ -229,6 +229,17 @@ class PiiTagger {
   // decoder, which has no capital to go by, redacted the first name and
   // let the surname out.
   void add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text without capitals, adds a name over each word of four letters or
+  // more that no span covers and that only_a_name() (a name list knows it,
+  // no everyday, place, street, company or title list does), that is no
+  // data_label() ("iban") nor a part of a word with a hyphen: "unlike the
+  // nielsen novel", "early fukuda?". With capitals, listed_name() asks the
+  // same of a capitalised word inside a sentence; without them, the
+  // decoder has no capital to go by and leaves most such words out. Right
+  // after a name of out[first...], one space apart, the word extends it
+  // ("anna takeda"). `viewed` as for add_places_in_small_letters().
+  void add_listed_names_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+                                         std::vector<PiiSpan>& out, size_t first) const;
   // A place's name of several words that the word lists hold whole ("South
   // Korea", "Saint Vincent and the Grenadines", "Democratic Republic of the
   // Congo") is one place, over the names, places and organisations the
