@@ -78,23 +78,31 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       continue;
     }
     if (j + 2 >= n) continue;
+    // The building's number opens at token `opening`: j, or the first of a
+    // range joined by a hyphen ("7-9 Queen's Road").
+    const size_t opening = j >= 2 && tokens[j - 1].end == tokens[j].begin && tokens[j - 2].end == tokens[j - 1].begin &&
+                                   token_is(text, tokens[j - 1], "-") && digits(j - 2) && digits(j)
+                               ? j - 2
+                               : j;
     // (Or after an opening quote or bracket: a value in JSON or code,
     // "\"742 Evergreen Terrace\"".)
-    const bool opens_apart = j == 0 || tokens[j].newline_before || tokens[j - 1].end < tokens[j].begin ||
-                             (tokens[j - 1].end - tokens[j - 1].begin == 1 &&
-                              std::string_view("\"'([{").find(text[tokens[j - 1].begin]) != std::string_view::npos);
+    const bool opens_apart = opening == 0 || tokens[opening].newline_before ||
+                             tokens[opening - 1].end < tokens[opening].begin ||
+                             (tokens[opening - 1].end - tokens[opening - 1].begin == 1 &&
+                              std::string_view("\"'([{").find(text[tokens[opening - 1].begin]) != std::string_view::npos);
     auto word_after = [&] {
       return mixed ? capitalised(j + 1) || past_a_compass_point(text, tokens, j + 1) != j + 1 ||
                          street_ordinal(text, tokens[j + 1])
                    : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
     };
-    if (!opens_apart || !apart(j + 1) || !word_after() || !digits(j)) [[likely]] continue;
+    if (!opens_apart || !apart(j + 1) || !word_after() || !house_number(text, tokens[j])) [[likely]] continue;
     if (const size_t suffix = street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed);
         suffix != 0) {
-      leave_the_building_number_before(j);
-      added = replace_with_an_address(out, first, tokens[j].begin, tokens[suffix].end) || added;
+      leave_the_building_number_before(opening);
+      added = replace_with_an_address(out, first, tokens[opening].begin, tokens[suffix].end) || added;
       continue;
     }
+    if (!digits(j)) continue;
     if (!mixed) {
       if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_);
           street != 0) {

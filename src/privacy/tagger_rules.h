@@ -244,6 +244,21 @@ inline bool all_digits(std::string_view text, const Token& t) {
   return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// Whether token t is a building's number: digits, with one ASCII letter
+// after them ("221B", "12a"), or two runs of digits joined by an en dash
+// ("14–16"; one joined by a hyphen is three tokens).
+inline bool house_number(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  size_t at = 0;
+  while (at < w.size() && w[at] >= '0' && w[at] <= '9') ++at;
+  if (at == 0 || at > 5) return false;
+  if (at == w.size()) return true;
+  const char c = static_cast<char>(w[at] | 0x20);
+  if (at + 1 == w.size()) return c >= 'a' && c <= 'z';
+  if (!w.substr(at).starts_with("\xe2\x80\x93") || at + 3 == w.size()) return false;
+  return std::all_of(w.begin() + static_cast<ptrdiff_t>(at + 3), w.end(), [](char d) { return d >= '0' && d <= '9'; });
+}
+
 // Whether token t holds a digit ("31a", "Ideas42").
 inline bool has_digit(std::string_view text, const Token& t) {
   return std::any_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });

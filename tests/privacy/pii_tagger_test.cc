@@ -2596,6 +2596,11 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 77 SW Old Mill Road then."), std::vector<std::string>{"77 SW Old Mill Road"});
   // An ordinal among the street's words.
   EXPECT_EQ(addresses("See you at 310 East 46th Street then."), std::vector<std::string>{"310 East 46th Street"});
+  // A building's number with a letter, or a range of them.
+  EXPECT_EQ(addresses("See you at 221B Juniper Way then."), std::vector<std::string>{"221B Juniper Way"});
+  EXPECT_EQ(addresses("see you at 12a juniper road then."), std::vector<std::string>{"12a juniper road"});
+  EXPECT_EQ(addresses("See you at 7-9 Old Mill Road then."), std::vector<std::string>{"7-9 Old Mill Road"});
+  EXPECT_EQ(addresses("See you at 14\u201316 Old Mill Road then."), std::vector<std::string>{"14\u201316 Old Mill Road"});
   // A value in quotes or brackets, as JSON and code write it.
   EXPECT_EQ(addresses("{\"address\": \"9084 Juniper Way, Graz\"}"), std::vector<std::string>{"9084 Juniper Way"});
   EXPECT_EQ(addresses("ship_to = '12 Old Mill Road'"), std::vector<std::string>{"12 Old Mill Road"});
@@ -2607,6 +2612,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   };
   EXPECT_FALSE(found("It was built for the 2012 Olympic Park.", "2012 Olympic Park"));
   EXPECT_FALSE(found("See you at 9084 Juniper\nWay then.", "9084 Juniper\nWay"));
+  EXPECT_FALSE(found("See you at 12ab Juniper Way then.", "12ab Juniper Way"));
   EXPECT_EQ(addresses("The property at Birchwood Lane 1368 was sold."), std::vector<std::string>{"Birchwood Lane 1368"});
   EXPECT_EQ(addresses("It goes to Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
   // One word that ends as streets do, before its number.
@@ -2902,11 +2908,12 @@ TEST(PiiTaggerTest, TheNearerOfTwoNumbersBeforeAStreetIsItsOwn) {
   EXPECT_EQ(typed_spans(tagger, "We meet at 26 14 Novak Road today."),
             (std::vector<std::string>{"STREET_ADDRESS:26", "STREET_ADDRESS:14 Novak Road"}));
   EXPECT_EQ(typed_spans(tagger, "26 14 Novak Road"), (std::vector<std::string>{"STREET_ADDRESS:26", "STREET_ADDRESS:14 Novak Road"}));
-  // Not across a line break, nor past a mark.
+  // Not across a line break; numbers joined by a hyphen are one building's
+  // (a range, or a Queens address).
   EXPECT_EQ(typed_spans(tagger, "We meet at 26\n14 Novak Road today."),
             std::vector<std::string>{"STREET_ADDRESS:14 Novak Road"});
   EXPECT_EQ(typed_spans(tagger, "We meet at 26-14 Novak Road today."),
-            (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novak Road"}));
+            std::vector<std::string>{"STREET_ADDRESS:26-14 Novak Road"});
   // A street with its own number.
   EXPECT_EQ(typed_spans(tagger, "We meet at 26 14 Novakweg 31 today."),
             (std::vector<std::string>{"STREET_ADDRESS:14", "STREET_ADDRESS:Novakweg 31"}));
