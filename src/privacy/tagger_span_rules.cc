@@ -359,13 +359,19 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // capitals ("Track ID 1"); in text without capitals, small words of four
   // letters or more that stand in no name ("at chestnut boulevard 6499",
   // not "at" nor "the").
+  // With capitals, a particle between them too ("Calle de Alcalá 48",
+  // "Via della Spiga 7"), not first.
+  static constexpr WordSet kParticles(std::array<std::string_view, 14>{
+      "da", "das", "de", "degli", "dei", "del", "della", "des", "di", "do", "dos", "du", "la", "le"});
   auto word = [&](size_t k) {
     if (!mixed) return small_word(text, tokens[k], 4) && !kNeverInAName.contains(text, tokens[k]);
-    return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
-           !all_capitals(text, tokens, k);
+    return (tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
+            !all_capitals(text, tokens, k)) ||
+           (k + 1 < j && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' && kParticles.contains(text, tokens[k]));
   };
   size_t first = j;
   while (first > 0 && j - first < kMaxWords && word(first - 1) && one_blank_after(text, tokens, first)) --first;
+  while (mixed && first < j && kParticles.contains(text, tokens[first])) ++first;
   while (j - first > 2 && capitalised_sentence_opener(text, tokens[first])) ++first;  // "In Calle Mayor 5486"
   if (j - first < 2) return none;
   // (Without capitals, only a suffix that only streets have, last.)

@@ -2615,6 +2615,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_FALSE(found("See you at 12ab Juniper Way then.", "12ab Juniper Way"));
   EXPECT_EQ(addresses("The property at Birchwood Lane 1368 was sold."), std::vector<std::string>{"Birchwood Lane 1368"});
   EXPECT_EQ(addresses("It goes to Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
+  EXPECT_EQ(addresses("It goes to Calle de la Mayor 5486."), std::vector<std::string>{"Calle de la Mayor 5486"});
+  EXPECT_EQ(addresses("It goes to Juniper of Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
   // One word that ends as streets do, before its number.
   EXPECT_EQ(addresses("It goes to Lindenstraße 12, Berlin."), std::vector<std::string>{"Lindenstraße 12"});
   EXPECT_EQ(addresses("The bus stops on Kuefsteinstrasse 91"), std::vector<std::string>{"Kuefsteinstrasse 91"});
