@@ -145,7 +145,16 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const Token& a = tokens[j - 2];
     const Token& b = tokens[j - 1];
     const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is"));
-    if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b))) return false;
+    // (Or the relative and a comma, "my manager, Priyanka Raghunathan",
+    // where the word after the comma is no contraction nor in capitals,
+    // which open the next clause: "your mother, I'll pay", "my friend,
+    // don't".)
+    const bool relative_apart = j >= 3 && mark_is(j - 1, ',') && !tokens[j - 2].newline_before &&
+                                kPossessiveDeterminers.contains(text, tokens[j - 3]) && kRelatives.contains(text, a) &&
+                                !contraction(text, tokens[j]) && !all_capitals(text, tokens, j);
+    if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b)) && !relative_apart) {
+      return false;
+    }
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
     if (everyday(m) || (!mixed && (m.full & common_categories_) != 0)) return false;
     size_t to = j;
@@ -162,6 +171,20 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       while (last < to && (tokens[last + 1].end <= out[k].end || span_over(out, last + 1) == out.size())) ++last;
       set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[last].end});
       return true;
+    }
+    // One that opens with the name and runs on over capitalised words of
+    // its line is the person whole ("my landlord Bartholomew Quill", an
+    // organisation, where "quill" is an everyday word).
+    if (mixed && k != out.size() && own_place_or_organisation(out, k, first, tokens[j].begin, out[k].end) &&
+        out[k].end > tokens[to].end) {
+      size_t last = to;
+      while (last + 1 < n && tokens[last + 1].end <= out[k].end && !tokens[last + 1].newline_before && word(last + 1)) {
+        ++last;
+      }
+      if (tokens[last].end == out[k].end && last + 1 - j <= kMaxWords) {
+        out[k].type = PiiType::kPerson;
+        return true;
+      }
     }
     name(j, to);
     return true;
@@ -439,7 +462,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // every rule below needs a word there. Numbers are many of the marked
     // tokens of a prompt ("1.", "25 apples").
     if (is_number(text, tokens, j)) continue;
-    const bool cue_before = j > 0 && may_be_cue(j - 1);
+    const bool cue_before = j > 0 && (may_be_cue(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
     // The rules run past their first tests for a few tokens in a hundred:
     // [[unlikely]] moves their code out of the loop's way (GCC's cold
     // partition), so that what every marked token runs stays small in the

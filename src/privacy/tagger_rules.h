@@ -862,12 +862,16 @@ constexpr std::array<std::string_view, 18> kSpeechVerbWords = {
     "whispered", "answered", "explained", "screamed", "cried", "added"};
 constexpr WordSet kSpeechVerbs(kSpeechVerbWords);
 
-// Relatives, partners and friends: "son", "wife", "boss".
-constexpr std::array<std::string_view, 32> kRelativeWords = {
+// Relatives, partners and friends, and the people one's life is lived
+// with: "son", "wife", "boss", "manager", "landlord". (Not "client" or
+// "tenant", which a company may be.)
+constexpr std::array<std::string_view, 55> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
     "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
-    "fiance", "fiancee"};
+    "fiance", "fiancee", "grandma", "grandpa", "stepson", "stepdaughter", "spouse", "manager", "supervisor",
+    "coworker", "doctor", "dentist", "therapist", "lawyer", "attorney", "accountant", "teacher", "tutor", "coach",
+    "mentor", "landlord", "landlady", "roommate", "flatmate", "nanny"};
 constexpr WordSet kRelatives(kRelativeWords);
 
 template <size_t A, size_t B>

@@ -1723,9 +1723,31 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
     const std::string text = std::string("We told ") + determiner + " son Zorvath it is late.";
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
   }
-  for (const char* relative : {"daughter", "wife", "husband", "friend", "boss", "cousin", "fiancee"}) {
+  for (const char* relative : {"daughter", "wife", "husband", "friend", "boss", "cousin", "fiancee", "manager", "landlord",
+                               "doctor", "roommate"}) {
     const std::string text = std::string("We told my ") + relative + " Zorvath it is late.";
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
+  }
+  // With a comma between ("my manager, Zorvath Quillborne"), but not a
+  // contraction or a word in capitals after it, which open a clause.
+  EXPECT_EQ(names("We told my son, Zorvath Quillborne, it is late."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("We told my son, I'll be late."), std::vector<std::string>{});
+  EXPECT_EQ(names("We told my son, ZORVATH is late."), std::vector<std::string>{});
+  // A place the tagger found that opens with the word and runs on over
+  // capitalised words is the person whole, though its last word is an
+  // everyday word (this tagger learned "Lisbon Harbour" there).
+  {
+    std::vector<PiiExample> train;
+    for (uint32_t k = 0; k < 300; ++k) {
+      const std::string place = kCities[k % kCities.size()] + " Harbour";
+      train.push_back({"We told my son " + place + " today.", {{PiiType::kLocation, 15, static_cast<uint32_t>(15 + place.size())}}});
+      train.push_back({"We told my son it today.", {}});
+    }
+    TaggerOptions o = options(5, 1u << 12, 1);
+    o.gazetteers = {{"common_word", {"harbour", "we", "told", "my", "son", "today"}}};
+    const PiiTagger harbours = PiiTagger::train(train, o);
+    ASSERT_EQ(typed_spans(harbours, "We flew to Zorvath Harbour today."), std::vector<std::string>{"LOCATION:Zorvath Harbour"});
+    EXPECT_EQ(typed_spans(harbours, "We told my son Zorvath Harbour today."), std::vector<std::string>{"PERSON:Zorvath Harbour"});
   }
   // Not an everyday word, a letter alone, a word on the next line, nor
   // without the whole cue.
