@@ -754,6 +754,42 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // names or at the head of a list of them.
   enum class Joined { kNot, kFree, kRetyped, kEveryday };
   size_t covering = 0;
+  bool joined_by_comma = false;  // the word asked about is joined by a comma alone
+  // Whether out[k], of several words, may be a name the tagger took for a
+  // place or organisation: up to three words one space apart on one line,
+  // none a place's, a company's suffix or a word that ends organisations'
+  // names, in text with capitals each capitalised, and the whole no
+  // place's name ("Barnaby Crumb" of "Ophelia Thistlewood and Barnaby
+  // Crumb"; not "Acme Logistics", "Santa Clara").
+  auto words_of_a_name = [&](size_t k) {
+    if (!mixed) return false;
+    const size_t from = first_token_from(tokens, out[k].begin);
+    size_t to = from;
+    while (to + 1 < tokens.size() && tokens[to + 1].begin < out[k].end) ++to;
+    if (to == from || to - from >= 3 || tokens[to].end != out[k].end) return false;
+    const auto not_a_name = static_cast<uint16_t>(place_categories_ | world_city_categories_ | company_categories_);
+    for (size_t w = from; w <= to; ++w) {
+      const Token& t = tokens[w];
+      const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
+      if ((w > from && (t.newline_before || t.begin != tokens[w - 1].end + 1)) || !(b[0] >= 'A' && b[0] <= 'Z') ||
+          all_capitals(text, tokens, w) || (m.full & not_a_name) != 0 || kOrganisationNouns.contains(text, t) ||
+          kPolities.contains(text, t) || pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin)) ||
+          possessive_stem(b, t.end - t.begin) != t.end - t.begin) {
+        return false;
+      }
+      // The first word no everyday word ("First Inaugural Address",
+      // "North Vietnamese"); after a comma, which sets off titles and works
+      // too, nor the last one that only the everyday lists know
+      // ("Galapagos Islands").
+      const bool only_everyday = (m.full & common_categories_) != 0 && (m.full & name_categories_) == 0;
+      if ((w == from && (m.full & common_categories_) != 0) || (w == to && joined_by_comma && only_everyday)) {
+        return false;
+      }
+    }
+    return (gazetteer_.lookup_all(phrase_hash(text.substr(out[k].begin, out[k].end - out[k].begin))).full &
+            static_cast<uint16_t>(place_categories_ | world_city_categories_)) == 0;
+  };
   auto joined = [&](size_t j) {
     const Token& t = tokens[j];
     const auto c = static_cast<unsigned char>(text[t.begin]);
@@ -772,7 +808,11 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     }
     covering = span_over(out, j);
     if (covering == out.size()) return Joined::kFree;
-    return own_place_or_organisation(out, covering, first, t.begin, t.end) && (m.full & place_categories_) == 0
+    if (own_place_or_organisation(out, covering, first, t.begin, t.end)) {
+      return (m.full & place_categories_) == 0 ? Joined::kRetyped : Joined::kNot;
+    }
+    return own_place_or_organisation(out, covering, first, out[covering].begin, out[covering].end) &&
+                   (out[covering].begin == t.begin || out[covering].end == t.end) && words_of_a_name(covering)
                ? Joined::kRetyped
                : Joined::kNot;
   };
@@ -782,6 +822,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // `list_goes_on`: another name is joined on after the name that token j
   // is joined to, before it (step -1).
   auto add_name = [&](size_t j, int step, bool list_goes_on) {
+    joined_by_comma = word_is(step < 0 ? j + 1 : j - 1, ",");
     const Joined kind = joined(j);
     // "Mazzi, Bowman and Hill": an everyday word between the name and a
     // name that the list joins on to it.

@@ -1356,6 +1356,41 @@ TEST(PiiTaggerTest, ASentencesFullStopIsNoPartOfAValue) {
 
 // Names joined to a name the tagger found by "and", "or", "&" or a comma
 // are names too, unless they are everyday words, an acronym or "I'm".
+// A place or organisation of several capitalised words that the tagger
+// found joined to a name is a name too ("Ophelia Thistlewood and Barnaby
+// Crumb"), where no word is a place's, a company's or an everyday first
+// word, and, after a comma alone, the last no word only the everyday lists
+// know ("Ronald Reagan, First Inaugural Address", "Darwin, Galapagos
+// Islands").
+TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string place = kCities[k % kCities.size()] + " Harbour";
+    train.push_back({"We sailed to " + place + " today.", {{PiiType::kLocation, 13, static_cast<uint32_t>(13 + place.size())}}});
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
+    train.push_back({"Please call " + name + " today.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast},
+                  {"common_word", {"harbour", "we", "sailed", "to", "today", "please", "call", "and", "town"}},
+                  {"city", {"Tampere Harbour"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(found("We sailed to Zorvath Harbour today."), std::vector<std::string>{"LOCATION:Zorvath Harbour"});
+  EXPECT_EQ(found("We sailed to Wanda Horvath and Zorvath Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Zorvath Harbour"}));
+  EXPECT_EQ(found("We sailed to Zorvath Harbour and Wanda Horvath today."),
+            (std::vector<std::string>{"PERSON:Zorvath Harbour", "PERSON:Wanda Horvath"}));
+  // Not after a comma alone where the last word is only an everyday word,
+  // nor an everyday word first, nor a place the lists know.
+  EXPECT_EQ(found("We sailed to Wanda Horvath, Zorvath Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Zorvath Harbour"}));
+  EXPECT_EQ(found("We sailed to Wanda Horvath and Town Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Town Harbour"}));
+  EXPECT_EQ(found("We sailed to Wanda Horvath and Tampere Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Tampere Harbour"}));
+}
+
 TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"wrong", "go", "town", "were", "grant"}}};
