@@ -137,12 +137,21 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // capitals no word the everyday lists know at all, as everyday() allows
   // a word another list knows too ("my son is 5": "IS" is a state's code).
   auto after_a_name_cue = [&](size_t j) {
-    // (In text with capitals the cue's words are in small letters: not marked.)
-    if (j < 2 || tokens[j].newline_before || tokens[j - 1].newline_before || (mixed && tokens[j - 1].marked) ||
-        !word(j) || tokens[j].end - tokens[j].begin < 2) {
+    // A role ("Customer Lysander Okoro called", "the patient Cressida
+    // Alvarenga"), capitalised too, one space before the name; in text
+    // with capitals alone, as without them any word may follow a role
+    // ("the defendant didn't", "the tenant corporation").
+    const bool role = mixed && j >= 1 && !tokens[j].newline_before && tokens[j - 1].end + 1 == tokens[j].begin &&
+                      kRoles.contains(text, tokens[j - 1]) && !all_capitals(text, tokens, j - 1) &&
+                      opens_with_a_capital(text.substr(tokens[j].begin));
+    // (In text with capitals the other cues' words are in small letters:
+    // not marked.)
+    if ((j < 2 && !role) || tokens[j].newline_before || (j >= 1 && tokens[j - 1].newline_before && !role) ||
+        (mixed && tokens[j - 1].marked && !role) || !word(j) || tokens[j].end - tokens[j].begin < 2 ||
+        (role && all_capitals(text, tokens, j))) {
       return false;
     }
-    const Token& a = tokens[j - 2];
+    const Token& a = tokens[j >= 2 ? j - 2 : j - 1];
     const Token& b = tokens[j - 1];
     const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is"));
     // (Or the relative and a comma, "my manager, Priyanka Raghunathan",
@@ -152,15 +161,25 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const bool relative_apart = j >= 3 && mark_is(j - 1, ',') && !tokens[j - 2].newline_before &&
                                 kPossessiveDeterminers.contains(text, tokens[j - 3]) && kRelatives.contains(text, a) &&
                                 !contraction(text, tokens[j]) && !all_capitals(text, tokens, j);
-    if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b)) && !relative_apart) {
+    if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b)) && !relative_apart &&
+        !role) {
       return false;
     }
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
-    if (everyday(m) || (!mixed && (m.full & common_categories_) != 0)) return false;
+    // (After a role, no word the everyday lists know at all: "Student
+    // Union", where "Union" is a town too.)
+    if (everyday(m) || ((!mixed || role) && (m.full & common_categories_) != 0)) return false;
     size_t to = j;
     while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
            !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
       ++to;
+    }
+    // After a role, no company's words ("the customer Acme Corp").
+    for (size_t k = j; role && k <= to; ++k) {
+      if ((gazetteer_.lookup_all(word_hash(text, tokens[k])).full & company_categories_) != 0 ||
+          kOrganisationNouns.contains(text, tokens[k])) {
+        return false;
+      }
     }
     // A place or organisation of this tagger that opens with the name and
     // stops short of its words ("Zorvath" of "Zorvath Quillborne") becomes
@@ -462,7 +481,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // every rule below needs a word there. Numbers are many of the marked
     // tokens of a prompt ("1.", "25 apples").
     if (is_number(text, tokens, j)) continue;
-    const bool cue_before = j > 0 && (may_be_cue(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
+    const bool cue_before = j > 0 && (may_be_cue(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)) ||
+                                      (mixed && kRoles.may_contain(text, tokens[j - 1])));
     // The rules run past their first tests for a few tokens in a hundred:
     // [[unlikely]] moves their code out of the loop's way (GCC's cold
     // partition), so that what every marked token runs stays small in the

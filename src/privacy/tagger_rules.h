@@ -874,6 +874,13 @@ constexpr std::array<std::string_view, 55> kRelativeWords = {
     "mentor", "landlord", "landlady", "roommate", "flatmate", "nanny"};
 constexpr WordSet kRelatives(kRelativeWords);
 
+// The roles a person is named after in records and reports: "Customer
+// Lysander Okoro called", "the patient Cressida Alvarenga". (Not "client"
+// or "member", which a company or a state may be.)
+constexpr WordSet kRoles(std::array<std::string_view, 16>{
+    "customer", "patient", "employee", "student", "applicant", "passenger", "caller", "witness", "suspect", "victim",
+    "defendant", "plaintiff", "claimant", "resident", "tenant", "cardholder"});
+
 template <size_t A, size_t B>
 consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,
                                                       const std::array<std::string_view, B>& b) {

@@ -1768,6 +1768,12 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("We told my son, Zorvath Quillborne, it is late."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("We told my son, I'll be late."), std::vector<std::string>{});
   EXPECT_EQ(names("We told my son, ZORVATH is late."), std::vector<std::string>{});
+  // A role names the person after it, capitalised ("Patient Zorvath"); not
+  // in text without capitals, where any word may follow one.
+  EXPECT_EQ(names("The patient Zorvath Quillborne is late."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("Customer Zorvath is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("the patient zorvath is late."), std::vector<std::string>{});
+  EXPECT_EQ(names("The patient ZORVATH is late."), std::vector<std::string>{});
   // A place the tagger found that opens with the word and runs on over
   // capitalised words is the person whole, though its last word is an
   // everyday word (this tagger learned "Lisbon Harbour" there).
