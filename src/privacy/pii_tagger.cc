@@ -467,11 +467,16 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // (join_place_names()), in the order they were viewed.
   thread_local IndexList place_words;
   place_words.clear();
+  // In text without capitals, the tokens viewed that a name list knows
+  // (add_listed_names_in_small_letters()), in the order they were viewed.
+  thread_local IndexList name_words;
+  name_words.clear();
   auto view = [&](size_t j) {
     if (viewed[j] < 2) {
       views[j] = view_of(text, tokens[j], gazetteer_);
       viewed[j] = 2;
       if ((views[j].gazetteer.part & place_categories_) != 0) place_words.push_back(static_cast<uint32_t>(j));
+      if ((views[j].gazetteer.full & name_categories_) != 0) name_words.push_back(static_cast<uint32_t>(j));
     }
   };
   auto view_word = [&](size_t j) {
@@ -791,7 +796,8 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     add_places_in_small_letters(text, viewed, out);
     if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);
     add_surnames_in_small_letters(text, out, first_tagged);
-    add_listed_names_in_small_letters(text, viewed, out, first_tagged);
+    std::sort(name_words.begin(), name_words.end());
+    add_listed_names_in_small_letters(text, name_words, out, first_tagged);
   }
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   if (mixed) add_named_organisations(text, marked_tokens, out, first_tagged);

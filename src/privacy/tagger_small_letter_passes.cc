@@ -42,13 +42,13 @@ void PiiTagger::add_places_in_small_letters(std::string_view text, std::span<con
   }
 }
 
-void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
+void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::span<const uint32_t> name_words,
                                                   std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const ViewList& views = tagger_views();
-  for (size_t j = 0; j < tokens.size(); ++j) {
+  for (const uint32_t j : name_words) {
     const Token& t = tokens[j];
-    if (viewed[j] != 2 || !small_word(text, t, 4) || !only_a_name(text, j, views[j].gazetteer) ||
+    if (!small_word(text, t, 4) || !only_a_name(text, j, views[j].gazetteer) ||
         pii_scan::data_label(text.substr(t.begin, t.end - t.begin))) {
       continue;
     }
