@@ -148,21 +148,37 @@ bool url_byte(unsigned char c) {
 
 namespace {
 
+// Whether bytes i and i + 1 are a letter of two UTF-8 bytes, of the Latin,
+// Greek or Cyrillic blocks (U+00C0-U+052F but "×" and "÷"): the letters an
+// internationalised address's local part (RFC 6531) writes in European
+// names ("jose.ñúñez@"). Not a sign of Latin-1 ("«", NBSP), nor a letter
+// of three bytes or more.
+bool two_byte_letter(const Scan& s, size_t i) {
+  const unsigned char lead = s.at(i), next = s.at(i + 1);
+  if (lead < 0xc3 || lead > 0xd4 || (next & 0xc0) != 0x80) return false;
+  const uint32_t cp = uint32_t{lead & 0x1fu} << 6 | (next & 0x3fu);
+  return cp >= 0xc0 && cp <= 0x52f && cp != 0xd7 && cp != 0xf7;
+}
+
 // The start of the bytes of an address's local part (email_local_byte(),
-// and an apostrophe between letters or digits, which RFC 5322 allows and
-// names write: "o'connor@", "d'arcy.smith@") that end at `end`, at most 64
-// back, beginning with a letter or digit (no leading dots or marks); `end`
-// when there are none. (An apostrophe before the part, or before the '@',
-// is a quote mark: "'john@example.com'".)
+// two_byte_letter(), and an apostrophe between letters or digits, which
+// RFC 5322 allows and names write: "o'connor@", "d'arcy.smith@") that end
+// at `end`, at most 64 back, beginning with a letter or digit (no leading
+// dots or marks); `end` when there are none. (An apostrophe before the
+// part, or before the '@', is a quote mark: "'john@example.com'".)
 size_t part_start(const Scan& s, size_t end) {
   size_t b = end;
   while (b > 0 && end - b < 64) {
     const unsigned char c = s.at(b - 1);
+    if (b >= 2 && two_byte_letter(s, b - 2)) {
+      b -= 2;
+      continue;
+    }
     const bool inner_apostrophe = c == '\'' && b >= 2 && b < end && s.alnum(b - 2) && s.alnum(b);
     if (!email_local_byte(c) && !inner_apostrophe) break;
     --b;
   }
-  while (b < end && !s.alnum(b)) ++b;
+  while (b < end && !s.alnum(b) && !two_byte_letter(s, b)) ++b;
   return b;
 }
 
