@@ -184,9 +184,34 @@ size_t part_start(const Scan& s, size_t end) {
 
 }  // namespace
 
+// A URL's user and password before the '@' at `at_sign`
+// ("postgres://admin:S3cret!@db.example.com", RFC 3986's userinfo): the
+// bytes after the user's colon are a password, not an address's local
+// part; the user's name stays. Returns whether it found one.
+bool url_password(Scan& s, size_t at_sign) {
+  auto userinfo_byte = [](unsigned char c) {
+    return (kClass[c] & kWord) || std::string_view("-._~%!$&'()*+,;=:").find(static_cast<char>(c)) != std::string_view::npos;
+  };
+  size_t user = at_sign;
+  while (user > 0 && at_sign - user < 128 && userinfo_byte(s.at(user - 1))) --user;
+  if (user < 3 || s.at(user - 1) != '/' || s.at(user - 2) != '/' || s.at(user - 3) != ':') return false;
+  size_t colon = user;
+  while (colon < at_sign && s.at(colon) != ':') ++colon;
+  if (colon + 1 >= at_sign) return false;  // (the user may be empty: "redis://:pw@host")
+  // A password may hold an '@' of its own, unencoded ("root:p@ss@host"):
+  // it runs to the last '@' before the host.
+  size_t end = at_sign;
+  for (size_t k = at_sign + 1; k < s.size() && k - at_sign < 128 && (userinfo_byte(s.at(k)) || s.at(k) == '@'); ++k) {
+    if (s.at(k) == '@') end = k;
+  }
+  s.add(PiiType::kPassword, colon + 1, end);
+  return true;
+}
+
 // local@host: the local part is read backwards from the '@' (at most 64
 // bytes of letters, digits and ._%+-), the host needs a listed TLD.
 void detect_email(Scan& s, size_t at_sign) {
+  if (url_password(s, at_sign)) return;
   const size_t b = part_start(s, at_sign);
   if (b == at_sign || (b > 0 && email_local_byte(s.at(b - 1)))) return;
   const size_t e = match_hostname(s, at_sign + 1, TldRule::kListed);
