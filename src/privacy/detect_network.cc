@@ -182,8 +182,6 @@ size_t part_start(const Scan& s, size_t end) {
   return b;
 }
 
-}  // namespace
-
 // A URL's user and password before the '@' at `at_sign`
 // ("postgres://admin:S3cret!@db.example.com", RFC 3986's userinfo): the
 // bytes after the user's colon are a password, not an address's local
@@ -207,6 +205,8 @@ bool url_password(Scan& s, size_t at_sign) {
   s.add(PiiType::kPassword, colon + 1, end);
   return true;
 }
+
+}  // namespace
 
 // local@host: the local part is read backwards from the '@' (at most 64
 // bytes of letters, digits and ._%+-), the host needs a listed TLD.

@@ -876,7 +876,8 @@ constexpr WordSet kRelatives(kRelativeWords);
 
 // The roles a person is named after in records and reports: "Customer
 // Lysander Okoro called", "the patient Cressida Alvarenga". (Not "client"
-// or "member", which a company or a state may be.)
+// or "member", which a company or a state is as often; a tenant may be a
+// company too, whose words the rule that reads a role refuses.)
 constexpr WordSet kRoles(std::array<std::string_view, 16>{
     "customer", "patient", "employee", "student", "applicant", "passenger", "caller", "witness", "suspect", "victim",
     "defendant", "plaintiff", "claimant", "resident", "tenant", "cardholder"});
