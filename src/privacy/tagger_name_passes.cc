@@ -174,10 +174,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
            !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
       ++to;
     }
-    // After a role, no company's words ("the customer Acme Corp").
+    // After a role, no company's words ("the customer Acme Corp"), nor a
+    // possessive, which a work's title holds ("Uncle Tom's Cabin").
     for (size_t k = j; role && k <= to; ++k) {
+      const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
       if ((gazetteer_.lookup_all(word_hash(text, tokens[k])).full & company_categories_) != 0 ||
-          kOrganisationNouns.contains(text, tokens[k])) {
+          kOrganisationNouns.contains(text, tokens[k]) ||
+          possessive_stem(bytes, tokens[k].end - tokens[k].begin) != tokens[k].end - tokens[k].begin) {
         return false;
       }
     }
@@ -189,6 +192,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       size_t last = j;
       while (last < to && (tokens[last + 1].end <= out[k].end || span_over(out, last + 1) == out.size())) ++last;
       set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[last].end});
+      return true;
+    }
+    // One over the role and the name's words is the person, without the
+    // role ("Uncle Desmond", a place).
+    if (role && k != out.size() && own_place_or_organisation(out, k, first, tokens[j - 1].begin, tokens[to].end)) {
+      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[to].end});
       return true;
     }
     // One that opens with the name and runs on over capitalised words of

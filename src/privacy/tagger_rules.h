@@ -878,9 +878,11 @@ constexpr WordSet kRelatives(kRelativeWords);
 // Lysander Okoro called", "the patient Cressida Alvarenga". (Not "client"
 // or "member", which a company or a state is as often; a tenant may be a
 // company too, whose words the rule that reads a role refuses.)
-constexpr WordSet kRoles(std::array<std::string_view, 16>{
+// So do the relatives written as a title ("Uncle Desmond", "cousin Pilar").
+constexpr WordSet kRoles(std::array<std::string_view, 24>{
     "customer", "patient", "employee", "student", "applicant", "passenger", "caller", "witness", "suspect", "victim",
-    "defendant", "plaintiff", "claimant", "resident", "tenant", "cardholder"});
+    "defendant", "plaintiff", "claimant", "resident", "tenant", "cardholder", "uncle", "aunt", "auntie", "cousin",
+    "grandma", "grandpa", "granny", "nana"});
 
 template <size_t A, size_t B>
 consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,

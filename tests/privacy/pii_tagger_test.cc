@@ -1774,6 +1774,11 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("Customer Zorvath is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("the patient zorvath is late."), std::vector<std::string>{});
   EXPECT_EQ(names("The patient ZORVATH is late."), std::vector<std::string>{});
+  // So does a relative written as a title, which stays out of the name;
+  // not before a possessive, as a work's title writes one.
+  EXPECT_EQ(names("Uncle Zorvath is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("We told cousin Zorvath it is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("Uncle Zorvath's Cabin is late."), std::vector<std::string>{});
   // A place the tagger found that opens with the word and runs on over
   // capitalised words is the person whole, though its last word is an
   // everyday word (this tagger learned "Lisbon Harbour" there).
