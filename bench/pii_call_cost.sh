@@ -26,11 +26,11 @@ fs.writeFileSync(`${resultsDir}/pii_call_cost.json`, JSON.stringify(out, null, 2
 const share = (c) => `${((100 * c.whole_ns) / run.all.whole_ns).toFixed(1)}%`;
 const row = (c) =>
   `| ${c.class} | ${c.texts.toLocaleString("en-US")} | ${(c.bytes / 1e6).toFixed(2)} | ` +
-  `${(c.whole_ns_per_call / 1000).toFixed(2)} | ${c.whole_mb_per_s.toFixed(0)} | ${c.structured_mb_per_s.toFixed(0)} | ` +
-  `${c.whole_over_structured.toFixed(2)}x | ${share(c)} |`;
+  `${(c.whole_ns_per_call / 1000).toFixed(2)} | ${c.whole_mb_per_s.toFixed(0)} | ${c.again_mb_per_s.toFixed(0)} | ` +
+  `${c.structured_mb_per_s.toFixed(0)} | ${c.whole_over_structured.toFixed(2)}x | ${share(c)} |`;
 const header = [
-  "| texts | calls | MB | µs a call | whole scan MB/s | structured alone MB/s | whole / structured | share of the time |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|",
+  "| texts | calls | MB | µs a call | whole scan MB/s | the same text again at once, MB/s | structured alone MB/s | whole / structured | share of the time |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
 ];
 const md = [
   "# Privacy scan: what a call costs",
@@ -38,7 +38,11 @@ const md = [
   `${out.date}, \`bench/pii_call_cost.sh\`: each call of find_pii() (the whole scan: structured detectors and the ` +
     "tagger) and of the structured detectors alone, over the dev prompts of pii_scan_bench's " +
     `full_scan_with_tagger/prompts, one call per prompt in order; each call's fastest of ${run.rounds} rounds, ` +
-    "so the rates are above the benchmark's means. Issue 4 asks 200 MB/s of the whole scan on one core.",
+    "so the rates are above the benchmark's means. Issue 4 asks 200 MB/s of the whole scan on one core. " +
+    "\"The same text again at once\": a second whole scan of each prompt right after its first, timed apart, " +
+    "as a benchmark loop over one text measures: its code, table entries and branches are warm. A gateway " +
+    "scans each new prompt once, at the first rate; the gap between the two is what a new text costs in cache " +
+    "misses and mispredicted branches, not in instructions.",
   "",
   "By size:",
   "",
