@@ -147,8 +147,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // (In text with capitals the other cues' words are in small letters:
     // not marked.)
     if ((j < 2 && !role) || tokens[j].newline_before || (j >= 1 && tokens[j - 1].newline_before && !role) ||
-        (mixed && tokens[j - 1].marked && !role) || !word(j) || tokens[j].end - tokens[j].begin < 2 ||
-        (role && all_capitals(text, tokens, j))) {
+        (mixed && tokens[j - 1].marked && !role) || !word(j) || tokens[j].end - tokens[j].begin < 2) {
       return false;
     }
     const Token& a = tokens[j >= 2 ? j - 2 : j - 1];
@@ -161,14 +160,16 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const bool relative_apart = j >= 3 && mark_is(j - 1, ',') && !tokens[j - 2].newline_before &&
                                 kPossessiveDeterminers.contains(text, tokens[j - 3]) && kRelatives.contains(text, a) &&
                                 !contraction(text, tokens[j]) && !all_capitals(text, tokens, j);
-    if (!name_is && !(kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b)) && !relative_apart &&
-        !role) {
-      return false;
-    }
+    const bool relative = kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b);
+    if (!name_is && !relative && !relative_apart && !role) return false;
+    // A role alone ("Uncle Desmond", not "his cousin Bob") asks more of the
+    // words after it below.
+    const bool role_alone = role && !name_is && !relative && !relative_apart;
+    if (role_alone && all_capitals(text, tokens, j)) return false;
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
     // (After a role, no word the everyday lists know at all: "Student
     // Union", where "Union" is a town too.)
-    if (everyday(m) || ((!mixed || role) && (m.full & common_categories_) != 0)) return false;
+    if (everyday(m) || ((!mixed || role_alone) && (m.full & common_categories_) != 0)) return false;
     size_t to = j;
     while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
            !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
@@ -176,7 +177,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     // After a role, no company's words ("the customer Acme Corp"), nor a
     // possessive, which a work's title holds ("Uncle Tom's Cabin").
-    for (size_t k = j; role && k <= to; ++k) {
+    for (size_t k = j; role_alone && k <= to; ++k) {
       const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
       if ((gazetteer_.lookup_all(word_hash(text, tokens[k])).full & company_categories_) != 0 ||
           kOrganisationNouns.contains(text, tokens[k]) ||
@@ -196,7 +197,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     // One over the role and the name's words is the person, without the
     // role ("Uncle Desmond", a place).
-    if (role && k != out.size() && own_place_or_organisation(out, k, first, tokens[j - 1].begin, tokens[to].end)) {
+    if (role_alone && k != out.size() && own_place_or_organisation(out, k, first, tokens[j - 1].begin, tokens[to].end)) {
       set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[to].end});
       return true;
     }

@@ -1779,6 +1779,9 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("Uncle Zorvath is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("We told cousin Zorvath it is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("Uncle Zorvath's Cabin is late."), std::vector<std::string>{});
+  // After a possessive, a relative that is also a role asks no more than
+  // the other relatives ("his cousin Bob").
+  EXPECT_EQ(names("We told my cousin Will it is late."), std::vector<std::string>{"Will"});
   // A place the tagger found that opens with the word and runs on over
   // capitalised words is the person whole, though its last word is an
   // everyday word (this tagger learned "Lisbon Harbour" there).
