@@ -242,32 +242,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // (In text with capitals a verb is in small letters: not marked.)
     if (j + 1 < n && !tokens[j + 1].newline_before && !(mixed && tokens[j + 1].marked) &&
         kSpeechVerbs.contains(text, tokens[j + 1]) && name_word(j)) {
-      if (const size_t k = span_over(out, j); k != out.size()) {
-        // A place or organisation of this tagger over the word alone before
-        // a verb of the voice is the speaker ("Aki shouted").
-        if (!kVoiceVerbs.contains(text, tokens[j + 1]) || !own_place_or_organisation(out, k, first, tokens[j].begin, tokens[j].end)) {
-          return false;
-        }
-        out[k].type = PiiType::kPerson;
-        return true;
-      }
+      if (span_over(out, j) != out.size()) return false;
       size_t from = j;
       while (mixed && j - from + 1 < kMaxWords && from > 0 && !tokens[from].newline_before && name_word(from - 1) &&
              span_over(out, from - 1) == out.size()) {
         --from;
       }
       name(from, j, false);
-      return true;
-    }
-    // After a verb of the voice and "at" or "to", the word is the one
-    // spoken to, a person ("Yesenia shouted at Billy:", an organisation
-    // before).
-    if (j >= 2 && !tokens[j].newline_before && !tokens[j - 1].newline_before && !(mixed && tokens[j - 2].marked) &&
-        kVoiceVerbs.contains(text, tokens[j - 2]) &&
-        (token_is(text, tokens[j - 1], "at") || token_is(text, tokens[j - 1], "to")) && name_word(j)) {
-      size_t to = j;
-      while (mixed && to + 1 - j < kMaxWords && to + 1 < n && !tokens[to + 1].newline_before && name_word(to + 1)) ++to;
-      name(j, to);
       return true;
     }
     if (j == 0 || tokens[j].newline_before || (mixed && tokens[j - 1].marked) || !kSpeechVerbs.contains(text, tokens[j - 1]) ||
@@ -525,7 +506,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (j > 0 && may_end_a_place_cue(text, tokens[j - 1])) [[unlikely]] {
       if (street_after_a_cue(j) || place_after_a_cue(j)) continue;
     }
-    if (cue_before || (j + 1 < n && may_be_cue(j + 1)) || (j > 1 && may_be_cue(j - 2))) [[unlikely]] {
+    if (cue_before || (j + 1 < n && may_be_cue(j + 1))) [[unlikely]] {
       if (speaker(j)) continue;
     }
     // In text with capitals, an English title in small letters before a

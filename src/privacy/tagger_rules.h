@@ -861,10 +861,6 @@ constexpr std::array<std::string_view, 18> kSpeechVerbWords = {
     "said", "says", "shouted", "asked", "asks", "replied", "replies", "told", "tells", "wrote", "writes", "yelled",
     "whispered", "answered", "explained", "screamed", "cried", "added"};
 constexpr WordSet kSpeechVerbs(kSpeechVerbWords);
-// Of those, the verbs of the voice, which a person does and an
-// organisation does not ("Aki shouted", "shouted at Billy"; but "Reuters
-// said").
-constexpr WordSet kVoiceVerbs(std::array<std::string_view, 5>{"shouted", "yelled", "whispered", "screamed", "cried"});
 
 // Relatives, partners and friends, and the people one's life is lived
 // with: "son", "wife", "boss", "manager", "landlord". (Not "client" or

@@ -1886,9 +1886,6 @@ TEST(PiiTaggerTest, AVerbOfSpeechIntroducesTheSpeaker) {
   EXPECT_EQ(names("it is late, said zorvath to us."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("it is late, said zorvath in it."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("it is late, said zorvath\nand us."), std::vector<std::string>{"zorvath"});
-  // After a verb of the voice and "at" or "to", the one spoken to.
-  EXPECT_EQ(names("We yelled at Zorvath: it is late."), std::vector<std::string>{"Zorvath"});
-  EXPECT_EQ(names("we whispered to zorvath quillborne."), std::vector<std::string>{"zorvath"});
   for (const char* verb : {"asked", "replied", "told", "wrote", "yelled", "whispered", "answered", "explained", "added"}) {
     const std::string text = std::string("Zorvath ") + verb + " it.";
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
