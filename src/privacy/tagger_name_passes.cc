@@ -130,12 +130,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     return true;
   };
-  // Token j, no everyday word nor a letter alone, after "name is", "name's"
-  // or a relative ("my son", "her wife"): a name, with the capitalised
-  // words after it in text with capitals ("My name is Andrew Arnoux", "my
-  // kid Mali": a country too; not "I told my boss I had"). In text without
-  // capitals no word the everyday lists know at all, as everyday() allows
-  // a word another list knows too ("my son is 5": "IS" is a state's code).
+  // Token j, no everyday word nor a letter alone, after "name is", "name's",
+  // a relative ("my son", "her wife") or a role ("Customer", "Uncle"): a
+  // name, with the capitalised words after it in text with capitals ("My
+  // name is Andrew Arnoux", "my kid Mali": a country too; not "I told my
+  // boss I had"). In text without capitals no word the everyday lists know
+  // at all, as everyday() allows a word another list knows too ("my son is
+  // 5": "IS" is a state's code).
   auto after_a_name_cue = [&](size_t j) {
     // A role ("Customer Lysander Okoro called", "the patient Cressida
     // Alvarenga"), capitalised too, one space before the name; in text
