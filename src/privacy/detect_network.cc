@@ -2,6 +2,7 @@
 // IPv6 and MAC addresses. Host names need a known top-level domain, so file
 // names ("report.pdf") and abbreviations ("e.g.") are not hosts.
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "scan.h"
@@ -130,11 +131,11 @@ size_t match_hostname(const Scan& s, size_t i, TldRule rule) {
   return 0;
 }
 
-bool email_local_byte(unsigned char c) {
+constexpr bool email_local_byte(unsigned char c) {
   return (kClass[c] & kWord) || c == '.' || c == '%' || c == '+' || c == '-';
 }
 
-bool url_byte(unsigned char c) {
+constexpr bool url_byte(unsigned char c) {
   if (kClass[c] & kWord) return true;
   switch (c) {
     case '-': case '.': case '~': case ':': case '/': case '?': case '#': case '[': case ']': case '@': case '!':
@@ -183,6 +184,24 @@ size_t part_start(const Scan& s, size_t end) {
   return b;
 }
 
+// Whether a byte may stand in a URL's userinfo (RFC 3986: a URL's bytes but
+// the delimiters of its other parts, "/?#[]@").
+constexpr bool userinfo_byte(unsigned char c) {
+  return url_byte(c) && c != '/' && c != '?' && c != '#' && c != '[' && c != ']' && c != '@';
+}
+
+// By byte: whether it may stand in a URL's userinfo and in no address's
+// local part (':', '!', '$', ...), where a local part that ends at it may
+// be a URL's password. A table: detect_email() asks it at every '@'.
+constexpr std::array<bool, 256> kUserinfoMark = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    const auto b = static_cast<unsigned char>(c);
+    table[b] = userinfo_byte(b) && !email_local_byte(b);
+  }
+  return table;
+}();
+
 // A URL's user and password before the '@' at `at_sign`
 // ("postgres://admin:S3cret!@db.example.com", RFC 3986's userinfo): the
 // bytes after the user's colon are a password, not an address's local
@@ -190,16 +209,6 @@ size_t part_start(const Scan& s, size_t end) {
 // and cold: inlined, it grew detect_email() and cost a text of "x@" 8% of
 // its speed, where it is not even called.)
 [[gnu::noinline, gnu::cold]] bool url_password(Scan& s, size_t at_sign) {
-  // (A switch, not a search of a string: this runs at every '@'.)
-  auto userinfo_byte = [](unsigned char c) {
-    if (kClass[c] & kWord) return true;
-    switch (c) {
-      case '-': case '.': case '_': case '~': case '%': case '!': case '$': case '&': case '\'': case '(': case ')':
-      case '*': case '+': case ',': case ';': case '=': case ':':
-        return true;
-      default: return false;
-    }
-  };
   size_t user = at_sign;
   while (user > 0 && at_sign - user < 128 && userinfo_byte(s.at(user - 1))) --user;
   if (user < 3 || s.at(user - 1) != '/' || s.at(user - 2) != '/' || s.at(user - 3) != ':') return false;
@@ -225,12 +234,8 @@ void detect_email(Scan& s, size_t at_sign) {
   // A URL's password ends a local part at the user's colon or at a mark
   // no address holds ("admin:S3cret@", "root:S3cret!@"); only then is
   // url_password() asked, which reads back further (not at every '@').
-  constexpr uint64_t kUserinfoMarks = uint64_t{1} << ':' | uint64_t{1} << '!' | uint64_t{1} << '$' |
-                                      uint64_t{1} << '&' | uint64_t{1} << '\'' | uint64_t{1} << '(' |
-                                      uint64_t{1} << ')' | uint64_t{1} << '*' | uint64_t{1} << ',' |
-                                      uint64_t{1} << ';' | uint64_t{1} << '=';  // and '~', above 63
   const unsigned char before = b > 0 ? s.at(b - 1) : 0;
-  if (((before < 64 && ((kUserinfoMarks >> before) & 1) != 0) || before == '~') && url_password(s, at_sign)) return;
+  if (kUserinfoMark[before] && url_password(s, at_sign)) return;
   if (b == at_sign || (b > 0 && email_local_byte(s.at(b - 1)))) return;
   const size_t e = match_hostname(s, at_sign + 1, TldRule::kListed);
   if (e) s.add(PiiType::kEmailAddress, b, e);

@@ -110,9 +110,7 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const size_t s = span_over(out, from);
     if (s >= first && s < out.size() && out[s].begin == tokens[from].begin &&
         (out[s].type == PiiType::kPerson ||
-         (out[s].type == PiiType::kLocation &&
-          (gazetteer_.lookup_all(phrase_hash(text.substr(out[s].begin, out[s].end - out[s].begin))).full &
-           (place_categories_ | world_city_categories_)) == 0))) {
+         (out[s].type == PiiType::kLocation && !listed_place(text, out[s])))) {
       end = std::max(end, out[s].end);
     }
     const size_t next = first_token_from(tokens, end);

@@ -795,8 +795,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   auto words_of_a_name = [&](size_t k) {
     if (!mixed) return false;
     const size_t from = first_token_from(tokens, out[k].begin);
-    size_t to = from;
-    while (to + 1 < tokens.size() && tokens[to + 1].begin < out[k].end) ++to;
+    const size_t to = first_token_from(tokens, out[k].end) - 1;  // (out[k] holds token `from`)
     if (to == from || to - from >= 3 || tokens[to].end != out[k].end) return false;
     const auto not_a_name = static_cast<uint16_t>(place_categories_ | world_city_categories_ | company_categories_);
     for (size_t w = from; w <= to; ++w) {
@@ -818,8 +817,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
         return false;
       }
     }
-    return (gazetteer_.lookup_all(phrase_hash(text.substr(out[k].begin, out[k].end - out[k].begin))).full &
-            static_cast<uint16_t>(place_categories_ | world_city_categories_)) == 0;
+    return !listed_place(text, out[k]);
   };
   auto joined = [&](size_t j) {
     const Token& t = tokens[j];
@@ -1088,7 +1086,7 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
     if (!words || (gazetteer_.lookup(word_hash(text, tokens[from])).full & common_categories_) != 0) continue;
     const Gazetteer::Match last = gazetteer_.lookup_all(word_hash(text, tokens[to]));
     if ((last.full & last_name_categories_) == 0 || (last.full & places) != 0) continue;
-    if ((gazetteer_.lookup_all(phrase_hash(text.substr(span.begin, span.end - span.begin))).full & places) != 0) continue;
+    if (listed_place(text, span)) continue;
     span.type = PiiType::kPerson;
   }
 }

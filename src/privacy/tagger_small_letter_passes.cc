@@ -2,8 +2,8 @@
 // to go by: the places, companies and streets that the word lists and the
 // words of companies' names and of streets tell
 // (add_places_in_small_letters(), add_organisations_in_small_letters(),
-// street_in_small_letters()); and world_city(), which the rules of any
-// text ask. Their own file: in tagger_span_rules.cc, they changed what GCC
+// street_in_small_letters()); and world_city() and listed_place(), which
+// the rules of any text ask. Their own file: in tagger_span_rules.cc, they changed what GCC
 // inlines into plausible().
 #include "tiergate/privacy/pii_tagger.h"
 
@@ -188,6 +188,11 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
 bool PiiTagger::world_city(std::string_view text, uint32_t begin, uint32_t end) const {
   return world_city_categories_ != 0 &&
          (gazetteer_.lookup_hidden(word_hash(text, Token{begin, end, false, false})).full & world_city_categories_) != 0;
+}
+
+bool PiiTagger::listed_place(std::string_view text, const PiiSpan& span) const {
+  return (gazetteer_.lookup_all(phrase_hash(text.substr(span.begin, span.end - span.begin))).full &
+          (place_categories_ | world_city_categories_)) != 0;
 }
 
 }  // namespace tiergate

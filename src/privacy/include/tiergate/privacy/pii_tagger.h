@@ -658,6 +658,9 @@ class PiiTagger {
   // world_city lists (cities of 100,000 people or more). Such a list is for
   // the rules alone: as features it cost cross-validation (docs/privacy.md).
   bool world_city(std::string_view text, uint32_t begin, uint32_t end) const;
+  // Whether `span`'s bytes, one or more words, are a place that the place
+  // lists or the world_city lists hold whole ("Cape Verde", "Santa Clara").
+  bool listed_place(std::string_view text, const PiiSpan& span) const;
 
   // Sets the category masks below from the gazetteer's category names.
   void find_categories();
