@@ -1356,6 +1356,15 @@ TEST(PiiTaggerTest, ASentencesFullStopIsNoPartOfAValue) {
 
 // Names joined to a name the tagger found by "and", "or", "&" or a comma
 // are names too, unless they are everyday words, an acronym or "I'm".
+// Row k of a tagger that learns places of two capitalised words whose
+// last is an everyday word: "<before><city> Harbour today.", the place
+// labelled.
+PiiExample harbour_row(const std::string& before, uint32_t k) {
+  const std::string place = kCities[k % kCities.size()] + " Harbour";
+  const auto begin = static_cast<uint32_t>(before.size());
+  return {before + place + " today.", {{PiiType::kLocation, begin, begin + static_cast<uint32_t>(place.size())}}};
+}
+
 // A place or organisation of several capitalised words that the tagger
 // found joined to a name is a name too ("Ophelia Thistlewood and Barnaby
 // Crumb"), where no word is a place's, a company's or an everyday first
@@ -1365,8 +1374,7 @@ TEST(PiiTaggerTest, ASentencesFullStopIsNoPartOfAValue) {
 TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
-    const std::string place = kCities[k % kCities.size()] + " Harbour";
-    train.push_back({"We sailed to " + place + " today.", {{PiiType::kLocation, 13, static_cast<uint32_t>(13 + place.size())}}});
+    train.push_back(harbour_row("We sailed to ", k));
     const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
     train.push_back({"Please call " + name + " today.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
   }
@@ -1788,8 +1796,7 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   {
     std::vector<PiiExample> train;
     for (uint32_t k = 0; k < 300; ++k) {
-      const std::string place = kCities[k % kCities.size()] + " Harbour";
-      train.push_back({"We told my son " + place + " today.", {{PiiType::kLocation, 15, static_cast<uint32_t>(15 + place.size())}}});
+      train.push_back(harbour_row("We told my son ", k));
       train.push_back({"We told my son it today.", {}});
     }
     TaggerOptions o = options(5, 1u << 12, 1);
