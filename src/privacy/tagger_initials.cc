@@ -31,6 +31,14 @@ constexpr WordSet kSurnameParticles(std::array<std::string_view, 24>{
     "van", "von", "de", "der", "den", "del", "della", "di", "da", "do", "dos", "das", "du", "des", "la", "le", "ten",
     "ter", "zu", "af", "al", "el", "bin", "ibn"});
 
+// The words before a colon that label a person's field in mail headers,
+// forms and signatures ("From: R. Okafor", "Signed: M. Vasquez"), in any
+// case: a letter after one that opens its line, on that line, is an
+// initial, not an answer's (as after "discovered by:" at a question's end).
+constexpr WordSet kPersonLabels(std::array<std::string_view, 18>{
+    "from", "to", "cc", "bcc", "signed", "author", "authors", "by", "contact", "attn", "name", "sender", "recipient",
+    "reviewer", "editor", "approver", "assignee", "reporter"});
+
 }  // namespace
 
 void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
@@ -205,6 +213,17 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     if (surname_of.last == n) continue;
     make_name(tokens[from].begin, std::max(name_end(surname_from, surname_of.last), out[s].end), s);
   }
+  // Whether token k, a letter, follows a kPersonLabels word and its colon
+  // that open its line, on that line.
+  auto after_a_person_label = [&](size_t k) {
+    return k >= 2 && !tokens[k].newline_before && token_is(text, tokens[k - 1], ":") &&
+           (k == 2 || tokens[k - 2].newline_before) && kPersonLabels.contains(text, tokens[k - 2]);
+  };
+  // Whether a title and its stop come right before token k ("Mr. J").
+  auto title_before = [&](size_t k) {
+    return k >= 2 && tokens[k - 1].begin == tokens[k - 2].end && token_is(text, tokens[k - 1], ".") &&
+           is_title(gazetteer_.lookup(word_hash(text, tokens[k - 2])));
+  };
   // Whether the text lists answers: two lines or more open with a letter
   // that labels before a stop ("A.", "B."). A letter alone that opens a
   // line is then an answer's, not an initial.
@@ -226,16 +245,26 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // the token before ("U.S. Grant" is an abbreviation's end there), after a
   // number ("124 N. Stadion": a street's direction), nor a compass point's
   // before a place, listed or found ("N. America").
+  // (After a person's label, kPersonLabels, a letter is no answer's.)
   auto answer_letter = [&](size_t k) {
-    return letter_label(text, tokens, k) && (lists_answers || (k > 0 && !tokens[k].newline_before));
+    return letter_label(text, tokens, k) && !after_a_person_label(k) &&
+           (lists_answers || (k > 0 && !tokens[k].newline_before));
   };
   auto initials_at = [&](size_t k) {
     if (!initial(k) || (k > 0 && (tokens[k - 1].end == tokens[k].begin || all_digits(text, tokens[k - 1]))) ||
         answer_letter(k) || (k >= 2 && initial(k - 2) && !answer_letter(k - 2))) {
       return;
     }
+    // A name over the initial is the name's own, but for one of the letter
+    // alone, or of a title and the letter, that the decoder ended at the
+    // letter or its stop ("Mr. J" of "Mr. J. Smith"): the name becomes it.
     const size_t over = span_over(out, k);
-    if (over < out.size() && out[over].type == PiiType::kPerson) return;  // the name's own initial
+    const bool name_over = over < out.size() && out[over].type == PiiType::kPerson;
+    const bool letter_name = name_over && over >= first &&
+                             (out[over].end == tokens[k].end || out[over].end == tokens[k + 1].end) &&
+                             (out[over].begin == tokens[k].begin ||
+                              (out[over].begin == tokens[k - (k >= 2 ? 2 : 0)].begin && title_before(k)));
+    if (name_over && !letter_name) return;
     const bool first_name_before = k > 0 && tokens[k - 1].end + 1 == tokens[k].begin && text[tokens[k].begin - 1] == ' ' &&
                                    !tokens[k].newline_before && span_over(out, k - 1) == out.size() && first_name(k - 1);
     if (!mixed && !first_name_before) return;
@@ -247,7 +276,12 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const bool found = taken >= first && taken < out.size() &&
                        (out[taken].type == PiiType::kPerson || out[taken].type == PiiType::kOrganization);
     const Gazetteer::Match listed = gazetteer_.lookup_all(word_hash(text, tokens[surname_of.main]));
-    if (mixed && one_initial && !found && !first_name_before && (listed.full & last_name_categories_) == 0) return;
+    // (A name the decoder found over the letter, or a person's label, is
+    // as good as a listed surname: "Mr. T. Nakamura", "From: R. Okafor".)
+    if (mixed && one_initial && !found && !first_name_before && !letter_name && !after_a_person_label(k) &&
+        (listed.full & last_name_categories_) == 0) {
+      return;
+    }
     // (A compass point before a place: "N. America", "S. Korea".)
     const char letter = static_cast<char>(text[tokens[k].begin] & ~0x20);
     if (one_initial && (letter == 'N' || letter == 'S' || letter == 'E' || letter == 'W') &&
@@ -255,8 +289,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
          (listed.full & (place_categories_ | world_city_categories_)) != 0)) {
       return;
     }
-    make_name(first_name_before ? tokens[k - 1].begin : tokens[k].begin, name_end(surname_from, surname_of.last),
-              out.size());
+    const uint32_t begin = letter_name ? out[over].begin : first_name_before ? tokens[k - 1].begin : tokens[k].begin;
+    make_name(begin, name_end(surname_from, surname_of.last), letter_name ? over : out.size());
   };
   if (mixed) {
     for (const uint32_t k : capitals_before_a_stop) initials_at(k);

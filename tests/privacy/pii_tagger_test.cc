@@ -965,6 +965,39 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   EXPECT_EQ(std::count(found.begin(), found.end(), "A. J. Ayer"), 25000);
 }
 
+// A letter that the decoder took for a name by itself, or with the title
+// before it, is the initial of the surname after its stop ("Mr. K" of "Mr.
+// K. Smith", from rows that name people by a letter); and a letter
+// after a label of a person's field that opens its line ("Signed:",
+// "From:") is an initial, not an answer's letter as after "Answer:".
+TEST(PiiTaggerTest, ALetterAfterATitleOrAPersonsLabelIsAnInitial) {
+  std::vector<PiiExample> train = reports_sent_to_people();
+  for (size_t k = 0; k < 100; ++k) {
+    const std::string who = std::string("Mr. ") + static_cast<char>('A' + k % 20);
+    const std::string before = "I spoke with ";
+    const auto at = static_cast<uint32_t>(before.size());
+    train.push_back({before + who + " about the case.", {{PiiType::kPerson, at, static_cast<uint32_t>(at + who.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"John", "Anna"}},
+                  {"last_name", {"Vasquez", "Smith"}},
+                  {"name_prefix", {"Mr.", "Mrs.", "Ms.", "Dr."}},
+                  {"common_word", {"please", "send", "the", "report", "to", "today", "i", "spoke", "with", "about",
+                                   "case", "signed", "answer", "from"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  // (The title is a name of its own, as the dev rows label it.)
+  ASSERT_EQ(names("I spoke with Mr. K about the case."), (V{"Mr.", "K"}));
+  EXPECT_EQ(names("Please send the report to Mr. K. Smith today."), (V{"Mr.", "K. Smith"}));
+  EXPECT_EQ(names("I spoke with Mr. K. Vasquez today."), (V{"Mr.", "K. Vasquez"}));
+  EXPECT_EQ(names("Signed: M. Vasquez"), V{"M. Vasquez"});
+  EXPECT_EQ(names("From: R. Okafor"), V{"R. Okafor"});
+  for (const std::string& v : names("Who wrote it? Answer: M. Vasquez")) EXPECT_NE(v.substr(0, 2), "M.") << v;
+  // (A label's word inside a sentence is a question's: "discovered by:".)
+  for (const std::string& v : names("It was first found by: M. Vasquez")) EXPECT_NE(v.substr(0, 2), "M.") << v;
+}
+
 // Text in capitals throughout has no case to go by: it is read as the same
 // text in small letters (at the same offsets), not as text whose every
 // word is capitalised.
