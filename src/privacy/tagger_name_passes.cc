@@ -1017,6 +1017,13 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
         no_one = !all_capitals(text, word);
       } else if (month_or_weekday(text, word)) {
         no_one = (gazetteer_.lookup(word_hash(text, word)).full & name_categories_) == 0;  // not "April", "June"
+      } else if ((span.begin == 0 || text[span.begin - 1] == '\n') && span.end + 2 < text.size() && text[span.end] == ':') {
+        // A label that opens its line, before a name ("Attendees: Priya
+        // Raman") or a word only the everyday lists know, speaks no line
+        // of a dialogue.
+        const bool name_after = s + 1 < out.size() && out[s + 1].type == PiiType::kPerson &&
+                                out[s + 1].begin == span.end + 2 && text[span.end + 1] == ' ';
+        no_one = name_after || everyday(gazetteer_.lookup(word_hash(text, word)));
       } else if (proper_adjective_categories_ != 0) {
         // (The small table of the hidden lists first: few names are in it.)
         const uint64_t hash = word_hash(text, word);

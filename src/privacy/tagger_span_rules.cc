@@ -779,9 +779,9 @@ void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>
 }
 
 void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  static constexpr WordSet kClosings(std::array<std::string_view, 11>{
+  static constexpr WordSet kClosings(std::array<std::string_view, 13>{
       "regards", "sincerely", "thanks", "cheers", "wishes", "yours", "faithfully", "truly", "respectfully", "warmly",
-      "cordially"});
+      "cordially", "best", "love"});
   constexpr size_t kMaxClosingWords = 3;
   const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < out.size(); ++s) {

@@ -3303,9 +3303,34 @@ TEST(PiiTaggerTest, ANameThatIsAMonthIsADateAmongADatesWords) {
   }
 }
 
+// A word that opens its line before a colon and a name ("Attendees: Priya
+// Raman"), or that only the everyday lists know ("Note: call Anna"), is a
+// label, not a speaker, though the tagger learned speakers there ("Kofi:
+// Remember me?").
+TEST(PiiTaggerTest, ALabelBeforeAColonIsNoSpeaker) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string& first = kFirst[k % kFirst.size()];
+    if (k % 2 == 0) {
+      train.push_back({first + ": Remember me?", {{PiiType::kPerson, 0, static_cast<uint32_t>(first.size())}}});
+    } else {
+      const std::string who = first + " " + kLast[k % kLast.size()];
+      train.push_back({"Guests: " + who, {{PiiType::kPerson, 8, static_cast<uint32_t>(8 + who.size())}}});
+    }
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"note", "remember", "me", "call"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(names("Zorvath: Remember me?"), V{"Zorvath"});
+  EXPECT_EQ(names("Attendees: Anna Novak"), V{"Anna Novak"});
+  for (const std::string& v : names("Note: Remember me?")) EXPECT_NE(v, "Note");
+}
+
 // A place or an organisation that opens the line after a letter's closing
-// ("Best regards,") is the writer's name, whatever the tagger took it for;
-// not after another line.
+// ("Best regards,", "Best,", "Love,") is the writer's name, whatever the
+// tagger took it for; not after another line.
 TEST(PiiTaggerTest, APlaceAfterALettersClosingIsAName) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
@@ -3317,6 +3342,8 @@ TEST(PiiTaggerTest, APlaceAfterALettersClosingIsAName) {
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
   EXPECT_EQ(typed_spans(tagger, "Best regards,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
   EXPECT_EQ(typed_spans(tagger, "Thanks\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "Best,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "Love,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
   EXPECT_EQ(typed_spans(tagger, "We went to\nNovak Lisbon"), std::vector<std::string>{"LOCATION:Novak Lisbon"});
   EXPECT_EQ(typed_spans(tagger, "We went to the best regards,\nNovak Lisbon"),
             std::vector<std::string>{"LOCATION:Novak Lisbon"});
