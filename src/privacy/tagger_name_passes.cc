@@ -837,8 +837,10 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     }
     covering = span_over(out, j);
     if (covering == out.size()) return Joined::kFree;
+    // (Not a place any list knows, the world's cities too: "Kwame Mensah,
+    // Accra".)
     if (own_place_or_organisation(out, covering, first, t.begin, t.end)) {
-      return (m.full & place_categories_) == 0 ? Joined::kRetyped : Joined::kNot;
+      return (m.full & place_categories_) == 0 && !listed_place(text, out[covering]) ? Joined::kRetyped : Joined::kNot;
     }
     return own_place_or_organisation(out, covering, first, out[covering].begin, out[covering].end) &&
                    (out[covering].begin == t.begin || out[covering].end == t.end) && words_of_a_name(covering)

@@ -1472,6 +1472,13 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   // Not across a line break, nor a word followed by a number: a street.
   EXPECT_EQ(names("Zephyrine\nand Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
   EXPECT_EQ(names("Please call Wanda Horvath and Zephyrine 32 tomorrow."), (std::vector<std::string>{"Wanda Horvath"}));
+  // Nor a city of the world's that the tagger took for a place ("Kwame
+  // Mensah, Accra"): the world_city list adds no feature, so the decoder
+  // reads the text as before.
+  o.gazetteers.push_back({"world_city", {"Quillborne"}});
+  const PiiTagger cities_tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  EXPECT_EQ(values_of(cities_tagger, "Wanda Horvath, Zephyrine, and Quillborne were engineers.", PiiType::kPerson),
+            (std::vector<std::string>{"Wanda Horvath", "Zephyrine"}));
 }
 
 // A tagger that learned nothing but numbers as addresses (which alone it
