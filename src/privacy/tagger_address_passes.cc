@@ -65,12 +65,13 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                                                                      place_categories_, mixed)
                                           : n;
         street < j) {
-      // An address of this tagging that opens at the number and runs on
-      // along its line joins the street ("178 st." of "on corellistraat 178
-      // st.").
+      // An address of this tagging that opens at the number, or at a word
+      // of the street after its first, and runs on along its line joins
+      // the street ("178 st." of "on corellistraat 178 st.", "Roma 12,
+      // Milano" of "Via Roma 12, Milano").
       uint32_t end = tokens[j].end;
       if (const size_t k = span_over(out, j); k >= first && k < out.size() && out[k].type == PiiType::kStreetAddress &&
-                                              out[k].begin == tokens[j].begin && out[k].end > end &&
+                                              out[k].begin >= tokens[street].begin && out[k].end > end &&
                                               text.substr(end, out[k].end - end).find('\n') == std::string_view::npos) {
         end = out[k].end;
       }

@@ -3335,6 +3335,26 @@ TEST(PiiTaggerTest, ALabelBeforeAColonIsNoSpeaker) {
   for (const std::string& v : names("Note: Remember me?")) EXPECT_NE(v, "Note");
 }
 
+// A street named by a street word first before its number takes in the
+// address the decoder found over its later words and what follows on its
+// line ("Roma 12, Milano" of "Via Roma 12, Milano", the street word taken
+// for a firm: here from rows that label them so).
+TEST(PiiTaggerTest, AStreetWordFirstJoinsTheAddressAfterIt) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string street = kLast[k % kLast.size()] + " " + std::to_string(10 + k) + ", " + kCities[k % kCities.size()];
+    train.push_back({"It goes to Via " + street + " now.",
+                     {{PiiType::kOrganization, 11, 14}, {PiiType::kStreetAddress, 15, static_cast<uint32_t>(15 + street.size())}}});
+  }
+  TaggerOptions o = options(3, 1u << 12, 1);
+  o.gazetteers = {{"street_suffix", {"Via", "Calle"}}, {"common_word", {"it", "goes", "to", "now", "via"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "It goes to Via Novak 12, Lisbon now."),
+            (std::vector<std::string>{"STREET_ADDRESS:Via Novak 12", "LOCATION:Lisbon"}));
+  EXPECT_EQ(typed_spans(tagger, "It goes to Calle Novak 12, Lisbon now."),
+            (std::vector<std::string>{"STREET_ADDRESS:Calle Novak 12", "LOCATION:Lisbon"}));
+}
+
 // A place or an organisation that opens the line after a letter's closing
 // ("Best regards,", "Best,", "Love,") is the writer's name, whatever the
 // tagger took it for; not after another line.
