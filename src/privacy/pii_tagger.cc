@@ -10,6 +10,7 @@
 #include "plain_text.h"
 #include "scan.h"
 #include "tagger_scores.h"
+#include "tagger_tables.h"
 #include "tagger_tokens.h"
 #include "tagger_rules.h"
 
@@ -453,7 +454,8 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   thread_local IndexList capitals_before_a_stop;
   capitals_before_a_stop.clear();
   const bool organisations = std::find(types_.begin(), types_.end(), PiiType::kOrganization) != types_.end();
-  tokenize(text, token_list, marked_list);
+  thread_local IndexList line_start_list;
+  tokenize(text, token_list, marked_list, line_start_list);
   // Read through spans from here on (see Tokens).
   const Tokens tokens = token_list;
   const std::span<const uint32_t> marked_tokens = marked_list;
@@ -841,6 +843,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (!caseless_words.empty()) add_names_in_caseless_scripts(text, caseless_words, out, first_tagged);
   add_military_addresses(text, marked_tokens, out, first_tagged);
   add_uncovered(out, first_tagged, fallbacks);
+  tagger_tables::type_table_cells(text, tokens, line_start_list, out, first_tagged);
   return true;
 }
 

@@ -98,7 +98,8 @@ BlockMasks block_masks(const unsigned char* p) {
 // get the begins and flags of the tokens starting in the block,
 // tokens[ended...] the ends of those ending in it (a word's start and end may
 // lie in different blocks), marked_at[marked_count...] the indices of the
-// marked tokens. Each of the three has room for 64 more.
+// marked tokens, line_starts_at[line_count...] those of the tokens after a
+// line feed. Each of the four has room for 64 more.
 struct BlockTokens {
   size_t base;              // the block's first byte in the text
   uint64_t starts, ends;    // bit k: a token starts at / ends after byte k
@@ -108,7 +109,8 @@ struct BlockTokens {
 struct TokenCursor {
   Token* tokens;
   uint32_t* marked_at;
-  size_t count, ended, marked_count;
+  uint32_t* line_starts_at;
+  size_t count, ended, marked_count, line_count;
 };
 
 // One token per bit, in order.
@@ -121,6 +123,8 @@ struct TokenCursor {
     std::memcpy(&c.tokens[c.count].newline_before, &flags, sizeof flags);
     c.marked_at[c.marked_count] = static_cast<uint32_t>(c.count);
     c.marked_count += is_marked ? 1 : 0;
+    c.line_starts_at[c.line_count] = static_cast<uint32_t>(c.count);
+    c.line_count += (b.newline_starts >> k) & 1;
     ++c.count;
   }
   for (uint64_t e = b.ends; e != 0; e &= e - 1) {
@@ -131,10 +135,11 @@ struct TokenCursor {
 // tokenize() with the block masks of Masks and the writer Emit; inlined into
 // each caller so that the AVX2 caller's masks are inlined too.
 template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTokens&, TokenCursor&)>
-[[gnu::always_inline]] inline void tokenize_blocks(std::string_view text, TokenList& out, IndexList& marked) {
+[[gnu::always_inline]] inline void tokenize_blocks(std::string_view text, TokenList& out, IndexList& marked,
+                                                   IndexList& line_starts) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
-  TokenCursor cursor{nullptr, nullptr, 0, 0, 0};
+  TokenCursor cursor{nullptr, nullptr, nullptr, 0, 0, 0, 0};
   bool last_was_word = false;  // the block before ended inside a word (a word byte or a joined apostrophe)
   uint64_t line_feed_carry = 0;  // the block before ended in white space holding a line feed
   // The bytes in this block of a separate mark that opened in the block
@@ -145,8 +150,12 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
     // Room for this block's tokens (64 at most), written through pointers.
     if (out.size() < cursor.count + 64) out.resize(std::max(2 * out.size(), cursor.count + 64));
     if (marked.size() < cursor.marked_count + 64) marked.resize(std::max(2 * marked.size(), cursor.marked_count + 64));
+    if (line_starts.size() < cursor.line_count + 64) {
+      line_starts.resize(std::max(2 * line_starts.size(), cursor.line_count + 64));
+    }
     cursor.tokens = out.data();
     cursor.marked_at = marked.data();
+    cursor.line_starts_at = line_starts.data();
     const unsigned char* block = p + base;
     if (n - base < 64) {  // the last, short block: padded with spaces
       std::memset(tail, ' ', sizeof tail);
@@ -218,6 +227,7 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   }
   out.resize(cursor.count);
   marked.resize(cursor.marked_count);
+  line_starts.resize(cursor.line_count);
 }
 
 #if defined(__x86_64__)
@@ -292,6 +302,8 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
     const __m512i index = _mm512_add_epi32(lane_index, _mm512_set1_epi32(static_cast<int>(c.count + at)));
     _mm512_storeu_si512(c.marked_at + c.marked_count, _mm512_maskz_compress_epi32(marked, index));
     c.marked_count += static_cast<size_t>(std::popcount(static_cast<unsigned>(marked)));
+    _mm512_storeu_si512(c.line_starts_at + c.line_count, _mm512_maskz_compress_epi32(newline, index));
+    c.line_count += static_cast<size_t>(std::popcount(static_cast<unsigned>(newline)));
   }
   const __m512i after = _mm512_set1_epi32(static_cast<int>(b.base + 1));
   for (size_t at = 0; at < ends; at += 16) {
@@ -307,8 +319,8 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   c.ended += ends;
 }
 
-[[TIERGATE_AVX512]] void tokenize_avx512(std::string_view text, TokenList& out, IndexList& marked) {
-  tokenize_blocks<block_masks_avx512, emit_tokens_avx512>(text, out, marked);
+[[TIERGATE_AVX512]] void tokenize_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
+  tokenize_blocks<block_masks_avx512, emit_tokens_avx512>(text, out, marked, line_starts);
 }
 #undef TIERGATE_AVX512
 
@@ -318,31 +330,37 @@ bool cpu_has_avx512_tokenizer() {
   return has;
 }
 
-[[gnu::target("avx2")]] void tokenize_avx2(std::string_view text, TokenList& out, IndexList& marked) {
-  tokenize_blocks<block_masks_avx2, emit_tokens>(text, out, marked);
+[[gnu::target("avx2")]] void tokenize_avx2(std::string_view text, TokenList& out, IndexList& marked,
+                                            IndexList& line_starts) {
+  tokenize_blocks<block_masks_avx2, emit_tokens>(text, out, marked, line_starts);
 }
 #endif
 
 }  // namespace
 
-void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
+void tokenize(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
 #if defined(__x86_64__)
   static const bool avx512 = cpu_has_avx512_tokenizer();
-  if (avx512) return tokenize_avx512(text, out, marked);
+  if (avx512) return tokenize_avx512(text, out, marked, line_starts);
 #endif
-  tokenize_without_avx512(text, out, marked);
+  tokenize_without_avx512(text, out, marked, line_starts);
 }
 
-void tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked) {
+void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
+  thread_local IndexList line_starts;
+  tokenize(text, out, marked, line_starts);
+}
+
+void tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
 #if defined(__x86_64__)
   static const bool avx2 = pii_scan::cpu_has_avx2();
-  if (avx2) return tokenize_avx2(text, out, marked);
+  if (avx2) return tokenize_avx2(text, out, marked, line_starts);
 #endif
-  tokenize_without_avx2(text, out, marked);
+  tokenize_without_avx2(text, out, marked, line_starts);
 }
 
-void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked) {
-  tokenize_blocks<block_masks, emit_tokens>(text, out, marked);
+void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
+  tokenize_blocks<block_masks, emit_tokens>(text, out, marked, line_starts);
 }
 
 }  // namespace tiergate::pii_tokens

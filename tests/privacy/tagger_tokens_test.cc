@@ -165,16 +165,18 @@ std::string describe(std::string_view text, std::span<const Token> tokens) {
   return out;
 }
 
-void expect_same_tokens_of(void (*tokenizer)(std::string_view, TokenList&, IndexList&), std::string_view text) {
+void expect_same_tokens_of(void (*tokenizer)(std::string_view, TokenList&, IndexList&, IndexList&), std::string_view text) {
   TokenList got;
-  IndexList marked;
-  tokenizer(text, got, marked);
+  IndexList marked, line_starts;
+  tokenizer(text, got, marked, line_starts);
   const std::vector<Token> want = reference_tokens(text);
-  std::vector<uint32_t> want_marked;
+  std::vector<uint32_t> want_marked, want_line_starts;
   for (size_t k = 0; k < want.size(); ++k) {
     if (want[k].marked) want_marked.push_back(static_cast<uint32_t>(k));
+    if (want[k].newline_before) want_line_starts.push_back(static_cast<uint32_t>(k));
   }
-  bool same = got.size() == want.size() && std::vector<uint32_t>(marked.begin(), marked.end()) == want_marked;
+  bool same = got.size() == want.size() && std::vector<uint32_t>(marked.begin(), marked.end()) == want_marked &&
+              std::vector<uint32_t>(line_starts.begin(), line_starts.end()) == want_line_starts;
   for (size_t k = 0; same && k < got.size(); ++k) {
     same = got[k].begin == want[k].begin && got[k].end == want[k].end &&
            got[k].newline_before == want[k].newline_before && got[k].marked == want[k].marked;
@@ -186,7 +188,7 @@ void expect_same_tokens_of(void (*tokenizer)(std::string_view, TokenList&, Index
 // tokenize() (with AVX-512 or AVX2 where this CPU has them) and the
 // tokenizers of CPUs without them against the rules.
 void expect_same_tokens(std::string_view text) {
-  expect_same_tokens_of(&tokenize, text);
+  expect_same_tokens_of(static_cast<void (*)(std::string_view, TokenList&, IndexList&, IndexList&)>(&tokenize), text);
   {
     SCOPED_TRACE("tokenize_without_avx512");
     expect_same_tokens_of(&tokenize_without_avx512, text);
