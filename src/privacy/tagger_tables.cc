@@ -21,7 +21,7 @@ constexpr size_t kMaxValue = 200;
 // apart), the type its column holds, and whether the header alone is
 // enough: a weak one ("name", "state", "region") may head a column of
 // products, statuses or cloud regions, and types its column only in a table
-// about people, with another typed column or one of personal_header().
+// about people, with another typed column or one of kPersonalHeaders.
 struct Header {
   std::string_view name;
   PiiType type;
@@ -136,11 +136,24 @@ bool split(std::string_view text, size_t begin, size_t end, Layout layout, size_
   }
 }
 
+// The offset in `s` of its first byte that `in_set` holds, or npos: a loop
+// over the bytes (std::string_view::find_first_of searches the set for each
+// byte, a call each).
+template <typename InSet>
+size_t first_of(std::string_view s, InSet in_set) {
+  for (size_t k = 0; k < s.size(); ++k) {
+    if (in_set(s[k])) return k;
+  }
+  return std::string_view::npos;
+}
+
 // Whether the cells are a Markdown table's rule line ("---", ":--:").
 bool rule_line(std::string_view text, const Row& row) {
   for (size_t c = 0; c < row.count; ++c) {
     const std::string_view cell = text.substr(row.cells[c].begin, row.cells[c].end - row.cells[c].begin);
-    if (cell.empty() || cell.find_first_not_of("-: ") != std::string_view::npos) return false;
+    if (cell.empty() || first_of(cell, [](char b) { return b != '-' && b != ':' && b != ' '; }) != std::string_view::npos) {
+      return false;
+    }
   }
   return row.count > 0;
 }
@@ -172,6 +185,44 @@ bool plausible(PiiType type, std::string_view value) {
       return has([](char c) { return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || static_cast<unsigned char>(c) >= 0x80; }) &&
              (type != PiiType::kPerson || value.find('@') == std::string_view::npos);
   }
+}
+
+// Whether a labelled value of a name, place, organisation or address reads
+// as one (a few words, no question, no description: "name: the user's
+// name" in a docstring is none; an address has a number; in text with
+// capitals, capitalised words), where a table's cells are values by their
+// place.
+bool form_value(PiiType type, std::string_view value, bool mixed) {
+  // (An address's label may stand before a name, the address on the lines
+  // after it: "billing address: Tracy Sukhorukova".)
+  if (type == PiiType::kStreetAddress) {
+    return first_of(value, [](char c) { return c >= '0' && c <= '9'; }) != std::string_view::npos;
+  }
+  if (type != PiiType::kPerson && type != PiiType::kLocation && type != PiiType::kOrganization) return true;
+  static constexpr std::string_view kNoNameMarks = "?!()[]{}<>=:@";
+  if (first_of(value, [](char c) { return kNoNameMarks.find(c) != std::string_view::npos; }) != std::string_view::npos) {
+    return false;
+  }
+  if (std::count(value.begin(), value.end(), ' ') >= 6) return false;
+  static constexpr std::array<std::string_view, 9> kDeterminers = {"the ", "a ", "an ", "your ", "my ", "his ",
+                                                                   "her ", "their ", "our "};
+  for (const std::string_view d : kDeterminers) {
+    if (value.size() > d.size() && std::equal(d.begin(), d.end(), value.begin(), [](char x, char y) {
+          return static_cast<char>(tagger_rules::kByteView[static_cast<unsigned char>(y)].lower) == x;
+        })) {
+      return false;
+    }
+  }
+  // In text with capitals, a name's words of three letters or more open
+  // with one ("Jane Doe", "Gustavo de la Vega"; not "str", "nginx", "Where
+  // they live").
+  for (size_t at = 0; mixed && at < value.size();) {
+    const size_t blank = std::min(value.find(' ', at), value.size());
+    const auto opening = static_cast<unsigned char>(value[at]);
+    if (blank - at >= 3 && opening >= 'a' && opening <= 'z') return false;
+    at = blank + 1;
+  }
+  return true;
 }
 
 // Whether every cell of `row` is made of what header cells are: letters,
@@ -209,32 +260,72 @@ std::string_view normalised(std::string_view header, std::array<char, kMaxHeader
   return {buffer.data(), n};
 }
 
-const Header* find_header(std::string_view header) {
-  std::array<char, kMaxHeaderCell> buffer{};
-  const std::string_view key = normalised(header, buffer);
-  if (key.empty()) return nullptr;
-  for (const Header& h : kHeaders) {
-    if (h.name == key) return &h;
-  }
-  return nullptr;
+// kHeaders and kPersonalHeaders in a table by a hash of their names: most
+// words asked are none of them, and are turned away by one or two probes.
+// Slot: 0 empty, k + 1 kHeaders[k], 1000 + k + 1 kPersonalHeaders[k].
+constexpr uint32_t name_hash(std::string_view name) {
+  uint32_t h = 2166136261u;
+  for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return h;
 }
+struct LabelTable {
+  std::array<uint16_t, 512> slot{};
+  std::array<uint32_t, 512> hash{};
+};
+constexpr uint16_t kPersonalSlot = 1000;
+consteval LabelTable label_table() {
+  LabelTable t;
+  auto put = [&](std::string_view name, uint16_t value) {
+    const uint32_t h = name_hash(name);
+    size_t k = h % t.slot.size();
+    while (t.slot[k] != 0) k = (k + 1) % t.slot.size();
+    t.slot[k] = value;
+    t.hash[k] = h;
+  };
+  for (size_t k = 0; k < std::size(kHeaders); ++k) put(kHeaders[k].name, static_cast<uint16_t>(k + 1));
+  for (size_t k = 0; k < std::size(kPersonalHeaders); ++k) {
+    put(kPersonalHeaders[k], static_cast<uint16_t>(kPersonalSlot + k + 1));
+  }
+  return t;
+}
+constexpr LabelTable kLabels = label_table();
 
-bool personal_header(std::string_view header) {
+// What a header cell or label names: a typed column's header, or else
+// whether it is one of kPersonalHeaders.
+struct Label {
+  const Header* header = nullptr;
+  bool personal = false;
+};
+Label read_label(std::string_view cell) {
   std::array<char, kMaxHeaderCell> buffer{};
-  const std::string_view key = normalised(header, buffer);
-  return !key.empty() && std::find(std::begin(kPersonalHeaders), std::end(kPersonalHeaders), key) != std::end(kPersonalHeaders);
+  const std::string_view key = normalised(cell, buffer);
+  Label label;
+  if (key.empty()) return label;
+  const uint32_t h = name_hash(key);
+  for (size_t k = h % kLabels.slot.size(); kLabels.slot[k] != 0; k = (k + 1) % kLabels.slot.size()) {
+    if (kLabels.hash[k] != h) continue;
+    const uint16_t v = kLabels.slot[k];
+    if (v > kPersonalSlot) {
+      label.personal = kPersonalHeaders[v - kPersonalSlot - 1] == key;
+      if (label.personal) return label;
+    } else if (kHeaders[v - 1].name == key) {
+      label.header = &kHeaders[v - 1];
+      return label;
+    }
+  }
+  return label;
 }
 
 }  // namespace
 
 std::optional<PiiType> column_type(std::string_view header) {
-  const Header* h = find_header(header);
+  const Header* h = read_label(header).header;
   if (h == nullptr) return std::nullopt;
   return h->type;
 }
 
 void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> tokens, std::span<const uint32_t> line_starts,
-                      std::vector<PiiSpan>& out, size_t first) {
+                      bool mixed, std::vector<PiiSpan>& out, size_t first) {
   if (tokens.empty()) return;
   // The typed cells found, and the typed header cells, whose tagger's spans
   // go: applied at the end, in order of begin.
@@ -261,30 +352,181 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     while (end < text.size() && text[end] != '\n') ++end;  // (blanks: a TSV line's empty last cells)
     return std::pair<size_t, size_t>{tokens[first_token(l)].begin, end};
   };
-  // Whether line l may split: "|" opens it, or a delimiter follows its
-  // first token, or the second where a blank, "_" or "-" joins them to one
-  // header cell ("Full Name,", "first_name,"; a quote's mark opens "\"Name\","
-  // and closes it). One look at most lines, asked of every line of every
+  // The delimiter after line l's first cell: "|" or "{" where it opens the
+  // line (a Markdown table's row, a JSON object on one line, "[{" too),
+  // else a delimiter (",", ";", tab, "|" of a table; ":" or "=" of a
+  // labelled value) right after its first token, or after the second where
+  // a blank, "_" or "-" joins them into one header cell or label ("Full
+  // Name,", "first_name:"; a quote's mark opens "\"Name\"," and closes
+  // it); 0 for none. One look at most lines, asked of every line of every
   // text.
-  auto delimiter_at = [&](size_t at) {
+  auto delimiter_at = [&](size_t at) -> char {
     const char c = at < text.size() ? text[at] : '\n';
-    return c == ',' || c == ';' || c == '\t' || c == '|';
+    return c == ',' || c == ';' || c == '\t' || c == '|' || c == ':' || c == '=' ? c : 0;
   };
-  auto may_split = [&](size_t l) {
+  auto first_delimiter = [&](size_t l) -> char {
     const size_t from = first_token(l);
     const pii_tokens::Token& t = tokens[from];
     const char opening = text[t.begin];
-    if (opening == '|' || delimiter_at(t.end)) return true;
+    if (opening == '|' || opening == '{') return opening;
+    if (opening == '[' && t.end < text.size() && text[t.end] == '{') return '{';
+    if (const char d = delimiter_at(t.end)) return d;
     const size_t after = l + 1 < lines ? first_token(l + 1) : tokens.size();
-    if (from + 1 >= after) return false;
+    if (from + 1 >= after) return 0;
     const char joint = text[t.end];
     const pii_tokens::Token& next = tokens[from + 1];
-    if (opening == '"') return delimiter_at(next.end + 1);
-    if (joint != ' ' && joint != '_' && joint != '-') return false;
-    return delimiter_at(next.end) || (joint != ' ' && from + 2 < after && delimiter_at(tokens[from + 2].end));
+    if (opening == '"' || opening == '-') return delimiter_at(next.end + (opening == '"' ? 1 : 0));
+    if (joint != ' ' && joint != '_' && joint != '-') return 0;
+    if (const char d = delimiter_at(next.end)) return d;
+    return joint != ' ' && from + 2 < after ? delimiter_at(tokens[from + 2].end) : 0;
   };
-  for (size_t l = 0; l + 1 < lines;) {
-    if (!may_split(l)) {
+  // The labelled values of the record being read (consecutive lines of
+  // "label: value" or "label = value"), typed once it ends: a weak label's
+  // only beside another typed or a personal one, as a table's columns.
+  struct Labelled {
+    const Header* header;
+    Cell label, value;
+    bool usable;  // a value of its type: a label that names one is evidence all the same
+  };
+  thread_local std::vector<Labelled> record;
+  record.clear();
+  bool personal_record = false;
+  size_t record_end = 0;  // the byte after the record's last line
+  // Whether the tagging found `value` already: a span of its type inside it
+  // ("3913 calle de oro" of "address: 3913 calle de oro, sadly"), or one
+  // over it that runs past it, an address that goes on over the lines after
+  // its label's ("Address: 81 Dikbas Road\nTrancoso"): the spans know the
+  // value's ends better than the line.
+  size_t tagged = first;  // in out[first...]: the first that may overlap a value
+  auto tagged_already = [&](const Cell& value, PiiType type) {
+    while (tagged < out.size() && out[tagged].end <= value.begin) ++tagged;
+    for (size_t k = tagged; k < out.size() && out[k].begin < value.end; ++k) {
+      if (out[k].type == type || out[k].begin < value.begin || out[k].end > value.end) return true;
+    }
+    return false;
+  };
+  auto end_record = [&] {
+    // (Weak labels count once each: a YAML file's items each have a name.)
+    size_t strong = 0, weak = 0;
+    for (size_t k = 0; k < record.size(); ++k) {
+      const Header* h = record[k].header;
+      const bool again = std::any_of(record.begin(), record.begin() + static_cast<ptrdiff_t>(k),
+                                     [&](const Labelled& v) { return v.header == h; });
+      if (!again) ++(h->weak ? weak : strong);
+    }
+    if (strong > 0 || weak >= 2 || (weak > 0 && personal_record)) {
+      for (const Labelled& v : record) {
+        if (!v.usable || found_before(v.value) || tagged_already(v.value, v.header->type)) continue;
+        cells.push_back({v.header->type, v.value.begin, v.value.end});
+        headers.push_back(v.label);
+      }
+    }
+    record.clear();
+    personal_record = false;
+  };
+  // A value with its label into the record: a typed one, where it reads as
+  // a value of its type; a personal label's only as evidence.
+  auto add_labelled = [&](size_t label_begin, size_t label_end, size_t value_begin, size_t value_end) {
+    const Label read = read_label(text.substr(label_begin, label_end - label_begin));
+    if (const Header* h = read.header) {
+      const std::string_view value = text.substr(value_begin, value_end - value_begin);
+      record.push_back({h, {static_cast<uint32_t>(label_begin), static_cast<uint32_t>(label_end)},
+                        {static_cast<uint32_t>(value_begin), static_cast<uint32_t>(value_end)},
+                        plausible(h->type, value) && form_value(h->type, value, mixed)});
+    } else {
+      personal_record = personal_record || read.personal;
+    }
+  };
+  // Line l as "label: value" (or "label = value", a JSON member on a line
+  // of its own, a YAML item "- label: value"), where its label is a few
+  // words: into the record (a blank line or any other line ends one).
+  auto read_labelled = [&](size_t begin, size_t end) {
+    if ((!record.empty() || personal_record) &&
+        std::memchr(text.data() + record_end + 1, '\n', begin - record_end - 1) != nullptr) {
+      end_record();  // a blank line before this one
+    }
+    size_t label_begin = begin;
+    if (text[label_begin] == '"' || text[label_begin] == '-') ++label_begin;
+    const size_t reach = std::min(end, label_begin + kMaxHeaderCell + 2);
+    const size_t separator = first_of(text.substr(label_begin, reach - label_begin), [](char c) { return c == ':' || c == '='; });
+    if (separator == std::string_view::npos) return false;
+    size_t label_end = label_begin + separator;
+    while (label_end > label_begin && (text[label_end - 1] == ' ' || text[label_end - 1] == '"')) --label_end;
+    while (label_begin < label_end && text[label_begin] == ' ') ++label_begin;
+    Row label;
+    label.cells[0] = {static_cast<uint32_t>(label_begin), static_cast<uint32_t>(label_end)};
+    label.count = 1;
+    if (label_end == label_begin || !header_words_only(text, label)) return false;
+    // The value: to the line's end, or within quotes; without the marks a
+    // record's syntax puts after it.
+    size_t value_begin = label_begin + separator + 1;
+    while (value_begin < end && text[value_begin] == ' ') ++value_begin;
+    size_t value_end = end;
+    if (value_begin < end && text[value_begin] == '"') {
+      ++value_begin;
+      const size_t quote = text.substr(value_begin, end - value_begin).find('"');
+      if (quote != std::string_view::npos) value_end = value_begin + quote;
+    }
+    while (value_end > value_begin && (text[value_end - 1] == ' ' || text[value_end - 1] == '\r' ||
+                                       text[value_end - 1] == ',' || text[value_end - 1] == ';' ||
+                                       text[value_end - 1] == '.' || text[value_end - 1] == '"')) {
+      --value_end;
+    }
+    record_end = end;
+    add_labelled(label_begin, label_end, value_begin, value_end);
+    return true;
+  };
+  // The members of a JSON object on one line ({"name": "Anna", "address":
+  // {"city": "Oslo"}, "age": 34}), nested or not: one record.
+  auto read_json_members = [&](size_t begin, size_t end) {
+    for (size_t at = begin; at < end;) {
+      const size_t key = text.substr(at, end - at).find('"');
+      if (key == std::string_view::npos) break;
+      const size_t key_begin = at + key + 1;
+      const size_t key_end = text.substr(key_begin, end - key_begin).find('"');
+      if (key_end == std::string_view::npos) break;
+      size_t k = key_begin + key_end + 1;
+      while (k < end && text[k] == ' ') ++k;
+      if (k >= end || text[k] != ':') {
+        at = k;
+        continue;
+      }
+      ++k;
+      while (k < end && text[k] == ' ') ++k;
+      size_t value_begin = k, value_end = k;
+      if (k < end && text[k] == '"') {
+        value_begin = k + 1;
+        const size_t quote = text.substr(value_begin, end - value_begin).find('"');
+        value_end = quote == std::string_view::npos ? end : value_begin + quote;
+        at = value_end + 1;
+      } else {
+        while (value_end < end && text[value_end] != ',' && text[value_end] != '}' && text[value_end] != ']' &&
+               text[value_end] != '{' && text[value_end] != '[') {
+          ++value_end;
+        }
+        while (value_end > value_begin && text[value_end - 1] == ' ') --value_end;
+        at = std::max(value_end, k + 1);
+      }
+      add_labelled(key_begin, key_begin + key_end, value_begin, value_end);
+    }
+    end_record();
+  };
+  for (size_t l = 0; l < lines;) {
+    const char delimiter = first_delimiter(l);
+    if (delimiter == ':' || delimiter == '=') {
+      const auto [begin, end] = line_bytes(l);
+      if (!read_labelled(begin, end)) end_record();
+      ++l;
+      continue;
+    }
+    if (!record.empty() || personal_record) end_record();
+    if (delimiter == '{') {
+      const auto [begin, end] = line_bytes(l);
+      read_json_members(begin, end);
+      ++l;
+      continue;
+    }
+    if (delimiter == 0 || l + 1 == lines) {
       ++l;
       continue;
     }
@@ -296,7 +538,8 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     if (text[begin] == '|') {
       layout = {'|', true};
     } else {
-      const size_t at = text.substr(begin, end - begin).find_first_of(",;\t|");
+      const size_t at =
+          first_of(text.substr(begin, end - begin), [](char c) { return c == ',' || c == ';' || c == '\t' || c == '|'; });
       if (at != std::string_view::npos) layout = {text[begin + at], false};
     }
     // A header: two cells or more, each a few words, and a row after it of
@@ -310,10 +553,10 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       size_t strong = 0, weak = 0;
       bool personal = false;
       for (size_t c = 0; c < row.count; ++c) {
-        const std::string_view cell = text.substr(row.cells[c].begin, row.cells[c].end - row.cells[c].begin);
-        found[c] = find_header(cell);
+        const Label label = read_label(text.substr(row.cells[c].begin, row.cells[c].end - row.cells[c].begin));
+        found[c] = label.header;
         if (found[c] != nullptr) ++(found[c]->weak ? weak : strong);
-        personal = personal || (found[c] == nullptr && personal_header(cell));
+        personal = personal || label.personal;
       }
       // (A weak header with a second typed column or a personal one.)
       const bool about_people = strong > 0 || personal || weak >= 2;
@@ -351,7 +594,12 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     if (rows == 0) headers.resize(headers_before);  // no table: a line with commas
     l = rows == 0 ? l + 1 : r;
   }
+  end_record();
   if (cells.empty()) return;
+  // (The records' values and labels come in order, but a table's and a
+  // record's may interleave with the cells of tables before them: in order.)
+  std::sort(cells.begin(), cells.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  std::sort(headers.begin(), headers.end(), [](const Cell& a, const Cell& b) { return a.begin < b.begin; });
   // The tagger's spans that overlap a typed cell, or lie in a typed header
   // cell, go; the cells come in.
   size_t c = 0, h = 0, kept = first;

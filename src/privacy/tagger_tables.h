@@ -1,8 +1,9 @@
-// Tables of personal data pasted into a prompt (CSV, TSV, semicolon
-// separated, Markdown): a header names what each column holds, which the
-// words of a cell alone often do not tell ("Liam Byrne", "Cork" on a row
-// of their own). The PII tagger's last pass (pii_tagger.cc). Private to the
-// privacy module.
+// Tables and forms of personal data pasted into a prompt (CSV, TSV,
+// semicolon separated, Markdown; "Name: ..." lines, JSON objects, YAML
+// items): a header or a label names what a value is, which the words of the
+// value alone often do not tell ("Liam Byrne", "Cork" on a row of their
+// own, "fenella okafor" after "customer_name:"). The PII tagger's last pass
+// (pii_tagger.cc). Private to the privacy module.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +39,18 @@ std::optional<PiiType> column_type(std::string_view header);
 // names, places or organisations, one without a letter; nor a postcode
 // without a digit, an age but of one to three digits. Precondition and
 // postcondition: out[first...] sorted by begin.
+//
+// So are the values of a record of labelled values in `text`: consecutive
+// lines (no blank line between) of "label: value" or "label = value" (a
+// JSON member on a line of its own, a YAML item "- label: value"), or the
+// members of a JSON object on one line ("{" or "[{" opens it), whose label
+// is a column_type() header, under the same rule for weak labels; a value
+// of a name, place or organisation reads as one (a few words, no question
+// or description, in text with capitals (`mixed`) its words capitalised),
+// an address holds a number; where the tagger found the value already (a
+// span of its type inside it, or one over it that runs past it: an address
+// on the lines after its label's), its spans stay.
 void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> tokens, std::span<const uint32_t> line_starts,
-                      std::vector<PiiSpan>& out, size_t first);
+                      bool mixed, std::vector<PiiSpan>& out, size_t first);
 
 }  // namespace tiergate::tagger_tables

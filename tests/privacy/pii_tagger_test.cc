@@ -1494,14 +1494,15 @@ PiiTagger numbers_only_tagger(std::vector<GazetteerList> gazetteers) {
   return PiiTagger::train(rows, o);
 }
 
-// A table's header types its columns' cells, where the tagger read a row
-// as nothing or as something else: here one that learned only numbers
-// (tagger_tables_test.cc has the rules).
+// A table's header types its columns' cells, and a form's labels their
+// values, where the tagger read them as nothing or as something else: here
+// one that learned only numbers (tagger_tables_test.cc has the rules).
 TEST(PiiTaggerTest, TablesHeadersTypeTheirCells) {
   const PiiTagger tagger = numbers_only_tagger({{"common_word", {"the", "code", "is", "today"}}});
   EXPECT_EQ(typed_spans(tagger, "name,email,city\nLiam Byrne,liam@example.ie,Cork\n"),
             (std::vector<std::string>{"PERSON:Liam Byrne", "LOCATION:Cork"}));
   EXPECT_EQ(typed_spans(tagger, "name,price\nWidget,9\n"), std::vector<std::string>{});
+  EXPECT_EQ(typed_spans(tagger, "Name: Liam Byrne\nCity: Cork"), (std::vector<std::string>{"PERSON:Liam Byrne", "LOCATION:Cork"}));
 }
 
 // In text with capitals, a word a name list knows and no list of everyday

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tagger_tokens.h"
+#include "tiergate/privacy/pii_dataset.h"
 
 namespace tiergate::tagger_tables {
 namespace {
@@ -21,7 +22,7 @@ std::vector<std::string> typed(const std::string& text, std::vector<PiiSpan> bef
   const size_t first = before.size();
   std::vector<PiiSpan> out = std::move(before);
   out.insert(out.end(), tagged.begin(), tagged.end());
-  type_table_cells(text, tokens, line_starts, out, first);
+  type_table_cells(text, tokens, line_starts, text != small_letters(text), out, first);
   std::vector<std::string> values;
   for (size_t s = first; s < out.size(); ++s) {
     values.push_back(std::string(pii_type_name(out[s].type)) + ":" + text.substr(out[s].begin, out[s].end - out[s].begin));
@@ -90,6 +91,34 @@ TEST(TaggerTablesTest, OnlyTablesAboutPeopleAreTyped) {
   EXPECT_EQ(typed("name,country\nAnna Berg,Norway\n"), (V{"PERSON:Anna Berg", "LOCATION:Norway"}));
   // A table ends at the first line that is no row of it.
   EXPECT_EQ(typed("name,city\nAnna Berg,Oslo\n\nThe end, Bob said."), (V{"PERSON:Anna Berg", "LOCATION:Oslo"}));
+}
+
+// A record of labelled values ("Name: ...", a JSON object on one line, a
+// YAML item) types each value by its label, as a table's header types its
+// column: a weak label's value only beside another typed or a personal
+// label, in text with capitals only a value of capitalised words, an
+// address only one with a number.
+TEST(TaggerTablesTest, LabelledValuesAreSpansOfTheirLabelsType) {
+  EXPECT_EQ(typed("Name: Siobhan Gallagher\nCity: Cork\nEmployer: Brightwave Analytics\nAge: 41"),
+            (V{"PERSON:Siobhan Gallagher", "LOCATION:Cork", "ORGANIZATION:Brightwave Analytics", "AGE:41"}));
+  EXPECT_EQ(typed("{\"name\": \"Bartholomew Quill\", \"address\": {\"city\": \"Zoetermeer\"}, \"age\": 34}"),
+            (V{"PERSON:Bartholomew Quill", "LOCATION:Zoetermeer", "AGE:34"}));
+  EXPECT_EQ(typed("customer_name: fenella okafor\naddress: 14 harbour view, galway"),
+            (V{"PERSON:fenella okafor", "STREET_ADDRESS:14 harbour view, galway"}));
+  EXPECT_EQ(typed("- name: Anna Berg\n  email: anna@example.com"), V{"PERSON:Anna Berg"});
+  // Not a weak label alone, once or again; not descriptions, types, names
+  // of software in text with capitals; not a blank line apart.
+  EXPECT_EQ(typed("metadata:\n  name: nginx\n  - name: web\n    image: nginx:1.14.2"), V{});
+  EXPECT_EQ(typed("Args:\n    name: The user's name.\n    city: Where they live."), V{});
+  EXPECT_EQ(typed("class User:\n    name: str\n    city: str"), V{});
+  EXPECT_EQ(typed("name: Anna Berg\n\nemail: anna@example.com"), V{});
+  EXPECT_EQ(typed("{\"name\": \"my-package\", \"version\": \"1.0.0\"}"), V{});
+  // An address's label before a name; an address the tagger found running
+  // on over the lines after its label's stays the tagger's.
+  EXPECT_EQ(typed("Name: Tracy Sukhorukova\nBilling address: Tracy Sukhorukova"), V{"PERSON:Tracy Sukhorukova"});
+  const std::string letter = "Name: Diana Fuchs\nAddress: 71 Schaarsteinweg 58\nEbermannsdorf";
+  EXPECT_EQ(typed(letter, {}, {over(letter, "71 Schaarsteinweg 58\nEbermannsdorf", PiiType::kStreetAddress)}),
+            (V{"PERSON:Diana Fuchs", "STREET_ADDRESS:71 Schaarsteinweg 58\nEbermannsdorf"}));
 }
 
 }  // namespace
