@@ -471,6 +471,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // word (the decoder's, or one added before).
   auto in_a_dialogue = [&](size_t j) __attribute__((noinline)) {
     auto speaker_at = [&](size_t k) {
+      k = past_a_time_stamp(text, tokens, k);  // "[10:32] Priyanka: great"
       if (k == j || k + 2 >= n || !word(k) || !mark_is(k + 1, ':') || tokens[k + 2].newline_before) return false;
       const size_t s = span_over(out, k);
       if (s != out.size()) {
@@ -546,10 +547,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       }
     }
     if (j + 2 >= n) continue;
-    // Neither a title (a stop right after it) nor a line's first word.
-    if (j > 0 && !tokens[j].newline_before && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {
-      continue;
-    }
+    // Neither a title (a stop right after it) nor a line's first word (past
+    // a chat's time stamp: "[10:32] Priyanka: are you coming?").
+    const bool opens_line = j == 0 || tokens[j].newline_before || after_a_time_stamp(text, tokens, j);
+    if (!opens_line && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) continue;
     if (introduced_by_title(j)) continue;
     // A speaker opening a line, a colon, a quote: Troy: "Who are you?"; or
     // a word alone that no place's list nor the everyday lists know, not in
@@ -559,7 +560,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // "Name: Anna", "Paris: the city", "JUDGE: Overruled"); or, with the
     // everyday lists, where a line near it opens with a speaker found so
     // (a dialogue: "Yuki: What a wife.\nTariq: Remember me").
-    if ((j == 0 || tokens[j].newline_before) && word(j)) {
+    if (opens_line && word(j)) {
       size_t to = j;
       while (to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1)) ++to;
       if (to + 2 < n && mark_is(to + 1, ':')) {

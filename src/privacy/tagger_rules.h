@@ -559,6 +559,41 @@ bool capitalised_sentence_opener(std::string_view text, const Token& t);
 // Street") is one address. The second "St" token's index, or 0.
 size_t abbreviated_streets_at_a_corner(std::string_view text, Tokens tokens, size_t from, size_t also);
 
+// The token after a chat's time stamp that opens a line at token k
+// ("[10:32] Priyanka:", "(10:32:05 PM) Dmitri:", "10:32 - Anna:"): hours and
+// minutes, maybe seconds and AM or PM, in brackets or before a dash or
+// not, then a token on the line; k where no time stamp opens there.
+inline size_t past_a_time_stamp(std::string_view text, Tokens tokens, size_t k) {
+  const size_t n = tokens.size();
+  auto mark = [&](size_t i, char c) { return i < n && tokens[i].end - tokens[i].begin == 1 && text[tokens[i].begin] == c; };
+  auto digits = [&](size_t i) { return i < n && tokens[i].end - tokens[i].begin <= 2 && all_digits(text, tokens[i]); };
+  size_t at = k;
+  char close = 0;
+  if (mark(at, '[') || mark(at, '(')) close = text[tokens[at++].begin] == '[' ? ']' : ')';
+  if (!digits(at) || !mark(at + 1, ':') || !digits(at + 2)) return k;
+  at += 3;
+  if (mark(at, ':') && digits(at + 1)) at += 2;
+  if (at < n && (token_is(text, tokens[at], "am") || token_is(text, tokens[at], "pm"))) ++at;
+  if (close != 0 && !mark(at++, close)) return k;
+  if (close == 0 && mark(at, '-')) ++at;
+  return at < n && !tokens[at].newline_before ? at : k;
+}
+
+// Whether token j follows a time stamp that opens its line
+// (past_a_time_stamp()). Most tokens are turned away by the one before.
+inline bool after_a_time_stamp(std::string_view text, Tokens tokens, size_t j) {
+  if (j < 3 || tokens[j].newline_before) return false;
+  const Token& before = tokens[j - 1];
+  const char c = text[before.begin];
+  const bool closes = before.end - before.begin == 1 && (c == ']' || c == ')' || c == '-');
+  const bool time = (before.end - before.begin <= 2 && all_digits(text, before)) || token_is(text, before, "am") ||
+                    token_is(text, before, "pm");
+  if (!closes && !time) return false;
+  size_t k = j - 1;
+  while (k > 0 && !tokens[k].newline_before && j - k < 9) --k;
+  return (k == 0 || tokens[k].newline_before) && past_a_time_stamp(text, tokens, k) == j;
+}
+
 // The first tokens of the two lines before and the two after the line of
 // token j (its own line's first token excluded); tokens.size() for each
 // that is not there. Out of line: its searches of the text would change

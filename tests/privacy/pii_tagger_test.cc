@@ -1635,8 +1635,9 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
 }
 
 // A word no list knows that opens a line before a colon, where a line
-// within two opens with a speaker, is a dialogue's speaker too. The tagger
-// here learned the capitalised words before a line's colon as no one's.
+// within two opens with a speaker, is a dialogue's speaker too, past a
+// chat's time stamp as well. The tagger here learned the capitalised words
+// before a line's colon as no one's.
 TEST(PiiTaggerTest, ADialogueNamesItsSpeakers) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
@@ -1657,6 +1658,12 @@ TEST(PiiTaggerTest, ADialogueNamesItsSpeakers) {
   EXPECT_EQ(names(kFirst[3] + ": What a day.\nNote: Remember me?"), std::vector<std::string>{kFirst[3]});
   EXPECT_EQ(names(kFirst[3] + ": What a day.\n\n\nQwyllo: Remember me?"), std::vector<std::string>{kFirst[3]});
   EXPECT_EQ(names("Qwyllo: Remember me?\n\n\n" + kFirst[3] + ": What a day."), std::vector<std::string>{kFirst[3]});
+  // A chat's time stamp before the speaker.
+  EXPECT_EQ(names("[10:32] " + kFirst[3] + ": What a day.\n[10:33] Qwyllo: Remember me?"),
+            (std::vector<std::string>{kFirst[3], "Qwyllo"}));
+  EXPECT_EQ(names("10:32 - " + kFirst[3] + ": What a day.\n10:33:05 PM - Qwyllo: Remember me?"),
+            (std::vector<std::string>{kFirst[3], "Qwyllo"}));
+  EXPECT_EQ(names("[10:32] " + kFirst[3] + ": What a day.\n[10:33] Note: Remember me?"), std::vector<std::string>{kFirst[3]});
 }
 
 // A greeting that opens a line introduces a name: up to three words, then
