@@ -95,6 +95,13 @@ struct Layout {
 
 bool pad(char c, char delimiter) { return c == ' ' || c == '\r' || (c == '\t' && delimiter != '\t'); }
 
+// Whether the typed headers or labels of a table or record, `strong` and
+// `weak` ones (each counted once) and personal ones, say that it is about
+// people: a strong one, two weak ones, or a weak one beside a personal one.
+bool about_people(size_t strong, size_t weak, bool personal) {
+  return strong > 0 || weak >= 2 || (weak > 0 && personal);
+}
+
 // Splits text[begin, end), one line, into the cells of `layout`. False where
 // it holds more than kMaxCells, a quote left open, or (with `max_cell`) a
 // cell longer than max_cell bytes: what no table row or header is.
@@ -414,7 +421,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
                                      [&](const Labelled& v) { return v.header == h; });
       if (!again) ++(h->weak ? weak : strong);
     }
-    if (strong > 0 || weak >= 2 || (weak > 0 && personal_record)) {
+    if (about_people(strong, weak, personal_record)) {
       for (const Labelled& v : record) {
         if (!v.usable || found_before(v.value) || tagged_already(v.value, v.header->type)) continue;
         cells.push_back({v.header->type, v.value.begin, v.value.end});
@@ -558,10 +565,9 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
         if (found[c] != nullptr) ++(found[c]->weak ? weak : strong);
         personal = personal || label.personal;
       }
-      // (A weak header with a second typed column or a personal one.)
-      const bool about_people = strong > 0 || personal || weak >= 2;
+      const bool people = about_people(strong, weak, personal);
       for (size_t c = 0; c < row.count; ++c) {
-        columns[c] = found[c] != nullptr && about_people ? std::optional<PiiType>(found[c]->type) : std::nullopt;
+        columns[c] = found[c] != nullptr && people ? std::optional<PiiType>(found[c]->type) : std::nullopt;
         typed = typed || columns[c].has_value();
       }
     }
