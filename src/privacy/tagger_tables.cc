@@ -602,8 +602,8 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   }
   end_record();
   if (cells.empty()) return;
-  // (The records' values and labels come in order, but a table's and a
-  // record's may interleave with the cells of tables before them: in order.)
+  // (Found in the text's order, as the merge below needs them; sorted all
+  // the same, as nothing else checks it.)
   std::sort(cells.begin(), cells.end(), [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
   std::sort(headers.begin(), headers.end(), [](const Cell& a, const Cell& b) { return a.begin < b.begin; });
   // The tagger's spans that overlap a typed cell, or lie in a typed header
