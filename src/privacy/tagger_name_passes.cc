@@ -549,8 +549,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (j + 2 >= n) continue;
     // Neither a title (a stop right after it) nor a line's first word (past
     // a chat's time stamp: "[10:32] Priyanka: are you coming?").
-    const bool opens_line = j == 0 || tokens[j].newline_before || after_a_time_stamp(text, tokens, j);
-    if (!opens_line && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) continue;
+    bool opens_line = j == 0 || tokens[j].newline_before;
+    if (!opens_line && !(tokens[j + 1].begin == tokens[j].end && text[tokens[j + 1].begin] == '.')) {
+      const uint32_t at = tokens[j].begin;
+      if (at < 2 || !may_end_a_time_stamp(text[at - 2]) || !after_a_time_stamp(text, tokens, j)) continue;
+      opens_line = true;
+    }
     if (introduced_by_title(j)) continue;
     // A speaker opening a line, a colon, a quote: Troy: "Who are you?"; or
     // a word alone that no place's list nor the everyday lists know, not in

@@ -580,8 +580,14 @@ inline size_t past_a_time_stamp(std::string_view text, Tokens tokens, size_t k) 
 }
 
 // Whether token j follows a time stamp that opens its line
-// (past_a_time_stamp()). Most tokens are turned away by the one before.
-inline bool after_a_time_stamp(std::string_view text, Tokens tokens, size_t j) {
+// (past_a_time_stamp()).
+// Whether byte c may end a time stamp: "]", ")", "-", a digit, the "M" of
+// "PM". A caller asks it of the byte before token j's blank, which turns
+// most tokens away before after_a_time_stamp().
+inline bool may_end_a_time_stamp(char c) {
+  return c == ']' || c == ')' || c == '-' || (c | 0x20) == 'm' || (c >= '0' && c <= '9');
+}
+[[gnu::noinline]] inline bool after_a_time_stamp(std::string_view text, Tokens tokens, size_t j) {
   if (j < 3 || tokens[j].newline_before) return false;
   const Token& before = tokens[j - 1];
   const char c = text[before.begin];
