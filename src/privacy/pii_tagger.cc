@@ -947,26 +947,50 @@ StatusOr<PiiTagger> load_pii_tagger(const std::string& path) {
 
 namespace {
 
+// The value of the one to three digits at text[at...] when they make an age
+// (1 to 129) and `close` follows them ('\0': the text's end, a stop, a
+// comma, "!" or "?"); 0 otherwise. `end` is set past the digits.
+int age_at(std::string_view text, size_t at, char close, size_t& end) {
+  end = at;
+  int value = 0;
+  while (end < text.size() && end - at < 3 && text[end] >= '0' && text[end] <= '9') {
+    value = value * 10 + (text[end] - '0');
+    ++end;
+  }
+  if (end == at || value < 1 || value > 129) return 0;
+  // (A fourth digit stands where the closing mark should.)
+  if (close != '\0') return end < text.size() && text[end] == close ? value : 0;
+  if (end == text.size()) return value;
+  const char c = text[end];
+  const bool closes = c == '.' || c == ',' || c == '!' || c == '?' || c == ';' || c == '\n';
+  // (Not a decimal, "2.5", nor a time, "is 10.30".)
+  return closes && !(c == '.' && end + 1 < text.size() && text[end + 1] >= '0' && text[end + 1] <= '9') ? value : 0;
+}
+
 // Appends the ages set off after a name, as news writes them: "Jane Doe, 34,
 // of Springfield", "Mark Olsen (52) was": one to three digits, 1 to 129,
-// between ", " and "," or between " (" and ")", after a name of `out`.
+// between ", " and "," or between " (" and ")", after a name of `out`; and
+// an age stated of a name, where the number ends the clause: "Jennifer
+// Lopez is 52.", "Anna turned 40!" (not "Anna is 5 minutes late").
 void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
+  static constexpr std::array<std::string_view, 5> kStatedBy = {" is ", " was ", " turns ", " turned ", " just turned "};
   const size_t spans = out.size();
   for (size_t k = 0; k < spans; ++k) {
     if (out[k].type != PiiType::kPerson) continue;
     const size_t open = out[k].end;
     if (open + 3 >= text.size()) continue;
+    size_t end = 0;
     const char close = text.substr(open, 2) == ", " ? ',' : text.substr(open, 2) == " (" ? ')' : '\0';
-    if (close == '\0') continue;
-    size_t end = open + 2;
-    int value = 0;
-    while (end < text.size() && end - (open + 2) < 3 && text[end] >= '0' && text[end] <= '9') {
-      value = value * 10 + (text[end] - '0');
-      ++end;
+    if (close != '\0' && age_at(text, open + 2, close, end) != 0) {
+      out.push_back({PiiType::kAge, static_cast<uint32_t>(open + 2), static_cast<uint32_t>(end)});
+      continue;
     }
-    // (A fourth digit stands where the closing mark should.)
-    if (value < 1 || value > 129 || end >= text.size() || text[end] != close) continue;
-    out.push_back({PiiType::kAge, static_cast<uint32_t>(open + 2), static_cast<uint32_t>(end)});
+    for (const std::string_view verb : kStatedBy) {
+      if (text.substr(open, verb.size()) != verb) continue;
+      const size_t at = open + verb.size();
+      if (age_at(text, at, '\0', end) != 0) out.push_back({PiiType::kAge, static_cast<uint32_t>(at), static_cast<uint32_t>(end)});
+      break;
+    }
   }
 }
 

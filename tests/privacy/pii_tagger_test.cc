@@ -1911,7 +1911,8 @@ TEST(PiiTaggerTest, StarringIntroducesAnActor) {
 }
 
 // An age set off after a name, as news writes it ("Jane Doe, 34, of ...",
-// "Mark Olsen (52)"), is an age in the whole scan (find_pii), once.
+// "Mark Olsen (52)"), or stated of it at a clause's end ("Jennifer Lopez is
+// 52."), is an age in the whole scan (find_pii), once.
 TEST(PiiTaggerTest, AnAgeSetOffAfterANameIsAnAge) {
   const PiiTagger tagger =
       flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "son", "told", "we", "to", "years", "old"}}});
@@ -1928,6 +1929,11 @@ TEST(PiiTaggerTest, AnAgeSetOffAfterANameIsAnAge) {
   EXPECT_EQ(ages("We told my son Zorvath, 12, it is late."), std::vector<std::string>{"12"});
   EXPECT_EQ(ages("We told my son Zorvath (7) it is late."), std::vector<std::string>{"7"});
   EXPECT_EQ(ages("We told my son Zorvath, 12 years old, it is late."), std::vector<std::string>{"12"});
+  // Stated of the name, where the number ends the clause.
+  EXPECT_EQ(ages("We told my son Zorvath is 12."), std::vector<std::string>{"12"});
+  EXPECT_EQ(ages("We told my son Zorvath turned 7!"), std::vector<std::string>{"7"});
+  EXPECT_EQ(ages("We told my son Zorvath is 12 minutes late."), std::vector<std::string>{});
+  EXPECT_EQ(ages("We told my son Zorvath is 2.5 km away."), std::vector<std::string>{});
   // Not 0, not past 129, not four digits, not without its closing mark, not
   // after a place.
   for (const char* text : {"We told my son Zorvath, 0, it is late.", "We told my son Zorvath, 200, it is late.",
