@@ -1045,7 +1045,10 @@ bool moved_from_a_place_to(std::string_view text, Tokens tokens, size_t to);
 // place follows: "city", "town" or "village", maybe then "of" ("home city
 // Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives
 // in", "raised in", "arrived in", "originally from", "moved here from",
-// "moved from", "moved to" (or "move", "moving", "relocated", "relocate",
+// "moved from", "am from", "comes from" (or "come", "hails", "hail"), "she
+// is from" (or "he", "they", "we", "you", "who"; "are", "was", "were"), "a
+// woman from" (or "man", "men", "women", "girl", "boy", "guy", "lady"),
+// "moved to" (or "move", "moving", "relocated", "relocate",
 // "relocating"), "flew to", "traveled to", "travelled to", "trip to",
 // "flight to", "moved from Utrecht to" (moved_from_a_place_to()).
 inline bool after_a_place_cue(std::string_view text, Tokens tokens, size_t from) {
@@ -1065,7 +1068,15 @@ inline bool after_a_place_cue(std::string_view text, Tokens tokens, size_t from)
   if (is(k, "from")) {
     if (k == 0) return false;
     --k;
-    return is(k, "originally") || is(k, "moved") || (k > 0 && is(k, "here") && is(k - 1, "moved"));
+    // (Where one is from: "I am from Brooklyn", "a woman from Kaluga", "she
+    // is from Lagos"; not "the quote is from Voltaire".)
+    static constexpr WordSet kOrigins(std::array<std::string_view, 13>{
+        "am", "comes", "come", "hails", "hail", "man", "men", "woman", "women", "girl", "boy", "guy", "lady"});
+    static constexpr WordSet kBe(std::array<std::string_view, 4>{"is", "are", "was", "were"});
+    static constexpr WordSet kPersonalPronouns(std::array<std::string_view, 6>{"he", "she", "they", "we", "you", "who"});
+    return is(k, "originally") || is(k, "moved") || (k > 0 && is(k, "here") && is(k - 1, "moved")) ||
+           kOrigins.contains(text, tokens[k]) ||
+           (k > 0 && kBe.contains(text, tokens[k]) && kPersonalPronouns.contains(text, tokens[k - 1]));
   }
   if (is(k, "to")) {
     if (k == 0) return false;

@@ -2254,8 +2254,8 @@ TEST(PiiTaggerTest, ANameBetweenAnEnvelopesLinesIsItsTown) {
 }
 
 // A name after words that announce a place ("the city of", "City:", "grew
-// up in", "flew to") is a place; not after other words, nor past a line
-// break.
+// up in", "flew to", "she is from", "a woman from") is a place; not after
+// other words ("the quote is from"), nor past a line break.
 TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
@@ -2270,12 +2270,13 @@ TEST(PiiTaggerTest, ANameAfterAPlaceCueIsAPlace) {
                           "friends originally from",
                           "those who moved to", "people relocating to", "those who arrived in",
                           "those who flew to", "those who traveled to", "those who travelled to", "a trip to",
-                          "the flight to"}) {
+                          "the flight to", "a woman who is from", "the men from", "a guy who comes from"}) {
     EXPECT_EQ(typed_spans(tagger, "We wrote to " + std::string(cue) + " Wanda today."), std::vector<std::string>{"LOCATION:Wanda"})
         << cue;
   }
   EXPECT_EQ(typed_spans(tagger, "We wrote to the friends of Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   EXPECT_EQ(typed_spans(tagger, "We wrote to those who talked to Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
+  EXPECT_EQ(typed_spans(tagger, "We wrote to a quote that is from Wanda today."), std::vector<std::string>{"PERSON:Wanda"});
   // A move from a place to another ("moved from Graz to").
   auto wanda = [&](const std::string& text) {
     for (const std::string& span : typed_spans(tagger, text)) {
