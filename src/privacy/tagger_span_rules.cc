@@ -802,6 +802,17 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
 
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
+  // A closing bracket inside the span that no opening one before it in
+  // the span matches ends a clause the span runs over ("33 PM) Marcus" of
+  // "(10:33 PM) Marcus:"), as a line break would. (One at its end goes
+  // with the marks cut from spans' ends: "(Australia)".)
+  int open = 0;
+  for (size_t t = from; t + 1 < to; ++t) {
+    if (tokens[t].end - tokens[t].begin != 1) continue;
+    const char c = text[tokens[t].begin];
+    if (c == '(' || c == '[') ++open;
+    if ((c == ')' || c == ']') && --open < 0) return false;
+  }
   if (to - from == 1 && (pronoun_contraction(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)) ||
                          kAbbreviations.contains(text, tokens[from]) || names_a_language(text, tokens, from) ||
                          formula_or_code(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin)))) {

@@ -3335,6 +3335,23 @@ TEST(PiiTaggerTest, ANameThatIsAMonthIsADateAmongADatesWords) {
   }
 }
 
+// A span that runs over a closing bracket no opening one in it matches
+// ("33 PM) Marcus" of "(10:33 PM) Marcus:") is none: the bracket ends a
+// clause. Here the tagger learned such spans from rows that label them.
+TEST(PiiTaggerTest, ASpanRunsOverNoUnmatchedClosingBracket) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string street = std::to_string(10 + k) + " " + kLast[k % kLast.size()] + ") " + kCities[k % kCities.size()];
+    train.push_back({"Ship it to " + street + " now.", {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + street.size())}}});
+    const std::string plain = std::to_string(20 + k) + " " + kLast[(k + 1) % kLast.size()] + " (" + kCities[k % kCities.size()] + ")";
+    train.push_back({"Ship it to " + plain + " now.", {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + plain.size())}}});
+  }
+  const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 12, 1));
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(addresses("Ship it to 12 Novak) Lisbon now."), std::vector<std::string>{});
+  EXPECT_EQ(addresses("Ship it to 12 Novak (Lisbon) now."), std::vector<std::string>{"12 Novak (Lisbon)"});
+}
+
 // A word that opens its line before a colon and a name ("Attendees: Priya
 // Raman"), or that only the everyday lists know ("Note: call Anna"), is a
 // label, not a speaker, though the tagger learned speakers there ("Kofi:
