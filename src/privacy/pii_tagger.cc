@@ -353,7 +353,7 @@ PiiTagger PiiTagger::train(std::span<const PiiExample> examples, const TaggerOpt
   for (const PiiExample& e : examples) {
     tokenize(e.text, tokens, marked);
     TrainingRow row;
-    row.mixed = mixed_case(e.text);
+    row.mixed = holds_a_capital(e.text);
     row.gold.assign(tokens.size(), 0);
     for (const Token& tok : tokens) {
       row.views.push_back(view_of(e.text, tok, t.gazetteer_));

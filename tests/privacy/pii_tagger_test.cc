@@ -1018,6 +1018,23 @@ TEST(PiiTaggerTest, TextInCapitalsThroughoutIsReadAsTextInSmallLetters) {
   }
 }
 
+// Text whose only capitals are letters alone or inside words ("I", "39C")
+// is read as text without capitals, where a name in small letters is found:
+// read as text with capitals, its unmarked words were passed over.
+TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
+  std::vector<PiiExample> rows = reports_sent_to_people();
+  for (PiiExample& row : rows) row.text = in_small_letters(row.text);
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast},
+                  {"common_word", {"please", "send", "the", "report", "to", "today", "i", "think", "it", "is"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  const std::string name = in_small_letters(kFirst[2] + " " + kLast[4]);
+  ASSERT_EQ(names("please send the report to " + name + " today."), std::vector<std::string>{name});
+  EXPECT_EQ(names("please send the report to " + name + " today, I think. it is 39C."), std::vector<std::string>{name});
+  EXPECT_EQ(names("I think: please send the report to " + name + " today."), std::vector<std::string>{name});
+}
+
 // A place that the decoder opens at a rank or office before a first name
 // and its initial ("President John F", from rows where capitalised words
 // after "from" are a place) is the name after the rank, with its surname.
