@@ -518,11 +518,34 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     }
     end_record();
   };
+  // The pairs of a line that is a query string ("first_name=Chidi&city=
+  // Lagos"), up to a blank or "#": one record. Whether the line is one (two
+  // pairs or more). (A URL's query is the structured detectors' domain's.)
+  auto read_query = [&](size_t begin, size_t end) {
+    size_t at = begin, stop = begin;
+    while (stop < end && text[stop] != ' ' && text[stop] != '#') ++stop;
+    if (std::memchr(text.data() + at, '&', stop - at) == nullptr) return false;
+    if (!record.empty() || personal_record) end_record();
+    while (at < stop) {
+      size_t pair_end = at;
+      while (pair_end < stop && text[pair_end] != '&') ++pair_end;
+      const void* eq = std::memchr(text.data() + at, '=', pair_end - at);
+      if (eq != nullptr) {
+        const auto key_end = static_cast<size_t>(static_cast<const char*>(eq) - text.data());
+        add_labelled(at, key_end, key_end + 1, pair_end);
+      }
+      at = pair_end + 1;
+    }
+    end_record();
+    return true;
+  };
   for (size_t l = 0; l < lines;) {
     const char delimiter = first_delimiter(l);
     if (delimiter == ':' || delimiter == '=') {
       const auto [begin, end] = line_bytes(l);
-      if (!read_labelled(begin, end)) end_record();
+      // (A query string is read pair by pair.)
+      const bool query = delimiter == '=' && read_query(begin, end);
+      if (!query && !read_labelled(begin, end)) end_record();
       ++l;
       continue;
     }

@@ -42,8 +42,10 @@ std::optional<PiiType> column_type(std::string_view header);
 //
 // So are the values of a record of labelled values in `text`: consecutive
 // lines (no blank line between) of "label: value" or "label = value" (a
-// JSON member on a line of its own, a YAML item "- label: value"), or the
-// members of a JSON object on one line ("{" or "[{" opens it), whose label
+// JSON member on a line of its own, a YAML item "- label: value"), the
+// members of a JSON object on one line ("{" or "[{" opens it), or the
+// pairs of a line that is a query string ("first_name=Chidi&city=Lagos";
+// a URL's query is the structured detectors' domain's), whose label
 // is a column_type() header, under the same rule for weak labels; a value
 // of a name, place or organisation reads as one (a few words, no question
 // or description, in text with capitals (`mixed`) its words capitalised),

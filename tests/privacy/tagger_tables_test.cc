@@ -94,7 +94,7 @@ TEST(TaggerTablesTest, OnlyTablesAboutPeopleAreTyped) {
 }
 
 // A record of labelled values ("Name: ...", a JSON object on one line, a
-// YAML item) types each value by its label, as a table's header types its
+// YAML item, a query string) types each value by its label, as a table's header types its
 // column: a weak label's value only beside another typed or a personal
 // label, in text with capitals only a value of capitalised words, an
 // address only one with a number.
@@ -106,6 +106,10 @@ TEST(TaggerTablesTest, LabelledValuesAreSpansOfTheirLabelsType) {
   EXPECT_EQ(typed("customer_name: fenella okafor\naddress: 14 harbour view, galway"),
             (V{"PERSON:fenella okafor", "STREET_ADDRESS:14 harbour view, galway"}));
   EXPECT_EQ(typed("- name: Anna Berg\n  email: anna@example.com"), V{"PERSON:Anna Berg"});
+  // A line that is a query string, pair by pair.
+  EXPECT_EQ(typed("first_name=Chidi&last_name=Anagonye&city=Lagos"),
+            (V{"PERSON:Chidi", "PERSON:Anagonye", "LOCATION:Lagos"}));
+  EXPECT_EQ(typed("q=pizza&page=2"), V{});
   // Not a weak label alone, once or again; not descriptions, types, names
   // of software in text with capitals; not a blank line apart.
   EXPECT_EQ(typed("metadata:\n  name: nginx\n  - name: web\n    image: nginx:1.14.2"), V{});
