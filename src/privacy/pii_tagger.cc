@@ -593,13 +593,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   size_t open_from = 0;  // its first token
   size_t next_marked = 0;  // in marked_tokens: the first at or after i, once looked for
   size_t listed = tokens.size();  // the token of the last listed name added
-  // Whether a span found before tagging (out[0, first_tagged), in order of
-  // begin) covers token t; asked in order of the tokens.
-  size_t before = 0;
-  auto found_before = [&](const Token& t) {
-    while (before < first_tagged && out[before].end <= t.begin) ++before;
-    return before < first_tagged && out[before].begin < t.end;
-  };
+  // Whether a span found before tagging covers token t; asked in order of
+  // the tokens.
+  SpansFoundBefore before(out, first_tagged);
+  auto found_before = [&](const Token& t) { return before.overlap(t.begin, t.end); };
   // Adds token j, left outside every span, when it is a listed_name() that
   // nothing found before covers; next to the one added before, one space
   // apart, it is the same person's ("Anna Takeda"). Asked in token order.

@@ -757,10 +757,10 @@ void PiiTagger::join_street_corners(std::string_view text, std::span<const uint3
   // Each corner replaces the spans of out[first...] it overlaps, unless a
   // span found before tagging (out[0, first), in order) overlaps it.
   std::vector<PiiSpan> kept(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
-  size_t s = first, before = 0;
+  size_t s = first;
+  SpansFoundBefore before(out, first);
   for (const PiiSpan& corner : corners) {
-    while (before < first && out[before].end <= corner.begin) ++before;
-    if (before < first && out[before].begin < corner.end) continue;
+    if (before.overlap(corner.begin, corner.end)) continue;
     while (s < out.size() && out[s].end <= corner.begin) kept.push_back(out[s++]);
     while (s < out.size() && out[s].begin < corner.end) ++s;
     kept.push_back(corner);

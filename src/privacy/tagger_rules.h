@@ -232,6 +232,24 @@ inline bool names_by_a_proper_name(PiiType type) {
   return type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
 }
 
+// The spans found before tagging (out[0, first): sorted by begin, none
+// overlapping another), asked in order of begin whether one overlaps
+// [begin, end). Holds `out` by reference: spans appended after `first`
+// leave it as it is.
+class SpansFoundBefore {
+ public:
+  SpansFoundBefore(const std::vector<PiiSpan>& out, size_t first) : out_(out), first_(first) {}
+  bool overlap(uint32_t begin, uint32_t end) {
+    while (next_ < first_ && out_[next_].end <= begin) ++next_;
+    return next_ < first_ && out_[next_].begin < end;
+  }
+
+ private:
+  const std::vector<PiiSpan>& out_;
+  size_t first_;
+  size_t next_ = 0;  // the first that may overlap what is asked next
+};
+
 // Whether token k follows token k - 1 on its line, one blank apart
 // ("Juniper Way", not "Juniper  Way", "Juniper-Way" or "Juniper\nWay").
 inline bool one_blank_after(std::string_view text, Tokens tokens, size_t k) {

@@ -177,7 +177,7 @@ bool no_value(std::string_view value) {
 }
 
 // Whether `value` may be a value of a column of `type`.
-bool plausible(PiiType type, std::string_view value) {
+bool plausible_value(PiiType type, std::string_view value) {
   if (value.empty() || value.size() > kMaxValue || no_value(value)) return false;
   auto has = [&](auto test) { return std::any_of(value.begin(), value.end(), test); };
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -232,16 +232,19 @@ bool form_value(PiiType type, std::string_view value, bool mixed) {
   return true;
 }
 
-// Whether every cell of `row` is made of what header cells are: letters,
+// Whether `cell` is made of what header cells and labels are: letters,
 // digits, blanks and "_", "-", ".", "/", "#" (not code: "f(a, b)").
+bool header_words_only(std::string_view cell) {
+  return first_of(cell, [](char c) {
+           const auto b = static_cast<unsigned char>(c);
+           return !(pii_tokens::is_word_byte(b) || b == ' ' || b == '_' || b == '-' || b == '.' || b == '/' || b == '#');
+         }) == std::string_view::npos;
+}
+
+// The same of each cell of `row`.
 bool header_words_only(std::string_view text, const Row& row) {
   for (size_t c = 0; c < row.count; ++c) {
-    for (uint32_t k = row.cells[c].begin; k < row.cells[c].end; ++k) {
-      const auto b = static_cast<unsigned char>(text[k]);
-      if (!(pii_tokens::is_word_byte(b) || b == ' ' || b == '_' || b == '-' || b == '.' || b == '/' || b == '#')) {
-        return false;
-      }
-    }
+    if (!header_words_only(text.substr(row.cells[c].begin, row.cells[c].end - row.cells[c].begin))) return false;
   }
   return true;
 }
@@ -342,11 +345,8 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   headers.clear();
   std::array<std::optional<PiiType>, kMaxCells> columns;
   Row row, next_row;
-  size_t before = 0;  // in out[0, first): the first span that may overlap a cell
-  auto found_before = [&](const Cell& cell) {
-    while (before < first && out[before].end <= cell.begin) ++before;
-    return before < first && out[before].begin < cell.end;
-  };
+  tagger_rules::SpansFoundBefore before(out, first);
+  auto found_before = [&](const Cell& cell) { return before.overlap(cell.begin, cell.end); };
   // Line l (0 the text's first; l >= 1 opens at token line_starts[l - 1]):
   // its first token, and its bytes from that token to its line feed.
   const size_t lines = line_starts.size() + (tokens[0].newline_before ? 0 : 1);
@@ -439,7 +439,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       const std::string_view value = text.substr(value_begin, value_end - value_begin);
       record.push_back({h, {static_cast<uint32_t>(label_begin), static_cast<uint32_t>(label_end)},
                         {static_cast<uint32_t>(value_begin), static_cast<uint32_t>(value_end)},
-                        plausible(h->type, value) && form_value(h->type, value, mixed)});
+                        plausible_value(h->type, value) && form_value(h->type, value, mixed)});
     } else {
       personal_record = personal_record || read.personal;
     }
@@ -460,10 +460,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     size_t label_end = label_begin + separator;
     while (label_end > label_begin && (text[label_end - 1] == ' ' || text[label_end - 1] == '"')) --label_end;
     while (label_begin < label_end && text[label_begin] == ' ') ++label_begin;
-    Row label;
-    label.cells[0] = {static_cast<uint32_t>(label_begin), static_cast<uint32_t>(label_end)};
-    label.count = 1;
-    if (label_end == label_begin || !header_words_only(text, label)) return false;
+    if (label_end == label_begin || !header_words_only(text.substr(label_begin, label_end - label_begin))) return false;
     // The value: to the line's end, or within quotes; without the marks a
     // record's syntax puts after it.
     size_t value_begin = label_begin + separator + 1;
@@ -614,7 +611,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       ++rows;
       for (size_t c = 0; c < width; ++c) {
         const Cell& cell = row.cells[c];
-        if (!columns[c] || !plausible(*columns[c], text.substr(cell.begin, cell.end - cell.begin)) || found_before(cell)) {
+        if (!columns[c] || !plausible_value(*columns[c], text.substr(cell.begin, cell.end - cell.begin)) || found_before(cell)) {
           continue;
         }
         cells.push_back({*columns[c], cell.begin, cell.end});

@@ -94,10 +94,10 @@ TEST(TaggerTablesTest, OnlyTablesAboutPeopleAreTyped) {
 }
 
 // A record of labelled values ("Name: ...", a JSON object on one line, a
-// YAML item, a query string) types each value by its label, as a table's header types its
-// column: a weak label's value only beside another typed or a personal
-// label, in text with capitals only a value of capitalised words, an
-// address only one with a number.
+// YAML item, a query string) types each value by its label, as a table's
+// header types its column: a weak label's value only beside another typed
+// or a personal label, in text with capitals only a value of capitalised
+// words, an address only one with a number.
 TEST(TaggerTablesTest, LabelledValuesAreSpansOfTheirLabelsType) {
   EXPECT_EQ(typed("Name: Siobhan Gallagher\nCity: Cork\nEmployer: Brightwave Analytics\nAge: 41"),
             (V{"PERSON:Siobhan Gallagher", "LOCATION:Cork", "ORGANIZATION:Brightwave Analytics", "AGE:41"}));
