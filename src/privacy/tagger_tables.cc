@@ -347,6 +347,21 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   Row row, next_row;
   tagger_rules::SpansFoundBefore before(out, first);
   auto found_before = [&](const Cell& cell) { return before.overlap(cell.begin, cell.end); };
+  // The first span found before tagging that ends after byte `at`
+  // (out[0, first) is sorted and without overlaps), or first.
+  auto first_found_after = [&](uint32_t at) {
+    return static_cast<size_t>(std::partition_point(out.begin(), out.begin() + static_cast<ptrdiff_t>(first),
+                                                    [&](const PiiSpan& span) { return span.end <= at; }) -
+                               out.begin());
+  };
+  // Whether a span found before tagging but a URL's overlaps `cell`; asked
+  // in any order.
+  auto found_before_but_urls = [&](const Cell& cell) {
+    for (size_t k = first_found_after(cell.begin); k < first && out[k].begin < cell.end; ++k) {
+      if (out[k].type != PiiType::kDomainName) return true;
+    }
+    return false;
+  };
   // Line l (0 the text's first; l >= 1 opens at token line_starts[l - 1]):
   // its first token, and its bytes from that token to its line feed.
   const size_t lines = line_starts.size() + (tokens[0].newline_before ? 0 : 1);
@@ -394,6 +409,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     const Header* header;
     Cell label, value;
     bool usable;  // a value of its type: a label that names one is evidence all the same
+    bool in_a_query;  // a query's (read_query()), which only a span found before inside no URL keeps
   };
   thread_local std::vector<Labelled> record;
   record.clear();
@@ -423,7 +439,10 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     }
     if (about_people(strong, weak, personal_record)) {
       for (const Labelled& v : record) {
-        if (!v.usable || found_before(v.value) || tagged_already(v.value, v.header->type)) continue;
+        if (!v.usable) continue;
+        if (v.in_a_query ? found_before_but_urls(v.value) : found_before(v.value) || tagged_already(v.value, v.header->type)) {
+          continue;
+        }
         cells.push_back({v.header->type, v.value.begin, v.value.end});
         headers.push_back(v.label);
       }
@@ -432,14 +451,16 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     personal_record = false;
   };
   // A value with its label into the record: a typed one, where it reads as
-  // a value of its type; a personal label's only as evidence.
-  auto add_labelled = [&](size_t label_begin, size_t label_end, size_t value_begin, size_t value_end) {
+  // a value of its type (form_value(), `capitals` its `mixed`); a personal
+  // label's only as evidence.
+  auto add_labelled = [&](size_t label_begin, size_t label_end, size_t value_begin, size_t value_end, bool capitals,
+                          bool in_a_query = false) {
     const Label read = read_label(text.substr(label_begin, label_end - label_begin));
     if (const Header* h = read.header) {
       const std::string_view value = text.substr(value_begin, value_end - value_begin);
       record.push_back({h, {static_cast<uint32_t>(label_begin), static_cast<uint32_t>(label_end)},
                         {static_cast<uint32_t>(value_begin), static_cast<uint32_t>(value_end)},
-                        plausible_value(h->type, value) && form_value(h->type, value, mixed)});
+                        plausible_value(h->type, value) && form_value(h->type, value, capitals), in_a_query});
     } else {
       personal_record = personal_record || read.personal;
     }
@@ -477,7 +498,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       --value_end;
     }
     record_end = end;
-    add_labelled(label_begin, label_end, value_begin, value_end);
+    add_labelled(label_begin, label_end, value_begin, value_end, mixed);
     return true;
   };
   // The members of a JSON object on one line ({"name": "Anna", "address":
@@ -511,17 +532,28 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
         while (value_end > value_begin && text[value_end - 1] == ' ') --value_end;
         at = std::max(value_end, k + 1);
       }
-      add_labelled(key_begin, key_begin + key_end, value_begin, value_end);
+      add_labelled(key_begin, key_begin + key_end, value_begin, value_end, mixed);
     }
     end_record();
   };
-  // The pairs of a line that is a query string ("first_name=Chidi&city=
-  // Lagos"), up to a blank or "#": one record. Whether the line is one (two
-  // pairs or more). (A URL's query is the structured detectors' domain's.)
-  auto read_query = [&](size_t begin, size_t end) {
+  // The pairs of a query string from `begin` up to a blank, "#" or `end`:
+  // one record. A line that is one (`in_a_url` false: "first_name=Chidi&
+  // city=Lagos") has two pairs or more; a URL's query (after its "?":
+  // "https://crm.example.com/c?first_name=Chidi&city=Lagos") also ends at a
+  // quote or an angle bracket, and a sentence's marks after it are none of
+  // its last value ("...&city=Lagos)."). Where it stopped, or npos where
+  // it read none.
+  auto read_query = [&](size_t begin, size_t end, bool in_a_url) -> size_t {
     size_t at = begin, stop = begin;
-    while (stop < end && text[stop] != ' ' && text[stop] != '#') ++stop;
-    if (std::memchr(text.data() + at, '&', stop - at) == nullptr) return false;
+    while (stop < end && text[stop] != ' ' && text[stop] != '#' &&
+           !(in_a_url && (text[stop] == '"' || text[stop] == '\'' || text[stop] == '<' || text[stop] == '>'))) {
+      ++stop;
+    }
+    while (in_a_url && stop > begin && (text[stop - 1] == '.' || text[stop - 1] == ',' || text[stop - 1] == ';' ||
+                                       text[stop - 1] == ')' || text[stop - 1] == '!' || text[stop - 1] == '\r')) {
+      --stop;
+    }
+    if (!in_a_url && std::memchr(text.data() + at, '&', stop - at) == nullptr) return std::string_view::npos;
     if (!record.empty() || personal_record) end_record();
     while (at < stop) {
       size_t pair_end = at;
@@ -529,19 +561,20 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       const void* eq = std::memchr(text.data() + at, '=', pair_end - at);
       if (eq != nullptr) {
         const auto key_end = static_cast<size_t>(static_cast<const char*>(eq) - text.data());
-        add_labelled(at, key_end, key_end + 1, pair_end);
+        // (A URL's value is no sentence's words: its case tells nothing.)
+        add_labelled(at, key_end, key_end + 1, pair_end, mixed && !in_a_url, in_a_url);
       }
       at = pair_end + 1;
     }
     end_record();
-    return true;
+    return stop;
   };
   for (size_t l = 0; l < lines;) {
     const char delimiter = first_delimiter(l);
     if (delimiter == ':' || delimiter == '=') {
       const auto [begin, end] = line_bytes(l);
       // (A query string is read pair by pair.)
-      const bool query = delimiter == '=' && read_query(begin, end);
+      const bool query = delimiter == '=' && read_query(begin, end, false) != std::string_view::npos;
       if (!query && !read_labelled(begin, end)) end_record();
       ++l;
       continue;
@@ -621,6 +654,46 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     l = rows == 0 ? l + 1 : r;
   }
   end_record();
+  // The queries of URLs and paths ("https://crm.example.com/c?first_name=
+  // Chidi&city=Lagos", "GET /users?name=Ann+Lee&email=..."): "?" after a
+  // path's byte, a key and "=" right after it. A URL's span found before
+  // tagging gives way to the values typed in its query and stays over the
+  // rest of it: it is cut into pieces around them (its first piece stays
+  // where it was, the others are cells), so that a policy that lets web
+  // sites out lets the query's names out no more.
+  // (Most texts have no "=": one memchr() for them.)
+  const bool pairs = std::memchr(text.data(), '=', text.size()) != nullptr;
+  for (size_t q = pairs ? text.find('?') : text.npos; q != std::string_view::npos; q = text.find('?', q + 1)) {
+    if (q == 0 || text[q - 1] == ' ' || text[q - 1] == '\n' || q + 2 >= text.size()) continue;
+    const size_t reach = std::min(text.size(), q + 1 + kMaxHeaderCell + 1);
+    size_t eq = q + 1;
+    while (eq < reach && (pii_tokens::is_word_byte(static_cast<unsigned char>(text[eq])) || text[eq] == '_' ||
+                          text[eq] == '-' || text[eq] == '.')) {
+      ++eq;
+    }
+    if (eq == q + 1 || eq == reach || text[eq] != '=') continue;
+    const size_t typed_before = cells.size();
+    const size_t stop = read_query(q + 1, std::min(text.find('\n', q), text.size()), true);
+    const size_t url = first_found_after(static_cast<uint32_t>(q));
+    if (cells.size() > typed_before && url < first && out[url].begin < q && out[url].type == PiiType::kDomainName) {
+      const uint32_t url_end = out[url].end;
+      bool cut = false;
+      for (size_t c = typed_before, typed_after = cells.size(); c < typed_after; ++c) {
+        const PiiSpan value = cells[c];
+        if (value.end > url_end) break;
+        if (!cut) {
+          out[url].end = value.begin;
+          cut = true;
+        }
+        const uint32_t piece_end = c + 1 < typed_after && cells[c + 1].end <= url_end ? cells[c + 1].begin : url_end;
+        if (value.end < piece_end) cells.push_back({PiiType::kDomainName, value.end, piece_end});
+      }
+    }
+    // (The next "?" is looked for past this query: one inside it is a
+    // value's, and reading from each would take time in the square of a
+    // line's length.)
+    q = std::max(q, stop - 1);
+  }
   if (cells.empty()) return;
   // (Found in the text's order, as the merge below needs them; sorted all
   // the same, as nothing else checks it.)

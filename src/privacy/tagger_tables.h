@@ -44,14 +44,20 @@ std::optional<PiiType> column_type(std::string_view header);
 // lines (no blank line between) of "label: value" or "label = value" (a
 // JSON member on a line of its own, a YAML item "- label: value"), the
 // members of a JSON object on one line ("{" or "[{" opens it), or the
-// pairs of a line that is a query string ("first_name=Chidi&city=Lagos";
-// a URL's query is the structured detectors' domain's), whose label
+// pairs of a line that is a query string ("first_name=Chidi&city=Lagos")
+// or of a URL's or a path's query ("...?first_name=chidi&city=Lagos", any
+// case), whose label
 // is a column_type() header, under the same rule for weak labels; a value
 // of a name, place or organisation reads as one (a few words, no question
 // or description, in text with capitals (`mixed`) its words capitalised),
 // an address holds a number; where the tagger found the value already (a
 // span of its type inside it, or one over it that runs past it: an address
-// on the lines after its label's), its spans stay.
+// on the lines after its label's), its spans stay. A query's values
+// replace the tagger's spans inside them, and a URL's span found before
+// tagging (out[0, first)) gives way to them: it ends before the first and
+// the rest of the query, between and after them, becomes cells of the
+// URL's type, so that a policy that lets web sites out does not let the
+// names in their queries out.
 void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> tokens, std::span<const uint32_t> line_starts,
                       bool mixed, std::vector<PiiSpan>& out, size_t first);
 

@@ -1520,6 +1520,12 @@ TEST(PiiTaggerTest, TablesHeadersTypeTheirCells) {
             (std::vector<std::string>{"PERSON:Liam Byrne", "LOCATION:Cork"}));
   EXPECT_EQ(typed_spans(tagger, "name,price\nWidget,9\n"), std::vector<std::string>{});
   EXPECT_EQ(typed_spans(tagger, "Name: Liam Byrne\nCity: Cork"), (std::vector<std::string>{"PERSON:Liam Byrne", "LOCATION:Cork"}));
+  // The whole scan: a URL's query, its span cut around the values.
+  EXPECT_EQ(scanned_spans(tagger, "see https://crm.example.com/c?first_name=liam&city=Cork&page=2 today"),
+            (std::vector<std::string>{"DOMAIN_NAME:https://crm.example.com/c?first_name=", "PERSON:liam",
+                                      "DOMAIN_NAME:&city=", "LOCATION:Cork", "DOMAIN_NAME:&page=2"}));
+  EXPECT_EQ(scanned_spans(tagger, "see https://www.example.com/search?q=cork+hotels&page=2 today"),
+            (std::vector<std::string>{"DOMAIN_NAME:https://www.example.com/search?q=cork+hotels&page=2"}));
 }
 
 // In text with capitals, a word a name list knows and no list of everyday

@@ -125,5 +125,32 @@ TEST(TaggerTablesTest, LabelledValuesAreSpansOfTheirLabelsType) {
             (V{"PERSON:Diana Fuchs", "STREET_ADDRESS:71 Schaarsteinweg 58\nEbermannsdorf"}));
 }
 
+// A URL's or a path's query types its values by their keys, in any case,
+// whatever the tagger made of them; a URL's span found before tagging gives
+// way to them and stays over the rest of the query, in pieces. A query
+// whose keys name no one's data stays the URL's whole.
+TEST(TaggerTablesTest, QueriesOfUrlsTypeTheirValues) {
+  const std::string url = "Open https://crm.example.com/c?first_name=chidi&last_name=Anagonye&city=Lagos&page=2 now";
+  const std::string whole = "https://crm.example.com/c?first_name=chidi&last_name=Anagonye&city=Lagos&page=2";
+  std::vector<PiiSpan> out = {over(url, whole, PiiType::kDomainName), over(url, "Lagos&page", PiiType::kLocation)};
+  pii_tokens::TokenList tokens;
+  pii_tokens::IndexList marked, line_starts;
+  pii_tokens::tokenize(url, tokens, marked, line_starts);
+  type_table_cells(url, tokens, line_starts, true, out, 1);
+  V spans;
+  for (const PiiSpan& s : out) spans.push_back(std::string(pii_type_name(s.type)) + ":" + url.substr(s.begin, s.end - s.begin));
+  EXPECT_EQ(spans, (V{"DOMAIN_NAME:https://crm.example.com/c?first_name=", "PERSON:chidi", "DOMAIN_NAME:&last_name=",
+                      "PERSON:Anagonye", "DOMAIN_NAME:&city=", "LOCATION:Lagos", "DOMAIN_NAME:&page=2"}));
+  // A path's, with a value in code (%20) and a sentence's marks after it;
+  // a value a span found before covers (an e-mail address) stays as it is.
+  const std::string path = "GET /users?name=Maria%20Gonzalez&email=maria@example.org).";
+  EXPECT_EQ(typed(path, {over(path, "maria@example.org", PiiType::kEmailAddress)}), V{"PERSON:Maria%20Gonzalez"});
+  // Keys that name no one's data; a weak key alone; no key after "?".
+  const std::string search = "https://www.google.com/search?q=hotels+in+paris&hl=en";
+  EXPECT_EQ(typed(search, {over(search, search, PiiType::kDomainName)}), V{});
+  EXPECT_EQ(typed("see /files?name=report.pdf"), V{});
+  EXPECT_EQ(typed("Is it? =5"), V{});
+}
+
 }  // namespace
 }  // namespace tiergate::tagger_tables
