@@ -39,6 +39,14 @@ constexpr WordSet kPersonLabels(std::array<std::string_view, 18>{
     "from", "to", "cc", "bcc", "signed", "author", "authors", "by", "contact", "attn", "name", "sender", "recipient",
     "reviewer", "editor", "approver", "assignee", "reporter"});
 
+// Nouns that a letter names the instance of ("Section S.", "Appendix B.",
+// "vitamin D.", "Plan B."), in any case: the letter after one is no
+// initial of a surname that no list knows ("Section S. Truax follows").
+constexpr WordSet kLetteredNouns(std::array<std::string_view, 36>{
+    "section", "table", "figure", "fig", "appendix", "part", "chapter", "schedule", "exhibit", "annex", "plan", "type",
+    "class", "grade", "vitamin", "group", "option", "step", "phase", "level", "row", "column", "block", "unit", "zone",
+    "building", "room", "gate", "wing", "model", "series", "category", "article", "paragraph", "item", "version"});
+
 }  // namespace
 
 void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
@@ -277,9 +285,16 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
                        (out[taken].type == PiiType::kPerson || out[taken].type == PiiType::kOrganization);
     const Gazetteer::Match listed = gazetteer_.lookup_all(word_hash(text, tokens[surname_of.main]));
     // (A name the decoder found over the letter, or a person's label, is
-    // as good as a listed surname: "Mr. T. Nakamura", "From: R. Okafor".)
+    // as good as a listed surname: "Mr. T. Nakamura", "From: R. Okafor";
+    // so is a word of three letters or more that no list knows at all,
+    // after a letter inside a sentence that names no noun's instance:
+    // "Contact R. Okafor", where the decoder, which learnt no initials,
+    // found nothing.)
+    const Token& main = tokens[surname_of.main];
+    const bool unlisted = (listed.full | listed.part) == 0 && main.end - main.begin >= 3 && k > 0 &&
+                          !tokens[k].newline_before && !kLetteredNouns.contains(text, tokens[k - 1]);
     if (mixed && one_initial && !found && !first_name_before && !letter_name && !after_a_person_label(k) &&
-        (listed.full & last_name_categories_) == 0) {
+        (listed.full & last_name_categories_) == 0 && !unlisted) {
       return;
     }
     // (A compass point before a place: "N. America", "S. Korea".)
