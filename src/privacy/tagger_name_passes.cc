@@ -792,22 +792,33 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   size_t covering = 0;
   bool joined_by_comma = false;  // the word asked about is joined by a comma alone
   // Whether out[k], of several words, may be a name the tagger took for a
-  // place or organisation: up to three words one space apart on one line,
-  // none a place's, a company's suffix or a word that ends organisations'
-  // names, in text with capitals each capitalised, and the whole no
-  // place's name ("Barnaby Crumb" of "Ophelia Thistlewood and Barnaby
-  // Crumb"; not "Acme Logistics", "Santa Clara").
+  // place or organisation: up to three words one space apart on one line
+  // (words joined by a hyphen count as one: "Jean-Luc Picard"), none a
+  // place's, a company's suffix or a word that ends organisations' names,
+  // in text with capitals each capitalised, and the whole no place's name
+  // ("Barnaby Crumb" of "Ophelia Thistlewood and Barnaby Crumb"; not "Acme
+  // Logistics", "Santa Clara").
+  auto hyphen_at = [&](size_t w) {
+    return w > 0 && w + 1 < tokens.size() && word_is(w, "-") && tokens[w].begin == tokens[w - 1].end &&
+           tokens[w + 1].begin == tokens[w].end;
+  };
   auto words_of_a_name = [&](size_t k) {
     if (!mixed) return false;
     const size_t from = first_token_from(tokens, out[k].begin);
     const size_t to = first_token_from(tokens, out[k].end) - 1;  // (out[k] holds token `from`)
-    if (to == from || to - from >= 3 || tokens[to].end != out[k].end) return false;
+    if (to == from || to - from >= 7 || tokens[to].end != out[k].end) return false;
     const auto not_a_name = static_cast<uint16_t>(place_categories_ | world_city_categories_ | company_categories_);
+    bool first_is_a_first_name = false;
+    size_t words = 0;
     for (size_t w = from; w <= to; ++w) {
+      if (hyphen_at(w)) continue;
+      if (++words > 3) return false;
       const Token& t = tokens[w];
       const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
       const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
-      if ((w > from && (t.newline_before || t.begin != tokens[w - 1].end + 1)) || !(b[0] >= 'A' && b[0] <= 'Z') ||
+      const bool after_a_hyphen = w > from && hyphen_at(w - 1);
+      if ((w > from && !after_a_hyphen && (t.newline_before || t.begin != tokens[w - 1].end + 1)) ||
+          !(b[0] >= 'A' && b[0] <= 'Z') ||
           all_capitals(text, tokens, w) || (m.full & not_a_name) != 0 || kOrganisationNouns.contains(text, t) ||
           kPolities.contains(text, t) || pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin)) ||
           possessive_stem(b, t.end - t.begin) != t.end - t.begin) {
@@ -816,11 +827,17 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
       // The first word no everyday word ("First Inaugural Address",
       // "North Vietnamese"); after a comma, which sets off titles and works
       // too, nor the last one that only the everyday lists know
-      // ("Galapagos Islands").
+      // ("Galapagos Islands"). A first name a list knows opens a person's
+      // name all the same ("Tom Baker", "Michael Baker" after "Priya
+      // Raman, ").
       const bool only_everyday = (m.full & common_categories_) != 0 && (m.full & name_categories_) == 0;
-      if ((w == from && (m.full & common_categories_) != 0) || (w == to && joined_by_comma && only_everyday)) {
-        return false;
+      if (w == from) {
+        first_is_a_first_name = (m.full & first_name_categories_) != 0;
+        if ((m.full & common_categories_) != 0 && !first_is_a_first_name) return false;
       }
+      if (w == to && joined_by_comma && only_everyday && !first_is_a_first_name) return false;
+      // (A name's parts after a hyphen are names too, not "Neo-Colonialism".)
+      if (after_a_hyphen && only_everyday) return false;
     }
     return !listed_place(text, out[k]);
   };

@@ -1432,12 +1432,19 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
     train.push_back(harbour_row("We sailed to ", k));
+    // (Places whose first word is two joined by a hyphen, a third of them.)
+    if (k % 3 == 0) {
+      const std::string place = kCities[k % kCities.size()] + "-" + kCities[(k + 1) % kCities.size()] + " Harbour";
+      train.push_back({"We sailed to " + place + " today.", {{PiiType::kLocation, 13, static_cast<uint32_t>(13 + place.size())}}});
+    }
     const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
     train.push_back({"Please call " + name + " today.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast},
-                  {"common_word", {"harbour", "we", "sailed", "to", "today", "please", "call", "and", "town"}},
+  std::vector<std::string> first_names = kFirst;
+  first_names.push_back("Rose");
+  o.gazetteers = {{"first_name", first_names}, {"last_name", kLast},
+                  {"common_word", {"harbour", "we", "sailed", "to", "today", "please", "call", "and", "town", "rose"}},
                   {"city", {"Tampere Harbour"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
@@ -1454,6 +1461,16 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
             (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Town Harbour"}));
   EXPECT_EQ(found("We sailed to Wanda Horvath and Tampere Harbour today."),
             (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Tampere Harbour"}));
+  // A first name opens a name, everyday word or not, whatever the last word
+  // ("Tom Baker" after "Priya Raman, "); words joined by a hyphen are one
+  // ("Jean-Luc Picard"), but not with an everyday word after the hyphen
+  // ("Neo-Colonialism").
+  EXPECT_EQ(found("We sailed to Wanda Horvath, Rose Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Rose Harbour"}));
+  EXPECT_EQ(found("We sailed to Wanda Horvath and Zorvath-Quill Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Zorvath-Quill Harbour"}));
+  EXPECT_EQ(found("We sailed to Wanda Horvath and Zorvath-Town Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Zorvath-Town Harbour"}));
 }
 
 TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
