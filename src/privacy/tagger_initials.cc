@@ -1,9 +1,11 @@
-// The tagger's pass after decoding that reads names written with initials
-// (PiiTagger::join_initials()): "John F. Kennedy", "william m. tweed", "A.
-// J. Ayer", "J. Smith". The dev rows hold no initial, so the decoder stops
-// a name at the initial's stop and types what follows by itself, or takes
-// "J. Smith" for a firm, which leaves the device under a policy that lets
-// organisations out.
+// The tagger's passes after decoding that read names written in ways the
+// dev rows never write them. With initials (PiiTagger::join_initials()):
+// "John F. Kennedy", "william m. tweed", "A. J. Ayer", "J. Smith"; the dev
+// rows hold no initial, so the decoder stops a name at the initial's stop
+// and types what follows by itself, or takes "J. Smith" for a firm, which
+// leaves the device under a policy that lets organisations out. In
+// capitals on a line of their own (PiiTagger::add_names_in_capitals()):
+// "JOHN SMITH" heading a résumé, which the decoder reads as acronyms.
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <algorithm>
@@ -343,6 +345,55 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   }
   out.resize(kept);
   sort_by_begin(out, first);
+}
+
+void PiiTagger::add_names_in_capitals(std::string_view text, std::span<const uint32_t> line_starts,
+                                      std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWords = 3;
+  const auto not_a_name = static_cast<uint16_t>(place_categories_ | street_categories_ | company_categories_);
+  auto name_at_line = [&](size_t k) {
+    // The line's words: in capitals throughout, one space apart, alone on it.
+    size_t last = k;
+    while (last + 1 < n && !tokens[last + 1].newline_before && last + 1 - k < kMaxWords) ++last;
+    if (last == k || (last + 1 < n && !tokens[last + 1].newline_before)) return;
+    for (size_t w = k; w <= last; ++w) {
+      if (!all_capitals(text, tokens[w]) || (w > k && tokens[w].begin != tokens[w - 1].end + 1)) return;
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[w]));
+      if ((m.full & not_a_name) != 0) return;
+      if (w == k ? (m.full & first_name_categories_) == 0
+                 : (m.full | m.part) != 0 && (m.full & name_categories_) == 0) {
+        return;
+      }
+    }
+    const PiiSpan name{PiiType::kPerson, tokens[k].begin, tokens[last].end};
+    // The spans of this tagging inside the line go; any other overlapping
+    // it keeps the line as it is.
+    size_t from = first;
+    while (from < out.size() && out[from].end <= name.begin) ++from;
+    size_t to = from;
+    for (; to < out.size() && out[to].begin < name.end; ++to) {
+      if (out[to].begin < name.begin || out[to].end > name.end || !names_by_a_proper_name(out[to].type)) return;
+    }
+    for (size_t s = 0; s < first; ++s) {
+      if (out[s].begin < name.end && name.begin < out[s].end) return;
+    }
+    out.erase(out.begin() + static_cast<ptrdiff_t>(from), out.begin() + static_cast<ptrdiff_t>(to));
+    out.insert(out.begin() + static_cast<ptrdiff_t>(from), name);
+    reset_cover();
+  };
+  // (A line opens at token 0 or at one of line_starts; most lines open
+  // with no word in capitals, which two bytes tell.)
+  auto opens_in_capitals = [&](size_t k) {
+    const Token& t = tokens[k];
+    return t.end - t.begin >= 2 && text[t.begin] >= 'A' && text[t.begin] <= 'Z' && text[t.begin + 1] >= 'A' &&
+           text[t.begin + 1] <= 'Z';
+  };
+  if (n > 0 && !tokens[0].newline_before && opens_in_capitals(0)) name_at_line(0);
+  for (const uint32_t k : line_starts) {
+    if (opens_in_capitals(k)) name_at_line(k);
+  }
 }
 
 }  // namespace tiergate

@@ -1552,6 +1552,26 @@ TEST(PiiTaggerTest, TablesHeadersTypeTheirCells) {
             (std::vector<std::string>{"DOMAIN_NAME:https://www.example.com/search?q=cork+hotels&page=2"}));
 }
 
+// In text with capitals, a line of two or three words in capitals
+// throughout is a name where a first name opens it and the words after it
+// are names' or no list's (a résumé's heading), here where the tagger
+// learned no names at all.
+TEST(PiiTaggerTest, ALineOfANameInCapitalsIsAName) {
+  const PiiTagger tagger = numbers_only_tagger({{"first_name", {"John", "Anna", "Jordan"}},
+                                                {"last_name", {"Smith"}},
+                                                {"city", {"Jordan"}},
+                                                {"common_word", {"the", "code", "is", "today", "smith", "gold", "and"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("JOHN SMITH\nEngineer, Boston"), std::vector<std::string>{"PERSON:JOHN SMITH"});
+  EXPECT_EQ(found("Resume\nANNA ZORVATH QUILL\nEngineer"), std::vector<std::string>{"PERSON:ANNA ZORVATH QUILL"});
+  // Not an everyday word after the first name, a place's word, more than
+  // three words, nor words in capitals inside a sentence.
+  EXPECT_EQ(found("ANNA GOLD\nEngineer"), std::vector<std::string>{});
+  EXPECT_EQ(found("JORDAN SMITH\nEngineer"), std::vector<std::string>{});
+  EXPECT_EQ(found("JOHN SMITH AND ZORVATH\nEngineer"), std::vector<std::string>{});
+  EXPECT_EQ(found("Please write to JOHN SMITH today."), std::vector<std::string>{});
+}
+
 // In text with capitals, a word a name list knows and no list of everyday
 // words, places, streets, company suffixes or titles, nor a month, a
 // weekday or a group, is a name where it stands inside a sentence, and no

@@ -637,6 +637,18 @@ class PiiTagger {
   // `capitals_before_a_stop`: in text with capitals, the tokens that are a
   // capital alone before a stop, in order. Precondition: out[first...]
   // sorted by begin; it stays so.
+  // In text with capitals, a line that is two or three words in capitals
+  // throughout, one space apart (a résumé's or a letter's heading: "JOHN
+  // SMITH"), is a name where its first word is a first name a list knows
+  // and no place's, and each word after it a name list's or no list's at
+  // all, none a place's, a street's or a company's word: the tagger reads
+  // a word in capitals as an acronym ("SMITH" was a firm, "JOHN" nothing).
+  // The names, places and organisations of this tagging inside the line
+  // give way; nothing changes where another span overlaps it.
+  // `line_starts`: the tokens that open a line (pii_tokens::tokenize()).
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_names_in_capitals(std::string_view text, std::span<const uint32_t> line_starts, std::vector<PiiSpan>& out,
+                             size_t first) const;
   void join_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
                      std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Makes a name of each place or organisation of out[first...] that opens
