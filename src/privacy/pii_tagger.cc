@@ -832,7 +832,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     drop_words_naming_no_one(text, out, first_tagged);
     type_continents(text, out, first_tagged);
     type_polities(text, out, first_tagged);
-    if (mixed) type_places_ending_in_a_surname(text, out, first_tagged);
+    if (mixed) {
+      type_places_ending_in_a_surname(text, out, first_tagged);
+      type_firms_of_a_full_name(text, out, first_tagged);
+    }
     type_signatures(text, out, first_tagged);
   }
   if (tagged() && add_other_mentions_of_names(text, marked_tokens, out, first_tagged, mixed)) {

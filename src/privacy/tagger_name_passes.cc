@@ -1122,6 +1122,40 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
   }
 }
 
+void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const auto not_a_first_name =
+      static_cast<uint16_t>(common_categories_ | place_categories_ | world_city_categories_ | company_categories_);
+  const auto not_a_surname = static_cast<uint16_t>(common_categories_ | place_categories_ | world_city_categories_ |
+                                                   company_categories_ | street_categories_);
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kOrganization) continue;
+    const size_t from = first_token_from(tokens, span.begin);
+    const size_t to = from + 1;
+    if (to >= tokens.size() || tokens[to].end != span.end || tokens[to].begin != tokens[from].end + 1 ||
+        text[tokens[from].end] != ' ') {
+      continue;
+    }
+    auto capitalised_word = [&](const Token& t) {
+      const std::string_view w = text.substr(t.begin, t.end - t.begin);
+      return w.size() >= 2 && opens_with_a_capital(w) && !all_capitals(text, t) && !pii_scan::is_group_word(w);
+    };
+    // (Nor a state or a ruling house, type_polities()'s: "Roman Empire".)
+    if (!capitalised_word(tokens[from]) || !capitalised_word(tokens[to]) || kOrganisationNouns.contains(text, tokens[to]) ||
+        kPolities.contains(text, tokens[to])) {
+      continue;
+    }
+    const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
+    if ((given.full & first_name_categories_) == 0 || (given.full & not_a_first_name) != 0) continue;
+    const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
+    // (A part of a longer entry is no matter: "Jefferson" of "Jefferson City".)
+    if ((family.full & last_name_categories_) == 0 && (family.full & not_a_surname) != 0) continue;
+    if ((family.full & company_categories_) != 0) continue;
+    span.type = PiiType::kPerson;
+  }
+}
+
 void PiiTagger::drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   auto at = [&](size_t k) { return k < text.size() ? text[k] : '\0'; };

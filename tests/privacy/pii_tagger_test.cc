@@ -1552,6 +1552,33 @@ TEST(PiiTaggerTest, TablesHeadersTypeTheirCells) {
             (std::vector<std::string>{"DOMAIN_NAME:https://www.example.com/search?q=cork+hotels&page=2"}));
 }
 
+// In text with capitals, a firm of the tagger's that is a first name and a
+// surname (or a word no list knows) is a person: here a tagger that learned
+// firms of two unknown words after "recorded for".
+TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> firms = {"Zorvath Quill", "Brask Ondine", "Velmora Tusk", "Quarrow Finch", "Dellack Rue"};
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string& firm = firms[k % firms.size()];
+    rows.push_back({"It was recorded for " + firm + " today.", {{PiiType::kOrganization, 20, static_cast<uint32_t>(20 + firm.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Wanda", "Tom", "German"}},
+                  {"last_name", {"Horvath"}},
+                  {"common_word", {"it", "was", "recorded", "for", "today", "tom"}},
+                  {"company_suffix", {"Ltd"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& who) { return typed_spans(tagger, "It was recorded for " + who + " today."); };
+  ASSERT_EQ(found("Zorvath Quill"), std::vector<std::string>{"ORGANIZATION:Zorvath Quill"});
+  EXPECT_EQ(found("Wanda Horvath"), std::vector<std::string>{"PERSON:Wanda Horvath"});
+  EXPECT_EQ(found("Wanda Quill"), std::vector<std::string>{"PERSON:Wanda Quill"});
+  // Not after an everyday word, nor a group word first; not a firm's noun
+  // or suffix after it.
+  EXPECT_EQ(found("Tom Horvath"), std::vector<std::string>{"ORGANIZATION:Tom Horvath"});
+  EXPECT_EQ(found("German Quill"), std::vector<std::string>{"ORGANIZATION:German Quill"});
+  EXPECT_EQ(found("Wanda Logistics"), std::vector<std::string>{"ORGANIZATION:Wanda Logistics"});
+}
+
 // In text with capitals, a line of two or three words in capitals
 // throughout is a name where a first name opens it and the words after it
 // are names' or no list's (a résumé's heading), here where the tagger

@@ -624,6 +624,17 @@ class PiiTagger {
   // provinces' names), not "Fort Worth", "Mount Vernon" or "Den Haag". A
   // name typed a place leaves under a policy that lets places out.
   void type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text with capitals, makes a name of each organisation of
+  // out[first...] that is two capitalised words one space apart, a first
+  // name that no everyday, place or group list knows ("Ngozi", not "Tom",
+  // "German") and a word a last-name list knows or no list does, neither
+  // a company's suffix, a noun that ends firms' names nor a state's or a
+  // ruling house's word (kPolities: "Roman Empire"): "Write a poem
+  // for Ngozi Adichie", which the decoder took for a firm after "for" (as
+  // the dev rows' "recorded for Datalogix"). A firm named so ("Oliver
+  // Wyman") becomes a name: the safer reading, as a name typed a firm
+  // leaves under a policy that lets organisations out.
+  void type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes one name of a name and the initials and surname after it ("John
   // F" and "Kennedy" of "John F. Kennedy", "william m. tweed"), and in text
   // with capitals a name of initials and a surname ("A. J. Ayer", "J.
