@@ -414,8 +414,21 @@ void find_groups(Scan& s, Starts starts_at) {
         // American voters". (Where it is a mention itself, "they are Mexican
         // American", the longer span wins the overlap.)
         const bool pair = two_words || is_group_or_plural(lowered(s, before, other));
-        s.add(PiiType::kNrp, pair ? before.begin : w.begin, w.end);
-        last_end = w.end;
+        // Group words joined by a hyphen are one mention ("Irish-American",
+        // "an Afro-Caribbean family"): the word before and the word after.
+        size_t from = pair ? before.begin : w.begin, to = w.end;
+        if (from >= 2 && s.at(from - 1) == '-' && word_byte(s, from - 2)) {
+          const Word joined_before = word_before(s, from - 1);
+          if (joined_before.end == from - 1 && is_group_or_plural(lowered(s, joined_before, other))) {
+            from = joined_before.begin;
+          }
+        }
+        if (s.at(to) == '-' && to + 1 < n && word_byte(s, to + 1)) {
+          const Word joined_after = word_from(s, to + 1);
+          if (is_group_or_plural(lowered(s, joined_after, other))) to = joined_after.end;
+        }
+        s.add(PiiType::kNrp, from, to);
+        last_end = to;
       }
     }
   }
