@@ -294,7 +294,32 @@ void PiiTagger::add_address_lines(std::string_view text, std::vector<PiiSpan>& o
 void PiiTagger::add_postcodes_after_places(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                            size_t decoded) const {
   const Tokens tokens = tagger_tokens();
+  // A state's code and a ZIP code after a place and its comma ("Cupertino,
+  // CA 95014", "Austin, TX 78701-1234"), whatever follows them: an
+  // address, as the dev rows label a town's line of an envelope.
+  auto add_state_and_zip = [&](size_t s) {
+    const size_t comma = first_token_from(tokens, out[s].end);
+    if (comma + 2 >= tokens.size() || tokens[comma].begin != out[s].end || !token_is(text, tokens[comma], ",")) return;
+    const Token& state = tokens[comma + 1];
+    const Token& zip = tokens[comma + 2];
+    if (state.newline_before || zip.newline_before || state.begin != tokens[comma].end + 1 || zip.begin != state.end + 1 ||
+        !all_capitals(text, state) || state.end - state.begin != 2 || zip.end - zip.begin != 5 || !all_digits(text, zip) ||
+        (gazetteer_.lookup(word_hash(text, state)).full & state_categories_) == 0) {
+      return;
+    }
+    uint32_t end = zip.end;
+    // (ZIP+4.)
+    if (comma + 4 < tokens.size() && token_is(text, tokens[comma + 3], "-") && tokens[comma + 3].begin == zip.end &&
+        tokens[comma + 4].begin == tokens[comma + 3].end && tokens[comma + 4].end - tokens[comma + 4].begin == 4 &&
+        all_digits(text, tokens[comma + 4])) {
+      end = tokens[comma + 4].end;
+    }
+    if (end < text.size() && is_word_byte(static_cast<unsigned char>(text[end]))) return;
+    if (span_over(out, comma + 1) != out.size() || span_over(out, comma + 2) != out.size()) return;
+    add_span(out, {PiiType::kStreetAddress, state.begin, end});
+  };
   for (size_t s = first; s < decoded; ++s) {
+    if (out[s].type == PiiType::kLocation) add_state_and_zip(s);
     if (out[s].type != PiiType::kStreetAddress && out[s].type != PiiType::kLocation) continue;
     // The number one blank after the span, or the last word of a place that
     // the decoder ran over it (in small letters, "in formigliana 11254 in

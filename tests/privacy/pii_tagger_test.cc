@@ -1552,6 +1552,24 @@ TEST(PiiTaggerTest, TablesHeadersTypeTheirCells) {
             (std::vector<std::string>{"DOMAIN_NAME:https://www.example.com/search?q=cork+hotels&page=2"}));
 }
 
+// A state's code and a ZIP code after a place and its comma are an
+// address, whatever follows them ("Cupertino, CA 95014 opens at 9").
+TEST(PiiTaggerTest, AStatesCodeAndAZipCodeAfterAPlaceAreAnAddress) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"state", {"CA", "TX"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(found("Wanda Horvath moved to Graz last year."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Graz"}));
+  EXPECT_EQ(found("Wanda Horvath moved to Graz, CA 95014 opens at 9."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Graz", "STREET_ADDRESS:CA 95014"}));
+  EXPECT_EQ(found("Wanda Horvath moved to Graz, TX 78701-1234 last year."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Graz", "STREET_ADDRESS:TX 78701-1234"}));
+  // Not a code no state list knows, nor other digits.
+  for (const std::string& v : found("Wanda Horvath moved to Graz, QQ 95014 opens at 9.")) EXPECT_EQ(v.find("QQ"), std::string::npos) << v;
+  for (const std::string& v : found("Wanda Horvath moved to Graz, CA 950 opens at 9.")) EXPECT_EQ(v.find(":CA"), std::string::npos) << v;
+}
+
 // In text with capitals, a firm of the tagger's that is a first name and a
 // surname (or a word no list knows) is a person: here a tagger that learned
 // firms of two unknown words after "recorded for".
