@@ -275,6 +275,37 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
   }
 }
 
+// Whether the outward code [ws, we) and the inward code one blank after it
+// are a whole British or Canadian postcode in capitals, as the Royal Mail
+// and Canada Post write them ("BS1 4DJ": the inward code's letters are none
+// of C I K M O V; "M5V 3L9": no D F I O Q U, and no W or Z first), after a
+// town, one blank or a comma apart ("Bristol BS1 4DJ", "London, NW1 6XE"),
+// or after a province's code and a comma ("Toronto, ON M5V 3L9"), where
+// no word follows it on its line: a postcode without a word that names it.
+bool postcode_after_a_town(const Scan& s, size_t ws, size_t we) {
+  auto upper = [&](size_t i) { return s.at(i) >= 'A' && s.at(i) <= 'Z'; };
+  auto inward_letter = [&](size_t i) { return upper(i) && std::string_view("CIKMOV").find(static_cast<char>(s.at(i))) == std::string_view::npos; };
+  auto canadian_letter = [&](size_t i) { return upper(i) && std::string_view("DFIOQU").find(static_cast<char>(s.at(i))) == std::string_view::npos; };
+  const size_t in = we + 1;
+  for (size_t i = ws; i < we; ++i) {
+    if (!upper(i) && !s.digit(i)) return false;
+  }
+  const bool british = upper(ws) && inward_letter(in + 1) && inward_letter(in + 2);
+  const bool canadian = we - ws == 3 && canadian_letter(ws) && s.at(ws) != 'W' && s.at(ws) != 'Z' && s.digit(ws + 1) &&
+                        canadian_letter(ws + 2) && canadian_letter(in + 1) && s.digit(in + 2);
+  // It ends the address: no word after it on its line ("B52 1AB variant").
+  if (!british && !canadian) return false;
+  if (s.at(in + 3) == ' ' && s.alpha(in + 4)) return false;
+  // The word before: a town's (capitalised, a small letter after its
+  // first), or a province's code of two capitals after a comma.
+  const WordBefore town = word_before(s, ws, ",");
+  if (town.end - town.begin < 2 || !upper(town.begin)) return false;
+  if (town.end - town.begin == 2 && upper(town.begin + 1)) {
+    return canadian && town.begin >= 2 && s.at(town.begin - 2) == ',' && s.blank(town.begin - 1);
+  }
+  return s.at(town.begin + 1) >= 'a' && s.at(town.begin + 1) <= 'z';
+}
+
 void detect_postcode(Scan& s, size_t ws, size_t we) {
   // The outward code: one or two letters, a digit, maybe a letter or digit
   // (British: "M1", "SW1A", "EC2V"; Canadian: letter, digit, letter).
@@ -290,7 +321,7 @@ void detect_postcode(Scan& s, size_t ws, size_t we) {
   if (!s.blank(we) || !s.digit(in) || !s.alpha(in + 1) || !(s.alpha(in + 2) || s.digit(in + 2)) || s.alnum(in + 3)) {
     return;
   }
-  if (!cue_before(s, ws, kPostcodeWordsBefore)) return;
+  if (!cue_before(s, ws, kPostcodeWordsBefore) && !postcode_after_a_town(s, ws, we)) return;
   s.add(PiiType::kZipCode, ws, in + 3);
 }
 
