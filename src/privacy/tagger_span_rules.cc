@@ -527,6 +527,27 @@ bool PiiTagger::counts_after(std::string_view text, size_t number) const {
 
 bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
+  // An opening bracket inside the span that no closing one in it matches
+  // opens an aside the value is no part of: the span ends before it
+  // ("Tomas Novak (DOB" of "Patient Tomas Novak (DOB 1961-07-14)", which
+  // the number after it made an address).
+  {
+    size_t unmatched = to;
+    int open = 0;
+    for (size_t t = from + 1; t < to; ++t) {
+      if (tokens[t].end - tokens[t].begin != 1) continue;
+      const char c = text[tokens[t].begin];
+      if (c == '(' || c == '[') {
+        if (open++ == 0) unmatched = t;
+      } else if ((c == ')' || c == ']') && open > 0 && --open == 0) {
+        unmatched = to;
+      }
+    }
+    if (unmatched < to) {
+      to = unmatched;
+      span.end = tokens[to - 1].end;
+    }
+  }
   if (!trim_function_words(text, tokens, span, from, to)) return false;
   // A name, place or organisation "CEO of Oranje Media" is the company, not
   // the office. (Most spans are shorter: not asked.)

@@ -3449,7 +3449,9 @@ TEST(PiiTaggerTest, ANameThatIsAMonthIsADateAmongADatesWords) {
 
 // A span that runs over a closing bracket no opening one in it matches
 // ("33 PM) Marcus" of "(10:33 PM) Marcus:") is none: the bracket ends a
-// clause. Here the tagger learned such spans from rows that label them.
+// clause; one that runs into an opening bracket no closing one in it
+// matches ends before it ("Tomas Novak (DOB"). Here the tagger learned
+// such spans from rows that label them.
 TEST(PiiTaggerTest, ASpanRunsOverNoUnmatchedClosingBracket) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
@@ -3462,6 +3464,15 @@ TEST(PiiTaggerTest, ASpanRunsOverNoUnmatchedClosingBracket) {
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
   EXPECT_EQ(addresses("Ship it to 12 Novak) Lisbon now."), std::vector<std::string>{});
   EXPECT_EQ(addresses("Ship it to 12 Novak (Lisbon) now."), std::vector<std::string>{"12 Novak (Lisbon)"});
+  // (Trained on addresses that run into an aside's opening bracket.)
+  std::vector<PiiExample> asides;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string street = std::to_string(10 + k) + " " + kLast[k % kLast.size()] + " (" + kCities[k % kCities.size()];
+    asides.push_back({"Ship it to " + street + " now.", {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + street.size())}}});
+  }
+  const PiiTagger aside_tagger = PiiTagger::train(asides, options(5, 1u << 12, 1));
+  EXPECT_EQ(values_of(aside_tagger, "Ship it to 12 Novak (Lisbon now.", PiiType::kStreetAddress),
+            std::vector<std::string>{"12 Novak"});
 }
 
 // A word that opens its line before a colon and a name ("Attendees: Priya
