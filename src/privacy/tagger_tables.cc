@@ -326,6 +326,111 @@ Label read_label(std::string_view cell) {
   return label;
 }
 
+// The values of SQL inserts that open a line ("INSERT INTO users (name,
+// email, city) VALUES ('Anna Berg', 'anna@example.com', 'Oslo'), (...);"),
+// typed by their columns as a table's cells by its header, under the same
+// rule for weak columns; a value in quotes or bare, up to a comma or the
+// tuple's end ('O''Brien' escapes its quote). Case tells nothing in SQL
+// (form_value() without capitals). Appends to `cells` the values that
+// `found_before` does not refuse, in order.
+template <class FoundBefore>
+void type_sql_inserts(std::string_view text, std::span<const pii_tokens::Token> tokens,
+                      std::span<const uint32_t> line_starts, const FoundBefore& found_before, std::vector<PiiSpan>& cells) {
+  auto word_at = [&](size_t at, std::string_view word) {
+    if (at + word.size() > text.size()) return false;
+    for (size_t k = 0; k < word.size(); ++k) {
+      if (tagger_rules::kByteView[static_cast<unsigned char>(text[at + k])].lower != static_cast<unsigned char>(word[k])) {
+        return false;
+      }
+    }
+    return at + word.size() == text.size() || !pii_tokens::is_word_byte(static_cast<unsigned char>(text[at + word.size()]));
+  };
+  auto skip_blanks = [&](size_t at) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
+    return at;
+  };
+  auto read_insert = [&](size_t at) {
+    at = skip_blanks(at + 6);
+    if (!word_at(at, "into")) return;
+    // (Searches with a reach: a text of many lines that open so reads each
+    // once.)
+    auto find_within = [&](char c, size_t from, size_t reach) {
+      const size_t end = std::min(text.size(), from + reach);
+      const void* found = from < end ? std::memchr(text.data() + from, c, end - from) : nullptr;
+      return found == nullptr ? std::string_view::npos : static_cast<size_t>(static_cast<const char*>(found) - text.data());
+    };
+    const size_t open = find_within('(', at, 4 + 128);
+    if (open == std::string_view::npos) return;
+    const size_t close = find_within(')', open, 4096);
+    if (close == std::string_view::npos || std::memchr(text.data() + open, ';', close - open) != nullptr) return;
+    // The columns, without quotes or brackets around their names.
+    std::array<const Header*, kMaxCells> columns{};
+    size_t count = 0, strong = 0, weak = 0;
+    bool personal = false;
+    for (size_t from = open + 1; from <= close && count < kMaxCells; ++count) {
+      size_t to = from;
+      while (to < close && text[to] != ',') ++to;
+      size_t b = from, e = to;
+      while (b < e && (text[b] == ' ' || text[b] == '`' || text[b] == '"' || text[b] == '[')) ++b;
+      while (e > b && (text[e - 1] == ' ' || text[e - 1] == '`' || text[e - 1] == '"' || text[e - 1] == ']')) --e;
+      const Label label = read_label(text.substr(b, e - b));
+      columns[count] = label.header;
+      if (label.header != nullptr) ++(label.header->weak ? weak : strong);
+      personal = personal || label.personal;
+      from = to + 1;
+    }
+    if (!about_people(strong, weak, personal)) return;
+    at = skip_blanks(close + 1);
+    if (!word_at(at, "values")) return;
+    at += 6;
+    // The tuples, each value to its column.
+    for (;;) {
+      at = skip_blanks(at);
+      if (at >= text.size() || text[at] != '(') return;
+      ++at;
+      for (size_t c = 0;; ++c) {
+        at = skip_blanks(at);
+        size_t value_begin = at, value_end = at;
+        if (at < text.size() && text[at] == '\'') {
+          value_begin = ++at;
+          while (at < text.size() && !(text[at] == '\'' && (at + 1 >= text.size() || text[at + 1] != '\''))) {
+            at += text[at] == '\'' ? 2 : 1;
+          }
+          if (at >= text.size()) return;
+          value_end = at++;
+        } else {
+          while (at < text.size() && text[at] != ',' && text[at] != ')' && text[at] != '\n') ++at;
+          value_end = at;
+          while (value_end > value_begin && text[value_end - 1] == ' ') --value_end;
+        }
+        if (c < count && columns[c] != nullptr) {
+          const PiiType type = columns[c]->type;
+          const std::string_view value = text.substr(value_begin, value_end - value_begin);
+          const Cell cell{static_cast<uint32_t>(value_begin), static_cast<uint32_t>(value_end)};
+          if (plausible_value(type, value) && form_value(type, value, false) && !found_before(cell)) {
+            cells.push_back({type, cell.begin, cell.end});
+          }
+        }
+        at = skip_blanks(at);
+        if (at >= text.size() || text[at] == ')') break;
+        if (text[at] != ',') return;
+        ++at;
+      }
+      at = skip_blanks(at + 1);
+      if (at >= text.size() || text[at] != ',') return;
+      ++at;
+    }
+  };
+  // (A statement opens a line: its first token is looked at.)
+  auto insert_at = [&](size_t k) {
+    if (k < tokens.size() && tokens[k].end - tokens[k].begin == 6 && word_at(tokens[k].begin, "insert")) {
+      read_insert(tokens[k].begin);
+    }
+  };
+  if (!tokens.empty() && !tokens[0].newline_before) insert_at(0);
+  for (const uint32_t k : line_starts) insert_at(k);
+}
+
 }  // namespace
 
 std::optional<PiiType> column_type(std::string_view header) {
@@ -694,6 +799,12 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     // line's length.)
     q = std::max(q, stop - 1);
   }
+  // (A value found before tagging, an e-mail address or a phone number,
+  // stays as it is.)
+  type_sql_inserts(text, tokens, line_starts, [&](const Cell& cell) {
+    const size_t k = first_found_after(cell.begin);
+    return k < first && out[k].begin < cell.end;
+  }, cells);
   if (cells.empty()) return;
   // (Found in the text's order, as the merge below needs them; sorted all
   // the same, as nothing else checks it.)

@@ -1,6 +1,6 @@
 // Tables and forms of personal data pasted into a prompt (CSV, TSV,
 // semicolon separated, Markdown; "Name: ..." lines, JSON objects, YAML
-// items): a header or a label names what a value is, which the words of the
+// items, URLs' queries, SQL inserts): a header or a label names what a value is, which the words of the
 // value alone often do not tell ("Liam Byrne", "Cork" on a row of their
 // own, "fenella okafor" after "customer_name:"). The PII tagger's last pass
 // (pii_tagger.cc). Private to the privacy module.
@@ -57,7 +57,9 @@ std::optional<PiiType> column_type(std::string_view header);
 // tagging (out[0, first)) gives way to them: it ends before the first and
 // the rest of the query, between and after them, becomes cells of the
 // URL's type, so that a policy that lets web sites out does not let the
-// names in their queries out.
+// names in their queries out. So are the values of SQL inserts that open
+// a line ("INSERT INTO users (name, city) VALUES ('Anna Berg', 'Oslo')"),
+// by their columns as a table's by its header, in any case.
 void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> tokens, std::span<const uint32_t> line_starts,
                       bool mixed, std::vector<PiiSpan>& out, size_t first);
 

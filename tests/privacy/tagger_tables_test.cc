@@ -152,5 +152,19 @@ TEST(TaggerTablesTest, QueriesOfUrlsTypeTheirValues) {
   EXPECT_EQ(typed("Is it? =5"), V{});
 }
 
+// An SQL insert that opens a line types its values by their columns, as a
+// table's header does, in any case; not where no column names one's data,
+// nor a value a span found before covers.
+TEST(TaggerTablesTest, SqlInsertsTypeTheirValuesByTheirColumns) {
+  const std::string insert = "INSERT INTO users (name, email, city) VALUES ('John Smith', 'john@example.com', 'Boston');";
+  EXPECT_EQ(typed(insert, {over(insert, "john@example.com", PiiType::kEmailAddress)}),
+            (V{"PERSON:John Smith", "LOCATION:Boston"}));
+  EXPECT_EQ(typed("insert into customers (`first_name`, `last_name`, age) values\n  ('anna', 'O''Brien', 34),\n  ('li', 'wei', 29);"),
+            (V{"PERSON:anna", "PERSON:O''Brien", "AGE:34", "PERSON:li", "PERSON:wei", "AGE:29"}));
+  EXPECT_EQ(typed("INSERT INTO products (name, price) VALUES ('Widget', 9);"), V{});
+  EXPECT_EQ(typed("-- INSERT INTO users (first_name, city) VALUES ('Anna', 'Oslo');"), V{});
+  EXPECT_EQ(typed("INSERT INTO users (first_name, city) VALUES ('Anna"), V{});
+}
+
 }  // namespace
 }  // namespace tiergate::tagger_tables
