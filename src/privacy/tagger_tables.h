@@ -1,9 +1,10 @@
 // Tables and forms of personal data pasted into a prompt (CSV, TSV,
 // semicolon separated, Markdown; "Name: ..." lines, JSON objects, YAML
-// items, URLs' queries, SQL inserts): a header or a label names what a value is, which the words of the
-// value alone often do not tell ("Liam Byrne", "Cork" on a row of their
-// own, "fenella okafor" after "customer_name:"). The PII tagger's last pass
-// (pii_tagger.cc). Private to the privacy module.
+// items, URLs' queries, SQL inserts): a header or a label names what a
+// value is, which the words of the value alone often do not tell ("Liam
+// Byrne", "Cork" on a row of their own, "fenella okafor" after
+// "customer_name:"). The PII tagger's last pass (pii_tagger.cc). Private
+// to the privacy module.
 #pragma once
 
 #include <cstdint>
