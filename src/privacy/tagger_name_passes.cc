@@ -153,7 +153,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     const Token& a = tokens[j >= 2 ? j - 2 : j - 1];
     const Token& b = tokens[j - 1];
-    const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is"));
+    // (And as other languages write it: "Mein Name ist", "je m'appelle".)
+    const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is")) ||
+                         kCalledVerbs.contains(text, b) ||
+                         ((token_is(text, a, "name") || kNamesElsewhere.contains(text, a)) &&
+                          (token_is(text, b, "is") || std::find_if(kIsAfterANameElsewhere.begin(), kIsAfterANameElsewhere.end(),
+                                                                   [&](std::string_view w) { return token_is(text, b, w); }) !=
+                                                          kIsAfterANameElsewhere.end()));
     // (Or the relative and a comma, "my manager, Priyanka Raghunathan",
     // where the word after the comma is no contraction nor in capitals,
     // which open the next clause: "your mother, I'll pay", "my friend,
@@ -194,6 +200,14 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       size_t last = j;
       while (last < to && (tokens[last + 1].end <= out[k].end || span_over(out, last + 1) == out.size())) ++last;
       set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[last].end});
+      return true;
+    }
+    // One of this tagging that the cue opens, over the name's words, is the
+    // name without it ("Mein Name ist Klaus Becker und ich", a firm: the
+    // decoder learnt no German).
+    if (name_is && k != out.size() && k >= first && out[k].begin < tokens[j].begin && out[k].end >= tokens[to].end &&
+        names_by_a_proper_name(out[k].type) && out[k].begin >= tokens[j >= 3 ? j - 3 : 0].begin) {
+      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[to].end});
       return true;
     }
     // One over the role and the name's words is the person, without the

@@ -962,11 +962,25 @@ constexpr WordSet kGiveVerbs(kGiveVerbWords);
 // "his", "her", "their": a possessive of persons after the receiver.
 constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
 
+// "Is" after "name" in other languages ("Mein Name ist", "mon nom est",
+// "mi nombre es"), and the verbs that say what one is called ("ich heiße",
+// "me llamo", "mi chiamo", "me chamo", "ik heet"; French "m'appelle" is one
+// token with its pronoun, which the cue's gate does not read): the name
+// follows, as after "my name is".
+constexpr std::array<std::string_view, 4> kNameWordsElsewhere = {"naam", "nom", "nombre", "nome"};
+constexpr std::array<std::string_view, 3> kIsAfterANameElsewhere = {"ist", "est", "es"};
+constexpr std::array<std::string_view, 6> kCalledVerbWords = {"heiße", "heisse", "llamo", "chiamo", "chamo", "heet"};
+constexpr WordSet kNamesElsewhere(kNameWordsElsewhere);
+constexpr WordSet kCalledVerbs(kCalledVerbWords);
+
 // The words next to a name that introduce it: the verbs of speech and of
-// giving, the relatives, "is" (of "name is"), "name's" and "starring". A
-// token that none of them may be (by its first two letters and length)
-// needs no closer look.
-constexpr WordSet kNameCues(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
+// giving, the relatives, "is" (of "name is", and as other languages write
+// it), "name's", the verbs of being called and "starring". A token that
+// none of them may be (by its first two letters and length) needs no
+// closer look.
+constexpr WordSet kNameCues(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
+                                                 kIsAfterANameElsewhere),
+                                          kCalledVerbWords),
                                    std::array<std::string_view, 3>{"is", "name's", "starring"}));
 
 // Greetings that open a letter or a message: "Hi Anna,".

@@ -1924,6 +1924,13 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
                              {"state", {"IS"}}});
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("My name is Zorvath Quillborne and it is late."), std::vector<std::string>{"Zorvath Quillborne"});
+  // As other languages write the cue; a span of the tagger's that the cue
+  // opens gives way to the name.
+  EXPECT_EQ(names("Mein Name ist Zorvath Quillborne und ich wohne hier."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("Mon nom est Zorvath et j'habite ici."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("me llamo zorvath y vivo aqui"), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("Ik heet Zorvath Quillborne."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("La casa es Grande."), std::vector<std::string>{});
   // A word the everyday lists know and another list too: a name where it is
   // capitalised in text with capitals, not in text without capitals ("is"
   // is also a state's code).
