@@ -802,7 +802,8 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // text with capitals, capitalised and known only as everyday; in
   // lower-case text, one a name list knows too), a name only between
   // names or at the head of a list of them.
-  enum class Joined { kNot, kFree, kRetyped, kEveryday };
+  enum class Joined { kNot, kFree, kRetyped, kList, kEveryday };
+  bool changed = false;  // a name was added or retyped in this round
   size_t covering = 0;
   bool joined_by_comma = false;  // the word asked about is joined by a comma alone
   // Whether out[k], of several words, may be a name the tagger took for a
@@ -855,6 +856,34 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     }
     return !listed_place(text, out[k]);
   };
+  // Whether out[k] is two to four single words apart by commas, each
+  // capitalised and a first name a list knows or a word no list knows at
+  // all ("Mei, Ravi" of "for Olu, Mei, Ravi, Sven and Hannah", an
+  // organisation): names of a list, split below; list_words holds their
+  // tokens.
+  std::array<size_t, 4> list_words{};
+  size_t list_size = 0;
+  auto names_apart_by_commas = [&](size_t k) {
+    if (!mixed) return false;
+    const size_t from = first_token_from(tokens, out[k].begin);
+    list_size = 0;
+    for (size_t w = from; w < tokens.size() && tokens[w].begin < out[k].end; w += 2) {
+      const Token& t = tokens[w];
+      const std::string_view word = text.substr(t.begin, t.end - t.begin);
+      if (list_size == list_words.size() || (w > from && (t.newline_before || t.begin != tokens[w - 1].end + 1)) ||
+          word.size() < 2 || !(word[0] >= 'A' && word[0] <= 'Z') || all_capitals(text, t) ||
+          pii_scan::is_group_word(word)) {
+        return false;
+      }
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
+      if ((m.full & first_name_categories_) == 0 && m.full != 0) return false;
+      if ((m.full & (place_categories_ | world_city_categories_ | company_categories_ | common_categories_)) != 0) return false;
+      list_words[list_size++] = w;
+      if (t.end == out[k].end) return list_size >= 2;
+      if (w + 1 >= tokens.size() || !word_is(w + 1, ",") || tokens[w + 1].begin != t.end) return false;
+    }
+    return false;
+  };
   auto joined = [&](size_t j) {
     const Token& t = tokens[j];
     const auto c = static_cast<unsigned char>(text[t.begin]);
@@ -878,10 +907,12 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     if (own_place_or_organisation(out, covering, first, t.begin, t.end)) {
       return (m.full & place_categories_) == 0 && !listed_place(text, out[covering]) ? Joined::kRetyped : Joined::kNot;
     }
-    return own_place_or_organisation(out, covering, first, out[covering].begin, out[covering].end) &&
-                   (out[covering].begin == t.begin || out[covering].end == t.end) && words_of_a_name(covering)
-               ? Joined::kRetyped
-               : Joined::kNot;
+    if (!own_place_or_organisation(out, covering, first, out[covering].begin, out[covering].end) ||
+        !(out[covering].begin == t.begin || out[covering].end == t.end)) {
+      return Joined::kNot;
+    }
+    if (words_of_a_name(covering)) return Joined::kRetyped;
+    return names_apart_by_commas(covering) ? Joined::kList : Joined::kNot;
   };
   // Token j (its first word) becomes a name with up to kMaxWords - 1 more
   // free words towards `step` (-1 or +1).
@@ -919,8 +950,15 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
       (step < 0 ? lo : hi) = next;
     }
     if (is_number(text, tokens, hi + 1)) return;  // a street: "Lauren and Sorlaskeid 32"
+    changed = true;
     if (kind == Joined::kRetyped) {
       out[retyped].type = PiiType::kPerson;
+    } else if (kind == Joined::kList) {
+      // (Read before set_span(), which may change what names_apart_by_commas() saw.)
+      const std::array<size_t, 4> words = list_words;
+      const size_t count = list_size;
+      set_span(out, retyped, {PiiType::kPerson, tokens[words[0]].begin, tokens[words[0]].end});
+      for (size_t w = 1; w < count; ++w) add_span(out, {PiiType::kPerson, tokens[words[w]].begin, tokens[words[w]].end});
     } else {
       add_span(out, {PiiType::kPerson, tokens[lo].begin, tokens[hi].end});
     }
@@ -932,24 +970,29 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     }
     return true;
   };
-  for (size_t s = first; s < out.size(); ++s) {
-    if (out[s].type != PiiType::kPerson) continue;
-    // Before: "X and [name]", "X, [name]", "X, and [name]".
-    const size_t from = first_token_from(tokens, out[s].begin);
-    size_t j = from;
-    if (j >= 1 && joiner(j - 1)) --j;
-    if (j >= 1 && j < from && word_is(j, "and") && word_is(j - 1, ",")) --j;
-    // After: "[name] and Y", "[name], Y", "[name], and Y".
-    const size_t to = first_token_from(tokens, out[s].end);
-    size_t after = to;
-    if (after < tokens.size() && joiner(after)) ++after;
-    if (after > to && after + 1 < tokens.size() && word_is(after - 1, ",") && word_is(after, "and")) ++after;
-    const bool joined_after = after > to && after < tokens.size() && one_line(to, after);
-    if (j < from && j >= 1 && from < tokens.size() && one_line(j, from)) {
-      const size_t next = joined_after ? span_over(out, after) : out.size();
-      add_name(j - 1, -1, next < out.size() && out[next].type == PiiType::kPerson);
+  // (Rounds, as a name retyped before the name it is joined to is read
+  // again: "Olu" before "Mei, Ravi" before "Sven".)
+  for (size_t round = 0; round < 3 && (round == 0 || changed); ++round) {
+    changed = false;
+    for (size_t s = first; s < out.size(); ++s) {
+      if (out[s].type != PiiType::kPerson) continue;
+      // Before: "X and [name]", "X, [name]", "X, and [name]".
+      const size_t from = first_token_from(tokens, out[s].begin);
+      size_t j = from;
+      if (j >= 1 && joiner(j - 1)) --j;
+      if (j >= 1 && j < from && word_is(j, "and") && word_is(j - 1, ",")) --j;
+      // After: "[name] and Y", "[name], Y", "[name], and Y".
+      const size_t to = first_token_from(tokens, out[s].end);
+      size_t after = to;
+      if (after < tokens.size() && joiner(after)) ++after;
+      if (after > to && after + 1 < tokens.size() && word_is(after - 1, ",") && word_is(after, "and")) ++after;
+      const bool joined_after = after > to && after < tokens.size() && one_line(to, after);
+      if (j < from && j >= 1 && from < tokens.size() && one_line(j, from)) {
+        const size_t next = joined_after ? span_over(out, after) : out.size();
+        add_name(j - 1, -1, next < out.size() && out[next].type == PiiType::kPerson);
+      }
+      if (joined_after) add_name(after, +1, false);
     }
-    if (joined_after) add_name(after, +1, false);
   }
 }
 

@@ -697,7 +697,8 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   // minutes"), nor one whose last word is a possessive: the number is the
   // owner's ("George Orwell's 1984", "Kate's 6 friends"), nor one before a
   // chapter and its verse or an hour and its minutes ("Matthew 1:1", "2
-  // Samuel 11:4", "Anna 5:30").
+  // Samuel 11:4", "Anna 5:30"), nor one between the numbers of a list's
+  // items ("1. Ana Souza 2. Ben Carter").
   const Token& last_word = tokens[to - 1];
   const bool owner = possessive_stem(reinterpret_cast<const unsigned char*>(text.data()) + last_word.begin,
                                      last_word.end - last_word.begin) != last_word.end - last_word.begin;
@@ -707,8 +708,23 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     const uint32_t e = tokens[to].end;
     return e + 1 < text.size() && text[e] == ':' && text[e + 1] >= '0' && text[e + 1] <= '9';
   };
+  // Or the next item's number of a list on one line that numbered this
+  // one before it ("1. Ana Souza 2. Ben Carter").
+  auto next_item = [&] {
+    auto enumerator = [&](size_t k) {
+      if (k + 1 >= tokens.size() || !all_digits(text, tokens[k]) || tokens[k].end - tokens[k].begin > 3 ||
+          tokens[k + 1].begin != tokens[k].end || !(token_is(text, tokens[k + 1], ".") || token_is(text, tokens[k + 1], ")"))) {
+        return -1;
+      }
+      int value = 0;
+      for (uint32_t b = tokens[k].begin; b < tokens[k].end; ++b) value = value * 10 + (text[b] - '0');
+      return value;
+    };
+    const int before = from >= 2 ? enumerator(from - 2) : -1;
+    return before >= 0 && enumerator(to) == before + 1;
+  };
   if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after &&
-      !counts_after(text, to) && !chapter_and_verse()) {
+      !counts_after(text, to) && !chapter_and_verse() && !next_item()) {
     span.type = PiiType::kStreetAddress;
     return true;
   }

@@ -1473,6 +1473,29 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
             (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Zorvath-Town Harbour"}));
 }
 
+// An organisation of the tagger's of single words apart by commas, joined
+// to a name, is a name per word ("Olu, Mei, Ravi, Sven and Hannah"), read
+// again until the joins change nothing: here a tagger that learned such
+// firms.
+TEST(PiiTaggerTest, FirmsOfWordsApartByCommasJoinedToANameAreNames) {
+  std::vector<PiiExample> train;
+  const std::vector<std::string> words = {"Zorvath", "Quill", "Brask", "Ondine", "Velmora", "Tusk"};
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string firm = words[k % words.size()] + ", " + words[(k + 1) % words.size()];
+    train.push_back({"Recorded for " + firm + " today.", {{PiiType::kOrganization, 13, static_cast<uint32_t>(13 + firm.size())}}});
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
+    train.push_back({"Please call " + name + " today.", {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast},
+                  {"common_word", {"recorded", "for", "today", "please", "call", "and"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(found("Recorded for Zorvath, Quill today."), std::vector<std::string>{"ORGANIZATION:Zorvath, Quill"});
+  EXPECT_EQ(found("Recorded for Zorvath, Quill and Wanda Horvath today."),
+            (std::vector<std::string>{"PERSON:Zorvath", "PERSON:Quill", "PERSON:Wanda Horvath"}));
+}
+
 TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"wrong", "go", "town", "were", "grant"}}};

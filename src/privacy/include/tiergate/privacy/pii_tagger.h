@@ -197,7 +197,11 @@ class PiiTagger {
   // capitalised in text with capitals, and not before a number (a street);
   // a place or organisation of out[first...] that covers just one such word
   // which no place list knows becomes a name. In text with capitals, a
-  // capitalised everyday word is a name between two names ("Bowman").
+  // capitalised everyday word is a name between two names ("Bowman"); a
+  // place or organisation of out[first...] of single words apart by commas
+  // ("Mei, Ravi" of "Olu, Mei, Ravi, Sven and Hannah") is a name per word.
+  // The joins are read again after a change (up to three rounds: "Olu"
+  // comes before the names it is joined to through "Mei, Ravi").
   void add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // In text without capitals, adds a place over each word of four letters
   // or more that no span covers, that a city or country list knows or a
