@@ -1492,6 +1492,12 @@ TEST(PiiTaggerTest, FirmsOfWordsApartByCommasJoinedToANameAreNames) {
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   ASSERT_EQ(found("Recorded for Zorvath, Quill today."), std::vector<std::string>{"ORGANIZATION:Zorvath, Quill"});
+  // (And a name before the next item's number of a numbered list is no
+  // street before its house number.)
+  EXPECT_EQ(found("Please call 1. Wanda Horvath 2. Anna Novak"),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Anna Novak"}));
+  EXPECT_EQ(found("Please call Wanda Horvath 2. Anna Novak"),
+            (std::vector<std::string>{"STREET_ADDRESS:Wanda Horvath", "PERSON:Anna Novak"}));
   EXPECT_EQ(found("Recorded for Zorvath, Quill and Wanda Horvath today."),
             (std::vector<std::string>{"PERSON:Zorvath", "PERSON:Quill", "PERSON:Wanda Horvath"}));
 }
