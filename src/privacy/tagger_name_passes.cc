@@ -145,10 +145,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const bool role = mixed && j >= 1 && !tokens[j].newline_before && tokens[j - 1].end + 1 == tokens[j].begin &&
                       kRoles.contains(text, tokens[j - 1]) && !all_capitals(text, tokens, j - 1) &&
                       opens_with_a_capital(text.substr(tokens[j].begin));
+    // (A verb that addresses someone may open the text: "Tell Priyanka".)
+    const bool address_verb = mixed && j >= 1 && !tokens[j].newline_before && kAddressVerbs.contains(text, tokens[j - 1]);
     // (In text with capitals the other cues' words are in small letters:
     // not marked.)
-    if ((j < 2 && !role) || tokens[j].newline_before || (j >= 1 && tokens[j - 1].newline_before && !role) ||
-        (mixed && tokens[j - 1].marked && !role) || !word(j) || tokens[j].end - tokens[j].begin < 2) {
+    if ((j < 2 && !role && !address_verb) || tokens[j].newline_before ||
+        (j >= 1 && tokens[j - 1].newline_before && !role && !address_verb) ||
+        (mixed && tokens[j - 1].marked && !role && !address_verb) || !word(j) || tokens[j].end - tokens[j].begin < 2) {
       return false;
     }
     const Token& a = tokens[j >= 2 ? j - 2 : j - 1];
@@ -168,6 +171,21 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                                 kPossessiveDeterminers.contains(text, tokens[j - 3]) && kRelatives.contains(text, a) &&
                                 !contraction(text, tokens[j]) && !all_capitals(text, tokens, j);
     const bool relative = kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b);
+    // A verb that addresses someone ("Tell Priyanka that", "remind
+    // Siobhan"): a place or organisation of this tagging over just the
+    // word is the person; nothing is added where the tagger found none
+    // ("Ask Google").
+    if (address_verb && !name_is && !relative && !relative_apart && !role) {
+      const size_t k = span_over(out, j);
+      if (k == out.size() || !own_place_or_organisation(out, k, first, tokens[j].begin, tokens[j].end)) return false;
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+      if ((m.full & (place_categories_ | world_city_categories_ | company_categories_ | common_categories_)) != 0 ||
+          all_capitals(text, tokens, j)) {
+        return false;
+      }
+      out[k].type = PiiType::kPerson;
+      return true;
+    }
     if (!name_is && !relative && !relative_apart && !role) return false;
     // A role alone ("Uncle Desmond", not "his cousin Bob") asks more of the
     // words after it below.
@@ -499,8 +517,18 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     return false;
   };
-  // (A cue is in small letters: in text with capitals, not marked.)
-  auto may_be_cue = [&](size_t k) { return !(mixed && tokens[k].marked) && kNameCues.may_contain(text, tokens[k]); };
+  // (A cue is in small letters: in text with capitals, not marked, but
+  // for a verb that opens a sentence: "Tell Priyanka".)
+  auto opens_a_sentence = [&](size_t k) {
+    if (k == 0 || tokens[k].newline_before) return true;
+    const Token& before = tokens[k - 1];
+    const char c = text[before.begin];
+    return before.end - before.begin == 1 && (c == '.' || c == '!' || c == '?');
+  };
+  auto may_be_cue = [&](size_t k) {
+    if (mixed && tokens[k].marked) return opens_a_sentence(k) && kAddressVerbs.may_contain(text, tokens[k]);
+    return kNameCues.may_contain(text, tokens[k]);
+  };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     // A number (marked for its digit) is none of these names, nor a title:

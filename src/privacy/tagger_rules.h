@@ -973,14 +973,21 @@ constexpr std::array<std::string_view, 6> kCalledVerbWords = {"heiße", "heisse"
 constexpr WordSet kNamesElsewhere(kNameWordsElsewhere);
 constexpr WordSet kCalledVerbs(kCalledVerbWords);
 
+// Verbs whose object is a person told or asked something ("Tell Priyanka
+// that", "remind Siobhan").
+constexpr std::array<std::string_view, 10> kAddressVerbWords = {"tell",   "remind",   "reminded", "thank",  "thanked",
+                                                                "invite", "invited",  "ask",      "greet",  "congratulate"};
+constexpr WordSet kAddressVerbs(kAddressVerbWords);
+
 // The words next to a name that introduce it: the verbs of speech and of
 // giving, the relatives, "is" (of "name is", and as other languages write
-// it), "name's", the verbs of being called and "starring". A token that
-// none of them may be (by its first two letters and length) needs no
-// closer look.
-constexpr WordSet kNameCues(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
-                                                 kIsAfterANameElsewhere),
-                                          kCalledVerbWords),
+// it), "name's", the verbs of being called and of addressing someone and
+// "starring". A token that none of them may be (by its first two letters
+// and length) needs no closer look.
+constexpr WordSet kNameCues(joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
+                                                        kIsAfterANameElsewhere),
+                                                 kCalledVerbWords),
+                                          kAddressVerbWords),
                                    std::array<std::string_view, 3>{"is", "name's", "starring"}));
 
 // Greetings that open a letter or a message: "Hi Anna,".

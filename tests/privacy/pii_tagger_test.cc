@@ -1599,6 +1599,30 @@ TEST(PiiTaggerTest, AStatesCodeAndAZipCodeAfterAPlaceAreAnAddress) {
   for (const std::string& v : found("Wanda Horvath moved to Graz, CA 950 opens at 9.")) EXPECT_EQ(v.find(":CA"), std::string::npos) << v;
 }
 
+// A place or firm of the tagger's of one word after a verb that addresses
+// someone ("Tell Priyanka that", "remind Siobhan") is a person; here a
+// tagger taught firms there. Not a word a place, company or everyday list
+// knows, nor an acronym; nothing is added where the tagger found nothing.
+TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> firms = {"Zorvath", "Brask", "Velmora", "Quarrow", "Dellack", "Ondine"};
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string& firm = firms[k % firms.size()];
+    const std::string verb = k % 2 == 0 ? "Tell " : "Please remind ";
+    rows.push_back({verb + firm + " that it rained.",
+                    {{PiiType::kOrganization, static_cast<uint32_t>(verb.size()), static_cast<uint32_t>(verb.size() + firm.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"city", {"Lisbon"}}, {"common_word", {"tell", "please", "remind", "that", "it", "rained", "apple"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Tell Zorvath that it rained."), std::vector<std::string>{"PERSON:Zorvath"});
+  EXPECT_EQ(found("Please remind Quillborne that it rained."), std::vector<std::string>{"PERSON:Quillborne"});
+  for (const char* text : {"Tell Lisbon that it rained.", "Tell Apple that it rained.", "Tell ZORVATH that it rained."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+}
+
 // In text with capitals, a firm of the tagger's that is a first name and a
 // surname (or a word no list knows) is a person: here a tagger that learned
 // firms of two unknown words after "recorded for".
