@@ -514,7 +514,9 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     const Header* header;
     Cell label, value;
     bool usable;  // a value of its type: a label that names one is evidence all the same
-    bool in_a_query;  // a query's (read_query()), which only a span found before inside no URL keeps
+    // A URL's or a path's query value (read_query()): the tagger's spans
+    // inside it give way, and so does a URL's span found before over it.
+    bool in_a_url;
   };
   thread_local std::vector<Labelled> record;
   record.clear();
@@ -545,7 +547,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     if (about_people(strong, weak, personal_record)) {
       for (const Labelled& v : record) {
         if (!v.usable) continue;
-        if (v.in_a_query ? found_before_but_urls(v.value) : found_before(v.value) || tagged_already(v.value, v.header->type)) {
+        if (v.in_a_url ? found_before_but_urls(v.value) : found_before(v.value) || tagged_already(v.value, v.header->type)) {
           continue;
         }
         cells.push_back({v.header->type, v.value.begin, v.value.end});
@@ -559,13 +561,13 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   // a value of its type (form_value(), `capitals` its `mixed`); a personal
   // label's only as evidence.
   auto add_labelled = [&](size_t label_begin, size_t label_end, size_t value_begin, size_t value_end, bool capitals,
-                          bool in_a_query = false) {
+                          bool in_a_url = false) {
     const Label read = read_label(text.substr(label_begin, label_end - label_begin));
     if (const Header* h = read.header) {
       const std::string_view value = text.substr(value_begin, value_end - value_begin);
       record.push_back({h, {static_cast<uint32_t>(label_begin), static_cast<uint32_t>(label_end)},
                         {static_cast<uint32_t>(value_begin), static_cast<uint32_t>(value_end)},
-                        plausible_value(h->type, value) && form_value(h->type, value, capitals), in_a_query});
+                        plausible_value(h->type, value) && form_value(h->type, value, capitals), in_a_url});
     } else {
       personal_record = personal_record || read.personal;
     }
@@ -768,6 +770,7 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   // sites out lets the query's names out no more.
   // (Most texts have no "=": one memchr() for them.)
   const bool pairs = std::memchr(text.data(), '=', text.size()) != nullptr;
+  size_t line_end = 0;  // the end of the line of the last "?" read (once per line: "?"s only go forward)
   for (size_t q = pairs ? text.find('?') : text.npos; q != std::string_view::npos; q = text.find('?', q + 1)) {
     if (q == 0 || text[q - 1] == ' ' || text[q - 1] == '\n' || q + 2 >= text.size()) continue;
     const size_t reach = std::min(text.size(), q + 1 + kMaxHeaderCell + 1);
@@ -778,7 +781,8 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     }
     if (eq == q + 1 || eq == reach || text[eq] != '=') continue;
     const size_t typed_before = cells.size();
-    const size_t stop = read_query(q + 1, std::min(text.find('\n', q), text.size()), true);
+    if (q >= line_end) line_end = std::min(text.find('\n', q), text.size());
+    const size_t stop = read_query(q + 1, line_end, true);
     const size_t url = first_found_after(static_cast<uint32_t>(q));
     if (cells.size() > typed_before && url < first && out[url].begin < q && out[url].type == PiiType::kDomainName) {
       const uint32_t url_end = out[url].end;
