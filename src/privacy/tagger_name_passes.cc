@@ -156,13 +156,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     const Token& a = tokens[j >= 2 ? j - 2 : j - 1];
     const Token& b = tokens[j - 1];
-    // (And as other languages write it: "Mein Name ist", "je m'appelle".)
-    const bool name_is = token_is(text, b, "name's") || (token_is(text, a, "name") && token_is(text, b, "is")) ||
-                         kCalledVerbs.contains(text, b) ||
+    // (And as other languages write it: "Mein Name ist", "me llamo".)
+    const bool name_is = token_is(text, b, "name's") || kCalledVerbs.contains(text, b) ||
                          ((token_is(text, a, "name") || kNamesElsewhere.contains(text, a)) &&
-                          (token_is(text, b, "is") || std::find_if(kIsAfterANameElsewhere.begin(), kIsAfterANameElsewhere.end(),
-                                                                   [&](std::string_view w) { return token_is(text, b, w); }) !=
-                                                          kIsAfterANameElsewhere.end()));
+                          (token_is(text, b, "is") || kIsElsewhere.contains(text, b)));
     // (Or the relative and a comma, "my manager, Priyanka Raghunathan",
     // where the word after the comma is no contraction nor in capitals,
     // which open the next clause: "your mother, I'll pay", "my friend,

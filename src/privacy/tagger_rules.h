@@ -971,6 +971,7 @@ constexpr std::array<std::string_view, 4> kNameWordsElsewhere = {"naam", "nom", 
 constexpr std::array<std::string_view, 3> kIsAfterANameElsewhere = {"ist", "est", "es"};
 constexpr std::array<std::string_view, 6> kCalledVerbWords = {"heiße", "heisse", "llamo", "chiamo", "chamo", "heet"};
 constexpr WordSet kNamesElsewhere(kNameWordsElsewhere);
+constexpr WordSet kIsElsewhere(kIsAfterANameElsewhere);
 constexpr WordSet kCalledVerbs(kCalledVerbWords);
 
 // Verbs whose object is a person told or asked something ("Tell Priyanka
