@@ -1432,7 +1432,9 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
     train.push_back(harbour_row("We sailed to ", k));
-    // (Places whose first word is two joined by a hyphen, a third of them.)
+    // (A place that opens with a first name the everyday lists know too,
+    // and places whose first word is two joined by a hyphen.)
+    if (k % 10 == 0) train.push_back({"We sailed to Rose Harbour today.", {{PiiType::kLocation, 13, 25}}});
     if (k % 3 == 0) {
       const std::string place = kCities[k % kCities.size()] + "-" + kCities[(k + 1) % kCities.size()] + " Harbour";
       train.push_back({"We sailed to " + place + " today.", {{PiiType::kLocation, 13, static_cast<uint32_t>(13 + place.size())}}});
@@ -1465,6 +1467,7 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
   // ("Tom Baker" after "Priya Raman, "); words joined by a hyphen are one
   // ("Jean-Luc Picard"), but not with an everyday word after the hyphen
   // ("Neo-Colonialism").
+  ASSERT_EQ(found("We sailed to Rose Harbour today."), std::vector<std::string>{"LOCATION:Rose Harbour"});
   EXPECT_EQ(found("We sailed to Wanda Horvath, Rose Harbour today."),
             (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Rose Harbour"}));
   EXPECT_EQ(found("We sailed to Wanda Horvath and Zorvath-Quill Harbour today."),
