@@ -848,6 +848,12 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     const size_t to = first_token_from(tokens, out[k].end) - 1;  // (out[k] holds token `from`)
     if (to == from || to - from >= 7 || tokens[to].end != out[k].end) return false;
     const auto not_a_name = static_cast<uint16_t>(place_categories_ | world_city_categories_ | company_categories_);
+    // A word of two letters not in capitals matches a state's code only by
+    // the lists' case-blind lookup ("Li" of "Li Wei"; codes are written
+    // "LI"): that match is no place's.
+    auto state_code_of = [&](const Token& t) -> uint16_t {
+      return t.end - t.begin == 2 && !all_capitals(text, t) ? state_categories_ : 0;
+    };
     bool first_is_a_first_name = false;
     size_t words = 0;
     for (size_t w = from; w <= to; ++w) {
@@ -859,7 +865,8 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
       const bool after_a_hyphen = w > from && hyphen_at(w - 1);
       if ((w > from && !after_a_hyphen && (t.newline_before || t.begin != tokens[w - 1].end + 1)) ||
           !(b[0] >= 'A' && b[0] <= 'Z') ||
-          all_capitals(text, tokens, w) || (m.full & not_a_name) != 0 || kOrganisationNouns.contains(text, t) ||
+          all_capitals(text, tokens, w) || (m.full & not_a_name & ~state_code_of(t)) != 0 ||
+          kOrganisationNouns.contains(text, t) ||
           kPolities.contains(text, t) || pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin)) ||
           possessive_stem(b, t.end - t.begin) != t.end - t.begin) {
         return false;

@@ -1435,6 +1435,7 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
     // (A place that opens with a first name the everyday lists know too,
     // and places whose first word is two joined by a hyphen.)
     if (k % 10 == 0) train.push_back({"We sailed to Rose Harbour today.", {{PiiType::kLocation, 13, 25}}});
+    if (k % 10 == 5) train.push_back({"We sailed to Li Harbour today.", {{PiiType::kLocation, 13, 23}}});
     if (k % 3 == 0) {
       const std::string place = kCities[k % kCities.size()] + "-" + kCities[(k + 1) % kCities.size()] + " Harbour";
       train.push_back({"We sailed to " + place + " today.", {{PiiType::kLocation, 13, static_cast<uint32_t>(13 + place.size())}}});
@@ -1447,7 +1448,7 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
   first_names.push_back("Rose");
   o.gazetteers = {{"first_name", first_names}, {"last_name", kLast},
                   {"common_word", {"harbour", "we", "sailed", "to", "today", "please", "call", "and", "town", "rose"}},
-                  {"city", {"Tampere Harbour"}}};
+                  {"city", {"Tampere Harbour"}}, {"state", {"LI"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   ASSERT_EQ(found("We sailed to Zorvath Harbour today."), std::vector<std::string>{"LOCATION:Zorvath Harbour"});
@@ -1472,6 +1473,10 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
             (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Rose Harbour"}));
   EXPECT_EQ(found("We sailed to Wanda Horvath and Zorvath-Quill Harbour today."),
             (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Zorvath-Quill Harbour"}));
+  // A word of two letters not in capitals is no state's code ("Li Wei").
+  ASSERT_EQ(found("We sailed to Li Harbour today."), std::vector<std::string>{"LOCATION:Li Harbour"});
+  EXPECT_EQ(found("We sailed to Wanda Horvath and Li Harbour today."),
+            (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Li Harbour"}));
   EXPECT_EQ(found("We sailed to Wanda Horvath and Zorvath-Town Harbour today."),
             (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Zorvath-Town Harbour"}));
 }
