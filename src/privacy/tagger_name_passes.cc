@@ -1235,8 +1235,20 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         kPolities.contains(text, tokens[to])) {
       continue;
     }
+    // (A surname of a Gaelic shape, "O'Brien", "McAllister", "MacLeod",
+    // names a person after a first name no list knows: "Siobhan O'Brien".)
+    auto gaelic_surname = [&](const Token& t) {
+      const std::string_view w = text.substr(t.begin, t.end - t.begin);
+      auto capital_at = [&](size_t k) { return k < w.size() && w[k] >= 'A' && w[k] <= 'Z'; };
+      return (w.starts_with("O'") && capital_at(2)) || (w.starts_with("O\u2019") && capital_at(4)) ||
+             (w.starts_with("Mc") && capital_at(2)) || (w.starts_with("Mac") && capital_at(3));
+    };
     const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
-    if ((given.full & first_name_categories_) == 0 || (given.full & not_a_first_name) != 0) continue;
+    const bool listed_given = (given.full & first_name_categories_) != 0;
+    if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(tokens[to]))) ||
+        (given.full & not_a_first_name) != 0) {
+      continue;
+    }
     const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
     // (A part of a longer entry is no matter: "Jefferson" of "Jefferson City".)
     if ((family.full & last_name_categories_) == 0 && (family.full & not_a_surname) != 0) continue;

@@ -1651,6 +1651,10 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
   ASSERT_EQ(found("Zorvath Quill"), std::vector<std::string>{"ORGANIZATION:Zorvath Quill"});
   EXPECT_EQ(found("Wanda Horvath"), std::vector<std::string>{"PERSON:Wanda Horvath"});
   EXPECT_EQ(found("Wanda Quill"), std::vector<std::string>{"PERSON:Wanda Quill"});
+  // A first name no list knows before a surname of a Gaelic shape.
+  EXPECT_EQ(found("Siobhan O'Brien"), std::vector<std::string>{"PERSON:Siobhan O'Brien"});
+  EXPECT_EQ(found("Aoife MacLeod"), std::vector<std::string>{"PERSON:Aoife MacLeod"});
+  EXPECT_EQ(found("Siobhan Quill"), std::vector<std::string>{"ORGANIZATION:Siobhan Quill"});
   // Not after an everyday word, nor a group word first; not a firm's noun
   // or suffix after it.
   EXPECT_EQ(found("Tom Horvath"), std::vector<std::string>{"ORGANIZATION:Tom Horvath"});

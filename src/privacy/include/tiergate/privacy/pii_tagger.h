@@ -635,9 +635,11 @@ class PiiTagger {
   // a company's suffix, a noun that ends firms' names nor a state's or a
   // ruling house's word (kPolities: "Roman Empire"): "Write a poem
   // for Ngozi Adichie", which the decoder took for a firm after "for" (as
-  // the dev rows' "recorded for Datalogix"). A firm named so ("Oliver
-  // Wyman") becomes a name: the safer reading, as a name typed a firm
-  // leaves under a policy that lets organisations out.
+  // the dev rows' "recorded for Datalogix"). So is one of a first name no
+  // list knows and a surname of a Gaelic shape ("Siobhan O'Brien", "Aoife
+  // MacLeod"). A firm named so ("Oliver Wyman") becomes a name: the safer
+  // reading, as a name typed a firm leaves under a policy that lets
+  // organisations out.
   void type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes one name of a name and the initials and surname after it ("John
   // F" and "Kennedy" of "John F. Kennedy", "william m. tweed"), and in text
