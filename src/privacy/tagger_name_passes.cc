@@ -1217,6 +1217,18 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       static_cast<uint16_t>(common_categories_ | place_categories_ | world_city_categories_ | company_categories_);
   const auto not_a_surname = static_cast<uint16_t>(common_categories_ | place_categories_ | world_city_categories_ |
                                                    company_categories_ | street_categories_);
+  auto capitalised_word = [&](const Token& t) {
+    const std::string_view w = text.substr(t.begin, t.end - t.begin);
+    return w.size() >= 2 && opens_with_a_capital(w) && !all_capitals(text, t) && !pii_scan::is_group_word(w);
+  };
+  // (A surname of a Gaelic shape, "O'Brien", "McAllister", "MacLeod",
+  // names a person after a first name no list knows: "Siobhan O'Brien".)
+  auto gaelic_surname = [&](const Token& t) {
+    const std::string_view w = text.substr(t.begin, t.end - t.begin);
+    auto capital_at = [&](size_t k) { return k < w.size() && w[k] >= 'A' && w[k] <= 'Z'; };
+    return (w.starts_with("O'") && capital_at(2)) || (w.starts_with("O\u2019") && capital_at(4)) ||
+           (w.starts_with("Mc") && capital_at(2)) || (w.starts_with("Mac") && capital_at(3));
+  };
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
     if (span.type != PiiType::kOrganization) continue;
@@ -1226,23 +1238,11 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         text[tokens[from].end] != ' ') {
       continue;
     }
-    auto capitalised_word = [&](const Token& t) {
-      const std::string_view w = text.substr(t.begin, t.end - t.begin);
-      return w.size() >= 2 && opens_with_a_capital(w) && !all_capitals(text, t) && !pii_scan::is_group_word(w);
-    };
     // (Nor a state or a ruling house, type_polities()'s: "Roman Empire".)
     if (!capitalised_word(tokens[from]) || !capitalised_word(tokens[to]) || kOrganisationNouns.contains(text, tokens[to]) ||
         kPolities.contains(text, tokens[to])) {
       continue;
     }
-    // (A surname of a Gaelic shape, "O'Brien", "McAllister", "MacLeod",
-    // names a person after a first name no list knows: "Siobhan O'Brien".)
-    auto gaelic_surname = [&](const Token& t) {
-      const std::string_view w = text.substr(t.begin, t.end - t.begin);
-      auto capital_at = [&](size_t k) { return k < w.size() && w[k] >= 'A' && w[k] <= 'Z'; };
-      return (w.starts_with("O'") && capital_at(2)) || (w.starts_with("O\u2019") && capital_at(4)) ||
-             (w.starts_with("Mc") && capital_at(2)) || (w.starts_with("Mac") && capital_at(3));
-    };
     const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
     const bool listed_given = (given.full & first_name_categories_) != 0;
     if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(tokens[to]))) ||

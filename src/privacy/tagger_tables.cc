@@ -336,14 +336,10 @@ Label read_label(std::string_view cell) {
 template <class FoundBefore>
 void type_sql_inserts(std::string_view text, std::span<const pii_tokens::Token> tokens,
                       std::span<const uint32_t> line_starts, const FoundBefore& found_before, std::vector<PiiSpan>& cells) {
+  // Whether the token that opens at byte `at` is `word`, in any case.
   auto word_at = [&](size_t at, std::string_view word) {
-    if (at + word.size() > text.size()) return false;
-    for (size_t k = 0; k < word.size(); ++k) {
-      if (tagger_rules::kByteView[static_cast<unsigned char>(text[at + k])].lower != static_cast<unsigned char>(word[k])) {
-        return false;
-      }
-    }
-    return at + word.size() == text.size() || !pii_tokens::is_word_byte(static_cast<unsigned char>(text[at + word.size()]));
+    const size_t k = tagger_rules::first_token_from(tokens, static_cast<uint32_t>(at));
+    return k < tokens.size() && tokens[k].begin == at && tagger_rules::token_is(text, tokens[k], word);
   };
   auto skip_blanks = [&](size_t at) {
     while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
@@ -423,7 +419,7 @@ void type_sql_inserts(std::string_view text, std::span<const pii_tokens::Token> 
   };
   // (A statement opens a line: its first token is looked at.)
   auto insert_at = [&](size_t k) {
-    if (k < tokens.size() && tokens[k].end - tokens[k].begin == 6 && word_at(tokens[k].begin, "insert")) {
+    if (k < tokens.size() && tagger_rules::token_is(text, tokens[k], "insert")) {
       read_insert(tokens[k].begin);
     }
   };
