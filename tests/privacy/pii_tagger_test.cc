@@ -1607,22 +1607,32 @@ TEST(PiiTaggerTest, AStatesCodeAndAZipCodeAfterAPlaceAreAnAddress) {
   for (const std::string& v : found("Wanda Horvath moved to Graz, CA 950 opens at 9.")) EXPECT_EQ(v.find(":CA"), std::string::npos) << v;
 }
 
+// A tagger taught firms between a prefix and `after`: 200 rows, row k of
+// prefixes[k % prefixes.size()], firms[k % firms.size()] (labelled an
+// organisation) and `after`.
+PiiTagger firms_tagger(const std::vector<std::string>& prefixes, const std::vector<std::string>& firms,
+                       const std::string& after, std::vector<GazetteerList> gazetteers) {
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string& prefix = prefixes[k % prefixes.size()];
+    const std::string& firm = firms[k % firms.size()];
+    const auto begin = static_cast<uint32_t>(prefix.size());
+    rows.push_back({prefix + firm + after, {{PiiType::kOrganization, begin, static_cast<uint32_t>(begin + firm.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = std::move(gazetteers);
+  return PiiTagger::train(rows, o);
+}
+
 // A place or firm of the tagger's of one word after a verb that addresses
 // someone ("Tell Priyanka that", "remind Siobhan") is a person; here a
 // tagger taught firms there. Not a word a place, company or everyday list
 // knows, nor an acronym; nothing is added where the tagger found nothing.
 TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
-  std::vector<PiiExample> rows;
-  const std::vector<std::string> firms = {"Zorvath", "Brask", "Velmora", "Quarrow", "Dellack", "Ondine"};
-  for (uint32_t k = 0; k < 200; ++k) {
-    const std::string& firm = firms[k % firms.size()];
-    const std::string verb = k % 2 == 0 ? "Tell " : "Please remind ";
-    rows.push_back({verb + firm + " that it rained.",
-                    {{PiiType::kOrganization, static_cast<uint32_t>(verb.size()), static_cast<uint32_t>(verb.size() + firm.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"city", {"Lisbon"}}, {"common_word", {"tell", "please", "remind", "that", "it", "rained", "apple"}}};
-  const PiiTagger tagger = PiiTagger::train(rows, o);
+  const PiiTagger tagger =
+      firms_tagger({"Tell ", "Please remind "}, {"Zorvath", "Brask", "Velmora", "Quarrow", "Dellack", "Ondine"},
+                   " that it rained.",
+                   {{"city", {"Lisbon"}}, {"common_word", {"tell", "please", "remind", "that", "it", "rained", "apple"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Tell Zorvath that it rained."), std::vector<std::string>{"PERSON:Zorvath"});
   EXPECT_EQ(found("Please remind Quillborne that it rained."), std::vector<std::string>{"PERSON:Quillborne"});
@@ -1635,18 +1645,13 @@ TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
 // surname (or a word no list knows) is a person: here a tagger that learned
 // firms of two unknown words after "recorded for".
 TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
-  std::vector<PiiExample> rows;
-  const std::vector<std::string> firms = {"Zorvath Quill", "Brask Ondine", "Velmora Tusk", "Quarrow Finch", "Dellack Rue"};
-  for (uint32_t k = 0; k < 200; ++k) {
-    const std::string& firm = firms[k % firms.size()];
-    rows.push_back({"It was recorded for " + firm + " today.", {{PiiType::kOrganization, 20, static_cast<uint32_t>(20 + firm.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"first_name", {"Wanda", "Tom", "German"}},
-                  {"last_name", {"Horvath"}},
-                  {"common_word", {"it", "was", "recorded", "for", "today", "tom"}},
-                  {"company_suffix", {"Ltd"}}};
-  const PiiTagger tagger = PiiTagger::train(rows, o);
+  const PiiTagger tagger =
+      firms_tagger({"It was recorded for "}, {"Zorvath Quill", "Brask Ondine", "Velmora Tusk", "Quarrow Finch", "Dellack Rue"},
+                   " today.",
+                   {{"first_name", {"Wanda", "Tom", "German"}},
+                    {"last_name", {"Horvath"}},
+                    {"common_word", {"it", "was", "recorded", "for", "today", "tom"}},
+                    {"company_suffix", {"Ltd"}}});
   auto found = [&](const std::string& who) { return typed_spans(tagger, "It was recorded for " + who + " today."); };
   ASSERT_EQ(found("Zorvath Quill"), std::vector<std::string>{"ORGANIZATION:Zorvath Quill"});
   EXPECT_EQ(found("Wanda Horvath"), std::vector<std::string>{"PERSON:Wanda Horvath"});

@@ -12,10 +12,10 @@ namespace tiergate::tagger_tables {
 namespace {
 
 // type_table_cells() over `text`, after the spans found before tagging
-// (`before`) and the tagger's (`tagged`): "TYPE:value" per span from the
-// tagger's on.
-std::vector<std::string> typed(const std::string& text, std::vector<PiiSpan> before = {},
-                               const std::vector<PiiSpan>& tagged = {}) {
+// (`before`) and the tagger's (`tagged`): "TYPE:value" per span of `out`,
+// the spans found before included where `all`, else from the tagger's on.
+std::vector<std::string> typed_spans(const std::string& text, std::vector<PiiSpan> before, const std::vector<PiiSpan>& tagged,
+                                     bool all) {
   pii_tokens::TokenList tokens;
   pii_tokens::IndexList marked, line_starts;
   pii_tokens::tokenize(text, tokens, marked, line_starts);
@@ -24,10 +24,15 @@ std::vector<std::string> typed(const std::string& text, std::vector<PiiSpan> bef
   out.insert(out.end(), tagged.begin(), tagged.end());
   type_table_cells(text, tokens, line_starts, text != small_letters(text), out, first);
   std::vector<std::string> values;
-  for (size_t s = first; s < out.size(); ++s) {
+  for (size_t s = all ? 0 : first; s < out.size(); ++s) {
     values.push_back(std::string(pii_type_name(out[s].type)) + ":" + text.substr(out[s].begin, out[s].end - out[s].begin));
   }
   return values;
+}
+
+std::vector<std::string> typed(const std::string& text, std::vector<PiiSpan> before = {},
+                               const std::vector<PiiSpan>& tagged = {}) {
+  return typed_spans(text, std::move(before), tagged, false);
 }
 
 // A span over the first occurrence of `value` in `text`.
@@ -132,15 +137,9 @@ TEST(TaggerTablesTest, LabelledValuesAreSpansOfTheirLabelsType) {
 TEST(TaggerTablesTest, QueriesOfUrlsTypeTheirValues) {
   const std::string url = "Open https://crm.example.com/c?first_name=chidi&last_name=Anagonye&city=Lagos&page=2 now";
   const std::string whole = "https://crm.example.com/c?first_name=chidi&last_name=Anagonye&city=Lagos&page=2";
-  std::vector<PiiSpan> out = {over(url, whole, PiiType::kDomainName), over(url, "Lagos&page", PiiType::kLocation)};
-  pii_tokens::TokenList tokens;
-  pii_tokens::IndexList marked, line_starts;
-  pii_tokens::tokenize(url, tokens, marked, line_starts);
-  type_table_cells(url, tokens, line_starts, true, out, 1);
-  V spans;
-  for (const PiiSpan& s : out) spans.push_back(std::string(pii_type_name(s.type)) + ":" + url.substr(s.begin, s.end - s.begin));
-  EXPECT_EQ(spans, (V{"DOMAIN_NAME:https://crm.example.com/c?first_name=", "PERSON:chidi", "DOMAIN_NAME:&last_name=",
-                      "PERSON:Anagonye", "DOMAIN_NAME:&city=", "LOCATION:Lagos", "DOMAIN_NAME:&page=2"}));
+  EXPECT_EQ(typed_spans(url, {over(url, whole, PiiType::kDomainName)}, {over(url, "Lagos&page", PiiType::kLocation)}, true),
+            (V{"DOMAIN_NAME:https://crm.example.com/c?first_name=", "PERSON:chidi", "DOMAIN_NAME:&last_name=",
+               "PERSON:Anagonye", "DOMAIN_NAME:&city=", "LOCATION:Lagos", "DOMAIN_NAME:&page=2"}));
   // A path's, with a value in code (%20) and a sentence's marks after it;
   // a value a span found before covers (an e-mail address) stays as it is.
   const std::string path = "GET /users?name=Maria%20Gonzalez&email=maria@example.org).";
