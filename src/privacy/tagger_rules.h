@@ -907,7 +907,8 @@ inline bool quantity_at(std::string_view text, Tokens tokens, size_t k) {
 }
 
 // "my", "her", ...: before a relative, who is then named ("my son Mali").
-constexpr WordSet kPossessiveDeterminers(std::array<std::string_view, 6>{"my", "our", "his", "her", "their", "your"});
+constexpr std::array<std::string_view, 6> kPossessiveDeterminerWords = {"my", "our", "his", "her", "their", "your"};
+constexpr WordSet kPossessiveDeterminers(kPossessiveDeterminerWords);
 
 // Whether token i follows a possessive determiner, "its" included: "in its
 // mission", "your king".

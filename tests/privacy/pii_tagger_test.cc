@@ -1641,6 +1641,47 @@ TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
   }
 }
 
+// In text with capitals, a name written in small letters after a word that
+// introduces a person is a name, where the decoder and the other passes
+// read capitalised words alone: here a tagger that learned no names at
+// all. After "name is" or a title with its stop any word but an everyday
+// one; after a relative of a possessive a word no everyday list knows (an
+// everyday first name where its clause ends); after a verb that addresses
+// someone a first name a list knows; after "call", "I'm" or a greeting
+// such a first name that is no everyday word, or one a surname follows.
+TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Kevin", "Sarah", "Maria", "John", "Emma", "Tom", "David", "Will", "Priya", "Baby"}},
+       {"last_name", {"Jones", "Garcia", "Miller", "Smith", "Hurst"}},
+       {"common_word", {"the", "code", "is", "today", "will", "john", "maria", "tom", "miller", "smith", "baby", "be",
+                        "fine", "important", "yeah", "that", "about", "keeps", "said", "won't", "moved"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Write to my landlord, kevin o'brien, about the heater."), V{"PERSON:kevin o'brien"});
+  EXPECT_EQ(found("Summarize this: my friend sarah jones moved."), V{"PERSON:sarah jones"});
+  EXPECT_EQ(found("Please remind maria garcia about it."), V{"PERSON:maria garcia"});
+  EXPECT_EQ(found("Tell my boss, priya, that I am out."), V{"PERSON:priya"});
+  EXPECT_EQ(found("Tell john that I am out."), V{"PERSON:john"});
+  EXPECT_EQ(found("Hi, I'm emma. Plan a trip."), V{"PERSON:emma"});
+  EXPECT_EQ(found("My name is david miller and I work."), V{"PERSON:david miller"});
+  EXPECT_EQ(found("Call dr. hurst about it."), V{"PERSON:hurst"});
+  EXPECT_EQ(found("Forward it and cc tom."), V{"PERSON:tom"});
+  EXPECT_EQ(found("Hi kevin, the code is ready."), V{"PERSON:kevin"});
+  // The name alone, without its 's.
+  EXPECT_EQ(found("Find my son kevin's keys."), V{"PERSON:kevin"});
+  // An everyday word that is a first name too, where the clause goes on
+  // ("will be"); an everyday word after a relative; a name only the
+  // everyday lists know after "name is"; a contraction's first part; code.
+  for (const char* text : {"My son will be fine.", "My son tom keeps it.", "My friend said so.",
+                           "My name is important.", "My son didn't go.", "Hey baby yeah, the code is ready.",
+                           "We call kevin { x }.", "A gap of 30 ms yeah."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
+  }
+  // A title without its stop only before a name a list knows.
+  EXPECT_EQ(found("Ask ms hurst today."), V{"PERSON:hurst"});
+  EXPECT_EQ(values_of(tagger, "It took 30 ms para el timer.", PiiType::kPerson), V{});
+}
+
 // In text with capitals, a firm of the tagger's that is a first name and a
 // surname (or a word no list knows) is a person: here a tagger that learned
 // firms of two unknown words after "recorded for".

@@ -682,6 +682,20 @@ class PiiTagger {
   // marked tokens (pii_tokens::tokenize()).
   void add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                             size_t first, bool mixed) const;
+  // In text with capitals, adds the names written in small letters after a
+  // word that introduces a person, which the decoder and the passes above
+  // (reading marked tokens only) never see: after "name is", "name's" or a
+  // title and its stop ("dr. smith") any word but an everyday one (after a
+  // title without it, a name a list knows); after a relative of
+  // a possessive ("my landlord, kevin") a word no everyday list knows, or a
+  // first name that is one where its clause ends there; after a verb that
+  // addresses someone or a greeting opening a line ("remind maria", "Hi
+  // john,") a first name a list knows; after "call", "email", "I'm" and
+  // their like such a first name that no everyday list knows, or where
+  // its clause ends there. Up to two surnames follow one space apart (a
+  // last name a list knows, or a Gaelic shape: "o'brien"). Nothing is added
+  // over another span. (tagger_small_letter_names.cc)
+  void add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out) const;
 
   // Whether bytes [begin, end) of the text, one word, are a city of the
   // world_city lists (cities of 100,000 people or more). Such a list is for

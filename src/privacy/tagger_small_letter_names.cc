@@ -1,0 +1,193 @@
+// In text with capitals, the names written in small letters after a word
+// that introduces a person ("my landlord, kevin o'brien", "Please remind
+// maria garcia", "my name is david"): add_small_letter_names_after_cues().
+// The decoder and the other name passes of such text read only the marked
+// tokens (capitals, digits), so a name typed in small letters in a prompt
+// that has capitals elsewhere went out whole.
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+#include "word_filter.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+namespace {
+
+// Titles as written in small letters, with or without their stop.
+constexpr std::array<std::string_view, 5> kTitleWords = {"mr", "mrs", "ms", "dr", "prof"};
+constexpr WordSet kTitles(kTitleWords);
+
+// Verbs whose object is as often a thing as a person ("call center", "email
+// marketing", "text message"): only a name that no everyday list knows
+// follows them here.
+constexpr std::array<std::string_view, 8> kContactVerbWords = {"call",    "email", "text", "message",
+                                                               "contact", "ping",  "cc",   "meet"};
+constexpr WordSet kContactVerbs(kContactVerbWords);
+
+// The words that end or open a cue below but the relatives, which follow a
+// possessive determiner: the filter finds the determiner.
+constexpr auto kCueWordList = joined(
+    joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords), kTitleWords),
+                  kCalledVerbWords),
+           kNameWordsElsewhere),
+    std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
+// The filter over every token, and the exact test of the tokens it lets
+// through ("I'm" apart: WordSet reads only words whose first two bytes are
+// letters).
+constexpr WordFilter kCueWords(joined(kCueWordList, std::array<std::string_view, 2>{"i'm", "i\u2019m"}));
+constexpr WordSet kCueWordSet(kCueWordList);
+
+// How strongly a cue says that a person follows, which decides the words
+// it accepts as a name (PiiTagger::add_small_letter_names_after_cues()).
+enum class Cue {
+  kNone,
+  kNamed,               // "name is", "name's", "dr.": any word but an everyday one
+  kTitledWithoutAStop,  // "dr", "ms" (milliseconds too): a name a list knows
+  kRelative,            // "my friend": a word no everyday list knows
+  kAddressed,           // "remind": a first name a list knows
+  kContacted,           // "call", "I'm", "hi": such a first name, no everyday word
+};
+
+}  // namespace
+
+void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out) const {
+  if (name_categories_ == 0 || common_categories_ == 0) return;
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWords = 3;
+  auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
+  auto is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
+  // "I'm", "i’m".
+  auto i_am = [&](size_t c) {
+    const std::string_view w = text.substr(tokens[c].begin, tokens[c].end - tokens[c].begin);
+    return (w.size() == 3 || w.size() == 5) && (w[0] == 'I' || w[0] == 'i') &&
+           (w.substr(1) == "'m" || w.substr(1) == "\u2019m");
+  };
+  // The cue that token c ends, and the token where the name would open.
+  auto cue_at = [&](size_t c, size_t& name) {
+    name = c + 1;
+    if (i_am(c)) return Cue::kContacted;
+    if (is(c, "name") || kNamesElsewhere.contains(text, tokens[c])) {
+      name = c + 2;
+      return is(c + 1, "is") || kIsElsewhere.contains(text, tokens[c + 1]) ? Cue::kNamed : Cue::kNone;
+    }
+    if (is(c, "name's") || kCalledVerbs.contains(text, tokens[c])) return Cue::kNamed;
+    if (kTitles.contains(text, tokens[c])) {
+      if (!mark_is(c + 1, '.') || tokens[c + 1].begin != tokens[c].end) return Cue::kTitledWithoutAStop;
+      name = c + 2;
+      return Cue::kNamed;
+    }
+    if (kRelatives.contains(text, tokens[c])) {
+      if (c == 0 || !kPossessiveDeterminers.contains(text, tokens[c - 1])) return Cue::kNone;
+      if (mark_is(c + 1, ',')) name = c + 2;  // "my landlord, kevin"
+      return Cue::kRelative;
+    }
+    if (kAddressVerbs.contains(text, tokens[c])) return Cue::kAddressed;
+    if (kGreetings.contains(text, tokens[c])) {
+      return c == 0 || tokens[c].newline_before ? Cue::kContacted : Cue::kNone;
+    }
+    return kContactVerbs.contains(text, tokens[c]) ? Cue::kContacted : Cue::kNone;
+  };
+  // A word in small letters on the line of the token before it, that is no
+  // word standing in no name, no title and no word only the everyday lists
+  // know, nor a contraction's ("didn" of "didn't") or code's ("else {"):
+  // a word, a mark that ends a clause or the line's end follows it. Its
+  // matches in `m`, without a possessive's 's.
+  auto small_name_word = [&](size_t k, Gazetteer::Match& m, uint32_t& end) {
+    if (k >= n || tokens[k].newline_before) return false;
+    const Token& t = tokens[k];
+    const auto c = static_cast<unsigned char>(text[t.begin]);
+    if (c < 'a' || c > 'z' || t.end - t.begin < 2 || function_word(text, t)) return false;
+    if (k + 1 < n && !tokens[k + 1].newline_before) {
+      const auto next = static_cast<unsigned char>(text[tokens[k + 1].begin]);
+      if (!is_word_byte(next) && std::string_view(".,;:!?)").find(static_cast<char>(next)) == std::string_view::npos) {
+        return false;
+      }
+    }
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    m = gazetteer_.lookup(word_hash(text, Token{t.begin, end, false, false}));
+    return !is_title(m) && !everyday(m);
+  };
+  // Whether the clause goes on after token k with no word: a mark, the
+  // line's or the text's end ("my boss, john, said").
+  auto clause_ends_after = [&](size_t k) {
+    return k + 1 >= n || tokens[k + 1].newline_before ||
+           !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
+  };
+  // A surname in small letters of a Gaelic shape: "o'brien", "mcallister".
+  auto gaelic_surname = [&](size_t k) {
+    const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+    auto letter_at = [&](size_t at) { return at < w.size() && w[at] >= 'a' && w[at] <= 'z'; };
+    return (w.starts_with("o'") && letter_at(2) && letter_at(3)) ||
+           (w.starts_with("o\u2019") && letter_at(4) && letter_at(5)) || (w.starts_with("mc") && w.size() >= 5);
+  };
+  // Adds the name after the cue that token c ends, if any; the last token
+  // of the name, or c.
+  auto name_after_a_cue = [&](size_t c) {
+    size_t j = 0;
+    const Cue cue = cue_at(c, j);
+    if (cue == Cue::kNone) return c;
+    Gazetteer::Match m;
+    uint32_t end = 0;
+    if (!small_name_word(j, m, end) || tokens[j].begin > tokens[j - 1].end + 2) return c;
+    const bool common = (m.full & common_categories_) != 0;
+    const bool first_name = (m.full & first_name_categories_) != 0;
+    // The surnames after it, one space apart: a word a last-name list knows
+    // (an everyday one too after "name is" or a title, or where the clause
+    // ends after it), or of a Gaelic shape.
+    size_t to = j;
+    while (to + 1 < n && to + 1 - j < kMaxWords && tokens[to + 1].begin == tokens[to].end + 1 && text[tokens[to].end] == ' ') {
+      Gazetteer::Match s;
+      uint32_t s_end = 0;
+      if (!small_name_word(to + 1, s, s_end)) break;
+      const bool surname = (s.full & last_name_categories_) != 0 &&
+                           ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(to + 1));
+      if (!surname && !gaelic_surname(to + 1)) break;
+      ++to;
+      end = s_end;
+    }
+    // An everyday word that is a first name too ("john", "will", "baby") is
+    // the name where a surname follows it or nothing follows its words in
+    // the clause ("my boss, john,"); after "name is" or a title, whatever
+    // follows.
+    const bool confirmed = to > j || clause_ends_after(to);
+    bool name = false;
+    switch (cue) {
+      case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
+      case Cue::kTitledWithoutAStop: name = (m.full & name_categories_) != 0; break;
+      case Cue::kRelative: name = !common || (first_name && confirmed); break;
+      case Cue::kAddressed: name = first_name; break;
+      case Cue::kContacted: name = first_name && (!common || confirmed); break;
+      case Cue::kNone: break;
+    }
+    if (!name) return c;
+    for (size_t k = j; k <= to; ++k) {
+      if (span_over(out, k) != out.size()) return to;
+    }
+    add_span(out, {PiiType::kPerson, tokens[j].begin, end});
+    return to;
+  };
+  // The tokens that may be cue words first, in a loop of no calls, which
+  // every token of the text passes through.
+  thread_local IndexList cues;
+  cues.clear();
+  kCueWords.find(text, tokens, cues);
+  size_t next = 0;  // the first token a cue may end: past the last name's
+  for (const uint32_t d : cues) {
+    if (d < next || !(kCueWordSet.contains(text, tokens[d]) || i_am(d))) continue;
+    // A possessive determiner opens a relative's cue ("my friend") or "my
+    // name is".
+    const bool determiner = kPossessiveDeterminers.contains(text, tokens[d]);
+    if (determiner && !(d + 1 < n && (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")))) continue;
+    next = name_after_a_cue(determiner ? d + 1 : d) + 1;
+  }
+}
+
+}  // namespace tiergate
