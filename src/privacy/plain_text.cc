@@ -1,10 +1,18 @@
 #include "plain_text.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstddef>
 #include <cstring>
 #include <numeric>
 #include <string_view>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "scan.h"
 
 namespace tiergate::pii_scan {
 namespace {
@@ -61,35 +69,69 @@ Plain plain_at(const unsigned char* s, size_t n) {
 // The bytes a character to make plain opens with.
 bool is_lead_byte(unsigned char c) { return c == 0xc2 || c == 0xe2 || c == 0xef || c == '%' || c == '&'; }
 
-// Whether one of the 16 bytes at s is a lead byte: GCC's generic vectors,
-// which the target's SIMD compares 16 bytes at a time (SSE2 on every
-// x86-64), so that the text's plain runs cost a few instructions a block.
-bool block_holds_a_lead_byte(const unsigned char* s) {
-  using Bytes16 = unsigned char __attribute__((vector_size(16)));
-  Bytes16 x;
-  std::memcpy(&x, s, sizeof x);
-  const Bytes16 hit = static_cast<Bytes16>(x == 0xc2) | static_cast<Bytes16>(x == 0xe2) |
-                      static_cast<Bytes16>(x == 0xef) | static_cast<Bytes16>(x == '%') |
-                      static_cast<Bytes16>(x == '&');
-  uint64_t half[2];
-  std::memcpy(half, &hit, sizeof half);
-  return (half[0] | half[1]) != 0;
+// Bit k set where byte k of the 16 at s is a lead byte: SSE2 on x86-64
+// (every such CPU has it), byte by byte elsewhere. A block's plain bytes
+// cost a few instructions, and only its lead bytes are read one at a time
+// (most texts' lead bytes are other characters' starts: "’", "&&").
+#if defined(__x86_64__)
+uint32_t lead_bytes_of_block(const unsigned char* s) {
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+  const __m128i hit = _mm_or_si128(
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(static_cast<char>(0xc2))),
+                                _mm_cmpeq_epi8(x, _mm_set1_epi8(static_cast<char>(0xe2)))),
+                   _mm_cmpeq_epi8(x, _mm_set1_epi8(static_cast<char>(0xef)))),
+      _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('%')), _mm_cmpeq_epi8(x, _mm_set1_epi8('&'))));
+  return static_cast<uint32_t>(_mm_movemask_epi8(hit));
 }
+#else
+uint32_t lead_bytes_of_block(const unsigned char* s) {
+  uint32_t bits = 0;
+  for (unsigned k = 0; k < 16; ++k) bits |= uint32_t{is_lead_byte(s[k])} << k;
+  return bits;
+}
+#endif
+
+#if defined(__x86_64__)
+// The same of the 32 bytes at s, with AVX2.
+[[gnu::target("avx2")]] uint32_t lead_bytes_of_block32(const unsigned char* s) {
+  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+  const __m256i hit = _mm256_or_si256(
+      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(static_cast<char>(0xc2))),
+                                      _mm256_cmpeq_epi8(x, _mm256_set1_epi8(static_cast<char>(0xe2)))),
+                      _mm256_cmpeq_epi8(x, _mm256_set1_epi8(static_cast<char>(0xef)))),
+      _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('%')), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('&'))));
+  return static_cast<uint32_t>(_mm256_movemask_epi8(hit));
+}
+#endif
 
 // The offset of the next character at or after `from` to make plain, and
-// its plain form; n when there is none.
+// its plain form; n when there is none. (A character opens before the
+// last byte: it is two bytes or more.)
 size_t next_to_make_plain(const unsigned char* s, size_t n, size_t from, Plain& plain) {
-  for (size_t k = from; k + 1 < n;) {
-    if (k + 16 <= n && !block_holds_a_lead_byte(s + k)) {
-      k += 16;
-      continue;
+  size_t k = from;
+#if defined(__x86_64__)
+  static const bool avx2 = cpu_has_avx2();
+  for (; avx2 && k + 32 <= n; k += 32) {
+    for (uint32_t leads = lead_bytes_of_block32(s + k); leads != 0; leads &= leads - 1) {
+      const size_t at = k + static_cast<size_t>(std::countr_zero(leads));
+      if (at + 1 >= n) return n;
+      plain = plain_at(s + at, n - at);
+      if (plain.length != 0) return at;
     }
-    const size_t block_end = std::min(n - 1, k + 16);
-    for (; k < block_end; ++k) {
-      if (is_lead_byte(s[k])) {
-        plain = plain_at(s + k, n - k);
-        if (plain.length != 0) return k;
-      }
+  }
+#endif
+  for (; k + 16 <= n; k += 16) {
+    for (uint32_t leads = lead_bytes_of_block(s + k); leads != 0; leads &= leads - 1) {
+      const size_t at = k + static_cast<size_t>(std::countr_zero(leads));
+      if (at + 1 >= n) return n;
+      plain = plain_at(s + at, n - at);
+      if (plain.length != 0) return at;
+    }
+  }
+  for (; k + 1 < n; ++k) {
+    if (is_lead_byte(s[k])) {
+      plain = plain_at(s + k, n - k);
+      if (plain.length != 0) return k;
     }
   }
   return n;

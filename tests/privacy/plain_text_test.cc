@@ -52,5 +52,30 @@ TEST(PlainTextTest, ACharacterCutShortAtTheEndStaysAsItIs) {
   EXPECT_EQ(plain.offset.size(), plain_text(text, plain).size() + 1);
 }
 
+// Wherever a character to make plain lies among the blocks the search reads
+// at once (32 and 16 bytes) and the bytes after them, and among lead bytes
+// of other characters ("’", "&&"), it is found; one that opens on the last
+// byte is cut short and stays.
+TEST(PlainTextTest, ACharacterIsFoundAtEveryOffset) {
+  PlainText plain;
+  for (size_t size = 2; size <= 100; ++size) {
+    for (size_t at = 0; at + 2 <= size; ++at) {
+      // (Bytes set one by one: GCC 12 warns of replace() with a literal.)
+      auto put = [](std::string& s, size_t k, std::string_view bytes) {
+        for (size_t b = 0; b < bytes.size(); ++b) s[k + b] = bytes[b];
+      };
+      std::string text(size, 'x');
+      for (size_t k = 5; k + 3 < size; k += 23) put(text, k, "\xe2\x80\x99");  // "’" stays
+      for (size_t k = 9; k + 2 < size; k += 31) put(text, k, "&&");
+      put(text, at, "\xc2\xa0");  // a no-break space over whatever was there
+      const std::string expected = text.substr(0, at) + " " + text.substr(at + 2);
+      EXPECT_EQ(plain_text(text, plain), expected) << size << " " << at;
+    }
+    std::string last(size - 1, 'x');
+    last += '\xc2';
+    EXPECT_EQ(plain_text(last, plain), last) << size;
+  }
+}
+
 }  // namespace
 }  // namespace tiergate::pii_scan
