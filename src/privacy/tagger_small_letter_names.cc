@@ -181,12 +181,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
   kCueWords.find(text, tokens, cues);
   size_t next = 0;  // the first token a cue may end: past the last name's
   for (const uint32_t d : cues) {
-    if (d < next || !(kCueWordSet.contains(text, tokens[d]) || i_am(d))) continue;
+    if (d < next) continue;
     // A possessive determiner opens a relative's cue ("my friend") or "my
-    // name is".
-    const bool determiner = kPossessiveDeterminers.contains(text, tokens[d]);
-    if (determiner && !(d + 1 < n && (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")))) continue;
-    next = name_after_a_cue(determiner ? d + 1 : d) + 1;
+    // name is"; the filter's other hits end a cue, or are none.
+    if (kPossessiveDeterminers.contains(text, tokens[d])) {
+      if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) next = name_after_a_cue(d + 1) + 1;
+    } else if (kCueWordSet.contains(text, tokens[d]) || i_am(d)) {
+      next = name_after_a_cue(d) + 1;
+    }
   }
 }
 

@@ -122,11 +122,11 @@ class WordFilter {
 // which -Wmaybe-uninitialized takes for a read of an uninitialised vector.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-  // find() sixteen tokens at a time, while a token follows them: their
-  // first four bytes picked out of the 128 bytes from the first's begin
-  // (VBMI's two-register byte permute; no gathers), the bits out of the
-  // bitmap held in two registers. Sixteen that span more bytes go one at a
-  // time. Returns the index of the first token left.
+  // find() sixteen tokens at a time, the last ones too: their first four
+  // bytes picked out of the 128 bytes from the first's begin (VBMI's
+  // two-register byte permute; no gathers), the bits out of the bitmap
+  // held in two registers. Sixteen that span more bytes go one at a time.
+  // Returns the index of the first token left: the last.
   [[gnu::target("avx512f,avx512bw,avx512vbmi")]] size_t find_avx512(const unsigned char* bytes, size_t size,
                                                                   std::span<const Token> tokens, uint32_t* out,
                                                                   size_t& found) const {
@@ -141,22 +141,33 @@ class WordFilter {
     const __m512i lanes = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i bits_low = _mm512_loadu_si512(bits_.data()), bits_high = _mm512_loadu_si512(bits_.data() + 16);
     size_t j = 0;
-    for (; j + 16 < tokens.size(); j += 16) {
+    for (; j + 1 < tokens.size(); j += 16) {
+      // Sixteen tokens, or those left but the last (masked loads: nothing
+      // read past them).
+      const size_t count = std::min<size_t>(16, tokens.size() - 1 - j);
       const uint32_t base = tokens[j].begin;
-      if (tokens[j + 15].begin + 4 - base > 128) {
-        find_one_at_a_time(bytes, size, tokens, j, j + 16, out, found);
+      if (tokens[j + count - 1].begin + 4 - base > 128) {
+        find_one_at_a_time(bytes, size, tokens, j, j + count, out, found);
         continue;
       }
       const auto* at = reinterpret_cast<const int*>(tokens.data() + j);
-      const __m512i v0 = _mm512_loadu_si512(at), v1 = _mm512_loadu_si512(at + 16);
-      const __m512i v2 = _mm512_loadu_si512(at + 32), v3 = _mm512_loadu_si512(at + 48);
+      auto dwords_of_tokens = [&](size_t first) {  // of tokens first to first + 3
+        const size_t tokens_in = count > first ? std::min<size_t>(4, count - first) : 0;
+        return static_cast<__mmask16>((uint32_t{1} << (4 * tokens_in)) - 1);
+      };
+      const __m512i v0 = _mm512_maskz_loadu_epi32(dwords_of_tokens(0), at);
+      const __m512i v1 = _mm512_maskz_loadu_epi32(dwords_of_tokens(4), at + 16);
+      const __m512i v2 = _mm512_maskz_loadu_epi32(dwords_of_tokens(8), at + 32);
+      const __m512i v3 = _mm512_maskz_loadu_epi32(dwords_of_tokens(12), at + 48);
       // Lanes 0-7 of tokens j to j + 7, 8-15 of tokens j + 8 to j + 15.
       const __m512i begin = _mm512_shuffle_i64x2(_mm512_permutex2var_epi32(v0, begins_of, v1),
                                                  _mm512_permutex2var_epi32(v2, begins_of, v3), 0x44);
       const __m512i end = _mm512_shuffle_i64x2(_mm512_permutex2var_epi32(v0, ends_of, v1),
                                                _mm512_permutex2var_epi32(v2, ends_of, v3), 0x44);
       const __m512i n = _mm512_sub_epi32(end, begin);
-      const __mmask16 sized = _mm512_cmple_epu32_mask(_mm512_sub_epi32(n, _mm512_set1_epi32(2)), _mm512_set1_epi32(14));
+      const __mmask16 sized =
+          _mm512_mask_cmple_epu32_mask(static_cast<__mmask16>((uint32_t{1} << count) - 1),
+                                       _mm512_sub_epi32(n, _mm512_set1_epi32(2)), _mm512_set1_epi32(14));
       // The 128 bytes from the first token's begin (masked loads: none
       // past the text's end, which read as 0, as the scalar path's do).
       const size_t left = size - base;
