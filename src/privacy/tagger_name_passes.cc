@@ -526,14 +526,21 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (mixed && tokens[k].marked) return opens_a_sentence(k) && kAddressVerbs.may_contain(text, tokens[k]);
     return kNameCues.may_contain(text, tokens[k]);
   };
+  // may_be_cue(), or in text with capitals a role ("Customer Lysander").
+  auto may_be_cue_or_role = [&](size_t k) {
+    if (!mixed) return kNameCues.may_contain(text, tokens[k]);
+    if (tokens[k].marked) {
+      return (opens_a_sentence(k) && kAddressVerbs.may_contain(text, tokens[k])) || kRoles.may_contain(text, tokens[k]);
+    }
+    return kNameCuesAndRoles.may_contain(text, tokens[k]);
+  };
   for (size_t c = 0; c < candidates; ++c) {
     size_t j = mixed ? marked[c] : c;
     // A number (marked for its digit) is none of these names, nor a title:
     // every rule below needs a word there. Numbers are many of the marked
     // tokens of a prompt ("1.", "25 apples").
     if (is_number(text, tokens, j)) continue;
-    const bool cue_before = j > 0 && (may_be_cue(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)) ||
-                                      (mixed && kRoles.may_contain(text, tokens[j - 1])));
+    const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
     // The rules run past their first tests for a few tokens in a hundred:
     // [[unlikely]] moves their code out of the loop's way (GCC's cold
     // partition), so that what every marked token runs stays small in the
@@ -547,7 +554,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (j > 0 && may_end_a_place_cue(text, tokens[j - 1])) [[unlikely]] {
       if (street_after_a_cue(j) || place_after_a_cue(j)) continue;
     }
-    if (cue_before || (j + 1 < n && may_be_cue(j + 1))) [[unlikely]] {
+    // (A verb of speech after the word, or one before it, which is a cue.)
+    if (cue_before || (j + 1 < n && kSpeechVerbs.may_contain(text, tokens[j + 1]))) [[unlikely]] {
       if (speaker(j)) continue;
     }
     // In text with capitals, an English title in small letters before a

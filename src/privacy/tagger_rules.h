@@ -939,10 +939,11 @@ constexpr WordSet kRelatives(kRelativeWords);
 // or "member", which a company or a state is as often; a tenant may be a
 // company too, whose words the rule that reads a role refuses.)
 // So do the relatives written as a title ("Uncle Desmond", "cousin Pilar").
-constexpr WordSet kRoles(std::array<std::string_view, 24>{
+constexpr std::array<std::string_view, 24> kRoleWords = {
     "customer", "patient", "employee", "student", "applicant", "passenger", "caller", "witness", "suspect", "victim",
     "defendant", "plaintiff", "claimant", "resident", "tenant", "cardholder", "uncle", "aunt", "auntie", "cousin",
-    "grandma", "grandpa", "granny", "nana"});
+    "grandma", "grandpa", "granny", "nana"};
+constexpr WordSet kRoles(kRoleWords);
 
 template <size_t A, size_t B>
 consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,
@@ -986,11 +987,15 @@ constexpr WordSet kAddressVerbs(kAddressVerbWords);
 // it), "name's", the verbs of being called and of addressing someone and
 // "starring". A token that none of them may be (by its first two letters
 // and length) needs no closer look.
-constexpr WordSet kNameCues(joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
-                                                        kIsAfterANameElsewhere),
-                                                 kCalledVerbWords),
-                                          kAddressVerbWords),
-                                   std::array<std::string_view, 3>{"is", "name's", "starring"}));
+constexpr auto kNameCueWords = joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
+                                                         kIsAfterANameElsewhere),
+                                                  kCalledVerbWords),
+                                           kAddressVerbWords),
+                                    std::array<std::string_view, 3>{"is", "name's", "starring"});
+constexpr WordSet kNameCues(kNameCueWords);
+// Either, in one test: the word before each marked token of text with
+// capitals is asked whether it may be a cue or a role.
+constexpr WordSet kNameCuesAndRoles(joined(kNameCueWords, kRoleWords));
 
 // Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
