@@ -75,7 +75,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     if (i_am(c)) return Cue::kContacted;
     if (is(c, "name") || kNamesElsewhere.contains(text, tokens[c])) {
       name = c + 2;
-      return is(c + 1, "is") || kIsElsewhere.contains(text, tokens[c + 1]) ? Cue::kNamed : Cue::kNone;
+      return c + 1 < n && (is(c + 1, "is") || kIsElsewhere.contains(text, tokens[c + 1])) ? Cue::kNamed : Cue::kNone;
     }
     if (is(c, "name's") || kCalledVerbs.contains(text, tokens[c])) return Cue::kNamed;
     if (kTitles.contains(text, tokens[c])) {

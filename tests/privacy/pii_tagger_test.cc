@@ -1677,6 +1677,10 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
                            "We call kevin { x }.", "A gap of 30 ms yeah."}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
   }
+  // A cue that ends the text names no one.
+  for (const char* text : {"Tell me my name", "Who is my friend", "Ask dr.", "Hi"}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
+  }
   // A title without its stop only before a name a list knows.
   EXPECT_EQ(found("Ask ms hurst today."), V{"PERSON:hurst"});
   EXPECT_EQ(values_of(tagger, "It took 30 ms para el timer.", PiiType::kPerson), V{});
