@@ -997,6 +997,21 @@ constexpr WordSet kNameCues(kNameCueWords);
 // capitals is asked whether it may be a cue or a role.
 constexpr WordSet kNameCuesAndRoles(joined(kNameCueWords, kRoleWords));
 
+// The last words of a letter's closing: "Best regards,", "Thanks,".
+constexpr std::array<std::string_view, 13> kClosingWords = {
+    "regards", "sincerely", "thanks", "cheers", "wishes", "yours", "faithfully", "truly", "respectfully", "warmly",
+    "cordially", "best", "love"};
+constexpr WordSet kClosings(kClosingWords);
+
+// Whether token `last` is the last word of a closing, three words at most
+// that open its line ("Best regards" of "Best regards,\nCamille").
+inline bool ends_a_closing_line(std::string_view text, Tokens tokens, size_t last) {
+  constexpr size_t kMaxClosingWords = 3;
+  size_t words = 1;
+  for (size_t k = last; k > 0 && !tokens[k].newline_before; --k) ++words;
+  return words <= kMaxClosingWords && kClosings.contains(text, tokens[last]);
+}
+
 // Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
 

@@ -33,9 +33,11 @@ constexpr WordSet kContactVerbs(kContactVerbWords);
 // The words that end or open a cue below but the relatives, which follow a
 // possessive determiner: the filter finds the determiner.
 constexpr auto kCueWordList = joined(
-    joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords), kTitleWords),
-                  kCalledVerbWords),
-           kNameWordsElsewhere),
+    joined(joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords),
+                                kTitleWords),
+                         kCalledVerbWords),
+                  kNameWordsElsewhere),
+           kClosingWords),
     std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
@@ -52,6 +54,7 @@ enum class Cue {
   kRelative,            // "my friend": a word no everyday list knows
   kAddressed,           // "remind": a first name a list knows
   kContacted,           // "call", "I'm", "hi": such a first name, no everyday word
+  kSigned,              // a closing's line ("Thanks,"): the next line, a name alone
 };
 
 }  // namespace
@@ -88,19 +91,26 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       if (mark_is(c + 1, ',')) name = c + 2;  // "my landlord, kevin"
       return Cue::kRelative;
     }
+    if (kClosings.contains(text, tokens[c])) {
+      // (Its comma, then the line's end: "Best regards,\nkevin".)
+      name = c + (mark_is(c + 1, ',') ? 2 : 1);
+      return name < n && tokens[name].newline_before && ends_a_closing_line(text, tokens, c) ? Cue::kSigned
+                                                                                            : Cue::kNone;
+    }
     if (kAddressVerbs.contains(text, tokens[c])) return Cue::kAddressed;
     if (kGreetings.contains(text, tokens[c])) {
       return c == 0 || tokens[c].newline_before ? Cue::kContacted : Cue::kNone;
     }
     return kContactVerbs.contains(text, tokens[c]) ? Cue::kContacted : Cue::kNone;
   };
-  // A word in small letters on the line of the token before it, that is no
+  // A word in small letters on the line of the token before it (that opens
+  // a line, with `opens_a_line`), that is no
   // word standing in no name, no title and no word only the everyday lists
   // know, nor a contraction's ("didn" of "didn't") or code's ("else {"):
   // a word, a mark that ends a clause or the line's end follows it. Its
   // matches in `m`, without a possessive's 's.
-  auto small_name_word = [&](size_t k, Gazetteer::Match& m, uint32_t& end) {
-    if (k >= n || tokens[k].newline_before) return false;
+  auto small_name_word = [&](size_t k, Gazetteer::Match& m, uint32_t& end, bool opens_a_line = false) {
+    if (k >= n || tokens[k].newline_before != opens_a_line) return false;
     const Token& t = tokens[k];
     const auto c = static_cast<unsigned char>(text[t.begin]);
     if (c < 'a' || c > 'z' || t.end - t.begin < 2 || function_word(text, t)) return false;
@@ -136,7 +146,10 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     if (cue == Cue::kNone) return c;
     Gazetteer::Match m;
     uint32_t end = 0;
-    if (!small_name_word(j, m, end) || tokens[j].begin > tokens[j - 1].end + 2) return c;
+    if (cue == Cue::kSigned ? !small_name_word(j, m, end, true)
+                            : !small_name_word(j, m, end) || tokens[j].begin > tokens[j - 1].end + 2) {
+      return c;
+    }
     const bool common = (m.full & common_categories_) != 0;
     const bool first_name = (m.full & first_name_categories_) != 0;
     // The surnames after it, one space apart: a word a last-name list knows
@@ -165,6 +178,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       case Cue::kRelative: name = !common || (first_name && confirmed); break;
       case Cue::kAddressed: name = first_name; break;
       case Cue::kContacted: name = first_name && (!common || confirmed); break;
+      case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kNone: break;
     }
     if (!name) return c;

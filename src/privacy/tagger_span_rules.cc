@@ -816,10 +816,6 @@ void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>
 }
 
 void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
-  static constexpr WordSet kClosings(std::array<std::string_view, 13>{
-      "regards", "sincerely", "thanks", "cheers", "wishes", "yours", "faithfully", "truly", "respectfully", "warmly",
-      "cordially", "best", "love"});
-  constexpr size_t kMaxClosingWords = 3;
   const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
@@ -831,9 +827,7 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
     if (j == 0 || j >= tokens.size() || tokens[j].begin != span.begin) continue;
     size_t last = j - 1;  // the closing's last word, before its comma
     if (last > 0 && token_is(text, tokens[last], ",") && !tokens[last].newline_before) --last;
-    size_t words = 1;
-    for (size_t k = last; k > 0 && !tokens[k].newline_before; --k) ++words;
-    if (words <= kMaxClosingWords && kClosings.contains(text, tokens[last])) span.type = PiiType::kPerson;
+    if (ends_a_closing_line(text, tokens, last)) span.type = PiiType::kPerson;
   }
 }
 

@@ -1677,6 +1677,13 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
                            "We call kevin { x }.", "A gap of 30 ms yeah."}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
   }
+  // A name alone on the line after a letter's closing.
+  EXPECT_EQ(found("See the notes.\nBest regards,\nsarah jones"), V{"PERSON:sarah jones"});
+  EXPECT_EQ(found("See the notes.\nThanks,\nkevin\n"), V{"PERSON:kevin"});
+  for (const char* text : {"See the notes.\nThanks,\nthe code is fine", "See the notes.\nThanks,\nwill do",
+                           "This one works the best,\nkevin", "See the notes.\nThanks,\nkevin said so"}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
+  }
   // A cue that ends the text names no one.
   for (const char* text : {"Tell me my name", "Who is my friend", "Ask dr.", "Hi"}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
