@@ -160,8 +160,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       Gazetteer::Match s;
       uint32_t s_end = 0;
       if (!small_name_word(to + 1, s, s_end)) break;
-      const bool surname = (s.full & last_name_categories_) != 0 &&
-                           ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(to + 1));
+      // (On a closing's next line, alone there after a first word that is
+      // no everyday one, any word no everyday list knows: "priya raman".)
+      const bool surname = ((s.full & last_name_categories_) != 0 &&
+                            ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(to + 1))) ||
+                           (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0);
       if (!surname && !gaelic_surname(to + 1)) break;
       ++to;
       end = s_end;

@@ -1680,6 +1680,7 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   // A name alone on the line after a letter's closing.
   EXPECT_EQ(found("See the notes.\nBest regards,\nsarah jones"), V{"PERSON:sarah jones"});
   EXPECT_EQ(found("See the notes.\nThanks,\nkevin\n"), V{"PERSON:kevin"});
+  EXPECT_EQ(found("See the notes.\nCheers,\npriya zorvath"), V{"PERSON:priya zorvath"});
   for (const char* text : {"See the notes.\nThanks,\nthe code is fine", "See the notes.\nThanks,\nwill do",
                            "This one works the best,\nkevin", "See the notes.\nThanks,\nkevin said so"}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
