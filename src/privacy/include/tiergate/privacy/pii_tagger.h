@@ -692,7 +692,9 @@ class PiiTagger {
   // addresses someone or a greeting opening a line ("remind maria", "Hi
   // john,") a first name a list knows; after "call", "email", "I'm" and
   // their like such a first name that no everyday list knows, or where
-  // its clause ends there. Up to two surnames follow one space apart (a
+  // its clause ends there; alone on the line after a letter's closing
+  // ("Thanks,\nkevin"), a first name a list knows or a word no everyday
+  // list knows. Up to two surnames follow one space apart (a
   // last name a list knows, or a Gaelic shape: "o'brien"). Nothing is added
   // over another span. (tagger_small_letter_names.cc)
   void add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out) const;
