@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <climits>
 #include <cstring>
 #include <span>
 #include <string_view>
@@ -44,32 +45,38 @@ class WordFilter {
       scalar_bits_[scalar_bit / 64] |= uint64_t{1} << (scalar_bit % 64);
     }
   }
+  // How find() reads the tokens: the fastest path the CPU has, or a given
+  // one (for the tests, which compare them).
+  enum class Path { kFastest, kAvx512Vbmi, kAvx2, kOneAtATime };
+  // Whether this CPU can take `path`.
+  static bool cpu_has(Path path) {
+#if defined(__x86_64__)
+    static const bool vbmi = pii_scan::cpu_has_avx512bw() && __builtin_cpu_supports("avx512vbmi") != 0;
+    static const bool avx2 = pii_scan::cpu_has_avx2();
+    return path == Path::kAvx512Vbmi ? vbmi : path == Path::kAvx2 ? avx2 : true;
+#else
+    return path == Path::kFastest || path == Path::kOneAtATime;
+#endif
+  }
   // Sets `out` to the indices, in order, of the tokens of `tokens` but the
   // last that may be words of the set: every one that is (ASCII letters in
   // any case), and others of 2 to 16 bytes whose bit is set. Which others
-  // depends on the path (AVX-512 VBMI or not). `tokens` are a tokenize()'s
-  // of `text`.
-  void find(std::string_view text, std::span<const Token> tokens, IndexList& out) const {
+  // depends on the path. `tokens` are a tokenize()'s of `text`.
+  // Precondition: cpu_has(path).
+  void find(std::string_view text, std::span<const Token> tokens, IndexList& out, Path path = Path::kFastest) const {
     out.clear();
     if (tokens.size() < 2) return;
     out.resize(tokens.size() + 16);  // room for a vector's store past the last
     size_t found = 0, j = 0;
     const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
 #if defined(__x86_64__)
-    static const bool vbmi = pii_scan::cpu_has_avx512bw() && __builtin_cpu_supports("avx512vbmi") != 0;
-    if (vbmi) j = find_avx512(bytes, text.size(), tokens, out.data(), found);
+    if (path == Path::kFastest) {
+      path = cpu_has(Path::kAvx512Vbmi) ? Path::kAvx512Vbmi : cpu_has(Path::kAvx2) ? Path::kAvx2 : Path::kOneAtATime;
+    }
+    if (path == Path::kAvx512Vbmi) j = find_avx512(bytes, text.size(), tokens, out.data(), found);
+    if (path == Path::kAvx2) j = find_avx2(bytes, text.size(), tokens, out.data(), found);
 #endif
     find_one_at_a_time(bytes, text.size(), tokens, j, tokens.size() - 1, out.data(), found);
-    out.resize(found);
-  }
-  // find() one token at a time, as without AVX-512 VBMI (for the tests).
-  void find_without_avx512(std::string_view text, std::span<const Token> tokens, IndexList& out) const {
-    out.clear();
-    if (tokens.size() < 2) return;
-    out.resize(tokens.size());
-    size_t found = 0;
-    find_one_at_a_time(reinterpret_cast<const unsigned char*>(text.data()), text.size(), tokens, 0, tokens.size() - 1,
-                       out.data(), found);
     out.resize(found);
   }
 
@@ -122,6 +129,64 @@ class WordFilter {
 // which -Wmaybe-uninitialized takes for a read of an uninitialised vector.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  // find() eight tokens at a time, while their four bytes lie inside the
+  // text and a token follows them: their bytes gathered, the bitmap's word
+  // picked out of the four registers that hold it, bit_of() as the AVX-512
+  // path computes it (rotations as shifts). Returns the index of the first
+  // token left.
+  [[gnu::target("avx2")]] size_t find_avx2(const unsigned char* bytes, size_t size, std::span<const Token> tokens,
+                                          uint32_t* out, size_t& found) const {
+    static_assert(sizeof(Token) == 16 && offsetof(Token, begin) == 0 && offsetof(Token, end) == 4);
+    if (size > static_cast<size_t>(INT32_MAX)) return 0;  // the gather's offsets are signed
+    const __m256i in_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i token_bytes = _mm256_setr_epi32(0, 0xff, 0xffff, 0xffffff, -1, -1, -1, -1);
+    const auto* words = reinterpret_cast<const __m256i*>(bits_.data());
+    const __m256i bits0 = _mm256_loadu_si256(words), bits1 = _mm256_loadu_si256(words + 1);
+    const __m256i bits2 = _mm256_loadu_si256(words + 2), bits3 = _mm256_loadu_si256(words + 3);
+    size_t j = 0;
+    for (; j + 8 < tokens.size() && tokens[j + 7].begin + 4 <= size; j += 8) {
+      const auto* at = reinterpret_cast<const __m256i*>(tokens.data() + j);
+      // Two tokens a register: [begin, end, flags, pad] of tokens 2k, 2k + 1.
+      const __m256i t01 = _mm256_loadu_si256(at), t23 = _mm256_loadu_si256(at + 1);
+      const __m256i t45 = _mm256_loadu_si256(at + 2), t67 = _mm256_loadu_si256(at + 3);
+      const __m256i low = _mm256_unpacklo_epi32(t01, t23), high = _mm256_unpacklo_epi32(t45, t67);
+      // (Tokens 0, 2, 4, 6, 1, 3, 5, 7, then in order.)
+      const __m256i begin = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(low, high), in_order);
+      const __m256i end = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(low, high), in_order);
+      const __m256i n = _mm256_sub_epi32(end, begin);
+      const __m256i sized = _mm256_and_si256(_mm256_cmpgt_epi32(n, _mm256_set1_epi32(1)),
+                                             _mm256_cmpgt_epi32(_mm256_set1_epi32(17), n));
+      const __m256i key = _mm256_i32gather_epi32(reinterpret_cast<const int*>(bytes), begin, 1);
+      const __m256i kept = _mm256_and_si256(_mm256_or_si256(key, _mm256_set1_epi32(0x20202020)),
+                                            _mm256_permutevar8x32_epi32(token_bytes, _mm256_min_epu32(n, _mm256_set1_epi32(4))));
+      __m256i x = _mm256_xor_si256(kept, _mm256_slli_epi32(n, 27));
+      x = _mm256_xor_si256(x, _mm256_srli_epi32(x, 15));
+      // (x rotated by 11 and by 24; AVX2 has no rotation.)
+      const __m256i rotated_11 = _mm256_or_si256(_mm256_slli_epi32(x, 11), _mm256_srli_epi32(x, 21));
+      const __m256i rotated_24 = _mm256_or_si256(_mm256_slli_epi32(x, 24), _mm256_srli_epi32(x, 8));
+      x = _mm256_xor_si256(x, _mm256_xor_si256(rotated_11, rotated_24));
+      const __m256i bit = _mm256_srli_epi32(x, 32 - kHashBits);
+      // The bitmap's word (bit / 32, 0-31): of register word / 8, lane word % 8.
+      const __m256i word_index = _mm256_srli_epi32(bit, 5);
+      const __m256i lane = _mm256_and_si256(word_index, _mm256_set1_epi32(7));
+      const __m256i reg = _mm256_srli_epi32(word_index, 3);
+      const __m256i low_word = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(bits0, lane),
+                                                  _mm256_permutevar8x32_epi32(bits1, lane),
+                                                  _mm256_cmpeq_epi32(reg, _mm256_set1_epi32(1)));
+      const __m256i high_word = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(bits2, lane),
+                                                   _mm256_permutevar8x32_epi32(bits3, lane),
+                                                   _mm256_cmpeq_epi32(reg, _mm256_set1_epi32(3)));
+      const __m256i word = _mm256_blendv_epi8(low_word, high_word, _mm256_cmpgt_epi32(reg, _mm256_set1_epi32(1)));
+      const __m256i set = _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(bit, _mm256_set1_epi32(31))),
+                                           _mm256_set1_epi32(1));
+      const __m256i hit = _mm256_and_si256(_mm256_cmpeq_epi32(set, _mm256_set1_epi32(1)), sized);
+      for (auto lanes = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(hit))); lanes != 0;
+           lanes &= lanes - 1) {
+        out[found++] = static_cast<uint32_t>(j + static_cast<size_t>(std::countr_zero(lanes)));
+      }
+    }
+    return j;
+  }
   // find() sixteen tokens at a time, the last ones too: their first four
   // bytes picked out of the 128 bytes from the first's begin (VBMI's
   // two-register byte permute; no gathers), the bits out of the bitmap
