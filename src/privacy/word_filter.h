@@ -29,9 +29,9 @@ using pii_tokens::Token;
 // A set of words of 2 to 16 bytes, as a bitmap of 1,024 bits by a hash of
 // a token's first four bytes (letters in small letters) and its length:
 // small enough for two vector registers. A token that is a word of the set
-// always hits its bit; another hits a set bit in about one in 25 (for 45
-// words) or shares a word's first four bytes and length, and the caller's
-// exact tests turn it away.
+// always hits its bit; another hits a set bit about as often as the words
+// fill the bitmap (60 words: one token in 17) or shares a word's first four
+// bytes and length, and the caller's exact tests turn it away.
 class WordFilter {
  public:
   template <size_t N>
@@ -94,7 +94,7 @@ class WordFilter {
     return x >> (32 - kHashBits);
   }
   // The one-at-a-time path's bit, of a bitmap of its own (16,384 bits: one
-  // token in 360 hits a bit of 45 words): a multiply mixes in one
+  // token in 270 hits a bit of 60 words): a multiply mixes in one
   // instruction where bit_of() takes five. The vector path does not
   // multiply: with a 512-bit multiply there, the whole scan ran 5% slower
   // than with bit_of() (pii_scan_bench, interleaved runs), as heavy 512-bit
