@@ -791,7 +791,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (has_address()) add_letterheads(text, out, first_tagged, decoded, mixed);
   if (tagged()) add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
-  if (mixed) add_small_letter_names_after_cues(text, out);
+  if (mixed) add_small_letter_names_after_cues(text, out, first_tagged);
   if (!mixed) {
     add_places_in_small_letters(text, viewed, out);
     if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);

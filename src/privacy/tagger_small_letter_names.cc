@@ -53,13 +53,14 @@ enum class Cue {
   kTitledWithoutAStop,  // "dr", "ms" (milliseconds too): a name a list knows
   kRelative,            // "my friend": a word no everyday list knows
   kAddressed,           // "remind": a first name a list knows
+  kAskedFor,            // "ask for": so, or a capitalised firm or place of the tagger's
   kContacted,           // "call", "I'm", "hi": such a first name, no everyday word
   kSigned,              // a closing's line ("Thanks,"): the next line, a name alone
 };
 
 }  // namespace
 
-void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out) const {
+void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   if (name_categories_ == 0 || common_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
@@ -97,7 +98,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       return name < n && tokens[name].newline_before && ends_a_closing_line(text, tokens, c) ? Cue::kSigned
                                                                                             : Cue::kNone;
     }
-    if (kAddressVerbs.contains(text, tokens[c])) return Cue::kAddressed;
+    if (kAddressVerbs.contains(text, tokens[c])) {
+      if (!is(c, "ask") || c + 1 >= n || !is(c + 1, "for")) return Cue::kAddressed;
+      name = c + 2;
+      return Cue::kAskedFor;
+    }
     if (kGreetings.contains(text, tokens[c])) {
       return c == 0 || tokens[c].newline_before ? Cue::kContacted : Cue::kNone;
     }
@@ -144,6 +149,23 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     size_t j = 0;
     const Cue cue = cue_at(c, j);
     if (cue == Cue::kNone) return c;
+    // A capitalised word asked for ("Ask for Siobhan at the desk"): a place
+    // or firm of this tagging over just the word that no place's, company's
+    // or everyday list knows, not in capitals throughout, is the person, as
+    // after the address verbs themselves (add_introduced_names()).
+    if (cue == Cue::kAskedFor && j < n && !tokens[j].newline_before && text[tokens[j].begin] >= 'A' &&
+        text[tokens[j].begin] <= 'Z') {
+      const size_t k = span_over(out, j);
+      if (k == out.size() || !own_place_or_organisation(out, k, first, tokens[j].begin, tokens[j].end) ||
+          all_capitals(text, tokens, j)) {
+        return c;
+      }
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+      if ((m.full & (place_categories_ | world_city_categories_ | company_categories_ | common_categories_)) == 0) {
+        out[k].type = PiiType::kPerson;
+      }
+      return j;
+    }
     Gazetteer::Match m;
     uint32_t end = 0;
     if (cue == Cue::kSigned ? !small_name_word(j, m, end, true)
@@ -179,7 +201,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
       case Cue::kTitledWithoutAStop: name = (m.full & name_categories_) != 0; break;
       case Cue::kRelative: name = !common || (first_name && confirmed); break;
-      case Cue::kAddressed: name = first_name; break;
+      case Cue::kAddressed:
+      case Cue::kAskedFor: name = first_name; break;
       case Cue::kContacted: name = first_name && (!common || confirmed); break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kNone: break;

@@ -1694,6 +1694,28 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(values_of(tagger, "It took 30 ms para el timer.", PiiType::kPerson), V{});
 }
 
+// A place or firm of the tagger's of one word after "ask for" ("Ask for
+// Siobhan at the front desk") is the person asked for; here a tagger
+// taught firms there. Not a word a place, company or everyday list knows,
+// nor one in capitals throughout; nothing is added where the tagger found
+// nothing.
+TEST(PiiTaggerTest, AFirmAskedForIsAPerson) {
+  const PiiTagger tagger =
+      firms_tagger({"Ask for ", "Please ask for "}, {"Zorvath", "Brask", "Velmora", "Quarrow", "Dellack", "Ondine"},
+                   " at the desk.",
+                   {{"city", {"Lisbon"}},
+                    {"first_name", {"Anna"}},
+                    {"common_word", {"ask", "for", "please", "at", "the", "desk", "apple"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(found("Ask for Zorvath at the desk."), std::vector<std::string>{"PERSON:Zorvath"});
+  EXPECT_EQ(found("Please ask for Quillborne at the desk."), std::vector<std::string>{"PERSON:Quillborne"});
+  for (const char* text : {"Ask for Lisbon at the desk.", "Ask for Apple at the desk.", "Ask for ZORVATH at the desk."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+  // In small letters, a first name a list knows.
+  EXPECT_EQ(found("Please ask for anna at the desk."), std::vector<std::string>{"PERSON:anna"});
+}
+
 // In text with capitals, a firm of the tagger's that is a first name and a
 // surname (or a word no list knows) is a person: here a tagger that learned
 // firms of two unknown words after "recorded for".

@@ -697,7 +697,10 @@ class PiiTagger {
   // list knows. Up to two surnames follow one space apart (a
   // last name a list knows, or a Gaelic shape: "o'brien"). Nothing is added
   // over another span. (tagger_small_letter_names.cc)
-  void add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out) const;
+  // After "ask for", a capitalised word too: a place or firm of
+  // out[first...] over just the word that no place's, company's or everyday
+  // list knows becomes the person ("Ask for Siobhan").
+  void add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
 
   // Whether bytes [begin, end) of the text, one word, are a city of the
   // world_city lists (cities of 100,000 people or more). Such a list is for
