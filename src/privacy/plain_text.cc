@@ -108,25 +108,26 @@ uint32_t lead_bytes_of_block(const unsigned char* s) {
 // its plain form; n when there is none. (A character opens before the
 // last byte: it is two bytes or more.)
 size_t next_to_make_plain(const unsigned char* s, size_t n, size_t from, Plain& plain) {
+  // The first of a block's lead bytes at k (bit i: byte k + i) that opens a
+  // character to make plain; n when none does.
+  auto first_in_block = [&](size_t k, uint32_t leads) {
+    for (; leads != 0; leads &= leads - 1) {
+      const size_t at = k + static_cast<size_t>(std::countr_zero(leads));
+      if (at + 1 >= n) return n;
+      plain = plain_at(s + at, n - at);
+      if (plain.length != 0) return at;
+    }
+    return n;
+  };
   size_t k = from;
 #if defined(__x86_64__)
   static const bool avx2 = cpu_has_avx2();
   for (; avx2 && k + 32 <= n; k += 32) {
-    for (uint32_t leads = lead_bytes_of_block32(s + k); leads != 0; leads &= leads - 1) {
-      const size_t at = k + static_cast<size_t>(std::countr_zero(leads));
-      if (at + 1 >= n) return n;
-      plain = plain_at(s + at, n - at);
-      if (plain.length != 0) return at;
-    }
+    if (const size_t at = first_in_block(k, lead_bytes_of_block32(s + k)); at != n) return at;
   }
 #endif
   for (; k + 16 <= n; k += 16) {
-    for (uint32_t leads = lead_bytes_of_block(s + k); leads != 0; leads &= leads - 1) {
-      const size_t at = k + static_cast<size_t>(std::countr_zero(leads));
-      if (at + 1 >= n) return n;
-      plain = plain_at(s + at, n - at);
-      if (plain.length != 0) return at;
-    }
+    if (const size_t at = first_in_block(k, lead_bytes_of_block(s + k)); at != n) return at;
   }
   for (; k + 1 < n; ++k) {
     if (is_lead_byte(s[k])) {

@@ -57,7 +57,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                                      size_t first, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
-  auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
+  auto mark_is = [&](size_t j, char c) { return mark_at(text, tokens, j, c); };
   auto word = [&](size_t j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     return is_word_byte(c) && !(c >= '0' && c <= '9') && (!mixed || (c >= 'A' && c <= 'Z') || c >= 0x80);
@@ -528,10 +528,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   };
   // may_be_cue(), or in text with capitals a role ("Customer Lysander").
   auto may_be_cue_or_role = [&](size_t k) {
-    if (!mixed) return kNameCues.may_contain(text, tokens[k]);
-    if (tokens[k].marked) {
-      return (opens_a_sentence(k) && kAddressVerbs.may_contain(text, tokens[k])) || kRoles.may_contain(text, tokens[k]);
-    }
+    if (!mixed) return may_be_cue(k);
+    if (tokens[k].marked) return may_be_cue(k) || kRoles.may_contain(text, tokens[k]);
     return kNameCuesAndRoles.may_contain(text, tokens[k]);
   };
   for (size_t c = 0; c < candidates; ++c) {

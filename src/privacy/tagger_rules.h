@@ -296,6 +296,11 @@ inline bool token_is(std::string_view text, const Token& t, std::string_view wor
   return true;
 }
 
+// Whether token j is the mark `c` alone (j past the last: no).
+inline bool mark_at(std::string_view text, Tokens tokens, size_t j, char c) {
+  return j < tokens.size() && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c;
+}
+
 // A few words of two or more small ASCII letters, asked of a token
 // whatever its case: most tokens are turned away by their first two letters
 // and length in one load, as these run for every marked token of a text;

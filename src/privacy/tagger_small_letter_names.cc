@@ -65,7 +65,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 3;
-  auto mark_is = [&](size_t j, char c) { return j < n && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c; };
+  auto mark_is = [&](size_t j, char c) { return mark_at(text, tokens, j, c); };
   auto is = [&](size_t j, std::string_view w) { return token_is(text, tokens[j], w); };
   // "I'm", "i’m".
   auto i_am = [&](size_t c) {

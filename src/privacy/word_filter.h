@@ -139,7 +139,7 @@ class WordFilter {
     static_assert(sizeof(Token) == 16 && offsetof(Token, begin) == 0 && offsetof(Token, end) == 4);
     if (size > static_cast<size_t>(INT32_MAX)) return 0;  // the gather's offsets are signed
     const __m256i in_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    const __m256i token_bytes = _mm256_setr_epi32(0, 0xff, 0xffff, 0xffffff, -1, -1, -1, -1);
+    const __m256i token_bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kTokenBytes.data()));  // [0, 8)
     const auto* words = reinterpret_cast<const __m256i*>(bits_.data());
     const __m256i bits0 = _mm256_loadu_si256(words), bits1 = _mm256_loadu_si256(words + 1);
     const __m256i bits2 = _mm256_loadu_si256(words + 2), bits3 = _mm256_loadu_si256(words + 3);
@@ -198,8 +198,7 @@ class WordFilter {
     static_assert(sizeof(Token) == 16 && offsetof(Token, begin) == 0 && offsetof(Token, end) == 4);
     const __m512i begins_of = _mm512_set_epi32(28, 24, 20, 16, 12, 8, 4, 0, 28, 24, 20, 16, 12, 8, 4, 0);
     const __m512i ends_of = _mm512_add_epi32(begins_of, _mm512_set1_epi32(1));
-    const __m512i token_bytes =
-        _mm512_set_epi32(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0xffffff, 0xffff, 0xff, 0);
+    const __m512i token_bytes = _mm512_loadu_si512(kTokenBytes.data());  // [0, 16)
     // Each dword's four bytes from its lowest byte, plus 0, 1, 2, 3.
     const __m512i low_byte = _mm512_set4_epi32(0x0c0c0c0c, 0x08080808, 0x04040404, 0x00000000);
     const __m512i byte_steps = _mm512_set1_epi32(0x03020100);
