@@ -653,7 +653,13 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       if (c >= 'A' && c <= 'Z' && tokens[i].end < text.size() && text[tokens[i].end] == '.') {
         capitals_before_a_stop.push_back(static_cast<uint32_t>(i));
       }
-      if (letter_label(text, tokens, i)) {
+      // Outside a span, a capital letter alone on its line labels too: a
+      // worked example's answer ("Answer:\nB"), which would otherwise
+      // colour how the next line's first word is read. (Within an address
+      // it is the address's: "Apt. 5\n G".)
+      const bool alone_on_its_line = prev <= 0 && c >= 'A' && c <= 'Z' && (i == 0 || tokens[i].newline_before) &&
+                                     i + 1 < tokens.size() && tokens[i + 1].newline_before;
+      if (alone_on_its_line || letter_label(text, tokens, i)) {
         leave_out();
         continue;
       }

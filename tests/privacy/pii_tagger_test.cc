@@ -3967,6 +3967,9 @@ TEST(PiiTaggerTest, AnswerLettersOpenNoSpan) {
   EXPECT_EQ(found("Please call W. Horvath tomorrow."), std::vector<std::string>{"W. Horvath"});
   EXPECT_EQ(found("Who called?\nA. Horvath\nB. Novak"), (std::vector<std::string>{"Horvath", "Novak"}));
   EXPECT_EQ(found("Who called? A) Horvath B) Novak"), (std::vector<std::string>{"Horvath", "Novak"}));
+  // A letter alone on its line (a worked example's answer) opens no span,
+  // one that would have coloured how the next line's first word is read.
+  EXPECT_EQ(found("B\nPlease call Horvath tomorrow."), std::vector<std::string>{"Horvath"});
 }
 
 // Trained on rows that call "Novak Ltd" a person, the tagger still reports
