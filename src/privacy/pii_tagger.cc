@@ -554,7 +554,12 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     const bool small_word = !last && (g.full & common_categories_) != 0 && (g.full & name_categories_) == 0 &&
                             tokens[i].end - tokens[i].begin <= 3 &&
                             is_word_byte(static_cast<unsigned char>(text[tokens[i + 1].begin]));
-    return ((everyday(g) || small_word) && !all_capitals(text, tokens, i)) || unlisted_cyrillic_opener(i, g) ||
+    // "He", a surname of the lists ("Zheng He"), before a word in small
+    // letters is the pronoun ("He never comes"): 2.5k of the 88k tokens the
+    // decoder scored on the dev prompts.
+    const bool he = !last && text[tokens[i + 1].begin] >= 'a' && text[tokens[i + 1].begin] <= 'z' &&
+                    text.substr(tokens[i].begin, tokens[i].end - tokens[i].begin) == "He";
+    return ((everyday(g) || small_word) && !all_capitals(text, tokens, i)) || he || unlisted_cyrillic_opener(i, g) ||
            unlisted_opener_before_an_unlisted_word(i, g);
   };
   // In text without capitals, whether token i opens no span, as an unmarked

@@ -3972,6 +3972,28 @@ TEST(PiiTaggerTest, AnswerLettersOpenNoSpan) {
   EXPECT_EQ(found("B\nPlease call Horvath tomorrow."), std::vector<std::string>{"Horvath"});
 }
 
+// "He", a surname of the lists ("He Wei"), before a word in small letters
+// is the pronoun: it opens no name, even for a tagger whose rows open names
+// with surnames.
+TEST(PiiTaggerTest, HeBeforeASmallWordIsThePronoun) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string surname = k % 3 == 0 ? "He" : kLast[k % kLast.size()];
+    const std::string name = surname + " " + kFirst[k % kFirst.size()];
+    PiiExample e;
+    e.text = name + " called today.";
+    e.spans = {{PiiType::kPerson, 0, static_cast<uint32_t>(name.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  std::vector<std::string> surnames(kLast.begin(), kLast.end());
+  surnames.push_back("He");
+  o.gazetteers = {{"last_name", surnames}, {"common_word", {"he", "called", "today"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "He Wei called today."), std::vector<std::string>{"PERSON:He Wei"});
+  EXPECT_EQ(typed_spans(tagger, "He called today."), std::vector<std::string>{});
+}
+
 // Trained on rows that call "Novak Ltd" a person, the tagger still reports
 // a name ending in a company suffix as an organisation.
 TEST(PiiTaggerTest, ANameEndingInACompanySuffixIsAnOrganisation) {
@@ -4620,3 +4642,4 @@ TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
 
 }  // namespace
 }  // namespace tiergate
+
