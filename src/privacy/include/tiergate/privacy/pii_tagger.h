@@ -229,9 +229,12 @@ class PiiTagger {
   // its line, when that word is of small letters, no everyday word nor
   // function word, no span covers it and no number follows it: a surname
   // the lists know only as one, or not at all ("edward baranova", "jessica
-  // castiglione"; not "edward said", nor "maria elm 32"). Without it the
-  // decoder, which has no capital to go by, redacted the first name and
-  // let the surname out.
+  // castiglione"; not "edward said", nor "maria elm 32"); an everyday
+  // word of three letters or more that a last-name list knows too where
+  // the name ends: a possessive, or before a mark that ends a clause, the
+  // line's or the text's end ("teresa walker's", "this is chad farmer.";
+  // not "than kyle so _"). Without it the decoder, which has no capital to
+  // go by, redacted the first name and let the surname out.
   void add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text without capitals, adds a name over each word of four letters or
   // more that no span covers and that only_a_name() (a name list knows it,
