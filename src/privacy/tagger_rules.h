@@ -927,6 +927,13 @@ constexpr std::array<std::string_view, 18> kSpeechVerbWords = {
     "whispered", "answered", "explained", "screamed", "cried", "added"};
 constexpr WordSet kSpeechVerbs(kSpeechVerbWords);
 
+// Works named after their author, maker or performer: "the Takuda novel",
+// "a Kubrick film", "the Beethoven symphony".
+constexpr WordSet kWorks(std::array<std::string_view, 24>{
+    "novel", "novels", "book", "books", "film", "films", "movie", "movies", "biography", "memoir", "poem",
+    "poems", "play", "plays", "opera", "symphony", "sonata", "concerto", "painting", "paintings", "song",
+    "songs", "album", "trilogy"});
+
 // Relatives, partners and friends, and the people one's life is lived
 // with: "son", "wife", "boss", "manager", "landlord". (Not "client" or
 // "tenant", which a company may be.)
