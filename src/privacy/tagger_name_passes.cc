@@ -1069,6 +1069,37 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   }
 }
 
+void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  bool joined = false;
+  for (size_t k = first; k < out.size(); ++k) {
+    // (The decoder's span may hold the hyphen: "Anne-" and "Marie".)
+    const PiiSpan& span = out[k];
+    const bool holds_it = span.end - span.begin >= 2 && text[span.end - 1] == '-';
+    if (span.type != PiiType::kPerson || span.end + 2 > text.size() || (!holds_it && text[span.end] != '-')) continue;
+    const uint32_t at = holds_it ? span.end : span.end + 1;  // the word after the hyphen
+    const size_t j = first_token_from(tokens, at);
+    if (j >= tokens.size() || tokens[j].begin != at || !is_word_byte(static_cast<unsigned char>(text[at])) ||
+        (text[at] >= '0' && text[at] <= '9')) {
+      continue;
+    }
+    if (k + 1 < out.size() && out[k + 1].begin == at) {
+      if (out[k + 1].type != PiiType::kPerson) continue;
+      out[k].end = out[k + 1].end;
+      out[k + 1].end = out[k + 1].begin;  // dropped below
+      joined = true;
+    } else if (k + 1 == out.size() || out[k + 1].begin >= tokens[j].end) {
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
+      if ((m.full & first_name_categories_) != 0 && (m.full & common_categories_) == 0) {
+        set_span(out, k, {PiiType::kPerson, out[k].begin, tokens[j].end});
+      }
+    }
+  }
+  if (!joined) return;
+  std::erase_if(out, [&](const PiiSpan& span) { return span.end == span.begin; });
+  reset_cover();
+}
+
 void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   auto word_byte = [&](uint32_t b) { return is_word_byte(static_cast<unsigned char>(text[b])); };
   const size_t before = out.size();

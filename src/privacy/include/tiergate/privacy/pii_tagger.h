@@ -491,6 +491,13 @@ class PiiTagger {
   // it, 17 as a title type of their own).
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A name of out[first...] and what a hyphen right after it joins are one
+  // name: the name after it ("Anne-Marie", two names before; "Smith-Jones"),
+  // or a word no span covers that a first-name list knows and no everyday
+  // list does ("Amy-leigh", "Amy" before; not "Peri-anal"), as double names
+  // are written.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A word joined by "and" to the address of out[first...] right after it
   // is part of that address, as the dev labels write it (26 of 26 rows:
   // "Herman and 1324 Mosman Rd", "Lauren and Sorlaskeid 32"): the word (a
