@@ -536,7 +536,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // film"), on one line: the work's author, a person, where no span covers
   // it or a place or organisation of this tagging covers just it; a word
   // of two letters or more, not in capitals, that no everyday,
-  // place, street or company list knows (in text without capitals, four
+  // place, street, company or proper adjective's list knows, nor a
+  // language or a group's word (in text without capitals, four
   // letters or more that no list knows at all and that does not end as
   // adjectives do, in -an, -ese, -ish, -ic or -al: "the english novel",
   // "the first film", "the tibetan book" stay out).
@@ -548,11 +549,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     const size_t k = span_over(out, j);
     if (k != out.size() && !own_place_or_organisation(out, k, first, tokens[j].begin, tokens[j].end)) return false;
-    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
-    const uint16_t unlike_a_name =
-        common_categories_ | place_categories_ | world_city_categories_ | street_categories_ | company_categories_;
-    if (mixed ? (m.full & unlike_a_name) != 0 : (m.full | m.part) != 0) return false;
     const std::string_view w = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+    const uint16_t unlike_a_name = common_categories_ | place_categories_ | world_city_categories_ |
+                                   street_categories_ | company_categories_ | proper_adjective_categories_;
+    if (mixed ? (m.full & unlike_a_name) != 0 : (m.full | m.part) != 0) return false;
+    if (kLanguages.contains(text, tokens[j]) || pii_scan::is_group_word(w)) return false;
     if (!mixed && (w.ends_with("an") || w.ends_with("ese") || w.ends_with("ish") || w.ends_with("ic") ||
                    w.ends_with("al"))) {
       return false;

@@ -4000,20 +4000,20 @@ TEST(PiiTaggerTest, HeBeforeASmallWordIsThePronoun) {
 }
 
 // A word between an article and a work is the work's author: "the Takuda
-// novel", "a Kubrick film"; not an everyday word or a place ("the English
-// novel", "the Paris film"), nor in text without capitals a word that ends
-// as adjectives do ("the tibetan book").
+// novel", "a Kubrick film"; not an everyday word, a place, a language or a
+// group's word ("the first film", "the Paris film", "the English novel",
+// "the Mexican film"), nor in text without capitals a word that ends as
+// adjectives do ("the tibetan book").
 TEST(PiiTaggerTest, TheAuthorOfAWorkIsAPerson) {
   TaggerOptions o = options(5, 1u << 14, 1);
-  o.gazetteers = {{"common_word", {"i", "liked", "the", "a", "english", "novel", "film", "book", "first"}},
-                  {"city", {"Paris"}}};
+  o.gazetteers = {{"common_word", {"i", "liked", "the", "a", "novel", "film", "book", "first"}}, {"city", {"Paris"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(typed_spans(tagger, "I liked the Takuda novel."), std::vector<std::string>{"PERSON:Takuda"});
   EXPECT_EQ(persons("I liked a Zorvath film."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(persons("i liked the takuda novel."), std::vector<std::string>{"takuda"});
-  for (const char* text : {"I liked the English novel.", "I liked the Paris film.", "I liked the first film.",
-                           "i liked the tibetan book.", "I liked the DNA film."}) {
+  for (const char* text : {"I liked the English novel.", "I liked the Mexican film.", "I liked the Paris film.",
+                           "I liked the first film.", "i liked the tibetan book.", "I liked the DNA film."}) {
     EXPECT_EQ(persons(text), std::vector<std::string>{}) << text;
   }
 }
