@@ -934,6 +934,14 @@ constexpr WordSet kWorks(std::array<std::string_view, 24>{
     "poems", "play", "plays", "opera", "symphony", "sonata", "concerto", "painting", "paintings", "song",
     "songs", "album", "trilogy"});
 
+// Words that go on after a work that ends its noun phrase ("a film
+// directed by", "a novel about"), not a noun it qualifies ("a film
+// director").
+constexpr WordSet kAfterAWork(std::array<std::string_view, 24>{
+    "directed", "written", "by", "about", "starring", "released", "produced", "published", "based", "that",
+    "which", "from", "in", "of", "set", "and", "with", "for", "featuring", "composed", "recorded", "painted",
+    "adapted", "created"});
+
 // Relatives, partners and friends, and the people one's life is lived
 // with: "son", "wife", "boss", "manager", "landlord". (Not "client" or
 // "tenant", which a company may be.)

@@ -4018,6 +4018,21 @@ TEST(PiiTaggerTest, TheAuthorOfAWorkIsAPerson) {
   }
 }
 
+// The subject of "is a ... film" that opens a sentence, where the work
+// ends its noun phrase, is the work's title, not a name ("Zoolander is a
+// 2001 American film directed by"); "Anna Novak is a film director" and a
+// subject inside a sentence stay names.
+TEST(PiiTaggerTest, TheTitleOfAWorkIsNoName) {
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  ASSERT_EQ(persons("Anna Novak is a film director."), std::vector<std::string>{"Anna Novak"});
+  EXPECT_EQ(persons("Anna Novak is a 2001 American action-comedy film directed by Greta Brandt."),
+            std::vector<std::string>{"Greta Brandt"});
+  EXPECT_EQ(persons("We saw it. Anna Novak was an epic novel."), std::vector<std::string>{});
+  EXPECT_EQ(persons("Anna Novak is a film."), std::vector<std::string>{});
+  EXPECT_EQ(persons("We know Anna Novak is a film."), std::vector<std::string>{"Anna Novak"});
+}
+
 // A name and what a hyphen right after it joins are one name: the name
 // after it, or a first name no everyday list knows.
 TEST(PiiTaggerTest, AHyphenJoinsADoubleName) {
