@@ -610,7 +610,11 @@ class PiiTagger {
   // capitals and holding a small letter ("DVDs", "MHz", "HCl", "ATPase":
   // not "McKay"), a planet not in capitals ("Jupiter", not "MARS"), a
   // capital before the variables of logic ("Px", "Lxy") or the
-  // genus_of_a_species(). out[first...] stays in order.
+  // genus_of_a_species(); and each name, place or organisation that opens
+  // a sentence as the subject of "is a" or "was a" and a work ending its
+  // noun phrase, up to seven words on: a work's title ("Zoolander is a
+  // 2001 American action-comedy film directed by"; not "Kovalenko is a
+  // film director"). out[first...] stays in order.
   void drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Whether `span`, one word that no name list knows and not in capitals
   // throughout, is the genus of a species' Latin name: a space, then a word
@@ -685,10 +689,11 @@ class PiiTagger {
   // address).
   void type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
-  // a name_prefix* list and its stop) and the speakers that open a line
-  // before a colon and a quote (Troy: "Who are you?"), up to three words,
-  // capitalised in text with capitals; a place or organisation of out[first...]
-  // that covers just them becomes a name. `marked`: the indices of the
+  // a name_prefix* list and its stop), the author between an article and a
+  // work ("the Takuda novel", "a Kubrick film") and the speakers that open
+  // a line before a colon and a quote (Troy: "Who are you?"), up to three
+  // words, capitalised in text with capitals; a place or organisation of
+  // out[first...] that covers just them becomes a name. `marked`: the indices of the
   // marked tokens (pii_tokens::tokenize()).
   void add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                             size_t first, bool mixed) const;
