@@ -572,7 +572,11 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // every rule below needs a word there. Numbers are many of the marked
     // tokens of a prompt ("1.", "25 apples").
     if (is_number(text, tokens, j)) continue;
-    if (j + 1 < n && kWorks.may_contain(text, tokens[j + 1])) [[unlikely]] {
+    // (An article before it first: a test of one load, which fewer tokens
+    // pass than the works' first letters.)
+    if (j >= 1 && j + 1 < n && tokens[j - 1].end - tokens[j - 1].begin <= 3 &&
+        ((text[tokens[j - 1].begin] | 0x20) == 't' || (text[tokens[j - 1].begin] | 0x20) == 'a') &&
+        kWorks.may_contain(text, tokens[j + 1])) [[unlikely]] {
       if (author_of_a_work(j)) continue;
     }
     const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
