@@ -1283,6 +1283,65 @@ void PiiTagger::type_continents(std::string_view text, std::vector<PiiSpan>& out
   }
 }
 
+void PiiTagger::add_names_of_states(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  const Tokens tokens = tagger_tokens();
+  // Words that qualify a polity before it: "Democratic Republic", "People's
+  // Republic", "United Kingdom", "Islamic Republic".
+  static constexpr WordSet kQualifiers(std::array<std::string_view, 10>{
+      "democratic", "people's", "federal", "islamic", "socialist", "united", "arab", "plurinational",
+      "bolivarian", "co-operative"});
+  static constexpr WordSet kCompassPoints(std::array<std::string_view, 4>{"north", "south", "east", "west"});
+  // Token t, one blank before token t + 1 on its line, as the words here are
+  // written: in text with capitals capitalised.
+  auto before_on_its_line = [&](size_t t) {
+    const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
+    return !tokens[t + 1].newline_before && tokens[t].end + 1 == tokens[t + 1].begin &&
+           (!mixed || (c >= 'A' && c <= 'Z'));
+  };
+  bool dropped = false;
+  for (size_t k = first; k < out.size(); ++k) {
+    if (out[k].type != PiiType::kLocation || out[k].end == out[k].begin) continue;
+    const size_t j = first_token_from(tokens, out[k].begin);
+    if (j == 0 || j >= tokens.size() || tokens[j].begin != out[k].begin) continue;
+    size_t from = j;  // the first token of the state's name
+    if (before_on_its_line(j - 1) && kCompassPoints.contains(text, tokens[j - 1])) {
+      from = j - 1;
+    } else {
+      size_t t = j - 1;
+      const bool the = token_is(text, tokens[t], "the") && !tokens[t + 1].newline_before && t >= 2;
+      if (the) --t;
+      if (t >= 1 && token_is(text, tokens[t], "of") && !tokens[t + 1].newline_before &&
+          before_on_its_line(t - 1) && kPolities.contains(text, tokens[t - 1])) {
+        from = t - 1;
+        for (size_t q = 0; q < 2 && from >= 1 && before_on_its_line(from - 1) &&
+                           kQualifiers.contains(text, tokens[from - 1]);
+             ++q) {
+          --from;
+        }
+      }
+    }
+    if (from == j) continue;
+    // The words taken: free, or under spans of this tagging inside them.
+    bool free = true;
+    for (size_t t = from; t < j && free; ++t) {
+      const size_t c = span_over(out, t);
+      free = c == out.size() || (c >= first && c != k && out[c].begin >= tokens[from].begin && out[c].end <= out[k].begin);
+    }
+    if (!free) continue;
+    for (size_t t = from; t < j; ++t) {
+      const size_t c = span_over(out, t);
+      if (c != out.size()) {
+        out[c].end = out[c].begin;  // dropped below
+        dropped = true;
+      }
+    }
+    set_span(out, k, {PiiType::kLocation, tokens[from].begin, out[k].end});
+  }
+  if (!dropped) return;
+  std::erase_if(out, [](const PiiSpan& span) { return span.end == span.begin; });
+  reset_cover();
+}
+
 void PiiTagger::type_polities(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];

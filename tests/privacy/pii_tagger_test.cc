@@ -4033,6 +4033,34 @@ TEST(PiiTaggerTest, TheTitleOfAWorkIsNoName) {
   EXPECT_EQ(persons("We know Anna Novak is a film."), std::vector<std::string>{"Anna Novak"});
 }
 
+// A place takes the words before it that name the state it is: a compass
+// point, or a polity and "of" (maybe "the"), after up to two qualifiers.
+TEST(PiiTaggerTest, APlaceTakesTheNameOfItsState) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string place = kCities[k % kCities.size()];
+    PiiExample e;
+    e.text = "We moved here from " + place + " last year.";
+    e.spans = {{PiiType::kLocation, 19, static_cast<uint32_t>(19 + place.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"we", "moved", "here", "from", "last", "year", "the", "of", "south", "republic"}},
+                  {"city", {"Graz"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto places = [&](const std::string& text) { return values_of(tagger, text, PiiType::kLocation); };
+  ASSERT_EQ(places("We moved here from Graz last year."), std::vector<std::string>{"Graz"});
+  EXPECT_EQ(places("we moved here from south graz last year."), std::vector<std::string>{"south graz"});
+  EXPECT_EQ(places("We moved here from Graz to South Graz last year."), (std::vector<std::string>{"Graz", "South Graz"}));
+  EXPECT_EQ(places("We moved here from the Republic of Graz last year."), std::vector<std::string>{"Republic of Graz"});
+  EXPECT_EQ(places("We moved here from the Democratic Republic of the Graz last year."),
+            std::vector<std::string>{"Democratic Republic of the Graz"});
+  // Not a compass point in small letters in text with capitals, nor across a
+  // line.
+  EXPECT_EQ(places("We moved here from Graz to south Graz last year."), (std::vector<std::string>{"Graz", "Graz"}));
+  EXPECT_EQ(places("We moved here from the Republic of\nGraz last year."), std::vector<std::string>{"Graz"});
+}
+
 // A name and what a hyphen right after it joins are one name: the name
 // after it, or a first name no everyday list knows.
 TEST(PiiTaggerTest, AHyphenJoinsADoubleName) {

@@ -628,6 +628,15 @@ class PiiTagger {
   // Asia" ("Asia" and "America" are first names too, but alone they are
   // the continents; not "Bank of America", an organisation).
   void type_continents(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A place of out[first...] takes the words before it on its line that
+  // name the state it is or a part of it: a compass point ("South Korea",
+  // "north korea", where only "Korea" was found), or a polity and "of",
+  // maybe then "the", after up to two words that qualify it ("Republic of
+  // the Congo", "Kingdom of the Netherlands", "Democratic Republic of
+  // the Congo"); in text with capitals each of them capitalised but "of"
+  // and "the". A span of this tagging over just some of those words goes.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_names_of_states(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Makes an organisation of each name of out[first...] whose last word
   // names a state or a ruling house (kPolities: "Roman Empire", "Qing
   // Dynasty", "Weimar Republic"), as the decoder types "Ottoman Empire": a
