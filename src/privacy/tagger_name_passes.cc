@@ -1173,6 +1173,32 @@ bool PiiTagger::genus_of_a_species(std::string_view text, const PiiSpan& span) c
   return ((g.full | g.part) & name_categories_) == 0;
 }
 
+bool PiiTagger::titles_a_work(std::string_view text, const PiiSpan& span) const {
+  if (span.begin > 0) {
+    const char before = text[span.begin - 1];
+    const bool after_a_stop = before == ' ' && span.begin >= 2 &&
+                              (text[span.begin - 2] == '.' || text[span.begin - 2] == '!' || text[span.begin - 2] == '?');
+    if (before != '\n' && !after_a_stop) return false;
+  }
+  const Tokens tokens = tagger_tokens();
+  const size_t j = first_token_from(tokens, span.end);
+  if (j + 3 >= tokens.size() || tokens[j].begin != span.end + 1 ||
+      !(token_is(text, tokens[j], "is") || token_is(text, tokens[j], "was")) ||
+      !(token_is(text, tokens[j + 1], "a") || token_is(text, tokens[j + 1], "an"))) {
+    return false;
+  }
+  constexpr size_t kMaxWordsBefore = 7;  // "a 2001 American action-comedy film"
+  for (size_t k = j + 2; k < tokens.size() && k <= j + 2 + kMaxWordsBefore && !tokens[k].newline_before; ++k) {
+    const auto c = static_cast<unsigned char>(text[tokens[k].begin]);
+    if (!is_word_byte(c) && c != '-') return false;
+    if (!kWorks.contains(text, tokens[k])) continue;
+    if (k + 1 == tokens.size() || tokens[k + 1].newline_before) return true;
+    const auto after = static_cast<unsigned char>(text[tokens[k + 1].begin]);
+    return !is_word_byte(after) ? after != '-' : kAfterAWork.contains(text, tokens[k + 1]);
+  }
+  return false;
+}
+
 void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   auto one_word = [&](const PiiSpan& span) {
     for (uint32_t b = span.begin; b < span.end; ++b) {
@@ -1187,41 +1213,11 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     return word.size() >= 2 && word.size() <= 4 && word[0] >= 'A' && word[0] <= 'Z' && word[1] == 'x' &&
            std::all_of(word.begin() + 2, word.end(), [](char c) { return c >= 'x' && c <= 'z'; });
   };
-  // The subject of "is a ... film" that opens a sentence: a work's title
-  // ("Zoolander is a 2001 American action-comedy film directed by"), where
-  // the work ends its noun phrase: the sentence ends or goes on with a word
-  // of kAfterAWork (not "Smith is a film director").
-  const Tokens tokens = tagger_tokens();
-  auto titles_a_work = [&](const PiiSpan& span) {
-    if (span.begin > 0) {
-      const char before = text[span.begin - 1];
-      if (before != '\n' && !(before == ' ' && span.begin >= 2 && (text[span.begin - 2] == '.' || text[span.begin - 2] == '!' ||
-                                                                     text[span.begin - 2] == '?'))) {
-        return false;
-      }
-    }
-    const size_t j = first_token_from(tokens, span.end);
-    if (j + 3 >= tokens.size() || tokens[j].begin != span.end + 1 ||
-        !(token_is(text, tokens[j], "is") || token_is(text, tokens[j], "was")) ||
-        !(token_is(text, tokens[j + 1], "a") || token_is(text, tokens[j + 1], "an"))) {
-      return false;
-    }
-    constexpr size_t kMaxWordsBefore = 7;  // "a 2001 American action-comedy film"
-    for (size_t k = j + 2; k < tokens.size() && k <= j + 2 + kMaxWordsBefore && !tokens[k].newline_before; ++k) {
-      const auto c = static_cast<unsigned char>(text[tokens[k].begin]);
-      if (!is_word_byte(c) && c != '-') return false;
-      if (!kWorks.contains(text, tokens[k])) continue;
-      if (k + 1 == tokens.size() || tokens[k + 1].newline_before) return true;
-      const auto after = static_cast<unsigned char>(text[tokens[k + 1].begin]);
-      return !is_word_byte(after) ? after != '-' : kAfterAWork.contains(text, tokens[k + 1]);
-    }
-    return false;
-  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
     const bool named = names_by_a_proper_name(span.type);
-    if (named && titles_a_work(span)) continue;
+    if (named && titles_a_work(text, span)) continue;
     if (!named || !one_word(span)) {
       const std::string_view value = text.substr(span.begin, span.end - span.begin);
       const bool no_one = (span.type == PiiType::kLocation && union_of_states(value)) ||

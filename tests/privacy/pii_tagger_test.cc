@@ -4031,6 +4031,15 @@ TEST(PiiTaggerTest, TheTitleOfAWorkIsNoName) {
   EXPECT_EQ(persons("We saw it. Anna Novak was an epic novel."), std::vector<std::string>{});
   EXPECT_EQ(persons("Anna Novak is a film."), std::vector<std::string>{});
   EXPECT_EQ(persons("We know Anna Novak is a film."), std::vector<std::string>{"Anna Novak"});
+  // In text without capitals too, where an unknown word that opens a
+  // sentence is a name by fallback (unknown_subject()).
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"Quentin"}},
+                  {"common_word", {"is", "a", "film", "director", "directed", "by", "american"}}};
+  const PiiTagger small = PiiTagger::train(rows_in_small_letters(), o);
+  ASSERT_EQ(values_of(small, "zorvath is a film director.", PiiType::kPerson), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(values_of(small, "zorvath is a 2001 american film directed by quentin.", PiiType::kPerson),
+            std::vector<std::string>{"quentin"});
 }
 
 // A place takes the words before it that name the state it is: a compass

@@ -599,6 +599,13 @@ class PiiTagger {
   // or version ("SSH-2", "SCP-001"). Precondition: out[first...] sorted by
   // begin; it stays so.
   void drop_code_identifiers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Whether `span` opens a sentence (or the text, or a line) as the
+  // subject of "is a" or "was a" and a work that ends its noun phrase, up
+  // to seven words on: a work's title ("Zoolander is a 2001 American
+  // action-comedy film directed by"; not "Kovalenko is a film director"),
+  // where the sentence ends after the work or goes on with a word of
+  // tagger_rules::kAfterAWork.
+  bool titles_a_work(std::string_view text, const PiiSpan& span) const;
   // Drops each name of out[first...] that is one word alone and either a
   // word that stands in no name or ends none ("The", "If"; a pass after
   // decoding may leave one: "Edward Gibbon, The Decline"), or one the
@@ -610,11 +617,8 @@ class PiiTagger {
   // capitals and holding a small letter ("DVDs", "MHz", "HCl", "ATPase":
   // not "McKay"), a planet not in capitals ("Jupiter", not "MARS"), a
   // capital before the variables of logic ("Px", "Lxy") or the
-  // genus_of_a_species(); and each name, place or organisation that opens
-  // a sentence as the subject of "is a" or "was a" and a work ending its
-  // noun phrase, up to seven words on: a work's title ("Zoolander is a
-  // 2001 American action-comedy film directed by"; not "Kovalenko is a
-  // film director"). out[first...] stays in order.
+  // genus_of_a_species(); and each name, place or organisation that
+  // titles_a_work(). out[first...] stays in order.
   void drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Whether `span`, one word that no name list knows and not in capitals
   // throughout, is the genus of a species' Latin name: a space, then a word
