@@ -1122,6 +1122,13 @@ inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
 // the name passes.
 bool moved_from_a_place_to(std::string_view text, Tokens tokens, size_t to);
 
+// Whether token t is "near", "toward" or "towards" (any case).
+inline bool near_or_toward(std::string_view text, const Token& t) {
+  const size_t n = t.end - t.begin;
+  if (n != 4 && n != 6 && n != 7) return false;
+  return token_is(text, t, "near") || token_is(text, t, "toward") || token_is(text, t, "towards");
+}
+
 // Whether the words right before token `from`, on its line, say that a
 // place follows: "city", "town" or "village", maybe then "of" ("home city
 // Montevideo", "the town of Kaluga"), or "grew up in", "born in", "lives

@@ -690,6 +690,13 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       (after_a_place_cue(text, tokens, from) || after_a_place_label(text, tokens, from))) {
     span.type = PiiType::kLocation;
   }
+  // So is one after "near", "toward" or "towards" that the place lists hold
+  // whole ("near Paris", "drove toward Florence"; "near John" stays a
+  // name): a weaker cue, which does not make a place of a name alone.
+  if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && from > 0 &&
+      !tokens[from].newline_before && near_or_toward(text, tokens[from - 1]) && listed_place(text, span)) {
+    span.type = PiiType::kLocation;
+  }
   // A name with a number in it or right after it on its line is a street
   // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
   // organisation right before a number ("Auenweg 85"). Not one before a

@@ -4042,6 +4042,27 @@ TEST(PiiTaggerTest, TheTitleOfAWorkIsNoName) {
             std::vector<std::string>{"quentin"});
 }
 
+// A name after "near", "toward" or "towards" that the place lists hold
+// whole is a place ("near Paris"); one they do not hold stays a name.
+TEST(PiiTaggerTest, ANameNearOrTowardAListedPlaceIsThatPlace) {
+  // Rows that teach the decoder a person after "near" and "toward".
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = k % 5 == 0 ? "Paris" : kFirst[k % kFirst.size()];
+    const std::string before = k % 2 == 0 ? "I live near " : "We drove toward ";
+    train.push_back({before + name + ".", {{PiiType::kPerson, static_cast<uint32_t>(before.size()),
+                                            static_cast<uint32_t>(before.size() + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna", "Paris"}}, {"city", {"Paris"}},
+                  {"common_word", {"i", "live", "near", "we", "drove", "toward", "towards"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  for (const char* text : {"I live near Paris.", "We drove toward Paris.", "We drove towards Paris."}) {
+    EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"LOCATION:Paris"}) << text;
+  }
+  EXPECT_EQ(typed_spans(tagger, "I live near Anna."), std::vector<std::string>{"PERSON:Anna"});
+}
+
 // A place takes the words before it that name the state it is: a compass
 // point, or a polity and "of" (maybe "the"), after up to two qualifiers.
 TEST(PiiTaggerTest, APlaceTakesTheNameOfItsState) {
