@@ -202,6 +202,35 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
   }
 }
 
+void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const auto not_a_surname = static_cast<uint16_t>(place_categories_ | world_city_categories_ | street_categories_ |
+                                                   company_categories_ | proper_adjective_categories_ |
+                                                   prefix_categories_);
+  for (size_t k = first; k < out.size(); ++k) {
+    if (out[k].type != PiiType::kPerson) continue;
+    const size_t j = first_token_from(tokens, out[k].begin);
+    if (j + 1 >= tokens.size() || tokens[j].begin != out[k].begin || tokens[j].end != out[k].end) continue;
+    const Token& next = tokens[j + 1];
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
+    const size_t length = next.end - next.begin;
+    if (next.newline_before || next.begin != tokens[j].end + 1 || text[tokens[j].end] != ' ' || length < 2 ||
+        !(b[0] >= 'A' && b[0] <= 'Z') || all_capitals(text, tokens, j + 1) ||
+        !std::all_of(b + 1, b + length, [](unsigned char c) { return c >= 'a' && c <= 'z'; }) ||
+        (j + 2 < tokens.size() && !tokens[j + 2].newline_before && tokens[j + 2].begin == next.end + 1 &&
+         opens_with_a_capital(text.substr(tokens[j + 2].begin))) ||
+        span_over(out, j + 1) != out.size() || kOrganisationNouns.contains(text, next) ||
+        kCompanyPlaceNouns.contains(text, next) || never_in_a_name(text, next) ||
+        pii_scan::is_group_word(text.substr(next.begin, length))) {
+      continue;
+    }
+    if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & first_name_categories_) == 0) continue;
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, next));
+    if ((m.full & not_a_surname) != 0 || (m.full & first_name_categories_) != 0) continue;
+    set_span(out, k, {PiiType::kPerson, out[k].begin, next.end});
+  }
+}
+
 bool PiiTagger::world_city(std::string_view text, uint32_t begin, uint32_t end) const {
   return world_city_categories_ != 0 &&
          (gazetteer_.lookup_hidden(word_hash(text, Token{begin, end, false, false})).full & world_city_categories_) != 0;

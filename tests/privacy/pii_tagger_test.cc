@@ -4042,6 +4042,30 @@ TEST(PiiTaggerTest, TheTitleOfAWorkIsNoName) {
             std::vector<std::string>{"quentin"});
 }
 
+// In text with capitals, a first name found alone takes the capitalised
+// word after it that is no place's, street's, company's or first name's
+// word, everyday or not ("I met Grace Hopper"); not one before another
+// capitalised word.
+TEST(PiiTaggerTest, AFirstNameTakesTheCapitalisedSurnameAfterIt) {
+  // Rows that teach the decoder a first name alone after "met".
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = kFirst[k % kFirst.size()];
+    train.push_back({"I met " + name + " yesterday.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna", "Greta"}}, {"city", {"Paris"}},
+                  {"common_word", {"i", "met", "yesterday", "hopper"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  EXPECT_EQ(typed_spans(tagger, "I met Anna Hopper yesterday."), std::vector<std::string>{"PERSON:Anna Hopper"});
+  for (const char* text : {"I met Anna Paris yesterday.", "I met Anna Greta yesterday.", "I met Anna Hopper Zbrozek yesterday.",
+                           "I met Anna HOPPER yesterday."}) {
+    const std::vector<std::string> spans = typed_spans(tagger, text);
+    ASSERT_FALSE(spans.empty()) << text;
+    EXPECT_EQ(spans[0], "PERSON:Anna") << text;
+  }
+}
+
 // A name after "near", "toward" or "towards" that the place lists hold
 // whole is a place ("near Paris"); one they do not hold stays a name.
 TEST(PiiTaggerTest, ANameNearOrTowardAListedPlaceIsThatPlace) {

@@ -236,6 +236,14 @@ class PiiTagger {
   // not "than kyle so _"). Without it the decoder, which has no capital to
   // go by, redacted the first name and let the surname out.
   void add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text with capitals, a name of out[first...] that is one word a
+  // first-name list knows takes the capitalised word right after it, one
+  // space apart on its line, of small letters after its capital, that no
+  // span covers, before no other capitalised word, and that no place,
+  // street, company, title, first-name or proper adjective's list knows,
+  // nor a group's word or one that ends organisations' names: a surname
+  // the decoder left out, everyday word or not ("I met Grace Hopper").
+  void add_capitalised_surnames(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text without capitals, adds a name over each word of four letters or
   // more that no span covers and that only_a_name() (a name list knows it,
   // no everyday, place, street, company or title list does), that is no
