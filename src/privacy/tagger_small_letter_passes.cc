@@ -208,7 +208,12 @@ void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiS
                                                    company_categories_ | proper_adjective_categories_ |
                                                    prefix_categories_);
   for (size_t k = first; k < out.size(); ++k) {
-    if (out[k].type != PiiType::kPerson) continue;
+    // (A blank and a capital after the name first: most names have none.)
+    const uint32_t end = out[k].end;
+    if (out[k].type != PiiType::kPerson || end + 2 >= text.size() || text[end] != ' ' || text[end + 1] < 'A' ||
+        text[end + 1] > 'Z') {
+      continue;
+    }
     const size_t j = first_token_from(tokens, out[k].begin);
     if (j + 1 >= tokens.size() || tokens[j].begin != out[k].begin || tokens[j].end != out[k].end) continue;
     const Token& next = tokens[j + 1];
