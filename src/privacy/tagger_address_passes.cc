@@ -600,12 +600,12 @@ void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& ou
       gives_way = out[i].type == PiiType::kLocation || out[i].type == PiiType::kPerson || out[i].type == PiiType::kOrganization;
     }
     if (!gives_way) continue;
-    for (size_t i = over; i < over_to; ++i) out[i].end = out[i].begin;  // dropped below
+    for (size_t i = over; i < over_to; ++i) mark_dropped(out, i);
     added.push_back({PiiType::kStreetAddress, line_begin, tokens[number].end});
     added.push_back({PiiType::kStreetAddress, tokens[number + 1].begin, line_end});
   }
   if (added.empty()) return;
-  std::erase_if(out, [&](const PiiSpan& span) { return span.end == span.begin; });
+  drop_marked_spans(out);
   out.insert(out.end(), added.begin(), added.end());
   sort_by_begin(out, first);
 }

@@ -790,13 +790,13 @@ void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t
     if (!fits || (!found && !named)) continue;
     for (size_t k = t; k <= last && found; ++k) {
       const size_t s = span_over(out, k);
-      if (s != out.size()) out[s].end = out[s].begin;  // dropped below
+      if (s != out.size()) mark_dropped(out, s);
     }
     places.push_back({PiiType::kLocation, begin, end});
     done = last + 1;
   }
   if (places.empty()) return;
-  std::erase_if(out, [](const PiiSpan& span) { return span.end == span.begin; });
+  drop_marked_spans(out);
   out.insert(out.end(), places.begin(), places.end());
   sort_by_begin(out, first);
 }
@@ -1092,7 +1092,7 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
     if (k + 1 < out.size() && out[k + 1].begin == at) {
       if (out[k + 1].type != PiiType::kPerson) continue;
       out[k].end = out[k + 1].end;
-      out[k + 1].end = out[k + 1].begin;  // dropped below
+      mark_dropped(out, k + 1);
       joined = true;
     } else if (k + 1 == out.size() || out[k + 1].begin >= tokens[j].end) {
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
@@ -1101,9 +1101,7 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       }
     }
   }
-  if (!joined) return;
-  std::erase_if(out, [&](const PiiSpan& span) { return span.end == span.begin; });
-  reset_cover();
+  if (joined) drop_marked_spans(out);
 }
 
 void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
@@ -1327,15 +1325,13 @@ void PiiTagger::add_names_of_states(std::string_view text, std::vector<PiiSpan>&
     for (size_t t = from; t < j; ++t) {
       const size_t c = span_over(out, t);
       if (c != out.size()) {
-        out[c].end = out[c].begin;  // dropped below
+        mark_dropped(out, c);
         dropped = true;
       }
     }
     set_span(out, k, {PiiType::kLocation, tokens[from].begin, out[k].end});
   }
-  if (!dropped) return;
-  std::erase_if(out, [](const PiiSpan& span) { return span.end == span.begin; });
-  reset_cover();
+  if (dropped) drop_marked_spans(out);
 }
 
 void PiiTagger::type_polities(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

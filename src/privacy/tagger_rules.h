@@ -1304,6 +1304,17 @@ inline void cover_span(const std::vector<PiiSpan>& out, size_t k) {
 // Forgets the cover: `out` changed order, or a new text is tagged.
 inline void reset_cover() { tagger_cover().built = false; }
 
+// Marks out[k] to go at the next drop_marked_spans(): a span emptied, so
+// that the indices of the others hold until then.
+inline void mark_dropped(std::vector<PiiSpan>& out, size_t k) { out[k].end = out[k].begin; }
+
+// Drops the spans mark_dropped() emptied, keeping the others' order, and
+// forgets the cover, whose indices were those before.
+inline void drop_marked_spans(std::vector<PiiSpan>& out) {
+  std::erase_if(out, [](const PiiSpan& span) { return span.end == span.begin; });
+  reset_cover();
+}
+
 // Sorts out[first...] by begin (the passes after decoding add spans out of
 // order), and forgets the cover, whose indices were those before.
 inline void sort_by_begin(std::vector<PiiSpan>& out, size_t first) {
