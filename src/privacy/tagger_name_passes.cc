@@ -671,67 +671,6 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   }
 }
 
-bool PiiTagger::add_other_mentions_of_names(std::string_view text, std::span<const uint32_t> marked,
-                                            std::vector<PiiSpan>& out, size_t first, bool mixed) const {
-  if (!mixed) return false;
-  const Tokens tokens = tagger_tokens();
-  // The names' values, each once, with the length of their first word.
-  struct Name {
-    std::string_view value;
-    uint32_t first_word;
-  };
-  // (Per thread, as the other passes' lists: no allocation per text.)
-  thread_local std::vector<Name> names;
-  names.clear();
-  for (size_t s = first; s < out.size(); ++s) {
-    if (out[s].type != PiiType::kPerson) continue;
-    const std::string_view value = text.substr(out[s].begin, out[s].end - out[s].begin);
-    if (std::any_of(names.begin(), names.end(), [&](const Name& n) { return n.value == value; })) continue;
-    const size_t j = first_token_from(tokens, out[s].begin);
-    if (j == tokens.size() || tokens[j].begin != out[s].begin) continue;
-    const uint32_t length = tokens[j].end - tokens[j].begin;
-    if (length < 2 || length >= 64) continue;
-    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
-    if ((m.full & first_name_categories_) == 0 || everyday(m)) continue;
-    names.push_back({value, length});
-  }
-  if (names.empty()) return false;
-  // Bit n: a name's first word has n bytes. Most marked tokens have none
-  // of those lengths and are passed over with one test.
-  uint64_t first_word_lengths = 0;
-  for (const Name& n : names) first_word_lengths |= uint64_t{1} << n.first_word;
-  bool added = false;
-  for (const uint32_t j : marked) {
-    const uint32_t length = tokens[j].end - tokens[j].begin;
-    if (length >= 64 || (first_word_lengths >> length & 1) == 0) continue;
-    for (const Name& n : names) {
-      const std::string_view name = n.value;
-      if (length != n.first_word || text[tokens[j].begin] != name[0] ||
-          text.compare(tokens[j].begin, name.size(), name) != 0) {
-        continue;
-      }
-      // Whole words: the mention ends where a token ends.
-      const auto end = static_cast<uint32_t>(tokens[j].begin + name.size());
-      size_t last = j;
-      while (last + 1 < tokens.size() && tokens[last + 1].end <= end) ++last;
-      if (tokens[last].end != end) continue;
-      const size_t k = span_over(out, j);
-      if (k == out.size()) {
-        bool free = true;
-        for (size_t t = j + 1; t <= last && free; ++t) free = span_over(out, t) == out.size();
-        if (free) {
-          add_span(out, {PiiType::kPerson, tokens[j].begin, end});
-          added = true;
-        }
-      } else if (own_place_or_organisation(out, k, first, tokens[j].begin, end)) {
-        out[k].type = PiiType::kPerson;
-      }
-      break;
-    }
-  }
-  return added;
-}
-
 void PiiTagger::join_place_names(std::string_view text, std::span<const uint32_t> place_words,
                                  std::span<const uint8_t> viewed, std::vector<PiiSpan>& out, size_t first,
                                  bool mixed) const {

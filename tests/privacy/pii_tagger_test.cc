@@ -224,6 +224,26 @@ TEST(PiiTaggerTest, ANameFoundOnceIsANameWhereverTheTextRepeatsIt) {
             (std::vector<std::string>{"PERSON:Viktor", "PERSON:Rosa", "LOCATION:Viktor"}));
 }
 
+// So in a long text of many names: each mention is looked up by its text
+// (the pass's cost per mention does not grow with the names found).
+TEST(PiiTaggerTest, ManyNamesAreEachFoundWhereverTheTextRepeatsThem) {
+  std::vector<std::string> first_names;
+  for (char a = 'a'; a <= 'z'; ++a) {
+    for (char b = 'a'; b <= 'j'; ++b) first_names.push_back(std::string("Quen") + a + b);
+  }
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", first_names}, {"common_word", {"choose", "one", "said"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  std::string text;
+  for (const std::string& name : first_names) text += "Please call " + name + " tomorrow. Rosa moved to " + name + " last year. ";
+  std::vector<std::string> expected, found;
+  for (const std::string& name : first_names) expected.insert(expected.end(), 2, "PERSON:" + name);
+  for (const std::string& span : typed_spans(tagger, text)) {
+    if (span.find(":Quen") != std::string::npos) found.push_back(span);
+  }
+  EXPECT_EQ(found, expected);
+}
+
 // In text without capitals a name does not run on into a contraction
 // after it (a verb with its negation: redaction would take the "not" with
 // the name), whichever apostrophe it is written with.
