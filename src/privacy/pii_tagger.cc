@@ -694,7 +694,18 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       continue;
     }
     view(i);
-    if (mixed && prev <= 0 && !marked(i + 1) && opens_nothing(i)) {
+    const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
+    const bool may_go_on =
+        open_type < types_.size() &&
+        may_continue(text, tokens, i, types_[open_type], mixed, [&] { return ends_an_address(i); }) &&
+        span_may_grow(text, tokens, open_from, i, types_[open_type]);
+    // Outside a span, or where the span open may not take a list's number
+    // in ("3. Sara Lind\n4. John Kask"), a token that opens nothing is left
+    // out. (Another token after a span closed stays scored: the decoder
+    // learnt that a title's line follows a name's, "Anna Berg\nTraining
+    // coordinator", and a postcode's a place's, "NB\n 11933".)
+    const bool outside = prev <= 0 || (!may_go_on && list_number(text, tokens, i));
+    if (mixed && outside && !marked(i + 1) && opens_nothing(i)) {
       if (organisations && names_an_organisation(text, tokens, i)) {
         fallbacks.push_back({PiiType::kOrganization, tokens[i].begin, tokens[i].end});
       }
@@ -706,9 +717,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       leave_out();
       continue;
     }
-    const size_t open_type = prev > 0 ? static_cast<size_t>(prev - 1) / 2 : types_.size();
-    const bool may_go_on = open_type < types_.size() &&
-                           may_continue(text, tokens, i, types_[open_type], mixed, [&] { return ends_an_address(i); });
     if (mixed && prev > 0 && !tokens[i].marked && !may_go_on) {
       leave_out();
       continue;
@@ -1013,17 +1021,38 @@ void add_appositive_ages(std::string_view text, std::vector<PiiSpan>& out) {
   }
 }
 
-// Whether `span` is an address of more than 6 lines: a list or a table
-// whose lines the passes that join an address's lines ran over ("9
-// Plains\n7 Mountain\n1 Sundering Eruption\n...", a table's column of
-// numbers), no address; the labelled dev rows' longest address has 4. (A
-// long span on fewer lines stays: one over a line of 59 authors' names
-// would leave the names out.)
+// Whether `span` is an address of more than 6 lines: a list of addresses,
+// or a list or a table whose lines the passes that join an address's lines
+// ran over ("9 Plains\n7 Mountain\n1 Sundering Eruption\n...", a table's
+// column of numbers), no one address; the labelled dev rows' longest
+// address has 4. (A long span on fewer lines stays: one over a line of 59
+// authors' names would leave the names out.)
 bool overlong_address(std::string_view text, const PiiSpan& span) {
   if (span.type != PiiType::kStreetAddress) return false;
   size_t lines = 1;
   for (uint32_t b = span.begin; b < span.end && lines <= 6; ++b) lines += text[b] == '\n' ? 1 : 0;
   return lines > 6;
+}
+
+// Appends the lines of an overlong_address() `span`, each an address of
+// its own without the blanks and marks around it, to `out`, but a line of
+// one or two digits alone (a list's count): such a span over a list of 60
+// letters' addresses was dropped whole before, and none of the addresses
+// was redacted. (A card deck's list stays covered line by line, as
+// redaction errs to.)
+void add_lines_of_an_overlong_address(std::string_view text, const PiiSpan& span, std::vector<PiiSpan>& out) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  uint32_t line = span.begin;
+  while (line < span.end) {
+    uint32_t end = line;
+    while (end < span.end && bytes[end] != '\n') ++end;
+    uint32_t b = line, e = end;
+    while (b < e && !is_word_byte(bytes[b])) ++b;
+    while (e > b && !is_word_byte(bytes[e - 1])) --e;
+    const bool count = e - b <= 2 && std::all_of(bytes + b, bytes + e, [](unsigned char c) { return c >= '0' && c <= '9'; });
+    if (e > b && !count) out.push_back({PiiType::kStreetAddress, b, e});
+    line = end + 1;
+  }
 }
 
 // The scan of a plain text (scan_text()).
@@ -1042,6 +1071,8 @@ bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector
   // ("“Remote Timing Attacks", "Huygens’"), nor runs into small letters
   // glued after such a mark (tagger_rules::end_before_a_glued_clause()).
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  thread_local std::vector<PiiSpan> lines_of_overlong_addresses;
+  lines_of_overlong_addresses.clear();
   size_t kept = 0;
   for (PiiSpan& span : out) {
     if (tagger_learns(span.type)) {
@@ -1066,9 +1097,19 @@ bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector
         }
       }
     }
-    if (span.end > span.begin && !overlong_address(text, span)) out[kept++] = span;
+    if (span.end <= span.begin) continue;
+    if (overlong_address(text, span)) {
+      add_lines_of_an_overlong_address(text, span, lines_of_overlong_addresses);
+    } else {
+      out[kept++] = span;
+    }
   }
   out.resize(kept);
+  if (!lines_of_overlong_addresses.empty()) {
+    out.insert(out.end(), lines_of_overlong_addresses.begin(), lines_of_overlong_addresses.end());
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  }
   pii_scan::drop_data_labels(text, out, first);
   return true;
 }

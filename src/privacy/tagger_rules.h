@@ -815,9 +815,45 @@ bool union_of_states(std::string_view value);
 // as organisations are (or, with a number, as streets).
 bool law_or_war(std::string_view value);
 
+// The most lines the decoder runs an address over: two of 6 lines, listed
+// one after the other ("..., and 16 Grosse Praesidenten Str. 20\n Apt.
+// 936\n ..."), which split_address_lists() parts. (The labelled dev rows'
+// longest address has 4 lines; scan_plain_text() drops a span of more than
+// 6 that the passes leave: a list or a table.)
+inline constexpr size_t kMaxAddressLines = 12;
+// The most tokens a name, a place or an organisation runs over: the dev
+// rows' longest has 5 words, and a double name's hyphen is a token of its
+// own ("Marie-Claire de la Fontaine-Dubois": 8). More is a list without
+// commas ("Anna Smith Anna Smith ..."), which would otherwise run on as
+// one name over the whole text.
+inline constexpr size_t kMaxNameTokens = 24;
+
+// Whether the span of `type` open over tokens [from, i) may take token i
+// in, past may_continue(): a name, a place or an organisation holds
+// kMaxNameTokens tokens at most; an address runs over kMaxAddressLines
+// lines at most, and onto a new line only where a digit stands in the
+// span so far, on the new line or on the line after it (a house number, a
+// box's, a postcode: so does every line break of a labelled address,
+// "Ms. Alicia Laaksonen\nThink Computer Corp\nLargo Prazeres 26" too),
+// so that a list of names one per line ("Anna Berg\nMark Olsen\nSara
+// Lind") is no address; past a blank line only onto a line with a digit
+// of its own ("Qeqertarsuaq\n\n Greece 79976", not the next letter's
+// "Mark Olsen"). Reads bytes only at a line break within an address: the
+// span's and two lines' (address_may_run_onto_its_line(), out of line: the
+// decoder seldom asks it).
+bool address_may_run_onto_its_line(std::string_view text, Tokens tokens, size_t from, size_t i);
+inline bool span_may_grow(std::string_view text, Tokens tokens, size_t from, size_t i, PiiType type) {
+  if (type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization) {
+    return i - from < kMaxNameTokens;
+  }
+  return type != PiiType::kStreetAddress || !tokens[i].newline_before ||
+         address_may_run_onto_its_line(text, tokens, from, i);
+}
+
 // Whether token i may continue a span of `type` that covers token i - 1
-// (i > 0): no span but an address runs across a line break, and none runs
-// past the end of a sentence ("?", "!", or a "." that does not close an
+// (i > 0): no span runs across a tab (a table's cell ends there), and
+// none but an address across a line break (span_may_grow() tells how far
+// an address does); none runs past the end of a sentence ("?", "!", or a "." that does not close an
 // abbreviation of at most three letters such as "Dr." or "Apt."). In text
 // with capitals (`mixed`), a name, a place or an organisation does not run
 // into a small word of four letters or more ("George wants", "My name");
@@ -836,6 +872,9 @@ template <typename EndsAnAddress>
 inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType type, bool mixed,
                   EndsAnAddress ends_an_address) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
+  for (uint32_t b = tokens[i - 1].end; b < tokens[i].begin; ++b) {
+    if (text[b] == '\t') return false;
+  }
   const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
   if ((name || type == PiiType::kStreetAddress) && never_in_a_name(text, tokens[i])) return false;
   // (Names in Greek or Cyrillic hold no small word: one of any length ends them.)
@@ -1599,6 +1638,19 @@ inline bool letter_label(std::string_view text, Tokens tokens, size_t i) {
     return spaced && opens;
   }
   return !next.marked && is_word_byte(static_cast<unsigned char>(c));
+}
+
+// Whether token i numbers a list's item: digits opening a line or the
+// text, with a stop or a closing bracket written against them and a blank
+// after it ("4. John Kask", "12) Pay rent"), as letter_label() tells an
+// answer's letter.
+inline bool list_number(std::string_view text, Tokens tokens, size_t i) {
+  const Token& t = tokens[i];
+  if ((i > 0 && !t.newline_before) || i + 1 >= tokens.size() || !all_digits(text, t)) return false;
+  const Token& mark = tokens[i + 1];
+  const char c = text[mark.begin];
+  return mark.begin == t.end && mark.end - mark.begin == 1 && (c == '.' || c == ')') &&
+         (i + 2 >= tokens.size() || tokens[i + 2].begin > mark.end);
 }
 
 // The gazetteer categories whose names start with `prefix`: "street" (street

@@ -152,6 +152,28 @@ bool tagger_rules::moved_from_a_place_to(std::string_view text, Tokens tokens, s
   return !tokens[verb + 1].newline_before && kMoves.contains(text, tokens[verb]);
 }
 
+bool tagger_rules::address_may_run_onto_its_line(std::string_view text, Tokens tokens, size_t from, size_t i) {
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  size_t lines = 1;
+  bool digit = false;
+  for (uint32_t b = tokens[from].begin; b < tokens[i - 1].end; ++b) {
+    lines += text[b] == '\n' ? 1 : 0;
+    digit = digit || is_digit(text[b]);
+  }
+  if (lines >= kMaxAddressLines) return false;
+  // Past a blank line, only onto a line that holds a digit itself.
+  size_t breaks_before = 0;
+  for (uint32_t b = tokens[i - 1].end; b < tokens[i].begin; ++b) breaks_before += text[b] == '\n' ? 1 : 0;
+  const bool past_a_blank_line = breaks_before >= 2;
+  digit = digit && !past_a_blank_line;
+  size_t breaks = 0;
+  for (size_t b = tokens[i].begin; !digit && b < text.size() && breaks < (past_a_blank_line ? 1u : 2u); ++b) {
+    breaks += text[b] == '\n' ? 1 : 0;
+    digit = is_digit(text[b]);
+  }
+  return digit;
+}
+
 bool tagger_rules::ends_a_place_after_its_cue(std::string_view text, Tokens tokens, size_t last) {
   static constexpr WordSet kAfterAPlace(std::array<std::string_view, 11>{
       "on", "in", "last", "this", "next", "yesterday", "today", "tomorrow", "tonight", "at", "from"});

@@ -1,0 +1,111 @@
+// The decoder's limits on how far a span runs (src/privacy/tagger_rules.h):
+// may_continue(), span_may_grow() and list_number(), on tokens of text of
+// our own.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "tagger_rules.h"
+
+namespace tiergate::tagger_rules {
+namespace {
+
+struct Tokenized {
+  std::string text;
+  TokenList tokens;
+  IndexList marked;
+};
+
+Tokenized tokenized(std::string text) {
+  Tokenized t{std::move(text), {}, {}};
+  pii_tokens::tokenize(t.text, t.tokens, t.marked);
+  return t;
+}
+
+// The index of the first token written `word`.
+size_t token_of(const Tokenized& t, std::string_view word) {
+  for (size_t k = 0; k < t.tokens.size(); ++k) {
+    if (std::string_view(t.text).substr(t.tokens[k].begin, t.tokens[k].end - t.tokens[k].begin) == word) return k;
+  }
+  ADD_FAILURE() << "no token " << word << " in " << t.text;
+  return 0;
+}
+
+// may_continue() of a span of `type` at token `word`, in text with capitals.
+bool continues(const Tokenized& t, std::string_view word, PiiType type) {
+  return may_continue(t.text, t.tokens, token_of(t, word), type, true, [] { return false; });
+}
+
+TEST(TaggerRulesTest, NoSpanRunsAcrossATab) {
+  const Tokenized table = tokenized("Anna Berg\t34\nMark Olsen\t51");
+  EXPECT_FALSE(continues(table, "34", PiiType::kPerson));
+  EXPECT_FALSE(continues(table, "34", PiiType::kStreetAddress));
+  // A line break, blanks around it too, an address runs across.
+  const Tokenized indented = tokenized("69 Roheline 43\n Apt. 305\n  \tLepassaare");
+  EXPECT_TRUE(continues(indented, "Apt", PiiType::kStreetAddress));
+  EXPECT_FALSE(continues(indented, "Lepassaare", PiiType::kStreetAddress));
+}
+
+TEST(TaggerRulesTest, AnAddressRunsPastABlankLineOnlyOntoALineWithADigit) {
+  const Tokenized letters = tokenized("12 Oak Street\nSpringfield, IL 62704\n\nMark Olsen\n45 Elm Street");
+  EXPECT_TRUE(continues(letters, "Mark", PiiType::kStreetAddress));
+  EXPECT_TRUE(span_may_grow(letters.text, letters.tokens, 0, token_of(letters, "Springfield"), PiiType::kStreetAddress));
+  EXPECT_FALSE(span_may_grow(letters.text, letters.tokens, 0, token_of(letters, "Mark"), PiiType::kStreetAddress));
+  const Tokenized envelope = tokenized("98 P.O. Box 101\n Suite 242\n Qeqertarsuaq\n\n Greece 79976");
+  EXPECT_TRUE(span_may_grow(envelope.text, envelope.tokens, 0, token_of(envelope, "Greece"), PiiType::kStreetAddress));
+}
+
+TEST(TaggerRulesTest, AnAddressRunsOntoANewLineOnlyNearADigit) {
+  // A list of names one per line: no digit in the span, on its next line
+  // or the one after.
+  const Tokenized names = tokenized("Anna Berg\nMark Olsen\nSara Lind\nJohn Kask");
+  EXPECT_FALSE(span_may_grow(names.text, names.tokens, 0, token_of(names, "Mark"), PiiType::kStreetAddress));
+  // An envelope's name and company lines come before the street's number.
+  const Tokenized envelope = tokenized("Ms. Alicia Laaksonen\nThink Computer Corp\nLargo Prazeres 26\nPicoto");
+  EXPECT_TRUE(span_may_grow(envelope.text, envelope.tokens, 0, token_of(envelope, "Think"), PiiType::kStreetAddress));
+  EXPECT_TRUE(span_may_grow(envelope.text, envelope.tokens, 0, token_of(envelope, "Largo"), PiiType::kStreetAddress));
+  EXPECT_TRUE(span_may_grow(envelope.text, envelope.tokens, 0, token_of(envelope, "Picoto"), PiiType::kStreetAddress));
+  // Within a line the lines do not count.
+  EXPECT_TRUE(span_may_grow(names.text, names.tokens, 0, 1, PiiType::kStreetAddress));
+}
+
+TEST(TaggerRulesTest, AnAddressRunsOverTwelveLinesAtMost) {
+  std::string text;
+  for (int line = 1; line <= 14; ++line) text += std::to_string(line) + " Oak Street\n";
+  const Tokenized lines = tokenized(text);
+  size_t at = 0;  // the first token of line 12, then of line 13
+  for (size_t k = 0, seen = 0; k < lines.tokens.size(); ++k) {
+    if (k > 0 && lines.tokens[k].newline_before && ++seen == 11) at = k;
+  }
+  ASSERT_EQ(lines.text.substr(lines.tokens[at].begin, 2), "12");
+  EXPECT_TRUE(span_may_grow(lines.text, lines.tokens, 0, at, PiiType::kStreetAddress));
+  EXPECT_FALSE(span_may_grow(lines.text, lines.tokens, 0, at + 3, PiiType::kStreetAddress));
+}
+
+TEST(TaggerRulesTest, ANameRunsOverTwentyFourTokensAtMost) {
+  std::string text;
+  for (int k = 0; k < 20; ++k) text += "Anna Smith ";
+  const Tokenized names = tokenized(text);
+  EXPECT_TRUE(span_may_grow(names.text, names.tokens, 0, kMaxNameTokens - 1, PiiType::kPerson));
+  EXPECT_FALSE(span_may_grow(names.text, names.tokens, 0, kMaxNameTokens, PiiType::kPerson));
+  EXPECT_FALSE(span_may_grow(names.text, names.tokens, 0, kMaxNameTokens, PiiType::kOrganization));
+  // A double name's hyphens are tokens of their own.
+  const Tokenized double_name = tokenized("Marie-Claire de la Fontaine-Dubois");
+  EXPECT_EQ(double_name.tokens.size(), 8u);
+  EXPECT_TRUE(span_may_grow(double_name.text, double_name.tokens, 0, 7, PiiType::kPerson));
+}
+
+TEST(TaggerRulesTest, AListsNumberOpensItsLine) {
+  const Tokenized list = tokenized("1. Anna Berg\n2. Mark Olsen\n12) Sara Lind\n4.5 kg\n7.Kask\nin 3. Lind");
+  EXPECT_TRUE(list_number(list.text, list.tokens, 0));
+  EXPECT_TRUE(list_number(list.text, list.tokens, token_of(list, "2")));
+  EXPECT_TRUE(list_number(list.text, list.tokens, token_of(list, "12")));
+  EXPECT_FALSE(list_number(list.text, list.tokens, token_of(list, "4")));  // a decimal
+  EXPECT_FALSE(list_number(list.text, list.tokens, token_of(list, "7")));  // no blank after the stop
+  EXPECT_FALSE(list_number(list.text, list.tokens, token_of(list, "3")));  // inside its line
+  EXPECT_FALSE(list_number(list.text, list.tokens, token_of(list, "Anna")));
+}
+
+}  // namespace
+}  // namespace tiergate::tagger_rules
