@@ -818,8 +818,9 @@ bool law_or_war(std::string_view value);
 // The most lines the decoder runs an address over: two of 6 lines, listed
 // one after the other ("..., and 16 Grosse Praesidenten Str. 20\n Apt.
 // 936\n ..."), which split_address_lists() parts. (The labelled dev rows'
-// longest address has 4 lines; scan_plain_text() drops a span of more than
-// 6 that the passes leave: a list or a table.)
+// longest address has 4 lines; scan_plain_text() covers a span of more
+// than 6 that the passes leave line by line: a list of addresses, or a
+// list or a table.)
 inline constexpr size_t kMaxAddressLines = 12;
 // The most tokens a name, a place or an organisation runs over: the dev
 // rows' longest has 5 words, and a double name's hyphen is a token of its
@@ -851,23 +852,22 @@ inline bool span_may_grow(std::string_view text, Tokens tokens, size_t from, siz
 }
 
 // Whether token i may continue a span of `type` that covers token i - 1
-// (i > 0): no span runs across a tab (a table's cell ends there), and
-// none but an address across a line break (span_may_grow() tells how far
-// an address does); none runs past the end of a sentence ("?", "!", or a "." that does not close an
-// abbreviation of at most three letters such as "Dr." or "Apt."). In text
-// with capitals (`mixed`), a name, a place or an organisation does not run
-// into a small word of four letters or more ("George wants", "My name");
-// "van", "de la", "of" may stand inside; nor, in Greek or Cyrillic, into
-// a small word of any length ("Тимур рос в"). Nor does an address run into
-// such a word when `ends_an_address()` (tag(): not a street word, so not
-// "corner" or "lane", and either an everyday word, "Elm Street last night",
-// or one before no house number, "RR commenter Trevor", not "Trg revolucije
-// 12"); it is asked only of such a word. In any text, a name, a place, an
-// organisation or an address does not run into a word never_in_a_name()
-// ("man who", "bauru this morning", "9 kastanienallee then"). In text with
-// capitals, a
-// capitalised_sentence_opener() after an abbreviation's stop opens the next
-// sentence: "12 Main St. It serves", "Jave Co. Neither".
+// (i > 0): no span runs across a tab (a table's cell ends there), and none but
+// an address across a line break (span_may_grow() tells how far an address
+// does); none runs past the end of a sentence ("?", "!", or a "." that does not
+// close an abbreviation of at most three letters such as "Dr." or "Apt."). In
+// text with capitals (`mixed`), a name, a place or an organisation does not run
+// into a small word of four letters or more ("George wants", "My name"); "van",
+// "de la", "of" may stand inside; nor, in Greek or Cyrillic, into a small word
+// of any length ("Тимур рос в"). Nor does an address run into such a word when
+// `ends_an_address()` (tag(): not a street word, so not "corner" or "lane", and
+// either an everyday word, "Elm Street last night", or one before no house
+// number, "RR commenter Trevor", not "Trg revolucije 12"); it is asked only of
+// such a word. In any text, a name, a place, an organisation or an address does
+// not run into a word never_in_a_name() ("man who", "bauru this morning", "9
+// kastanienallee then"). In text with capitals, a capitalised_sentence_opener()
+// after an abbreviation's stop opens the next sentence: "12 Main St. It
+// serves", "Jave Co. Neither".
 template <typename EndsAnAddress>
 inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType type, bool mixed,
                   EndsAnAddress ends_an_address) {
