@@ -705,6 +705,16 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     // learnt that a title's line follows a name's, "Anna Berg\nTraining
     // coordinator", and a postcode's a place's, "NB\n 11933".)
     const bool outside = prev <= 0 || (!may_go_on && list_number(text, tokens, i));
+    // Nor does a number of one to three digits alone in a table's last
+    // cell (a count or an age after a tab: "Anna Berg\t34\nMark Olsen"): a
+    // house number comes before its street on its line, and no labelled
+    // value opens so.
+    if ((prev <= 0 || !may_go_on) && i > 0 && tokens[i].end - tokens[i].begin <= 3 && all_digits(text, tokens[i]) &&
+        (i + 1 == tokens.size() || tokens[i + 1].newline_before) &&
+        text.substr(tokens[i - 1].end, tokens[i].begin - tokens[i - 1].end).find('\t') != std::string_view::npos) {
+      leave_out();
+      continue;
+    }
     if (mixed && outside && !marked(i + 1) && opens_nothing(i)) {
       if (organisations && names_an_organisation(text, tokens, i)) {
         fallbacks.push_back({PiiType::kOrganization, tokens[i].begin, tokens[i].end});

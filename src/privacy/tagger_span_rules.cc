@@ -719,20 +719,22 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       !tokens[from].newline_before && near_or_toward(text, tokens[from - 1]) && listed_place(text, span)) {
     span.type = PiiType::kLocation;
   }
-  // A name with a number in it or right after it on its line is a street
-  // and its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
-  // organisation right before a number ("Auenweg 85"). Not one before a
-  // count of things (counts_after(): "Tony 2 times more", "It takes John 5
-  // minutes"), nor one whose last word is a possessive: the number is the
-  // owner's ("George Orwell's 1984", "Kate's 6 friends"), nor one before a
-  // chapter and its verse or an hour and its minutes ("Matthew 1:1", "2
-  // Samuel 11:4", "Anna 5:30"), nor one between the numbers of a list's
-  // items ("1. Ana Souza 2. Ben Carter").
+  // A name with a number in it or right after it on its line (in the same cell:
+  // no tab between, "Anna Berg\t34" is a table's name and age) is a street and
+  // its house number ("Família Marques 19", "Sorlaskeid 32"); so is an
+  // organisation right before a number ("Auenweg 85"). Not one before a count
+  // of things (counts_after(): "Tony 2 times more", "It takes John 5 minutes"),
+  // nor one whose last word is a possessive: the number is the owner's ("George
+  // Orwell's 1984", "Kate's 6 friends"), nor one before a chapter and its verse
+  // or an hour and its minutes ("Matthew 1:1", "2 Samuel 11:4", "Anna 5:30"),
+  // nor one between the numbers of a list's items ("1. Ana Souza 2. Ben
+  // Carter").
   const Token& last_word = tokens[to - 1];
   const bool owner = possessive_stem(reinterpret_cast<const unsigned char*>(text.data()) + last_word.begin,
                                      last_word.end - last_word.begin) != last_word.end - last_word.begin;
-  const bool number_after =
-      is_number(text, tokens, to) && !tokens[to].newline_before && tokens[to].begin > last_word.end && !owner;
+  const bool number_after = is_number(text, tokens, to) && !tokens[to].newline_before &&
+                            tokens[to].begin > last_word.end && !owner &&
+                            text.substr(last_word.end, tokens[to].begin - last_word.end).find('\t') == std::string_view::npos;
   auto chapter_and_verse = [&] {
     const uint32_t e = tokens[to].end;
     return e + 1 < text.size() && text[e] == ':' && text[e + 1] >= '0' && text[e + 1] <= '9';

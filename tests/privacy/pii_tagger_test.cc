@@ -391,15 +391,19 @@ TEST(PiiTaggerTest, ListsOfPeopleStayNamesOneEach) {
     }
     return found;
   };
-  std::string lines, numbered, letters;
+  std::string lines, numbered, table, letters;
   for (size_t k = 0; k < people.size(); ++k) {
     lines += people[k] + "\n";
     numbered += std::to_string(k + 1) + ". " + people[k] + "\n";
+    table += people[k] + "\t" + std::to_string(20 + k) + "\n";
     letters += people[k] + "\n" + std::to_string(3 + k) + " Oak Street\n" + kCities[k % kCities.size()] + " " +
                std::to_string(1200 + k) + "\n\n";
   }
   EXPECT_EQ(names_in(numbered), people);
   EXPECT_EQ(names_in(letters), people);
+  // A table's rows of a name and an age: no address of the name and the
+  // number in the next cell, nor opened at the age.
+  EXPECT_EQ(names_in(table), people);
   // Without numbers the decoder may still open an address at one name's
   // line, as at an envelope's street (this tagger at "Oscar Lindqvist"),
   // but the address ends with that line and is dropped: the names after it
