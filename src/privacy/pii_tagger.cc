@@ -709,9 +709,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     // cell (a count or an age after a tab: "Anna Berg\t34\nMark Olsen"): a
     // house number comes before its street on its line, and no labelled
     // value opens so.
-    if ((prev <= 0 || !may_go_on) && i > 0 && tokens[i].end - tokens[i].begin <= 3 && all_digits(text, tokens[i]) &&
-        (i + 1 == tokens.size() || tokens[i + 1].newline_before) &&
-        text.substr(tokens[i - 1].end, tokens[i].begin - tokens[i - 1].end).find('\t') != std::string_view::npos) {
+    if ((i + 1 == tokens.size() || tokens[i + 1].newline_before) && (prev <= 0 || !may_go_on) && i > 0 &&
+        tokens[i].end - tokens[i].begin <= 3 &&
+        text.substr(tokens[i - 1].end, tokens[i].begin - tokens[i - 1].end).find('\t') != std::string_view::npos &&
+        all_digits(text, tokens[i])) {
       leave_out();
       continue;
     }
