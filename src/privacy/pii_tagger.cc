@@ -699,20 +699,21 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
         open_type < types_.size() &&
         may_continue(text, tokens, i, types_[open_type], mixed, [&] { return ends_an_address(i); }) &&
         span_may_grow(text, tokens, open_from, i, types_[open_type]);
+    // Whether no span open takes token i in.
+    const bool not_taken = prev <= 0 || !may_go_on;
     // Outside a span, or where the span open may not take a list's number
     // in ("3. Sara Lind\n4. John Kask"), a token that opens nothing is left
     // out. (Another token after a span closed stays scored: the decoder
     // learnt that a title's line follows a name's, "Anna Berg\nTraining
     // coordinator", and a postcode's a place's, "NB\n 11933".)
-    const bool outside = prev <= 0 || (!may_go_on && list_number(text, tokens, i));
+    const bool outside = prev <= 0 || (not_taken && list_number(text, tokens, i));
     // Nor does a number of one to three digits alone in a table's last
     // cell (a count or an age after a tab: "Anna Berg\t34\nMark Olsen"): a
     // house number comes before its street on its line, and no labelled
     // value opens so.
-    if ((i + 1 == tokens.size() || tokens[i + 1].newline_before) && (prev <= 0 || !may_go_on) && i > 0 &&
+    if ((i + 1 == tokens.size() || tokens[i + 1].newline_before) && not_taken && i > 0 &&
         tokens[i].end - tokens[i].begin <= 3 &&
-        text.substr(tokens[i - 1].end, tokens[i].begin - tokens[i - 1].end).find('\t') != std::string_view::npos &&
-        all_digits(text, tokens[i])) {
+        tab_between(text, tokens, i) && all_digits(text, tokens[i])) {
       leave_out();
       continue;
     }
@@ -1060,7 +1061,7 @@ void add_lines_of_an_overlong_address(std::string_view text, const PiiSpan& span
     uint32_t b = line, e = end;
     while (b < e && !is_word_byte(bytes[b])) ++b;
     while (e > b && !is_word_byte(bytes[e - 1])) --e;
-    const bool count = e - b <= 2 && std::all_of(bytes + b, bytes + e, [](unsigned char c) { return c >= '0' && c <= '9'; });
+    const bool count = e - b <= 2 && all_digits(text, Token{b, e, false, false});
     if (e > b && !count) out.push_back({PiiType::kStreetAddress, b, e});
     line = end + 1;
   }
@@ -1118,8 +1119,7 @@ bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector
   out.resize(kept);
   if (!lines_of_overlong_addresses.empty()) {
     out.insert(out.end(), lines_of_overlong_addresses.begin(), lines_of_overlong_addresses.end());
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-              [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+    sort_by_begin(out, first);
   }
   pii_scan::drop_data_labels(text, out, first);
   return true;

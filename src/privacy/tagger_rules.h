@@ -257,6 +257,12 @@ inline bool one_blank_after(std::string_view text, Tokens tokens, size_t k) {
          text[tokens[k - 1].end] == ' ';
 }
 
+// Whether a tab stands between token k - 1 and token k (k > 0): a table's
+// cells part there ("Anna Berg\t34"), and no span runs across one.
+inline bool tab_between(std::string_view text, Tokens tokens, size_t k) {
+  return text.substr(tokens[k - 1].end, tokens[k].begin - tokens[k - 1].end).find('\t') != std::string_view::npos;
+}
+
 // Whether token t is digits only ("05557", not "6Sigma").
 inline bool all_digits(std::string_view text, const Token& t) {
   return std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) { return c >= '0' && c <= '9'; });
@@ -872,9 +878,7 @@ template <typename EndsAnAddress>
 inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType type, bool mixed,
                   EndsAnAddress ends_an_address) {
   if (tokens[i].newline_before && type != PiiType::kStreetAddress) return false;
-  for (uint32_t b = tokens[i - 1].end; b < tokens[i].begin; ++b) {
-    if (text[b] == '\t') return false;
-  }
+  if (tab_between(text, tokens, i)) return false;
   const bool name = type == PiiType::kPerson || type == PiiType::kLocation || type == PiiType::kOrganization;
   if ((name || type == PiiType::kStreetAddress) && never_in_a_name(text, tokens[i])) return false;
   // (Names in Greek or Cyrillic hold no small word: one of any length ends them.)

@@ -733,8 +733,7 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   const bool owner = possessive_stem(reinterpret_cast<const unsigned char*>(text.data()) + last_word.begin,
                                      last_word.end - last_word.begin) != last_word.end - last_word.begin;
   const bool number_after = is_number(text, tokens, to) && !tokens[to].newline_before &&
-                            tokens[to].begin > last_word.end && !owner &&
-                            text.substr(last_word.end, tokens[to].begin - last_word.end).find('\t') == std::string_view::npos;
+                            tokens[to].begin > last_word.end && !owner && !tab_between(text, tokens, to);
   auto chapter_and_verse = [&] {
     const uint32_t e = tokens[to].end;
     return e + 1 < text.size() && text[e] == ':' && text[e + 1] >= '0' && text[e + 1] <= '9';
