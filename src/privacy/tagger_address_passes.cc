@@ -49,7 +49,14 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       return;
     }
     out[k].end = tokens[j - 1].end;
-    reset_cover();
+    // Token j was out[k]'s; the cover forgets it where it was out[k]'s alone.
+    if (SpanCover& cover = tagger_cover(); cover.built) {
+      if (cover.first_span[j] == k + 1) {
+        cover.first_span[j] = 0;
+      } else {
+        reset_cover();
+      }
+    }
   };
   bool added = false;
   for (const uint32_t j : marked) {
@@ -140,6 +147,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     add_span(out, {PiiType::kStreetAddress, tokens[j + 1].begin, tokens[number].end});
     added = true;
   }
+  if (added) drop_marked_spans(out);  // those replace_with_an_address() emptied
   return added;
 }
 

@@ -792,8 +792,12 @@ size_t street_before_its_number(std::string_view text, Tokens tokens, size_t j, 
 // addresses) of out[first...]; nothing where a span overlaps it that is of
 // another type, or one found before tagging (out[0, first)) that is no
 // address inside it, or one that reaches outside it, or where that address
-// is there already. Returns whether it changed `out` (the address
-// appended, out of order).
+// is there already. Returns whether it changed `out`: the address
+// appended, out of order, and the spans it replaces emptied
+// (mark_dropped(): drop_marked_spans() takes them out), so that the other
+// spans keep their indices. With many spans it reads only those over the
+// address's tokens, from the cover, which it keeps: a list of thousands of
+// streets costs time in their number, not its square.
 bool replace_with_an_address(std::vector<PiiSpan>& out, size_t first, uint32_t begin, uint32_t end);
 
 // Whether `value` is one word of ASCII letters and digits written as code
@@ -1323,8 +1327,10 @@ inline size_t first_word_from(std::string_view text, Tokens tokens, size_t j, si
 
 // Per thread, for the text being tagged: for each token, 1 + the index in
 // tag()'s `out` of the first span that overlaps it, 0 for none, once a pass
-// after decoding asks about a text with many spans (see span_over()).
+// after decoding asks about a text with many spans (see span_over()); with
+// kShared added where a second span noted in the cover overlaps it too.
 struct SpanCover {
+  static constexpr uint32_t kShared = uint32_t{1} << 31;
   std::vector<uint32_t> first_span;
   bool built = false;
 };
@@ -1333,14 +1339,26 @@ inline SpanCover& tagger_cover() {
   return cover;
 }
 
-// Notes out[k] over the tokens it overlaps that no earlier span covers.
+// The first token that overlaps bytes [begin, ...): ends after `begin`.
+inline size_t first_token_over(Tokens tokens, uint32_t begin) {
+  return static_cast<size_t>(
+      std::partition_point(tokens.begin(), tokens.end(), [&](const Token& x) { return x.end <= begin; }) -
+      tokens.begin());
+}
+
+// Notes out[k] over the tokens it overlaps: where no earlier span covers
+// them, as their first span; where another does, as shared.
 inline void cover_span(const std::vector<PiiSpan>& out, size_t k) {
   const Tokens tokens = tagger_tokens();
   std::vector<uint32_t>& first_span = tagger_cover().first_span;
-  auto t = std::partition_point(tokens.begin(), tokens.end(), [&](const Token& x) { return x.end <= out[k].begin; });
-  for (; t != tokens.end() && t->begin < out[k].end; ++t) {
-    uint32_t& c = first_span[static_cast<size_t>(t - tokens.begin())];
-    if (c == 0) c = static_cast<uint32_t>(k + 1);
+  const auto own = static_cast<uint32_t>(k + 1);
+  for (size_t t = first_token_over(tokens, out[k].begin); t < tokens.size() && tokens[t].begin < out[k].end; ++t) {
+    uint32_t& c = first_span[t];
+    if (c == 0) {
+      c = own;
+    } else if ((c & ~SpanCover::kShared) != own) {
+      c |= SpanCover::kShared;
+    }
   }
 }
 
@@ -1400,25 +1418,33 @@ inline size_t first_token_from(Tokens tokens, uint32_t at) {
   return static_cast<size_t>(base - tokens.data()) + (base->begin < at ? 1 : 0);
 }
 
-// The first span of `out` that overlaps token j, or out.size(). A few
-// spans are read through; past that the cover is built once, so that a
-// long text with many spans costs its passes linear time, not quadratic.
-inline size_t span_over(const std::vector<PiiSpan>& out, size_t j) {
-  constexpr size_t kReadThrough = 16;
-  if (out.size() <= kReadThrough) {
-    const Token& t = tagger_tokens()[j];
-    for (size_t k = 0; k < out.size(); ++k) {
-      if (out[k].begin < t.end && t.begin < out[k].end) return k;
-    }
-    return out.size();
-  }
+// Up to this many spans, a pass reads through them all rather than build
+// the cover.
+constexpr size_t kSpansReadThrough = 16;
+
+// The cover of `out`, built if it is not.
+inline SpanCover& built_cover(const std::vector<PiiSpan>& out) {
   SpanCover& cover = tagger_cover();
   if (!cover.built) {
     cover.first_span.assign(tagger_tokens().size(), 0);
     cover.built = true;
     for (size_t k = 0; k < out.size(); ++k) cover_span(out, k);
   }
-  const uint32_t c = cover.first_span[j];
+  return cover;
+}
+
+// The first span of `out` that overlaps token j, or out.size(). A few
+// spans are read through; past that the cover is built once, so that a
+// long text with many spans costs its passes linear time, not quadratic.
+inline size_t span_over(const std::vector<PiiSpan>& out, size_t j) {
+  if (out.size() <= kSpansReadThrough) {
+    const Token& t = tagger_tokens()[j];
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (out[k].begin < t.end && t.begin < out[k].end) return k;
+    }
+    return out.size();
+  }
+  const uint32_t c = built_cover(out).first_span[j] & ~SpanCover::kShared;
   return c == 0 ? out.size() : c - 1;
 }
 

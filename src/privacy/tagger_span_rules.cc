@@ -429,14 +429,54 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
 
 bool tagger_rules::replace_with_an_address(std::vector<PiiSpan>& out, size_t first, uint32_t begin, uint32_t end) {
   auto inside = [&](const PiiSpan& span) { return span.begin >= begin && span.end <= end; };
-  for (size_t k = 0; k < out.size(); ++k) {
+  // Whether out[k], where it overlaps the address, lets it stand.
+  auto gives_way = [&](size_t k) {
     const PiiSpan& span = out[k];
-    if (span.begin >= end || span.end <= begin) continue;
+    if (span.begin >= end || span.end <= begin) return true;
     const bool address = span.type == PiiType::kStreetAddress;
-    const bool gives_way = inside(span) && (address || (k >= first && names_by_a_proper_name(span.type)));
-    if (!gives_way || (address && span.begin == begin && span.end == end)) return false;
+    return inside(span) && (address || (k >= first && names_by_a_proper_name(span.type))) &&
+           !(address && span.begin == begin && span.end == end);
+  };
+  const Tokens tokens = tagger_tokens();
+  const size_t from = first_token_over(tokens, begin);
+  size_t to = from;
+  while (to < tokens.size() && tokens[to].begin < end) ++to;
+  // Each token over the address has one span at most where none of them is
+  // shared: then a span holds a run of them, read once.
+  SpanCover* cover = out.size() > kSpansReadThrough ? &built_cover(out) : nullptr;
+  if (cover != nullptr && std::none_of(cover->first_span.begin() + static_cast<ptrdiff_t>(from),
+                                       cover->first_span.begin() + static_cast<ptrdiff_t>(to),
+                                       [](uint32_t c) { return (c & SpanCover::kShared) != 0; })) {
+    uint32_t last = 0;
+    for (size_t t = from; t < to; ++t) {
+      const uint32_t c = cover->first_span[t];
+      if (c == 0 || c == last) continue;
+      last = c;
+      if (!gives_way(c - 1)) return false;
+    }
+    last = 0;
+    for (size_t t = from; t < to; ++t) {
+      const uint32_t c = cover->first_span[t];
+      if (c == 0 || c == last) continue;
+      last = c;
+      if (c - 1 >= first && inside(out[c - 1])) mark_dropped(out, c - 1);
+    }
+    // The tokens of the spans emptied are the address's alone; an address
+    // found before tagging stays first where it lies.
+    const auto own = static_cast<uint32_t>(out.size() + 1);
+    out.push_back({PiiType::kStreetAddress, begin, end});
+    for (size_t t = from; t < to; ++t) {
+      uint32_t& c = cover->first_span[t];
+      c = c == 0 || c - 1 >= first ? own : c | SpanCover::kShared;
+    }
+    return true;
   }
-  out.erase(std::remove_if(out.begin() + static_cast<ptrdiff_t>(first), out.end(), inside), out.end());
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (!gives_way(k)) return false;
+  }
+  for (size_t k = first; k < out.size(); ++k) {
+    if (inside(out[k])) mark_dropped(out, k);
+  }
   reset_cover();
   out.push_back({PiiType::kStreetAddress, begin, end});
   return true;

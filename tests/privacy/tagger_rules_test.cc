@@ -107,5 +107,60 @@ TEST(TaggerRulesTest, AListsNumberOpensItsLine) {
   EXPECT_FALSE(list_number(list.text, list.tokens, token_of(list, "Anna")));
 }
 
+// replace_with_an_address() over a list of many streets, where it reads the
+// spans from the cover and keeps it: the same answers as reading every
+// span, and a cover that equals one built afresh.
+TEST(TaggerRulesTest, AddressesReplaceSpansInALongListAsInAShortOne) {
+  std::string text;
+  for (int line = 0; line < 40; ++line) text += "Via Roma 12\n";
+  IndexList marked;
+  pii_tokens::tokenize(text, tagger_tokens(), marked);
+  const Tokens tokens = tagger_tokens();
+  auto line_of = [](size_t k) { return static_cast<uint32_t>(12 * k); };  // "Via Roma 12\n"
+  // Found before tagging: a phone number's digits on line 3 (another type:
+  // the address may not take them); addresses "Roma 12" on line 5 and "Via
+  // Roma" on line 20 (inside the line's: they stay, and the new address
+  // lies over them too).
+  std::vector<PiiSpan> out = {{PiiType::kPhoneNumber, line_of(3) + 9, line_of(3) + 11},
+                              {PiiType::kStreetAddress, line_of(5) + 4, line_of(5) + 11},
+                              {PiiType::kStreetAddress, line_of(20), line_of(20) + 8}};
+  const size_t first = out.size();
+  // The tagger's: "Roma" a place on each line but line 5's and line 7's,
+  // where a person runs on to line 8's "Via" (reaching outside both lines'
+  // addresses). On line 20 the place and the address found before share
+  // "Roma": the cover cannot tell them apart, every span is read there.
+  for (size_t line = 0; line < 40; ++line) {
+    if (line == 7) {
+      out.push_back({PiiType::kPerson, line_of(7) + 4, line_of(8) + 3});
+    } else if (line != 5 && line != 8) {
+      out.push_back({PiiType::kLocation, line_of(line) + 4, line_of(line) + 8});
+    }
+  }
+  reset_cover();
+  ASSERT_EQ(span_over(out, 1), first);  // builds the cover: more spans than are read through
+  for (size_t line = 0; line < 40; ++line) {
+    const bool replaced = replace_with_an_address(out, first, line_of(line), line_of(line) + 11);
+    EXPECT_EQ(replaced, line != 3 && line != 7 && line != 8) << "line " << line;
+    // The cover kept is the one built afresh (line 20's is built afresh).
+    EXPECT_EQ(tagger_cover().built, line != 20) << "line " << line;
+    const std::vector<uint32_t> kept = built_cover(out).first_span;
+    reset_cover();
+    EXPECT_EQ(kept, built_cover(out).first_span) << "line " << line;
+  }
+  // Line 5's "Roma": the address found before first, the new one too.
+  EXPECT_EQ(tagger_cover().first_span[first_token_from(tokens, line_of(5) + 4)], 2 | SpanCover::kShared);
+  drop_marked_spans(out);
+  size_t addresses = 0, places = 0;
+  for (const PiiSpan& span : out) {
+    if (span.type == PiiType::kStreetAddress && span.end - span.begin == 11) ++addresses;
+    if (span.type == PiiType::kLocation) ++places;
+  }
+  EXPECT_EQ(addresses, 37u);
+  EXPECT_EQ(places, 1u);  // line 3's: its address was refused
+  EXPECT_EQ(out.size(), first + 37 + 1 + 1);  // and line 7's person
+  tagger_tokens().clear();
+  reset_cover();
+}
+
 }  // namespace
 }  // namespace tiergate::tagger_rules
