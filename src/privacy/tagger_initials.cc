@@ -34,12 +34,17 @@ constexpr WordSet kSurnameParticles(std::array<std::string_view, 24>{
     "ter", "zu", "af", "al", "el", "bin", "ibn"});
 
 // The words before a colon that label a person's field in mail headers,
-// forms and signatures ("From: R. Okafor", "Signed: M. Vasquez"), in any
-// case: a letter after one that opens its line, on that line, is an
-// initial, not an answer's (as after "discovered by:" at a question's end).
-constexpr WordSet kPersonLabels(std::array<std::string_view, 18>{
-    "from", "to", "cc", "bcc", "signed", "author", "authors", "by", "contact", "attn", "name", "sender", "recipient",
-    "reviewer", "editor", "approver", "assignee", "reporter"});
+// forms, records and signatures ("From: R. Okafor", "Signed: M.
+// Vasquez", "Patient: J. Doe"), in any case: a letter after one that opens
+// its line, on that line, is an initial, not an answer's (as after
+// "discovered by:" at a question's end), and the capitalised word after it
+// the surname, whatever else the lists know it as ("Doe", "Baker").
+constexpr WordSet kPersonLabels(std::array<std::string_view, 38>{
+    "from",      "to",        "cc",        "bcc",       "signed",      "author",      "authors",  "by",
+    "contact",   "attn",      "name",      "sender",    "recipient",   "reviewer",    "editor",   "approver",
+    "assignee",  "reporter",  "patient",   "client",    "customer",    "employee",    "tenant",   "applicant",
+    "candidate", "student",   "member",    "witness",   "defendant",   "plaintiff",   "physician", "doctor",
+    "owner",     "guest",     "attendee",  "participant", "beneficiary", "insured"});
 
 // Nouns that a letter names the instance of ("Section S.", "Appendix B.",
 // "vitamin D.", "Plan B."), in any case: the letter after one is no
@@ -280,7 +285,7 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     if (!mixed && !first_name_before) return;
     const size_t surname_from = past_initials(k);
     const bool one_initial = surname_from - k == 2;
-    const Surname surname_of = surname_words(surname_from, false);
+    const Surname surname_of = surname_words(surname_from, after_a_person_label(k));
     if (surname_of.last == n) return;
     const size_t taken = span_over(out, surname_of.main);
     const bool found = taken >= first && taken < out.size() &&
