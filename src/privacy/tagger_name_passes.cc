@@ -53,6 +53,15 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
   }
 }
 
+namespace {
+
+// Words that first-name lists hold and that follow a relative ("my son",
+// "his wife") as a verb or adverb: in small letters no name there.
+constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "may", "can", "even", "ever", "must",
+                                                                       "might", "sue"});
+
+}  // namespace
+
 void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                      size_t first, bool mixed) const {
   const Tokens tokens = tagger_tokens();
@@ -190,8 +199,16 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (role_alone && all_capitals(text, tokens, j)) return false;
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
     // (After a role, no word the everyday lists know at all: "Student
-    // Union", where "Union" is a town too.)
-    if (everyday(m) || ((!mixed || role_alone) && (m.full & common_categories_) != 0)) return false;
+    // Union", where "Union" is a town too. Without capitals neither, but a
+    // first name that is a word too right after "name is" or a relative:
+    // "my boss mike", "his cousin bob", "my name is grace"; not a verb or
+    // adverb that follows a relative as often, kVerbsNamedAsPeople: "my
+    // son will", "his wife even", "her mom can".)
+    const bool listed_first_name = !mixed && (name_is || relative) && (m.full & first_name_categories_) != 0 &&
+                                   !kVerbsNamedAsPeople.contains(text, tokens[j]);
+    if (everyday(m) || (((!mixed && !listed_first_name) || role_alone) && (m.full & common_categories_) != 0)) {
+      return false;
+    }
     size_t to = j;
     while (mixed && to + 1 < n && to + 1 - j < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
            !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {

@@ -2188,8 +2188,9 @@ TEST(PiiTaggerTest, ASpanLeavesOutTheMarksAroundIt) {
 // place or organisation the tagger took it for becomes one.
 TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   const PiiTagger tagger =
-      flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to", "will"}},
-                             {"first_name", {"Will"}},
+      flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to", "will",
+                                              "mike", "grace"}},
+                             {"first_name", {"Will", "Mike", "Grace"}},
                              {"state", {"IS"}}});
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("My name is Zorvath Quillborne and it is late."), std::vector<std::string>{"Zorvath Quillborne"});
@@ -2205,6 +2206,10 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   // is also a state's code).
   EXPECT_EQ(names("We told my son Will it is late."), std::vector<std::string>{"Will"});
   EXPECT_EQ(names("my son is late and we told my son will"), std::vector<std::string>{});
+  // Without capitals, a first name that is a word too right after a
+  // relative or "name is", but a verb that follows a relative as often.
+  EXPECT_EQ(names("we told my son mike it is late"), std::vector<std::string>{"mike"});
+  EXPECT_EQ(names("my name is grace and it is late"), std::vector<std::string>{"grace"});
   EXPECT_EQ(names("Her maiden name is Zorvath"), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("my name's zorvath quillborne"), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("We told my son Lisbon it is late."), std::vector<std::string>{"Lisbon"});
