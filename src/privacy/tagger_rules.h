@@ -1169,6 +1169,14 @@ inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
 // the name passes.
 bool moved_from_a_place_to(std::string_view text, Tokens tokens, size_t to);
 
+// Whether the words right before token `from`, on its line, say that one
+// travels to, stays at or comes by a way from what follows, which is a
+// place where the place lists hold it, though a first-name list may too
+// ("flying to Austin", "stayed in Florence", "the flight from Paris"): a
+// weaker cue than after_a_place_cue(). Out of line: finish_span() asks it
+// of few spans.
+bool after_a_travel_cue(std::string_view text, Tokens tokens, size_t from);
+
 // Whether token t is "near", "toward" or "towards" (any case).
 inline bool near_or_toward(std::string_view text, const Token& t) {
   const size_t n = t.end - t.begin;

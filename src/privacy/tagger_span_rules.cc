@@ -152,6 +152,31 @@ bool tagger_rules::moved_from_a_place_to(std::string_view text, Tokens tokens, s
   return !tokens[verb + 1].newline_before && kMoves.contains(text, tokens[verb]);
 }
 
+bool tagger_rules::after_a_travel_cue(std::string_view text, Tokens tokens, size_t from) {
+  // Before "to": a way of travelling there ("flying to", "tickets to").
+  // Not a going that may be to a person, whom a place's name may name
+  // ("went to Mary for help", "back to Charlotte", "visiting Florence in
+  // hospital"): a person taken for a place leaves the device, where a
+  // place taken for a person is only redacted.
+  static constexpr WordSet kTravelling(std::array<std::string_view, 22>{
+      "drive", "drives", "driving", "drove", "fly", "flies", "flying", "travel", "travels", "traveling", "travelling",
+      "trips", "flights", "train", "trains", "bus", "ticket", "tickets", "sailed", "vacation", "holiday", "cruise"});
+  // Before "in": a stay or a seat ("stayed in", "based in", "work in").
+  static constexpr WordSet kStaying(std::array<std::string_view, 26>{
+      "stay",    "stays",   "stayed",   "staying", "live",    "living",    "based",    "located", "headquartered",
+      "work",    "works",   "worked",   "working", "study",   "studied",   "studying", "landed",  "arrive",
+      "arrives", "arriving", "vacation", "holiday", "layover", "stopover", "settled", "offices"});
+  // Before "from": a way from there ("the flight from Paris").
+  static constexpr WordSet kLeaving(std::array<std::string_view, 8>{"flight", "flights", "train", "trains", "bus",
+                                                                    "ferry", "drive", "journey"});
+  if (from < 2 || tokens[from].newline_before || tokens[from - 1].newline_before) return false;
+  const Token& cue = tokens[from - 1];
+  const Token& verb = tokens[from - 2];
+  return (token_is(text, cue, "to") && kTravelling.contains(text, verb)) ||
+         (token_is(text, cue, "in") && kStaying.contains(text, verb)) ||
+         (token_is(text, cue, "from") && kLeaving.contains(text, verb));
+}
+
 bool tagger_rules::address_may_run_onto_its_line(std::string_view text, Tokens tokens, size_t from, size_t i) {
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   size_t lines = 1;
@@ -752,11 +777,14 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
       (after_a_place_cue(text, tokens, from) || after_a_place_label(text, tokens, from))) {
     span.type = PiiType::kLocation;
   }
-  // So is one after "near", "toward" or "towards" that the place lists hold
-  // whole ("near Paris", "drove toward Florence"; "near John" stays a
-  // name): a weaker cue, which does not make a place of a name alone.
+  // So is one after "near", "toward" or "towards", or a cue of travel
+  // (after_a_travel_cue(): "flying to Austin", "stayed in Sydney"), that the
+  // place lists hold whole ("near Paris", "drove toward Florence"; "near
+  // John" stays a name): a weaker cue, which does not make a place of a
+  // name alone.
   if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && from > 0 &&
-      !tokens[from].newline_before && near_or_toward(text, tokens[from - 1]) && listed_place(text, span)) {
+      !tokens[from].newline_before &&
+      (near_or_toward(text, tokens[from - 1]) || after_a_travel_cue(text, tokens, from)) && listed_place(text, span)) {
     span.type = PiiType::kLocation;
   }
   // A name with a number in it or right after it on its line (in the same cell:

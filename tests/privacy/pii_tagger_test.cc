@@ -4190,25 +4190,33 @@ TEST(PiiTaggerTest, AFirstNameTakesTheCapitalisedSurnameAfterIt) {
   }
 }
 
-// A name after "near", "toward" or "towards" that the place lists hold
-// whole is a place ("near Paris"); one they do not hold stays a name.
+// A name after "near", "toward" or "towards", or a cue of travel ("flying
+// to", "stayed in", "the flight from"), that the place lists hold whole is
+// a place ("near Paris"); one they do not hold stays a name, and so does a
+// listed place after a going that may be to a person ("went to").
 TEST(PiiTaggerTest, ANameNearOrTowardAListedPlaceIsThatPlace) {
-  // Rows that teach the decoder a person after "near" and "toward".
+  // Rows that teach the decoder a person after these words.
+  const std::vector<std::string> befores = {"I live near ", "We drove toward ", "We are flying to ", "She stayed in ",
+                                            "The flight from ", "We went to "};
   std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
+  for (uint32_t k = 0; k < 600; ++k) {
     const std::string name = k % 5 == 0 ? "Paris" : kFirst[k % kFirst.size()];
-    const std::string before = k % 2 == 0 ? "I live near " : "We drove toward ";
+    const std::string& before = befores[k % befores.size()];
     train.push_back({before + name + ".", {{PiiType::kPerson, static_cast<uint32_t>(before.size()),
                                             static_cast<uint32_t>(before.size() + name.size())}}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"first_name", {"Anna", "Paris"}}, {"city", {"Paris"}},
-                  {"common_word", {"i", "live", "near", "we", "drove", "toward", "towards"}}};
+                  {"common_word", {"i", "live", "near", "we", "drove", "toward", "towards", "are", "flying", "to", "she",
+                                   "stayed", "in", "the", "flight", "from", "went"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
-  for (const char* text : {"I live near Paris.", "We drove toward Paris.", "We drove towards Paris."}) {
+  for (const char* text : {"I live near Paris.", "We drove toward Paris.", "We drove towards Paris.",
+                           "We are flying to Paris.", "She stayed in Paris.", "The flight from Paris."}) {
     EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"LOCATION:Paris"}) << text;
   }
   EXPECT_EQ(typed_spans(tagger, "I live near Anna."), std::vector<std::string>{"PERSON:Anna"});
+  EXPECT_EQ(typed_spans(tagger, "We are flying to Anna."), std::vector<std::string>{"PERSON:Anna"});
+  EXPECT_EQ(typed_spans(tagger, "We went to Paris."), std::vector<std::string>{"PERSON:Paris"});
 }
 
 // A place takes the words before it that name the state it is: a compass
