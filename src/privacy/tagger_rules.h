@@ -395,9 +395,12 @@ inline bool contraction(std::string_view text, const Token& t) {
 }
 
 // Whether token t is one of kNeverInAName in small letters, or a
-// contraction().
+// contraction() in small letters or of "I" ("I'll", "I'm", "I’ve": "Tell
+// Rebecca I'll be late" is no name "Rebecca I'll").
 inline bool never_in_a_name(std::string_view text, const Token& t) {
-  return text[t.begin] >= 'a' && text[t.begin] <= 'z' && (kNeverInAName.contains(text, t) || contraction(text, t));
+  const char c = text[t.begin];
+  return (c >= 'a' && c <= 'z' && (kNeverInAName.contains(text, t) || contraction(text, t))) ||
+         (c == 'I' && t.end - t.begin >= 3 && contraction(text, t));
 }
 
 // Words that stand inside names ("Bank of America", "Trinidad and Tobago",
@@ -422,8 +425,10 @@ inline bool never_last_in_a_name(std::string_view text, Tokens tokens, size_t t,
 // or end no value: a name, a place or an organisation opens with no word
 // never_in_a_name() ("this morning"), nor ends with one; no value ends with
 // a word never_last_in_a_name() ("St Francis of", "O2, and", "case of"),
-// nor with the marks before such a word. False when nothing is left. A
-// title is left as it is: plausible() asks its last word for a role.
+// nor with the marks before such a word, nor with a comma or semicolon
+// (an address the decoder closed at "I'll" of "Novakweg 31, I'll"). False
+// when nothing is left. A title is left as it is: plausible() asks its
+// last word for a role.
 inline bool trim_function_words(std::string_view text, Tokens tokens, PiiSpan& span, size_t& from, size_t& to) {
   if (span.type == PiiType::kTitle) return true;
   const bool name =
@@ -436,7 +441,7 @@ inline bool trim_function_words(std::string_view text, Tokens tokens, PiiSpan& s
     const Token& last = tokens[to - 1];
     if (is_word_byte(static_cast<unsigned char>(text[last.begin]))) {
       if (!never_last_in_a_name(text, tokens, to - 1, name) && !(name && never_in_a_name(text, last))) break;
-    } else if (!trimmed) {
+    } else if (!trimmed && !(last.end - last.begin == 1 && (text[last.begin] == ',' || text[last.begin] == ';'))) {
       break;
     }
     --to;

@@ -4000,13 +4000,18 @@ TEST(PiiTaggerTest, AStreetAndItsTownAreTwoValues) {
   // place, the place on the next line; before the comma no street name, or
   // neither a house number first nor a number or street word at its end;
   // after it a word in small letters,
-  // everyday words alone (in small letters too), a pronoun or more than six
+  // everyday words alone (in small letters too), or more than six
   // words.
   for (const std::string address : {"Novakweg 31, Graz, Austria", "Novakweg 31, Graz 8010", "Novakweg 31,\nGraz", "31 44, Graz",
                                     "Novakweg 31, so", "Novakweg 31, Daylight", "Novakweg 31, Daylight Park",
-                                    "Novakweg 31, I'll", "Novakweg 31, Graz I'll", "Novakweg 31, Sankt Peter Am Hart Bei Graz Nord"}) {
+                                    "Novakweg 31, Sankt Peter Am Hart Bei Graz Nord"}) {
     EXPECT_EQ(typed_spans(tagger, "We meet at " + address + " today."), std::vector<std::string>{"STREET_ADDRESS:" + address});
   }
+  // A contraction of "I" is in no value: the address ends before it, and
+  // its comma with it.
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novakweg 31, I'll today."), std::vector<std::string>{"STREET_ADDRESS:Novakweg 31"});
+  EXPECT_EQ(typed_spans(tagger, "We meet at Novakweg 31, Graz I'll today."),
+            (std::vector<std::string>{"STREET_ADDRESS:Novakweg 31", "LOCATION:Graz"}));
   EXPECT_EQ(typed_spans(tagger, "we meet at novakweg 31, daylight park today."),
             std::vector<std::string>{"STREET_ADDRESS:novakweg 31, daylight park"});
 }

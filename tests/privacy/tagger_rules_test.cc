@@ -107,6 +107,21 @@ TEST(TaggerRulesTest, AListsNumberOpensItsLine) {
   EXPECT_FALSE(list_number(list.text, list.tokens, token_of(list, "Anna")));
 }
 
+TEST(TaggerRulesTest, AContractionOfIEndsAName) {
+  const Tokenized t = tokenized("Tell Rebecca I'll be late, I\xe2\x80\x99m sure. Isn't it? Iris O'Neill I");
+  EXPECT_TRUE(never_in_a_name(t.text, t.tokens[token_of(t, "I'll")]));
+  EXPECT_TRUE(never_in_a_name(t.text, t.tokens[token_of(t, "I\xe2\x80\x99m")]));
+  EXPECT_TRUE(never_in_a_name(t.text, t.tokens[token_of(t, "Isn't")]));
+  EXPECT_FALSE(never_in_a_name(t.text, t.tokens[token_of(t, "Iris")]));
+  EXPECT_FALSE(never_in_a_name(t.text, t.tokens[token_of(t, "O'Neill")]));
+  EXPECT_FALSE(never_in_a_name(t.text, t.tokens[t.tokens.size() - 1]));  // "I" alone
+  // A name the decoder ran on into the contraction ends before it.
+  PiiSpan name{PiiType::kPerson, t.tokens[1].begin, t.tokens[2].end};
+  size_t from = 1, to = 3;
+  ASSERT_TRUE(trim_function_words(t.text, t.tokens, name, from, to));
+  EXPECT_EQ(t.text.substr(name.begin, name.end - name.begin), "Rebecca");
+}
+
 // replace_with_an_address() over a list of many streets, where it reads the
 // spans from the cover and keeps it: the same answers as reading every
 // span, and a cover that equals one built afresh.
