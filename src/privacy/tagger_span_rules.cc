@@ -895,19 +895,32 @@ void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>
   size_t also = j, last = j;  // the "and", the span's last token
   while (last + 1 < tokens.size() && tokens[last + 1].end <= out[s].end) ++last;
   while (also <= last && !token_is(text, tokens[also], "and")) ++also;
-  if (tokens[last].end != out[s].end || also == j || also >= last || also - j > 2 || last - also > 2 ||
-      (also - j == 1 && last - also == 1)) {
-    return;  // not "Georgia and Virginia", two words
+  constexpr size_t kMaxFirmWords = 5;
+  if (tokens[last].end != out[s].end || also == j || also >= last || also - j > kMaxFirmWords || last - also > 3) {
+    return;
   }
   // Each side capitalised words one space apart ("Tariq Yilmaz and Mei
-  // Fitzgerald"), opening with a first name that no company list knows.
+  // Fitzgerald"), the second opening with a first name that no company
+  // list knows.
   for (size_t k = j; k <= last; ++k) {
     if (k > j && !one_blank_after(text, tokens, k)) return;
     if (k != also && !opens_with_a_capital(text.substr(tokens[k].begin))) return;
   }
-  for (const size_t opening : {j, also + 1}) {
-    const Gazetteer::Match m = view_of(text, tokens[opening], gazetteer_).gazetteer;
-    if ((m.full & first_name_categories_) == 0 || ((m.full | m.part) & company_categories_) != 0) return;
+  auto first_name = [&](size_t k) {
+    const Gazetteer::Match m = view_of(text, tokens[k], gazetteer_).gazetteer;
+    return (m.full & first_name_categories_) != 0 && ((m.full | m.part) & company_categories_) == 0;
+  };
+  if (!first_name(also + 1)) return;
+  // A firm, up to its company suffix, and a person: "Acme Holdings Ltd and
+  // John Paul Jones", a contract's parties. As one organisation the
+  // person's name would leave the device where organisations may.
+  if (also - 1 > j && (view_of(text, tokens[also - 1], gazetteer_).gazetteer.full & company_categories_) != 0) {
+    out[s] = {PiiType::kOrganization, tokens[j].begin, tokens[also - 1].end};
+    out.push_back({PiiType::kPerson, tokens[also + 1].begin, tokens[last].end});
+    return;
+  }
+  if (also - j > 2 || last - also > 2 || (also - j == 1 && last - also == 1) || !first_name(j)) {
+    return;  // not "Georgia and Virginia", two words
   }
   out[s] = {PiiType::kPerson, tokens[j].begin, tokens[also - 1].end};
   out.push_back({PiiType::kPerson, tokens[also + 1].begin, tokens[last].end});

@@ -4635,6 +4635,9 @@ TEST(PiiTaggerTest, TwoWordsJoinedByAndAreTwo) {
             (std::vector<std::string>{"PERSON:Anna Zorvak", "PERSON:Bruno Brill"}));
   EXPECT_EQ(typed_spans(with_names, "I work at Zorvak Brill and Bruno Quill now."),
             (std::vector<std::string>{"ORGANIZATION:Zorvak Brill and Bruno Quill"}));
+  // A firm up to its company suffix and a full name: the firm and a name.
+  EXPECT_EQ(typed_spans(with_names, "I work at Zorvak Brill Moss and Bruno Quill now."),
+            (std::vector<std::string>{"ORGANIZATION:Zorvak Brill Moss", "PERSON:Bruno Quill"}));
 }
 
 // An everyday word that opens a sentence or a line before a pronoun is a

@@ -535,14 +535,17 @@ class PiiTagger {
   // pairs are two; "Antigua and Barbuda" is a place). Both are names when
   // the span is a name, or either word is a name list's and neither a
   // company suffix. So is a name, place or organisation that is two full
-  // names joined so (split_two_full_names()). Precondition: out[first...]
-  // sorted by begin; it stays so.
+  // names joined so, or a firm up to its company suffix and a full name
+  // ("Acme Holdings Ltd and John Paul Jones": split_two_full_names()).
+  // Precondition: out[first...] sorted by begin; it stays so.
   void split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Splits out[s] into two names, the second appended, where it is two
   // sides of one or two capitalised words one space apart joined by "and",
   // one of them two words, each opening with a first name that no company
   // list knows ("Tariq Yilmaz and Mei Fitzgerald", taken for a place). The
-  // dev rows write no name over "and".
+  // dev rows write no name over "and". Or into an organisation and a name:
+  // capitalised words up to a company suffix (five at most, "Acme Holdings
+  // Ltd") and up to three opening with such a first name.
   void split_two_full_names(std::string_view text, std::vector<PiiSpan>& out, size_t s) const;
   // Names and organisations of out[first...] after "the" and before a noun
   // of a company's premises or people ("office", "store", "staff", ...),
