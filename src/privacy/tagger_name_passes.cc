@@ -156,11 +156,18 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                       opens_with_a_capital(text.substr(tokens[j].begin));
     // (A verb that addresses someone may open the text: "Tell Priyanka".)
     const bool address_verb = mixed && j >= 1 && !tokens[j].newline_before && kAddressVerbs.contains(text, tokens[j - 1]);
+    // A speaker who says who they are, in text with capitals: "I'm" or "I
+    // am" one space before ("Hi, I'm Marco from the Rome office", taken
+    // for a place, which the default policy lets out).
+    const bool i_am = mixed && j >= 1 && !tokens[j].newline_before && tokens[j - 1].end + 1 == tokens[j].begin &&
+                      (token_is(text, tokens[j - 1], "i'm") || token_is(text, tokens[j - 1], "i\xe2\x80\x99m") ||
+                       (j >= 2 && !tokens[j - 1].newline_before && token_is(text, tokens[j - 1], "am") &&
+                        token_is(text, tokens[j - 2], "i")));
     // (In text with capitals the other cues' words are in small letters:
     // not marked.)
-    if ((j < 2 && !role && !address_verb) || tokens[j].newline_before ||
-        (j >= 1 && tokens[j - 1].newline_before && !role && !address_verb) ||
-        (mixed && tokens[j - 1].marked && !role && !address_verb) || !word(j) || tokens[j].end - tokens[j].begin < 2) {
+    const bool opens = role || address_verb || i_am;
+    if ((j < 2 && !opens) || tokens[j].newline_before || (j >= 1 && tokens[j - 1].newline_before && !opens) ||
+        (mixed && tokens[j - 1].marked && !opens) || !word(j) || tokens[j].end - tokens[j].begin < 2) {
       return false;
     }
     const Token& a = tokens[j >= 2 ? j - 2 : j - 1];
@@ -192,12 +199,20 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       out[k].type = PiiType::kPerson;
       return true;
     }
-    if (!name_is && !relative && !relative_apart && !role) return false;
+    if (!name_is && !relative && !relative_apart && !role && !i_am) return false;
     // A role alone ("Uncle Desmond", not "his cousin Bob") asks more of the
     // words after it below.
     const bool role_alone = role && !name_is && !relative && !relative_apart;
-    if (role_alone && all_capitals(text, tokens, j)) return false;
+    const bool i_am_alone = i_am && !name_is && !relative && !relative_apart && !role;
+    if ((role_alone || i_am_alone) && all_capitals(text, tokens, j)) return false;
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
+    // (After "I'm" only a first name of the lists or a word no list knows:
+    // not a group, "I'm American", nor "I'm Late".)
+    if (i_am_alone &&
+        (pii_scan::is_group_word(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin)) ||
+         ((m.full & first_name_categories_) == 0 && (m.full | m.part) != 0))) {
+      return false;
+    }
     // (After a role, no word the everyday lists know at all: "Student
     // Union", where "Union" is a town too. Without capitals neither, but a
     // first name that is a word too right after "name is" or a relative:
@@ -543,6 +558,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (mixed && tokens[k].marked) return opens_a_sentence(k) && kAddressVerbs.may_contain(text, tokens[k]);
     return kNameCues.may_contain(text, tokens[k]);
   };
+  // Whether token k may be the "I'm" (or "I’m") or the "am" of "I am"
+  // before a name (after_a_name_cue()): its length and first letters.
+  auto may_be_i_am = [&](const Token& t) {
+    const size_t len = t.end - t.begin;
+    return (text[t.begin] == 'I' && (len == 3 || len == 5)) || (len == 2 && text[t.begin] == 'a' && text[t.begin + 1] == 'm');
+  };
   // may_be_cue(), or in text with capitals a role ("Customer Lysander").
   auto may_be_cue_or_role = [&](size_t k) {
     if (!mixed) return may_be_cue(k);
@@ -596,7 +617,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         kWorks.may_contain(text, tokens[j + 1])) [[unlikely]] {
       if (author_of_a_work(j)) continue;
     }
-    const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
+    const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)) ||
+                                      (mixed && may_be_i_am(tokens[j - 1])));
     // The rules run past their first tests for a few tokens in a hundred:
     // [[unlikely]] moves their code out of the loop's way (GCC's cold
     // partition), so that what every marked token runs stays small in the

@@ -2211,6 +2211,13 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("we told my son mike it is late"), std::vector<std::string>{"mike"});
   EXPECT_EQ(names("my name is grace and it is late"), std::vector<std::string>{"grace"});
   EXPECT_EQ(names("Her maiden name is Zorvath"), std::vector<std::string>{"Zorvath"});
+  // A speaker who says who they are ("I'm", "I am"), in text with
+  // capitals: a first name of the lists or a word no list knows, not a
+  // group nor an everyday word.
+  EXPECT_EQ(names("Hi, I'm Zorvath and it is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("I am Will and it is late."), std::vector<std::string>{"Will"});
+  EXPECT_EQ(names("Hi, I'm American and it is late."), std::vector<std::string>{});
+  EXPECT_EQ(names("Hi, I'm Late and it is late."), std::vector<std::string>{});
   EXPECT_EQ(names("my name's zorvath quillborne"), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("We told my son Lisbon it is late."), std::vector<std::string>{"Lisbon"});
   for (const char* determiner : {"our", "his", "her", "their", "your"}) {
