@@ -159,10 +159,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // A speaker who says who they are, in text with capitals: "I'm" or "I
     // am" one space before ("Hi, I'm Marco from the Rome office", taken
     // for a place, which the default policy lets out).
-    const bool i_am = mixed && j >= 1 && !tokens[j].newline_before && tokens[j - 1].end + 1 == tokens[j].begin &&
-                      (token_is(text, tokens[j - 1], "i'm") || token_is(text, tokens[j - 1], "i\xe2\x80\x99m") ||
-                       (j >= 2 && !tokens[j - 1].newline_before && token_is(text, tokens[j - 1], "am") &&
-                        token_is(text, tokens[j - 2], "i")));
+    const bool i_am = mixed && after_i_am(text, tokens, j);
     // (In text with capitals the other cues' words are in small letters:
     // not marked.)
     const bool opens = role || address_verb || i_am;
@@ -208,9 +205,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
     // (After "I'm" only a first name of the lists or a word no list knows:
     // not a group, "I'm American", nor "I'm Late".)
-    if (i_am_alone &&
-        (pii_scan::is_group_word(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin)) ||
-         ((m.full & first_name_categories_) == 0 && (m.full | m.part) != 0))) {
+    if (i_am_alone && (((m.full & first_name_categories_) == 0 && (m.full | m.part) != 0) ||
+                       pii_scan::is_group_word(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin)))) {
       return false;
     }
     // (After a role, no word the everyday lists know at all: "Student
@@ -558,16 +554,18 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (mixed && tokens[k].marked) return opens_a_sentence(k) && kAddressVerbs.may_contain(text, tokens[k]);
     return kNameCues.may_contain(text, tokens[k]);
   };
-  // Whether token k may be the "I'm" (or "I’m") or the "am" of "I am"
-  // before a name (after_a_name_cue()): its length and first letters.
-  auto may_be_i_am = [&](const Token& t) {
+  // Whether token k, marked, may be the "I'm" (or "I’m") before a name
+  // (after_a_name_cue()): its length and first bytes. (The "am" of "I am"
+  // is one of kNameCues.)
+  auto may_be_i_m = [&](const Token& t) {
     const size_t len = t.end - t.begin;
-    return (text[t.begin] == 'I' && (len == 3 || len == 5)) || (len == 2 && text[t.begin] == 'a' && text[t.begin + 1] == 'm');
+    return (len == 3 || len == 5) && text[t.begin] == 'I' && (text[t.begin + 1] == '\'' || text[t.begin + 1] == '\xe2');
   };
-  // may_be_cue(), or in text with capitals a role ("Customer Lysander").
+  // may_be_cue(), or in text with capitals a role ("Customer Lysander")
+  // or "I'm".
   auto may_be_cue_or_role = [&](size_t k) {
     if (!mixed) return may_be_cue(k);
-    if (tokens[k].marked) return may_be_cue(k) || kRoles.may_contain(text, tokens[k]);
+    if (tokens[k].marked) return may_be_cue(k) || kRoles.may_contain(text, tokens[k]) || may_be_i_m(tokens[k]);
     return kNameCuesAndRoles.may_contain(text, tokens[k]);
   };
   // Token j, between an article and a work ("the Takuda novel", "a Kubrick
@@ -617,8 +615,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         kWorks.may_contain(text, tokens[j + 1])) [[unlikely]] {
       if (author_of_a_work(j)) continue;
     }
-    const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)) ||
-                                      (mixed && may_be_i_am(tokens[j - 1])));
+    const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
     // The rules run past their first tests for a few tokens in a hundred:
     // [[unlikely]] moves their code out of the loop's way (GCC's cold
     // partition), so that what every marked token runs stays small in the

@@ -399,8 +399,12 @@ inline bool contraction(std::string_view text, const Token& t) {
 // Rebecca I'll be late" is no name "Rebecca I'll").
 inline bool never_in_a_name(std::string_view text, const Token& t) {
   const char c = text[t.begin];
-  return (c >= 'a' && c <= 'z' && (kNeverInAName.contains(text, t) || contraction(text, t))) ||
-         (c == 'I' && t.end - t.begin >= 3 && contraction(text, t));
+  if (c >= 'a' && c <= 'z') return kNeverInAName.contains(text, t) || contraction(text, t);
+  // (Most words that open with "I" are none: the apostrophe after the "I",
+  // or the "sn" of "Isn't", is asked first.)
+  if (c != 'I' || t.end - t.begin < 3) return false;
+  const char second = text[t.begin + 1];
+  return (second == '\'' || second == '\xe2' || (second == 's' && text[t.begin + 2] == 'n')) && contraction(text, t);
 }
 
 // Words that stand inside names ("Bank of America", "Trinidad and Tobago",
@@ -1056,14 +1060,14 @@ constexpr WordSet kAddressVerbs(kAddressVerbWords);
 
 // The words next to a name that introduce it: the verbs of speech and of
 // giving, the relatives, "is" (of "name is", and as other languages write
-// it), "name's", the verbs of being called and of addressing someone and
-// "starring". A token that none of them may be (by its first two letters
-// and length) needs no closer look.
+// it), "name's", the verbs of being called and of addressing someone,
+// "starring" and "am" (of "I am"). A token that none of them may be (by
+// its first two letters and length) needs no closer look.
 constexpr auto kNameCueWords = joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
                                                          kIsAfterANameElsewhere),
                                                   kCalledVerbWords),
                                            kAddressVerbWords),
-                                    std::array<std::string_view, 3>{"is", "name's", "starring"});
+                                    std::array<std::string_view, 4>{"is", "name's", "starring", "am"});
 constexpr WordSet kNameCues(kNameCueWords);
 // Either, in one test: the word before each marked token of text with
 // capitals is asked whether it may be a cue or a role.
@@ -1166,6 +1170,11 @@ inline bool may_end_a_place_cue(std::string_view text, const Token& last) {
   return (n == 2 && (c == 'o' || c == 'i' || c == 't')) || (n == 4 && (c == 'c' || c == 't' || c == 'f')) ||
          (n == 7 && c == 'v');
 }
+
+// Whether "I'm" (or "I’m") or "I am" stands one space before token j, on
+// its line: a speaker says who they are. Out of line: the name passes ask
+// it seldom.
+bool after_i_am(std::string_view text, Tokens tokens, size_t j);
 
 // Whether token `to`, "to", ends "moved from", "flew from" or "moved here
 // from" (or "move", "moving", "relocated", "traveled", "travelled",

@@ -152,6 +152,13 @@ bool tagger_rules::moved_from_a_place_to(std::string_view text, Tokens tokens, s
   return !tokens[verb + 1].newline_before && kMoves.contains(text, tokens[verb]);
 }
 
+bool tagger_rules::after_i_am(std::string_view text, Tokens tokens, size_t j) {
+  if (j == 0 || tokens[j].newline_before || tokens[j - 1].end + 1 != tokens[j].begin) return false;
+  return token_is(text, tokens[j - 1], "i'm") || token_is(text, tokens[j - 1], "i\xe2\x80\x99m") ||
+         (j >= 2 && !tokens[j - 1].newline_before && token_is(text, tokens[j - 1], "am") &&
+          token_is(text, tokens[j - 2], "i"));
+}
+
 bool tagger_rules::after_a_travel_cue(std::string_view text, Tokens tokens, size_t from) {
   // Before "to": a way of travelling there ("flying to", "tickets to").
   // Not a going that may be to a person, whom a place's name may name
