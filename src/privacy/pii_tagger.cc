@@ -831,7 +831,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     add_listed_names_in_small_letters(text, name_words, out, first_tagged);
   }
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
-  if (mixed && tagged()) add_capitalised_surnames(text, out, first_tagged);
+  if (mixed && tagged()) {
+    add_capitalised_surnames(text, out, first_tagged);
+    add_capitalised_first_names(text, out, first_tagged);
+  }
   if (mixed) add_named_organisations(text, marked_tokens, out, first_tagged);
   // The names added come after the decoded spans: back in order of begin.
   if (out.size() > decoded) {

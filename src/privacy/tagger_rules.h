@@ -1191,6 +1191,9 @@ bool moved_from_a_place_to(std::string_view text, Tokens tokens, size_t to);
 // of few spans.
 bool after_a_travel_cue(std::string_view text, Tokens tokens, size_t from);
 
+// The prepositions before a place's name: "in", "at", "near".
+constexpr WordSet kPlacePrepositions(std::array<std::string_view, 3>{"in", "at", "near"});
+
 // Whether token t is "near", "toward" or "towards" (any case).
 inline bool near_or_toward(std::string_view text, const Token& t) {
   const size_t n = t.end - t.begin;

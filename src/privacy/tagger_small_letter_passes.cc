@@ -236,6 +236,34 @@ void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiS
   }
 }
 
+void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  for (size_t k = first; k < out.size(); ++k) {
+    // (A blank before the name first, and a small letter before that.)
+    const uint32_t begin = out[k].begin;
+    if (out[k].type != PiiType::kPerson || begin < 4 || text[begin - 1] != ' ' || text[begin - 2] < 'a' ||
+        text[begin - 2] > 'z') {
+      continue;
+    }
+    const size_t j = first_token_from(tokens, begin);
+    if (j == 0 || j >= tokens.size() || tokens[j].begin != begin || tokens[j].newline_before) continue;
+    const Token& before = tokens[j - 1];
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + before.begin;
+    const size_t length = before.end - before.begin;
+    if (before.end + 1 != begin || length < 3 || !(b[0] >= 'A' && b[0] <= 'Z') ||
+        !std::all_of(b + 1, b + length, [](unsigned char c) { return c >= 'a' && c <= 'z'; }) ||
+        span_over(out, j - 1) != out.size() || (j >= 2 && !before.newline_before && kPlacePrepositions.contains(text, tokens[j - 2]))) {
+      continue;
+    }
+    if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & last_name_categories_) == 0) continue;
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, before));
+    if ((m.full & first_name_categories_) == 0 || is_title(m) || pii_scan::is_group_word(text.substr(before.begin, length))) {
+      continue;
+    }
+    set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});
+  }
+}
+
 bool PiiTagger::world_city(std::string_view text, uint32_t begin, uint32_t end) const {
   return world_city_categories_ != 0 &&
          (gazetteer_.lookup_hidden(word_hash(text, Token{begin, end, false, false})).full & world_city_categories_) != 0;

@@ -4202,6 +4202,30 @@ TEST(PiiTaggerTest, AFirstNameTakesTheCapitalisedSurnameAfterIt) {
   }
 }
 
+// In text with capitals, a surname found alone takes the capitalised word
+// before it that a first-name list knows, whatever else the lists know it
+// as ("I met Savannah Miller": a word, a city and a state too); not a
+// title, nor a place after "in".
+TEST(PiiTaggerTest, ASurnameTakesTheFirstNameBeforeIt) {
+  // Rows that teach the decoder a surname alone after "met", and that
+  // "Savannah" names no one.
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = kLast[k % kLast.size()];
+    train.push_back({"I met " + name + " yesterday.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
+    if (k % 3 == 0) train.push_back({"I met Savannah yesterday.", {}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Savannah", "Anna"}}, {"last_name", {"Miller"}}, {"city", {"Savannah"}},
+                  {"common_word", {"i", "met", "yesterday", "savannah", "in", "we", "live"}},
+                  {"name_prefix", {"Mr.", "Dr"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  ASSERT_EQ(names("I met Miller yesterday."), std::vector<std::string>{"Miller"});
+  EXPECT_EQ(names("I met Savannah Miller yesterday."), std::vector<std::string>{"Savannah Miller"});
+  EXPECT_EQ(names("We live in Savannah Miller yesterday."), std::vector<std::string>{"Miller"});
+}
+
 // A name after "near", "toward" or "towards", or a cue of travel ("flying
 // to", "stayed in", "the flight from"), that the place lists hold whole is
 // a place ("near Paris"); one they do not hold stays a name, and so does a

@@ -244,6 +244,15 @@ class PiiTagger {
   // nor a group's word or one that ends organisations' names: a surname
   // the decoder left out, everyday word or not ("I met Grace Hopper").
   void add_capitalised_surnames(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text with capitals, a name of out[first...] whose first word a
+  // last-name list knows takes the capitalised word right before it, one
+  // space apart on its line, of small letters after its capital, that no
+  // span covers and that a first-name list knows, whatever else the lists
+  // know it as, but a title or a group's word, and not after "in", "at" or
+  // "near": the first name the decoder left out ("I met Savannah Miller"
+  // gave "Miller": "savannah" is a word, a city and a state too, and left
+  // the device).
+  void add_capitalised_first_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text without capitals, adds a name over each word of four letters or
   // more that no span covers and that only_a_name() (a name list knows it,
   // no everyday, place, street, company or title list does), that is no
