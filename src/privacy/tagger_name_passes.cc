@@ -1380,11 +1380,19 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     }
     const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
     const bool listed_given = (given.full & first_name_categories_) != 0;
+    const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
+    // (A first name that a place or everyday list knows too, before a
+    // surname that no company list knows: "Dallas Green and Austin Reed
+    // are the new interns", "Austin Reed" a firm.)
+    if (listed_given && (given.full & company_categories_) == 0 && (family.full & last_name_categories_) != 0 &&
+        ((family.full | family.part) & company_categories_) == 0) {
+      span.type = PiiType::kPerson;
+      continue;
+    }
     if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(tokens[to]))) ||
         (given.full & not_a_first_name) != 0) {
       continue;
     }
-    const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
     // (A part of a longer entry is no matter: "Jefferson" of "Jefferson City".)
     if ((family.full & last_name_categories_) == 0 && (family.full & not_a_surname) != 0) continue;
     if ((family.full & company_categories_) != 0) continue;

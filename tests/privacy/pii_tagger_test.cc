@@ -1859,9 +1859,11 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
   EXPECT_EQ(found("Siobhan O'Brien"), std::vector<std::string>{"PERSON:Siobhan O'Brien"});
   EXPECT_EQ(found("Aoife MacLeod"), std::vector<std::string>{"PERSON:Aoife MacLeod"});
   EXPECT_EQ(found("Siobhan Quill"), std::vector<std::string>{"ORGANIZATION:Siobhan Quill"});
-  // Not after an everyday word, nor a group word first; not a firm's noun
-  // or suffix after it.
-  EXPECT_EQ(found("Tom Horvath"), std::vector<std::string>{"ORGANIZATION:Tom Horvath"});
+  // A first name that an everyday list knows too only before a surname a
+  // list knows; not a group word first; not a firm's noun or suffix after
+  // it.
+  EXPECT_EQ(found("Tom Horvath"), std::vector<std::string>{"PERSON:Tom Horvath"});
+  EXPECT_EQ(found("Tom Quill"), std::vector<std::string>{"ORGANIZATION:Tom Quill"});
   EXPECT_EQ(found("German Quill"), std::vector<std::string>{"ORGANIZATION:German Quill"});
   EXPECT_EQ(found("Wanda Logistics"), std::vector<std::string>{"ORGANIZATION:Wanda Logistics"});
 }
