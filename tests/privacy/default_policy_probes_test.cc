@@ -1,0 +1,80 @@
+// The whole scan with a tagger trained as docs/privacy.md trains it (the
+// labelled dev rows of ../shared/data, read in place, and the word lists of
+// scripts/setup.sh) on sentences of our own that the dev templates do not
+// write: each person's name in them must lie inside spans of types that the
+// default policy redacts for a public upstream. A name typed a place or a
+// firm, or left out, leaves the device there. Skips when the dev rows or
+// the word lists are absent.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tiergate/privacy/gazetteer.h"
+#include "tiergate/privacy/pii_dataset.h"
+#include "tiergate/privacy/pii_tagger.h"
+#include "tiergate/privacy/pii_types.h"
+#include "tiergate/privacy/policy.h"
+
+namespace tiergate {
+namespace {
+
+const char* kDevFile = TIERGATE_SOURCE_DIR "/../shared/data/pii/presidio_generated_dev.jsonl";
+const char* kWordLists = TIERGATE_SOURCE_DIR "/third_party/gazetteers";
+
+struct Probe {
+  std::string text;
+  std::vector<std::string> names;  // each must not leave the device
+};
+
+// Forms each found leaking before the rule that now holds it (2026-12-05).
+const std::vector<Probe> kProbes = {
+    {"Patient: J. Smith, DOB 03/14/1975, seen by Dr. K. Patel.", {"J. Smith", "K. Patel"}},
+    {"whats the best way to tell my boss mike that i'm quitting", {"mike"}},
+    {"Contract between Acme Holdings Ltd and John Paul Jones, residing at 14 Kings Road.", {"John Paul Jones"}},
+    {"Good morning Mr President, I'm Marco from the Rome office.", {"Marco"}},
+    {"Please send flowers to Savannah Miller at her office.", {"Savannah Miller"}},
+    // And forms that held before, as a guard.
+    {"From: Olivia Bennett <olivia.bennett@northwind.com>\nTo: Marcus Lee", {"Olivia Bennett", "Marcus Lee"}},
+    {"my grandmother rosa lopez is 87 and lives in san antonio", {"rosa lopez"}},
+    {"Customer complaint from Mrs. Eleanor Whitaker regarding order #55821.", {"Eleanor Whitaker"}},
+};
+
+TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {
+  if (!std::filesystem::exists(kDevFile)) {
+    GTEST_SKIP() << kDevFile << " is absent (the shared evaluation data lives beside the repository); skipping";
+  }
+  if (!std::filesystem::is_directory(kWordLists)) {
+    GTEST_SKIP() << kWordLists << " is absent (scripts/setup.sh installs the word lists); skipping";
+  }
+  StatusOr<std::vector<PiiExample>> rows = load_pii_jsonl(kDevFile);
+  ASSERT_TRUE(rows.is_ok()) << rows.status().to_string();
+  StatusOr<std::vector<GazetteerList>> lists = load_gazetteer_dir(kWordLists);
+  ASSERT_TRUE(lists.is_ok()) << lists.status().to_string();
+  TaggerOptions options;
+  options.gazetteers = *lists;
+  const PiiTagger tagger = PiiTagger::train(*rows, options);
+  const PrivacyPolicy policy = PrivacyPolicy::defaults();
+  for (const Probe& probe : kProbes) {
+    std::vector<PiiSpan> spans;
+    find_pii(probe.text, &tagger, spans);
+    for (const std::string& name : probe.names) {
+      const size_t at = probe.text.find(name);
+      ASSERT_NE(at, std::string::npos) << name;
+      for (size_t b = at; b < at + name.size(); ++b) {
+        if (probe.text[b] == ' ') continue;
+        bool redacted = false;
+        for (const PiiSpan& s : spans) {
+          redacted = redacted || (s.begin <= b && b < s.end &&
+                                  policy.action_for(pii_type_name(s.type), TrustLevel::kPublic) != PrivacyAction::kAllow);
+        }
+        EXPECT_TRUE(redacted) << "'" << name << "' leaves the device at byte " << b - at << " in: " << probe.text;
+        if (!redacted) break;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tiergate
