@@ -922,6 +922,10 @@ constexpr WordSet kAbbreviations(std::array<std::string_view, 64>{
     "urls", "php", "ai", "llm", "llms", "nlp", "ii", "iii", "iv", "vi", "vii", "viii", "ceo", "ceos", "cfo",
     "cto", "coo", "cio", "cmo"});
 
+// The abbreviations of a company's offices ("CEO", "CFO"), in any case.
+constexpr WordSet kOfficeAbbreviations(std::array<std::string_view, 8>{"ceo", "cfo", "cto", "coo", "cio", "cmo",
+                                                                       "cso", "cpo"});
+
 // Adverbs of time and place that follow a name as a verb's object ("call
 // Christian tomorrow"), where a noun follows an adjective ("Christian
 // missionaries").

@@ -643,6 +643,16 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     }
   }
   if (!trim_function_words(text, tokens, span, from, to)) return false;
+  // An office's abbreviation before a first name is no part of a firm or a
+  // place: the name after it is the person ("Our CEO Satya Nadella will
+  // speak" gave the firm "CEO Satya Nadella", which the default policy
+  // lets out).
+  if ((span.type == PiiType::kOrganization || span.type == PiiType::kLocation) && to - from >= 2 &&
+      kOfficeAbbreviations.contains(text, tokens[from]) && tokens[from + 1].begin == tokens[from].end + 1 &&
+      (tagger_views()[from + 1].gazetteer.full & first_name_categories_) != 0) {
+    ++from;
+    span = {PiiType::kPerson, tokens[from].begin, span.end};
+  }
   // A name, place or organisation "CEO of Oranje Media" is the company, not
   // the office. (Most spans are shorter: not asked.)
   if (const size_t company = to - from >= 3 ? company_of_an_executive(text, tokens, from, to) : from;

@@ -35,6 +35,7 @@ const std::vector<Probe> kProbes = {
     {"Contract between Acme Holdings Ltd and John Paul Jones, residing at 14 Kings Road.", {"John Paul Jones"}},
     {"Good morning Mr President, I'm Marco from the Rome office.", {"Marco"}},
     {"Please send flowers to Savannah Miller at her office.", {"Savannah Miller"}},
+    {"Our CEO Satya Nadella will speak; contact his assistant, Lisa Brown.", {"Satya Nadella", "Lisa Brown"}},
     // And forms that held before, as a guard.
     {"From: Olivia Bennett <olivia.bennett@northwind.com>\nTo: Marcus Lee", {"Olivia Bennett", "Marcus Lee"}},
     {"my grandmother rosa lopez is 87 and lives in san antonio", {"rosa lopez"}},
