@@ -234,6 +234,19 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     return k >= 2 && !tokens[k].newline_before && token_is(text, tokens[k - 1], ":") &&
            (k == 2 || tokens[k - 2].newline_before) && kPersonLabels.contains(text, tokens[k - 2]);
   };
+  // Whether token k, a letter, is addressed or signs: after a greeting, a
+  // closing or "cc" on its line, maybe with a comma between ("Dear J. Doe,",
+  // "Thanks, J. Baker", "cc J. Doe"), or opening the line after a closing
+  // line ("Regards,\nJ. Doe"). As after a person's label, the capitalised
+  // word after it is then the surname whatever else the lists know it as.
+  auto addressed = [&](size_t k) {
+    if (k == 0) return false;
+    size_t p = k - 1;
+    const bool comma = token_is(text, tokens[p], ",");
+    if (tokens[k].newline_before) return comma && p > 0 && ends_a_closing_line(text, tokens, p - 1);
+    if (comma && p > 0 && !tokens[p].newline_before) --p;
+    return kGreetings.contains(text, tokens[p]) || kClosings.contains(text, tokens[p]) || token_is(text, tokens[p], "cc");
+  };
   // Whether a title and its stop come right before token k ("Mr. J").
   auto title_before = [&](size_t k) {
     return k >= 2 && tokens[k - 1].begin == tokens[k - 2].end && token_is(text, tokens[k - 1], ".") &&
@@ -285,7 +298,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     if (!mixed && !first_name_before) return;
     const size_t surname_from = past_initials(k);
     const bool one_initial = surname_from - k == 2;
-    const Surname surname_of = surname_words(surname_from, after_a_person_label(k));
+    const bool named_here = after_a_person_label(k) || addressed(k);
+    const Surname surname_of = surname_words(surname_from, named_here);
     if (surname_of.last == n) return;
     const size_t taken = span_over(out, surname_of.main);
     const bool found = taken >= first && taken < out.size() &&
@@ -300,7 +314,7 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const Token& main = tokens[surname_of.main];
     const bool unlisted = (listed.full | listed.part) == 0 && main.end - main.begin >= 3 && k > 0 &&
                           !tokens[k].newline_before && !kLetteredNouns.contains(text, tokens[k - 1]);
-    if (mixed && one_initial && !found && !first_name_before && !letter_name && !after_a_person_label(k) &&
+    if (mixed && one_initial && !found && !first_name_before && !letter_name && !named_here &&
         (listed.full & last_name_categories_) == 0 && !unlisted) {
       return;
     }

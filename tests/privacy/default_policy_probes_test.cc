@@ -36,6 +36,8 @@ const std::vector<Probe> kProbes = {
     {"Good morning Mr President, I'm Marco from the Rome office.", {"Marco"}},
     {"Please send flowers to Savannah Miller at her office.", {"Savannah Miller"}},
     {"Our CEO Satya Nadella will speak; contact his assistant, Lisa Brown.", {"Satya Nadella", "Lisa Brown"}},
+    {"Dear J. Doe, thank you for your letter.", {"J. Doe"}},
+    {"Please review the draft.\ncc J. Doe and K. Young\n\nKind regards,\nA. Baker", {"J. Doe", "K. Young", "A. Baker"}},
     // And forms that held before, as a guard.
     {"From: Olivia Bennett <olivia.bennett@northwind.com>\nTo: Marcus Lee", {"Olivia Bennett", "Marcus Lee"}},
     {"my grandmother rosa lopez is 87 and lives in san antonio", {"rosa lopez"}},

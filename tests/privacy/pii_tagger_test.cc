@@ -1111,7 +1111,7 @@ TEST(PiiTaggerTest, ALetterAfterATitleOrAPersonsLabelIsAnInitial) {
                   {"last_name", {"Vasquez", "Smith"}},
                   {"name_prefix", {"Mr.", "Mrs.", "Ms.", "Dr."}},
                   {"common_word", {"please", "send", "the", "report", "to", "today", "i", "spoke", "with", "about",
-                                   "case", "signed", "answer", "from"}}};
+                                   "case", "signed", "answer", "from", "dear", "thanks", "best", "regards", "cc"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   using V = std::vector<std::string>;
@@ -1124,6 +1124,11 @@ TEST(PiiTaggerTest, ALetterAfterATitleOrAPersonsLabelIsAnInitial) {
   // (After a label a surname the lists know only as an everyday word.)
   EXPECT_EQ(names("Patient: J. Answer, seen today"), V{"J. Answer"});
   EXPECT_EQ(names("Signed: R. Report"), V{"R. Report"});
+  // So after a greeting, a closing or "cc", or on the line after a closing.
+  EXPECT_EQ(names("Dear R. Report, please send the report today."), V{"R. Report"});
+  EXPECT_EQ(names("Thanks, R. Report"), V{"R. Report"});
+  EXPECT_EQ(names("Please send the report today.\ncc R. Report"), V{"R. Report"});
+  EXPECT_EQ(names("Please send the report today.\nBest regards,\nR. Report"), V{"R. Report"});
   for (const std::string& v : names("Who wrote it? Answer: M. Vasquez")) EXPECT_NE(v.substr(0, 2), "M.") << v;
   // (A label's word inside a sentence is a question's: "discovered by:".)
   for (const std::string& v : names("It was first found by: M. Vasquez")) EXPECT_NE(v.substr(0, 2), "M.") << v;
