@@ -911,21 +911,6 @@ inline bool may_continue(std::string_view text, Tokens tokens, size_t i, PiiType
   return !(mixed && capitalised_sentence_opener(text, tokens[i]));
 }
 
-// Everyday abbreviations, written in capitals as names of bodies are
-// ("block my card ASAP", "money from an ATM"), those of science and
-// computing ("DNA", "GDP", "PHP"), of offices in a company ("CEO", "CFO")
-// and Roman numerals ("III"): alone, no one's name, place or company.
-constexpr WordSet kAbbreviations(std::array<std::string_view, 64>{
-    "asap", "atm", "atms", "btw", "diy", "faq", "faqs", "fyi", "gps", "imho", "imo", "lol", "omg", "pdf", "rsvp",
-    "sms", "tba", "tbd", "usb", "dna", "rna", "mrna", "atp", "adp", "gdp", "gnp", "bmi", "hiv", "aids", "co2",
-    "iq", "cpu", "gpu", "ram", "ssd", "api", "apis", "sql", "html", "css", "json", "xml", "http", "https", "url",
-    "urls", "php", "ai", "llm", "llms", "nlp", "ii", "iii", "iv", "vi", "vii", "viii", "ceo", "ceos", "cfo",
-    "cto", "coo", "cio", "cmo"});
-
-// The abbreviations of a company's offices ("CEO", "CFO"), in any case.
-constexpr WordSet kOfficeAbbreviations(std::array<std::string_view, 8>{"ceo", "cfo", "cto", "coo", "cio", "cmo",
-                                                                       "cso", "cpo"});
-
 // Adverbs of time and place that follow a name as a verb's object ("call
 // Christian tomorrow"), where a noun follows an adjective ("Christian
 // missionaries").
@@ -1033,6 +1018,22 @@ consteval std::array<std::string_view, A + B> joined(const std::array<std::strin
   std::copy(b.begin(), b.end(), out.begin() + A);
   return out;
 }
+
+// The abbreviations of a company's offices ("CEO", "CFO"), in any case.
+constexpr std::array<std::string_view, 8> kOfficeAbbreviationWords = {"ceo", "cfo", "cto", "coo",
+                                                                      "cio", "cmo", "cso", "cpo"};
+constexpr WordSet kOfficeAbbreviations(kOfficeAbbreviationWords);
+// Everyday abbreviations, written in capitals as names of bodies are
+// ("block my card ASAP", "money from an ATM"), those of science and
+// computing ("DNA", "GDP", "PHP"), of offices in a company ("CEO", "CFO")
+// and Roman numerals ("III"): alone, no one's name, place or company.
+constexpr WordSet kAbbreviations(joined(
+    std::array<std::string_view, 58>{
+        "asap", "atm", "atms", "btw", "diy", "faq", "faqs", "fyi", "gps", "imho", "imo", "lol", "omg", "pdf", "rsvp",
+        "sms", "tba", "tbd", "usb", "dna", "rna", "mrna", "atp", "adp", "gdp", "gnp", "bmi", "hiv", "aids", "co2",
+        "iq", "cpu", "gpu", "ram", "ssd", "api", "apis", "sql", "html", "css", "json", "xml", "http", "https", "url",
+        "urls", "php", "ai", "llm", "llms", "nlp", "ii", "iii", "iv", "vi", "vii", "viii", "ceos"},
+    kOfficeAbbreviationWords));
 
 // Verbs of giving and showing, whose receiver, named before "his", "her"
 // or "their", is a person: "had given Selam his address", "sent Anna her

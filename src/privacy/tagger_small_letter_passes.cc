@@ -20,6 +20,19 @@ namespace tiergate {
 
 using namespace tagger_rules;
 
+namespace {
+
+// Whether token t is an ASCII capital and then ASCII small letters only,
+// `letters` letters at least ("Hopper", "Savannah"; not "McRae", "SMITH").
+bool capital_then_small_letters(std::string_view text, const Token& t, size_t letters) {
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  const size_t length = t.end - t.begin;
+  return length >= letters && b[0] >= 'A' && b[0] <= 'Z' &&
+         std::all_of(b + 1, b + length, [](unsigned char c) { return c >= 'a' && c <= 'z'; });
+}
+
+}  // namespace
+
 void PiiTagger::add_places_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,
                                             std::vector<PiiSpan>& out) const {
   const Tokens tokens = tagger_tokens();
@@ -217,16 +230,13 @@ void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiS
     const size_t j = first_token_from(tokens, out[k].begin);
     if (j + 1 >= tokens.size() || tokens[j].begin != out[k].begin || tokens[j].end != out[k].end) continue;
     const Token& next = tokens[j + 1];
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
-    const size_t length = next.end - next.begin;
-    if (next.newline_before || next.begin != tokens[j].end + 1 || text[tokens[j].end] != ' ' || length < 2 ||
-        !(b[0] >= 'A' && b[0] <= 'Z') || all_capitals(text, tokens, j + 1) ||
-        !std::all_of(b + 1, b + length, [](unsigned char c) { return c >= 'a' && c <= 'z'; }) ||
+    if (next.newline_before || next.begin != tokens[j].end + 1 || text[tokens[j].end] != ' ' ||
+        !capital_then_small_letters(text, next, 2) ||
         (j + 2 < tokens.size() && !tokens[j + 2].newline_before && tokens[j + 2].begin == next.end + 1 &&
          opens_with_a_capital(text.substr(tokens[j + 2].begin))) ||
         span_over(out, j + 1) != out.size() || kOrganisationNouns.contains(text, next) ||
         kCompanyPlaceNouns.contains(text, next) || never_in_a_name(text, next) ||
-        pii_scan::is_group_word(text.substr(next.begin, length))) {
+        pii_scan::is_group_word(text.substr(next.begin, next.end - next.begin))) {
       continue;
     }
     if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & first_name_categories_) == 0) continue;
@@ -248,16 +258,14 @@ void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<P
     const size_t j = first_token_from(tokens, begin);
     if (j == 0 || j >= tokens.size() || tokens[j].begin != begin || tokens[j].newline_before) continue;
     const Token& before = tokens[j - 1];
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + before.begin;
-    const size_t length = before.end - before.begin;
-    if (before.end + 1 != begin || length < 3 || !(b[0] >= 'A' && b[0] <= 'Z') ||
-        !std::all_of(b + 1, b + length, [](unsigned char c) { return c >= 'a' && c <= 'z'; }) ||
-        span_over(out, j - 1) != out.size() || (j >= 2 && !before.newline_before && kPlacePrepositions.contains(text, tokens[j - 2]))) {
+    if (before.end + 1 != begin || !capital_then_small_letters(text, before, 3) || span_over(out, j - 1) != out.size() ||
+        (j >= 2 && !before.newline_before && kPlacePrepositions.contains(text, tokens[j - 2]))) {
       continue;
     }
     if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & last_name_categories_) == 0) continue;
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, before));
-    if ((m.full & first_name_categories_) == 0 || is_title(m) || pii_scan::is_group_word(text.substr(before.begin, length))) {
+    if ((m.full & first_name_categories_) == 0 || is_title(m) ||
+        pii_scan::is_group_word(text.substr(before.begin, before.end - before.begin))) {
       continue;
     }
     set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});
