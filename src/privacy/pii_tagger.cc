@@ -458,7 +458,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   tokenize(text, token_list, marked_list, line_start_list);
   // Read through spans from here on (see Tokens).
   const Tokens tokens = token_list;
-  const std::span<const uint32_t> marked_tokens = marked_list;
   // Views only of the tokens scored and of their neighbours within reach of
   // the features, which read only the word of a token two away: most tokens
   // of a prompt are none of these. viewed[j]: 0 nothing, 1 the word, 2 all.
@@ -590,6 +589,23 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
            (t.end - t.begin == 1 && text[t.begin] == 'a');
   };
   const bool mixed = mixed_case(text);
+  // In text with capitals, a capital alone before a stop is an initial or
+  // an answer's letter (join_initials()); a letter_label() opens no span
+  // and names no one, so it leaves the marked tokens, which the decoder
+  // lands on and the passes read: the answers' letters of a quiz ("A.",
+  // "B)") are many of them. (It stays marked: a pass that asks whether a
+  // token is marked gets the answer it got before.)
+  if (mixed) {
+    std::erase_if(marked_list, [&](uint32_t m) {
+      if (tokens[m].end - tokens[m].begin != 1) return false;
+      const char c = text[tokens[m].begin];
+      if (c >= 'A' && c <= 'Z' && tokens[m].end < text.size() && text[tokens[m].end] == '.') {
+        capitals_before_a_stop.push_back(m);
+      }
+      return letter_label(text, tokens, m);
+    });
+  }
+  const std::span<const uint32_t> marked_tokens = marked_list;
   const size_t tags = this->tags();
   const FeatureTables tables{buckets_ - 1, fixed_slots_, FixedSlotLayout{tags}};
   std::array<int32_t, 64> score{};
@@ -655,9 +671,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     // the call.)
     if (mixed && tokens[i].end - tokens[i].begin == 1) {
       const char c = text[tokens[i].begin];
-      if (c >= 'A' && c <= 'Z' && tokens[i].end < text.size() && text[tokens[i].end] == '.') {
-        capitals_before_a_stop.push_back(static_cast<uint32_t>(i));
-      }
       // Outside a span, a capital letter alone on its line labels too: a
       // worked example's answer ("Answer:\nB"), which would otherwise
       // colour how the next line's first word is read. (Within an address
