@@ -887,6 +887,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       type_firms_of_a_full_name(text, out, first_tagged);
     }
     type_signatures(text, out, first_tagged);
+    type_people_of_an_age(text, out, first_tagged);
   }
   if (tagged() && add_other_mentions_of_names(text, marked_tokens, out, first_tagged, mixed)) {
     sort_by_begin(out, first_tagged);

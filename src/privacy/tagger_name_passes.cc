@@ -1050,6 +1050,32 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   }
 }
 
+namespace {
+
+// Whether token t, after the hyphen at `hyphen` that ends the name `span`,
+// is the second syllable of a given name written as Korean names are, after
+// the surname ("Kim Ji-woo", "Park Seo-yeon"): two to five small letters,
+// glued to no further word, after a capitalised word of two to four letters
+// that is not the name's first. (An everyday word too, "woo"; a longer word
+// before the hyphen is a surname with a suffix, "Obama-era", as one alone
+// may be: "Peri-anal".)
+bool second_syllable_of_a_given_name(std::string_view text, const PiiSpan& span, size_t hyphen, const Token& t) {
+  const size_t n = t.end - t.begin;
+  if (n < 2 || n > 5 || (t.end < text.size() && text[t.end] == '-')) return false;
+  for (size_t k = t.begin; k < t.end; ++k) {
+    if (text[k] < 'a' || text[k] > 'z') return false;
+  }
+  size_t begin = hyphen;
+  while (begin > 0 && ((text[begin - 1] >= 'a' && text[begin - 1] <= 'z') || (text[begin - 1] >= 'A' && text[begin - 1] <= 'Z'))) {
+    --begin;
+  }
+  const size_t length = hyphen - begin;
+  return length >= 2 && length <= 4 && text[begin] >= 'A' && text[begin] <= 'Z' && begin > span.begin &&
+         text[begin - 1] == ' ';
+}
+
+}  // namespace
+
 void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   bool joined = false;
@@ -1071,7 +1097,8 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       joined = true;
     } else if (k + 1 == out.size() || out[k + 1].begin >= tokens[j].end) {
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
-      if ((m.full & first_name_categories_) != 0 && (m.full & common_categories_) == 0) {
+      if (((m.full & first_name_categories_) != 0 && (m.full & common_categories_) == 0) ||
+          second_syllable_of_a_given_name(text, span, at - 1, tokens[j])) {
         set_span(out, k, {PiiType::kPerson, out[k].begin, tokens[j].end});
       }
     }

@@ -248,6 +248,7 @@ void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiS
 
 void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
+  bool merged = false;
   for (size_t k = first; k < out.size(); ++k) {
     // (A blank before the name first, and a small letter before that.)
     const uint32_t begin = out[k].begin;
@@ -258,18 +259,46 @@ void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<P
     const size_t j = first_token_from(tokens, begin);
     if (j == 0 || j >= tokens.size() || tokens[j].begin != begin || tokens[j].newline_before) continue;
     const Token& before = tokens[j - 1];
-    if (before.end + 1 != begin || !capital_then_small_letters(text, before, 3) || span_over(out, j - 1) != out.size() ||
+    if (before.end + 1 != begin || !capital_then_small_letters(text, before, 3) ||
         (j >= 2 && !before.newline_before && kPlacePrepositions.contains(text, tokens[j - 2]))) {
       continue;
     }
+    const size_t covered = span_over(out, j - 1);
+    const std::string_view word = text.substr(before.begin, before.end - before.begin);
+    if (pii_scan::is_group_word(word)) continue;
+    // Within a sentence (after a word in small letters on its line), a
+    // word no list knows at all before a full name of two words: the first
+    // of three ("belongs to Abdullahi Musa Bello"), whether no span covers
+    // it or a name of its own does; not one that ends as a doer's noun
+    // does ("Cognitivist Albert Ellis"). (A capitalised word that opens a
+    // sentence may be any word, "Ask", "Dear"; without the everyday lists
+    // no list knows most words.)
+    const std::string_view name = text.substr(begin, out[k].end - begin);
+    const bool word_alone = covered == out.size() ||
+                            (covered + 1 == k && covered >= first && out[covered].type == PiiType::kPerson &&
+                             out[covered].begin == before.begin && out[covered].end == before.end);
+    const bool within_a_sentence = j >= 2 && !before.newline_before && text[tokens[j - 2].begin] >= 'a' &&
+                                   text[tokens[j - 2].begin] <= 'z';
+    if (common_categories_ != 0 && word_alone && within_a_sentence && std::count(name.begin(), name.end(), ' ') == 1 &&
+        name.find_first_of("\n\t") == std::string_view::npos) {
+      const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, before));
+      if ((all.full | all.part) == 0 && !names_a_role(text, before)) {
+        if (covered != out.size()) {
+          mark_dropped(out, covered);
+          reset_cover();
+          merged = true;
+        }
+        set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});
+        continue;
+      }
+    }
+    if (covered != out.size()) continue;
     if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & last_name_categories_) == 0) continue;
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, before));
-    if ((m.full & first_name_categories_) == 0 || is_title(m) ||
-        pii_scan::is_group_word(text.substr(before.begin, before.end - before.begin))) {
-      continue;
-    }
+    if ((m.full & first_name_categories_) == 0 || is_title(m)) continue;
     set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});
   }
+  if (merged) drop_marked_spans(out);
 }
 
 bool PiiTagger::world_city(std::string_view text, uint32_t begin, uint32_t end) const {

@@ -959,6 +959,27 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
   }
 }
 
+void PiiTagger::type_people_of_an_age(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  auto age_word_at = [&](size_t at) {
+    for (const std::string_view word : {std::string_view("age "), std::string_view("aged ")}) {
+      if (at + word.size() < text.size() && token_is(text, Token{static_cast<uint32_t>(at), static_cast<uint32_t>(at + word.size() - 1), false, false},
+                                                     word.substr(0, word.size() - 1)) &&
+          text[at + word.size() - 1] == ' ' && text[at + word.size()] >= '1' && text[at + word.size()] <= '9') {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kLocation && span.type != PiiType::kOrganization) continue;
+    const std::string_view after = text.substr(span.end, 2);
+    if ((after == ", " || after == " (") && age_word_at(span.end + 2) && !listed_place(text, span)) {
+      span.type = PiiType::kPerson;
+    }
+  }
+}
+
 bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t from, size_t to, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   // A closing bracket inside the span that no opening one before it in

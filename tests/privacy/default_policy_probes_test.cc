@@ -28,7 +28,8 @@ struct Probe {
   std::vector<std::string> names;  // each must not leave the device
 };
 
-// Forms each found leaking before the rule that now holds it (2026-12-05).
+// Forms each found leaking before the rule that now holds it (2026-12-05,
+// 2026-12-06).
 const std::vector<Probe> kProbes = {
     {"Patient: J. Smith, DOB 03/14/1975, seen by Dr. K. Patel.", {"J. Smith", "K. Patel"}},
     {"whats the best way to tell my boss mike that i'm quitting", {"mike"}},
@@ -42,6 +43,8 @@ const std::vector<Probe> kProbes = {
     {"From: Olivia Bennett <olivia.bennett@northwind.com>\nTo: Marcus Lee", {"Olivia Bennett", "Marcus Lee"}},
     {"my grandmother rosa lopez is 87 and lives in san antonio", {"rosa lopez"}},
     {"Customer complaint from Mrs. Eleanor Whitaker regarding order #55821.", {"Eleanor Whitaker"}},
+    {"Add a row for Chen Wei, age 34, department Finance.", {"Chen Wei"}},
+    {"Kim Ji-woo joined the team; the account belongs to Abdullahi Musa Bello.", {"Kim Ji-woo", "Abdullahi Musa Bello"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

@@ -4233,6 +4233,84 @@ TEST(PiiTaggerTest, ASurnameTakesTheFirstNameBeforeIt) {
   EXPECT_EQ(names("We live in Savannah Miller yesterday."), std::vector<std::string>{"Miller"});
 }
 
+// A word no list knows before a full name of two words is its first word
+// ("Abdullahi Musa Bello"), but not one that ends as a doer's noun does,
+// nor after "in".
+TEST(PiiTaggerTest, AnUnlistedWordBeforeAFullNameIsItsFirst) {
+  // Rows that teach the decoder full names of two words after "to", and
+  // that a word no list knows there names no one.
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[k % kLast.size()];
+    train.push_back({"It belongs to " + name + " now.", {{PiiType::kPerson, 14, static_cast<uint32_t>(14 + name.size())}}});
+    static const std::vector<std::string> kUnlisted = {"Zelqar", "Vormund", "Tislak", "Quorbe", "Halvex"};
+    if (k % 2 == 0) train.push_back({"It belongs to " + kUnlisted[k % kUnlisted.size()] + " now.", {}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast},
+                  {"common_word", {"it", "belongs", "to", "now", "we", "live", "in"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  ASSERT_EQ(names("It belongs to Anna Novak now."), std::vector<std::string>{"Anna Novak"});
+  ASSERT_EQ(names("It belongs to the Anna Novak now."), std::vector<std::string>{"Anna Novak"});
+  EXPECT_EQ(names("It belongs to Abdullahi Anna Novak now."), std::vector<std::string>{"Abdullahi Anna Novak"});
+  // (Whether the decoder names the word alone or not, the name is not
+  // joined to it.)
+  for (const char* text : {"It belongs to Cognitivist Anna Novak now.", "We live in Zorbia Anna Novak now."}) {
+    const std::vector<std::string> found = names(text);
+    ASSERT_FALSE(found.empty()) << text;
+    EXPECT_EQ(found.back(), "Anna Novak") << text;
+  }
+}
+
+// A firm or place followed by its age (", age 34") is a person; a place
+// the lists hold whole stays a place.
+TEST(PiiTaggerTest, AFirmOrPlaceOfAnAgeIsAPerson) {
+  // Rows that teach the decoder firms and places after "for".
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const bool place = k % 2 == 0;
+    const std::string value = place ? kCities[k % kCities.size()] : kLast[k % kLast.size()] + " Quill";
+    train.push_back({"A row for " + value + " was added.",
+                     {{place ? PiiType::kLocation : PiiType::kOrganization, 10, static_cast<uint32_t>(10 + value.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"city", kCities}, {"common_word", {"a", "row", "for", "was", "added", "age", "aged"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  ASSERT_EQ(values_of(tagger, "A row for Novak Quill was added.", PiiType::kOrganization),
+            std::vector<std::string>{"Novak Quill"});
+  ASSERT_EQ(values_of(tagger, "A row for Porto was added.", PiiType::kLocation), std::vector<std::string>{"Porto"});
+  for (const char* text : {"A row for Novak Quill, age 34, was added.", "A row for Novak Quill (aged 34) was added.",
+                           "a row for Novak Quill, AGE 34, was added."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{"Novak Quill"}) << text;
+  }
+  EXPECT_EQ(values_of(tagger, "A row for Novak Quill, 34, was added.", PiiType::kPerson), std::vector<std::string>{});
+  EXPECT_EQ(values_of(tagger, "A row for Porto (age 8) was added.", PiiType::kLocation), std::vector<std::string>{"Porto"});
+}
+
+// A given name written as Korean ones are ("Ji-woo") is a name whole,
+// though the decoder stops at the hyphen; a longer word before the hyphen
+// keeps what follows it out ("Novak-era").
+TEST(PiiTaggerTest, TheSecondSyllableOfAGivenNameIsTheName) {
+  // Rows that teach the decoder to stop at a hyphen.
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = kLast[k % kLast.size()] + " " + (k % 2 == 0 ? "Ji" : "Seo");
+    train.push_back({"I met " + name + "-era people.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
+    const std::string& surname = kLast[(k + 3) % kLast.size()];
+    train.push_back({"I met " + surname + "-era people.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + surname.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"last_name", kLast}, {"common_word", {"i", "met", "era", "people", "woo", "today"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  ASSERT_EQ(names("I met Novak Ji-styled people."), std::vector<std::string>{"Novak Ji"});
+  EXPECT_EQ(names("I met Novak Ji-woo today."), std::vector<std::string>{"Novak Ji-woo"});
+  EXPECT_EQ(names("I met Novak Seo-yeon today."), std::vector<std::string>{"Novak Seo-yeon"});
+  EXPECT_EQ(names("I met Novak-era people."), std::vector<std::string>{"Novak"});
+  EXPECT_EQ(names("I met Novak Ji-woo-ha today."), std::vector<std::string>{"Novak Ji"});
+}
+
 // A name after "near", "toward" or "towards", or a cue of travel ("flying
 // to", "stayed in", "the flight from"), that the place lists hold whole is
 // a place ("near Paris"); one they do not hold stays a name, and so does a

@@ -251,7 +251,11 @@ class PiiTagger {
   // know it as, but a title or a group's word, and not after "in", "at" or
   // "near": the first name the decoder left out ("I met Savannah Miller"
   // gave "Miller": "savannah" is a word, a city and a state too, and left
-  // the device).
+  // the device). Within a sentence, a name of two words takes such a word
+  // before it that no list knows at all, no span but a name of its own
+  // covers, and that does not end as a doer's noun does ("belongs to
+  // Abdullahi Musa Bello" gave "Musa Bello"; not "Cognitivist Albert
+  // Ellis").
   void add_capitalised_first_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text without capitals, adds a name over each word of four letters or
   // more that no span covers and that only_a_name() (a name list knows it,
@@ -512,7 +516,9 @@ class PiiTagger {
   // name: the name after it ("Anne-Marie", two names before; "Smith-Jones"),
   // or a word no span covers that a first-name list knows and no everyday
   // list does ("Amy-leigh", "Amy" before; not "Peri-anal"), as double names
-  // are written.
+  // are written, or after a surname the second syllable of a given name
+  // written as Korean ones are ("Kim Ji-woo": "-woo" was left out, which
+  // names the person with the rest).
   // Precondition: out[first...] sorted by begin; it stays so.
   void join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A word joined by "and" to the address of out[first...] right after it
@@ -721,6 +727,12 @@ class PiiTagger {
   // comma ("Best regards,\nCamille Ferreira", taken for a town below an
   // address).
   void type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Makes a name of each place or organisation of out[first...] followed by
+  // its age: ", age 34", ", aged 34", " (age 34)", whatever the case ("Add
+  // a row for Chen Wei, age 34", taken for a firm). Firms and places are
+  // not given an age so; a place the lists hold whole stays a place
+  // ("children in Vietnam (age 8)": the age is the children's).
+  void type_people_of_an_age(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Adds the names a title introduces ("Mr. Young", "dr. freeman": a word of
   // a name_prefix* list and its stop), the author between an article and a
   // work ("the Takuda novel", "a Kubrick film") and the speakers that open
