@@ -189,8 +189,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       const size_t k = span_over(out, j);
       if (k == out.size() || !own_place_or_organisation(out, k, first, tokens[j].begin, tokens[j].end)) return false;
       const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
-      if ((m.full & (place_categories_ | world_city_categories_ | company_categories_ | common_categories_)) != 0 ||
-          all_capitals(text, tokens, j)) {
+      // (A place's name that a first-name list knows too is the person
+      // before "that" or "about": "remind Guadalupe that she owes me".)
+      const bool told_something = j + 1 < n && !tokens[j + 1].newline_before &&
+                                  (m.full & first_name_categories_) != 0 &&
+                                  (token_is(text, tokens[j + 1], "that") || token_is(text, tokens[j + 1], "about"));
+      const uint16_t places = told_something ? 0 : place_categories_ | world_city_categories_;
+      if ((m.full & (places | company_categories_ | common_categories_)) != 0 || all_capitals(text, tokens, j)) {
         return false;
       }
       out[k].type = PiiType::kPerson;
@@ -381,6 +386,24 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const size_t to = name_words_after_a_cue(j);
     if (to + 1 >= n || tokens[to + 1].newline_before || !kPersonsPossessives.contains(text, tokens[to + 1])) return false;
     return named_after_a_cue(j, to, to + 1);
+  };
+  // Token j, in text with capitals, after a word of writing or speaking
+  // to someone and "to" (kWrittenTo: "Write an email to Yerlan Abenov",
+  // "talk to"): the person, where none of the name's words is one the
+  // everyday or company lists know, nor a place's that no name list knows
+  // ("send the letter to Berlin", "forward it to Accounting" stay out).
+  auto written_to = [&](size_t j) __attribute__((noinline)) {
+    const size_t to = name_words_after_a_cue(j);
+    if (to == n) return false;
+    for (size_t k = j; k <= to; ++k) {
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[k]));
+      const bool place = (m.full & (place_categories_ | world_city_categories_)) != 0 &&
+                         (m.full & (first_name_categories_ | last_name_categories_)) == 0;
+      if ((m.full & (common_categories_ | company_categories_)) != 0 || place || all_capitals(text, tokens, k)) {
+        return false;
+      }
+    }
+    return named_after_a_cue(j, to, to);
   };
   // Token j after "starring": an actor ("directed by Joshua Trevisano and
   // starring Morrow").
@@ -623,6 +646,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // simulated instruction cache misses).
     if (cue_before) [[unlikely]] {
       if (after_a_name_cue(j) || given_to(j) || starring(j)) continue;
+    }
+    if (mixed && common_categories_ != 0 && j >= 2 && tokens[j - 1].end - tokens[j - 1].begin == 2 &&
+        token_is(text, tokens[j - 1], "to") && kWrittenTo.contains(text, tokens[j - 2])) [[unlikely]] {
+      if (written_to(j)) continue;
     }
     // (The rules' first tests, asked here: most tokens fail them, and the
     // rules are calls.)

@@ -1042,6 +1042,12 @@ constexpr std::array<std::string_view, 18> kGiveVerbWords = {
     "gave",  "given", "give",  "gives", "giving", "sent",  "send",    "sends",  "showed",
     "shown", "show",  "shows", "handed", "hand",  "offered", "lent", "promised", "paid"};
 constexpr WordSet kGiveVerbs(kGiveVerbWords);
+// The words before "to" and a person written or spoken to: "an email to",
+// "talk to", "reach out to", "married to".
+constexpr WordSet kWrittenTo(std::array<std::string_view, 26>{
+    "email", "message", "letter", "note", "text", "reply", "respond", "write", "wrote", "written", "talk", "talked",
+    "speak", "spoke", "introduce", "introduced", "apologize", "apologise", "apologized", "apologised", "forward",
+    "forwarded", "out", "married", "engaged", "addressed"});
 // "his", "her", "their": a possessive of persons after the receiver.
 constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
 

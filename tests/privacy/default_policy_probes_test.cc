@@ -45,6 +45,7 @@ const std::vector<Probe> kProbes = {
     {"Customer complaint from Mrs. Eleanor Whitaker regarding order #55821.", {"Eleanor Whitaker"}},
     {"Add a row for Chen Wei, age 34, department Finance.", {"Chen Wei"}},
     {"Kim Ji-woo joined the team; the account belongs to Abdullahi Musa Bello.", {"Kim Ji-woo", "Abdullahi Musa Bello"}},
+    {"Write an email to Yerlan Abenov; is it rude to remind Guadalupe that she owes me money?", {"Yerlan Abenov", "Guadalupe"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

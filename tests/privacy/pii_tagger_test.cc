@@ -1761,12 +1761,42 @@ TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
   const PiiTagger tagger =
       firms_tagger({"Tell ", "Please remind "}, {"Zorvath", "Brask", "Velmora", "Quarrow", "Dellack", "Ondine"},
                    " that it rained.",
-                   {{"city", {"Lisbon"}}, {"common_word", {"tell", "please", "remind", "that", "it", "rained", "apple"}}});
+                   {{"city", {"Lisbon", "Guadalupe"}},
+                    {"first_name", {"Guadalupe"}},
+                    {"common_word", {"tell", "please", "remind", "that", "it", "rained", "apple"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Tell Zorvath that it rained."), std::vector<std::string>{"PERSON:Zorvath"});
   EXPECT_EQ(found("Please remind Quillborne that it rained."), std::vector<std::string>{"PERSON:Quillborne"});
   for (const char* text : {"Tell Lisbon that it rained.", "Tell Apple that it rained.", "Tell ZORVATH that it rained."}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+  // A place's name that a first-name list knows too is the person before
+  // "that" or "about", not before other words.
+  EXPECT_EQ(found("Please remind Guadalupe that it rained."), std::vector<std::string>{"PERSON:Guadalupe"});
+  EXPECT_EQ(found("Tell Guadalupe about it."), std::vector<std::string>{"PERSON:Guadalupe"});
+  EXPECT_EQ(values_of(tagger, "Tell Guadalupe it rained.", PiiType::kPerson), std::vector<std::string>{});
+}
+
+// In text with capitals, the capitalised words after a word of writing or
+// speaking to someone and "to" ("an email to", "talk to") are a person,
+// where the tagger found nothing: here one that learned no names at all.
+// Not words a place list knows (but a name list does not), nor everyday
+// or company words, nor words in capitals.
+TEST(PiiTaggerTest, APersonWrittenToIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"city", {"Lisbon"}},
+       {"company_name", {"Acme"}},
+       {"common_word", {"the", "code", "is", "today", "write", "an", "email", "to", "send", "letter", "forward",
+                        "note", "accounting", "i", "talked", "reach", "out"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Write an email to Zorvath Quillborne today."), V{"PERSON:Zorvath Quillborne"});
+  EXPECT_EQ(found("I talked to Velmora today."), V{"PERSON:Velmora"});
+  EXPECT_EQ(found("Reach out to Brask Ondine today."), V{"PERSON:Brask Ondine"});
+  for (const char* text : {"Send the letter to Lisbon today.", "Forward the note to Accounting today.",
+                           "Write an email to Acme today.", "Write an email to ZORVATH today.",
+                           "Send it to Zorvath today."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
   }
 }
 
