@@ -1443,6 +1443,27 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       span.type = PiiType::kPerson;
       continue;
     }
+    // (The family name first, as Chinese names are written: a surname that
+    // no other list knows, then a given name of two to four letters that no
+    // place's, street's or company's list knows: "Wang Lei", "Chen Wei".)
+    const size_t given_length = tokens[to].end - tokens[to].begin;
+    if ((given.full & last_name_categories_) != 0 &&
+        (given.full & (not_a_first_name | first_name_categories_ | street_categories_)) == 0 && given_length <= 4 &&
+        (family.full & (place_categories_ | world_city_categories_ | street_categories_ | company_categories_)) == 0) {
+      span.type = PiiType::kPerson;
+      continue;
+    }
+    // (A full name joined by "and" to a person's full name: "Dallas Green
+    // and Austin Reed founded the band", where no last-name list knows
+    // "Reed".)
+    const bool after_a_full_name = s > first && out[s - 1].type == PiiType::kPerson &&
+                                   out[s - 1].end + 5 == span.begin && text.substr(out[s - 1].end, 5) == " and " &&
+                                   std::count(text.begin() + out[s - 1].begin, text.begin() + out[s - 1].end, ' ') == 1;
+    if (after_a_full_name && listed_given && ((given.full | family.full | family.part) & company_categories_) == 0 &&
+        (family.full & (place_categories_ | world_city_categories_ | street_categories_)) == 0) {
+      span.type = PiiType::kPerson;
+      continue;
+    }
     if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(tokens[to]))) ||
         (given.full & not_a_first_name) != 0) {
       continue;

@@ -1111,6 +1111,8 @@ constexpr std::array<std::string_view, 33> kOrganisationNounWords = {
     "ventures", "laboratories", "labs", "pharmaceuticals", "logistics", "analytics", "robotics", "group",
     "technology", "systems", "software", "studios", "media", "capital", "airlines", "motors", "foods"};
 constexpr WordSet kOrganisationNouns(kOrganisationNounWords);
+// The words of a unit of a building before its number.
+constexpr WordSet kUnitsOfABuilding(std::array<std::string_view, 6>{"apt", "apartment", "suite", "ste", "unit", "flat"});
 constexpr size_t kShortestOrganisationNoun =
     std::ranges::min(kOrganisationNounWords, {}, &std::string_view::size).size();  // "labs"
 

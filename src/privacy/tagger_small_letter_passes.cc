@@ -239,8 +239,21 @@ void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiS
         pii_scan::is_group_word(text.substr(next.begin, next.end - next.begin))) {
       continue;
     }
-    if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & first_name_categories_) == 0) continue;
+    const Gazetteer::Match name = gazetteer_.lookup_all(word_hash(text, tokens[j]));
     const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, next));
+    // (Or the family name first, as Chinese names are written: a surname
+    // that no other list knows, then a given name of two to four letters,
+    // no title nor a building's unit: "I met Wang Lei", where "lei" is an
+    // everyday word; not "Byrtus Apt.", "Bidaud Mr.".)
+    const bool family_name_first = (name.full & last_name_categories_) != 0 &&
+                                   (name.full & (first_name_categories_ | not_a_surname | common_categories_)) == 0 &&
+                                   next.end - next.begin <= 4 && (m.full & not_a_surname) == 0 && !is_title(m) &&
+                                   !kUnitsOfABuilding.contains(text, next);
+    if (family_name_first) {
+      set_span(out, k, {PiiType::kPerson, out[k].begin, next.end});
+      continue;
+    }
+    if ((name.full & first_name_categories_) == 0) continue;
     if ((m.full & not_a_surname) != 0 || (m.full & first_name_categories_) != 0) continue;
     set_span(out, k, {PiiType::kPerson, out[k].begin, next.end});
   }

@@ -273,8 +273,6 @@ bool tagger_rules::a_recent_year(std::string_view text, const Token& t) {
 
 namespace {
 
-// The words of a unit of a building before its number.
-constexpr WordSet kUnitsOfABuilding(std::array<std::string_view, 6>{"apt", "apartment", "suite", "ste", "unit", "flat"});
 
 }  // namespace
 

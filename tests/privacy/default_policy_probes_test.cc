@@ -46,6 +46,7 @@ const std::vector<Probe> kProbes = {
     {"Add a row for Chen Wei, age 34, department Finance.", {"Chen Wei"}},
     {"Kim Ji-woo joined the team; the account belongs to Abdullahi Musa Bello.", {"Kim Ji-woo", "Abdullahi Musa Bello"}},
     {"Write an email to Yerlan Abenov; is it rude to remind Guadalupe that she owes me money?", {"Yerlan Abenov", "Guadalupe"}},
+    {"I met Wang Lei yesterday. Dallas Green and Austin Reed founded the band.", {"Wang Lei", "Austin Reed"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

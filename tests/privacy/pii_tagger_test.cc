@@ -1883,8 +1883,9 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
       firms_tagger({"It was recorded for "}, {"Zorvath Quill", "Brask Ondine", "Velmora Tusk", "Quarrow Finch", "Dellack Rue"},
                    " today.",
                    {{"first_name", {"Wanda", "Tom", "German"}},
-                    {"last_name", {"Horvath"}},
-                    {"common_word", {"it", "was", "recorded", "for", "today", "tom"}},
+                    {"last_name", {"Horvath", "Wang", "Rue"}},
+                    {"city", {"Lyon"}},
+                    {"common_word", {"it", "was", "recorded", "for", "today", "tom", "lei", "and", "rue"}},
                     {"company_suffix", {"Ltd"}}});
   auto found = [&](const std::string& who) { return typed_spans(tagger, "It was recorded for " + who + " today."); };
   ASSERT_EQ(found("Zorvath Quill"), std::vector<std::string>{"ORGANIZATION:Zorvath Quill"});
@@ -1901,6 +1902,18 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
   EXPECT_EQ(found("Tom Quill"), std::vector<std::string>{"ORGANIZATION:Tom Quill"});
   EXPECT_EQ(found("German Quill"), std::vector<std::string>{"ORGANIZATION:German Quill"});
   EXPECT_EQ(found("Wanda Logistics"), std::vector<std::string>{"ORGANIZATION:Wanda Logistics"});
+  // The family name first, as Chinese names are written: a surname no
+  // other list knows, then a given name of two to four letters that no
+  // place's or company's list knows.
+  EXPECT_EQ(found("Wang Lei"), std::vector<std::string>{"PERSON:Wang Lei"});
+  EXPECT_EQ(found("Wang Quillby"), std::vector<std::string>{"ORGANIZATION:Wang Quillby"});
+  EXPECT_EQ(found("Wang Lyon"), std::vector<std::string>{"ORGANIZATION:Wang Lyon"});
+  EXPECT_EQ(found("Rue Lei"), std::vector<std::string>{"ORGANIZATION:Rue Lei"});
+  EXPECT_EQ(found("Wang Labs"), std::vector<std::string>{"ORGANIZATION:Wang Labs"});
+  // A first name and a word no list knows after "and" and a person's full
+  // name.
+  const std::vector<std::string> pair = typed_spans(tagger, "It was recorded for Wanda Horvath and Tom Quill today.");
+  EXPECT_EQ(pair, (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Tom Quill"}));
 }
 
 // In text with capitals, a line of two or three words in capitals
@@ -4236,6 +4249,32 @@ TEST(PiiTaggerTest, AFirstNameTakesTheCapitalisedSurnameAfterIt) {
     const std::vector<std::string> spans = typed_spans(tagger, text);
     ASSERT_FALSE(spans.empty()) << text;
     EXPECT_EQ(spans[0], "PERSON:Anna") << text;
+  }
+}
+
+// In text with capitals, a surname that no other list knows, found alone,
+// takes the capitalised word of two to four letters after it, as Chinese
+// names are written ("I met Wang Lei"); not a title nor a building's unit.
+TEST(PiiTaggerTest, AFamilyNameTakesTheGivenNameAfterIt) {
+  // Rows that teach the decoder a surname alone after "met".
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = kLast[k % kLast.size()];
+    train.push_back({"I met " + name + " yesterday.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"last_name", {"Wang", "Miller"}}, {"first_name", {"Anna"}}, {"city", {"Lyon"}},
+                  {"common_word", {"i", "met", "yesterday", "lei", "miller"}}, {"name_prefix", {"Mr."}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  ASSERT_EQ(names("I met Wang yesterday."), std::vector<std::string>{"Wang"});
+  EXPECT_EQ(names("I met Wang Lei yesterday."), std::vector<std::string>{"Wang Lei"});
+  EXPECT_EQ(names("I met Wang Lei."), std::vector<std::string>{"Wang Lei"});
+  for (const char* text : {"I met Wang Lyon yesterday.", "I met Wang Apt yesterday.", "I met Wang Mr yesterday.",
+                           "I met Miller Lei yesterday."}) {
+    const std::vector<std::string> found = names(text);
+    ASSERT_FALSE(found.empty()) << text;
+    EXPECT_EQ(found[0].find(' '), std::string::npos) << text << ": " << found[0];
   }
 }
 

@@ -242,7 +242,10 @@ class PiiTagger {
   // span covers, before no other capitalised word, and that no place,
   // street, company, title, first-name or proper adjective's list knows,
   // nor a group's word or one that ends organisations' names: a surname
-  // the decoder left out, everyday word or not ("I met Grace Hopper").
+  // the decoder left out, everyday word or not ("I met Grace Hopper"). A
+  // name that is one word only a last-name list knows takes such a word of
+  // two to four letters that a first-name list may know too, as Chinese
+  // names are written ("I met Wang Lei" gave "Wang").
   void add_capitalised_surnames(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, a name of out[first...] whose first word a
   // last-name list knows takes the capitalised word right before it, one
@@ -690,9 +693,14 @@ class PiiTagger {
   // for Ngozi Adichie", which the decoder took for a firm after "for" (as
   // the dev rows' "recorded for Datalogix"). So is one of a first name no
   // list knows and a surname of a Gaelic shape ("Siobhan O'Brien", "Aoife
-  // MacLeod"). A firm named so ("Oliver Wyman") becomes a name: the safer
-  // reading, as a name typed a firm leaves under a policy that lets
-  // organisations out.
+  // MacLeod"). So is one of a surname that no other list knows and a
+  // given name of two to four letters that no place's, street's or
+  // company's list knows, as Chinese names are written ("Wang Lei", "Chen
+  // Wei"); and one of a first name of the lists and a word no place's,
+  // street's or company's list knows joined by "and" to a person's full
+  // name ("Dallas Green and Austin Reed"). A firm named so ("Oliver Wyman")
+  // becomes a name: the safer reading, as a name typed a firm leaves under
+  // a policy that lets organisations out.
   void type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes one name of a name and the initials and surname after it ("John
   // F" and "Kennedy" of "John F. Kennedy", "william m. tweed"), and in text
