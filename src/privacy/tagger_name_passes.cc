@@ -405,6 +405,34 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     return named_after_a_cue(j, to, to);
   };
+  // Tokens from j, in text with capitals, two or three capitalised words
+  // set off by a comma after a noun in small letters that names one doer
+  // ("our keynote speaker, Wangari Muta", names_a_role(); not a plural,
+  // "women, African Americans"): the person, where none of the words is
+  // one the everyday, company, place or street lists know, nor a group's
+  // ("the developer, Zorvath Studios" and "as a designer, Visual Studio"
+  // stay as they were).
+  auto appositive_of_a_doer = [&](size_t j) __attribute__((noinline)) {
+    const Token& doer = tokens[j - 2];
+    const std::string_view doer_word = text.substr(doer.begin, doer.end - doer.begin);
+    if (tokens[j - 1].newline_before || text[doer.begin] < 'a' || text[doer.begin] > 'z' ||
+        !names_a_role(text, doer) || function_word(text, doer) || doer_word.ends_with('s') ||
+        doer_word.ends_with("men")) {
+      return false;
+    }
+    const size_t to = name_words_after_a_cue(j);
+    if (to == n || to == j) return false;
+    const auto unlike_a_name = static_cast<uint16_t>(common_categories_ | company_categories_ | place_categories_ |
+                                                     world_city_categories_ | street_categories_);
+    for (size_t k = j; k <= to; ++k) {
+      if ((gazetteer_.lookup_all(word_hash(text, tokens[k])).full & unlike_a_name) != 0 ||
+          all_capitals(text, tokens, k) || kOrganisationNouns.contains(text, tokens[k]) ||
+          pii_scan::is_group_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
+        return false;
+      }
+    }
+    return named_after_a_cue(j, to, to);
+  };
   // Token j after "starring": an actor ("directed by Joshua Trevisano and
   // starring Morrow").
   auto starring = [&](size_t j) {
@@ -650,6 +678,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (mixed && common_categories_ != 0 && j >= 2 && tokens[j - 1].end - tokens[j - 1].begin == 2 &&
         token_is(text, tokens[j - 1], "to") && kWrittenTo.contains(text, tokens[j - 2])) [[unlikely]] {
       if (written_to(j)) continue;
+    }
+    if (mixed && common_categories_ != 0 && j >= 2 && mark_is(j - 1, ',')) [[unlikely]] {
+      if (appositive_of_a_doer(j)) continue;
     }
     // (The rules' first tests, asked here: most tokens fail them, and the
     // rules are calls.)

@@ -47,6 +47,7 @@ const std::vector<Probe> kProbes = {
     {"Kim Ji-woo joined the team; the account belongs to Abdullahi Musa Bello.", {"Kim Ji-woo", "Abdullahi Musa Bello"}},
     {"Write an email to Yerlan Abenov; is it rude to remind Guadalupe that she owes me money?", {"Yerlan Abenov", "Guadalupe"}},
     {"I met Wang Lei yesterday. Dallas Green and Austin Reed founded the band.", {"Wang Lei", "Austin Reed"}},
+    {"Write a speech introducing our keynote speaker, Wangari Muta.", {"Wangari Muta"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

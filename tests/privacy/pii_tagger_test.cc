@@ -1800,6 +1800,25 @@ TEST(PiiTaggerTest, APersonWrittenToIsAName) {
   }
 }
 
+// Two or three capitalised words set off by a comma after a noun in small
+// letters that names one doer ("our keynote speaker, Wangari Muta") are a
+// person, here where the tagger learned firms there; not after a plural,
+// nor words a place's list knows, a firm's noun or a group's word.
+TEST(PiiTaggerTest, ANameSetOffAfterADoerIsAPerson) {
+  const PiiTagger tagger =
+      firms_tagger({"Meet our speaker, ", "Meet our speakers, "}, {"Zorvath Quill", "Brask Ondine", "Velmora Tusk"},
+                   " today.", {{"city", {"Lisbon"}}, {"common_word", {"meet", "our", "speaker", "speakers", "today"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Meet our speaker, Quarrow Dellack today."), V{"PERSON:Quarrow Dellack"});
+  EXPECT_EQ(found("Meet our speaker, Zorvath Quill today."), V{"PERSON:Zorvath Quill"});
+  for (const char* text : {"Meet our speakers, Quarrow Dellack today.", "Meet our speaker, Lisbon Quill today.",
+                           "Meet our speaker, Quarrow Logistics today.", "Meet our speaker, African Quill today.",
+                           "Meet our speaker, Quarrow today."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+}
+
 // In text with capitals, a name written in small letters after a word that
 // introduces a person is a name, where the decoder and the other passes
 // read capitalised words alone: here a tagger that learned no names at
