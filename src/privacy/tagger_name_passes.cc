@@ -679,7 +679,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         token_is(text, tokens[j - 1], "to") && kWrittenTo.contains(text, tokens[j - 2])) [[unlikely]] {
       if (written_to(j)) continue;
     }
-    if (mixed && common_categories_ != 0 && j >= 2 && mark_is(j - 1, ',')) [[unlikely]] {
+    if (mixed && common_categories_ != 0 && j >= 2 && mark_is(j - 1, ',') && text[tokens[j - 2].end - 1] >= 'a' &&
+        text[tokens[j - 2].end - 1] <= 'z' && text[tokens[j - 2].end - 1] != 's') [[unlikely]] {
       if (appositive_of_a_doer(j)) continue;
     }
     // (The rules' first tests, asked here: most tokens fail them, and the
