@@ -1076,6 +1076,17 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
       // before "%", maybe after a blank ("45%", "28 %").
       if (quantity_at(text, tokens, j) && tokens[j + 1].end <= out[s].end) continue;
       if (percentage_at(out[s])) continue;
+      // Nor does a number before a word that joins or counts, where no word
+      // of a street follows it in the span ("my son is 8 and hates
+      // reading", "70 percent of the body's blood flow"; "4 and 5 Main
+      // Street" stays).
+      if (opens_with_a_count(text, tokens, j, out[s].end)) {
+        bool street_word = false;
+        for (size_t t = j + 2; t < n && tokens[t].begin < out[s].end && !street_word; ++t) {
+          street_word = letters(t) && ((match(t).full | match(t).part) & street_categories_) != 0;
+        }
+        if (!street_word) continue;
+      }
       size_t last = j;
       bool numbers = j < n && all_digits(text, tokens[j]), joined = false;
       while (numbers && last + 1 < n && tokens[last + 1].begin < out[s].end) {

@@ -956,6 +956,21 @@ inline bool quantity_at(std::string_view text, Tokens tokens, size_t k) {
          unit_of_measure(text, tokens[k + 1]);
 }
 
+// Words after a number that join it to another or say what it counts: no
+// street's name opens so.
+constexpr WordSet kWordsAfterACount(std::array<std::string_view, 22>{
+    "and", "or", "to", "of", "in", "on", "at", "for", "with", "than", "percent", "times", "years", "year", "more",
+    "less", "but", "is", "was", "are", "were", "out"});
+
+// Whether token k is digits before a kWordsAfterACount word that ends
+// before byte `end` ("8 and", "70 percent"): a span from k to `end`
+// counts or joins numbers there, an address only where a street's word
+// follows.
+inline bool opens_with_a_count(std::string_view text, Tokens tokens, size_t k, uint32_t end) {
+  return k + 1 < tokens.size() && all_digits(text, tokens[k]) && !tokens[k + 1].newline_before &&
+         tokens[k + 1].end <= end && kWordsAfterACount.contains(text, tokens[k + 1]);
+}
+
 // "my", "her", ...: before a relative, who is then named ("my son Mali").
 constexpr std::array<std::string_view, 6> kPossessiveDeterminerWords = {"my", "our", "his", "her", "their", "your"};
 constexpr WordSet kPossessiveDeterminers(kPossessiveDeterminerWords);

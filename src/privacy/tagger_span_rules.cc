@@ -1110,6 +1110,10 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   if (next_to_a_math_sign(text, span) || year_of_an_era(text, tokens, from, to) || dated_names(text, tokens, from, to)) {
     return false;
   }
+  // A number that counts or joins numbers opens no address without a
+  // street's word ("in 10 years, melanie will be": the name under such a
+  // span would be left to it, and out of the passes that find names).
+  if (!street && opens_with_a_count(text, tokens, from, span.end)) return false;
   // In text with capitals, small words that are no street words and
   // numbers make no address: after a number, with no two numbers in a row
   // ("42 and a", "18 red, 18", "6379 и"; not "16 34 quai", a building's and

@@ -3634,6 +3634,30 @@ TEST(PiiTaggerTest, QuantitiesAndListsOfNumbersAreNoAddresses) {
   }
 }
 
+// A number before a word that joins or counts ("8 and", "70 percent")
+// opens no address where no street's word follows in it, and a name after
+// it is found as the others are; here a tagger that learned addresses of a
+// number and words, written in small letters.
+TEST(PiiTaggerTest, ANumberThatCountsOpensNoAddress) {
+  const PiiTagger tagger = ship_to_tagger(
+      [](uint32_t k) {
+        static const std::vector<std::string> kWords = {"and", "of", "zorvath", "quill", "brask", "years", "old"};
+        return std::to_string(2 + k % 90) + " " + kWords[k % kWords.size()] + " " + kWords[(k / 7) % kWords.size()];
+      },
+      {{"common_word", {"and", "of", "ship", "it", "to", "now", "years", "old", "hates", "reading", "will", "be"}},
+       {"first_name", {"Melanie"}},
+       {"street_suffix", {"street"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(values_of(tagger, "ship it to 12 zorvath quill now.", PiiType::kStreetAddress),
+            std::vector<std::string>{"12 zorvath quill"});
+  for (const char* text : {"ship it to 8 and hates reading now.", "ship it to 70 percent of it now."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{}) << text;
+  }
+  EXPECT_EQ(values_of(tagger, "ship it to 4 and 5 zorvath street now.", PiiType::kStreetAddress),
+            std::vector<std::string>{"4 and 5 zorvath street"});
+  EXPECT_EQ(found("ship it to 10 years, melanie will be now."), std::vector<std::string>{"PERSON:melanie"});
+}
+
 // A sum or an equation is no address: no address holds, or stands next
 // to, a sign of arithmetic or comparison ("(6 × 5) × 10^2", "m × 4 = 12",
 // "16 ≡ 2", "7 • 11 • 13"). A bullet between a street and its town is no

@@ -613,7 +613,10 @@ class PiiTagger {
   // nationality names a street only before a suffix), which redaction would
   // take out of a question the cloud is to answer; and so is an address
   // that opens with a number and a unit of measure ("59 kg (130", "150 Hz,
-  // 250 Hz"), and a percentage ("45%", "28 %"), even after an address.
+  // 250 Hz"), and a percentage ("45%", "28 %"), even after an address; and
+  // an address that opens with a number before a word that joins or counts
+  // ("and", "of", "percent", "years") where no street's word follows in it
+  // ("my son is 8 and hates reading"; "4 and 5 Main Street" stays).
   // Precondition: out[first...] sorted by begin; it stays so.
   void drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name, place, organisation, address or group of out[first...] written
