@@ -156,10 +156,11 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                       opens_with_a_capital(text.substr(tokens[j].begin));
     // (A verb that addresses someone may open the text: "Tell Priyanka".)
     const bool address_verb = mixed && j >= 1 && !tokens[j].newline_before && kAddressVerbs.contains(text, tokens[j - 1]);
-    // A speaker who says who they are, in text with capitals: "I'm" or "I
-    // am" one space before ("Hi, I'm Marco from the Rome office", taken
-    // for a place, which the default policy lets out).
-    const bool i_am = mixed && after_i_am(text, tokens, j);
+    // A speaker who says who they are: "I'm" or "I am" one space before
+    // ("Hi, I'm Marco from the Rome office", taken for a place, which the
+    // default policy lets out); in text without capitals where the name
+    // ends a clause ("i'm priyanka and i need help", below).
+    const bool i_am = after_i_am(text, tokens, j);
     // (In text with capitals the other cues' words are in small letters:
     // not marked.)
     const bool opens = role || address_verb || i_am;
@@ -207,6 +208,15 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const bool role_alone = role && !name_is && !relative && !relative_apart;
     const bool i_am_alone = i_am && !name_is && !relative && !relative_apart && !role;
     if ((role_alone || i_am_alone) && all_capitals(text, tokens, j)) return false;
+    // (Without capitals, "i'm" comes before most words: the name, of three
+    // letters or more, ends a clause, "i'm priyanka and", "i'm sam."; not
+    // "i'm sooo tired".)
+    if (i_am_alone && !mixed) {
+      const size_t after = j + 1;
+      const bool ends_a_clause = after == n || tokens[after].newline_before || mark_is(after, ',') ||
+                                 mark_is(after, '.') || mark_is(after, '!') || token_is(text, tokens[after], "and");
+      if (!ends_a_clause || tokens[j].end - tokens[j].begin < 3) return false;
+    }
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
     // (After "I'm" only a first name of the lists or a word no list knows:
     // not a group, "I'm American", nor "I'm Late".)
@@ -333,7 +343,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // acronym ("Hi all,", "Dear Sir or Madam", "Hi AI!"), in text without
   // capitals none an everyday word ("hi i moved.").
   auto greeted_word = [&](size_t k, bool first_word) {
-    if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2) return false;
+    // (Not a contraction: "hi i'm sam.")
+    if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2 || contraction(text, tokens[k])) {
+      return false;
+    }
     if (mixed && !first_word) return true;
     return !everyday(gazetteer_.lookup(word_hash(text, tokens[k]))) && !(mixed && all_capitals(text, tokens, k));
   };
@@ -610,12 +623,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // is one of kNameCues.)
   auto may_be_i_m = [&](const Token& t) {
     const size_t len = t.end - t.begin;
-    return (len == 3 || len == 5) && text[t.begin] == 'I' && (text[t.begin + 1] == '\'' || text[t.begin + 1] == '\xe2');
+    return (len == 3 || len == 5) && (text[t.begin] | 0x20) == 'i' &&
+           (text[t.begin + 1] == '\'' || text[t.begin + 1] == '\xe2');
   };
   // may_be_cue(), or in text with capitals a role ("Customer Lysander")
   // or "I'm".
   auto may_be_cue_or_role = [&](size_t k) {
-    if (!mixed) return may_be_cue(k);
+    if (!mixed) return may_be_cue(k) || may_be_i_m(tokens[k]);
     if (tokens[k].marked) return may_be_cue(k) || kRoles.may_contain(text, tokens[k]) || may_be_i_m(tokens[k]);
     return kNameCuesAndRoles.may_contain(text, tokens[k]);
   };

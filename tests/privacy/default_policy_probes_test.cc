@@ -48,6 +48,7 @@ const std::vector<Probe> kProbes = {
     {"Write an email to Yerlan Abenov; is it rude to remind Guadalupe that she owes me money?", {"Yerlan Abenov", "Guadalupe"}},
     {"I met Wang Lei yesterday. Dallas Green and Austin Reed founded the band.", {"Wang Lei", "Austin Reed"}},
     {"Write a speech introducing our keynote speaker, Wangari Muta.", {"Wangari Muta"}},
+    {"i'm priyanka and i need help with my resume", {"priyanka"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

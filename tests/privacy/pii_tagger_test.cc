@@ -1800,6 +1800,25 @@ TEST(PiiTaggerTest, APersonWrittenToIsAName) {
   }
 }
 
+// In text without capitals, "i'm" or "i am" before a word that no list
+// knows or a first name that no everyday list knows, where the word ends a
+// clause, is a speaker saying who they are; here a tagger that learned no
+// names at all. A greeting takes no contraction for a name.
+TEST(PiiTaggerTest, ASpeakerSayingWhoTheyAreInSmallLettersIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Anna"}},
+       {"common_word", {"the", "code", "is", "today", "i", "am", "and", "need", "help", "tired", "hungry", "nice", "to",
+                        "meet", "you", "hi", "so"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("i'm zorvath and i need help."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("i am zorvath, nice to meet you."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("hi i'm anna."), V{"PERSON:anna"});
+  for (const char* text : {"i'm tired and hungry.", "i'm zorvath so tired today.", "i'm zo."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+}
+
 // Two or three capitalised words set off by a comma after a noun in small
 // letters that names one doer ("our keynote speaker, Wangari Muta") are a
 // person, here where the tagger learned firms there; not after a plural,
