@@ -46,6 +46,13 @@ constexpr Header kHeaders[] = {
     {"nom", PiiType::kPerson, true}, {"prénom", PiiType::kPerson}, {"prenom", PiiType::kPerson},
     {"vorname", PiiType::kPerson}, {"nachname", PiiType::kPerson}, {"nome", PiiType::kPerson, true},
     {"cognome", PiiType::kPerson},
+    // Who a ticket, a record or a document is for or by ("Assigned to:
+    // Sunil Rao", taken for a place); a team so named becomes a name, the
+    // safer reading.
+    {"assignee", PiiType::kPerson}, {"assigned to", PiiType::kPerson}, {"reporter", PiiType::kPerson, true},
+    {"reported by", PiiType::kPerson}, {"requested by", PiiType::kPerson}, {"requester", PiiType::kPerson, true},
+    {"approved by", PiiType::kPerson}, {"reviewed by", PiiType::kPerson}, {"prepared by", PiiType::kPerson},
+    {"submitted by", PiiType::kPerson}, {"signed by", PiiType::kPerson},
     // Places.
     {"city", PiiType::kLocation}, {"town", PiiType::kLocation}, {"country", PiiType::kLocation, true},
     {"state", PiiType::kLocation, true}, {"province", PiiType::kLocation, true}, {"region", PiiType::kLocation, true},

@@ -49,6 +49,7 @@ const std::vector<Probe> kProbes = {
     {"I met Wang Lei yesterday. Dallas Green and Austin Reed founded the band.", {"Wang Lei", "Austin Reed"}},
     {"Write a speech introducing our keynote speaker, Wangari Muta.", {"Wangari Muta"}},
     {"i'm priyanka and i need help with my resume", {"priyanka"}},
+    {"Ticket #4412\nAssigned to: Sunil Rao\nStatus: open", {"Sunil Rao"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

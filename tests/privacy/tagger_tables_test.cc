@@ -53,6 +53,8 @@ TEST(TaggerTablesTest, AHeaderCellNamesItsColumnsType) {
   EXPECT_EQ(column_type("ZIP code"), PiiType::kZipCode);
   EXPECT_EQ(column_type("age"), PiiType::kAge);
   EXPECT_EQ(column_type("Company"), PiiType::kOrganization);
+  EXPECT_EQ(column_type("Assigned to"), PiiType::kPerson);
+  EXPECT_EQ(column_type("Approved by"), PiiType::kPerson);
   EXPECT_EQ(column_type("id"), std::nullopt);
   EXPECT_EQ(column_type("email"), std::nullopt);  // the structured detectors' by its shape
   EXPECT_EQ(column_type(""), std::nullopt);
@@ -111,6 +113,10 @@ TEST(TaggerTablesTest, LabelledValuesAreSpansOfTheirLabelsType) {
   EXPECT_EQ(typed("customer_name: fenella okafor\naddress: 14 harbour view, galway"),
             (V{"PERSON:fenella okafor", "STREET_ADDRESS:14 harbour view, galway"}));
   EXPECT_EQ(typed("- name: Anna Berg\n  email: anna@example.com"), V{"PERSON:Anna Berg"});
+  // Who a ticket is for or by, alone: the label is enough.
+  const std::string ticket = "Assigned to: Sunil Rao\nStatus: open";
+  EXPECT_EQ(typed(ticket, {}, {over(ticket, "Sunil Rao", PiiType::kLocation)}), V{"PERSON:Sunil Rao"});
+  EXPECT_EQ(typed("Reviewed by: Hana Kobayashi"), V{"PERSON:Hana Kobayashi"});
   // A line that is a query string, pair by pair.
   EXPECT_EQ(typed("first_name=Chidi&last_name=Anagonye&city=Lagos"),
             (V{"PERSON:Chidi", "PERSON:Anagonye", "LOCATION:Lagos"}));
