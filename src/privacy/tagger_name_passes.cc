@@ -62,6 +62,18 @@ constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "m
 
 }  // namespace
 
+namespace {
+
+// The things of a person's that a possessive before them names a person's:
+// data (address, phone, email, birthday, number, name), events of a life
+// and the closest family ("Phoenix's recital", "Will's wedding").
+constexpr WordSet kPersonalThings(std::array<std::string_view, 23>{
+    "address", "phone", "email", "birthday", "number", "name", "wedding", "recital", "graduation", "funeral",
+    "retirement", "surgery", "appointment", "diagnosis", "homework", "husband", "wife", "boyfriend", "girlfriend",
+    "mom", "dad", "fiance", "fiancee"});
+
+}  // namespace
+
 void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                      size_t first, bool mixed) const {
   const Tokens tokens = tagger_tokens();
@@ -121,12 +133,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const auto stem = static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
     if (stem == t.end - t.begin || stem < 2 || j + 1 >= n || tokens[j + 1].newline_before || !word(j)) return false;
     const Token& next = tokens[j + 1];
-    if (!(token_is(text, next, "address") || token_is(text, next, "phone") || token_is(text, next, "email") ||
-          token_is(text, next, "birthday") || token_is(text, next, "number") || token_is(text, next, "name"))) {
-      return false;
-    }
+    if (!kPersonalThings.contains(text, next)) return false;
     const Token owner{t.begin, t.begin + stem, false, false};
-    if ((gazetteer_.lookup(word_hash(text, owner)).full & common_categories_) != 0) return false;  // "the user's email"
+    // (Not an everyday word, "the user's email", but in text with capitals
+    // one a first-name list knows too: "Phoenix's recital"; not "the
+    // sister's boyfriend".)
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, owner));
+    if ((m.full & common_categories_) != 0 && (!mixed || (m.full & first_name_categories_) == 0)) return false;
     if (mixed && std::none_of(text.begin() + owner.begin, text.begin() + owner.end, [](char c) { return c >= 'a' && c <= 'z'; })) {
       return false;  // an acronym's: "NASA's address"
     }

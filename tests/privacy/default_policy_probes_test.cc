@@ -50,6 +50,7 @@ const std::vector<Probe> kProbes = {
     {"Write a speech introducing our keynote speaker, Wangari Muta.", {"Wangari Muta"}},
     {"i'm priyanka and i need help with my resume", {"priyanka"}},
     {"Ticket #4412\nAssigned to: Sunil Rao\nStatus: open", {"Sunil Rao"}},
+    {"Is Sunday okay for Phoenix's recital?", {"Phoenix"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

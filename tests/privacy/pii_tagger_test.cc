@@ -2075,8 +2075,10 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   TaggerOptions o = options(5, 1u << 14, 1);
   // The list may write a title with its stop ("Mrs.", as the one of
   // scripts/setup.sh writes "Mr.").
-  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"name_prefix", {"Mr", "Dr", "Mrs.", "Bay"}},
-                  {"common_word", {"note", "young"}}};
+  std::vector<std::string> first_names = kFirst;
+  first_names.push_back("Phoenix");
+  o.gazetteers = {{"first_name", first_names}, {"last_name", kLast}, {"name_prefix", {"Mr", "Dr", "Mrs.", "Bay"}},
+                  {"common_word", {"note", "young", "phoenix"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("the report of dr. zorvath is late."), std::vector<std::string>{"zorvath"});
@@ -2092,6 +2094,12 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("here is the note's address."), std::vector<std::string>{});
   EXPECT_EQ(names("Here is NASA's address."), std::vector<std::string>{});
   EXPECT_EQ(names("Here is Zorvath's car."), std::vector<std::string>{});
+  // And of an event of a life or the closest family; in text with capitals
+  // an everyday word a first-name list knows too.
+  EXPECT_EQ(names("Here is Zorvath's wedding."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("Here is Phoenix's recital."), std::vector<std::string>{"Phoenix"});
+  EXPECT_EQ(names("here is phoenix's recital."), std::vector<std::string>{});
+  EXPECT_EQ(names("here is the note's wedding."), std::vector<std::string>{});
   EXPECT_EQ(names("Zorvath: \"Who are you?\"\nQuillborne Ashby: \"A friend.\""),
             (std::vector<std::string>{"Zorvath", "Quillborne Ashby"}));
   EXPECT_EQ(names("Note: \"Who are you?\""), std::vector<std::string>{});
