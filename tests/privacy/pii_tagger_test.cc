@@ -4298,17 +4298,23 @@ TEST(PiiTaggerTest, TheTitleOfAWorkIsNoName) {
             std::vector<std::string>{"quentin"});
 }
 
+// 300 rows that teach the decoder a name of `names` (in turn) alone after
+// "I met ".
+std::vector<PiiExample> met_rows(const std::vector<std::string>& names) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string& name = names[k % names.size()];
+    train.push_back({"I met " + name + " yesterday.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
+  }
+  return train;
+}
+
 // In text with capitals, a first name found alone takes the capitalised
 // word after it that is no place's, street's, company's or first name's
 // word, everyday or not ("I met Grace Hopper"); not one before another
 // capitalised word.
 TEST(PiiTaggerTest, AFirstNameTakesTheCapitalisedSurnameAfterIt) {
-  // Rows that teach the decoder a first name alone after "met".
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string name = kFirst[k % kFirst.size()];
-    train.push_back({"I met " + name + " yesterday.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
-  }
+  const std::vector<PiiExample> train = met_rows(kFirst);
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"first_name", {"Anna", "Greta"}}, {"city", {"Paris"}},
                   {"common_word", {"i", "met", "yesterday", "hopper"}}};
@@ -4326,12 +4332,7 @@ TEST(PiiTaggerTest, AFirstNameTakesTheCapitalisedSurnameAfterIt) {
 // takes the capitalised word of two to four letters after it, as Chinese
 // names are written ("I met Wang Lei"); not a title nor a building's unit.
 TEST(PiiTaggerTest, AFamilyNameTakesTheGivenNameAfterIt) {
-  // Rows that teach the decoder a surname alone after "met".
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string name = kLast[k % kLast.size()];
-    train.push_back({"I met " + name + " yesterday.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
-  }
+  const std::vector<PiiExample> train = met_rows(kLast);
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"last_name", {"Wang", "Miller"}}, {"first_name", {"Anna"}}, {"city", {"Lyon"}},
                   {"common_word", {"i", "met", "yesterday", "lei", "miller"}}, {"name_prefix", {"Mr."}}};
@@ -4355,12 +4356,8 @@ TEST(PiiTaggerTest, AFamilyNameTakesTheGivenNameAfterIt) {
 TEST(PiiTaggerTest, ASurnameTakesTheFirstNameBeforeIt) {
   // Rows that teach the decoder a surname alone after "met", and that
   // "Savannah" names no one.
-  std::vector<PiiExample> train;
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string name = kLast[k % kLast.size()];
-    train.push_back({"I met " + name + " yesterday.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
-    if (k % 3 == 0) train.push_back({"I met Savannah yesterday.", {}});
-  }
+  std::vector<PiiExample> train = met_rows(kLast);
+  for (uint32_t k = 0; k < 100; ++k) train.push_back({"I met Savannah yesterday.", {}});
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"first_name", {"Savannah", "Anna"}}, {"last_name", {"Miller"}}, {"city", {"Savannah"}},
                   {"common_word", {"i", "met", "yesterday", "savannah", "in", "we", "live"}},
