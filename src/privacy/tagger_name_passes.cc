@@ -60,10 +60,6 @@ namespace {
 constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "may", "can", "even", "ever", "must",
                                                                        "might", "sue"});
 
-}  // namespace
-
-namespace {
-
 // The things of a person's that a possessive before them names a person's:
 // data (address, phone, email, birthday, number, name), events of a life
 // and the closest family ("Phoenix's recital", "Will's wedding").
@@ -1504,7 +1500,8 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     }
     // (The family name first, as Chinese names are written: a surname that
     // no other list knows, then a given name of two to four letters that no
-    // place's, street's or company's list knows: "Wang Lei", "Chen Wei".)
+    // place's, street's or company's list knows: "Wang Lei", "Chen Wei".
+    // Here `given` holds the first word's matches, the family name's.)
     const size_t given_length = tokens[to].end - tokens[to].begin;
     if ((given.full & last_name_categories_) != 0 &&
         (given.full & (not_a_first_name | first_name_categories_ | street_categories_)) == 0 && given_length <= 4 &&
