@@ -958,11 +958,14 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
 }
 
 void PiiTagger::type_people_of_an_age(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  // Whether "age" or "aged" (any case), a blank and a digit 1-9 stand at
+  // text[at...].
   auto age_word_at = [&](size_t at) {
-    for (const std::string_view word : {std::string_view("age "), std::string_view("aged ")}) {
-      if (at + word.size() < text.size() && token_is(text, Token{static_cast<uint32_t>(at), static_cast<uint32_t>(at + word.size() - 1), false, false},
-                                                     word.substr(0, word.size() - 1)) &&
-          text[at + word.size() - 1] == ' ' && text[at + word.size()] >= '1' && text[at + word.size()] <= '9') {
+    for (const std::string_view word : {std::string_view("age"), std::string_view("aged")}) {
+      const size_t digit = at + word.size() + 1;
+      const Token t{static_cast<uint32_t>(at), static_cast<uint32_t>(at + word.size()), false, false};
+      if (digit < text.size() && text[digit - 1] == ' ' && text[digit] >= '1' && text[digit] <= '9' &&
+          token_is(text, t, word)) {
         return true;
       }
     }
