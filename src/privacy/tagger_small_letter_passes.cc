@@ -296,9 +296,17 @@ void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<P
         name.find_first_of("\n\t") == std::string_view::npos) {
       const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, before));
       if ((all.full | all.part) == 0 && !names_a_role(text, before)) {
+        // (The name of the word alone goes; its token is the grown name's
+        // in the cover, which stays built: rebuilding it for each such name
+        // would cost a long list of them time in the square of its length.)
         if (covered != out.size()) {
           mark_dropped(out, covered);
-          reset_cover();
+          SpanCover& cover = tagger_cover();
+          if (cover.built && cover.first_span[j - 1] == covered + 1) {
+            cover.first_span[j - 1] = 0;
+          } else {
+            reset_cover();  // (another span covers the token too)
+          }
           merged = true;
         }
         set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});
