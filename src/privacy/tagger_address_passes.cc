@@ -1083,7 +1083,9 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
       if (opens_with_a_count(text, tokens, j, out[s].end)) {
         bool street_word = false;
         for (size_t t = j + 2; t < n && tokens[t].begin < out[s].end && !street_word; ++t) {
-          street_word = letters(t) && ((match(t).full | match(t).part) & street_categories_) != 0;
+          if (!letters(t)) continue;
+          const Gazetteer::Match m = match(t);
+          street_word = ((m.full | m.part) & street_categories_) != 0;
         }
         if (!street_word) continue;
       }
