@@ -104,7 +104,8 @@ void Gazetteer::pack() {
 
 Gazetteer::Match Gazetteer::lookup_all(uint64_t token_hash) const {
   const Match m = lookup(token_hash), hidden = lookup_hidden(token_hash);
-  return {static_cast<uint16_t>(m.full | hidden.full), static_cast<uint16_t>(m.part | hidden.part)};
+  return {static_cast<uint16_t>(m.full | (hidden.full & ~apart_)),
+          static_cast<uint16_t>(m.part | (hidden.part & ~apart_))};
 }
 
 Gazetteer::Match Gazetteer::lookup_hidden(uint64_t token_hash) const {
@@ -144,7 +145,8 @@ void Gazetteer::serialize(std::string& out) const {
   }
   little_endian::append<uint32_t>(out, static_cast<uint32_t>(hashes_.size()));
   for (uint64_t hash : hashes_) {
-    const Match m = lookup_all(hash);
+    const Match visible = lookup(hash), hidden = lookup_hidden(hash);
+    const Match m{static_cast<uint16_t>(visible.full | hidden.full), static_cast<uint16_t>(visible.part | hidden.part)};
     little_endian::append<uint64_t>(out, hash);
     little_endian::append<uint16_t>(out, m.full);
     little_endian::append<uint16_t>(out, m.part);

@@ -201,11 +201,12 @@ bool is_place_list(std::string_view category) {
 }
 
 // Whether the tagger learns nothing from a category of word lists, which
-// only its rules ask: "proper_adjective" (drop_words_naming_no_one()) and
-// "world_city" (PiiTagger::world_city()). The gazetteer hides them
-// (Gazetteer::hide()).
+// only its rules ask: "proper_adjective" (drop_words_naming_no_one()),
+// "world_city" (PiiTagger::world_city()) and "census_surname" (the rules
+// that ask for a surname). The gazetteer hides them (Gazetteer::hide()).
 bool is_rule_list(std::string_view category) {
-  return category.starts_with("proper_adjective") || category.starts_with("world_city");
+  return category.starts_with("proper_adjective") || category.starts_with("world_city") ||
+         category.starts_with("census_surname");
 }
 
 // The gazetteer of `lists`, keyed by the tagger's word hash: an entry that
@@ -835,7 +836,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (has_address()) add_letterheads(text, out, first_tagged, decoded, mixed);
   if (tagged()) add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
-  if (mixed) add_small_letter_names_after_cues(text, out, first_tagged);
+  if (mixed) {
+    add_small_letter_names_after_cues(text, out, first_tagged);
+    add_full_names_of_listed_words(text, marked_tokens, out);
+  }
   if (!mixed) {
     add_places_in_small_letters(text, viewed, out);
     if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);

@@ -1490,10 +1490,16 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
     const bool listed_given = (given.full & first_name_categories_) != 0;
     const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
+    // (The census's surnames count: "Miles Hunter", "Rusty Banks", which no
+    // last-name list knows; after a place's name, not one that is an
+    // everyday word too: "Florida Keys".)
+    const bool census_word = (family.full & last_name_categories_) == 0 && (family.full & common_categories_) != 0 &&
+                             (given.full & (place_categories_ | world_city_categories_)) != 0;
+    const bool surname = !census_word && listed_surname(text, tokens[to].begin, tokens[to].end);
     // (A first name that a place or everyday list knows too, before a
     // surname that no company list knows: "Dallas Green and Austin Reed
     // are the new interns", "Austin Reed" a firm.)
-    if (listed_given && (given.full & company_categories_) == 0 && (family.full & last_name_categories_) != 0 &&
+    if (listed_given && (given.full & company_categories_) == 0 && surname &&
         ((family.full | family.part) & company_categories_) == 0) {
       span.type = PiiType::kPerson;
       continue;
@@ -1525,7 +1531,7 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       continue;
     }
     // (A part of a longer entry is no matter: "Jefferson" of "Jefferson City".)
-    if ((family.full & last_name_categories_) == 0 && (family.full & not_a_surname) != 0) continue;
+    if (!surname && (family.full & not_a_surname) != 0) continue;
     if ((family.full & company_categories_) != 0) continue;
     span.type = PiiType::kPerson;
   }

@@ -2,9 +2,12 @@
 // to go by: the places, companies and streets that the word lists and the
 // words of companies' names and of streets tell
 // (add_places_in_small_letters(), add_organisations_in_small_letters(),
-// street_in_small_letters()); and world_city() and listed_place(), which
-// the rules of any text ask. Their own file: in tagger_span_rules.cc, they changed what GCC
-// inlines into plausible().
+// street_in_small_letters()); the capitalised names the word lists tell
+// where the decoder took them for everyday words
+// (add_capitalised_surnames(), add_capitalised_first_names(),
+// add_full_names_of_listed_words()); and world_city(), listed_surname()
+// and listed_place(), which the rules of any text ask. Their own file: in
+// tagger_span_rules.cc, they changed what GCC inlines into plausible().
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <algorithm>
@@ -314,7 +317,7 @@ void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<P
       }
     }
     if (covered != out.size()) continue;
-    if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & last_name_categories_) == 0) continue;
+    if (!listed_surname(text, tokens[j].begin, tokens[j].end)) continue;
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, before));
     if ((m.full & first_name_categories_) == 0 || is_title(m)) continue;
     set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});
@@ -322,9 +325,47 @@ void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<P
   if (merged) drop_marked_spans(out);
 }
 
+void PiiTagger::add_full_names_of_listed_words(std::string_view text, std::span<const uint32_t> marked,
+                                                std::vector<PiiSpan>& out) const {
+  const Tokens tokens = tagger_tokens();
+  const auto not_a_name = static_cast<uint16_t>(place_categories_ | world_city_categories_ | street_categories_ |
+                                                   company_categories_ | prefix_categories_);
+  // Whether token k is a capitalised word right next to token `next`, one
+  // space apart.
+  auto capitalised_next_to = [&](size_t k, size_t next) {
+    const Token& a = tokens[std::min(k, next)];
+    const Token& b = tokens[std::max(k, next)];
+    return b.begin == a.end + 1 && text[a.end] == ' ' && text[tokens[k].begin] >= 'A' && text[tokens[k].begin] <= 'Z';
+  };
+  for (size_t m = 0; m + 1 < marked.size(); ++m) {
+    const size_t j = marked[m];
+    if (marked[m + 1] != j + 1 || !capitalised_next_to(j, j + 1) || !capital_then_small_letters(text, tokens[j], 2) ||
+        !capital_then_small_letters(text, tokens[j + 1], 2)) {
+      continue;
+    }
+    if ((j > 0 && capitalised_next_to(j - 1, j)) || (j + 2 < tokens.size() && capitalised_next_to(j + 2, j + 1))) {
+      continue;
+    }
+    if (span_over(out, j) != out.size() || span_over(out, j + 1) != out.size()) continue;
+    const std::string_view surname = text.substr(tokens[j + 1].begin, tokens[j + 1].end - tokens[j + 1].begin);
+    if (pii_scan::is_group_word(surname) || kOrganisationNouns.contains(text, tokens[j + 1])) continue;
+    const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+    if ((given.full & first_name_categories_) == 0 || (given.full & not_a_name) != 0) continue;
+    const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[j + 1]));
+    if ((family.full & not_a_name) != 0 || !listed_surname(text, tokens[j + 1].begin, tokens[j + 1].end)) continue;
+    add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j + 1].end});
+  }
+}
+
 bool PiiTagger::world_city(std::string_view text, uint32_t begin, uint32_t end) const {
   return world_city_categories_ != 0 &&
          (gazetteer_.lookup_hidden(word_hash(text, Token{begin, end, false, false})).full & world_city_categories_) != 0;
+}
+
+bool PiiTagger::listed_surname(std::string_view text, uint32_t begin, uint32_t end) const {
+  const uint64_t hash = word_hash(text, Token{begin, end, false, false});
+  return (gazetteer_.lookup(hash).full & last_name_categories_) != 0 ||
+         (census_surname_categories_ != 0 && (gazetteer_.lookup_hidden(hash).full & census_surname_categories_) != 0);
 }
 
 bool PiiTagger::listed_place(std::string_view text, const PiiSpan& span) const {

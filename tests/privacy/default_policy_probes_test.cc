@@ -50,6 +50,9 @@ const std::vector<Probe> kProbes = {
     {"Write a speech introducing our keynote speaker, Wangari Muta.", {"Wangari Muta"}},
     {"i'm priyanka and i need help with my resume", {"priyanka"}},
     {"Ticket #4412\nAssigned to: Sunil Rao\nStatus: open", {"Sunil Rao"}},
+    {"Frank Long called; I had lunch with Bill Gray yesterday.", {"Frank Long", "Bill Gray"}},
+    {"Ask Miles Hunter if he wants the window seat.", {"Miles Hunter"}},
+    {"Hunter Reed and Sage Moore applied for the role.", {"Hunter Reed", "Sage Moore"}},
     {"Is Sunday okay for Phoenix's recital?", {"Phoenix"}},
 };
 

@@ -63,6 +63,32 @@ TEST(GazetteerTest, HiddenCategoriesAreLeftOutOfLookupOnly) {
   EXPECT_EQ(parsed->lookup(12).full, 0b10);
 }
 
+// A hidden category set apart is left out of lookup_all() too, which the
+// rules ask whether any list knows a word; lookup_hidden() and the file
+// keep it.
+TEST(GazetteerTest, ACategorySetApartIsReadOnlyAsHidden) {
+  Gazetteer g({"common_word", "world_city", "census_surname"});
+  g.add(11, 0, true);
+  g.add(11, 2, true);
+  g.add(12, 2, true);
+  g.add(13, 1, true);
+  g.hide(0b110);
+  g.set_apart(0b100);
+  EXPECT_EQ(g.lookup(11).full, 0b001);
+  EXPECT_EQ(g.lookup_all(11).full, 0b001);
+  EXPECT_EQ(g.lookup_all(12).full, 0);
+  EXPECT_EQ(g.lookup_all(13).full, 0b010);
+  EXPECT_EQ(g.lookup_hidden(11).full, 0b100);
+  EXPECT_EQ(g.lookup_hidden(12).full, 0b100);
+  std::string bytes;
+  g.serialize(bytes);
+  size_t at = 0;
+  auto parsed = Gazetteer::parse(bytes, at, "t.bin");
+  ASSERT_TRUE(parsed.is_ok()) << parsed.status().to_string();
+  EXPECT_EQ(parsed->lookup(11).full, 0b101);
+  EXPECT_EQ(parsed->lookup(12).full, 0b100);
+}
+
 // Hidden matches have a table of their own: each of many is found, and a
 // later hide() keeps what an earlier one hid.
 TEST(GazetteerTest, ManyHiddenWordsAndTwoHidesAreFound) {

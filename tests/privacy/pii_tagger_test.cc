@@ -1954,6 +1954,55 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
   EXPECT_EQ(pair, (std::vector<std::string>{"PERSON:Wanda Horvath", "PERSON:Tom Quill"}));
 }
 
+// The census's surnames, which are everyday words too ("Hunter", "Banks"),
+// make a firm of a first name and one a person as a last name's do; not
+// after a place's name ("Florida Keys").
+TEST(PiiTaggerTest, FirmsOfAFirstNameAndACensusSurnameArePeople) {
+  const std::vector<GazetteerList> lists = {
+      {"first_name", {"Miles", "Florida"}},
+      {"state", {"Florida"}},
+      {"common_word", {"it", "was", "recorded", "for", "today", "miles", "hunter", "keys", "quill"}},
+      {"company_suffix", {"Ltd"}}};
+  std::vector<GazetteerList> with_census = lists;
+  with_census.push_back({"census_surname", {"Hunter", "Keys"}});
+  const std::vector<std::string> firms = {"Zorvath Quill", "Brask Ondine", "Velmora Tusk", "Quarrow Finch"};
+  const PiiTagger tagger = firms_tagger({"It was recorded for "}, firms, " today.", with_census);
+  const PiiTagger without = firms_tagger({"It was recorded for "}, firms, " today.", lists);
+  auto found = [](const PiiTagger& t, const std::string& who) {
+    return typed_spans(t, "It was recorded for " + who + " today.");
+  };
+  ASSERT_EQ(found(without, "Miles Hunter"), std::vector<std::string>{"ORGANIZATION:Miles Hunter"});
+  EXPECT_EQ(found(tagger, "Miles Hunter"), std::vector<std::string>{"PERSON:Miles Hunter"});
+  EXPECT_EQ(found(tagger, "Miles Quill"), std::vector<std::string>{"ORGANIZATION:Miles Quill"});
+  EXPECT_EQ(found(tagger, "Florida Keys"), std::vector<std::string>{"ORGANIZATION:Florida Keys"});
+}
+
+// In text with capitals, two capitalised words that no span covers, a
+// first name and a surname of the lists or the census, are a name where
+// the decoder, which took them for everyday words, found none; not inside
+// a run of capitalised words, nor after a place's name, nor a street's
+// word; here a tagger that learned no names at all.
+TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
+  const std::vector<GazetteerList> lists = {
+      {"first_name", {"Frank", "Bill", "Florida"}},
+      {"state", {"Florida"}},
+      {"street_suffix", {"Park"}},
+      {"common_word", {"the", "code", "is", "today", "frank", "long", "bill", "gray", "called", "i", "had", "lunch",
+                       "with", "yesterday", "how", "to", "pay", "your", "online", "we", "sailed", "keys", "park"}}};
+  std::vector<GazetteerList> with_census = lists;
+  with_census.push_back({"census_surname", {"Long", "Gray", "Keys", "Park"}});
+  const PiiTagger tagger = numbers_only_tagger(with_census);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(typed_spans(numbers_only_tagger(lists), "Frank Long called."), std::vector<std::string>{});
+  EXPECT_EQ(found("Frank Long called."), std::vector<std::string>{"PERSON:Frank Long"});
+  EXPECT_EQ(found("I had lunch with Bill Gray yesterday."), std::vector<std::string>{"PERSON:Bill Gray"});
+  for (const char* text : {"How To Pay Your Bill Gray Online", "How to pay Bill Gray Online",
+                           "We sailed to the Florida Keys today.", "Frank Park called.", "Frank Zorvath called.",
+                           "FRANK LONG called."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+}
+
 // In text with capitals, a line of two or three words in capitals
 // throughout is a name where a first name opens it and the words after it
 // are names' or no list's (a résumé's heading), here where the tagger

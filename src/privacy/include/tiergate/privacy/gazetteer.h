@@ -59,7 +59,8 @@ class Gazetteer {
       if (slot >> match_bits_ == fingerprint) return packed_matches_[slot & ((1u << match_bits_) - 1)];
     }
   }
-  // All the token's matches; those of the hidden categories alone.
+  // All the token's matches but those of the categories set apart
+  // (set_apart()); those of the hidden categories alone, set apart or not.
   Match lookup_all(uint64_t token_hash) const;
   Match lookup_hidden(uint64_t token_hash) const;
   // Moves `categories` out of what lookup() reads, after the last add():
@@ -69,6 +70,11 @@ class Gazetteer {
   // (any categories, 0 too): an add() after it unpacks it, which costs
   // lookup() the speed but not its answers.
   void hide(uint16_t categories);
+  // Leaves `categories`, hidden ones, out of lookup_all() too: lists that
+  // only the rules naming them read, with lookup_hidden(), so that a rule
+  // asking whether any list knows a word gets the answer it got before
+  // such a list came.
+  void set_apart(uint16_t categories) { apart_ = categories; }
   // Whether lookup() reads the packed table (hide()).
   bool packed() const { return !packed_.empty(); }
 
@@ -105,6 +111,7 @@ class Gazetteer {
   // The hidden categories' matches (hide()), a table as slots_: one probe
   // reads a word's (the rules ask it of words that no list may know).
   std::vector<Slot> hidden_slots_;
+  uint16_t apart_ = 0;  // set_apart()
   std::vector<uint64_t> hashes_;  // of the entries, in the order added: to grow and to save
   // What lookup() reads once packed (pack()): slots_' entries in 4 bytes
   // each, so that the table of the default lists (146,751 words: 1 MB, 56%

@@ -248,7 +248,8 @@ class PiiTagger {
   // names are written ("I met Wang Lei" gave "Wang").
   void add_capitalised_surnames(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, a name of out[first...] whose first word a
-  // last-name list knows takes the capitalised word right before it, one
+  // last-name list or the census's surnames know ("Hunter Reed" gave
+  // "Reed") takes the capitalised word right before it, one
   // space apart on its line, of small letters after its capital, that no
   // span covers and that a first-name list knows, whatever else the lists
   // know it as, but a title or a group's word, and not after "in", "at" or
@@ -260,6 +261,19 @@ class PiiTagger {
   // Abdullahi Musa Bello" gave "Musa Bello"; not "Cognitivist Albert
   // Ellis").
   void add_capitalised_first_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text with capitals, adds a name over two marked words one space
+  // apart on their line, each a capital and then small letters, that no
+  // span covers and no place's, street's, company's or title's list
+  // knows: a word a first-name list knows, then one a last-name list or
+  // the census's surnames know that is no group's word nor a noun that
+  // ends organisations' names; not where a capitalised word comes right
+  // before them on their line (a title's words: "How To Pay Your Bill
+  // Online") or right after them. Names whose words are everyday words
+  // too, which the decoder leaves out: "Frank Long called", "lunch with
+  // Bill Gray yesterday". `marked`: the indices of the marked tokens, in
+  // order.
+  void add_full_names_of_listed_words(std::string_view text, std::span<const uint32_t> marked,
+                                      std::vector<PiiSpan>& out) const;
   // In text without capitals, adds a name over each word of four letters or
   // more that no span covers and that only_a_name() (a name list knows it,
   // no everyday, place, street, company or title list does), that is no
@@ -703,7 +717,9 @@ class PiiTagger {
   // street's or company's list knows joined by "and" to a person's full
   // name ("Dallas Green and Austin Reed"). A firm named so ("Oliver Wyman")
   // becomes a name: the safer reading, as a name typed a firm leaves under
-  // a policy that lets organisations out.
+  // a policy that lets organisations out. Here a surname of the census
+  // list is a last-name list's: "Miles Hunter", "Rusty Banks" (everyday
+  // words that a first-name list knows, then the census's surnames).
   void type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes one name of a name and the initials and surname after it ("John
   // F" and "Kennedy" of "John F. Kennedy", "william m. tweed"), and in text
@@ -777,6 +793,10 @@ class PiiTagger {
   // world_city lists (cities of 100,000 people or more). Such a list is for
   // the rules alone: as features it cost cross-validation (docs/privacy.md).
   bool world_city(std::string_view text, uint32_t begin, uint32_t end) const;
+  // Whether bytes [begin, end) of the text, one word, are a last name of
+  // the lists or a surname of the census list, as many everyday words are
+  // that the last-name lists lack ("Long", "Banks", "Reed").
+  bool listed_surname(std::string_view text, uint32_t begin, uint32_t end) const;
   // Whether `span`'s bytes, one or more words, are a place that the place
   // lists or the world_city lists hold whole ("Cape Verde", "Santa Clara").
   bool listed_place(std::string_view text, const PiiSpan& span) const;
@@ -803,6 +823,10 @@ class PiiTagger {
   // and of the cities of the world ("Mombasa", "Leeds"), which lookup()
   // hides too: the tagger's features stay those of the other lists
   uint16_t world_city_categories_ = 0;
+  // and of the common surnames of the US census ("Long", "Banks"), hidden
+  // and set apart (Gazetteer::set_apart()): census_surname() alone reads
+  // them
+  uint16_t census_surname_categories_ = 0;
   // The marks (bytes of one-byte tokens) that continue a labelled span in
   // the training rows ("Apt.", "Smith, Jones", "Saint-Priest"): no other
   // mark continues one, nor opens one right after a span.
