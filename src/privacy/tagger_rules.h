@@ -1099,19 +1099,24 @@ constexpr WordSet kNameCues(kNameCueWords);
 // capitals is asked whether it may be a cue or a role.
 constexpr WordSet kNameCuesAndRoles(joined(kNameCueWords, kRoleWords));
 
-// The last words of a letter's closing: "Best regards,", "Thanks,".
-constexpr std::array<std::string_view, 13> kClosingWords = {
+// The last words of a letter's closing: "Best regards,", "Thanks,", "Take
+// care,", "Signed,".
+constexpr std::array<std::string_view, 15> kClosingWords = {
     "regards", "sincerely", "thanks", "cheers", "wishes", "yours", "faithfully", "truly", "respectfully", "warmly",
-    "cordially", "best", "love"};
+    "cordially", "best", "love", "signed", "care"};
 constexpr WordSet kClosings(kClosingWords);
 
 // Whether token `last` is the last word of a closing, three words at most
-// that open its line ("Best regards" of "Best regards,\nCamille").
+// that open its line ("Best regards" of "Best regards,\nCamille"), or of
+// "Thank you" ("you" is no closing word of the sets: the filters that read
+// every token for one would stop at each "you").
 inline bool ends_a_closing_line(std::string_view text, Tokens tokens, size_t last) {
   constexpr size_t kMaxClosingWords = 3;
   size_t words = 1;
   for (size_t k = last; k > 0 && !tokens[k].newline_before; --k) ++words;
-  return words <= kMaxClosingWords && kClosings.contains(text, tokens[last]);
+  return words <= kMaxClosingWords &&
+         (kClosings.contains(text, tokens[last]) ||
+          (last > 0 && token_is(text, tokens[last], "you") && token_is(text, tokens[last - 1], "thank")));
 }
 
 // Greetings that open a letter or a message: "Hi Anna,".

@@ -3978,8 +3978,8 @@ TEST(PiiTaggerTest, AStreetWordFirstJoinsTheAddressAfterIt) {
 }
 
 // A place or an organisation that opens the line after a letter's closing
-// ("Best regards,", "Best,", "Love,") is the writer's name, whatever the
-// tagger took it for; not after another line.
+// ("Best regards,", "Best,", "Love,", "Signed,", "Thank you,") is the
+// writer's name, whatever the tagger took it for; not after another line.
 TEST(PiiTaggerTest, APlaceAfterALettersClosingIsAName) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 200; ++k) {
@@ -3993,7 +3993,11 @@ TEST(PiiTaggerTest, APlaceAfterALettersClosingIsAName) {
   EXPECT_EQ(typed_spans(tagger, "Thanks\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
   EXPECT_EQ(typed_spans(tagger, "Best,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
   EXPECT_EQ(typed_spans(tagger, "Love,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "Signed,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "Take care,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "Thank you,\nNovak Lisbon"), std::vector<std::string>{"PERSON:Novak Lisbon"});
   EXPECT_EQ(typed_spans(tagger, "We went to\nNovak Lisbon"), std::vector<std::string>{"LOCATION:Novak Lisbon"});
+  EXPECT_EQ(typed_spans(tagger, "I told you\nNovak Lisbon"), std::vector<std::string>{"LOCATION:Novak Lisbon"});
   EXPECT_EQ(typed_spans(tagger, "We went to the best regards,\nNovak Lisbon"),
             std::vector<std::string>{"LOCATION:Novak Lisbon"});
 }
