@@ -343,7 +343,18 @@ void PiiTagger::add_full_names_of_listed_words(std::string_view text, std::span<
         !capital_then_small_letters(text, tokens[j + 1], 2)) {
       continue;
     }
-    if ((j > 0 && capitalised_next_to(j - 1, j)) || (j + 2 < tokens.size() && capitalised_next_to(j + 2, j + 1))) {
+    // (A sentence's first word may come before them, an everyday word that
+    // no name list knows, but a determiner: "Tell Bill Gray that", not
+    // "The Princess Royal arrived".)
+    auto opens_the_sentence = [&](size_t k) {
+      if (!tokens[k].newline_before && !opens_a_sentence(text, tokens, k)) return false;
+      if (kDeterminers.contains(text, tokens[k]) || token_is(text, tokens[k], "a")) return false;
+      const Gazetteer::Match word = gazetteer_.lookup(word_hash(text, tokens[k]));
+      return (word.full & common_categories_) != 0 && (word.full & name_categories_) == 0;
+    };
+    const bool word_after = j + 2 < tokens.size() && tokens[j + 2].end - tokens[j + 2].begin >= 2;  // not "I"
+    if ((j > 0 && capitalised_next_to(j - 1, j) && !opens_the_sentence(j - 1)) ||
+        (word_after && capitalised_next_to(j + 2, j + 1))) {
       continue;
     }
     if (span_over(out, j) != out.size() || span_over(out, j + 1) != out.size()) continue;

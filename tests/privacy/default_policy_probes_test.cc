@@ -53,6 +53,7 @@ const std::vector<Probe> kProbes = {
     {"Frank Long called; I had lunch with Bill Gray yesterday.", {"Frank Long", "Bill Gray"}},
     {"Ask Miles Hunter if he wants the window seat.", {"Miles Hunter"}},
     {"Hunter Reed and Sage Moore applied for the role.", {"Hunter Reed", "Sage Moore"}},
+    {"Tell Pat I said hi, and thank Bill Gray for me.", {"Pat", "Bill Gray"}},
     {"Is Sunday okay for Phoenix's recital?", {"Phoenix"}},
 };
 

@@ -1819,6 +1819,29 @@ TEST(PiiTaggerTest, ASpeakerSayingWhoTheyAreInSmallLettersIsAName) {
   }
 }
 
+// In text with capitals, a capitalised first name that no span covers
+// one space after a verb that addresses someone is a name, whatever else
+// the lists know it as ("Tell Pat I said hi"); here a tagger that learned
+// no names at all. Not a word no first-name list knows, one in capitals
+// throughout, nor one before another capitalised word (a full name, whose
+// rule takes both words).
+TEST(PiiTaggerTest, ACapitalisedFirstNameAfterAVerbThatAddressesSomeoneIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Pat", "Bill"}},
+       {"last_name", {"Gates"}},
+       {"city", {"Pat"}},
+       {"common_word", {"the", "code", "is", "today", "tell", "remind", "i", "said", "hi", "pat", "bill", "to", "pay",
+                        "me", "more", "gates", "about"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Tell Pat I said hi."), V{"PERSON:Pat"});
+  EXPECT_EQ(found("Please remind Bill to pay."), V{"PERSON:Bill"});
+  EXPECT_EQ(found("Tell Bill Gates I said hi."), V{"PERSON:Bill Gates"});
+  for (const char* text : {"Tell Zorvath I said hi.", "Tell PAT I said hi.", "Remind Me More about it."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+}
+
 // Two or three capitalised words set off by a comma after a noun in small
 // letters that names one doer ("our keynote speaker, Wangari Muta") are a
 // person, here where the tagger learned firms there; not after a plural,
@@ -1980,15 +2003,17 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndACensusSurnameArePeople) {
 // In text with capitals, two capitalised words that no span covers, a
 // first name and a surname of the lists or the census, are a name where
 // the decoder, which took them for everyday words, found none; not inside
-// a run of capitalised words, nor after a place's name, nor a street's
-// word; here a tagger that learned no names at all.
+// a run of capitalised words (but after a sentence's first word, not a
+// determiner), nor after a place's name, nor a street's word; here a
+// tagger that learned no names at all.
 TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
   const std::vector<GazetteerList> lists = {
       {"first_name", {"Frank", "Bill", "Florida"}},
       {"state", {"Florida"}},
       {"street_suffix", {"Park"}},
-      {"common_word", {"the", "code", "is", "today", "frank", "long", "bill", "gray", "called", "i", "had", "lunch",
-                       "with", "yesterday", "how", "to", "pay", "your", "online", "we", "sailed", "keys", "park"}}};
+      {"common_word", {"the", "code", "is", "today", "frank", "long", "bill", "gray", "called", "thank", "said", "i",
+                       "had", "lunch", "with", "yesterday", "how", "to", "pay", "your", "online", "we", "sailed", "keys",
+                       "park"}}};
   std::vector<GazetteerList> with_census = lists;
   with_census.push_back({"census_surname", {"Long", "Gray", "Keys", "Park"}});
   const PiiTagger tagger = numbers_only_tagger(with_census);
@@ -1996,9 +2021,11 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
   ASSERT_EQ(typed_spans(numbers_only_tagger(lists), "Frank Long called."), std::vector<std::string>{});
   EXPECT_EQ(found("Frank Long called."), std::vector<std::string>{"PERSON:Frank Long"});
   EXPECT_EQ(found("I had lunch with Bill Gray yesterday."), std::vector<std::string>{"PERSON:Bill Gray"});
+  EXPECT_EQ(found("Thank Frank Long today. Thank Bill Gray I said."),
+            (std::vector<std::string>{"PERSON:Frank Long", "PERSON:Bill Gray"}));
   for (const char* text : {"How To Pay Your Bill Gray Online", "How to pay Bill Gray Online",
                            "We sailed to the Florida Keys today.", "Frank Park called.", "Frank Zorvath called.",
-                           "FRANK LONG called."}) {
+                           "FRANK LONG called.", "The Frank Long called."}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
   }
 }

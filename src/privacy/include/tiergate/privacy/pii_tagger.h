@@ -268,7 +268,10 @@ class PiiTagger {
   // the census's surnames know that is no group's word nor a noun that
   // ends organisations' names; not where a capitalised word comes right
   // before them on their line (a title's words: "How To Pay Your Bill
-  // Online") or right after them. Names whose words are everyday words
+  // Online"), but an everyday word that no name list knows opening the
+  // sentence, no determiner ("Tell Bill Gray that"; not "The Princess
+  // Royal"), or a capitalised word of two letters or more right after
+  // them ("Tell Bill Gray I said hi"). Names whose words are everyday words
   // too, which the decoder leaves out: "Frank Long called", "lunch with
   // Bill Gray yesterday". `marked`: the indices of the marked tokens, in
   // order.
@@ -786,7 +789,11 @@ class PiiTagger {
   // over another span. (tagger_small_letter_names.cc)
   // After "ask for", a capitalised word too: a place or firm of
   // out[first...] over just the word that no place's, company's or everyday
-  // list knows becomes the person ("Ask for Siobhan").
+  // list knows becomes the person ("Ask for Siobhan"). After a verb that
+  // addresses someone, a capitalised word that a first-name list knows,
+  // whatever else the lists know it as, that no span covers and that no
+  // other capitalised word follows: "Tell Pat I said hi", which the
+  // decoder took for an everyday word.
   void add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
 
   // Whether bytes [begin, end) of the text, one word, are a city of the
