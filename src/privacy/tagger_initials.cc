@@ -413,6 +413,41 @@ void PiiTagger::add_names_in_capitals(std::string_view text, std::span<const uin
   for (const uint32_t k : line_starts) {
     if (opens_in_capitals(k)) name_at_line(k);
   }
+  // Inside a line: a name, place or organisation of this tagging in
+  // capitals throughout, a first name and then surnames' words.
+  auto surname_in_capitals = [&](size_t w) {
+    if (!all_capitals(text, tokens[w]) || tokens[w].end - tokens[w].begin < 2) return false;
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[w]));
+    return (m.full & not_a_name) == 0 &&
+           ((m.full & name_categories_) != 0 || listed_surname(text, tokens[w].begin, tokens[w].end));
+  };
+  for (size_t s = first; s < out.size(); ++s) {
+    if (!names_by_a_proper_name(out[s].type)) continue;
+    const size_t from = first_token_from(tokens, out[s].begin);
+    if (from >= n || tokens[from].begin != out[s].begin || !opens_in_capitals(from) ||
+        !all_capitals(text, tokens[from])) {
+      continue;
+    }
+    const Gazetteer::Match given = gazetteer_.lookup(word_hash(text, tokens[from]));
+    if ((given.full & first_name_categories_) == 0 || (given.full & not_a_name) != 0) continue;
+    size_t last = from;
+    bool names = true;
+    while (names && last + 1 < n && tokens[last + 1].begin < out[s].end) {
+      ++last;
+      names = tokens[last].begin == tokens[last - 1].end + 1 && surname_in_capitals(last);
+    }
+    if (!names || tokens[last].end != out[s].end) continue;
+    // The surnames right after it that no span covers ("AHMED" of "AHMED
+    // KHAN"), up to kMaxWords words in all.
+    while (last + 1 < n && last + 1 - from < kMaxWords && tokens[last + 1].begin == tokens[last].end + 1 &&
+           text[tokens[last].end] == ' ' && (s + 1 == out.size() || out[s + 1].begin >= tokens[last + 1].end) &&
+           surname_in_capitals(last + 1)) {
+      ++last;
+    }
+    // (A word alone in capitals is an acronym as often: "CIA", "NAND".)
+    if (last == from || (out[s].type == PiiType::kPerson && tokens[last].end == out[s].end)) continue;
+    set_span(out, s, {PiiType::kPerson, out[s].begin, tokens[last].end});
+  }
 }
 
 }  // namespace tiergate

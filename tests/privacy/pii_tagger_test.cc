@@ -2050,6 +2050,40 @@ TEST(PiiTaggerTest, ALineOfANameInCapitalsIsAName) {
   EXPECT_EQ(found("Please write to JOHN SMITH today."), std::vector<std::string>{});
 }
 
+// Inside a line, a place or firm of the tagger's in capitals throughout,
+// a first name and surnames' words, is a name, and takes the surnames in
+// capitals right after it; not a word alone (an acronym as often), nor
+// words a place's list knows. Here a tagger that learned firms in
+// capitals after "recorded for".
+TEST(PiiTaggerTest, ANameInCapitalsInsideALineIsAName) {
+  const PiiTagger tagger =
+      firms_tagger({"It was recorded for "}, {"ZORVATH QUILL", "BRASK ONDINE", "VELMORA", "QUARROW"}, " today.",
+                   {{"first_name", {"John", "Michael", "Anna"}},
+                    {"last_name", {"Doe", "Khan"}},
+                    {"city", {"Paris"}},
+                    {"common_word", {"it", "was", "recorded", "for", "today", "doe"}},
+                    {"census_surname", {"Long"}}});
+  auto found = [&](const std::string& who) { return typed_spans(tagger, "It was recorded for " + who + " today."); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("ZORVATH QUILL"), V{"ORGANIZATION:ZORVATH QUILL"});
+  EXPECT_EQ(found("JOHN MICHAEL"), V{"PERSON:JOHN MICHAEL"});
+  EXPECT_EQ(found("ANNA KHAN"), V{"PERSON:ANNA KHAN"});
+  EXPECT_EQ(found("ANNA LONG"), V{"PERSON:ANNA LONG"});
+  EXPECT_EQ(found("ANNA"), V{"ORGANIZATION:ANNA"});
+  EXPECT_EQ(found("ANNA PARIS"), V{"ORGANIZATION:ANNA PARIS"});
+  EXPECT_EQ(found("ANNA ZORVATH"), V{"ORGANIZATION:ANNA ZORVATH"});
+  // A tagger that learned firms of one word takes the first name alone.
+  const PiiTagger one_word =
+      firms_tagger({"It was recorded for "}, {"ZORVATH", "BRASK", "VELMORA", "QUARROW"}, " today.",
+                   {{"first_name", {"Anna"}}, {"last_name", {"Khan"}},
+                    {"common_word", {"it", "was", "recorded", "for", "today"}}});
+  auto found_by_one = [&](const std::string& who) {
+    return typed_spans(one_word, "It was recorded for " + who + " today.");
+  };
+  ASSERT_EQ(found_by_one("ZORVATH"), V{"ORGANIZATION:ZORVATH"});
+  EXPECT_EQ(found_by_one("ANNA KHAN"), V{"PERSON:ANNA KHAN"});
+}
+
 // In text with capitals, a word a name list knows and no list of everyday
 // words, places, streets, company suffixes or titles, nor a month, a
 // weekday or a group, is a name where it stands inside a sentence, and no

@@ -744,7 +744,16 @@ class PiiTagger {
   // all, none a place's, a street's or a company's word: the tagger reads
   // a word in capitals as an acronym ("SMITH" was a firm, "JOHN" nothing).
   // The names, places and organisations of this tagging inside the line
-  // give way; nothing changes where another span overlaps it.
+  // give way; nothing changes where another span overlaps it. Inside a
+  // line, a name, place or organisation of this tagging in capitals
+  // throughout, of a first name a list knows and then words a name list
+  // or the census's surnames know (none a place's, a street's or a
+  // company's), is a name, and takes the words in capitals of such
+  // surnames right after it, one space apart, that no span covers, up to
+  // three words in all, where the name is then two words or more (a word
+  // alone in capitals is an acronym as often): "complaint from JOHN
+  // MICHAEL DOE" gave the place "JOHN MICHAEL", "name: AHMED KHAN" the
+  // name "AHMED".
   // `line_starts`: the tokens that open a line (pii_tokens::tokenize()).
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_names_in_capitals(std::string_view text, std::span<const uint32_t> line_starts, std::vector<PiiSpan>& out,
