@@ -54,7 +54,8 @@ const std::vector<Probe> kProbes = {
     {"Ask Miles Hunter if he wants the window seat.", {"Miles Hunter"}},
     {"Hunter Reed and Sage Moore applied for the role.", {"Hunter Reed", "Sage Moore"}},
     {"Tell Pat I said hi, and thank Bill Gray for me.", {"Pat", "Bill Gray"}},
-    {"Re: complaint from JOHN MICHAEL DOE about billing. Beneficiary name: AHMED KHAN", {"JOHN MICHAEL DOE", "AHMED KHAN"}},
+    {"Re: complaint from JOHN MICHAEL DOE about billing. Beneficiary name: AHMED KHAN",
+     {"JOHN MICHAEL DOE", "AHMED KHAN"}},
     {"Is Sunday okay for Phoenix's recital?", {"Phoenix"}},
 };
 
