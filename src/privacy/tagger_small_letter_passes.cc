@@ -197,10 +197,11 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
       continue;
     }
     // An everyday word of three letters or more that the last-name lists
-    // know too is the surname where the name ends there: a possessive, or
-    // before a mark that ends a clause, the line's or the text's end
-    // ("teresa walker's tales", "this is chad farmer."; not "than kyle so
-    // _", "rita hand-picks"): redaction would let it out otherwise.
+    // or the census's surnames know too is the surname where the name ends
+    // there: a possessive, or before a mark that ends a clause, the line's
+    // or the text's end ("teresa walker's tales", "this is chad farmer.";
+    // not "than kyle so _", "rita hand-picks"): redaction would let it out
+    // otherwise.
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, surname));
     if ((m.full & common_categories_) != 0) {
       auto ends_a_clause = [&](const Token& t) {
@@ -209,8 +210,8 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
       };
       const bool ends_there = surname.end != next.end || j + 2 == tokens.size() || tokens[j + 2].newline_before ||
                               ends_a_clause(tokens[j + 2]);
-      if ((m.full & last_name_categories_) == 0 || surname.end - surname.begin < 3 || !ends_there ||
-          never_in_a_name(text, surname)) {
+      if (surname.end - surname.begin < 3 || !ends_there || never_in_a_name(text, surname) ||
+          !listed_surname(text, surname.begin, surname.end)) {
         continue;
       }
     }

@@ -290,14 +290,16 @@ std::vector<PiiExample> rows_in_small_letters() {
 // In text without capitals, a listed first name the decoder found alone
 // takes the surname after it that no list knows as an everyday word, so
 // that redaction does not let the surname out; an everyday word after it,
-// possessive or not, stays out, but for one the last-name lists know where
-// the name ends: a possessive, or before a stop or the end.
+// possessive or not, stays out, but for one the last-name lists or the
+// census's surnames know where the name ends: a possessive, or before a
+// stop or the end.
 TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
   const std::vector<PiiExample> rows = rows_in_small_letters();
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", {"Quentin", "Rosa"}},
                   {"last_name", {"Zbrozek", "Walker"}},
-                  {"common_word", {"fine", "knows", "the", "way", "tomorrow", "office", "walker"}}};
+                  {"common_word", {"fine", "knows", "the", "way", "tomorrow", "office", "walker", "farmer"}},
+                  {"census_surname", {"Farmer"}}};
   const PiiTagger tagger = PiiTagger::train(rows, o);
   EXPECT_EQ(typed_spans(tagger, "please call quentin zbrozek tomorrow."),
             std::vector<std::string>{"PERSON:quentin zbrozek"});
@@ -309,6 +311,7 @@ TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
     EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"PERSON:rosa walker"}) << text;
   }
   EXPECT_EQ(typed_spans(tagger, "please call rosa walker tomorrow."), std::vector<std::string>{"PERSON:rosa"});
+  EXPECT_EQ(typed_spans(tagger, "please call rosa farmer."), std::vector<std::string>{"PERSON:rosa farmer"});
 }
 
 // In text without capitals, streets are found by their shape: a word that

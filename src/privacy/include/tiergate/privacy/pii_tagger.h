@@ -230,8 +230,8 @@ class PiiTagger {
   // function word, no span covers it and no number follows it: a surname
   // the lists know only as one, or not at all ("edward baranova", "jessica
   // castiglione"; not "edward said", nor "maria elm 32"); an everyday
-  // word of three letters or more that a last-name list knows too where
-  // the name ends: a possessive, or before a mark that ends a clause, the
+  // word of three letters or more that a last-name list or the census's
+  // surnames know too where the name ends: a possessive, or before a mark that ends a clause, the
   // line's or the text's end ("teresa walker's", "this is chad farmer.";
   // not "than kyle so _"). Without it the decoder, which has no capital to
   // go by, redacted the first name and let the surname out.
