@@ -4,11 +4,23 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tiergate {
 namespace {
+
+// `g` as a tagger file holds it, read back; nothing where it fails.
+std::optional<Gazetteer> saved_and_read(const Gazetteer& g) {
+  std::string bytes;
+  g.serialize(bytes);
+  size_t at = 0;
+  StatusOr<Gazetteer> parsed = Gazetteer::parse(bytes, at, "t.bin");
+  EXPECT_TRUE(parsed.is_ok()) << parsed.status().to_string();
+  if (!parsed.is_ok()) return std::nullopt;
+  return std::move(parsed).value();
+}
 
 TEST(GazetteerTest, KeepsFullAndPartMatchesPerCategory) {
   Gazetteer g({"first_name", "city"});
@@ -54,11 +66,8 @@ TEST(GazetteerTest, HiddenCategoriesAreLeftOutOfLookupOnly) {
   EXPECT_EQ(g.lookup_all(12).full, 0b10);
   EXPECT_EQ(g.lookup_hidden(11).full, 0b10);
   EXPECT_EQ(g.lookup_hidden(13).full | g.lookup_hidden(13).part, 0);
-  std::string bytes;
-  g.serialize(bytes);
-  size_t at = 0;
-  auto parsed = Gazetteer::parse(bytes, at, "t.bin");
-  ASSERT_TRUE(parsed.is_ok()) << parsed.status().to_string();
+  const std::optional<Gazetteer> parsed = saved_and_read(g);
+  ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(parsed->lookup(11).full, 0b11);
   EXPECT_EQ(parsed->lookup(12).full, 0b10);
 }
@@ -80,11 +89,8 @@ TEST(GazetteerTest, ACategorySetApartIsReadOnlyAsHidden) {
   EXPECT_EQ(g.lookup_all(13).full, 0b010);
   EXPECT_EQ(g.lookup_hidden(11).full, 0b100);
   EXPECT_EQ(g.lookup_hidden(12).full, 0b100);
-  std::string bytes;
-  g.serialize(bytes);
-  size_t at = 0;
-  auto parsed = Gazetteer::parse(bytes, at, "t.bin");
-  ASSERT_TRUE(parsed.is_ok()) << parsed.status().to_string();
+  const std::optional<Gazetteer> parsed = saved_and_read(g);
+  ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(parsed->lookup(11).full, 0b101);
   EXPECT_EQ(parsed->lookup(12).full, 0b100);
 }
