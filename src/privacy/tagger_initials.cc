@@ -421,13 +421,15 @@ void PiiTagger::add_names_in_capitals(std::string_view text, std::span<const uin
     return (m.full & not_a_name) == 0 &&
            ((m.full & name_categories_) != 0 || listed_surname(text, tokens[w].begin, tokens[w].end));
   };
+  auto capital = [&](uint32_t at) { return text[at] >= 'A' && text[at] <= 'Z'; };
   for (size_t s = first; s < out.size(); ++s) {
-    if (!names_by_a_proper_name(out[s].type)) continue;
-    const size_t from = first_token_from(tokens, out[s].begin);
-    if (from >= n || tokens[from].begin != out[s].begin || !opens_in_capitals(from) ||
-        !all_capitals(text, tokens[from])) {
+    // (Two capitals open it: most spans are turned away before a search.)
+    if (!names_by_a_proper_name(out[s].type) || out[s].end - out[s].begin < 2 || !capital(out[s].begin) ||
+        !capital(out[s].begin + 1)) {
       continue;
     }
+    const size_t from = first_token_from(tokens, out[s].begin);
+    if (from >= n || tokens[from].begin != out[s].begin || !all_capitals(text, tokens[from])) continue;
     const Gazetteer::Match given = gazetteer_.lookup(word_hash(text, tokens[from]));
     if ((given.full & first_name_categories_) == 0 || (given.full & not_a_name) != 0) continue;
     size_t last = from;
