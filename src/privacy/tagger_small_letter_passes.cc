@@ -358,6 +358,9 @@ void PiiTagger::add_full_names_of_listed_words(std::string_view text, std::span<
         (word_after && capitalised_next_to(j + 2, j + 1))) {
       continue;
     }
+    // (Nor after an article or a determiner, which a name seldom takes:
+    // "the Will Power to finish".)
+    if (j > 0 && (kDeterminers.contains(text, tokens[j - 1]) || token_is(text, tokens[j - 1], "a"))) continue;
     if (span_over(out, j) != out.size() || span_over(out, j + 1) != out.size()) continue;
     const std::string_view surname = text.substr(tokens[j + 1].begin, tokens[j + 1].end - tokens[j + 1].begin);
     if (pii_scan::is_group_word(surname) || kOrganisationNouns.contains(text, tokens[j + 1])) continue;

@@ -2007,8 +2007,8 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndACensusSurnameArePeople) {
 // first name and a surname of the lists or the census, are a name where
 // the decoder, which took them for everyday words, found none; not inside
 // a run of capitalised words (but after a sentence's first word, not a
-// determiner), nor after a place's name, nor a street's word; here a
-// tagger that learned no names at all.
+// determiner), nor after an article, nor after a place's name, nor a
+// street's word; here a tagger that learned no names at all.
 TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
   const std::vector<GazetteerList> lists = {
       {"first_name", {"Frank", "Bill", "Florida"}},
@@ -2028,7 +2028,7 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
             (std::vector<std::string>{"PERSON:Frank Long", "PERSON:Bill Gray"}));
   for (const char* text : {"How To Pay Your Bill Gray Online", "How to pay Bill Gray Online",
                            "We sailed to the Florida Keys today.", "Frank Park called.", "Frank Zorvath called.",
-                           "FRANK LONG called.", "The Frank Long called."}) {
+                           "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
   }
 }

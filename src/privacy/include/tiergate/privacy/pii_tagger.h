@@ -266,15 +266,16 @@ class PiiTagger {
   // span covers and no place's, street's, company's or title's list
   // knows: a word a first-name list knows, then one a last-name list or
   // the census's surnames know that is no group's word nor a noun that
-  // ends organisations' names; not where a capitalised word comes right
-  // before them on their line (a title's words: "How To Pay Your Bill
-  // Online"), but an everyday word that no name list knows opening the
-  // sentence, no determiner ("Tell Bill Gray that"; not "The Princess
-  // Royal"), or a capitalised word of two letters or more right after
-  // them ("Tell Bill Gray I said hi"). Names whose words are everyday words
-  // too, which the decoder leaves out: "Frank Long called", "lunch with
-  // Bill Gray yesterday". `marked`: the indices of the marked tokens, in
-  // order.
+  // ends organisations' names. Names whose words are everyday words too,
+  // which the decoder leaves out: "Frank Long called", "lunch with Bill
+  // Gray yesterday". Not inside a run of capitalised words (a title's:
+  // "How To Pay Your Bill Online"): no capitalised word right before them
+  // on their line but a sentence's first word that is an everyday word no
+  // name list knows and no determiner ("Tell Bill Gray that"; not "The
+  // Princess Royal"), and none of two letters or more right after them
+  // ("Tell Bill Gray I said hi" is a name); nor after an article or a
+  // determiner ("the Will Power to finish"). `marked`: the indices of the
+  // marked tokens, in order.
   void add_full_names_of_listed_words(std::string_view text, std::span<const uint32_t> marked,
                                       std::vector<PiiSpan>& out) const;
   // In text without capitals, adds a name over each word of four letters or
