@@ -34,9 +34,10 @@ if (dictionary) {
     if (/^[a-z]+$/.test(word)) words.add(word);
   }
 }
-const entries = names.last
-  .slice(0, kSurnames)
-  .filter((name, rank) => /^[A-Za-z][A-Za-z'-]*$/.test(name) && (rank < kCommonSurnames || !words.has(name.toLowerCase())));
+const entries = names.last.slice(0, kSurnames).filter((name, rank) => {
+  const kept = rank < kCommonSurnames || !words.has(name.toLowerCase());
+  return kept && /^[A-Za-z][A-Za-z'-]*$/.test(name);
+});
 fs.mkdirSync(outDir, { recursive: true });
 fs.writeFileSync(path.join(outDir, "census_surname.txt"), entries.join("\n") + "\n");
 console.error(`[gazetteers] census_surname: ${entries.length} entries`);

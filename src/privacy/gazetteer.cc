@@ -146,7 +146,8 @@ void Gazetteer::serialize(std::string& out) const {
   little_endian::append<uint32_t>(out, static_cast<uint32_t>(hashes_.size()));
   for (uint64_t hash : hashes_) {
     const Match visible = lookup(hash), hidden = lookup_hidden(hash);
-    const Match m{static_cast<uint16_t>(visible.full | hidden.full), static_cast<uint16_t>(visible.part | hidden.part)};
+    const Match m{static_cast<uint16_t>(visible.full | hidden.full),
+                  static_cast<uint16_t>(visible.part | hidden.part)};
     little_endian::append<uint64_t>(out, hash);
     little_endian::append<uint16_t>(out, m.full);
     little_endian::append<uint16_t>(out, m.part);

@@ -330,7 +330,7 @@ void PiiTagger::add_full_names_of_listed_words(std::string_view text, std::span<
                                                 std::vector<PiiSpan>& out) const {
   const Tokens tokens = tagger_tokens();
   const auto not_a_name = static_cast<uint16_t>(place_categories_ | world_city_categories_ | street_categories_ |
-                                                   company_categories_ | prefix_categories_);
+                                                company_categories_ | prefix_categories_);
   // Whether token k is a capitalised word right next to token `next`, one
   // space apart.
   auto capitalised_next_to = [&](size_t k, size_t next) {
@@ -338,29 +338,27 @@ void PiiTagger::add_full_names_of_listed_words(std::string_view text, std::span<
     const Token& b = tokens[std::max(k, next)];
     return b.begin == a.end + 1 && text[a.end] == ' ' && text[tokens[k].begin] >= 'A' && text[tokens[k].begin] <= 'Z';
   };
+  // (A name seldom takes an article or a determiner: "the Will Power to
+  // finish", "The Princess Royal arrived".)
+  auto determiner = [&](size_t k) { return kDeterminers.contains(text, tokens[k]) || token_is(text, tokens[k], "a"); };
+  // Whether token k opens its sentence or line and is an everyday word that
+  // no name list knows: "Tell" of "Tell Bill Gray that".
+  auto opens_the_sentence = [&](size_t k) {
+    if (!tokens[k].newline_before && !opens_a_sentence(text, tokens, k)) return false;
+    const Gazetteer::Match word = gazetteer_.lookup(word_hash(text, tokens[k]));
+    return (word.full & common_categories_) != 0 && (word.full & name_categories_) == 0;
+  };
   for (size_t m = 0; m + 1 < marked.size(); ++m) {
     const size_t j = marked[m];
     if (marked[m + 1] != j + 1 || !capitalised_next_to(j, j + 1) || !capital_then_small_letters(text, tokens[j], 2) ||
-        !capital_then_small_letters(text, tokens[j + 1], 2)) {
+        !capital_then_small_letters(text, tokens[j + 1], 2) || (j > 0 && determiner(j - 1))) {
       continue;
     }
-    // (A sentence's first word may come before them, an everyday word that
-    // no name list knows, but a determiner: "Tell Bill Gray that", not
-    // "The Princess Royal arrived".)
-    auto opens_the_sentence = [&](size_t k) {
-      if (!tokens[k].newline_before && !opens_a_sentence(text, tokens, k)) return false;
-      if (kDeterminers.contains(text, tokens[k]) || token_is(text, tokens[k], "a")) return false;
-      const Gazetteer::Match word = gazetteer_.lookup(word_hash(text, tokens[k]));
-      return (word.full & common_categories_) != 0 && (word.full & name_categories_) == 0;
-    };
     const bool word_after = j + 2 < tokens.size() && tokens[j + 2].end - tokens[j + 2].begin >= 2;  // not "I"
     if ((j > 0 && capitalised_next_to(j - 1, j) && !opens_the_sentence(j - 1)) ||
         (word_after && capitalised_next_to(j + 2, j + 1))) {
       continue;
     }
-    // (Nor after an article or a determiner, which a name seldom takes:
-    // "the Will Power to finish".)
-    if (j > 0 && (kDeterminers.contains(text, tokens[j - 1]) || token_is(text, tokens[j - 1], "a"))) continue;
     if (span_over(out, j) != out.size() || span_over(out, j + 1) != out.size()) continue;
     const std::string_view surname = text.substr(tokens[j + 1].begin, tokens[j + 1].end - tokens[j + 1].begin);
     if (pii_scan::is_group_word(surname) || kOrganisationNouns.contains(text, tokens[j + 1])) continue;

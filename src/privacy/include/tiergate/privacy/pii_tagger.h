@@ -231,10 +231,11 @@ class PiiTagger {
   // the lists know only as one, or not at all ("edward baranova", "jessica
   // castiglione"; not "edward said", nor "maria elm 32"); an everyday
   // word of three letters or more that a last-name list or the census's
-  // surnames know too where the name ends: a possessive, or before a mark that ends a clause, the
-  // line's or the text's end ("teresa walker's", "this is chad farmer.";
-  // not "than kyle so _"). Without it the decoder, which has no capital to
-  // go by, redacted the first name and let the surname out.
+  // surnames know too where the name ends: a possessive, or before a mark
+  // that ends a clause, the line's or the text's end ("teresa walker's",
+  // "this is chad farmer."; not "than kyle so _"). Without it the decoder,
+  // which has no capital to go by, redacted the first name and let the
+  // surname out.
   void add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, a name of out[first...] that is one word a
   // first-name list knows takes the capitalised word right after it, one
@@ -841,7 +842,7 @@ class PiiTagger {
   // hides too: the tagger's features stay those of the other lists
   uint16_t world_city_categories_ = 0;
   // and of the common surnames of the US census ("Long", "Banks"), hidden
-  // and set apart (Gazetteer::set_apart()): census_surname() alone reads
+  // and set apart (Gazetteer::set_apart()): listed_surname() alone reads
   // them
   uint16_t census_surname_categories_ = 0;
   // The marks (bytes of one-byte tokens) that continue a labelled span in
