@@ -182,8 +182,19 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
   const Tokens tokens = tagger_tokens();
   for (size_t k = first; k < out.size(); ++k) {
     if (out[k].type != PiiType::kPerson) continue;
-    const size_t j = first_token_from(tokens, out[k].begin);
-    if (j + 1 >= tokens.size() || tokens[j].begin != out[k].begin || tokens[j].end != out[k].end) continue;
+    size_t j = first_token_from(tokens, out[k].begin);
+    if (j + 1 >= tokens.size() || tokens[j].begin != out[k].begin) continue;
+    // (Or of two first names, the second a middle name that no last-name
+    // list knows: "john michael doe"; not "percy jackson book".)
+    if (tokens[j].end != out[k].end) {
+      if (tokens[j + 1].end != out[k].end || tokens[j + 1].begin != tokens[j].end + 1 ||
+          (gazetteer_.lookup(word_hash(text, tokens[j])).full & first_name_categories_) == 0 ||
+          (gazetteer_.lookup(word_hash(text, tokens[j + 1])).full & last_name_categories_) != 0) {
+        continue;
+      }
+      ++j;
+      if (j + 1 >= tokens.size()) continue;
+    }
     const Token& name = tokens[j];
     // (Without a possessive's 's, as the lists are read: "sarah fine's".)
     const Token& next = tokens[j + 1];

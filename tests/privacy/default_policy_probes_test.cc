@@ -56,6 +56,7 @@ const std::vector<Probe> kProbes = {
     {"Tell Pat I said hi, and thank Bill Gray for me.", {"Pat", "Bill Gray"}},
     {"Re: complaint from JOHN MICHAEL DOE about billing. Beneficiary name: AHMED KHAN",
      {"JOHN MICHAEL DOE", "AHMED KHAN"}},
+    {"APPLICANT NAME: JOHN MICHAEL DOE\nDATE OF BIRTH: 01/02/1980", {"JOHN MICHAEL DOE"}},
     {"Is Sunday okay for Phoenix's recital?", {"Phoenix"}},
 };
 

@@ -314,6 +314,28 @@ TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
   EXPECT_EQ(typed_spans(tagger, "please call rosa farmer."), std::vector<std::string>{"PERSON:rosa farmer"});
 }
 
+// In text without capitals, a name of two first names that the decoder
+// found takes an everyday surname after the second where the name ends
+// there, as one first name does ("john michael doe"); not after a second
+// word that a last-name list knows (a full name already: "percy jackson
+// book.").
+TEST(PiiTaggerTest, AMiddleNameInSmallLettersTakesTheSurnameAfterIt) {
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = k % 2 == 0 ? "anna maria" : "rosa elena";
+    rows.push_back({"i met " + name + " today.", {{PiiType::kPerson, 6, static_cast<uint32_t>(6 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna", "Maria", "Rosa", "Elena", "Percy", "Jackson"}},
+                  {"last_name", {"Walker", "Jackson"}},
+                  {"common_word", {"i", "met", "today", "walker", "book"}},
+                  {"census_surname", {"Book"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  ASSERT_EQ(typed_spans(tagger, "i met anna maria today."), std::vector<std::string>{"PERSON:anna maria"});
+  EXPECT_EQ(typed_spans(tagger, "i met anna maria walker."), std::vector<std::string>{"PERSON:anna maria walker"});
+  EXPECT_EQ(typed_spans(tagger, "i met percy jackson book."), std::vector<std::string>{"PERSON:percy jackson"});
+}
+
 // In text without capitals, streets are found by their shape: a word that
 // ends as streets do before its number, after a word that leads to a
 // place; words and a suffix after "on", none an everyday word, the first

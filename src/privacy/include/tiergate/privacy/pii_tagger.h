@@ -233,9 +233,10 @@ class PiiTagger {
   // word of three letters or more that a last-name list or the census's
   // surnames know too where the name ends: a possessive, or before a mark
   // that ends a clause, the line's or the text's end ("teresa walker's",
-  // "this is chad farmer."; not "than kyle so _"). Without it the decoder,
-  // which has no capital to go by, redacted the first name and let the
-  // surname out.
+  // "this is chad farmer."; not "than kyle so _"). So does a name of two
+  // first names, the second no last-name list's, after the second ("john
+  // michael doe"). Without it the decoder, which has no capital to go by,
+  // redacted the first name and let the surname out.
   void add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, a name of out[first...] that is one word a
   // first-name list knows takes the capitalised word right after it, one
