@@ -135,6 +135,13 @@ std::vector<std::string> values_of(const PiiTagger& tagger, const std::string& t
   return out;
 }
 
+// Expects no name in any of `texts`.
+void expect_no_names(const PiiTagger& tagger, std::initializer_list<const char*> texts) {
+  for (const char* text : texts) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
+  }
+}
+
 // The first value of `type`, or "".
 std::string first_of(const PiiTagger& tagger, const std::string& text, PiiType type) {
   const std::vector<std::string> values = values_of(tagger, text, type);
@@ -1792,9 +1799,7 @@ TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Tell Zorvath that it rained."), std::vector<std::string>{"PERSON:Zorvath"});
   EXPECT_EQ(found("Please remind Quillborne that it rained."), std::vector<std::string>{"PERSON:Quillborne"});
-  for (const char* text : {"Tell Lisbon that it rained.", "Tell Apple that it rained.", "Tell ZORVATH that it rained."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
-  }
+  expect_no_names(tagger, {"Tell Lisbon that it rained.", "Tell Apple that it rained.", "Tell ZORVATH that it rained."});
   // A place's name that a first-name list knows too is the person before
   // "that" or "about", not before other words.
   EXPECT_EQ(found("Please remind Guadalupe that it rained."), std::vector<std::string>{"PERSON:Guadalupe"});
@@ -1818,11 +1823,9 @@ TEST(PiiTaggerTest, APersonWrittenToIsAName) {
   EXPECT_EQ(found("Write an email to Zorvath Quillborne today."), V{"PERSON:Zorvath Quillborne"});
   EXPECT_EQ(found("I talked to Velmora today."), V{"PERSON:Velmora"});
   EXPECT_EQ(found("Reach out to Brask Ondine today."), V{"PERSON:Brask Ondine"});
-  for (const char* text : {"Send the letter to Lisbon today.", "Forward the note to Accounting today.",
+  expect_no_names(tagger, {"Send the letter to Lisbon today.", "Forward the note to Accounting today.",
                            "Write an email to Acme today.", "Write an email to ZORVATH today.",
-                           "Send it to Zorvath today."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
-  }
+                           "Send it to Zorvath today."});
 }
 
 // In text without capitals, "i'm" or "i am" before a word that no list
@@ -1839,9 +1842,7 @@ TEST(PiiTaggerTest, ASpeakerSayingWhoTheyAreInSmallLettersIsAName) {
   EXPECT_EQ(found("i'm zorvath and i need help."), V{"PERSON:zorvath"});
   EXPECT_EQ(found("i am zorvath, nice to meet you."), V{"PERSON:zorvath"});
   EXPECT_EQ(found("hi i'm anna."), V{"PERSON:anna"});
-  for (const char* text : {"i'm tired and hungry.", "i'm zorvath so tired today.", "i'm zo."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
-  }
+  expect_no_names(tagger, {"i'm tired and hungry.", "i'm zorvath so tired today.", "i'm zo."});
 }
 
 // In text with capitals, a capitalised first name that no span covers
@@ -1862,9 +1863,7 @@ TEST(PiiTaggerTest, ACapitalisedFirstNameAfterAVerbThatAddressesSomeoneIsAName) 
   EXPECT_EQ(found("Tell Pat I said hi."), V{"PERSON:Pat"});
   EXPECT_EQ(found("Please remind Bill to pay."), V{"PERSON:Bill"});
   EXPECT_EQ(found("Tell Bill Gates I said hi."), V{"PERSON:Bill Gates"});
-  for (const char* text : {"Tell Zorvath I said hi.", "Tell PAT I said hi.", "Remind Me More about it."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
-  }
+  expect_no_names(tagger, {"Tell Zorvath I said hi.", "Tell PAT I said hi.", "Remind Me More about it."});
 }
 
 // Two or three capitalised words set off by a comma after a noun in small
@@ -1879,11 +1878,9 @@ TEST(PiiTaggerTest, ANameSetOffAfterADoerIsAPerson) {
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Meet our speaker, Quarrow Dellack today."), V{"PERSON:Quarrow Dellack"});
   EXPECT_EQ(found("Meet our speaker, Zorvath Quill today."), V{"PERSON:Zorvath Quill"});
-  for (const char* text : {"Meet our speakers, Quarrow Dellack today.", "Meet our speaker, Lisbon Quill today.",
+  expect_no_names(tagger, {"Meet our speakers, Quarrow Dellack today.", "Meet our speaker, Lisbon Quill today.",
                            "Meet our speaker, Quarrow Logistics today.", "Meet our speaker, African Quill today.",
-                           "Meet our speaker, Quarrow today."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
-  }
+                           "Meet our speaker, Quarrow today."});
 }
 
 // In text with capitals, a name written in small letters after a word that
@@ -1917,23 +1914,17 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   // An everyday word that is a first name too, where the clause goes on
   // ("will be"); an everyday word after a relative; a name only the
   // everyday lists know after "name is"; a contraction's first part; code.
-  for (const char* text : {"My son will be fine.", "My son tom keeps it.", "My friend said so.",
+  expect_no_names(tagger, {"My son will be fine.", "My son tom keeps it.", "My friend said so.",
                            "My name is important.", "My son didn't go.", "Hey baby yeah, the code is ready.",
-                           "We call kevin { x }.", "A gap of 30 ms yeah."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
-  }
+                           "We call kevin { x }.", "A gap of 30 ms yeah."});
   // A name alone on the line after a letter's closing.
   EXPECT_EQ(found("See the notes.\nBest regards,\nsarah jones"), V{"PERSON:sarah jones"});
   EXPECT_EQ(found("See the notes.\nThanks,\nkevin\n"), V{"PERSON:kevin"});
   EXPECT_EQ(found("See the notes.\nCheers,\npriya zorvath"), V{"PERSON:priya zorvath"});
-  for (const char* text : {"See the notes.\nThanks,\nthe code is fine", "See the notes.\nThanks,\nwill do",
-                           "This one works the best,\nkevin", "See the notes.\nThanks,\nkevin said so"}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
-  }
+  expect_no_names(tagger, {"See the notes.\nThanks,\nthe code is fine", "See the notes.\nThanks,\nwill do",
+                           "This one works the best,\nkevin", "See the notes.\nThanks,\nkevin said so"});
   // A cue that ends the text names no one.
-  for (const char* text : {"Tell me my name", "Who is my friend", "Ask dr.", "Hi"}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
-  }
+  expect_no_names(tagger, {"Tell me my name", "Who is my friend", "Ask dr.", "Hi"});
   // A title without its stop only before a name a list knows.
   EXPECT_EQ(found("Ask ms hurst today."), V{"PERSON:hurst"});
   EXPECT_EQ(values_of(tagger, "It took 30 ms para el timer.", PiiType::kPerson), V{});
@@ -1954,9 +1945,7 @@ TEST(PiiTaggerTest, AFirmAskedForIsAPerson) {
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   ASSERT_EQ(found("Ask for Zorvath at the desk."), std::vector<std::string>{"PERSON:Zorvath"});
   EXPECT_EQ(found("Please ask for Quillborne at the desk."), std::vector<std::string>{"PERSON:Quillborne"});
-  for (const char* text : {"Ask for Lisbon at the desk.", "Ask for Apple at the desk.", "Ask for ZORVATH at the desk."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
-  }
+  expect_no_names(tagger, {"Ask for Lisbon at the desk.", "Ask for Apple at the desk.", "Ask for ZORVATH at the desk."});
   // In small letters, a first name a list knows.
   EXPECT_EQ(found("Please ask for anna at the desk."), std::vector<std::string>{"PERSON:anna"});
 }
@@ -2048,11 +2037,9 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
   EXPECT_EQ(found("I had lunch with Bill Gray yesterday."), std::vector<std::string>{"PERSON:Bill Gray"});
   EXPECT_EQ(found("Thank Frank Long today. Thank Bill Gray I said."),
             (std::vector<std::string>{"PERSON:Frank Long", "PERSON:Bill Gray"}));
-  for (const char* text : {"How To Pay Your Bill Gray Online", "How to pay Bill Gray Online",
+  expect_no_names(tagger, {"How To Pay Your Bill Gray Online", "How to pay Bill Gray Online",
                            "We sailed to the Florida Keys today.", "Frank Park called.", "Frank Zorvath called.",
-                           "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."}) {
-    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
-  }
+                           "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."});
 }
 
 // In text with capitals, a line of two or three words in capitals
