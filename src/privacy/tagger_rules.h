@@ -1025,6 +1025,21 @@ constexpr std::array<std::string_view, 24> kRoleWords = {
     "grandma", "grandpa", "granny", "nana"};
 constexpr WordSet kRoles(kRoleWords);
 
+// Titles of address that stand before a surname and that the name-prefix
+// lists do not hold: "Professor Smith", "Judge Harlan", "Nurse Ratched"
+// (PiiTagger::add_names_after_titles_of_address(); in small letters in
+// text with capitals, add_small_letter_names_after_cues()). Not those that
+// open firms' and things' names as often as people's: "General" (Motors,
+// Mills), "Major" (League), "Private", "Principal", "Dean", "Agent",
+// "Brother".
+constexpr std::array<std::string_view, 35> kTitleOfAddressWords = {
+    "professor",  "judge",      "justice",  "detective",  "inspector",   "officer",       "constable",
+    "sergeant",   "lieutenant", "captain",  "colonel",    "corporal",    "admiral",       "commander",
+    "nurse",      "coach",      "senator",  "governor",   "mayor",       "councillor",    "councilor",
+    "councilman", "councilwoman", "congressman", "congresswoman", "rabbi", "pastor",     "reverend",
+    "imam",       "sheriff",    "deputy",   "doctor",     "father",      "sister",        "ambassador"};
+constexpr WordSet kTitlesOfAddress(kTitleOfAddressWords);
+
 template <size_t A, size_t B>
 consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,
                                                       const std::array<std::string_view, B>& b) {

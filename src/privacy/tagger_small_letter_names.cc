@@ -34,7 +34,7 @@ constexpr WordSet kContactVerbs(kContactVerbWords);
 // possessive determiner: the filter finds the determiner.
 constexpr auto kCueWordList = joined(
     joined(joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords),
-                                kTitleWords),
+                                joined(kTitleWords, kTitleOfAddressWords)),
                          kCalledVerbWords),
                   kNameWordsElsewhere),
            kClosingWords),
@@ -51,6 +51,7 @@ enum class Cue {
   kNone,
   kNamed,               // "name is", "name's", "dr.": any word but an everyday one
   kTitledWithoutAStop,  // "dr", "ms" (milliseconds too): a name a list knows
+  kTitledInFull,        // "professor", "judge": PiiTagger::titled_name()
   kRelative,            // "my friend": a word no everyday list knows
   kAddressed,           // "remind": a first name a list knows
   kAskedFor,            // "ask for": so, or a capitalised firm or place of the tagger's
@@ -87,8 +88,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       name = c + 2;
       return Cue::kNamed;
     }
-    if (kRelatives.contains(text, tokens[c])) {
-      if (c == 0 || !kPossessiveDeterminers.contains(text, tokens[c - 1])) return Cue::kNone;
+    // (A relative after a possessive determiner; "doctor" and "coach"
+    // alone are titles, below.)
+    if (kRelatives.contains(text, tokens[c]) && c > 0 && kPossessiveDeterminers.contains(text, tokens[c - 1])) {
       if (mark_is(c + 1, ',')) name = c + 2;  // "my landlord, kevin"
       return Cue::kRelative;
     }
@@ -106,6 +108,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     if (kGreetings.contains(text, tokens[c])) {
       return c == 0 || tokens[c].newline_before ? Cue::kContacted : Cue::kNone;
     }
+    if (kTitlesOfAddress.contains(text, tokens[c])) return Cue::kTitledInFull;
     return kContactVerbs.contains(text, tokens[c]) ? Cue::kContacted : Cue::kNone;
   };
   // A word in small letters on the line of the token before it (that opens
@@ -215,6 +218,10 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
       case Cue::kTitledWithoutAStop: name = (m.full & name_categories_) != 0; break;
+      case Cue::kTitledInFull:
+        name = titled_name(text.substr(tokens[c].begin, tokens[c].end - tokens[c].begin), m,
+                           text.substr(tokens[j].begin, end - tokens[j].begin));
+        break;
       case Cue::kRelative: name = !common || (first_name && confirmed); break;
       case Cue::kAddressed:
       case Cue::kAskedFor: name = first_name; break;

@@ -57,6 +57,9 @@ const std::vector<Probe> kProbes = {
     {"Re: complaint from JOHN MICHAEL DOE about billing. Beneficiary name: AHMED KHAN",
      {"JOHN MICHAEL DOE", "AHMED KHAN"}},
     {"APPLICANT NAME: JOHN MICHAEL DOE\nDATE OF BIRTH: 01/02/1980", {"JOHN MICHAEL DOE"}},
+    {"I saw Professor Smith at the store; Nurse Ratched gave me the pills.", {"Smith", "Ratched"}},
+    {"Dear Professor Hendricks, I emailed professor hendricks's office and Sgt. Reyes.",
+     {"Hendricks", "hendricks", "Reyes"}},
     {"Is Sunday okay for Phoenix's recital?", {"Phoenix"}},
 };
 

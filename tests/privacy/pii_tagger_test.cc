@@ -2042,6 +2042,39 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
                            "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."});
 }
 
+// After a title of address that the name-prefix lists do not hold
+// ("Professor", "Nurse", "Sgt."), the words of a name are a name:
+// capitalised in text with capitals, in small letters where no everyday
+// list knows them or, after a title that is no verb too, only a last-name
+// list of the name lists does. Here a tagger that learned no names.
+TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Maria", "Will"}},
+       {"last_name", {"Smith", "Young", "Will"}},
+       {"city", {"Cambridge"}},
+       {"census_surname", {"Hendricks"}},
+       {"common_word", {"i",      "saw",   "at",    "the",   "store", "smith", "young",   "will",   "general", "motors",
+                        "coach",  "outlet", "is",   "small", "nurse", "gave",  "me",      "pills",  "dear",    "emeritus",
+                        "of",     "physics", "emailed", "yesterday", "professor", "captain", "said", "so"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("I saw Professor Smith at the store."), V{"PERSON:Smith"});
+  EXPECT_EQ(found("Dear Professor Hendricks,"), V{"PERSON:Hendricks"});
+  EXPECT_EQ(found("Nurse Zorvath gave me the pills."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("I saw Sgt. Maria Smith at the store."), V{"PERSON:Maria Smith"});
+  EXPECT_EQ(found("I saw Professor Hendricks's pills."), V{"PERSON:Hendricks"});
+  // In small letters, in text with capitals and without.
+  EXPECT_EQ(found("I emailed professor hendricks yesterday."), V{"PERSON:hendricks"});
+  EXPECT_EQ(found("I emailed professor smith yesterday."), V{"PERSON:smith"});
+  EXPECT_EQ(found("i saw professor hendricks at the store"), V{"PERSON:hendricks"});
+  EXPECT_EQ(found("i saw professor smith at the store"), V{"PERSON:smith"});
+  expect_no_names(tagger, {"I saw General Motors at the store.", "I saw the Professor Smith at the store.",
+                           "I saw Coach Outlet at the store.", "I saw Captain Cambridge at the store.",
+                           "I saw Professor SMITH at the store.", "I emailed the captain will so.",
+                           "i saw nurse young at the store", "i saw professor emeritus of physics",
+                           "i saw nurse zorvath at the store"});
+}
+
 // In text with capitals, a line of two or three words in capitals
 // throughout is a name where a first name opens it and the words after it
 // are names' or no list's (a résumé's heading), here where the tagger

@@ -280,6 +280,30 @@ class PiiTagger {
   // marked tokens, in order.
   void add_full_names_of_listed_words(std::string_view text, std::span<const uint32_t> marked,
                                       std::vector<PiiSpan>& out) const;
+  // The name after a title of address that is no name prefix of the lists
+  // ("Professor", "Judge", "Nurse", "Sgt."), capitalised in text with
+  // capitals (`mixed`): the words one space after it, up to three, written
+  // as the title is, each a word a name list or the census's surnames
+  // know or, with the everyday lists and capitals, a word no list knows,
+  // none a group's word nor a noun that ends organisations' names ("I saw
+  // Professor Smith", which went out whole; not "General Motors", "Coach
+  // Outlet", "Doctor Who"). Without capitals, a titled_name(). Not after
+  // an article
+  // ("the Judge Advocate"). A name of its
+  // own where no span covers the words; a place or organisation of this
+  // tagging over just the words, or over the title and the words, becomes
+  // the name without the title ("Dear Professor Hendricks," and "Nurse
+  // Ratched" were firms). `marked`: the indices of the marked tokens, in
+  // order.
+  void add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> marked,
+                                         std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // Whether `word` in small letters after the title of address `title`,
+  // `m` its matches, is a name: one a name list or the census's surnames
+  // know that is no everyday word, or, after a title that is no verb too,
+  // an everyday word only a last-name list knows of the name lists
+  // ("professor hendricks", "professor smith"; not "coach class", "the
+  // captain will", "nurse young").
+  bool titled_name(std::string_view title, const Gazetteer::Match& m, std::string_view word) const;
   // In text without capitals, adds a name over each word of four letters or
   // more that no span covers and that only_a_name() (a name list knows it,
   // no everyday, place, street, company or title list does), that is no

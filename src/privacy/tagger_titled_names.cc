@@ -1,0 +1,126 @@
+// The names after a capitalised title of address that the name-prefix lists
+// do not hold ("Professor Smith", "Judge Harlan", "Sgt. Reyes"):
+// add_names_after_titles_of_address(). The decoder learnt the prefixes of
+// the lists ("Dr.", "Mrs."); after these it left names out or took them for
+// firms.
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <array>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+namespace {
+
+// Abbreviations of titles of address (kTitlesOfAddress), which take their
+// stop ("Sgt. Reyes").
+constexpr WordSet kAbbreviatedTitles(std::array<std::string_view, 9>{"sgt", "lt", "capt", "col", "det", "insp", "rev",
+                                                                      "gov", "sen"});
+
+// The titles of address that are verbs too ("nurse young", "coach smith
+// told"): an everyday word after them is the verb's object as often.
+constexpr WordSet kTitlesThatAreVerbs(std::array<std::string_view, 6>{"nurse", "coach", "judge", "father", "doctor",
+                                                                      "captain"});
+
+}  // namespace
+
+bool PiiTagger::titled_name(std::string_view title, const Gazetteer::Match& m, std::string_view word) const {
+  if (is_title(m)) return false;
+  if ((m.full & common_categories_) != 0) {
+    return (m.full & last_name_categories_) != 0 && (m.full & first_name_categories_) == 0 &&
+           !kTitlesThatAreVerbs.contains(title, Token{0, static_cast<uint32_t>(title.size()), false, false});
+  }
+  return (m.full & name_categories_) != 0 || listed_surname(word, 0, static_cast<uint32_t>(word.size()));
+}
+
+void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> marked,
+                                                  std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  if (name_categories_ == 0) return;
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxWords = 3;
+  // In text with capitals a title and a name are capitalised; without
+  // them, in small letters.
+  auto written_as_a_name = [&](size_t k) {
+    const auto c = static_cast<unsigned char>(text[tokens[k].begin]);
+    if (tokens[k].end - tokens[k].begin < 2) return false;
+    return mixed ? c >= 'A' && c <= 'Z' && !all_capitals(text, tokens, k) : c >= 'a' && c <= 'z';
+  };
+  // Whether token k, right after token `before` one space apart, is a
+  // name's word; `end`: its end without a possessive's 's. Without
+  // capitals, only a word of the name lists or the census's surnames that
+  // is no everyday word ("professor hendricks"; not "coach class").
+  auto word_of = [&](const Token& t) { return text.substr(t.begin, t.end - t.begin); };
+  size_t title = 0;  // the title's token, of the name_word()s asked
+  auto name_word = [&](size_t k, size_t before, uint32_t& end) {
+    if (k >= n || tokens[k].begin != tokens[before].end + 1 || text[tokens[before].end] != ' ' ||
+        !written_as_a_name(k)) {
+      return false;
+    }
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
+    end = tokens[k].begin + static_cast<uint32_t>(possessive_stem(b, tokens[k].end - tokens[k].begin));
+    const Token stem{tokens[k].begin, end, false, false};
+    if (pii_scan::is_group_word(text.substr(stem.begin, stem.end - stem.begin)) ||
+        kOrganisationNouns.contains(text, stem) || (!mixed && never_in_a_name(text, stem))) {
+      return false;
+    }
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, stem));
+    if (!mixed) return titled_name(word_of(tokens[title]), m, word_of(stem));
+    if (is_title(m)) return false;
+    if ((m.full & name_categories_) != 0 || listed_surname(text, stem.begin, stem.end)) return true;
+    return common_categories_ != 0 && (m.full | m.part) == 0;
+  };
+  auto article = [&](size_t k) {
+    return token_is(text, tokens[k], "the") || token_is(text, tokens[k], "a") || token_is(text, tokens[k], "an") ||
+           token_is(text, tokens[k], "this");
+  };
+  auto title_at = [&](size_t t) {
+    if (t + 2 >= n || !written_as_a_name(t) ||
+        !(kTitlesOfAddress.contains(text, tokens[t]) || kAbbreviatedTitles.contains(text, tokens[t]))) {
+      return;
+    }
+    if (t > 0 && !tokens[t].newline_before && article(t - 1)) return;
+    title = t;
+    // The title's last token: its stop, for an abbreviation.
+    size_t title_end = t;
+    if (kAbbreviatedTitles.contains(text, tokens[t])) {
+      if (!mark_at(text, tokens, t + 1, '.') || tokens[t + 1].begin != tokens[t].end) return;
+      title_end = t + 1;
+    }
+    uint32_t end = 0;
+    if (!name_word(title_end + 1, title_end, end)) return;
+    const size_t from = title_end + 1;
+    size_t to = from;
+    // (A possessive ends the name: "Professor Lindqvist's comments".)
+    while (to + 1 - from < kMaxWords && end == tokens[to].end) {
+      uint32_t next_end = 0;
+      if (!name_word(to + 1, to, next_end)) break;
+      ++to;
+      end = next_end;
+    }
+    const size_t k = span_over(out, from);
+    if (k == out.size()) {
+      bool free = true;
+      for (size_t j = from + 1; j <= to && free; ++j) free = span_over(out, j) == out.size();
+      if (free) add_span(out, {PiiType::kPerson, tokens[from].begin, end});
+    } else if ((own_place_or_organisation(out, k, first, tokens[from].begin, out[k].end) ||
+                own_place_or_organisation(out, k, first, tokens[t].begin, out[k].end)) &&
+               (out[k].end == end || out[k].end == tokens[to].end)) {
+      set_span(out, k, {PiiType::kPerson, tokens[from].begin, end});
+    }
+  };
+  // (In text with capitals a title is capitalised: marked.)
+  if (mixed) {
+    for (const uint32_t t : marked) title_at(t);
+  } else {
+    for (size_t t = 0; t < n; ++t) title_at(t);
+  }
+}
+
+}  // namespace tiergate
