@@ -1003,15 +1003,17 @@ constexpr WordSet kAfterAWork(std::array<std::string_view, 24>{
     "adapted", "created"});
 
 // Relatives, partners and friends, and the people one's life is lived
-// with: "son", "wife", "boss", "manager", "landlord". (Not "client" or
-// "tenant", which a company may be.)
-constexpr std::array<std::string_view, 55> kRelativeWords = {
+// with: "son", "wife", "boss", "manager", "landlord", and as chat writes
+// them ("my gf", "my bestie"). (Not "client" or "tenant", which a company
+// may be.)
+constexpr std::array<std::string_view, 63> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
     "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
     "fiance", "fiancee", "grandma", "grandpa", "stepson", "stepdaughter", "spouse", "manager", "supervisor",
     "coworker", "doctor", "dentist", "therapist", "lawyer", "attorney", "accountant", "teacher", "tutor", "coach",
-    "mentor", "landlord", "landlady", "roommate", "flatmate", "nanny"};
+    "mentor", "landlord", "landlady", "roommate", "flatmate", "nanny", "gf", "bf", "bff", "bestie", "hubby", "wifey",
+    "stepmom", "stepdad"};
 constexpr WordSet kRelatives(kRelativeWords);
 
 // The roles a person is named after in records and reports: "Customer

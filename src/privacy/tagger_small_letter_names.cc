@@ -222,7 +222,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
         name = titled_name(text.substr(tokens[c].begin, tokens[c].end - tokens[c].begin), m,
                            text.substr(tokens[j].begin, end - tokens[j].begin));
         break;
-      case Cue::kRelative: name = !common || (first_name && confirmed); break;
+      // (A relative's possessive is the name's too: "my gf jasmine's
+      // birthday".)
+      case Cue::kRelative: name = !common || (first_name && (confirmed || end != tokens[to].end)); break;
       case Cue::kAddressed:
       case Cue::kAskedFor: name = first_name; break;
       case Cue::kContacted: name = first_name && (!common || confirmed); break;

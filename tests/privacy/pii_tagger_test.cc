@@ -1888,7 +1888,8 @@ TEST(PiiTaggerTest, ANameSetOffAfterADoerIsAPerson) {
 // read capitalised words alone: here a tagger that learned no names at
 // all. After "name is" or a title with its stop any word but an everyday
 // one; after a relative of a possessive a word no everyday list knows (an
-// everyday first name where its clause ends); after a verb that addresses
+// everyday first name where its clause ends or its possessive follows);
+// after a verb that addresses
 // someone a first name a list knows; after "call", "I'm" or a greeting
 // such a first name that is no everyday word, or one a surname follows.
 TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
@@ -1911,6 +1912,10 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Hi kevin, the code is ready."), V{"PERSON:kevin"});
   // The name alone, without its 's.
   EXPECT_EQ(found("Find my son kevin's keys."), V{"PERSON:kevin"});
+  // After a relative as chat writes it, and an everyday first name whose
+  // possessive follows the relative.
+  EXPECT_EQ(found("Find my gf priya's keys."), V{"PERSON:priya"});
+  EXPECT_EQ(found("Find my son tom's keys."), V{"PERSON:tom"});
   // An everyday word that is a first name too, where the clause goes on
   // ("will be"); an everyday word after a relative; a name only the
   // everyday lists know after "name is"; a contraction's first part; code.
