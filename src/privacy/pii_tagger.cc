@@ -839,6 +839,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (mixed) {
     add_small_letter_names_after_cues(text, out, first_tagged);
     add_full_names_of_listed_words(text, marked_tokens, out);
+    add_names_before_a_colon(text, marked_tokens, out);
   }
   add_names_after_titles_of_address(text, marked_tokens, out, first_tagged, mixed);
   if (!mixed) {

@@ -2047,6 +2047,26 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
                            "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."});
 }
 
+// A capitalised first name before a colon that heads a note ("Feedback
+// for Drew:") or after a chat's time stamp ("[10:03] Ruby: hi") is a name,
+// whatever else the lists know it as; at a line's start only where no
+// everyday list knows it. Not a season or month. Here a tagger that
+// learned no names.
+TEST(PiiTaggerTest, AFirstNameBeforeAColonThatHeadsANoteIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Drew", "Ruby", "Priya", "Name", "May", "Summer"}},
+       {"common_word", {"feedback", "for", "drew", "great", "job", "ruby", "hi", "name", "john", "plans", "may", "tips",
+                        "summer", "rest", "the", "code", "is", "today", "can", "you", "send", "it"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Feedback for Drew: great job."), V{"PERSON:Drew"});
+  EXPECT_EQ(found("The code is today.\n[10:03] Ruby: hi"), V{"PERSON:Ruby"});
+  EXPECT_EQ(found("The code is today.\nPriya: can you send it?"), V{"PERSON:Priya"});
+  expect_no_names(tagger, {"Plans for May: rest.", "Tips for Summer: rest.", "The code is today.\nName: john",
+                           "The code is today.\nRuby: hi", "Feedback for Drew:great job.", "Feedback for DREW: hi",
+                           "Feedback for Zorvath: hi"});
+}
+
 // After a title of address that the name-prefix lists do not hold
 // ("Professor", "Nurse", "Sgt."), the words of a name are a name:
 // capitalised in text with capitals, in small letters where no everyday

@@ -297,6 +297,17 @@ class PiiTagger {
   // order.
   void add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> marked,
                                          std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // In text with capitals, adds a name over a capitalised word that a
+  // first-name list knows, whatever else the lists know it as, that no
+  // span covers and that a colon and a blank follow: after "for", "to",
+  // "from" or "cc" one space before it, the person a heading addresses
+  // ("Feedback for Drew:", "Message to Joy:"); after a chat's time stamp,
+  // the speaker ("[10:03] Ruby: hi"), or at a line's start where no
+  // everyday list knows the word (not a form's field, "Name:"). Not a
+  // season or month ("Tips for Summer:", "Plans for May:"). `marked`: the
+  // indices of the marked tokens, in order.
+  void add_names_before_a_colon(std::string_view text, std::span<const uint32_t> marked,
+                                std::vector<PiiSpan>& out) const;
   // Whether `word` in small letters after the title of address `title`,
   // `m` its matches, is a name: one a name list or the census's surnames
   // know that is no everyday word, or, after a title that is no verb too,

@@ -1,0 +1,62 @@
+// The names before a colon that heads a note or a line of a chat: the
+// person a heading addresses ("Feedback for Drew:", "Message to Joy:") and
+// a chat's speaker ("[10:03] Ruby: hi"): add_names_before_a_colon(). The
+// decoder takes a first name that is an everyday word too for the word
+// there.
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <array>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+namespace {
+
+// The words before the person a heading addresses: "Notes for Grace:".
+constexpr WordSet kAddresseePrepositions(std::array<std::string_view, 4>{"for", "to", "from", "cc"});
+
+// The seasons and months that first-name lists hold too ("Tips for
+// Summer:", "Plans for May:").
+constexpr WordSet kSeasonsAndMonths(std::array<std::string_view, 9>{"spring", "summer", "autumn", "fall", "winter",
+                                                                    "april", "may", "june", "august"});
+
+}  // namespace
+
+void PiiTagger::add_names_before_a_colon(std::string_view text, std::span<const uint32_t> marked,
+                                         std::vector<PiiSpan>& out) const {
+  if (first_name_categories_ == 0) return;
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  for (const uint32_t j : marked) {
+    // A word of a capital and small letters, its colon right after it and
+    // then a blank.
+    if (j + 1 >= n || !mark_at(text, tokens, j + 1, ':') || tokens[j + 1].begin != tokens[j].end ||
+        tokens[j + 1].end >= text.size() || (text[tokens[j + 1].end] != ' ' && text[tokens[j + 1].end] != '\n')) {
+      continue;
+    }
+    const Token& t = tokens[j];
+    if (t.end - t.begin < 2 || text[t.begin] < 'A' || text[t.begin] > 'Z' || all_capitals(text, tokens, j)) continue;
+    // After a preposition one space before it on its line, or alone at the
+    // line's start or after a bracket that closes a chat's time stamp.
+    const bool addressed = j > 0 && !t.newline_before && tokens[j - 1].end + 1 == t.begin &&
+                           kAddresseePrepositions.contains(text, tokens[j - 1]);
+    const bool stamped = j > 0 && mark_at(text, tokens, j - 1, ']') && tokens[j - 1].end + 1 == t.begin;
+    const bool line_start = j == 0 || t.newline_before;
+    if (!addressed && !stamped && !line_start) continue;
+    if (kSeasonsAndMonths.contains(text, t) || span_over(out, j) != out.size()) continue;
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
+    if ((m.full & first_name_categories_) == 0 || is_title(m)) continue;
+    // (At a line's start without a time stamp, no everyday word: a form's
+    // field, "Name:", "Will:".)
+    if (!addressed && !stamped && (m.full & common_categories_) != 0) continue;
+    add_span(out, {PiiType::kPerson, t.begin, t.end});
+  }
+}
+
+}  // namespace tiergate
