@@ -1173,7 +1173,11 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       continue;
     }
     if (k + 1 < out.size() && out[k + 1].begin == at) {
-      if (out[k + 1].type != PiiType::kPerson) continue;
+      // (A place or firm of this tagging over just a capitalised surname
+      // after the hyphen is the name's too: "Christian Bale-Smith".)
+      const bool surname = own_place_or_organisation(out, k + 1, first, at, tokens[j].end) && text[at] >= 'A' &&
+                           text[at] <= 'Z' && listed_surname(text, at, tokens[j].end);
+      if (out[k + 1].type != PiiType::kPerson && !surname) continue;
       out[k].end = out[k + 1].end;
       mark_dropped(out, k + 1);
       joined = true;

@@ -4707,6 +4707,34 @@ TEST(PiiTaggerTest, AHyphenJoinsADoubleName) {
   EXPECT_EQ(persons("Please call Anna-anal tomorrow."), std::vector<std::string>{"Anna"});
 }
 
+// A place or firm of the tagger's over just a capitalised surname of the
+// lists after a name and a hyphen is the name's second part ("Christian
+// Bale-Smith" gave the firm "Smith"): here a tagger taught to read the
+// word after the hyphen as a firm.
+TEST(PiiTaggerTest, AHyphenJoinsAFirmOfASurnameToTheName) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> first = {"Anna", "Greta", "Maria", "Olga"};
+  const std::vector<std::string> firms = {"Quarrow", "Brask", "Velmora", "Dellack", "Ondine"};
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& name = first[k % first.size()];
+    const std::string& firm = firms[k % firms.size()];
+    const auto firm_at = static_cast<uint32_t>(12 + name.size() + 1);
+    rows.push_back({"Please call " + name + "-" + firm + " tomorrow.",
+                    {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
+                     {PiiType::kOrganization, firm_at, static_cast<uint32_t>(firm_at + firm.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"last_name", {"Smith"}},
+                  {"census_surname", {"Hendricks"}},
+                  {"common_word", {"please", "call", "tomorrow", "smith"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Please call Anna-Zorvath tomorrow."), (V{"PERSON:Anna", "ORGANIZATION:Zorvath"}));
+  EXPECT_EQ(found("Please call Anna-Smith tomorrow."), V{"PERSON:Anna-Smith"});
+  EXPECT_EQ(found("Please call Greta-Hendricks tomorrow."), V{"PERSON:Greta-Hendricks"});
+}
+
 // Trained on rows that call "Novak Ltd" a person, the tagger still reports
 // a name ending in a company suffix as an organisation.
 TEST(PiiTaggerTest, ANameEndingInACompanySuffixIsAnOrganisation) {
