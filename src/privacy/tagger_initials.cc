@@ -82,7 +82,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // letters or more, no pronoun, no word that stands in no name, no title;
   // in text with capitals capitalised and not in capitals throughout. After
   // a name's first word and its initial (`after_a_name`) any such word
-  // ("William M. Tweed"); else, in text with capitals no everyday word, in
+  // ("William M. Tweed"); else, in text with capitals no everyday word but
+  // one the census's surnames hold ("J. Doe"), in
   // text without capitals a word a name list knows or the everyday lists
   // do not.
   auto surname = [&](size_t k, bool after_a_name) {
@@ -95,7 +96,9 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, t));
     if (is_title(m)) return false;  // "Dr. Z. Dr. X"
     if (after_a_name) return true;
-    if (mixed) return !everyday(m);
+    // (An everyday word the census's surnames hold too: "J. Doe", "R.
+    // Baker".)
+    if (mixed) return !everyday(m) || listed_surname(text, t.begin, t.end);
     return (m.full & name_categories_) != 0 || (m.full & common_categories_) == 0;
   };
   // The surname that opens at token k: its first word past up to two
@@ -265,8 +268,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // name before them that no span covers ("Ida B. Wells" where the decoder
   // took only the surname). In text with capitals, one initial alone only
   // after such a first name ("Harry S. Truman": no list need know the
-  // surname) or before a surname a last-name list knows or that this
-  // tagging took for a name or a firm; in text without capitals only after
+  // surname) or before a surname a last-name list knows (or the census's,
+  // after a plain word) or that this tagging took for a name or a firm; in text without capitals only after
   // such a first name ("hannah i. kirlin"). Not an answer's letter ("B. Leitch and
   // Neilson", "C. B. F. Skinner": a letter that labels, after "?" or ":",
   // or opening a line of a text that lists answers), nor a letter glued to
@@ -312,10 +315,21 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     // "Contact R. Okafor", where the decoder, which learnt no initials,
     // found nothing.)
     const Token& main = tokens[surname_of.main];
-    const bool unlisted = (listed.full | listed.part) == 0 && main.end - main.begin >= 3 && k > 0 &&
-                          !tokens[k].newline_before && !kLetteredNouns.contains(text, tokens[k - 1]);
+    const bool inside_a_sentence = k > 0 && !tokens[k].newline_before && !kLetteredNouns.contains(text, tokens[k - 1]);
+    const bool unlisted = (listed.full | listed.part) == 0 && main.end - main.begin >= 3 && inside_a_sentence;
+    // (So is a surname of the census's that is an everyday word too, where
+    // the letter follows a word in small letters that is no article, a
+    // comma or a sentence's first word: "forward this to J. Doe", "Contact
+    // R. Baker"; not "an A. Young", "B. Old C. New".)
+    auto after_a_plain_word = [&](size_t p) {
+      const auto c = static_cast<unsigned char>(text[tokens[p].begin]);
+      if (c >= 'a' && c <= 'z') return !token_is(text, tokens[p], "a") && !kDeterminers.contains(text, tokens[p]);
+      return token_is(text, tokens[p], ",") || (c >= 'A' && c <= 'Z' && opens_a_sentence(text, tokens, p));
+    };
+    const bool census_surname = inside_a_sentence && (listed.full & last_name_categories_) == 0 &&
+                                listed_surname(text, main.begin, main.end) && after_a_plain_word(k - 1);
     if (mixed && one_initial && !found && !first_name_before && !letter_name && !named_here &&
-        (listed.full & last_name_categories_) == 0 && !unlisted) {
+        (listed.full & last_name_categories_) == 0 && !census_surname && !unlisted) {
       return;
     }
     // (A compass point before a place: "N. America", "S. Korea".)

@@ -1072,8 +1072,10 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   o.gazetteers = {{"first_name", {"John", "Hannah", "Anna", "Gideon"}},
                   {"last_name", {"Kennedy", "Smith", "Kirlin", "Hackett", "Wilson", "Velde", "He", "Wainwright"}},
                   {"common_word", {"please", "send", "the", "report", "to", "today", "he", "has", "farm", "goats",
-                                   "who", "wrote", "it", "reached", "first", "in", "court", "ruled"}},
-                  {"company_suffix", {"Company"}}};
+                                   "who", "wrote", "it", "reached", "first", "in", "court", "ruled", "doe", "baker",
+                                   "an"}},
+                  {"company_suffix", {"Company"}},
+                  {"census_surname", {"Doe", "Baker"}}};
   const PiiTagger tagger = PiiTagger::train(reports_sent_to_people(), o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   using V = std::vector<std::string>;
@@ -1116,6 +1118,12 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to R. Okafor today.", PiiType::kPerson), V{"R. Okafor"});
   EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to group B. Truax follows.", PiiType::kPerson), V{});
   EXPECT_EQ(values_of(unnamed_tagger, "We follow.\nB. Truax follows.", PiiType::kPerson), V{});
+  // So is a surname of the census's that is an everyday word too, after a
+  // letter that follows a word in small letters, not an article.
+  EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to J. Doe today.", PiiType::kPerson), V{"J. Doe"});
+  EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to R. Baker today.", PiiType::kPerson), V{"R. Baker"});
+  EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to an A. Baker today.", PiiType::kPerson), V{});
+  EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to group B. Baker today.", PiiType::kPerson), V{});
   // A text of 50,000 such names (1.4 MB) keeps them all: the names are
   // applied at the end, which keeps the pass linear.
   std::string many;
