@@ -839,9 +839,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (mixed) {
     add_small_letter_names_after_cues(text, out, first_tagged);
     add_full_names_of_listed_words(text, marked_tokens, out);
-    add_names_before_a_colon(text, marked_tokens, out);
+    add_names_before_a_colon(text, out);
   }
-  add_names_after_titles_of_address(text, marked_tokens, out, first_tagged, mixed);
+  // (In text with capitals, add_small_letter_names_after_cues() runs it.)
+  if (!mixed) add_names_after_titles_of_address(text, {}, out, first_tagged, false);
   if (!mixed) {
     add_places_in_small_letters(text, viewed, out);
     if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);

@@ -28,19 +28,28 @@ constexpr WordSet kSeasonsAndMonths(std::array<std::string_view, 9>{"spring", "s
 
 }  // namespace
 
-void PiiTagger::add_names_before_a_colon(std::string_view text, std::span<const uint32_t> marked,
-                                         std::vector<PiiSpan>& out) const {
+void PiiTagger::add_names_before_a_colon(std::string_view text, std::vector<PiiSpan>& out) const {
   if (first_name_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
-  for (const uint32_t j : marked) {
-    // A word of a capital and small letters, its colon right after it and
-    // then a blank.
-    if (j + 1 >= n || !mark_at(text, tokens, j + 1, ':') || tokens[j + 1].begin != tokens[j].end ||
-        tokens[j + 1].end >= text.size() || (text[tokens[j + 1].end] != ' ' && text[tokens[j + 1].end] != '\n')) {
+  // (Colons are few in most texts: found by memchr, not asked of every
+  // token.)
+  for (size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
+    // A word right before the colon, a blank after it.
+    if (at < 2 || at + 1 >= text.size() || (text[at + 1] != ' ' && text[at + 1] != '\n') || text[at - 1] < 'a' ||
+        text[at - 1] > 'z') {
       continue;
     }
+    // (A capital opens the word: read back from the colon before a search
+    // for its token.)
+    size_t small_from = at - 1;
+    while (small_from > 0 && text[small_from - 1] >= 'a' && text[small_from - 1] <= 'z') --small_from;
+    if (small_from == 0 || text[small_from - 1] < 'A' || text[small_from - 1] > 'Z') continue;
+    const size_t colon = first_token_from(tokens, static_cast<uint32_t>(at));
+    if (colon == 0 || colon >= n || tokens[colon].begin != at || tokens[colon - 1].end != at) continue;
+    const size_t j = colon - 1;
     const Token& t = tokens[j];
+    // A word of a capital and small letters.
     if (t.end - t.begin < 2 || text[t.begin] < 'A' || text[t.begin] > 'Z' || all_capitals(text, tokens, j)) continue;
     // After a preposition one space before it on its line, or alone at the
     // line's start or after a bracket that closes a chat's time stamp.

@@ -1041,6 +1041,10 @@ constexpr std::array<std::string_view, 35> kTitleOfAddressWords = {
     "councilman", "councilwoman", "congressman", "congresswoman", "rabbi", "pastor",     "reverend",
     "imam",       "sheriff",    "deputy",   "doctor",     "father",      "sister",        "ambassador"};
 constexpr WordSet kTitlesOfAddress(kTitleOfAddressWords);
+// Abbreviations of titles of address, which take their stop ("Sgt. Reyes").
+constexpr std::array<std::string_view, 9> kAbbreviatedTitleWords = {"sgt", "lt",  "capt", "col", "det",
+                                                                     "insp", "rev", "gov",  "sen"};
+constexpr WordSet kAbbreviatedTitles(kAbbreviatedTitleWords);
 
 template <size_t A, size_t B>
 consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,

@@ -41,8 +41,10 @@ constexpr auto kCueWordList = joined(
     std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
-// letters).
-constexpr WordFilter kCueWords(joined(kCueWordList, std::array<std::string_view, 2>{"i'm", "i\u2019m"}));
+// letters). The filter lets the abbreviated titles of address through too,
+// for add_names_after_titles_of_address().
+constexpr WordFilter kCueWords(joined(joined(kCueWordList, std::array<std::string_view, 2>{"i'm", "i\u2019m"}),
+                                      kAbbreviatedTitleWords));
 constexpr WordSet kCueWordSet(kCueWordList);
 
 // How strongly a cue says that a person follows, which decides the words
@@ -244,7 +246,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
   cues.clear();
   kCueWords.find(text, tokens, cues);
   size_t next = 0;  // the first token a cue may end: past the last name's
+  // The capitalised hits: the titles of address among them are read below.
+  thread_local IndexList capitalised;
+  capitalised.clear();
   for (const uint32_t d : cues) {
+    if (text[tokens[d].begin] >= 'A' && text[tokens[d].begin] <= 'Z') capitalised.push_back(d);
     if (d < next) continue;
     // A possessive determiner opens a relative's cue ("my friend") or "my
     // name is"; the filter's other hits end a cue, or are none.
@@ -254,6 +260,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       next = name_after_a_cue(d) + 1;
     }
   }
+  // The filter's hits hold the capitalised titles of address too: that
+  // pass reads them here rather than asking every marked token.
+  if (!capitalised.empty()) add_names_after_titles_of_address(text, capitalised, out, first, true);
 }
 
 }  // namespace tiergate

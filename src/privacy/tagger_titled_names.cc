@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tagger_rules.h"
+#include "word_filter.h"
 
 namespace tiergate {
 
@@ -18,15 +19,15 @@ using namespace tagger_rules;
 
 namespace {
 
-// Abbreviations of titles of address (kTitlesOfAddress), which take their
-// stop ("Sgt. Reyes").
-constexpr WordSet kAbbreviatedTitles(std::array<std::string_view, 9>{"sgt", "lt", "capt", "col", "det", "insp", "rev",
-                                                                      "gov", "sen"});
 
 // The titles of address that are verbs too ("nurse young", "coach smith
 // told"): an everyday word after them is the verb's object as often.
 constexpr WordSet kTitlesThatAreVerbs(std::array<std::string_view, 6>{"nurse", "coach", "judge", "father", "doctor",
                                                                       "captain"});
+
+// The titles of address and their abbreviations, as a filter over every
+// token of a text without capitals.
+constexpr WordFilter kTitleFilter(joined(kTitleOfAddressWords, kAbbreviatedTitleWords));
 
 }  // namespace
 
@@ -39,7 +40,7 @@ bool PiiTagger::titled_name(std::string_view title, const Gazetteer::Match& m, s
   return (m.full & name_categories_) != 0 || listed_surname(word, 0, static_cast<uint32_t>(word.size()));
 }
 
-void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> marked,
+void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> candidates,
                                                   std::vector<PiiSpan>& out, size_t first, bool mixed) const {
   if (name_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
@@ -81,8 +82,11 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
            token_is(text, tokens[k], "this");
   };
   auto title_at = [&](size_t t) {
-    if (t + 2 >= n || !written_as_a_name(t) ||
-        !(kTitlesOfAddress.contains(text, tokens[t]) || kAbbreviatedTitles.contains(text, tokens[t]))) {
+    // (Its first letter's case, then the title's words, then the rest.)
+    const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
+    if (t + 2 >= n || (mixed ? c < 'A' || c > 'Z' : c < 'a' || c > 'z') ||
+        !(kTitlesOfAddress.contains(text, tokens[t]) || kAbbreviatedTitles.contains(text, tokens[t])) ||
+        !written_as_a_name(t)) {
       return;
     }
     if (t > 0 && !tokens[t].newline_before && article(t - 1)) return;
@@ -115,11 +119,12 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
       set_span(out, k, {PiiType::kPerson, tokens[from].begin, end});
     }
   };
-  // (In text with capitals a title is capitalised: marked.)
   if (mixed) {
-    for (const uint32_t t : marked) title_at(t);
+    for (const uint32_t t : candidates) title_at(t);
   } else {
-    for (size_t t = 0; t < n; ++t) title_at(t);
+    thread_local IndexList titles;
+    kTitleFilter.find(text, tokens, titles);
+    for (const uint32_t t : titles) title_at(t);
   }
 }
 

@@ -293,9 +293,11 @@ class PiiTagger {
   // own where no span covers the words; a place or organisation of this
   // tagging over just the words, or over the title and the words, becomes
   // the name without the title ("Dear Professor Hendricks," and "Nurse
-  // Ratched" were firms). `marked`: the indices of the marked tokens, in
-  // order.
-  void add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> marked,
+  // Ratched" were firms). `candidates`: in text with capitals the indices,
+  // in order, of tokens among which every title is (the cue words'
+  // filter's, add_small_letter_names_after_cues()); without capitals,
+  // every token is (through a filter of its own).
+  void add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> candidates,
                                          std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // In text with capitals, adds a name over a capitalised word that a
   // first-name list knows, whatever else the lists know it as, that no
@@ -304,10 +306,8 @@ class PiiTagger {
   // ("Feedback for Drew:", "Message to Joy:"); after a chat's time stamp,
   // the speaker ("[10:03] Ruby: hi"), or at a line's start where no
   // everyday list knows the word (not a form's field, "Name:"). Not a
-  // season or month ("Tips for Summer:", "Plans for May:"). `marked`: the
-  // indices of the marked tokens, in order.
-  void add_names_before_a_colon(std::string_view text, std::span<const uint32_t> marked,
-                                std::vector<PiiSpan>& out) const;
+  // season or month ("Tips for Summer:", "Plans for May:").
+  void add_names_before_a_colon(std::string_view text, std::vector<PiiSpan>& out) const;
   // Whether `word` in small letters after the title of address `title`,
   // `m` its matches, is a name: one a name list or the census's surnames
   // know that is no everyday word, or, after a title that is no verb too,
@@ -842,7 +842,9 @@ class PiiTagger {
   // addresses someone, a capitalised word that a first-name list knows,
   // whatever else the lists know it as, that no span covers and that no
   // other capitalised word follows: "Tell Pat I said hi", which the
-  // decoder took for an everyday word.
+  // decoder took for an everyday word. After a title of address in small
+  // letters ("professor", "judge"), a titled_name(). Then runs
+  // add_names_after_titles_of_address() over the cue words' filter's hits.
   void add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
 
   // Whether bytes [begin, end) of the text, one word, are a city of the
