@@ -19,7 +19,6 @@ using namespace tagger_rules;
 
 namespace {
 
-
 // The titles of address that are verbs too ("nurse young", "coach smith
 // told"): an everyday word after them is the verb's object as often.
 constexpr WordSet kTitlesThatAreVerbs(std::array<std::string_view, 6>{"nurse", "coach", "judge", "father", "doctor",
@@ -53,12 +52,11 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
     if (tokens[k].end - tokens[k].begin < 2) return false;
     return mixed ? c >= 'A' && c <= 'Z' && !all_capitals(text, tokens, k) : c >= 'a' && c <= 'z';
   };
-  // Whether token k, right after token `before` one space apart, is a
-  // name's word; `end`: its end without a possessive's 's. Without
-  // capitals, only a word of the name lists or the census's surnames that
-  // is no everyday word ("professor hendricks"; not "coach class").
   auto word_of = [&](const Token& t) { return text.substr(t.begin, t.end - t.begin); };
   size_t title = 0;  // the title's token, of the name_word()s asked
+  // Whether token k, right after token `before` one space apart, is a
+  // name's word; `end`: its end without a possessive's 's. Without
+  // capitals, a titled_name() ("professor hendricks"; not "coach class").
   auto name_word = [&](size_t k, size_t before, uint32_t& end) {
     if (k >= n || tokens[k].begin != tokens[before].end + 1 || text[tokens[before].end] != ' ' ||
         !written_as_a_name(k)) {
