@@ -227,9 +227,14 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       if (!ends_a_clause || tokens[j].end - tokens[j].begin < 3) return false;
     }
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
-    // (After "I'm" only a first name of the lists or a word no list knows:
-    // not a group, "I'm American", nor "I'm Late".)
-    if (i_am_alone && (((m.full & first_name_categories_) == 0 && (m.full | m.part) != 0) ||
+    // (After "I'm" only a first name of the lists, a surname of the lists
+    // that no everyday or place's list knows (a family name said first:
+    // "I'm Nguyen Van An", a place) or a word no list knows: not a group,
+    // "I'm American", nor "I'm Late".)
+    const bool listed_name = (m.full & first_name_categories_) != 0 ||
+                             ((m.full & last_name_categories_) != 0 &&
+                              (m.full & (common_categories_ | place_categories_)) == 0);
+    if (i_am_alone && ((!listed_name && (m.full | m.part) != 0) ||
                        pii_scan::is_group_word(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin)))) {
       return false;
     }

@@ -2108,6 +2108,22 @@ TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
                            "i saw nurse zorvath at the store"});
 }
 
+// After "I'm", a firm of the tagger's that opens with a surname of the
+// lists that no everyday or place's list knows is the speaker, as one
+// that opens with a first name is: a family name said first ("I'm Nguyen
+// Van An" was a place). Here a tagger taught firms there.
+TEST(PiiTaggerTest, AFirmAfterIAmThatOpensWithASurnameIsTheSpeaker) {
+  const PiiTagger tagger =
+      firms_tagger({"Hi, I'm "}, {"Zorvath Quill", "Brask Ondine", "Velmora Tusk", "Quarrow Dell"}, " and it is late.",
+                   {{"last_name", {"Okonkwo", "Young"}},
+                    {"common_word", {"hi", "and", "it", "is", "late", "young"}}});
+  auto found = [&](const std::string& who) { return typed_spans(tagger, "Hi, I'm " + who + " and it is late."); };
+  using V = std::vector<std::string>;
+  // (An everyday word that a last-name list knows too stays the firm's.)
+  ASSERT_EQ(found("Young Quill"), V{"ORGANIZATION:Young Quill"});
+  EXPECT_EQ(found("Okonkwo Quill"), V{"PERSON:Okonkwo Quill"});
+}
+
 // In text with capitals, a line of two or three words in capitals
 // throughout is a name where a first name opens it and the words after it
 // are names' or no list's (a résumé's heading), here where the tagger
