@@ -1188,7 +1188,11 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       joined = true;
     } else if (k + 1 == out.size() || out[k + 1].begin >= tokens[j].end) {
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
-      if (((m.full & first_name_categories_) != 0 && (m.full & common_categories_) == 0) ||
+      // (Or a capitalised surname of the lists or the census, whatever
+      // else they know it as: "Christian Bale-Smith".)
+      const bool surname = text[at] >= 'A' && text[at] <= 'Z' && tokens[j].end - tokens[j].begin >= 2 &&
+                           listed_surname(text, at, tokens[j].end);
+      if (((m.full & first_name_categories_) != 0 && (m.full & common_categories_) == 0) || surname ||
           second_syllable_of_a_given_name(text, span, at - 1, tokens[j])) {
         set_span(out, k, {PiiType::kPerson, out[k].begin, tokens[j].end});
       }

@@ -4718,17 +4718,23 @@ TEST(PiiTaggerTest, APlaceTakesTheNameOfItsState) {
 }
 
 // A name and what a hyphen right after it joins are one name: the name
-// after it, or a first name no everyday list knows.
+// after it, a first name no everyday list knows, or a capitalised surname
+// of the lists or the census, whatever else they know it as.
 TEST(PiiTaggerTest, AHyphenJoinsADoubleName) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", {"Anna", "Greta", "Leigh", "Anal"}},
-                  {"common_word", {"please", "call", "tomorrow", "anal"}}};
+                  {"last_name", {"Smith"}},
+                  {"census_surname", {"Baker"}},
+                  {"common_word", {"please", "call", "tomorrow", "anal", "smith", "baker"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   ASSERT_EQ(persons("Please call Anna tomorrow."), std::vector<std::string>{"Anna"});
   EXPECT_EQ(persons("Please call Anna-Greta tomorrow."), std::vector<std::string>{"Anna-Greta"});
   EXPECT_EQ(persons("Please call Anna-leigh tomorrow."), std::vector<std::string>{"Anna-leigh"});
   EXPECT_EQ(persons("Please call Anna-anal tomorrow."), std::vector<std::string>{"Anna"});
+  EXPECT_EQ(persons("Please call Anna-Smith tomorrow."), std::vector<std::string>{"Anna-Smith"});
+  EXPECT_EQ(persons("Please call Anna-Baker tomorrow."), std::vector<std::string>{"Anna-Baker"});
+  EXPECT_EQ(persons("Please call Anna-smith tomorrow."), std::vector<std::string>{"Anna"});
 }
 
 // A place or firm of the tagger's over just a capitalised surname of the

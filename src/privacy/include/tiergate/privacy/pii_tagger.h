@@ -572,11 +572,13 @@ class PiiTagger {
   void split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...] and what a hyphen right after it joins are one
   // name: the name after it ("Anne-Marie", two names before; "Smith-Jones"),
-  // a place or firm of this tagging over just a capitalised word that a
-  // last-name list or the census's surnames know ("Christian Bale-Smith"
-  // gave the firm "Smith"), or a word no span covers that a first-name list knows and no everyday
-  // list does ("Amy-leigh", "Amy" before; not "Peri-anal"), as double names
-  // are written, or after a surname the second syllable of a given name
+  // a capitalised word that a last-name list or the census's surnames
+  // know, whatever else the lists know it as, that no span covers or a
+  // place or firm of this tagging covers just it ("Christian Bale-Smith"
+  // gave the firm "Smith", or "Christian Bale" alone), or a word no span
+  // covers that a first-name list knows and no everyday list does
+  // ("Amy-leigh", "Amy" before; not "Peri-anal"), as double names are
+  // written, or after a surname the second syllable of a given name
   // written as Korean ones are ("Kim Ji-woo": "-woo" was left out, which
   // names the person with the rest).
   // Precondition: out[first...] sorted by begin; it stays so.
