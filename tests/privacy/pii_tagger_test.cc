@@ -1716,6 +1716,9 @@ TEST(PiiTaggerTest, NamesJoinedToANameAreNames) {
   EXPECT_EQ(std::count(lower.begin(), lower.end(), "town"), 0);
   EXPECT_EQ(names("NASA and Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
   EXPECT_EQ(names("Please call Wanda Horvath and I'm off."), (std::vector<std::string>{"Wanda Horvath"}));
+  // Nor a contraction in text without capitals.
+  EXPECT_EQ(lower_names("wanda horvath and i'm wrong."), (std::vector<std::string>{"wanda horvath"}));
+  EXPECT_EQ(lower_names("wanda horvath and we've were wrong."), (std::vector<std::string>{"wanda horvath"}));
   // Not across a line break, nor a word followed by a number: a street.
   EXPECT_EQ(names("Zephyrine\nand Wanda Horvath were engineers."), (std::vector<std::string>{"Wanda Horvath"}));
   EXPECT_EQ(names("Please call Wanda Horvath and Zephyrine 32 tomorrow."), (std::vector<std::string>{"Wanda Horvath"}));
