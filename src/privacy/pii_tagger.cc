@@ -841,9 +841,9 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     add_full_names_of_listed_words(text, marked_tokens, out);
     add_names_before_a_colon(text, out);
   }
-  // (In text with capitals, add_small_letter_names_after_cues() runs it.)
-  if (!mixed) add_names_after_titles_of_address(text, {}, out, first_tagged, false);
   if (!mixed) {
+    // (In text with capitals, add_small_letter_names_after_cues() runs it.)
+    add_names_after_titles_of_address(text, {}, out, first_tagged, false);
     add_places_in_small_letters(text, viewed, out);
     if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);
     add_surnames_in_small_letters(text, out, first_tagged);

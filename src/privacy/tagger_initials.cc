@@ -269,13 +269,14 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // took only the surname). In text with capitals, one initial alone only
   // after such a first name ("Harry S. Truman": no list need know the
   // surname) or before a surname a last-name list knows (or the census's,
-  // after a plain word) or that this tagging took for a name or a firm; in text without capitals only after
-  // such a first name ("hannah i. kirlin"). Not an answer's letter ("B. Leitch and
-  // Neilson", "C. B. F. Skinner": a letter that labels, after "?" or ":",
-  // or opening a line of a text that lists answers), nor a letter glued to
-  // the token before ("U.S. Grant" is an abbreviation's end there), after a
-  // number ("124 N. Stadion": a street's direction), nor a compass point's
-  // before a place, listed or found ("N. America").
+  // after a plain word) or that this tagging took for a name or a firm; in
+  // text without capitals only after such a first name ("hannah i.
+  // kirlin"). Not an answer's letter ("B. Leitch and Neilson", "C. B. F.
+  // Skinner": a letter that labels, after "?" or ":", or opening a line of
+  // a text that lists answers), nor a letter glued to the token before
+  // ("U.S. Grant" is an abbreviation's end there), after a number ("124 N.
+  // Stadion": a street's direction), nor a compass point's before a place,
+  // listed or found ("N. America").
   // (After a person's label, kPersonLabels, a letter is no answer's.)
   auto answer_letter = [&](size_t k) {
     return letter_label(text, tokens, k) && !after_a_person_label(k) &&
@@ -320,7 +321,7 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     // (So is a surname of the census's that is an everyday word too, where
     // the letter follows a word in small letters that is no article, a
     // comma or a sentence's first word: "forward this to J. Doe", "Contact
-    // R. Baker"; not "an A. Young", "B. Old C. New".)
+    // R. Baker"; not "an A. Baker", "B. Old C. New".)
     auto after_a_plain_word = [&](size_t p) {
       const auto c = static_cast<unsigned char>(text[tokens[p].begin]);
       if (c >= 'a' && c <= 'z') return !token_is(text, tokens[p], "a") && !kDeterminers.contains(text, tokens[p]);
