@@ -277,10 +277,17 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // ("U.S. Grant" is an abbreviation's end there), after a number ("124 N.
   // Stadion": a street's direction), nor a compass point's before a place,
   // listed or found ("N. America").
-  // (After a person's label, kPersonLabels, a letter is no answer's.)
+  // (After a person's label, kPersonLabels, a letter is no answer's; nor
+  // is one after a colon that opens a list of names with initials:
+  // "Board members present: A. Smith, K. Lee".)
+  auto opens_a_list_of_initials = [&](size_t k) {
+    if (k == 0 || !mark_at(text, tokens, k - 1, ':') || k + 5 >= n) return false;
+    const auto surname_letter = static_cast<unsigned char>(text[tokens[k + 2].begin]);
+    return surname_letter >= 'A' && surname_letter <= 'Z' && mark_at(text, tokens, k + 3, ',') && initial(k + 4);
+  };
   auto answer_letter = [&](size_t k) {
     return letter_label(text, tokens, k) && !after_a_person_label(k) &&
-           (lists_answers || (k > 0 && !tokens[k].newline_before));
+           (lists_answers || (k > 0 && !tokens[k].newline_before)) && !opens_a_list_of_initials(k);
   };
   auto initials_at = [&](size_t k) {
     if (!initial(k) || (k > 0 && (tokens[k - 1].end == tokens[k].begin || all_digits(text, tokens[k - 1]))) ||
