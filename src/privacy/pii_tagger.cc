@@ -905,7 +905,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // action-comedy film" is asked here.)
   std::erase_if(fallbacks, [&](const PiiSpan& span) { return titles_a_work(text, span); });
   add_uncovered(out, first_tagged, fallbacks);
-  if (tagged()) join_hyphenated_names(text, out, first_tagged);
+  if (tagged()) {
+    join_names_across_particles(text, out, first_tagged);
+    join_hyphenated_names(text, out, first_tagged);
+  }
   tagger_tables::type_table_cells(text, tokens, line_start_list, mixed, out, first_tagged);
   return true;
 }

@@ -27,12 +27,6 @@ namespace {
 constexpr WordSet kOpensASentence(std::array<std::string_view, 8>{"he", "it", "they", "him", "them", "us", "me",
                                                                   "there"});
 
-// The particles that open a surname ("van der Meulen", "de la Cruz", "Di
-// Palma", "ibn Rushd").
-constexpr WordSet kSurnameParticles(std::array<std::string_view, 24>{
-    "van", "von", "de", "der", "den", "del", "della", "di", "da", "do", "dos", "das", "du", "des", "la", "le", "ten",
-    "ter", "zu", "af", "al", "el", "bin", "ibn"});
-
 // The words before a colon that label a person's field in mail headers,
 // forms, records and signatures ("From: R. Okafor", "Signed: M.
 // Vasquez", "Patient: J. Doe"), in any case: a letter after one that opens

@@ -1163,6 +1163,58 @@ bool second_syllable_of_a_given_name(std::string_view text, const PiiSpan& span,
 
 }  // namespace
 
+void PiiTagger::join_names_across_particles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto one_space_after = [&](size_t j, uint32_t end) {
+    return j < n && tokens[j].begin == end + 1 && text[end] == ' ' && !tokens[j].newline_before;
+  };
+  auto particle = [&](size_t j) { return text[tokens[j].begin] >= 'a' && kSurnameParticles.contains(text, tokens[j]); };
+  bool joined = false;
+  for (size_t k = first; k < out.size(); ++k) {
+    // (A blank and a small letter after the name first, or a small letter
+    // ending it: most names have neither.)
+    const uint32_t end = out[k].end;
+    if (out[k].type != PiiType::kPerson || end == out[k].begin || end + 4 > text.size() || text[end] != ' ') continue;
+    const bool small_after = text[end + 1] >= 'a' && text[end + 1] <= 'z';
+    if (!small_after && !(text[end - 1] >= 'a' && text[end - 1] <= 'z')) continue;
+    // The particle: after the name, or its last word ("Leonardo da", a name
+    // of the decoder's, before "Vinci").
+    size_t j = first_token_from(tokens, small_after ? end + 1 : end) - (small_after ? 0 : 1);
+    if (small_after ? !one_space_after(j, end) : tokens[j].begin == out[k].begin) continue;
+    if (!particle(j)) continue;
+    if (small_after && one_space_after(j + 1, tokens[j].end) && particle(j + 1)) ++j;  // "de la"
+    const size_t q = j + 1;
+    if (!one_space_after(q, tokens[j].end) || text[tokens[q].begin] < 'A' || text[tokens[q].begin] > 'Z' ||
+        tokens[q].end - tokens[q].begin < 2 || all_capitals(text, tokens, q)) {
+      continue;
+    }
+    const size_t s = span_over(out, q);
+    if (s != out.size()) {
+      // A name of its own, or a place or firm of this tagging over just the
+      // word, joins on.
+      if (s <= k || out[s].begin != tokens[q].begin ||
+          !(out[s].type == PiiType::kPerson || own_place_or_organisation(out, s, first, tokens[q].begin, tokens[q].end))) {
+        continue;
+      }
+      out[k].end = out[s].end;
+      mark_dropped(out, s);
+      joined = true;
+      continue;
+    }
+    // A word no span covers: a name list's or the census's, or one no list
+    // knows at all.
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[q].begin;
+    const auto stem_end = tokens[q].begin + static_cast<uint32_t>(possessive_stem(b, tokens[q].end - tokens[q].begin));
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, Token{tokens[q].begin, stem_end, false, false}));
+    if ((m.full & name_categories_) != 0 || listed_surname(text, tokens[q].begin, stem_end) ||
+        (common_categories_ != 0 && (m.full | m.part) == 0)) {
+      set_span(out, k, {PiiType::kPerson, out[k].begin, stem_end});
+    }
+  }
+  if (joined) drop_marked_spans(out);
+}
+
 void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   bool joined = false;

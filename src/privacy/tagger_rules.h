@@ -1027,6 +1027,12 @@ constexpr std::array<std::string_view, 24> kRoleWords = {
     "grandma", "grandpa", "granny", "nana"};
 constexpr WordSet kRoles(kRoleWords);
 
+// The particles that open a surname ("van der Meulen", "de la Cruz", "Di
+// Palma", "ibn Rushd", "bin Yusof").
+constexpr WordSet kSurnameParticles(std::array<std::string_view, 26>{
+    "van", "von", "de", "der", "den", "del", "della", "di", "da", "do", "dos", "das", "du", "des", "la", "le", "ten",
+    "ter", "zu", "af", "al", "el", "bin", "ibn", "binti", "bint"});
+
 // Titles of address that stand before a surname and that the name-prefix
 // lists do not hold: "Professor Smith", "Judge Harlan", "Nurse Ratched"
 // (PiiTagger::add_names_after_titles_of_address(); in small letters in

@@ -4744,6 +4744,26 @@ TEST(PiiTaggerTest, AHyphenJoinsADoubleName) {
   EXPECT_EQ(persons("Please call Anna-smith tomorrow."), std::vector<std::string>{"Anna"});
 }
 
+// A name, a surname's particles in small letters and the capitalised word
+// after them are one name: a name of its own, or a word a name list
+// knows or no list knows at all; not an everyday word, nor a word in small
+// letters.
+TEST(PiiTaggerTest, ParticlesJoinASurnameToTheName) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"first_name", {"Anna", "Greta"}},
+                  {"last_name", {"Yusof"}},
+                  {"common_word", {"please", "call", "tomorrow", "facto", "house"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(persons("Please call Anna tomorrow."), V{"Anna"});
+  EXPECT_EQ(persons("Please call Anna bin Yusof tomorrow."), V{"Anna bin Yusof"});
+  EXPECT_EQ(persons("Please call Anna binti Zorvath tomorrow."), V{"Anna binti Zorvath"});
+  EXPECT_EQ(persons("Please call Anna de la Zorvath tomorrow."), V{"Anna de la Zorvath"});
+  EXPECT_EQ(persons("Please call Anna de House tomorrow."), V{"Anna"});
+  EXPECT_EQ(persons("Please call Anna de facto tomorrow."), V{"Anna"});
+}
+
 // A place or firm of the tagger's over just a capitalised surname of the
 // lists after a name and a hyphen is the name's second part ("Christian
 // Bale-Smith" gave the firm "Smith"): here a tagger taught to read the
