@@ -1170,19 +1170,26 @@ void PiiTagger::join_names_across_particles(std::string_view text, std::vector<P
     return j < n && tokens[j].begin == end + 1 && text[end] == ' ' && !tokens[j].newline_before;
   };
   auto particle = [&](size_t j) { return text[tokens[j].begin] >= 'a' && kSurnameParticles.contains(text, tokens[j]); };
+  auto small = [&](size_t at) { return text[at] >= 'a' && text[at] <= 'z'; };
   bool joined = false;
   for (size_t k = first; k < out.size(); ++k) {
-    // (A blank and a small letter after the name first, or a small letter
-    // ending it: most names have neither.)
     const uint32_t end = out[k].end;
     if (out[k].type != PiiType::kPerson || end == out[k].begin || end + 4 > text.size() || text[end] != ' ') continue;
-    const bool small_after = text[end + 1] >= 'a' && text[end + 1] <= 'z';
-    if (!small_after && !(text[end - 1] >= 'a' && text[end - 1] <= 'z')) continue;
-    // The particle: after the name, or its last word ("Leonardo da", a name
-    // of the decoder's, before "Vinci").
-    size_t j = first_token_from(tokens, small_after ? end + 1 : end) - (small_after ? 0 : 1);
-    if (small_after ? !one_space_after(j, end) : tokens[j].begin == out[k].begin) continue;
-    if (!particle(j)) continue;
+    // The particle: the word after the name, or the name's last word
+    // ("Leonardo da", a name of the decoder's, before "Vinci"). Read from
+    // the bytes before a search for its token: most names have neither.
+    const bool small_after = small(end + 1);
+    uint32_t word_begin = end + 1, word_end = end + 1;
+    if (small_after) {
+      while (word_end < text.size() && small(word_end)) ++word_end;
+    } else {
+      word_begin = word_end = end;
+      while (word_begin > out[k].begin && small(word_begin - 1)) --word_begin;
+      if (word_begin == out[k].begin || text[word_begin - 1] != ' ') continue;
+    }
+    if (!kSurnameParticles.contains(text, Token{word_begin, word_end, false, false})) continue;
+    size_t j = first_token_from(tokens, word_begin);
+    if (j >= n || tokens[j].begin != word_begin || !particle(j)) continue;
     if (small_after && one_space_after(j + 1, tokens[j].end) && particle(j + 1)) ++j;  // "de la"
     const size_t q = j + 1;
     if (!one_space_after(q, tokens[j].end) || text[tokens[q].begin] < 'A' || text[tokens[q].begin] > 'Z' ||
