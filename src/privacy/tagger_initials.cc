@@ -272,12 +272,16 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // Stadion": a street's direction), nor a compass point's before a place,
   // listed or found ("N. America").
   // (After a person's label, kPersonLabels, a letter is no answer's; nor
-  // is one after a colon that opens a list of names with initials:
-  // "Board members present: A. Smith, K. Lee".)
+  // is one after a colon that opens a list of names with initials, maybe
+  // with a word in brackets after the first: "Board members present: A.
+  // Smith, K. Lee", "J. Whitaker (chair), R. Osei".)
   auto opens_a_list_of_initials = [&](size_t k) {
     if (k == 0 || !mark_at(text, tokens, k - 1, ':') || k + 5 >= n) return false;
     const auto surname_letter = static_cast<unsigned char>(text[tokens[k + 2].begin]);
-    return surname_letter >= 'A' && surname_letter <= 'Z' && mark_at(text, tokens, k + 3, ',') && initial(k + 4);
+    if (surname_letter < 'A' || surname_letter > 'Z') return false;
+    size_t comma = k + 3;
+    if (comma + 3 < n && mark_at(text, tokens, comma, '(') && mark_at(text, tokens, comma + 2, ')')) comma += 3;
+    return mark_at(text, tokens, comma, ',') && initial(comma + 1);
   };
   auto answer_letter = [&](size_t k) {
     return letter_label(text, tokens, k) && !after_a_person_label(k) &&

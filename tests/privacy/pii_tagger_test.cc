@@ -1093,8 +1093,10 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
     EXPECT_NE(v[1], '.') << v;
   }
   // A letter after a colon opens a list of names with initials, not an
-  // answer, where another initial follows the surname and a comma.
+  // answer, where another initial follows the surname (maybe a word in
+  // brackets) and a comma.
   EXPECT_EQ(names("Present: A. Smith, J. Kennedy."), (V{"A. Smith", "J. Kennedy"}));
+  EXPECT_EQ(names("Present: A. Smith (chair), J. Kennedy."), (V{"A. Smith", "J. Kennedy"}));
   for (const std::string& v : names("Who wrote it? A. Smith")) EXPECT_EQ(v.find("A."), std::string::npos) << v;
   for (const std::string& v : names("The Farm Y. He has goats.")) EXPECT_EQ(v.find("Y."), std::string::npos) << v;
   EXPECT_EQ(names("It reached N. America first."), V{});
