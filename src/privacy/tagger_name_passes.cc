@@ -1188,8 +1188,9 @@ void PiiTagger::join_names_across_particles(std::string_view text, std::vector<P
       if (word_begin == out[k].begin || text[word_begin - 1] != ' ') continue;
     }
     if (!kSurnameParticles.contains(text, Token{word_begin, word_end, false, false})) continue;
+    // (The particle's token: the word read, no more.)
     size_t j = first_token_from(tokens, word_begin);
-    if (j >= n || tokens[j].begin != word_begin || !particle(j)) continue;
+    if (j >= n || tokens[j].begin != word_begin || tokens[j].end != word_end) continue;
     if (small_after && one_space_after(j + 1, tokens[j].end) && particle(j + 1)) ++j;  // "de la"
     const size_t q = j + 1;
     if (!one_space_after(q, tokens[j].end) || text[tokens[q].begin] < 'A' || text[tokens[q].begin] > 'Z' ||

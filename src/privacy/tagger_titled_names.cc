@@ -75,10 +75,6 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
     if ((m.full & name_categories_) != 0 || listed_surname(text, stem.begin, stem.end)) return true;
     return common_categories_ != 0 && (m.full | m.part) == 0;
   };
-  auto article = [&](size_t k) {
-    return token_is(text, tokens[k], "the") || token_is(text, tokens[k], "a") || token_is(text, tokens[k], "an") ||
-           token_is(text, tokens[k], "this");
-  };
   auto title_at = [&](size_t t) {
     // (Its first letter's case, then the title's words, then the rest.)
     const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
@@ -87,7 +83,10 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
         !written_as_a_name(t)) {
       return;
     }
-    if (t > 0 && !tokens[t].newline_before && article(t - 1)) return;
+    if (!tokens[t].newline_before &&
+        (after_an_article(text, tokens, t) || (t > 0 && token_is(text, tokens[t - 1], "this")))) {
+      return;
+    }
     title = t;
     // The title's last token: its stop, for an abbreviation.
     size_t title_end = t;
