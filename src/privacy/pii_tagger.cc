@@ -202,11 +202,12 @@ bool is_place_list(std::string_view category) {
 
 // Whether the tagger learns nothing from a category of word lists, which
 // only its rules ask: "proper_adjective" (drop_words_naming_no_one()),
-// "world_city" (PiiTagger::world_city()) and "census_surname" (the rules
-// that ask for a surname). The gazetteer hides them (Gazetteer::hide()).
+// "world_city" (PiiTagger::world_city()), "census_surname" (the rules
+// that ask for a surname) and "given_name" (only_a_given_name()). The
+// gazetteer hides them (Gazetteer::hide()).
 bool is_rule_list(std::string_view category) {
   return category.starts_with("proper_adjective") || category.starts_with("world_city") ||
-         category.starts_with("census_surname");
+         category.starts_with("census_surname") || category.starts_with("given_name");
 }
 
 // The gazetteer of `lists`, keyed by the tagger's word hash: an entry that
@@ -469,8 +470,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // (join_place_names()), in the order they were viewed.
   thread_local IndexList place_words;
   place_words.clear();
-  // In text without capitals, the tokens viewed that a name list knows
-  // (add_listed_names_in_small_letters()), in the order they were viewed.
+  const bool mixed = mixed_case(text);
+  // In text without capitals, the tokens viewed that a name list knows or
+  // that are only_a_given_name() (add_listed_names_in_small_letters()), in
+  // the order they were viewed.
   thread_local IndexList name_words;
   name_words.clear();
   auto view = [&](size_t j) {
@@ -478,7 +481,11 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       views[j] = view_of(text, tokens[j], gazetteer_);
       viewed[j] = 2;
       if ((views[j].gazetteer.part & place_categories_) != 0) place_words.push_back(static_cast<uint32_t>(j));
-      if ((views[j].gazetteer.full & name_categories_) != 0) name_words.push_back(static_cast<uint32_t>(j));
+      if ((views[j].gazetteer.full & name_categories_) != 0 ||
+          (!mixed && (views[j].gazetteer.full | views[j].gazetteer.part) == 0 &&
+           only_a_given_name(text, j, views[j].gazetteer))) {
+        name_words.push_back(static_cast<uint32_t>(j));
+      }
     }
   };
   auto view_word = [&](size_t j) {
@@ -589,7 +596,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     return kNeverInAName.contains(text, t) || kNeverLastInAName.contains(text, t) || kDeterminers.contains(text, t) ||
            (t.end - t.begin == 1 && text[t.begin] == 'a');
   };
-  const bool mixed = mixed_case(text);
   // In text with capitals, a capital alone before a stop is an initial or
   // an answer's letter (join_initials()); a letter_label() opens no span
   // and names no one, so it leaves the marked tokens, which the decoder
@@ -619,15 +625,36 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // the tokens.
   SpansFoundBefore before(out, first_tagged);
   auto found_before = [&](const Token& t) { return before.overlap(t.begin, t.end); };
+  // Whether token j (viewed), a capitalised word that no everyday list
+  // knows, is a surname of the lists or the census, or a word no list
+  // knows: after a listed name, the same person's ("Sherrie Haddad",
+  // "Nan Okafor"), which the decoder may leave out after a name it did not
+  // take.
+  auto surname_after_a_listed_name = [&](size_t j) {
+    const Token& t = tokens[j];
+    const Gazetteer::Match& m = views[j].gazetteer;
+    if (t.end - t.begin < 2 || text[t.begin] < 'A' || text[t.begin] > 'Z' || all_capitals(text, tokens, j) ||
+        (m.full & common_categories_) != 0) {
+      return false;
+    }
+    if (listed_surname(text, t.begin, t.end)) return true;
+    const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, t));
+    return (all.full | all.part) == 0;
+  };
   // Adds token j, left outside every span, when it is a listed_name() that
   // nothing found before covers; next to the one added before, one space
-  // apart, it is the same person's ("Anna Takeda"). Asked in token order.
+  // apart, it is the same person's ("Anna Takeda"), as is a
+  // surname_after_a_listed_name() there. Asked in token order.
   auto add_if_listed = [&](size_t j) {
-    if (!mixed || !listed_name(text, j) || found_before(tokens[j])) return;
+    if (!mixed) return;
+    const bool next_to_listed = listed + 1 == j && out.size() > first_tagged &&
+                                out.back().end + 1 == tokens[j].begin && text[out.back().end] == ' ';
+    if (!(listed_name(text, j) || (next_to_listed && surname_after_a_listed_name(j))) || found_before(tokens[j])) {
+      return;
+    }
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
     const uint32_t end = tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin));
-    if (listed + 1 == j && out.size() > first_tagged && out.back().end + 1 == tokens[j].begin &&
-        text[out.back().end] == ' ') {
+    if (next_to_listed) {
       out.back().end = end;
     } else {
       out.push_back({PiiType::kPerson, tokens[j].begin, end});

@@ -922,7 +922,7 @@ bool PiiTagger::listed_name(std::string_view text, size_t i) const {
   if (before.end - before.begin == 1 && std::string_view(".?!\":").find(text[before.begin]) != std::string_view::npos) {
     return false;  // the first word of a sentence, a quote or a line after a colon
   }
-  return only_a_name(text, i);
+  return only_a_name(text, i) || only_a_given_name(text, i, tagger_views()[i].gazetteer);
 }
 
 void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {

@@ -62,10 +62,32 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
                                                   std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const ViewList& views = tagger_views();
+  // Where a word that is only a given name, weaker evidence than the name
+  // lists', may stand for one alone: not before a street's word ("and
+  // maclean street"), after an article or a determiner ("the cadi", "your
+  // venice"), as an answer's choice ("c. taiga"), nor touching a path's or
+  // a file's mark ("application/json;", "config.json").
+  auto may_be_a_given_name_alone = [&](size_t j) {
+    const Token& t = tokens[j];
+    if (j + 1 < tokens.size() &&
+        (gazetteer_.lookup(word_hash(text, tokens[j + 1])).full & street_categories_) != 0) {
+      return false;
+    }
+    if (j > 0 && (kDeterminers.contains(text, tokens[j - 1]) || after_an_article(text, tokens, j))) return false;
+    if (j >= 2 && tokens[j - 2].end - tokens[j - 2].begin == 1 && text[tokens[j - 2].begin] >= 'a' &&
+        text[tokens[j - 2].begin] <= 'z' && (j == 2 || tokens[j - 2].newline_before) &&
+        (mark_at(text, tokens, j - 1, '.') || mark_at(text, tokens, j - 1, ')'))) {
+      return false;
+    }
+    auto path_mark = [](char c) { return c == '/' || c == '.' || c == '_' || c == '\\'; };
+    return !(t.begin > 0 && path_mark(text[t.begin - 1])) && !(t.end + 1 < text.size() && path_mark(text[t.end]) &&
+                                                                  is_word_byte(static_cast<unsigned char>(text[t.end + 1])));
+  };
   for (const uint32_t j : name_words) {
     const Token& t = tokens[j];
-    if (!small_word(text, t, 4) || !only_a_name(text, j, views[j].gazetteer) ||
-        pii_scan::data_label(text.substr(t.begin, t.end - t.begin))) {
+    if (!small_word(text, t, 4) || pii_scan::data_label(text.substr(t.begin, t.end - t.begin))) continue;
+    if (!only_a_name(text, j, views[j].gazetteer) &&
+        (!only_a_given_name(text, j, views[j].gazetteer) || !may_be_a_given_name_alone(j))) {
       continue;
     }
     // Not a part of a word with a hyphen ("becker-shaffer"): the decoder
@@ -390,6 +412,18 @@ bool PiiTagger::listed_surname(std::string_view text, uint32_t begin, uint32_t e
   const uint64_t hash = word_hash(text, Token{begin, end, false, false});
   return (gazetteer_.lookup(hash).full & last_name_categories_) != 0 ||
          (census_surname_categories_ != 0 && (gazetteer_.lookup_hidden(hash).full & census_surname_categories_) != 0);
+}
+
+bool PiiTagger::only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m) const {
+  if (given_name_categories_ == 0 || (m.full | m.part) != 0) return false;
+  const Tokens tokens = tagger_tokens();
+  const Token& t = tokens[i];
+  const Gazetteer::Match hidden = gazetteer_.lookup_hidden(word_hash(text, t));
+  if ((hidden.full & given_name_categories_) == 0 || ((hidden.full | hidden.part) & world_city_categories_) != 0) {
+    return false;
+  }
+  return !all_capitals(text, tokens, i) && !pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin)) &&
+         !month_or_weekday(text, t);
 }
 
 bool PiiTagger::listed_place(std::string_view text, const PiiSpan& span) const {

@@ -30,9 +30,10 @@ void PiiTagger::find_categories() {
   proper_adjective_categories_ = categories_named(gazetteer_, "proper_adjective");
   world_city_categories_ = categories_named(gazetteer_, "world_city");
   census_surname_categories_ = categories_named(gazetteer_, "census_surname");
-  gazetteer_.hide(
-      static_cast<uint16_t>(proper_adjective_categories_ | world_city_categories_ | census_surname_categories_));
-  gazetteer_.set_apart(census_surname_categories_);
+  given_name_categories_ = categories_named(gazetteer_, "given_name");
+  gazetteer_.hide(static_cast<uint16_t>(proper_adjective_categories_ | world_city_categories_ |
+                                        census_surname_categories_ | given_name_categories_));
+  gazetteer_.set_apart(static_cast<uint16_t>(census_surname_categories_ | given_name_categories_));
 }
 
 bool PiiTagger::compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const {

@@ -2064,6 +2064,41 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
                            "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."});
 }
 
+// A word that only the rule-only given names know ("Brianna", which the
+// faker lists miss) counts as a listed first name where the decoder left
+// it out: capitalised inside a sentence, in text with capitals, with a
+// surname of the lists or the census, or a word no list knows, right after
+// it; in text without capitals as a name list's word, but not before a
+// street's word, after an article or a determiner, as an answer's choice
+// or in a path. Not a world city, a group's word or a month, nor in
+// capitals throughout. Here a tagger that learned no names.
+TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
+  const std::vector<GazetteerList> lists = {
+      {"common_word", {"assign", "the", "ticket", "to", "and", "cc", "please", "forward", "invoice", "by", "friday",
+                       "we", "flew", "are", "in", "was", "a", "note", "for", "flowers", "street", "c", "d", "desert",
+                       "answer", "application", "your", "cadi", "said"}},
+      {"street_suffix", {"Street"}}};
+  std::vector<GazetteerList> with_given = lists;
+  with_given.push_back({"given_name", {"Brianna", "Kwame", "Sherrie", "Nan", "Rome", "Irish", "June", "Taiga",
+                                       "Json", "Cadi", "Maclean"}});
+  with_given.push_back({"world_city", {"Rome"}});
+  with_given.push_back({"census_surname", {"Haddad"}});
+  const PiiTagger tagger = numbers_only_tagger(with_given);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  ASSERT_EQ(typed_spans(numbers_only_tagger(lists), "Assign the ticket to Brianna and cc Kwame."),
+            std::vector<std::string>{});
+  EXPECT_EQ(found("Assign the ticket to Brianna and cc Kwame."),
+            (std::vector<std::string>{"PERSON:Brianna", "PERSON:Kwame"}));
+  EXPECT_EQ(found("Please forward the invoice to Sherrie Haddad by Friday."),
+            std::vector<std::string>{"PERSON:Sherrie Haddad"});
+  EXPECT_EQ(found("Please forward the invoice to Nan Okafor by Friday."),
+            std::vector<std::string>{"PERSON:Nan Okafor"});
+  EXPECT_EQ(found("a note to brianna for the flowers"), std::vector<std::string>{"PERSON:brianna"});
+  expect_no_names(tagger, {"It was Rome in June.", "We are Irish.", "Assign the ticket to BRIANNA.",
+                           "the cadi said", "your cadi said", "a note for maclean street", "c. taiga\nd. desert",
+                           "application/json;", "a note for config.json"});
+}
+
 // A capitalised first name before a colon that heads a note ("Feedback
 // for Drew:") or after a chat's time stamp ("[10:03] Ruby: hi") is a name,
 // whatever else the lists know it as; at a line's start only where no
