@@ -172,17 +172,23 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       return j;
     }
     // A capitalised first name that no span covers, one space after a verb
-    // that addresses someone ("Tell Pat I said hi", "remind Bill"): the
-    // decoder took it for the everyday word. Not one before another
-    // capitalised word, a full name add_full_names_of_listed_words() reads.
-    if (cue == Cue::kAddressed && j < n && tokens[j].begin == tokens[c].end + 1 && text[tokens[j].begin] >= 'A' &&
-        text[tokens[j].begin] <= 'Z') {
+    // that addresses or contacts someone ("Tell Pat I said hi", "remind
+    // Bill", "and cc Kwame"): the decoder took it for the everyday word, or
+    // for nothing. Not one before another capitalised word, a full name
+    // add_full_names_of_listed_words() reads. A given name alone counts
+    // (only_a_given_name()).
+    if ((cue == Cue::kAddressed || cue == Cue::kContacted) && j < n && tokens[j].begin == tokens[c].end + 1 &&
+        text[tokens[j].begin] >= 'A' && text[tokens[j].begin] <= 'Z') {
       const bool capitalised_after = j + 1 < n && tokens[j + 1].begin == tokens[j].end + 1 &&
                                      tokens[j + 1].end - tokens[j + 1].begin >= 2 && text[tokens[j + 1].begin] >= 'A' &&
                                      text[tokens[j + 1].begin] <= 'Z';
       if (capitalised_after || all_capitals(text, tokens, j) || span_over(out, j) != out.size()) return c;
       const Gazetteer::Match listed = gazetteer_.lookup_all(word_hash(text, tokens[j]));
-      if ((listed.full & first_name_categories_) == 0 || is_title(listed)) return c;
+      if (((listed.full & first_name_categories_) == 0 &&
+           !only_a_given_name(text, j, gazetteer_.lookup(word_hash(text, tokens[j])))) ||
+          is_title(listed)) {
+        return c;
+      }
       add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
       return j;
     }

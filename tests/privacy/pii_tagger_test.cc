@@ -1863,24 +1863,29 @@ TEST(PiiTaggerTest, ASpeakerSayingWhoTheyAreInSmallLettersIsAName) {
 }
 
 // In text with capitals, a capitalised first name that no span covers
-// one space after a verb that addresses someone is a name, whatever else
-// the lists know it as ("Tell Pat I said hi"); here a tagger that learned
-// no names at all. Not a word no first-name list knows, one in capitals
-// throughout, nor one before another capitalised word (a full name, whose
-// rule takes both words).
+// one space after a verb that addresses or contacts someone is a name,
+// whatever else the lists know it as ("Tell Pat I said hi", "and cc
+// Kwame"), as is a given name alone ("cc Brianna"); here a tagger that
+// learned no names at all. Not a word no first-name list knows, one in
+// capitals throughout, nor one before another capitalised word (a full
+// name, whose rule takes both words).
 TEST(PiiTaggerTest, ACapitalisedFirstNameAfterAVerbThatAddressesSomeoneIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
-      {{"first_name", {"Pat", "Bill"}},
+      {{"first_name", {"Pat", "Bill", "Kwame"}},
        {"last_name", {"Gates"}},
-       {"city", {"Pat"}},
+       {"city", {"Pat", "Kwame Danso"}},
        {"common_word", {"the", "code", "is", "today", "tell", "remind", "i", "said", "hi", "pat", "bill", "to", "pay",
-                        "me", "more", "gates", "about"}}});
+                        "me", "more", "gates", "about", "send", "it", "him", "and", "cc", "email"}},
+       {"given_name", {"Brianna"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Tell Pat I said hi."), V{"PERSON:Pat"});
   EXPECT_EQ(found("Please remind Bill to pay."), V{"PERSON:Bill"});
   EXPECT_EQ(found("Tell Bill Gates I said hi."), V{"PERSON:Bill Gates"});
-  expect_no_names(tagger, {"Tell Zorvath I said hi.", "Tell PAT I said hi.", "Remind Me More about it."});
+  EXPECT_EQ(found("Send it to him and cc Kwame."), V{"PERSON:Kwame"});
+  EXPECT_EQ(found("Send it to him and email Brianna today."), V{"PERSON:Brianna"});
+  expect_no_names(tagger, {"Tell Zorvath I said hi.", "Tell PAT I said hi.", "Remind Me More about it.",
+                           "Send it to him and cc Zorvath."});
 }
 
 // Two or three capitalised words set off by a comma after a noun in small
