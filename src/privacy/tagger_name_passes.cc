@@ -1561,13 +1561,17 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       continue;
     }
     const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
-    const bool listed_given = (given.full & first_name_categories_) != 0;
+    // (A given name alone counts: "Ayesha Siddiqui".)
+    const bool given_name_alone =
+        (given.full | given.part) == 0 && only_a_given_name(text, from, gazetteer_.lookup(word_hash(text, tokens[from])));
+    const bool listed_given = (given.full & first_name_categories_) != 0 || given_name_alone;
     const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
     // (The census's surnames count: "Miles Hunter", "Rusty Banks", which no
-    // last-name list knows; after a place's name, not one that is an
-    // everyday word too: "Florida Keys".)
+    // last-name list knows; after a place's name or a given name alone,
+    // not one that is an everyday word too: "Florida Keys", "Bretton
+    // Woods".)
     const bool census_word = (family.full & last_name_categories_) == 0 && (family.full & common_categories_) != 0 &&
-                             (given.full & (place_categories_ | world_city_categories_)) != 0;
+                             ((given.full & (place_categories_ | world_city_categories_)) != 0 || given_name_alone);
     const bool surname = !census_word && listed_surname(text, tokens[to].begin, tokens[to].end);
     // (A first name that a place or everyday list knows too, before a
     // surname that no company list knows: "Dallas Green and Austin Reed

@@ -2039,6 +2039,15 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndACensusSurnameArePeople) {
   EXPECT_EQ(found(tagger, "Miles Hunter"), std::vector<std::string>{"PERSON:Miles Hunter"});
   EXPECT_EQ(found(tagger, "Miles Quill"), std::vector<std::string>{"ORGANIZATION:Miles Quill"});
   EXPECT_EQ(found(tagger, "Florida Keys"), std::vector<std::string>{"ORGANIZATION:Florida Keys"});
+  // A given name alone (only_a_given_name()) counts as a first name, but
+  // not before a census surname that is an everyday word too.
+  std::vector<GazetteerList> with_given = with_census;
+  with_given[2].entries.push_back("woods");
+  with_given.push_back({"census_surname", {"Siddiqui", "Woods"}});
+  with_given.push_back({"given_name", {"Ayesha", "Bretton"}});
+  const PiiTagger given = firms_tagger({"It was recorded for "}, firms, " today.", with_given);
+  EXPECT_EQ(found(given, "Ayesha Siddiqui"), std::vector<std::string>{"PERSON:Ayesha Siddiqui"});
+  EXPECT_EQ(found(given, "Bretton Woods"), std::vector<std::string>{"ORGANIZATION:Bretton Woods"});
 }
 
 // In text with capitals, two capitalised words that no span covers, a
