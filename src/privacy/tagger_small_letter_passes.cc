@@ -106,6 +106,23 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     } else {
       add_span(out, {PiiType::kPerson, t.begin, end});
     }
+    // A surname of the census right after it, one space apart, that no
+    // list the tagger learns from knows is the same person's ("sherrie
+    // haddad"; a name list's surname is a name word of its own, joined as
+    // above).
+    if (end != t.end || j + 1 >= tokens.size()) continue;
+    const Token& next = tokens[j + 1];
+    const auto* nb = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
+    const Token surname{next.begin, next.begin + static_cast<uint32_t>(possessive_stem(nb, next.end - next.begin)),
+                        false, false};
+    if (next.newline_before || next.begin != t.end + 1 || text[t.end] != ' ' || !small_word(text, surname, 2) ||
+        function_word(text, surname) || span_over(out, j + 1) != out.size()) {
+      continue;
+    }
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, surname));
+    if ((m.full | m.part) != 0 || !listed_surname(text, surname.begin, surname.end)) continue;
+    const size_t name = span_over(out, j);
+    set_span(out, name, {PiiType::kPerson, out[name].begin, surname.end});
   }
 }
 

@@ -2082,7 +2082,8 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
 // faker lists miss) counts as a listed first name where the decoder left
 // it out: capitalised inside a sentence, in text with capitals, with a
 // surname of the lists or the census, or a word no list knows, right after
-// it; in text without capitals as a name list's word, but not before a
+// it; in text without capitals as a name list's word, with a census
+// surname that no other list knows right after it, but not before a
 // street's word, after an article or a determiner, as an answer's choice
 // or in a path. Not a world city, a group's word or a month, nor in
 // capitals throughout. Here a tagger that learned no names.
@@ -2108,6 +2109,8 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("Please forward the invoice to Nan Okafor by Friday."),
             std::vector<std::string>{"PERSON:Nan Okafor"});
   EXPECT_EQ(found("a note to brianna for the flowers"), std::vector<std::string>{"PERSON:brianna"});
+  EXPECT_EQ(found("please forward the invoice to sherrie haddad by friday"),
+            std::vector<std::string>{"PERSON:sherrie haddad"});
   expect_no_names(tagger, {"It was Rome in June.", "We are Irish.", "Assign the ticket to BRIANNA.",
                            "the cadi said", "your cadi said", "a note for maclean street", "c. taiga\nd. desert",
                            "application/json;", "a note for config.json"});
