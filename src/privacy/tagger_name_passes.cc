@@ -168,8 +168,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // A speaker who says who they are: "I'm" or "I am" one space before
     // ("Hi, I'm Marco from the Rome office", taken for a place, which the
     // default policy lets out); in text without capitals where the name
-    // ends a clause ("i'm priyanka and i need help", below).
-    const bool i_am = after_i_am(text, tokens, j);
+    // ends a clause ("i'm priyanka and i need help", below), where "im"
+    // without its apostrophe says the same ("hi im tyler and"; with
+    // capitals, German's "im Januar").
+    const bool i_am = after_i_am(text, tokens, j) ||
+                      (!mixed && j >= 1 && !tokens[j].newline_before && tokens[j - 1].end + 1 == tokens[j].begin &&
+                       token_is(text, tokens[j - 1], "im"));
     // (In text with capitals the other cues' words are in small letters:
     // not marked.)
     const bool opens = role || address_verb || i_am;
@@ -357,8 +361,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // acronym ("Hi all,", "Dear Sir or Madam", "Hi AI!"), in text without
   // capitals none an everyday word ("hi i moved.").
   auto greeted_word = [&](size_t k, bool first_word) {
-    // (Not a contraction: "hi i'm sam.")
-    if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2 || contraction(text, tokens[k])) {
+    // (Not a contraction: "hi i'm sam.", nor in text without capitals the
+    // same without its apostrophe, "hi im sam.")
+    if (tokens[k].newline_before || !word(k) || tokens[k].end - tokens[k].begin < 2 || contraction(text, tokens[k]) ||
+        (!mixed && token_is(text, tokens[k], "im"))) {
       return false;
     }
     if (mixed && !first_word) return true;
@@ -641,9 +647,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
            (text[t.begin + 1] == '\'' || text[t.begin + 1] == '\xe2');
   };
   // may_be_cue(), or in text with capitals a role ("Customer Lysander")
-  // or "I'm".
+  // or "I'm" (without capitals "im" too).
   auto may_be_cue_or_role = [&](size_t k) {
-    if (!mixed) return may_be_cue(k) || may_be_i_m(tokens[k]);
+    if (!mixed) return may_be_cue(k) || may_be_i_m(tokens[k]) || token_is(text, tokens[k], "im");
     if (tokens[k].marked) return may_be_cue(k) || kRoles.may_contain(text, tokens[k]) || may_be_i_m(tokens[k]);
     return kNameCuesAndRoles.may_contain(text, tokens[k]);
   };
