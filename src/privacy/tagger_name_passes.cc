@@ -1569,7 +1569,8 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
     // (A given name alone counts: "Ayesha Siddiqui".)
     const bool given_name_alone =
-        (given.full | given.part) == 0 && only_a_given_name(text, from, gazetteer_.lookup(word_hash(text, tokens[from])));
+        (given.full | (given.part & ~place_categories_)) == 0 &&
+        only_a_given_name(text, from, gazetteer_.lookup(word_hash(text, tokens[from])));
     const bool listed_given = (given.full & first_name_categories_) != 0 || given_name_alone;
     const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
     // (The census's surnames count: "Miles Hunter", "Rusty Banks", which no

@@ -432,7 +432,7 @@ bool PiiTagger::listed_surname(std::string_view text, uint32_t begin, uint32_t e
 }
 
 bool PiiTagger::only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m) const {
-  if (given_name_categories_ == 0 || (m.full | m.part) != 0) return false;
+  if (given_name_categories_ == 0 || (m.full | (m.part & ~place_categories_)) != 0) return false;
   const Tokens tokens = tagger_tokens();
   const Token& t = tokens[i];
   const Gazetteer::Match hidden = gazetteer_.lookup_hidden(word_hash(text, t));

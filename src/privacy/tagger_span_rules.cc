@@ -601,7 +601,11 @@ bool PiiTagger::only_a_name(std::string_view text, size_t i, const Gazetteer::Ma
   const Token& t = tagger_tokens()[i];
   const uint16_t not_names =
       common_categories_ | place_categories_ | street_categories_ | company_categories_ | prefix_categories_;
-  if ((m.full & name_categories_) == 0 || ((m.full | m.part) & not_names) != 0) return false;
+  // (One word of a longer place's name is no matter: "Timur" of "Jawa
+  // Timur", "Vincent" of "Saint Vincent".)
+  if ((m.full & name_categories_) == 0 || ((m.full & not_names) | (m.part & not_names & ~place_categories_)) != 0) {
+    return false;
+  }
   const std::string_view word = text.substr(t.begin, t.end - t.begin);
   if (all_capitals(text, tagger_tokens(), i) || pii_scan::is_group_word(word)) return false;
   // A month or a weekday ("in June", "on Sunday") more often than a name.

@@ -2083,7 +2083,9 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
 }
 
 // A word that only the rule-only given names know ("Brianna", which the
-// faker lists miss) counts as a listed first name where the decoder left
+// faker lists miss), or only they and a longer place's name ("Tariq" of
+// "Jebel Tariq", as a first name's "Timur" of "Jawa Timur"), counts as a
+// listed first name where the decoder left
 // it out: capitalised inside a sentence, in text with capitals, with a
 // surname of the lists or the census, or a word no list knows, right after
 // it; in text without capitals as a name list's word, with a census
@@ -2096,10 +2098,12 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
       {"common_word", {"assign", "the", "ticket", "to", "and", "cc", "please", "forward", "invoice", "by", "friday",
                        "we", "flew", "are", "in", "was", "a", "note", "for", "flowers", "street", "c", "d", "desert",
                        "answer", "application", "your", "cadi", "said"}},
-      {"street_suffix", {"Street"}}};
+      {"street_suffix", {"Street"}},
+      {"first_name", {"Timur"}},
+      {"state", {"Jawa Timur", "Jebel Tariq"}}};
   std::vector<GazetteerList> with_given = lists;
   with_given.push_back({"given_name", {"Brianna", "Kwame", "Sherrie", "Nan", "Rome", "Irish", "June", "Taiga",
-                                       "Json", "Cadi", "Maclean"}});
+                                       "Json", "Cadi", "Maclean", "Tariq"}});
   with_given.push_back({"world_city", {"Rome"}});
   with_given.push_back({"census_surname", {"Haddad"}});
   const PiiTagger tagger = numbers_only_tagger(with_given);
@@ -2113,6 +2117,9 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("Please forward the invoice to Nan Okafor by Friday."),
             std::vector<std::string>{"PERSON:Nan Okafor"});
   EXPECT_EQ(found("a note to brianna for the flowers"), std::vector<std::string>{"PERSON:brianna"});
+  // (A name that is one word of a longer place's name stays a name alone.)
+  EXPECT_EQ(found("Please forward the invoice to Tariq by Friday."), std::vector<std::string>{"PERSON:Tariq"});
+  EXPECT_EQ(found("Assign the ticket to Timur and cc the team."), std::vector<std::string>{"PERSON:Timur"});
   EXPECT_EQ(found("please forward the invoice to sherrie haddad by friday"),
             std::vector<std::string>{"PERSON:sherrie haddad"});
   expect_no_names(tagger, {"It was Rome in June.", "We are Irish.", "Assign the ticket to BRIANNA.",

@@ -176,7 +176,8 @@ class PiiTagger {
   bool only_a_name(std::string_view text, size_t i, const Gazetteer::Match& m) const;
   // Whether token i, with the matches `m` of the lists the tagger learns
   // from, is only a given name of the rule-only list (given_name): no
-  // other list knows it, a world city's list neither, and it is not in
+  // other list knows it (but as one word of a longer place's name: "Tariq"
+  // of "Cəbəli-Tariq"), a world city's list neither, and it is not in
   // capitals throughout, a group's word ("Irish") nor a month ("June").
   // Weaker evidence than only_a_name(): a name list of the faker locales
   // knows none of these (2,000 of the census's first names: "Brianna",
