@@ -369,6 +369,17 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   const bool unit = word(k + 1) && kUnitsOfABuilding.contains(text, tokens[k + 1]) &&
                     one_blank_after(text, tokens, unit_number) && all_digits(text, tokens[unit_number]);
   if (unit) return unit_number;
+  // So does a number sign and the unit's number right after it: "#210"
+  // (after an abbreviated suffix's stop too: "St. #4"; not "Road. #4").
+  const bool abbreviation_stop = k + 1 < tokens.size() && token_is(text, tokens[k + 1], ".") &&
+                                 tokens[k + 1].begin == tokens[k].end &&
+                                 (tokens[k].end - tokens[k].begin <= 3 || token_is(text, tokens[k], "blvd") ||
+                                  token_is(text, tokens[k], "pkwy"));
+  const size_t sign = abbreviation_stop ? k + 2 : k + 1;
+  const bool numbered_unit = sign + 1 < tokens.size() && one_blank_after(text, tokens, sign) &&
+                             token_is(text, tokens[sign], "#") && tokens[sign + 1].begin == tokens[sign].end &&
+                             all_digits(text, tokens[sign + 1]);
+  if (numbered_unit) return sign + 1;
   // A street's own number after it makes the first the building's ("40
   // Maple Street 21"): street_before_its_number() reads that.
   const bool numbered = one_blank_after(text, tokens, k + 1) && is_number(text, tokens, k + 1);

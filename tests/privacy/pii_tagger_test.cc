@@ -3511,6 +3511,10 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 77 SW Old Mill Road then."), std::vector<std::string>{"77 SW Old Mill Road"});
   // An ordinal among the street's words.
   EXPECT_EQ(addresses("See you at 310 East 46th Street then."), std::vector<std::string>{"310 East 46th Street"});
+  // A unit's number after a number sign, after an abbreviation's stop too.
+  EXPECT_EQ(addresses("See you at 77 Juniper Way #210, Graz."), std::vector<std::string>{"77 Juniper Way #210"});
+  EXPECT_EQ(addresses("See you at 77 Juniper Ave. #210, Graz."), std::vector<std::string>{"77 Juniper Ave. #210"});
+  EXPECT_EQ(addresses("see you at 12 old mill road #4 then."), std::vector<std::string>{"12 old mill road #4"});
   // A building's number with a letter, or a range of them.
   EXPECT_EQ(addresses("See you at 221B Juniper Way then."), std::vector<std::string>{"221B Juniper Way"});
   EXPECT_EQ(addresses("see you at 12a juniper road then."), std::vector<std::string>{"12a juniper road"});
@@ -3528,6 +3532,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_FALSE(found("It was built for the 2012 Olympic Park.", "2012 Olympic Park"));
   EXPECT_FALSE(found("See you at 9084 Juniper\nWay then.", "9084 Juniper\nWay"));
   EXPECT_FALSE(found("See you at 12ab Juniper Way then.", "12ab Juniper Way"));
+  EXPECT_FALSE(found("See you at 12 Old Mill Road. #4 is mine.", "12 Old Mill Road. #4"));
   EXPECT_EQ(addresses("The property at Birchwood Lane 1368 was sold."), std::vector<std::string>{"Birchwood Lane 1368"});
   EXPECT_EQ(addresses("It goes to Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
   EXPECT_EQ(addresses("It goes to Calle de la Mayor 5486."), std::vector<std::string>{"Calle de la Mayor 5486"});
