@@ -1285,4 +1285,84 @@ void PiiTagger::add_military_addresses(std::string_view text, std::span<const ui
   sort_by_begin(out, first);
 }
 
+void PiiTagger::add_numbered_buildings(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                                       size_t first) const {
+  static constexpr WordSet kBuildings(std::array<std::string_view, 5>{"house", "flat", "plot", "door", "shop"});
+  static constexpr WordSet kQuarters(std::array<std::string_view, 4>{"sector", "block", "phase", "pocket"});
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w); };
+  auto glued = [&](size_t k) { return !tokens[k].newline_before && tokens[k].begin == tokens[k - 1].end; };
+  auto digit_first = [&](size_t k) { return text[tokens[k].begin] >= '0' && text[tokens[k].begin] <= '9'; };
+  // A word of the street's name: in text with capitals a capitalised one;
+  // or an ordinal ("12th Main Road").
+  const bool mixed = mixed_case(text);
+  auto street_word = [&](size_t k) {
+    const auto c = static_cast<unsigned char>(text[tokens[k].begin]);
+    if (c >= '0' && c <= '9') return street_ordinal(text, tokens[k]);
+    return is_word_byte(c) && (!mixed || (c >= 'A' && c <= 'Z'));
+  };
+  std::vector<PiiSpan> found;
+  for (const uint32_t number : marked) {
+    // "No. 14", "No 14": the number one blank after "No" or its stop.
+    if (number < 2 || !digit_first(number) || tokens[number].newline_before ||
+        tokens[number].begin != tokens[number - 1].end + 1) {
+      continue;
+    }
+    size_t k = number - 1;
+    if (is(k, ".") && glued(k)) --k;
+    if (k == 0 || !is(k, "no")) continue;
+    // The building's word one blank before, or "H." glued before ("H.No.").
+    size_t from = k - 1;
+    if (is(from, ".") && glued(k) && from > 0 && glued(from) && is(from - 1, "h")) {
+      --from;
+    } else if (!(kBuildings.contains(text, tokens[from]) && !tokens[k].newline_before &&
+                 tokens[k].begin == tokens[from].end + 1)) {
+      continue;
+    }
+    // The number's parts glued by a dash or a slash: "3-4-5", "4/12".
+    size_t to = number;
+    while (to + 2 < n && (is(to + 1, "-") || is(to + 1, "/")) && glued(to + 1) && glued(to + 2) && digit_first(to + 2)) {
+      to += 2;
+    }
+    // The quarter or the street after a comma, on the line.
+    if (to + 3 < n && is(to + 1, ",") && glued(to + 1) && !tokens[to + 2].newline_before &&
+        tokens[to + 2].begin == tokens[to + 1].end + 1) {
+      const size_t w = to + 2;
+      if (kQuarters.contains(text, tokens[w]) && !tokens[w + 1].newline_before &&
+          tokens[w + 1].begin == tokens[w].end + 1 && is_word_byte(static_cast<unsigned char>(text[tokens[w + 1].begin]))) {
+        to = w + 1;
+      } else {
+        for (size_t e = w; e < n && e < w + 3 && street_word(e) && (e == w || tokens[e].begin == tokens[e - 1].end + 1);
+             ++e) {
+          const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[e]));
+          if (e > w && ((m.full & street_suffix_categories_) != 0 || kCommonStreetSuffixes.contains(text, tokens[e]))) {
+            to = e;
+            break;
+          }
+        }
+      }
+    }
+    if (!found.empty() && tokens[from].begin < found.back().end) continue;
+    found.push_back({PiiType::kStreetAddress, tokens[from].begin, tokens[to].end});
+  }
+  if (found.empty()) return;
+  // The spans of this tagging inside them go; none is added where a span
+  // found before, or one of this tagging that runs out of it, overlaps it.
+  std::erase_if(found, [&](const PiiSpan& f) {
+    for (size_t s = 0; s < out.size(); ++s) {
+      const bool overlaps = out[s].begin < f.end && f.begin < out[s].end;
+      if (overlaps && (s < first || out[s].begin < f.begin || out[s].end > f.end)) return true;
+    }
+    return false;
+  });
+  if (found.empty()) return;
+  const auto inside = [&](const PiiSpan& span) {
+    return std::any_of(found.begin(), found.end(), [&](const PiiSpan& f) { return span.begin >= f.begin && span.end <= f.end; });
+  };
+  out.erase(std::remove_if(out.begin() + static_cast<ptrdiff_t>(first), out.end(), inside), out.end());
+  out.insert(out.end(), found.begin(), found.end());
+  sort_by_begin(out, first);
+}
+
 }  // namespace tiergate

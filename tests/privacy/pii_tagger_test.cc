@@ -2082,6 +2082,26 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
                            "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."});
 }
 
+// A building numbered as South Asian addresses write it ("House No. 14",
+// "H.No. 3-4-5") is an address, with the sector or the street after a
+// comma; here a tagger that learned only numbers. Not "no" alone before a
+// number, nor a span that a span found before overlaps.
+TEST(PiiTaggerTest, ABuildingNumberedAsSouthAsianAddressesWriteItIsAnAddress) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"street_suffix", {"Road", "Hills"}},
+       {"common_word", {"house", "no", "sector", "flat", "road", "main", "my", "address", "is", "there", "here",
+                        "hills", "door", "plot", "phase"}}});
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(addresses("House No. 14, Sector 21, Gurugram"), V{"House No. 14, Sector 21"});
+  EXPECT_EQ(addresses("Flat No. 5, MG Road, Bengaluru"), V{"Flat No. 5, MG Road"});
+  EXPECT_EQ(addresses("H.No. 3-4-5, Banjara Hills, Hyderabad"), V{"H.No. 3-4-5, Banjara Hills"});
+  EXPECT_EQ(addresses("Door No 4/12, Chennai"), V{"Door No 4/12"});
+  EXPECT_EQ(addresses("my address is flat no 7, 12th main road, indiranagar"), V{"flat no 7, 12th main road"});
+  EXPECT_EQ(addresses("There is no 14 here."), V{});
+  EXPECT_EQ(addresses("House\nNo. 14 here."), V{});
+}
+
 // A word that only the rule-only given names know ("Brianna", which the
 // faker lists miss), or only they and a longer place's name ("Tariq" of
 // "Jebel Tariq", as a first name's "Timur" of "Jawa Timur"), counts as a

@@ -494,6 +494,16 @@ class PiiTagger {
   // ship for a person, "PSC 4665" for a firm). Any case. The ZIP code is
   // a marked token (`marked`: their indices, pii_tokens::tokenize()).
   // Precondition: out[first...] sorted by begin; it stays so.
+  // A building numbered as South Asian addresses write it: "House No. 14",
+  // "Flat No 5", "H.No. 3-4-5", "Door No. 4/12", "Plot no. 22" (any case),
+  // with the sector, block, phase or pocket after a comma ("House No. 14,
+  // Sector 21") or the street there, up to three words ending in a
+  // street's suffix ("Flat No. 5, MG Road"). Each is one street address, in
+  // place of the spans of this tagging inside it; none where a span found
+  // before overlaps it. The number is a marked token (`marked`).
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_numbered_buildings(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
+                              size_t first) const;
   void add_military_addresses(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                               size_t first) const;
   // The line right above an address line that opens with a word and ends
