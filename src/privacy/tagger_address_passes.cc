@@ -1286,7 +1286,7 @@ void PiiTagger::add_military_addresses(std::string_view text, std::span<const ui
 }
 
 void PiiTagger::add_numbered_buildings(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
-                                       size_t first) const {
+                                       size_t first, bool mixed) const {
   static constexpr WordSet kBuildings(std::array<std::string_view, 5>{"house", "flat", "plot", "door", "shop"});
   static constexpr WordSet kQuarters(std::array<std::string_view, 4>{"sector", "block", "phase", "pocket"});
   const Tokens tokens = tagger_tokens();
@@ -1296,7 +1296,6 @@ void PiiTagger::add_numbered_buildings(std::string_view text, std::span<const ui
   auto digit_first = [&](size_t k) { return text[tokens[k].begin] >= '0' && text[tokens[k].begin] <= '9'; };
   // A word of the street's name: in text with capitals a capitalised one;
   // or an ordinal ("12th Main Road").
-  const bool mixed = mixed_case(text);
   auto street_word = [&](size_t k) {
     const auto c = static_cast<unsigned char>(text[tokens[k].begin]);
     if (c >= '0' && c <= '9') return street_ordinal(text, tokens[k]);

@@ -500,10 +500,11 @@ class PiiTagger {
   // Sector 21") or the street there, up to three words ending in a
   // street's suffix ("Flat No. 5, MG Road"). Each is one street address, in
   // place of the spans of this tagging inside it; none where a span found
-  // before overlaps it. The number is a marked token (`marked`).
+  // before overlaps it. The number is a marked token (`marked`). `mixed`:
+  // the text has capitals (the street's words are capitalised then).
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_numbered_buildings(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
-                              size_t first) const;
+                              size_t first, bool mixed) const;
   void add_military_addresses(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                               size_t first) const;
   // The line right above an address line that opens with a word and ends
