@@ -928,7 +928,10 @@ bool PiiTagger::listed_name(std::string_view text, size_t i) const {
   if (before.end - before.begin == 1 && std::string_view(".?!\":").find(text[before.begin]) != std::string_view::npos) {
     return false;  // the first word of a sentence, a quote or a line after a colon
   }
-  return only_a_name(text, i) || only_a_given_name(text, i, tagger_views()[i].gazetteer);
+  // (A given name alone not after an article or a determiner: brands are
+  // given names too, "book an Uber".)
+  return only_a_name(text, i) || (only_a_given_name(text, i, tagger_views()[i].gazetteer) &&
+                                  !after_an_article(text, tokens, i) && !kDeterminers.contains(text, before));
 }
 
 void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
@@ -1556,6 +1559,23 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     PiiSpan& span = out[s];
     if (span.type != PiiType::kOrganization) continue;
     const size_t from = first_token_from(tokens, span.begin);
+    // A firm of one word that is only a given name, right after "from",
+    // "to", "with" or "cc", is the person ("an email from Latasha about the
+    // budget": the decoder knew no such word). Not elsewhere: brands are
+    // given names too ("I work at Uber", "my Acer laptop").
+    if (tokens[from].begin == span.begin && tokens[from].end == span.end) {
+      if (from == 0 || tokens[from].newline_before ||
+          !(token_is(text, tokens[from - 1], "from") || token_is(text, tokens[from - 1], "to") ||
+            token_is(text, tokens[from - 1], "with") || token_is(text, tokens[from - 1], "cc"))) {
+        continue;
+      }
+      const Gazetteer::Match alone = gazetteer_.lookup_all(word_hash(text, tokens[from]));
+      if ((alone.full | (alone.part & ~place_categories_)) == 0 &&
+          only_a_given_name(text, from, gazetteer_.lookup(word_hash(text, tokens[from])))) {
+        span.type = PiiType::kPerson;
+      }
+      continue;
+    }
     const size_t to = from + 1;
     if (to >= tokens.size() || tokens[to].end != span.end || tokens[to].begin != tokens[from].end + 1 ||
         text[tokens[from].end] != ' ') {

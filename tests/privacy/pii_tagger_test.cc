@@ -2052,6 +2052,12 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndACensusSurnameArePeople) {
   const PiiTagger given = firms_tagger({"It was recorded for "}, firms, " today.", with_given);
   EXPECT_EQ(found(given, "Ayesha Siddiqui"), std::vector<std::string>{"PERSON:Ayesha Siddiqui"});
   EXPECT_EQ(found(given, "Bretton Woods"), std::vector<std::string>{"ORGANIZATION:Bretton Woods"});
+  // A firm of one such word right after "from", "to", "with" or "cc"
+  // (not elsewhere: "at Uber").
+  const PiiTagger one_word = firms_tagger({"An email from ", "I work at "}, {"Zorvath", "Brask", "Velmora", "Quarrow"},
+                                          " today.", {{"given_name", {"Latasha", "Uber"}}});
+  EXPECT_EQ(typed_spans(one_word, "An email from Latasha today."), std::vector<std::string>{"PERSON:Latasha"});
+  EXPECT_EQ(typed_spans(one_word, "I work at Uber today."), std::vector<std::string>{"ORGANIZATION:Uber"});
 }
 
 // In text with capitals, two capitalised words that no span covers, a
@@ -2143,6 +2149,7 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("please forward the invoice to sherrie haddad by friday"),
             std::vector<std::string>{"PERSON:sherrie haddad"});
   expect_no_names(tagger, {"It was Rome in June.", "We are Irish.", "Assign the ticket to BRIANNA.",
+                           "Assign the ticket to a Brianna.", "Assign the ticket to your Brianna.",
                            "the cadi said", "your cadi said", "a note for maclean street", "c. taiga\nd. desert",
                            "application/json;", "a note for config.json"});
 }
