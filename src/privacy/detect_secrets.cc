@@ -154,7 +154,7 @@ KeyName classify_name(const Scan& s, size_t nb, size_t ne) {
     return before == '_' || before == '-' || before == '.';
   };
   if (ends_with("password", false) || ends_with("passwd", false) || ends_with("passphrase", false) ||
-      ends_with("passcode", false) || ends_with("pwd", true) || ends_with("pass", true) || ends_with("pin", true)) {
+      ends_with("passcode", false) || ends_with("pwd", true) || ends_with("pw", true) || ends_with("pass", true) || ends_with("pin", true)) {
     return KeyName::kPassword;
   }
   if (ends_with("secret", false) || ends_with("token", false) || ends_with("apikey", false) ||

@@ -146,11 +146,11 @@ void resolve(std::vector<Candidate>& found, std::vector<PiiSpan>& out) {
 
 bool token_byte(unsigned char c) { return (kClass[c] & kWord) || c == '-' || c == '+' || c == '/' || c == '='; }
 
-// Last letters of key=value names (password, passwd, pwd, passphrase, pass,
-// pin, secret, token, key, auth, credentials, authorization).
+// Last letters of key=value names (password, passwd, pwd, pw, passphrase,
+// pass, pin, secret, token, key, auth, credentials, authorization).
 bool key_name_tail(unsigned char c) {
   c = to_lower(c);
-  return c == 'd' || c == 'e' || c == 's' || c == 'n' || c == 't' || c == 'y' || c == 'h' || c == 'l';
+  return c == 'd' || c == 'e' || c == 's' || c == 'n' || c == 't' || c == 'y' || c == 'h' || c == 'l' || c == 'w';
 }
 
 struct ScanState {
