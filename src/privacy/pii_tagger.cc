@@ -483,7 +483,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       if ((views[j].gazetteer.part & place_categories_) != 0) place_words.push_back(static_cast<uint32_t>(j));
       if ((views[j].gazetteer.full & name_categories_) != 0 ||
           (!mixed && (views[j].gazetteer.full | (views[j].gazetteer.part & ~place_categories_)) == 0 &&
-           only_a_given_name(text, j, views[j].gazetteer))) {
+           only_a_given_name(text, j, views[j].gazetteer, views[j].word))) {
         name_words.push_back(static_cast<uint32_t>(j));
       }
     }

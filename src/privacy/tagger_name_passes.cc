@@ -930,7 +930,7 @@ bool PiiTagger::listed_name(std::string_view text, size_t i) const {
   }
   // (A given name alone not after an article or a determiner: brands are
   // given names too, "book an Uber".)
-  return only_a_name(text, i) || (only_a_given_name(text, i, tagger_views()[i].gazetteer) &&
+  return only_a_name(text, i) || (only_a_given_name(text, i, tagger_views()[i].gazetteer, tagger_views()[i].word) &&
                                   !after_an_article(text, tokens, i) && !kDeterminers.contains(text, before));
 }
 

@@ -87,7 +87,7 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     const Token& t = tokens[j];
     if (!small_word(text, t, 4) || pii_scan::data_label(text.substr(t.begin, t.end - t.begin))) continue;
     if (!only_a_name(text, j, views[j].gazetteer) &&
-        (!only_a_given_name(text, j, views[j].gazetteer) || !may_be_a_given_name_alone(j))) {
+        (!only_a_given_name(text, j, views[j].gazetteer, views[j].word) || !may_be_a_given_name_alone(j))) {
       continue;
     }
     // Not a part of a word with a hyphen ("becker-shaffer"): the decoder
@@ -432,13 +432,17 @@ bool PiiTagger::listed_surname(std::string_view text, uint32_t begin, uint32_t e
 }
 
 bool PiiTagger::only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m) const {
+  return only_a_given_name(text, i, m, word_hash(text, tagger_tokens()[i]));
+}
+
+bool PiiTagger::only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m, uint64_t word) const {
   if (given_name_categories_ == 0 || (m.full | (m.part & ~place_categories_)) != 0) return false;
-  const Tokens tokens = tagger_tokens();
-  const Token& t = tokens[i];
-  const Gazetteer::Match hidden = gazetteer_.lookup_hidden(word_hash(text, t));
+  const Gazetteer::Match hidden = gazetteer_.lookup_hidden(word);
   if ((hidden.full & given_name_categories_) == 0 || ((hidden.full | hidden.part) & world_city_categories_) != 0) {
     return false;
   }
+  const Tokens tokens = tagger_tokens();
+  const Token& t = tokens[i];
   return !all_capitals(text, tokens, i) && !pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin)) &&
          !month_or_weekday(text, t);
 }

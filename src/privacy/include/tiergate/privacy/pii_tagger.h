@@ -182,7 +182,10 @@ class PiiTagger {
   // Weaker evidence than only_a_name(): a name list of the faker locales
   // knows none of these (2,000 of the census's first names: "Brianna",
   // "Latasha"; and the names given in the US since: "Ayesha", "Kwame").
+  // The second form takes the token's word hash (word_hash(): a view's
+  // `word`).
   bool only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m) const;
+  bool only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m, uint64_t word) const;
   // Whether text[begin, end) (ASCII letters, 8 to 24) is two everyday words
   // of four letters or more run together ("Karmadata": "karma", "data").
   bool compound_of_words(std::string_view text, uint32_t begin, uint32_t end) const;
