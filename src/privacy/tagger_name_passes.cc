@@ -278,12 +278,15 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[last].end});
       return true;
     }
-    // One of this tagging that the cue opens, over the name's words, is the
-    // name without it ("Mein Name ist Klaus Becker und ich", a firm: the
-    // decoder learnt no German).
-    if (name_is && k != out.size() && k >= first && out[k].begin < tokens[j].begin && out[k].end >= tokens[to].end &&
+    // One of this tagging that the cue opens, over the name's words or the
+    // first of them with no other span over the rest, is the name without
+    // it ("Mein Name ist Klaus Becker und ich", "Mein Name ist Jürgen",
+    // firms: the decoder learnt no German).
+    if (name_is && k != out.size() && k >= first && out[k].begin < tokens[j].begin && out[k].end >= tokens[j].end &&
         names_by_a_proper_name(out[k].type) && out[k].begin >= tokens[j >= 3 ? j - 3 : 0].begin) {
-      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[to].end});
+      size_t last = j;
+      while (last < to && (tokens[last + 1].end <= out[k].end || span_over(out, last + 1) == out.size())) ++last;
+      set_span(out, k, {PiiType::kPerson, tokens[j].begin, tokens[last].end});
       return true;
     }
     // One over the role and the name's words is the person, without the

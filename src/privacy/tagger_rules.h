@@ -413,8 +413,12 @@ inline bool never_in_a_name(std::string_view text, const Token& t) {
 // The"). In capitals throughout they are abbreviations ("Salem, OR",
 // "Indianapolis, IN"), which end values.
 // (And "a", of one letter, which a WordSet does not hold.)
-constexpr WordSet kNeverLastInAName(std::array<std::string_view, 12>{
-    "of", "and", "or", "the", "in", "at", "to", "for", "on", "by", "with", "from"});
+constexpr WordSet kNeverLastInAName(std::array<std::string_view, 16>{
+    "of", "and", "or", "the", "in", "at", "to", "for", "on", "by", "with", "from",
+    // "and" as German, Dutch and the Nordic languages write it: "Ich heiße
+    // Jürgen Weiß und wohne". (Not French "et": "et al" would open at "al",
+    // a first name.)
+    "und", "en", "och", "og"});
 
 // Whether token t ends no value: one of kNeverLastInAName but in capitals
 // throughout, or "a" after a name (`name`; an address may end in a flat's

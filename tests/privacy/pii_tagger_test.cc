@@ -2582,6 +2582,16 @@ TEST(PiiTaggerTest, ASpanLeavesOutTheMarksAroundIt) {
             (std::vector<std::string>{"LOCATION:Paris\xe2\x80\x99" "d"}));
 }
 
+// A firm of the decoder's that the cue opens and that stops inside the
+// name ("Mein Name ist Jürgen" of "Mein Name ist Jürgen Weiß und ich") is
+// the whole name without the cue; here a tagger that learned such firms.
+TEST(PiiTaggerTest, AFirmThatACueOpensIsTheNameAfterIt) {
+  const PiiTagger tagger = firms_tagger({"Heute: "}, {"Mein Name ist Zorvath", "Mein Name ist Brask", "Mein Name ist Velmora"},
+                                        " Quillborne und ich wohne hier.", {{"common_word", {"heute", "und", "ich", "wohne", "hier"}}});
+  ASSERT_EQ(typed_spans(tagger, "Heute: Mein Name ist Zorvath Quillborne und ich wohne hier."),
+            std::vector<std::string>{"PERSON:Zorvath Quillborne"});
+}
+
 // After "name is", "name's" or a relative ("my son"), a word no list knows
 // as an everyday word is a name, with the capitalised words after it; a
 // place or organisation the tagger took it for becomes one.
@@ -2599,6 +2609,8 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("Mon nom est Zorvath et j'habite ici."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("me llamo zorvath y vivo aqui"), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("Ik heet Zorvath Quillborne."), std::vector<std::string>{"Zorvath Quillborne"});
+  // "and" as German writes it ends no name.
+  EXPECT_EQ(names("Ich heiße Zorvath Quillborne und wohne hier."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("La casa es Grande."), std::vector<std::string>{});
   // A word the everyday lists know and another list too: a name where it is
   // capitalised in text with capitals, not in text without capitals ("is"

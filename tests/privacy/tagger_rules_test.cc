@@ -122,6 +122,21 @@ TEST(TaggerRulesTest, AContractionOfIEndsAName) {
   EXPECT_EQ(t.text.substr(name.begin, name.end - name.begin), "Rebecca");
 }
 
+// "And" as German, Dutch and the Nordic languages write it ends no name: a
+// name the decoder ran on into it ends before it; French "et" stays ("et
+// al" would open at "al").
+TEST(TaggerRulesTest, AnAndOfAnotherLanguageEndsAName) {
+  const Tokenized t = tokenized("Ich heiße Jürgen Weiß und wohne hier, Lars och Eva, Anna en Piet, et al");
+  for (const std::string_view word : {"und", "och", "en"}) {
+    EXPECT_TRUE(never_last_in_a_name(t.text, t.tokens, token_of(t, word), true)) << word;
+  }
+  EXPECT_FALSE(never_last_in_a_name(t.text, t.tokens, token_of(t, "et"), true));
+  PiiSpan name{PiiType::kPerson, t.tokens[2].begin, t.tokens[4].end};
+  size_t from = 2, to = 5;
+  ASSERT_TRUE(trim_function_words(t.text, t.tokens, name, from, to));
+  EXPECT_EQ(t.text.substr(name.begin, name.end - name.begin), "Jürgen Weiß");
+}
+
 // replace_with_an_address() over a list of many streets, where it reads the
 // spans from the cover and keeps it: the same answers as reading every
 // span, and a cover that equals one built afresh.
