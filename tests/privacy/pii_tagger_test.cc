@@ -2088,6 +2088,28 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
                            "FRANK LONG called.", "The Frank Long called.", "I had the Bill Gray today."});
 }
 
+// In text written in a script without capitals, the name a writer gives
+// as theirs after a cue that says "my name is" (or before Japanese "と申し
+// ます") is a name; here a tagger that learned only numbers. Not where the
+// cue's words say something else ("我叫外卖了": I ordered a takeaway; "我叫
+// 他过来": I called him over).
+TEST(PiiTaggerTest, ANameGivenAfterMyNameIsInAScriptWithoutCapitalsIsAName) {
+  const PiiTagger tagger = numbers_only_tagger({{"common_word", {"the"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(persons("我叫王伟，我住在北京。"), V{"王伟"});
+  EXPECT_EQ(persons("你好，我的名字是李小明。"), V{"李小明"});
+  EXPECT_EQ(persons("私の名前は田中太郎です。"), V{"田中太郎"});
+  EXPECT_EQ(persons("こちらは山田と申します。"), V{"山田"});
+  EXPECT_EQ(persons("제 이름은 김민수입니다."), V{"김민수"});
+  EXPECT_EQ(persons("اسمي أحمد الخطيب وأسكن في عمان"), V{"أحمد الخطيب"});
+  EXPECT_EQ(persons("שמי דוד כהן"), V{"דוד כהן"});
+  EXPECT_EQ(persons("मेरा नाम राहुल शर्मा है।"), V{"राहुल शर्मा"});
+  for (const char* text : {"我叫外卖了。", "我叫他过来。", "我叫车", "이 제품의 이름은 갤럭시입니다.", "मेरा नाम है"}) {
+    EXPECT_EQ(persons(text), V{}) << text;
+  }
+}
+
 // A building numbered as South Asian addresses write it ("House No. 14",
 // "H.No. 3-4-5") is an address, with the sector or the street after a
 // comma; here a tagger that learned only numbers. Not "no" alone before a

@@ -375,6 +375,16 @@ class PiiTagger {
   // of order afterwards when it added any; returns whether it did.
   bool add_other_mentions_of_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                    size_t first, bool mixed) const;
+  // Adds the name a writer gives as theirs in a script without capitals,
+  // after (or before) a cue that says "my name is": Chinese "我叫" and
+  // "我的名字是" (two or three ideographs before a mark or a pronoun, not
+  // "我叫外卖了"), Japanese "私の名前は" (up to "です") and "と申します"
+  // (the name before it), Korean "제 이름은" (less the copula's ending), Arabic "اسمي", Hebrew "שמי", Hindi "मेरा नाम" (up
+  // to two words). Spans of out[first...] inside such a name give way to
+  // it; none is added where any other span overlaps it. In order of begin
+  // afterwards.
+  void add_self_introductions_in_caseless_scripts(std::string_view text, std::vector<PiiSpan>& out,
+                                                  size_t first) const;
   // Adds a name over each run of one to four words of a script without
   // capitals (CJK, kana, Hangul, Hebrew, Arabic, the Indic scripts, Thai),
   // one space apart, that no span covers, inside a sentence in Latin script
