@@ -26,10 +26,13 @@ namespace {
 
 using nlohmann::json;
 
-// Every detector the gateway runs before routing, on one text.
+// Every detector the gateway runs before routing, on one text, with the
+// labelled datasets' types (as_dataset_type(): a date of birth is their
+// DATE_TIME), which `pii scan` writes and `pii eval` and `pii cv` score.
 std::vector<PiiSpan> detect(std::string_view text, const PiiTagger* tagger) {
   std::vector<PiiSpan> spans;
   find_pii(text, tagger, spans);
+  for (PiiSpan& s : spans) s.type = as_dataset_type(s.type);
   return spans;
 }
 

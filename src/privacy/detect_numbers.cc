@@ -247,7 +247,7 @@ void match_numeric_date(Scan& s, size_t ws) {
     if (t) end = t;
   }
   if (end == i && !s.numeric_right_ok(i)) return;
-  s.add(PiiType::kDateTime, ws, end);
+  s.add_date(ws, end);
 }
 
 constexpr std::array<std::string_view, 13> kTimeWords = {"at",    "from",   "until", "till",  "by",  "to",   "before",

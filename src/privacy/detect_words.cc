@@ -93,7 +93,7 @@ void match_month_date(Scan& s, size_t ws, size_t we) {
     const LexEntry* e = lexicon_lookup(s, wb, w);
     if (e && e->kind == Lex::kWeekday) begin = wb;
   }
-  s.add(PiiType::kDateTime, begin, end);
+  s.add_date(begin, end);
 }
 
 constexpr std::array<std::string_view, 3> kDriverWords = {"driv*", "dl", "dmv"};
@@ -199,7 +199,7 @@ void detect_weekday(Scan& s, size_t y) {
   while (b > 0 && y - b < 9 && s.alpha(b - 1)) --b;
   if (b > 0 && s.word(b - 1)) return;
   const LexEntry* e = lexicon_lookup(s, b, y + 1);
-  if (e && e->kind == Lex::kWeekday) s.add(PiiType::kDateTime, b, y + 1);
+  if (e && e->kind == Lex::kWeekday) s.add_date(b, y + 1);
 }
 
 // Keywords within 48 bytes before an id-like number on its line: "driver's

@@ -316,6 +316,7 @@ bool tagger_learns(PiiType type) {
     case PiiType::kCreditCard:
     case PiiType::kPhoneNumber:
     case PiiType::kDateTime:
+    case PiiType::kDateOfBirth:
     case PiiType::kEmailAddress:
     case PiiType::kUsSsn:
     case PiiType::kIbanCode:

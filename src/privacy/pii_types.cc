@@ -24,6 +24,7 @@ std::string_view pii_type_name(PiiType type) {
     case PiiType::kZipCode: return "ZIP_CODE";
     case PiiType::kMacAddress: return "MAC_ADDRESS";
     case PiiType::kUsPassport: return "US_PASSPORT";
+    case PiiType::kDateOfBirth: return "DATE_OF_BIRTH";
     case PiiType::kApiKey: return "API_KEY";
     case PiiType::kPrivateKey: return "PRIVATE_KEY";
     case PiiType::kPassword: return "PASSWORD";

@@ -11,7 +11,7 @@ PrivacyPolicy PrivacyPolicy::defaults() {
   for (const char* type : {"API_KEY", "PRIVATE_KEY", "PASSWORD"}) p.set_class(type, "secret");
   for (const char* type : {"CREDIT_CARD", "IBAN_CODE"}) p.set_class(type, "financial");
   for (const char* type : {"PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "STREET_ADDRESS", "US_SSN", "US_DRIVER_LICENSE",
-                           "US_PASSPORT", "IP_ADDRESS", "MAC_ADDRESS", "AGE", "NRP"}) {
+                           "US_PASSPORT", "IP_ADDRESS", "MAC_ADDRESS", "AGE", "NRP", "DATE_OF_BIRTH"}) {
     p.set_class(type, "pii");
   }
   // Alone these name no one (a city, a company, a date, a web site): they

@@ -159,6 +159,10 @@ class Scan {
                      static_cast<uint32_t>(trim_floor)});
   }
   void add(PiiType type, size_t begin, size_t end);  // at the type's rank
+  // A date: a DATE_OF_BIRTH where a word of birth stands before it on its
+  // line, 24 bytes away at most ("DOB: 03/14/1985", "born on March 14,
+  // 1985", "your date of birth. It's 3/23/1940"), else a DATE_TIME.
+  void add_date(size_t begin, size_t end);
 
   std::vector<Candidate> found;
   // A matcher that covered everything up to here (a private key block) sets

@@ -43,6 +43,7 @@ int pii_type_rank(PiiType type) {
     case PiiType::kUsPassport: return 75;
     case PiiType::kIpAddress:
     case PiiType::kMacAddress: return 70;
+    case PiiType::kDateOfBirth:
     case PiiType::kDateTime: return 60;
     case PiiType::kPhoneNumber: return 55;
     case PiiType::kZipCode: return 50;
@@ -65,6 +66,11 @@ int pii_type_rank(PiiType type) {
 namespace pii_scan {
 
 void Scan::add(PiiType type, size_t begin, size_t end) { add(type, begin, end, pii_type_rank(type)); }
+
+void Scan::add_date(size_t begin, size_t end) {
+  static constexpr std::array<std::string_view, 5> kBirthWords = {"dob", "d.o.b", "birth*", "born", "bday"};
+  add(keyword_before(begin, 24, kBirthWords) ? PiiType::kDateOfBirth : PiiType::kDateTime, begin, end);
+}
 
 namespace {
 

@@ -26,6 +26,9 @@ TEST(PolicyTest, DefaultsKeepSecretsLocalAndRedactPersonalData) {
   EXPECT_EQ(p.action_for("PERSON", TrustLevel::kPrivate), PrivacyAction::kAllow);
   EXPECT_EQ(p.action_for("CREDIT_CARD", TrustLevel::kPublic), PrivacyAction::kRedact);
   EXPECT_EQ(p.action_for("LOCATION", TrustLevel::kPublic), PrivacyAction::kAllow);
+  // A date alone names no one; a date of birth is personal data.
+  EXPECT_EQ(p.action_for("DATE_TIME", TrustLevel::kPublic), PrivacyAction::kAllow);
+  EXPECT_EQ(p.action_for("DATE_OF_BIRTH", TrustLevel::kPublic), PrivacyAction::kRedact);
 }
 
 TEST(PolicyTest, EveryDetectedTypeHasADefaultClassWithARule) {

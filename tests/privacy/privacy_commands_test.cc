@@ -47,19 +47,22 @@ TEST_F(PiiCommandsTest, ScanWritesOneLineOfSpansPerInputLineInCodePoints) {
   const std::string data = write("in.jsonl",
                                  "{\"text\": \"café: write to ana@example.org\"}\n"
                                  "{\"text\": \"nothing here\"}\n"
-                                 "{\"text\": \"card 4111-1111-1111-1111, ssn 078-05-1120\", \"spans\": []}\n");
+                                 "{\"text\": \"card 4111-1111-1111-1111, ssn 078-05-1120\", \"spans\": []}\n"
+                                 "{\"text\": \"my DOB is 03/14/1985\"}\n");
   const auto r = tiergate({"pii", "scan", "--data", data, "--out", dir_ + "/spans.jsonl", "--no-tagger"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream in(dir_ + "/spans.jsonl");
   std::vector<json> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
-  ASSERT_EQ(lines.size(), 3u);
+  ASSERT_EQ(lines.size(), 4u);
+  // The dataset's name for a date of birth: DATE_TIME.
+  EXPECT_EQ(lines[3]["spans"], json::parse(R"([{"type": "DATE_TIME", "start": 10, "end": 20}])"));
   EXPECT_EQ(lines[0]["spans"], json::parse(R"([{"type": "EMAIL_ADDRESS", "start": 15, "end": 30}])"));
   EXPECT_EQ(lines[1]["spans"], json::array());
   ASSERT_EQ(lines[2]["spans"].size(), 2u);
   EXPECT_EQ(lines[2]["spans"][0]["type"], "CREDIT_CARD");
   EXPECT_EQ(lines[2]["spans"][1]["type"], "US_SSN");
-  EXPECT_EQ(json::parse(r.err)["spans"], 3);
+  EXPECT_EQ(json::parse(r.err)["spans"], 4);
 }
 
 TEST_F(PiiCommandsTest, EvalPrintsPrecisionRecallAndF2PerType) {

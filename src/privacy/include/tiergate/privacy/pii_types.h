@@ -2,7 +2,7 @@
 // span a detection covers. The type names are the labelled datasets' names
 // (../shared/data/README.md, section pii) plus the secret and identifier kinds
 // those datasets do not label (MAC_ADDRESS, US_PASSPORT, API_KEY, PRIVATE_KEY,
-// PASSWORD). Policy maps each type to a sensitivity class elsewhere; this
+// PASSWORD) and DATE_OF_BIRTH, which they label DATE_TIME (as_dataset_type()). Policy maps each type to a sensitivity class elsewhere; this
 // header only names them.
 #pragma once
 
@@ -36,6 +36,7 @@ enum class PiiType : uint8_t {
   kZipCode,
   kMacAddress,
   kUsPassport,
+  kDateOfBirth,  // a date that words of birth announce ("DOB: 03/14/1985"); the datasets' DATE_TIME
   // Secrets.
   kApiKey,
   kPrivateKey,
@@ -43,13 +44,13 @@ enum class PiiType : uint8_t {
 };
 
 // Every PiiType, in declaration order (for tables and reports).
-inline constexpr std::array<PiiType, 23> kAllPiiTypes = {
+inline constexpr std::array<PiiType, 24> kAllPiiTypes = {
     PiiType::kPerson,       PiiType::kStreetAddress, PiiType::kLocation,        PiiType::kOrganization,
     PiiType::kTitle,        PiiType::kPrefix,        PiiType::kAge,             PiiType::kNrp,
     PiiType::kCreditCard,   PiiType::kPhoneNumber,   PiiType::kDateTime,        PiiType::kEmailAddress,
     PiiType::kUsSsn,        PiiType::kIbanCode,      PiiType::kDomainName,      PiiType::kUsDriverLicense,
     PiiType::kIpAddress,    PiiType::kZipCode,       PiiType::kMacAddress,      PiiType::kUsPassport,
-    PiiType::kApiKey,       PiiType::kPrivateKey,    PiiType::kPassword,
+    PiiType::kDateOfBirth,  PiiType::kApiKey,        PiiType::kPrivateKey,      PiiType::kPassword,
 };
 
 // The dataset's upper-case name: "PERSON", "STREET_ADDRESS", "CREDIT_CARD",
@@ -59,6 +60,12 @@ std::string_view pii_type_name(PiiType type);
 // The inverse of pii_type_name; exact, case-sensitive match. nullopt for any
 // other string (the caller names the source of the bad value in its error).
 std::optional<PiiType> parse_pii_type(std::string_view name);
+
+// The type the labelled datasets give the same data: DATE_TIME for a
+// DATE_OF_BIRTH (they label every date so); the type itself otherwise.
+constexpr PiiType as_dataset_type(PiiType type) {
+  return type == PiiType::kDateOfBirth ? PiiType::kDateTime : type;
+}
 
 // A detection: `type` found in [begin, end) of a UTF-8 text, in BYTE offsets,
 // end exclusive, begin < end. The labelled datasets count code points instead;
