@@ -3,7 +3,8 @@
 //
 // Found: EMAIL_ADDRESS, PHONE_NUMBER, CREDIT_CARD (Luhn + issuer ranges),
 // IBAN_CODE (per-country length + mod 97), US_SSN, IP_ADDRESS (IPv4, IPv6),
-// MAC_ADDRESS, DATE_TIME, DOMAIN_NAME (hosts and URLs), US_DRIVER_LICENSE and
+// MAC_ADDRESS, DATE_TIME (DATE_OF_BIRTH after words of birth: "DOB", "born
+// on"), DOMAIN_NAME (hosts and URLs), US_DRIVER_LICENSE and
 // US_PASSPORT (after their keywords), API_KEY (provider prefixes, JWTs,
 // key=value secrets, high-entropy tokens), PRIVATE_KEY (PEM blocks) and
 // PASSWORD (the value in password=... forms); AGE, ZIP_CODE and STREET_ADDRESS
@@ -54,7 +55,7 @@ void find_structured_pii(std::string_view text, std::vector<PiiSpan>& out);
 // PRIVATE_KEY > CREDIT_CARD = IBAN_CODE (checksums) > API_KEY = PASSWORD
 // (explicit prefixes or key=value) > EMAIL_ADDRESS (contains a domain) >
 // US_SSN = US_DRIVER_LICENSE = US_PASSPORT (keyword or strict shape) >
-// IP_ADDRESS = MAC_ADDRESS > DATE_TIME > PHONE_NUMBER (the loosest numeric
+// IP_ADDRESS = MAC_ADDRESS > DATE_TIME = DATE_OF_BIRTH > PHONE_NUMBER (the loosest numeric
 // shape) > ZIP_CODE > DOMAIN_NAME > the unstructured types (STREET_ADDRESS >
 // PERSON = ORGANIZATION > LOCATION = NRP = AGE > TITLE = PREFIX).
 int pii_type_rank(PiiType type);
