@@ -1345,22 +1345,12 @@ void PiiTagger::add_numbered_buildings(std::string_view text, std::span<const ui
     if (!found.empty() && tokens[from].begin < found.back().end) continue;
     found.push_back({PiiType::kStreetAddress, tokens[from].begin, tokens[to].end});
   }
-  if (found.empty()) return;
-  // The spans of this tagging inside them go; none is added where a span
-  // found before, or one of this tagging that runs out of it, overlaps it.
-  std::erase_if(found, [&](const PiiSpan& f) {
-    for (size_t s = 0; s < out.size(); ++s) {
-      const bool overlaps = out[s].begin < f.end && f.begin < out[s].end;
-      if (overlaps && (s < first || out[s].begin < f.begin || out[s].end > f.end)) return true;
-    }
-    return false;
-  });
-  if (found.empty()) return;
-  const auto inside = [&](const PiiSpan& span) {
-    return std::any_of(found.begin(), found.end(), [&](const PiiSpan& f) { return span.begin >= f.begin && span.end <= f.end; });
-  };
-  out.erase(std::remove_if(out.begin() + static_cast<ptrdiff_t>(first), out.end(), inside), out.end());
-  out.insert(out.end(), found.begin(), found.end());
+  // Each in place of the spans of this tagging inside it (read from the
+  // cover: a long list of such addresses costs time in their number).
+  bool changed = false;
+  for (const PiiSpan& address : found) changed = replace_with_an_address(out, first, address.begin, address.end) || changed;
+  if (!changed) return;
+  drop_marked_spans(out);
   sort_by_begin(out, first);
 }
 

@@ -1480,16 +1480,32 @@ inline void add_span(std::vector<PiiSpan>& out, const PiiSpan& span) {
 }
 
 // Sets out[k] to `span`, and the cover if there is one: the span's new
-// tokens are added to it; where the span gives up tokens, it is rebuilt
-// when next asked.
+// tokens are added to it; a token it gives up that it alone covered is
+// covered by none. Where another span shares such a token, the cover is
+// rebuilt when next asked (a rebuild for each span given up would make a
+// long text's passes quadratic: "ich heiße jürgen weiß und wohne" repeated).
+// A token another span was noted first over keeps its mark of being shared,
+// which only sends a reader the slower way.
 inline void set_span(std::vector<PiiSpan>& out, size_t k, const PiiSpan& span) {
-  const bool gives_up = span.begin > out[k].begin || span.end < out[k].end;
+  const PiiSpan old = out[k];
   out[k] = span;
-  if (gives_up) {
-    reset_cover();
-  } else if (tagger_cover().built) {
-    cover_span(out, k);
+  SpanCover& cover = tagger_cover();
+  if (!cover.built) return;
+  if (span.begin > old.begin || span.end < old.end) {
+    const Tokens tokens = tagger_tokens();
+    const auto own = static_cast<uint32_t>(k + 1);
+    for (size_t t = first_token_over(tokens, old.begin); t < tokens.size() && tokens[t].begin < old.end; ++t) {
+      if (tokens[t].begin < span.end && span.begin < tokens[t].end) continue;  // still the span's
+      uint32_t& c = cover.first_span[t];
+      if (c == own) {
+        c = 0;
+      } else if ((c & ~SpanCover::kShared) == own) {
+        reset_cover();
+        return;
+      }
+    }
   }
+  cover_span(out, k);
 }
 
 // The index of the first token that begins at or after byte `at`. A

@@ -137,6 +137,33 @@ TEST(TaggerRulesTest, AnAndOfAnotherLanguageEndsAName) {
   EXPECT_EQ(t.text.substr(name.begin, name.end - name.begin), "Jürgen Weiß");
 }
 
+// set_span() that gives up tokens keeps the cover where the span alone
+// covered them (what a fresh build gives), so that shortening many spans
+// does not rebuild the cover for each; where another span shares a token
+// given up, the cover is rebuilt when next asked.
+TEST(TaggerRulesTest, AShortenedSpanKeepsTheCover) {
+  std::string text;
+  for (int line = 0; line < 40; ++line) text += "ich hei jurgen weiss\n";
+  IndexList marked;
+  pii_tokens::tokenize(text, tagger_tokens(), marked);
+  auto line_of = [](size_t k) { return static_cast<uint32_t>(21 * k); };  // "ich hei jurgen weiss\n"
+  std::vector<PiiSpan> out;
+  for (size_t line = 0; line < 40; ++line) out.push_back({PiiType::kOrganization, line_of(line) + 4, line_of(line) + 20});
+  // Line 9's "hei" is another span's too.
+  out.push_back({PiiType::kLocation, line_of(9) + 4, line_of(9) + 7});
+  reset_cover();
+  ASSERT_EQ(span_over(out, 1), 0u);  // builds the cover
+  for (size_t line = 0; line < 40; ++line) {
+    set_span(out, line, {PiiType::kPerson, line_of(line) + 8, line_of(line) + 20});  // without "hei"
+    EXPECT_EQ(tagger_cover().built, line != 9) << "line " << line;
+    const std::vector<uint32_t> kept = built_cover(out).first_span;
+    reset_cover();
+    EXPECT_EQ(kept, built_cover(out).first_span) << "line " << line;
+  }
+  tagger_tokens().clear();
+  reset_cover();
+}
+
 // replace_with_an_address() over a list of many streets, where it reads the
 // spans from the cover and keeps it: the same answers as reading every
 // span, and a cover that equals one built afresh.

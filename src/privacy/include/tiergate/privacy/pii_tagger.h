@@ -512,8 +512,8 @@ class PiiTagger {
   // with the sector, block, phase or pocket after a comma ("House No. 14,
   // Sector 21") or the street there, up to three words ending in a
   // street's suffix ("Flat No. 5, MG Road"). Each is one street address, in
-  // place of the spans of this tagging inside it; none where a span found
-  // before overlaps it. The number is a marked token (`marked`). `mixed`:
+  // place of the spans of this tagging inside it, as
+  // replace_with_an_address() puts one. The number is a marked token (`marked`). `mixed`:
   // the text has capitals (the street's words are capitalised then).
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_numbered_buildings(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
