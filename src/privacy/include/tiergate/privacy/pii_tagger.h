@@ -168,7 +168,8 @@ class PiiTagger {
   bool counts_after(std::string_view text, size_t number) const;
   // Whether token i (viewed) of the text being tagged is only a name: a name
   // list knows it, and no list of everyday words, places, streets, company
-  // suffixes or titles; not in capitals throughout (an acronym), not a
+  // suffixes or titles (a place's only as one word of a longer name:
+  // "Timur" of "Jawa Timur"); not in capitals throughout (an acronym), not a
   // nationality, religion or party ("German"), not a month or a weekday
   // ("June"). The second form takes the token's gazetteer matches, for a
   // token that may not be viewed.
