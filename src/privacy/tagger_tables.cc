@@ -76,6 +76,12 @@ constexpr Header kHeaders[] = {
     {"zip", PiiType::kZipCode}, {"zip code", PiiType::kZipCode}, {"zipcode", PiiType::kZipCode},
     {"postcode", PiiType::kZipCode}, {"postal code", PiiType::kZipCode}, {"age", PiiType::kAge, true},
     {"nationality", PiiType::kNrp}, {"religion", PiiType::kNrp},
+    // Dates of birth: the structured detectors' dates in such a column are
+    // birth dates (type_table_cells() retypes them; it adds no cell).
+    {"dob", PiiType::kDateOfBirth}, {"d.o.b", PiiType::kDateOfBirth}, {"date of birth", PiiType::kDateOfBirth},
+    {"birth date", PiiType::kDateOfBirth}, {"birthdate", PiiType::kDateOfBirth}, {"birthday", PiiType::kDateOfBirth},
+    {"fecha de nacimiento", PiiType::kDateOfBirth}, {"geburtsdatum", PiiType::kDateOfBirth},
+    {"date de naissance", PiiType::kDateOfBirth}, {"data di nascita", PiiType::kDateOfBirth},
 };
 
 // Headers of columns of personal data that the structured detectors find
@@ -193,6 +199,8 @@ bool plausible_value(PiiType type, std::string_view value) {
       return value.size() <= 12 && has(digit);
     case PiiType::kAge:
       return value.size() <= 3 && std::all_of(value.begin(), value.end(), digit);
+    case PiiType::kDateOfBirth:
+      return false;  // only the dates found before are retyped
     default:
       // A letter (ASCII, or of two bytes or more), and no e-mail address in
       // a column of names.
@@ -754,6 +762,12 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       ++rows;
       for (size_t c = 0; c < width; ++c) {
         const Cell& cell = row.cells[c];
+        if (columns[c] == PiiType::kDateOfBirth) {
+          for (size_t k = first_found_after(cell.begin); k < first && out[k].begin < cell.end; ++k) {
+            if (out[k].type == PiiType::kDateTime) out[k].type = PiiType::kDateOfBirth;
+          }
+          continue;
+        }
         if (!columns[c] || !plausible_value(*columns[c], text.substr(cell.begin, cell.end - cell.begin)) || found_before(cell)) {
           continue;
         }

@@ -43,6 +43,22 @@ PiiSpan over(const std::string& text, const std::string& value, PiiType type) {
 
 using V = std::vector<std::string>;
 
+// A column headed as dates of birth ("dob", "Date of Birth") turns the
+// structured detectors' dates in it into DATE_OF_BIRTH; it adds no cell of
+// its own, and other dates stay.
+TEST(TaggerTablesTest, ADateOfBirthColumnMakesItsDatesBirthDates) {
+  const std::string csv = "name,dob,joined\nJohn Smith,03/14/1985,2020-01-02\nAnna Lee,n/a,2021-03-04\n";
+  const std::vector<PiiSpan> dates = {over(csv, "03/14/1985", PiiType::kDateTime),
+                                      over(csv, "2020-01-02", PiiType::kDateTime),
+                                      over(csv, "2021-03-04", PiiType::kDateTime)};
+  EXPECT_EQ(typed_spans(csv, dates, {}, true),
+            (V{"DATE_OF_BIRTH:03/14/1985", "DATE_TIME:2020-01-02", "DATE_TIME:2021-03-04", "PERSON:John Smith",
+               "PERSON:Anna Lee"}));
+  const std::string markdown = "| Name | Date of Birth |\n|---|---|\n| John Smith | 1990-05-12 |\n";
+  EXPECT_EQ(typed_spans(markdown, {over(markdown, "1990-05-12", PiiType::kDateTime)}, {}, true),
+            (V{"DATE_OF_BIRTH:1990-05-12", "PERSON:John Smith"}));
+}
+
 TEST(TaggerTablesTest, AHeaderCellNamesItsColumnsType) {
   EXPECT_EQ(column_type("Name"), PiiType::kPerson);
   EXPECT_EQ(column_type("first_name"), PiiType::kPerson);
