@@ -106,6 +106,20 @@ TEST(PrepareEgress, RedactsTheUserFieldAndTheStopSequencesAsTheMessages) {
   EXPECT_EQ(to_private.request.sampling.stop, request.sampling.stop);
 }
 
+// Under the defaults a date of birth is personal data, redacted before a
+// public upstream; another date travels.
+TEST(PrepareEgress, ADateOfBirthIsRedactedWhereOtherDatesTravel) {
+  ChatRequest request;
+  request.messages = {{Role::kUser, "My DOB is 03/14/1985 and the meeting is on 04/02/2026."}};
+  ScanCache cache(nullptr, 0, {1, 2});
+  const PrivacyScan scan = scan_request(request, cache);
+  EXPECT_EQ(scan.counts().at("DATE_OF_BIRTH"), 1);
+  EXPECT_EQ(scan.counts().at("DATE_TIME"), 1);
+  const Egress to_public = prepare_egress(PrivacyPolicy::defaults(), scan, request, TrustLevel::kPublic);
+  ASSERT_EQ(to_public.decision.action, PrivacyAction::kRedact);
+  EXPECT_EQ(to_public.request.messages[0].content, "My DOB is [DATE_OF_BIRTH_1] and the meeting is on 04/02/2026.");
+}
+
 TEST(PrepareEgress, ASecretInTheUserFieldKeepsTheRequestOnTheDevice) {
   ChatRequest request;
   request.messages = {{Role::kUser, "What is the capital of France?"}};
