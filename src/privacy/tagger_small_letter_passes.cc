@@ -65,15 +65,21 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
   // Where a word that is only a given name, weaker evidence than the name
   // lists', may stand for one alone: not before a street's word ("and
   // maclean street"), after an article or a determiner ("the cadi", "your
-  // venice"), as an answer's choice ("c. taiga"), nor touching a path's or
-  // a file's mark ("application/json;", "config.json").
+  // venice"), after a word that leads to a format or a tool more than to a
+  // person ("as json", "in json", "import json"), as an answer's choice
+  // ("c. taiga"), nor touching a path's or a file's mark
+  // ("application/json;", "config.json").
+  static constexpr WordSet kBeforeAThing(std::array<std::string_view, 6>{"in", "as", "into", "via", "using", "import"});
   auto may_be_a_given_name_alone = [&](size_t j) {
     const Token& t = tokens[j];
     if (j + 1 < tokens.size() &&
         (gazetteer_.lookup(word_hash(text, tokens[j + 1])).full & street_categories_) != 0) {
       return false;
     }
-    if (j > 0 && (kDeterminers.contains(text, tokens[j - 1]) || after_an_article(text, tokens, j))) return false;
+    if (j > 0 && (kDeterminers.contains(text, tokens[j - 1]) || after_an_article(text, tokens, j) ||
+                  kBeforeAThing.contains(text, tokens[j - 1]))) {
+      return false;
+    }
     if (j >= 2 && tokens[j - 2].end - tokens[j - 2].begin == 1 && text[tokens[j - 2].begin] >= 'a' &&
         text[tokens[j - 2].begin] <= 'z' && (j == 2 || tokens[j - 2].newline_before) &&
         (mark_at(text, tokens, j - 1, '.') || mark_at(text, tokens, j - 1, ')'))) {

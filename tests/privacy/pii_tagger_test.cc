@@ -2138,8 +2138,9 @@ TEST(PiiTaggerTest, ABuildingNumberedAsSouthAsianAddressesWriteItIsAnAddress) {
 // surname of the lists or the census, or a word no list knows, right after
 // it; in text without capitals as a name list's word, with a census
 // surname that no other list knows right after it, but not before a
-// street's word, after an article or a determiner, as an answer's choice
-// or in a path. Not a world city, a group's word or a month, nor in
+// street's word, after an article or a determiner, after a word that
+// leads to a format or a tool ("as json"), as an answer's choice or in a
+// path. Not a world city, a group's word or a month, nor in
 // capitals throughout. Here a tagger that learned no names.
 TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   const std::vector<GazetteerList> lists = {
@@ -2173,6 +2174,7 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   expect_no_names(tagger, {"It was Rome in June.", "We are Irish.", "Assign the ticket to BRIANNA.",
                            "Assign the ticket to a Brianna.", "Assign the ticket to your Brianna.",
                            "the cadi said", "your cadi said", "a note for maclean street", "c. taiga\nd. desert",
+                           "we export it as json for the invoice", "import json",
                            "application/json;", "a note for config.json"});
 }
 
