@@ -1367,6 +1367,12 @@ bool PiiTagger::titles_a_work(std::string_view text, const PiiSpan& span) const 
 }
 
 void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  // Chat's abbreviations, which open a line or a request capitalised as a
+  // name does ("Pls summarize:", "Thx: for the help") and name no one.
+  // (Not "ty", a name too: "Ty did not pull".)
+  static constexpr WordSet kChatAbbreviations(std::array<std::string_view, 17>{
+      "pls", "plz", "thx", "thnx", "tldr", "btw", "fyi", "imo", "imho", "asap", "lol", "omg", "idk", "tbh", "afaik",
+      "iirc", "brb"});
   auto one_word = [&](const PiiSpan& span) {
     for (uint32_t b = span.begin; b < span.end; ++b) {
       if (!is_word_byte(static_cast<unsigned char>(text[b]))) return false;
@@ -1396,7 +1402,8 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     }
     const Token word{span.begin, span.end, false, false};
     bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span) ||
-                  (kPlanets.contains(text, word) && !all_capitals(text, word)) || predicate(span);
+                  (kPlanets.contains(text, word) && !all_capitals(text, word)) || predicate(span) ||
+                  (span.type == PiiType::kPerson && kChatAbbreviations.contains(text, word));
     if (!no_one && span.type == PiiType::kPerson) {
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
         no_one = !all_capitals(text, word);

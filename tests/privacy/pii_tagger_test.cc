@@ -4149,7 +4149,8 @@ TEST(PiiTaggerTest, AnEverydayWordAfterTheIsNoPlace) {
 }
 
 // A capital before the variables of logic is a predicate ("Px: x is a
-// pauper", "Lxy"), not a name; "Izzy" is one.
+// pauper", "Lxy"), not a name; "Izzy" is one. Nor is chat's abbreviation
+// ("Pls summarize:", "Thx: for the help").
 TEST(PiiTaggerTest, APredicateOfLogicIsNoName) {
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), options(5, 1u << 14, 1));
   auto asked = [&](const std::string& who) { return values_of(tagger, "Ask " + who + " about the trip to Lisbon."); };
@@ -4157,6 +4158,12 @@ TEST(PiiTaggerTest, APredicateOfLogicIsNoName) {
     ASSERT_EQ(asked(word), (std::vector<std::string>{word, "Lisbon"}));
   }
   for (const char* word : {"Px", "Lxy", "Mxyz"}) {
+    EXPECT_EQ(asked(word), std::vector<std::string>{"Lisbon"}) << word;
+  }
+  // Nor is chat's abbreviation ("Ask Thx about ..." is no one); "Ty" is a
+  // name.
+  ASSERT_EQ(asked("Ty"), (std::vector<std::string>{"Ty", "Lisbon"}));
+  for (const char* word : {"Thx", "Pls", "Tldr"}) {
     EXPECT_EQ(asked(word), std::vector<std::string>{"Lisbon"}) << word;
   }
 }
