@@ -933,7 +933,8 @@ bool PiiTagger::listed_name(std::string_view text, size_t i) const {
   }
   // (A given name alone not after an article or a determiner: brands are
   // given names too, "book an Uber".)
-  return only_a_name(text, i) || (only_a_given_name(text, i, tagger_views()[i].gazetteer, tagger_views()[i].word) &&
+  const TokenView& view = tagger_views()[i];
+  return only_a_name(text, i) || (only_a_given_name(text, i, view.gazetteer, view.word) &&
                                   !after_an_article(text, tokens, i) && !kDeterminers.contains(text, before));
 }
 
@@ -1579,11 +1580,7 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
             token_is(text, tokens[from - 1], "with") || token_is(text, tokens[from - 1], "cc"))) {
         continue;
       }
-      const Gazetteer::Match alone = gazetteer_.lookup_all(word_hash(text, tokens[from]));
-      if ((alone.full | (alone.part & ~place_categories_)) == 0 &&
-          only_a_given_name(text, from, gazetteer_.lookup(word_hash(text, tokens[from])))) {
-        span.type = PiiType::kPerson;
-      }
+      if (only_a_given_name(text, from)) span.type = PiiType::kPerson;
       continue;
     }
     const size_t to = from + 1;
@@ -1598,9 +1595,7 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     }
     const Gazetteer::Match given = gazetteer_.lookup_all(word_hash(text, tokens[from]));
     // (A given name alone counts: "Ayesha Siddiqui".)
-    const bool given_name_alone =
-        (given.full | (given.part & ~place_categories_)) == 0 &&
-        only_a_given_name(text, from, gazetteer_.lookup(word_hash(text, tokens[from])));
+    const bool given_name_alone = only_a_given_name(text, from);
     const bool listed_given = (given.full & first_name_categories_) != 0 || given_name_alone;
     const Gazetteer::Match family = gazetteer_.lookup_all(word_hash(text, tokens[to]));
     // (The census's surnames count: "Miles Hunter", "Rusty Banks", which no

@@ -184,9 +184,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
                                      text[tokens[j + 1].begin] <= 'Z';
       if (capitalised_after || all_capitals(text, tokens, j) || span_over(out, j) != out.size()) return c;
       const Gazetteer::Match listed = gazetteer_.lookup_all(word_hash(text, tokens[j]));
-      if (((listed.full & first_name_categories_) == 0 &&
-           !only_a_given_name(text, j, gazetteer_.lookup(word_hash(text, tokens[j])))) ||
-          is_title(listed)) {
+      if (((listed.full & first_name_categories_) == 0 && !only_a_given_name(text, j)) || is_title(listed)) {
         return c;
       }
       add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});

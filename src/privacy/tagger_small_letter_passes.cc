@@ -437,14 +437,16 @@ bool PiiTagger::listed_surname(std::string_view text, uint32_t begin, uint32_t e
          (census_surname_categories_ != 0 && (gazetteer_.lookup_hidden(hash).full & census_surname_categories_) != 0);
 }
 
-bool PiiTagger::only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m) const {
-  return only_a_given_name(text, i, m, word_hash(text, tagger_tokens()[i]));
+bool PiiTagger::only_a_given_name(std::string_view text, size_t i) const {
+  const uint64_t word = word_hash(text, tagger_tokens()[i]);
+  return only_a_given_name(text, i, gazetteer_.lookup(word), word);
 }
 
 bool PiiTagger::only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m, uint64_t word) const {
   if (given_name_categories_ == 0 || (m.full | (m.part & ~place_categories_)) != 0) return false;
   const Gazetteer::Match hidden = gazetteer_.lookup_hidden(word);
-  if ((hidden.full & given_name_categories_) == 0 || ((hidden.full | hidden.part) & world_city_categories_) != 0) {
+  if ((hidden.full & given_name_categories_) == 0 ||
+      ((hidden.full | hidden.part) & (world_city_categories_ | proper_adjective_categories_)) != 0) {
     return false;
   }
   const Tokens tokens = tagger_tokens();

@@ -178,14 +178,14 @@ class PiiTagger {
   // Whether token i, with the matches `m` of the lists the tagger learns
   // from, is only a given name of the rule-only list (given_name): no
   // other list knows it (but as one word of a longer place's name: "Tariq"
-  // of "Cəbəli-Tariq"), a world city's list neither, and it is not in
-  // capitals throughout, a group's word ("Irish") nor a month ("June").
-  // Weaker evidence than only_a_name(): a name list of the faker locales
-  // knows none of these (2,000 of the census's first names: "Brianna",
-  // "Latasha"; and the names given in the US since: "Ayesha", "Kwame").
-  // The second form takes the token's word hash (word_hash(): a view's
-  // `word`).
-  bool only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m) const;
+  // of "Cəbəli-Tariq"), a world city's or a proper adjective's list neither,
+  // and it is not in capitals throughout, a group's word ("Irish") nor a
+  // month ("June"). Weaker evidence than only_a_name(): a name list of the
+  // faker locales knows none of these (2,000 of the census's first names:
+  // "Brianna", "Latasha"; and the names given in the US since: "Ayesha",
+  // "Kwame"). The first form looks the token up; the second takes its
+  // matches and its word hash (word_hash(): a view's `word`).
+  bool only_a_given_name(std::string_view text, size_t i) const;
   bool only_a_given_name(std::string_view text, size_t i, const Gazetteer::Match& m, uint64_t word) const;
   // Whether text[begin, end) (ASCII letters, 8 to 24) is two everyday words
   // of four letters or more run together ("Karmadata": "karma", "data").
