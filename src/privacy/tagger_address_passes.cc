@@ -1304,10 +1304,7 @@ void PiiTagger::add_numbered_buildings(std::string_view text, std::span<const ui
   std::vector<PiiSpan> found;
   for (const uint32_t number : marked) {
     // "No. 14", "No 14": the number one blank after "No" or its stop.
-    if (number < 2 || !digit_first(number) || tokens[number].newline_before ||
-        tokens[number].begin != tokens[number - 1].end + 1) {
-      continue;
-    }
+    if (number < 2 || !digit_first(number) || !one_blank_after(text, tokens, number)) continue;
     size_t k = number - 1;
     if (is(k, ".") && glued(k)) --k;
     if (k == 0 || !is(k, "no")) continue;
@@ -1315,8 +1312,7 @@ void PiiTagger::add_numbered_buildings(std::string_view text, std::span<const ui
     size_t from = k - 1;
     if (is(from, ".") && glued(k) && from > 0 && glued(from) && is(from - 1, "h")) {
       --from;
-    } else if (!(kBuildings.contains(text, tokens[from]) && !tokens[k].newline_before &&
-                 tokens[k].begin == tokens[from].end + 1)) {
+    } else if (!(kBuildings.contains(text, tokens[from]) && one_blank_after(text, tokens, k))) {
       continue;
     }
     // The number's parts glued by a dash or a slash: "3-4-5", "4/12".
@@ -1325,15 +1321,13 @@ void PiiTagger::add_numbered_buildings(std::string_view text, std::span<const ui
       to += 2;
     }
     // The quarter or the street after a comma, on the line.
-    if (to + 3 < n && is(to + 1, ",") && glued(to + 1) && !tokens[to + 2].newline_before &&
-        tokens[to + 2].begin == tokens[to + 1].end + 1) {
+    if (to + 3 < n && is(to + 1, ",") && glued(to + 1) && one_blank_after(text, tokens, to + 2)) {
       const size_t w = to + 2;
-      if (kQuarters.contains(text, tokens[w]) && !tokens[w + 1].newline_before &&
-          tokens[w + 1].begin == tokens[w].end + 1 && is_word_byte(static_cast<unsigned char>(text[tokens[w + 1].begin]))) {
+      if (kQuarters.contains(text, tokens[w]) && one_blank_after(text, tokens, w + 1) &&
+          is_word_byte(static_cast<unsigned char>(text[tokens[w + 1].begin]))) {
         to = w + 1;
       } else {
-        for (size_t e = w; e < n && e < w + 3 && street_word(e) && (e == w || tokens[e].begin == tokens[e - 1].end + 1);
-             ++e) {
+        for (size_t e = w; e < n && e < w + 3 && street_word(e) && (e == w || one_blank_after(text, tokens, e)); ++e) {
           const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[e]));
           if (e > w && ((m.full & street_suffix_categories_) != 0 || kCommonStreetSuffixes.contains(text, tokens[e]))) {
             to = e;
