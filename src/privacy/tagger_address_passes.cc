@@ -66,8 +66,14 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     if (!is_number(text, tokens, j)) [[likely]] continue;
     // (In text with capitals, most numbers follow no capital, or a
     // non-ASCII letter: not asked.)
-    const auto before = static_cast<unsigned char>(j > 0 ? text[tokens[j - 1].begin] : ' ');
-    const bool word_before = mixed ? (before >= 'A' && before <= 'Z') || before >= 0x80 : before >= 'a' && before <= 'z';
+    // (Or, in any case, an abbreviation before its stop, "Király u. 15",
+    // or a street word in small letters after the name, "Erzsébet tér 92".)
+    const bool stop_before = j >= 2 && mark_at(text, tokens, j - 1, '.');
+    const auto before = static_cast<unsigned char>(j > 0 ? text[tokens[stop_before ? j - 2 : j - 1].begin] : ' ');
+    const bool small_before = before >= 'a' && before <= 'z';
+    const bool word_before = mixed ? (before >= 'A' && before <= 'Z') || before >= 0x80 ||
+                                         (small_before && (stop_before || street_word_after_its_name(text, tokens[j - 1])))
+                                   : small_before;
     if (const size_t street = word_before ? street_before_its_number(text, tokens, j, gazetteer_, street_suffix_categories_,
                                                                      place_categories_, mixed)
                                           : n;
@@ -76,7 +82,10 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       // of the street after its first, and runs on along its line joins
       // the street ("178 st." of "on corellistraat 178 st.", "Roma 12,
       // Milano" of "Via Roma 12, Milano").
-      uint32_t end = tokens[j].end;
+      // (With a flat's number after a slash: "Długa 5/7".)
+      const bool flat = j + 2 < n && mark_at(text, tokens, j + 1, '/') && tokens[j + 1].begin == tokens[j].end &&
+                        tokens[j + 2].begin == tokens[j + 1].end && digits(j + 2);
+      uint32_t end = tokens[flat ? j + 2 : j].end;
       if (const size_t k = span_over(out, j); k >= first && k < out.size() && out[k].type == PiiType::kStreetAddress &&
                                               out[k].begin >= tokens[street].begin && out[k].end > end &&
                                               text.substr(end, out[k].end - end).find('\n') == std::string_view::npos) {
@@ -100,7 +109,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                               std::string_view("\"'([{").find(text[tokens[opening - 1].begin]) != std::string_view::npos);
     auto word_after = [&] {
       return mixed ? capitalised(j + 1) || past_a_compass_point(text, tokens, j + 1) != j + 1 ||
-                         street_ordinal(text, tokens[j + 1])
+                         street_ordinal(text, tokens[j + 1]) || kStreetWordsBeforeTheName.contains(text, tokens[j + 1])
                    : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
     };
     if (!opens_apart || !apart(j + 1) || !word_after() || !house_number(text, tokens[j])) [[likely]] continue;

@@ -725,6 +725,47 @@ inline bool ends_as_a_street(std::string_view word) {
   return std::any_of(kStreetEndings.begin(), kStreetEndings.end(), [&](std::string_view e) { return word.ends_with(e); });
 }
 
+// Whether token t abbreviates a street word before its stop: "Str", or one
+// word that ends so ("Friedrichstr"), in any case; Hungarian "u" (utca).
+inline bool street_abbreviation(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  if (w.size() == 1) return w == "u";
+  return w.size() >= 3 && kByteView[static_cast<unsigned char>(w[w.size() - 3])].lower == 's' && w.ends_with("tr") &&
+         (w.size() == 3 || w.size() >= 6);
+}
+
+// Whether token t is a street word in small letters that comes after the
+// street's name, in languages that write it so ("Erzsébet tér", "Karl
+// Johans gata", "Amalienborg plads"): none that English uses otherwise
+// ("gate", "tie").
+inline bool street_word_after_its_name(std::string_view text, const Token& t) {
+  static constexpr std::array<std::string_view, 27> kWords = {
+      "gata",   "gatan", "gade",  "vei",  "veien", "vej",   "vegur", "vegen", "plads", "torg",   "torget", "utca", "ulica", "katu",
+      "kuja",   "straat", "laan", "weg",  "gracht", "plein", "kade",  "steeg", "tér",   "út",     "körút",  "väg",  "vägen"};
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  return std::find(kWords.begin(), kWords.end(), w) != kWords.end();
+}
+
+// Whether a street word abbreviated with a mark, in any case, comes right
+// before token k, the street's name ("C/ Alcalá", "ul. Długa", "al.
+// Jerozolimskie", "pl. Zbawiciela", "Av. Paulista", "Avda. de América"):
+// Spanish, Polish and Portuguese write it so. Not after "et" ("et al.").
+inline bool street_word_before_its_name(std::string_view text, Tokens tokens, size_t k) {
+  if (k < 2 || tokens[k].newline_before || tokens[k - 1].begin != tokens[k - 2].end ||
+      tokens[k - 1].end - tokens[k - 1].begin != 1) {
+    return false;
+  }
+  const char mark = text[tokens[k - 1].begin];
+  const bool blank_after = tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ';
+  const Token& word = tokens[k - 2];
+  if (k >= 3 && tokens[k - 3].end == word.begin) return false;  // inside a longer token: "ABC/"
+  if (mark == '/') return (blank_after || tokens[k].begin == tokens[k - 1].end) && token_is(text, word, "c");
+  if (mark != '.' || !blank_after) return false;
+  if (token_is(text, word, "al") && k >= 3 && token_is(text, tokens[k - 3], "et")) return false;
+  return token_is(text, word, "ul") || token_is(text, word, "al") || token_is(text, word, "pl") ||
+         token_is(text, word, "av") || token_is(text, word, "avda");
+}
+
 // The last token of a street after the building's number at token j, in
 // text without capitals, where street_by_its_suffix() found none: after a
 // word that leads to a place ("at", "to", "from", "near", "for", "on"), a
@@ -770,15 +811,17 @@ size_t past_a_compass_point(std::string_view text, Tokens tokens, size_t k);
 // "Rd") ("at 9084 Juniper Way", "4028 Chestnut Boulevard", "12 Old Mill
 // Road", "120 N. Main St"; the dev rows label all 101 such as an
 // address), or of the unit of a building and its number right after it
-// ("Apt. 898", "Suite 12", "#210"); 0 when there is none, or when the street's own
+// ("Apt. 898", "Suite 12", "#210", "#2R"); 0 when there is none, or when the street's own
 // number follows it ("40 Maple Street 21": street_before_its_number()).
 // Not after a year, unless the suffix is one only streets have
 // (kCommonStreetSuffixes): "the 2012 Olympic Park". In text without
 // capitals (`mixed` false), small words that stand in no name
 // (kNeverInAName) and a suffix only streets have, after no unit of
 // measure: "at 3259 juniper way" is none, "at 3259 juniper road" one; not
-// "a 10 mile road". Precondition: token j is a number apart from token
-// j + 1.
+// "a 10 mile road". In text with capitals, also a street word of the
+// Romance languages in small letters before the name
+// (kStreetWordsBeforeTheName: "3 rue des Lilas", "8 boulevard
+// Saint-Michel"). Precondition: token j is a number apart from token j + 1.
 size_t street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer, uint16_t suffixes,
                             bool mixed);
 
@@ -795,7 +838,11 @@ size_t street_by_its_suffix(std::string_view text, Tokens tokens, size_t j, cons
 // words of four letters or more that stand in no name, the last a suffix
 // only streets have ("at chestnut boulevard 6499"), or one word that ends
 // as streets do (ends_as_a_street()) after a word that leads to a place
-// ("on corellistraat 178"). tokens.size() when there is none.
+// ("on corellistraat 178"). In any case, a street word abbreviated with
+// its stop before the number (street_abbreviation(): "Friedrichstr. 43",
+// "Király u. 15") or with a mark before the name
+// (street_word_before_its_name(): "C/ Alcalá 45", "ul. Długa 5/7"), and a
+// flat's number after a slash. tokens.size() when there is none.
 size_t street_before_its_number(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
                                 uint16_t suffixes, uint16_t places, bool mixed);
 
@@ -937,6 +984,17 @@ constexpr WordSet kPlanets(std::array<std::string_view, 9>{"mercury", "venus", "
 // everyday words ("Side", "Park", "Way").
 constexpr WordSet kCommonStreetSuffixes(std::array<std::string_view, 10>{
     "street", "avenue", "road", "lane", "boulevard", "drive", "st", "ave", "rd", "blvd"});
+// The particles between the words of a street's name in the Romance
+// languages ("Calle de Alcalá", "Via della Spiga", "rue des Lilas").
+constexpr WordSet kStreetParticles(std::array<std::string_view, 14>{
+    "da", "das", "de", "degli", "dei", "del", "della", "des", "di", "do", "dos", "du", "la", "le"});
+// The street words that the Romance languages write in small letters after
+// the building's number and before the name ("3 rue des Lilas", "22
+// boulevard Haussmann"); not "place", "route", "via" nor "largo", words of
+// English too ("5 via PayPal").
+constexpr WordSet kStreetWordsBeforeTheName(std::array<std::string_view, 13>{
+    "rue", "avenue", "boulevard", "chemin", "impasse", "quai", "calle", "avenida", "rua", "viale", "piazza",
+    "corso", "vicolo"});
 // Units of measure after a number: a quantity, not a house number before
 // its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
 // are no word of a street either.

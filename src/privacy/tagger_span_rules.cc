@@ -341,6 +341,30 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // Without capitals, only a suffix that only streets have ("road", not
   // "court": "the 3 supreme court justices"), after no unit ("10 mile
   // road").
+  // A street word of the Romance languages in small letters, then the
+  // name: capitalised words, particles between them, joined by hyphens
+  // ("3 rue des Lilas", "8 boulevard Saint-Michel", "12 via Garibaldi").
+  if (mixed && one_blank_after(text, tokens, j + 1) && kStreetWordsBeforeTheName.contains(text, tokens[j + 1]) &&
+      text[tokens[j + 1].begin] >= 'a' && text[tokens[j + 1].begin] <= 'z') {
+    auto capitalised = [&](size_t k) {
+      return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
+             !all_capitals(text, tokens, k);
+    };
+    size_t last = 0;
+    for (size_t k = j + 2; k < tokens.size() && k <= j + 6 && one_blank_after(text, tokens, k); ++k) {
+      if (!capitalised(k)) {
+        if (!kStreetParticles.contains(text, tokens[k])) break;
+        continue;
+      }
+      last = k;
+      while (last + 2 < tokens.size() && mark_at(text, tokens, last + 1, '-') && tokens[last + 1].begin == tokens[last].end &&
+             tokens[last + 2].begin == tokens[last + 1].end && capitalised(last + 2)) {
+        last += 2;
+      }
+      k = last;
+    }
+    if (last != 0) return last;
+  }
   const size_t name = past_a_compass_point(text, tokens, j + 1);
   if (!mixed && (!word(name) || unit_of_measure(text, tokens[name]) || token_is(text, tokens[name], "mile") ||
                  token_is(text, tokens[name], "miles"))) {
@@ -369,8 +393,9 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   const bool unit = word(k + 1) && kUnitsOfABuilding.contains(text, tokens[k + 1]) &&
                     one_blank_after(text, tokens, unit_number) && all_digits(text, tokens[unit_number]);
   if (unit) return unit_number;
-  // So does a number sign and the unit's number right after it: "#210"
-  // (after an abbreviated suffix's stop too: "St. #4"; not "Road. #4").
+  // So does a number sign and the unit's number right after it: "#210",
+  // "#2R" (after an abbreviated suffix's stop too: "St. #4"; not "Road.
+  // #4").
   const bool abbreviation_stop = k + 1 < tokens.size() && token_is(text, tokens[k + 1], ".") &&
                                  tokens[k + 1].begin == tokens[k].end &&
                                  (tokens[k].end - tokens[k].begin <= 3 || token_is(text, tokens[k], "blvd") ||
@@ -378,7 +403,7 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   const size_t sign = abbreviation_stop ? k + 2 : k + 1;
   const bool numbered_unit = sign + 1 < tokens.size() && one_blank_after(text, tokens, sign) &&
                              token_is(text, tokens[sign], "#") && tokens[sign + 1].begin == tokens[sign].end &&
-                             all_digits(text, tokens[sign + 1]);
+                             house_number(text, tokens[sign + 1]);
   if (numbered_unit) return sign + 1;
   // A street's own number after it makes the first the building's ("40
   // Maple Street 21"): street_before_its_number() reads that.
@@ -398,8 +423,22 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     const char mark = text[tokens[j + 1].begin];
     const uint32_t past = tokens[j + 1].end;
     const bool digit_after = past < text.size() && text[past] >= '0' && text[past] <= '9';
-    if ((mark != ',' && mark != '.' && mark != ';' && mark != ')') || digit_after) return none;
+    // (A flat's number after a slash is the address's: "Długa 5/7".)
+    if (!(mark == '/' && digit_after) && ((mark != ',' && mark != '.' && mark != ';' && mark != ')') || digit_after)) {
+      return none;
+    }
   }
+  // A street word abbreviated with its stop before the number: one word
+  // that ends so ("Friedrichstr. 43"), or a word of its own after the
+  // name ("Grosse Praesidenten Str. 20", Hungarian "Király u. 15").
+  const bool abbreviated = mark_at(text, tokens, j - 1, '.') && tokens[j - 1].begin == tokens[j - 2].end &&
+                           street_abbreviation(text, tokens[j - 2]);
+  if (abbreviated) {
+    const std::string_view word = text.substr(tokens[j - 2].begin, tokens[j - 2].end - tokens[j - 2].begin);
+    if (mixed && word.size() >= 6 && word[0] >= 'A' && word[0] <= 'Z' && !all_capitals(text, tokens, j - 2)) return j - 2;
+  }
+  // The end of the street's words: the number, or the abbreviation's stop.
+  const size_t end = abbreviated ? j - 1 : j;
   // Nor a quantity: "Davis Street 100 feet", "Track Two 3 times".
   if (one_blank_after(text, tokens, j + 1)) {
     const Token& after = tokens[j + 1];
@@ -428,32 +467,47 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // not "at" nor "the").
   // With capitals, a particle between them too ("Calle de Alcalá 48",
   // "Via della Spiga 7"), not first.
-  static constexpr WordSet kParticles(std::array<std::string_view, 14>{
-      "da", "das", "de", "degli", "dei", "del", "della", "des", "di", "do", "dos", "du", "la", "le"});
+  // With capitals, the last word may be a street word of a language that
+  // writes it in small letters after the name ("Erzsébet tér 92",
+  // "Karl Johans gata 22").
   auto word = [&](size_t k) {
-    if (!mixed) return small_word(text, tokens[k], 4) && !kNeverInAName.contains(text, tokens[k]);
+    if (!mixed) {
+      return (small_word(text, tokens[k], 4) && !kNeverInAName.contains(text, tokens[k])) ||
+             (k + 1 == end && abbreviated);
+    }
     return (tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
             !all_capitals(text, tokens, k)) ||
-           (k + 1 < j && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' && kParticles.contains(text, tokens[k]));
+           (k + 1 < end && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' &&
+            kStreetParticles.contains(text, tokens[k])) ||
+           (k + 1 == end && (abbreviated || street_word_after_its_name(text, tokens[k])));
   };
-  size_t first = j;
-  while (first > 0 && j - first < kMaxWords && word(first - 1) && one_blank_after(text, tokens, first)) --first;
-  while (mixed && first < j && kParticles.contains(text, tokens[first])) ++first;
-  while (j - first > 2 && capitalised_sentence_opener(text, tokens[first])) ++first;  // "In Calle Mayor 5486"
-  if (j - first < 2) return none;
+  size_t first = end;
+  while (first > 0 && end - first < kMaxWords && word(first - 1) && (first == end || one_blank_after(text, tokens, first))) {
+    --first;
+  }
+  // A street word abbreviated with a mark before the name, in any case
+  // ("C/ Alcalá 45", "ul. Długa 5/7", "Avda. de América 5"): the street
+  // from there; not before a year ("et al. Nature 2019").
+  if (first < end && !abbreviated && street_word_before_its_name(text, tokens, first) && !a_recent_year(text, tokens[j])) {
+    return first - 2;
+  }
+  while (mixed && first < end && kStreetParticles.contains(text, tokens[first])) ++first;
+  while (end - first > 2 && capitalised_sentence_opener(text, tokens[first])) ++first;  // "In Calle Mayor 5486"
+  if (end - first < 2) return none;
   // (Without capitals, only a suffix that only streets have, last.)
   auto suffix = [&](size_t k) {
-    if (!mixed) return k + 1 == j && kCommonStreetSuffixes.contains(text, tokens[k]);
+    if (k + 1 == end && (abbreviated || street_word_after_its_name(text, tokens[k]))) return true;
+    if (!mixed) return k + 1 == end && kCommonStreetSuffixes.contains(text, tokens[k]);
     return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0;
   };
   // Named by its suffix last ("Birchwood Lane 1368"), or by a street word
   // before its name ("Calle Mayor 5486", "Via Garibaldi 3504").
   size_t start = none, named_by = none;
-  if (suffix(j - 1)) {
+  if (suffix(end - 1)) {
     start = first;
-    named_by = j - 1;
+    named_by = end - 1;
   } else {
-    for (size_t k = first; k + 1 < j && start == none; ++k) {
+    for (size_t k = first; k + 1 < end && start == none; ++k) {
       if (suffix(k)) start = named_by = k;
     }
   }
@@ -462,7 +516,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // Islands 32262"), nor a year after a suffix that everyday words share
   // ("Champions Park 2012").
   uint64_t phrase = word_hash(text, tokens[start]);
-  for (size_t k = start + 1; k < j; ++k) {
+  for (size_t k = start + 1; k < end; ++k) {
     phrase = phrase_hash_continued(phrase, text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin), true);
   }
   const bool year = a_recent_year(text, tokens[j]);

@@ -3578,6 +3578,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 77 Juniper Way #210, Graz."), std::vector<std::string>{"77 Juniper Way #210"});
   EXPECT_EQ(addresses("See you at 77 Juniper Ave. #210, Graz."), std::vector<std::string>{"77 Juniper Ave. #210"});
   EXPECT_EQ(addresses("see you at 12 old mill road #4 then."), std::vector<std::string>{"12 old mill road #4"});
+  EXPECT_EQ(addresses("See you at 55 W 14th St #2R then."), std::vector<std::string>{"55 W 14th St #2R"});
   // A building's number with a letter, or a range of them.
   EXPECT_EQ(addresses("See you at 221B Juniper Way then."), std::vector<std::string>{"221B Juniper Way"});
   EXPECT_EQ(addresses("see you at 12a juniper road then."), std::vector<std::string>{"12a juniper road"});
@@ -3623,6 +3624,50 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("it is at chestnut boulevard 6499 now."), std::vector<std::string>{"chestnut boulevard 6499"});
   EXPECT_FALSE(found("we drove a 10 mile road today.", "10 mile road"));
   EXPECT_FALSE(found("the 3 that road was closed.", "3 that road"));
+}
+
+// Streets as Europe writes them, whatever the tagger took their words for:
+// a street word abbreviated with its stop before the number ("Str.",
+// Hungarian "u."), or with a mark before the name (Spanish "C/", Polish
+// "ul.", Portuguese "Av."), with a flat's number after a slash; a street
+// word in small letters after the name (Hungarian "tér", Norwegian
+// "gata"); a Romance street word in small letters after the building's
+// number ("3 rue des Lilas"). Not "et al." before a year, nor a Romance
+// word that English uses ("5 via PayPal").
+TEST(PiiTaggerTest, AStreetWrittenAsEuropeWritesItIsAnAddress) {
+  std::vector<PiiExample> train;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
+    PiiExample e;
+    e.text = "Please call " + name + " today.";
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(3, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"today", "see", "you", "at", "near", "send", "it", "to", "pay"}},
+                  {"street_suffix", {"Street", "Calle"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  EXPECT_EQ(addresses("Send it to Friedrichstr. 43, Berlin."), std::vector<std::string>{"Friedrichstr. 43"});
+  EXPECT_EQ(addresses("Send it to Grosse Praesidenten Str. 20, Berlin."),
+            std::vector<std::string>{"Grosse Praesidenten Str. 20"});
+  EXPECT_EQ(addresses("Send it to Király u. 15, Budapest."), std::vector<std::string>{"Király u. 15"});
+  EXPECT_EQ(addresses("Send it to C/ Alcalá 45, Madrid."), std::vector<std::string>{"C/ Alcalá 45"});
+  EXPECT_EQ(addresses("Send it to ul. Długa 5/7, Gdańsk."), std::vector<std::string>{"ul. Długa 5/7"});
+  EXPECT_EQ(addresses("Send it to Av. Paulista 1578, Brazil."), std::vector<std::string>{"Av. Paulista 1578"});
+  EXPECT_EQ(addresses("Send it to Avda. de América 5, Madrid."), std::vector<std::string>{"Avda. de América 5"});
+  EXPECT_EQ(addresses("Send it to Erzsébet tér 92, Budapest."), std::vector<std::string>{"Erzsébet tér 92"});
+  EXPECT_EQ(addresses("Send it to Karl Johans gata 22, Oslo."), std::vector<std::string>{"Karl Johans gata 22"});
+  EXPECT_EQ(addresses("Send it to 3 rue des Lilas, Nantes."), std::vector<std::string>{"3 rue des Lilas"});
+  EXPECT_EQ(addresses("Send it to 8 boulevard Saint-Michel, Paris."),
+            std::vector<std::string>{"8 boulevard Saint-Michel"});
+  auto found = [&](const std::string& text, const std::string& address) {
+    const std::vector<std::string> all = addresses(text);
+    return std::find(all.begin(), all.end(), address) != all.end();
+  };
+  EXPECT_FALSE(found("As Jones et al. Nature 2019 showed.", "al. Nature 2019"));
+  EXPECT_FALSE(found("Pay 5 via PayPal today.", "5 via PayPal"));
+  EXPECT_FALSE(found("Boarding at Delta gate 22 now.", "Delta gate 22"));
 }
 
 // An envelope that opens its line below a heading (a line that ends in a
