@@ -433,9 +433,12 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // name ("Grosse Praesidenten Str. 20", Hungarian "Király u. 15").
   const bool abbreviated = mark_at(text, tokens, j - 1, '.') && tokens[j - 1].begin == tokens[j - 2].end &&
                            street_abbreviation(text, tokens[j - 2]);
+  // (Without capitals, the one word after a word that leads to a place:
+  // "at friedrichstr. 43".)
   if (abbreviated) {
     const std::string_view word = text.substr(tokens[j - 2].begin, tokens[j - 2].end - tokens[j - 2].begin);
     if (mixed && word.size() >= 6 && word[0] >= 'A' && word[0] <= 'Z' && !all_capitals(text, tokens, j - 2)) return j - 2;
+    if (!mixed && word.size() >= 6 && small_word(text, tokens[j - 2], 6) && led_to_a_place(text, tokens, j - 2)) return j - 2;
   }
   // The end of the street's words: the number, or the abbreviation's stop.
   const size_t end = abbreviated ? j - 1 : j;
@@ -461,25 +464,25 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
       return j - 1;
     }
   }
-  // Capitalised words of two letters or more, one space apart, not all
-  // capitals ("Track ID 1"); in text without capitals, small words of four
-  // letters or more that stand in no name ("at chestnut boulevard 6499",
-  // not "at" nor "the").
-  // With capitals, a particle between them too ("Calle de Alcalá 48",
-  // "Via della Spiga 7"), not first.
-  // With capitals, the last word may be a street word of a language that
-  // writes it in small letters after the name ("Erzsébet tér 92",
-  // "Karl Johans gata 22").
+  // The street's words, one space apart: with capitals, capitalised words
+  // of two letters or more, not all capitals ("Track ID 1"); without them,
+  // small words of four letters or more that stand in no name ("at
+  // chestnut boulevard 6499", not "at" nor "the") or a Romance street word
+  // ("rua augusta 100"). In both, a particle between them ("Calle de
+  // Alcalá 48", "dirk de derdelaan 149"), not first; last, an
+  // abbreviation before its stop or a street word that its language writes
+  // in small letters after the name ("Erzsébet tér 92", "nordahl rolfsens
+  // vei 187").
   auto word = [&](size_t k) {
+    const bool small = text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z';
+    if (k + 1 < end && small && kStreetParticles.contains(text, tokens[k])) return true;
+    if (k + 1 == end && (abbreviated || street_word_after_its_name(text, tokens[k]))) return true;
     if (!mixed) {
       return (small_word(text, tokens[k], 4) && !kNeverInAName.contains(text, tokens[k])) ||
-             (k + 1 == end && abbreviated);
+             kStreetWordsBeforeTheName.contains(text, tokens[k]) || token_is(text, tokens[k], "via");
     }
-    return (tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
-            !all_capitals(text, tokens, k)) ||
-           (k + 1 < end && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' &&
-            kStreetParticles.contains(text, tokens[k])) ||
-           (k + 1 == end && (abbreviated || street_word_after_its_name(text, tokens[k])));
+    return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
+           !all_capitals(text, tokens, k);
   };
   size_t first = end;
   while (first > 0 && end - first < kMaxWords && word(first - 1) && (first == end || one_blank_after(text, tokens, first))) {
@@ -491,13 +494,25 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   if (first < end && !abbreviated && street_word_before_its_name(text, tokens, first) && !a_recent_year(text, tokens[j])) {
     return first - 2;
   }
-  while (mixed && first < end && kStreetParticles.contains(text, tokens[first])) ++first;
+  while (first < end && kStreetParticles.contains(text, tokens[first])) ++first;
   while (end - first > 2 && capitalised_sentence_opener(text, tokens[first])) ++first;  // "In Calle Mayor 5486"
   if (end - first < 2) return none;
-  // (Without capitals, only a suffix that only streets have, last.)
+  // Last, an abbreviation, a street word in small letters or a word that
+  // ends as streets do ("Søndre Havnevej 65"); without capitals, otherwise
+  // only a suffix that only streets have, last, or a Romance street word
+  // before the name ("calle mayor 23"; "via" after a word that leads to a
+  // place, "to via roma 15", not "paid via paypal 20").
   auto suffix = [&](size_t k) {
-    if (k + 1 == end && (abbreviated || street_word_after_its_name(text, tokens[k]))) return true;
-    if (!mixed) return k + 1 == end && kCommonStreetSuffixes.contains(text, tokens[k]);
+    const bool last = k + 1 == end;
+    if (last && (abbreviated || street_word_after_its_name(text, tokens[k]) ||
+                 ends_as_a_street(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin)))) {
+      return true;
+    }
+    if (!mixed) {
+      if (last) return kCommonStreetSuffixes.contains(text, tokens[k]);
+      return kStreetWordsBeforeTheName.contains(text, tokens[k]) ||
+             (token_is(text, tokens[k], "via") && led_to_a_place(text, tokens, k));
+    }
     return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0;
   };
   // Named by its suffix last ("Birchwood Lane 1368"), or by a street word

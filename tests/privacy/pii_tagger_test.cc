@@ -3648,6 +3648,10 @@ TEST(PiiTaggerTest, AStreetWrittenAsEuropeWritesItIsAnAddress) {
                   {"street_suffix", {"Street", "Calle"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  auto found = [&](const std::string& text, const std::string& address) {
+    const std::vector<std::string> all = addresses(text);
+    return std::find(all.begin(), all.end(), address) != all.end();
+  };
   EXPECT_EQ(addresses("Send it to Friedrichstr. 43, Berlin."), std::vector<std::string>{"Friedrichstr. 43"});
   EXPECT_EQ(addresses("Send it to Grosse Praesidenten Str. 20, Berlin."),
             std::vector<std::string>{"Grosse Praesidenten Str. 20"});
@@ -3661,10 +3665,17 @@ TEST(PiiTaggerTest, AStreetWrittenAsEuropeWritesItIsAnAddress) {
   EXPECT_EQ(addresses("Send it to 3 rue des Lilas, Nantes."), std::vector<std::string>{"3 rue des Lilas"});
   EXPECT_EQ(addresses("Send it to 8 boulevard Saint-Michel, Paris."),
             std::vector<std::string>{"8 boulevard Saint-Michel"});
-  auto found = [&](const std::string& text, const std::string& address) {
-    const std::vector<std::string> all = addresses(text);
-    return std::find(all.begin(), all.end(), address) != all.end();
-  };
+  // Without capitals, a word that ends as streets do after the name's
+  // words, a particle among them, a street word in small letters last or a
+  // Romance one first.
+  EXPECT_EQ(addresses("send it to søndre havnevej 65, aarhus."), std::vector<std::string>{"søndre havnevej 65"});
+  EXPECT_EQ(addresses("send it to dirk de derdelaan 149, gent."), std::vector<std::string>{"dirk de derdelaan 149"});
+  EXPECT_EQ(addresses("send it to nordahl rolfsens vei 187, oslo."),
+            std::vector<std::string>{"nordahl rolfsens vei 187"});
+  EXPECT_EQ(addresses("send it to rua augusta 100, lisboa."), std::vector<std::string>{"rua augusta 100"});
+  EXPECT_EQ(addresses("send it to via roma 15, milano."), std::vector<std::string>{"via roma 15"});
+  EXPECT_EQ(addresses("send it to friedrichstr. 43, berlin."), std::vector<std::string>{"friedrichstr. 43"});
+  EXPECT_FALSE(found("we paid via paypal 20, sadly.", "via paypal 20"));
   EXPECT_FALSE(found("As Jones et al. Nature 2019 showed.", "al. Nature 2019"));
   EXPECT_FALSE(found("Pay 5 via PayPal today.", "5 via PayPal"));
   EXPECT_FALSE(found("Boarding at Delta gate 22 now.", "Delta gate 22"));
