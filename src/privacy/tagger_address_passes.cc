@@ -517,7 +517,8 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
     // words knows, or a street list does, and no marks but those of a
     // street's name ("7 and 3", "70 kg (154" are no addresses to split).
     // Then the span ends, or goes on after a comma with a place and no
-    // number; not with a unit ("... 1615 Suite 498 Curitiba").
+    // number; not with a unit ("... 1615 Suite 498 Curitiba", "12 West Way
+    // Apt. 3").
     auto in_span = [&](size_t j) { return j < tokens.size() && tokens[j].begin < span.end; };
     const bool number_first = is_number(text, tokens, k + 1);
     size_t j = number_first ? k + 2 : k + 1;
@@ -525,7 +526,9 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
     for (; in_span(j) && fits && text[tokens[j].begin] != ','; ++j) {
       const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
       if (is_number(text, tokens, j)) {
-        fits = !numbered;  // the street's number, once
+        // (The street's number, once; not a unit's: "12 West Way Apt. 3".)
+        const size_t before = j >= 2 && token_is(text, tokens[j - 1], ".") ? j - 2 : j - 1;
+        fits = !numbered && !kUnitsOfABuilding.contains(text, tokens[before]);
         numbered = true;
         if (!number_first) {
           ++j;

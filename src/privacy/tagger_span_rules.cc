@@ -371,28 +371,34 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
     return 0;
   }
   const bool year = a_recent_year(text, tokens[j]);
+  // The number of a building's unit after token k ("Apt. 898", "Suite
+  // 12"), or 0.
+  auto unit_number_after = [&](size_t k) -> size_t {
+    size_t number = k + 2;
+    if (number < tokens.size() && token_is(text, tokens[number], ".") && tokens[number].begin == tokens[k + 1].end) {
+      ++number;
+    }
+    const bool unit = word(k + 1) && kUnitsOfABuilding.contains(text, tokens[k + 1]) &&
+                      one_blank_after(text, tokens, number) && all_digits(text, tokens[number]);
+    return unit ? number : 0;
+  };
   // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
-  // both suffixes.
+  // both suffixes. (Without capitals, one of the lists' that everyday
+  // words share before a unit too: "at 12 west way apt. 3".)
   size_t k = 0;
   for (size_t w = name + 1; w <= name + kMaxNameWords && word(w - 1) && word(w); ++w) {
     // (The lists write suffixes in full: "Ave", "Rd" and "Blvd" are
     // kCommonStreetSuffixes'.)
-    const bool suffix = (mixed && (gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0) ||
-                        kCommonStreetSuffixes.contains(text, tokens[w]);
+    const bool suffix = kCommonStreetSuffixes.contains(text, tokens[w]) ||
+                        ((mixed || unit_number_after(w) != 0) &&
+                         (gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0);
     if (suffix) k = w;
   }
   // A year before a place named by an everyday suffix is no address: "the
   // 2012 Olympic Park".
   if (k == 0 || (year && !kCommonStreetSuffixes.contains(text, tokens[k]))) return 0;
-  // The unit after the street goes with it: "Apt. 898", "Suite 12".
-  size_t unit_number = k + 2;
-  if (unit_number < tokens.size() && token_is(text, tokens[unit_number], ".") &&
-      tokens[unit_number].begin == tokens[k + 1].end) {
-    ++unit_number;
-  }
-  const bool unit = word(k + 1) && kUnitsOfABuilding.contains(text, tokens[k + 1]) &&
-                    one_blank_after(text, tokens, unit_number) && all_digits(text, tokens[unit_number]);
-  if (unit) return unit_number;
+  // The unit after the street goes with it.
+  if (const size_t unit_number = unit_number_after(k); unit_number != 0) return unit_number;
   // So does a number sign and the unit's number right after it: "#210",
   // "#2R" (after an abbreviated suffix's stop too: "St. #4"; not "Road.
   // #4").

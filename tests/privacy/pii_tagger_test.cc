@@ -1536,8 +1536,9 @@ TEST(PiiTaggerTest, AnAddressEndsBeforeASentenceAfterItsAbbreviation) {
   auto address = [&](const std::string& text) { return first_of(tagger, text, PiiType::kStreetAddress); };
   EXPECT_EQ(address("Please call Anna at 9 Maple St. It is near."), "9 Maple St.");
   EXPECT_EQ(address("Please call Anna at 9 Maple St. Then turn left."), "9 Maple St.");
+  // (A unit's number is no street's own: the building's number stays.)
   EXPECT_EQ(values_of(tagger, "Please call Anna at 9 Maple St. Apt. 5 today.", PiiType::kStreetAddress),
-            (std::vector<std::string>{"9", "Maple St. Apt. 5"}));  // the building's number apart
+            (std::vector<std::string>{"9 Maple St. Apt. 5"}));
 }
 
 // Streets whose names hold lower-case words ("Trg slobode 4") teach the
@@ -3619,6 +3620,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("address: 3913 calle de oro, sadly."), std::vector<std::string>{"3913 calle de oro"});
   EXPECT_EQ(addresses("see you at 3014 bahnhofstrasse now."), std::vector<std::string>{"3014 bahnhofstrasse"});
   EXPECT_FALSE(found("we saw 9084 juniper way then.", "9084 juniper way"));
+  // (But before a unit it is a street: "way apt. 3".)
+  EXPECT_EQ(addresses("we saw 9084 juniper way apt. 3 then."), std::vector<std::string>{"9084 juniper way apt. 3"});
   EXPECT_FALSE(found("see you at 9084 juniper way trees.", "9084 juniper way"));
   EXPECT_FALSE(found("built for 2012 olympic park.", "2012 olympic park"));
   EXPECT_EQ(addresses("it is at chestnut boulevard 6499 now."), std::vector<std::string>{"chestnut boulevard 6499"});
