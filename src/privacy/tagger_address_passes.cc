@@ -119,7 +119,6 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       added = replace_with_an_address(out, first, tokens[opening].begin, tokens[suffix].end) || added;
       continue;
     }
-    if (!digits(j)) continue;
     if (!mixed) {
       if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_);
           street != 0) {
@@ -127,6 +126,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
         continue;
       }
     }
+    if (!digits(j)) continue;
     // A house number, a street's words (no everyday words) and the number
     // on the street: "24 Kuefsteinstrasse 91", "at mysticweb, 24
     // kuefsteinstrasse 91,". Without capitals, the number opens its line

@@ -3617,6 +3617,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   // that leads to a place.
   EXPECT_EQ(addresses("see you at 9084 juniper way then."), std::vector<std::string>{"9084 juniper way"});
   EXPECT_EQ(addresses("see you near 3913 rue oberkampf."), std::vector<std::string>{"3913 rue oberkampf"});
+  EXPECT_EQ(addresses("see you at 19b juniper way then."), std::vector<std::string>{"19b juniper way"});
   EXPECT_EQ(addresses("address: 3913 calle de oro, sadly."), std::vector<std::string>{"3913 calle de oro"});
   EXPECT_EQ(addresses("see you at 3014 bahnhofstrasse now."), std::vector<std::string>{"3014 bahnhofstrasse"});
   EXPECT_FALSE(found("we saw 9084 juniper way then.", "9084 juniper way"));
