@@ -55,11 +55,6 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
 
 namespace {
 
-// Words that first-name lists hold and that follow a relative ("my son",
-// "his wife") as a verb or adverb: in small letters no name there.
-constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "may", "can", "even", "ever", "must",
-                                                                       "might", "sue"});
-
 // The things of a person's that a possessive before them names a person's:
 // data (address, phone, email, birthday, number, name), events of a life
 // and the closest family ("Phoenix's recital", "Will's wedding").

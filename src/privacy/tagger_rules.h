@@ -1157,10 +1157,20 @@ constexpr std::array<std::string_view, 18> kGiveVerbWords = {
 constexpr WordSet kGiveVerbs(kGiveVerbWords);
 // The words before "to" and a person written or spoken to: "an email to",
 // "talk to", "reach out to", "married to".
-constexpr WordSet kWrittenTo(std::array<std::string_view, 26>{
+constexpr std::array<std::string_view, 26> kWrittenToWords = {
     "email", "message", "letter", "note", "text", "reply", "respond", "write", "wrote", "written", "talk", "talked",
     "speak", "spoke", "introduce", "introduced", "apologize", "apologise", "apologized", "apologised", "forward",
-    "forwarded", "out", "married", "engaged", "addressed"});
+    "forwarded", "out", "married", "engaged", "addressed"};
+constexpr WordSet kWrittenTo(kWrittenToWords);
+// Relatives written as a title before the name, without a possessive:
+// "aunt linda", "uncle bob", "grandma rose".
+constexpr std::array<std::string_view, 8> kKinTitleWords = {"aunt",   "auntie", "uncle", "grandma",
+                                                            "grandpa", "granny", "nana",  "cousin"};
+constexpr WordSet kKinTitles(kKinTitleWords);
+// Words that first-name lists hold and that follow a relative ("my son",
+// "his wife") as a verb or adverb: in small letters no name there.
+constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "may", "can", "even", "ever", "must",
+                                                                       "might", "sue"});
 // "his", "her", "their": a possessive of persons after the receiver.
 constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
 

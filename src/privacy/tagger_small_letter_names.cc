@@ -31,13 +31,14 @@ constexpr std::array<std::string_view, 8> kContactVerbWords = {"call",    "email
 constexpr WordSet kContactVerbs(kContactVerbWords);
 
 // The words that end or open a cue below but the relatives, which follow a
-// possessive determiner: the filter finds the determiner.
+// possessive determiner: the filter finds the determiner. (The verbs of
+// speech follow the name: "what kevin said".)
 constexpr auto kCueWordList = joined(
     joined(joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords),
                                 joined(kTitleWords, kTitleOfAddressWords)),
-                         kCalledVerbWords),
-                  kNameWordsElsewhere),
-           kClosingWords),
+                         joined(kCalledVerbWords, kKinTitleWords)),
+                  joined(kNameWordsElsewhere, kWrittenToWords)),
+           joined(kClosingWords, kSpeechVerbWords)),
     std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
@@ -80,6 +81,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
   auto cue_at = [&](size_t c, size_t& name) {
     name = c + 1;
     if (i_am(c)) return Cue::kContacted;
+    // Written or spoken to: "an email to john", "reply to jessica".
+    if (c + 1 < n && kWrittenTo.contains(text, tokens[c]) && is(c + 1, "to")) {
+      name = c + 2;
+      return Cue::kContacted;
+    }
+    if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"
     if (is(c, "name") || kNamesElsewhere.contains(text, tokens[c])) {
       name = c + 2;
       return c + 1 < n && (is(c + 1, "is") || kIsElsewhere.contains(text, tokens[c + 1])) ? Cue::kNamed : Cue::kNone;
@@ -229,8 +236,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
                            text.substr(tokens[j].begin, end - tokens[j].begin));
         break;
       // (A relative's possessive is the name's too: "my gf jasmine's
-      // birthday".)
-      case Cue::kRelative: name = !common || (first_name && (confirmed || end != tokens[to].end)); break;
+      // birthday". A first name that is an everyday word is one anywhere
+      // but a verb or adverb that follows a relative as often: "my boss
+      // mike said", not "my son will".)
+      case Cue::kRelative:
+        name = !common || (first_name && (confirmed || end != tokens[to].end ||
+                                          !kVerbsNamedAsPeople.contains(text, tokens[j])));
+        break;
       case Cue::kAddressed:
       case Cue::kAskedFor: name = first_name; break;
       case Cue::kContacted: name = first_name && (!common || confirmed); break;
@@ -243,6 +255,32 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     }
     add_span(out, {PiiType::kPerson, tokens[j].begin, end});
     return to;
+  };
+  // The speaker before a verb of speech at token v, in small letters: a
+  // first name no everyday list knows, or such a first name and a surname
+  // a list knows ("what kevin said", "priya raman wrote"), that no span
+  // covers, from token `from` on.
+  auto speaker_before = [&](size_t v, size_t from) {
+    if (v < 1 || v - 1 < from || tokens[v].begin != tokens[v - 1].end + 1) return;
+    Gazetteer::Match m;
+    uint32_t end = 0;
+    if (!small_name_word(v - 1, m, end) || end != tokens[v - 1].end || (m.full & common_categories_) != 0 ||
+        span_over(out, v - 1) != out.size()) {
+      return;
+    }
+    size_t j = v - 1;
+    if ((m.full & first_name_categories_) == 0) {
+      Gazetteer::Match given;
+      uint32_t given_end = 0;
+      if ((m.full & last_name_categories_) == 0 || j < 1 || j - 1 < from || tokens[j].begin != tokens[j - 1].end + 1 ||
+          !small_name_word(j - 1, given, given_end) || given_end != tokens[j - 1].end ||
+          (given.full & first_name_categories_) == 0 || (given.full & common_categories_) != 0 ||
+          span_over(out, j - 1) != out.size()) {
+        return;
+      }
+      --j;
+    }
+    add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[v - 1].end});
   };
   // The tokens that may be cue words first, in a loop of no calls, which
   // every token of the text passes through.
@@ -260,6 +298,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     // name is"; the filter's other hits end a cue, or are none.
     if (kPossessiveDeterminers.contains(text, tokens[d])) {
       if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) next = name_after_a_cue(d + 1) + 1;
+    } else if (kSpeechVerbs.contains(text, tokens[d])) {
+      speaker_before(d, next);
     } else if (kCueWordSet.contains(text, tokens[d]) || i_am(d)) {
       next = name_after_a_cue(d) + 1;
     }

@@ -1914,11 +1914,13 @@ TEST(PiiTaggerTest, ANameSetOffAfterADoerIsAPerson) {
 // introduces a person is a name, where the decoder and the other passes
 // read capitalised words alone: here a tagger that learned no names at
 // all. After "name is" or a title with its stop any word but an everyday
-// one; after a relative of a possessive a word no everyday list knows (an
-// everyday first name where its clause ends or its possessive follows);
-// after a verb that addresses
-// someone a first name a list knows; after "call", "I'm" or a greeting
-// such a first name that is no everyday word, or one a surname follows.
+// one; after a relative of a possessive, or one written as a title
+// ("aunt"), a word no everyday list knows or a first name that is no verb
+// or adverb after a relative ("will"); after a verb that addresses
+// someone a first name a list knows; after "call", "I'm", a greeting or a
+// word written or spoken "to" such a first name that is no everyday word,
+// or one a surname follows; before a verb of speech such a first name,
+// and a surname after it.
 TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Kevin", "Sarah", "Maria", "John", "Emma", "Tom", "David", "Will", "Priya", "Baby"}},
@@ -1943,10 +1945,22 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   // possessive follows the relative.
   EXPECT_EQ(found("Find my gf priya's keys."), V{"PERSON:priya"});
   EXPECT_EQ(found("Find my son tom's keys."), V{"PERSON:tom"});
+  // After a relative, an everyday word that is a first name too where the
+  // clause goes on, but a verb that follows a relative as often ("will").
+  EXPECT_EQ(found("My son tom keeps it."), V{"PERSON:tom"});
+  // After a relative written as a title, a word written or spoken "to",
+  // and before a verb of speech (a first name and a surname too).
+  EXPECT_EQ(found("Write a card for aunt maria today."), V{"PERSON:maria"});
+  EXPECT_EQ(found("Write an email to kevin about it."), V{"PERSON:kevin"});
+  EXPECT_EQ(found("Please reply to sarah today."), V{"PERSON:sarah"});
+  EXPECT_EQ(found("Summarize what kevin said today."), V{"PERSON:kevin"});
+  EXPECT_EQ(found("Summarize what priya hurst said today."), V{"PERSON:priya hurst"});
+  expect_no_names(tagger, {"Write to disk today.", "My uncle said so.", "Summarize what the code said today.",
+                           "Summarize what john said today.", "Write an email to john about it."});
   // An everyday word that is a first name too, where the clause goes on
   // ("will be"); an everyday word after a relative; a name only the
   // everyday lists know after "name is"; a contraction's first part; code.
-  expect_no_names(tagger, {"My son will be fine.", "My son tom keeps it.", "My friend said so.",
+  expect_no_names(tagger, {"My son will be fine.", "My friend said so.",
                            "My name is important.", "My son didn't go.", "Hey baby yeah, the code is ready.",
                            "We call kevin { x }.", "A gap of 30 ms yeah."});
   // A name alone on the line after a letter's closing.
