@@ -202,8 +202,31 @@ void detect_weekday(Scan& s, size_t y) {
   if (e && e->kind == Lex::kWeekday) s.add_date(b, y + 1);
 }
 
+void detect_nhs_number(Scan& s, size_t ws) {
+  static constexpr std::array<std::string_view, 1> kNhs = {"nhs"};
+  if (!s.numeric_left_ok(ws)) return;
+  int digits[10];
+  size_t i = ws;
+  for (int k = 0; k < 10; ++k) {
+    // (A blank or a hyphen after the third and the sixth digit, or none:
+    // "943 476 5919", "943-476-5919", "9434765919".)
+    if ((k == 3 || k == 6) && (s.at(i) == ' ' || s.at(i) == '-') && s.digit(i + 1) &&
+        (k == 3 || s.at(i) == s.at(ws + 3))) {
+      ++i;
+    }
+    if (!s.digit(i)) return;
+    digits[k] = s.at(i++) - '0';
+  }
+  if (s.alnum(i) || (s.at(i) == '-' && s.digit(i + 1)) || !s.keyword_before(ws, 32, kNhs)) return;
+  int sum = 0;
+  for (int k = 0; k < 9; ++k) sum += digits[k] * (10 - k);
+  const int check = (11 - sum % 11) % 11;
+  if (check != 10 && check == digits[9]) s.add(PiiType::kMedicalRecordNumber, ws, i);
+}
+
 // Keywords within 48 bytes before an id-like number on its line: "driver's
-// license (number) ...", "licence no ...", "DL# ...", "passport ...".
+// license (number) ...", "licence no ...", "DL# ...", "passport ...", "MRN
+// ...", "medical record (number) ...", "patient ID ...".
 void detect_keyword_ids_before(Scan& s, size_t ws) {
   const size_t from = ws > 48 ? ws - 48 : 0;
   for (size_t j = ws; j-- > from;) {
@@ -220,6 +243,30 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
       }
     } else if ((c | 0x20) == 'p' && s.matches_word(j, "passport") && !(j > 0 && s.alpha(j - 1))) {
       detect_id_after_keyword(s, j + 8, PiiType::kUsPassport);
+    } else if ((c | 0x20) == 'm' && !(j > 0 && s.alpha(j - 1)) &&
+               (s.matches_word(j, "mrn") || s.matches(j, "medical record"))) {
+      // "MRN", or "medical record(s)" and a word of its number ("medical
+      // record no.", "medical record #"): a record alone is no number.
+      if (s.matches_word(j, "mrn")) {
+        detect_id_after_keyword(s, j + 3, PiiType::kMedicalRecordNumber);
+        continue;
+      }
+      size_t after = j + 14;
+      if (s.lower(after) == 's') ++after;
+      size_t next_word = after;
+      while (next_word < after + 2 && s.blank(next_word)) ++next_word;
+      if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
+        detect_id_after_keyword(s, after, PiiType::kMedicalRecordNumber);
+      }
+    } else if ((c | 0x20) == 'n' && s.matches_word(j, "nhs") && !(j > 0 && s.alpha(j - 1))) {
+      detect_nhs_number(s, ws);  // "NHS number 9434765919"
+    } else if ((c | 0x20) == 'p' && s.matches_word(j, "patient") && !(j > 0 && s.alpha(j - 1))) {
+      // "patient ID", "patient no.", "patient #": not a patient alone.
+      size_t next_word = j + 7;
+      while (next_word < j + 9 && s.blank(next_word)) ++next_word;
+      if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
+        detect_id_after_keyword(s, j + 7, PiiType::kMedicalRecordNumber);
+      }
     } else if ((c | 0x20) == 'd' && s.matches_word(j, "dl") && !(j > 0 && s.alpha(j - 1))) {
       // "DL# ...", "DL: ...", "DL no. ...", "my DL is ...": the abbreviation
       // needs a mark, a number word or "is" after it ("dl" is also

@@ -317,6 +317,7 @@ bool tagger_learns(PiiType type) {
     case PiiType::kPhoneNumber:
     case PiiType::kDateTime:
     case PiiType::kDateOfBirth:
+    case PiiType::kMedicalRecordNumber:
     case PiiType::kEmailAddress:
     case PiiType::kUsSsn:
     case PiiType::kIbanCode:

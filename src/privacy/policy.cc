@@ -9,6 +9,9 @@ namespace tiergate {
 PrivacyPolicy PrivacyPolicy::defaults() {
   PrivacyPolicy p;
   for (const char* type : {"API_KEY", "PRIVATE_KEY", "PASSWORD"}) p.set_class(type, "secret");
+  // Health data: a record number names a patient to whoever holds the
+  // records, and the default phi rule keeps it on the device.
+  p.set_class("MEDICAL_RECORD_NUMBER", "phi");
   for (const char* type : {"CREDIT_CARD", "IBAN_CODE"}) p.set_class(type, "financial");
   for (const char* type : {"PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "STREET_ADDRESS", "US_SSN", "US_DRIVER_LICENSE",
                            "US_PASSPORT", "IP_ADDRESS", "MAC_ADDRESS", "AGE", "NRP", "DATE_OF_BIRTH"}) {

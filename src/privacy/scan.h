@@ -224,8 +224,13 @@ void detect_iban(Scan& s, size_t ws);
 void detect_month_date_near(Scan& s, size_t ws, size_t we);
 // A weekday name ending at the 'y' at y.
 void detect_weekday(Scan& s, size_t y);
-// Driver's licence and passport numbers: keywords before an id-like word at ws.
+// Driver's licence, passport and medical record numbers: keywords before an
+// id-like word at ws.
 void detect_keyword_ids_before(Scan& s, size_t ws);
+// An NHS number that opens at ws after "NHS" on its line: ten digits, as one
+// word or in groups of 3, 3 and 4 one blank or hyphen apart, whose last is
+// the mod-11 check digit of the nine before it.
+void detect_nhs_number(Scan& s, size_t ws);
 // The first id-like token after a keyword ending at kw_end, on its line.
 void detect_id_after_keyword(Scan& s, size_t kw_end, PiiType type);
 // detect_context.cc: ages and ZIP codes, a number word [ws, we) of digits

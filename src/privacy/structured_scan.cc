@@ -40,7 +40,8 @@ int pii_type_rank(PiiType type) {
     case PiiType::kEmailAddress: return 80;
     case PiiType::kUsSsn:
     case PiiType::kUsDriverLicense:
-    case PiiType::kUsPassport: return 75;
+    case PiiType::kUsPassport:
+    case PiiType::kMedicalRecordNumber: return 75;
     case PiiType::kIpAddress:
     case PiiType::kMacAddress: return 70;
     case PiiType::kDateOfBirth:
@@ -195,6 +196,8 @@ void on_digit_word(Scan& s, size_t ws, size_t we, ScanState& st) {
       st.token_done = we;
       return;
     }
+    // An NHS number in groups: "943 476 5919".
+    if (len == 3 && (n1 == ' ' || n1 == '-') && (kClass[n2] & kDigit)) detect_nhs_number(s, ws);
     detect_numeric(s, ws, we);
     // A month name next to a day or year: a letter within two bytes before,
     // or a blank and a letter after.

@@ -120,6 +120,21 @@ TEST(PrepareEgress, ADateOfBirthIsRedactedWhereOtherDatesTravel) {
   EXPECT_EQ(to_public.request.messages[0].content, "My DOB is [DATE_OF_BIRTH_1] and the meeting is on 04/02/2026.");
 }
 
+// A medical record number is health data (class phi): by default it keeps
+// the request on the device whatever the upstream's trust.
+TEST(PrepareEgress, AMedicalRecordNumberKeepsTheRequestOnTheDevice) {
+  ChatRequest request;
+  request.messages = {{Role::kUser, "Summarize the notes for MRN: 00482913, seen on 04/02/2026."}};
+  ScanCache cache(nullptr, 0, {1, 2});
+  const PrivacyScan scan = scan_request(request, cache);
+  EXPECT_EQ(scan.counts().at("MEDICAL_RECORD_NUMBER"), 1);
+  for (const TrustLevel trust : {TrustLevel::kPublic, TrustLevel::kContract, TrustLevel::kPrivate}) {
+    const Egress egress = prepare_egress(PrivacyPolicy::defaults(), scan, request, trust);
+    EXPECT_EQ(egress.decision.action, PrivacyAction::kLocalOnly);
+    EXPECT_TRUE(egress.request.messages.empty());
+  }
+}
+
 TEST(PrepareEgress, ASecretInTheUserFieldKeepsTheRequestOnTheDevice) {
   ChatRequest request;
   request.messages = {{Role::kUser, "What is the capital of France?"}};

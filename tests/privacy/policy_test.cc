@@ -29,6 +29,9 @@ TEST(PolicyTest, DefaultsKeepSecretsLocalAndRedactPersonalData) {
   // A date alone names no one; a date of birth is personal data.
   EXPECT_EQ(p.action_for("DATE_TIME", TrustLevel::kPublic), PrivacyAction::kAllow);
   EXPECT_EQ(p.action_for("DATE_OF_BIRTH", TrustLevel::kPublic), PrivacyAction::kRedact);
+  // Health data stays on the device.
+  EXPECT_EQ(*p.class_of("MEDICAL_RECORD_NUMBER"), "phi");
+  EXPECT_EQ(p.action_for("MEDICAL_RECORD_NUMBER", TrustLevel::kPrivate), PrivacyAction::kLocalOnly);
 }
 
 TEST(PolicyTest, EveryDetectedTypeHasADefaultClassWithARule) {

@@ -1,9 +1,10 @@
 // The kinds of personal data and secrets the privacy detectors report, and the
 // span a detection covers. The type names are the labelled datasets' names
 // (../shared/data/README.md, section pii) plus the secret and identifier kinds
-// those datasets do not label (MAC_ADDRESS, US_PASSPORT, API_KEY, PRIVATE_KEY,
-// PASSWORD) and DATE_OF_BIRTH, which they label DATE_TIME (as_dataset_type()). Policy maps each type to a sensitivity class elsewhere; this
-// header only names them.
+// those datasets do not label (MAC_ADDRESS, US_PASSPORT, MEDICAL_RECORD_NUMBER,
+// API_KEY, PRIVATE_KEY, PASSWORD) and DATE_OF_BIRTH, which they label
+// DATE_TIME (as_dataset_type()). Policy maps each type to a sensitivity class
+// elsewhere; this header only names them.
 #pragma once
 
 #include <array>
@@ -37,6 +38,7 @@ enum class PiiType : uint8_t {
   kMacAddress,
   kUsPassport,
   kDateOfBirth,  // a date that words of birth announce ("DOB: 03/14/1985"); the datasets' DATE_TIME
+  kMedicalRecordNumber,  // a patient's record number after its keyword ("MRN: 00482913"), an NHS number
   // Secrets.
   kApiKey,
   kPrivateKey,
@@ -44,13 +46,14 @@ enum class PiiType : uint8_t {
 };
 
 // Every PiiType, in declaration order (for tables and reports).
-inline constexpr std::array<PiiType, 24> kAllPiiTypes = {
+inline constexpr std::array<PiiType, 25> kAllPiiTypes = {
     PiiType::kPerson,       PiiType::kStreetAddress, PiiType::kLocation,        PiiType::kOrganization,
     PiiType::kTitle,        PiiType::kPrefix,        PiiType::kAge,             PiiType::kNrp,
     PiiType::kCreditCard,   PiiType::kPhoneNumber,   PiiType::kDateTime,        PiiType::kEmailAddress,
     PiiType::kUsSsn,        PiiType::kIbanCode,      PiiType::kDomainName,      PiiType::kUsDriverLicense,
     PiiType::kIpAddress,    PiiType::kZipCode,       PiiType::kMacAddress,      PiiType::kUsPassport,
-    PiiType::kDateOfBirth,  PiiType::kApiKey,        PiiType::kPrivateKey,      PiiType::kPassword,
+    PiiType::kDateOfBirth,  PiiType::kMedicalRecordNumber, PiiType::kApiKey,  PiiType::kPrivateKey,
+    PiiType::kPassword,
 };
 
 // The dataset's upper-case name: "PERSON", "STREET_ADDRESS", "CREDIT_CARD",

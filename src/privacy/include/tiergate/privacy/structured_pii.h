@@ -4,8 +4,9 @@
 // Found: EMAIL_ADDRESS, PHONE_NUMBER, CREDIT_CARD (Luhn + issuer ranges),
 // IBAN_CODE (per-country length + mod 97), US_SSN, IP_ADDRESS (IPv4, IPv6),
 // MAC_ADDRESS, DATE_TIME (DATE_OF_BIRTH after words of birth: "DOB", "born
-// on"), DOMAIN_NAME (hosts and URLs), US_DRIVER_LICENSE and
-// US_PASSPORT (after their keywords), API_KEY (provider prefixes, JWTs,
+// on"), DOMAIN_NAME (hosts and URLs), US_DRIVER_LICENSE, US_PASSPORT and
+// MEDICAL_RECORD_NUMBER (after their keywords; an NHS number also by its
+// mod-11 check digit), API_KEY (provider prefixes, JWTs,
 // key=value secrets, high-entropy tokens), PRIVATE_KEY (PEM blocks) and
 // PASSWORD (the value in password=... forms); AGE, ZIP_CODE and STREET_ADDRESS
 // units where the words around a number say so ("aged 45", "zip code 94103",
@@ -54,7 +55,8 @@ void find_structured_pii(std::string_view text, std::vector<PiiSpan>& out);
 // How specific a type's evidence is; the higher rank wins an overlap.
 // PRIVATE_KEY > CREDIT_CARD = IBAN_CODE (checksums) > API_KEY = PASSWORD
 // (explicit prefixes or key=value) > EMAIL_ADDRESS (contains a domain) >
-// US_SSN = US_DRIVER_LICENSE = US_PASSPORT (keyword or strict shape) >
+// US_SSN = US_DRIVER_LICENSE = US_PASSPORT = MEDICAL_RECORD_NUMBER (keyword
+// or strict shape) >
 // IP_ADDRESS = MAC_ADDRESS > DATE_TIME = DATE_OF_BIRTH > PHONE_NUMBER (the loosest numeric
 // shape) > ZIP_CODE > DOMAIN_NAME > the unstructured types (STREET_ADDRESS >
 // PERSON = ORGANIZATION > LOCATION = NRP = AGE > TITLE = PREFIX).
