@@ -1087,15 +1087,30 @@ constexpr std::array<std::string_view, 63> kRelativeWords = {
     "stepmom", "stepdad"};
 constexpr WordSet kRelatives(kRelativeWords);
 
+template <size_t A, size_t B>
+consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,
+                                                      const std::array<std::string_view, B>& b) {
+  std::array<std::string_view, A + B> out;
+  std::copy(a.begin(), a.end(), out.begin());
+  std::copy(b.begin(), b.end(), out.begin() + A);
+  return out;
+}
+
+// Relatives written as a title before the name, without a possessive:
+// "Uncle Desmond", "cousin Pilar", "aunt linda".
+constexpr std::array<std::string_view, 8> kKinTitleWords = {"aunt",   "auntie", "uncle", "grandma",
+                                                            "grandpa", "granny", "nana",  "cousin"};
+constexpr WordSet kKinTitles(kKinTitleWords);
 // The roles a person is named after in records and reports: "Customer
 // Lysander Okoro called", "the patient Cressida Alvarenga". (Not "client"
 // or "member", which a company or a state is as often; a tenant may be a
 // company too, whose words the rule that reads a role refuses.)
-// So do the relatives written as a title ("Uncle Desmond", "cousin Pilar").
-constexpr std::array<std::string_view, 24> kRoleWords = {
-    "customer", "patient", "employee", "student", "applicant", "passenger", "caller", "witness", "suspect", "victim",
-    "defendant", "plaintiff", "claimant", "resident", "tenant", "cardholder", "uncle", "aunt", "auntie", "cousin",
-    "grandma", "grandpa", "granny", "nana"};
+// So do the relatives written as a title.
+constexpr std::array<std::string_view, 24> kRoleWords =
+    joined(std::array<std::string_view, 16>{"customer", "patient", "employee", "student", "applicant", "passenger",
+                                            "caller", "witness", "suspect", "victim", "defendant", "plaintiff",
+                                            "claimant", "resident", "tenant", "cardholder"},
+           kKinTitleWords);
 constexpr WordSet kRoles(kRoleWords);
 
 // The particles that open a surname ("van der Meulen", "de la Cruz", "Di
@@ -1122,15 +1137,6 @@ constexpr WordSet kTitlesOfAddress(kTitleOfAddressWords);
 constexpr std::array<std::string_view, 9> kAbbreviatedTitleWords = {"sgt", "lt",  "capt", "col", "det",
                                                                      "insp", "rev", "gov",  "sen"};
 constexpr WordSet kAbbreviatedTitles(kAbbreviatedTitleWords);
-
-template <size_t A, size_t B>
-consteval std::array<std::string_view, A + B> joined(const std::array<std::string_view, A>& a,
-                                                      const std::array<std::string_view, B>& b) {
-  std::array<std::string_view, A + B> out;
-  std::copy(a.begin(), a.end(), out.begin());
-  std::copy(b.begin(), b.end(), out.begin() + A);
-  return out;
-}
 
 // The abbreviations of a company's offices ("CEO", "CFO"), in any case.
 constexpr std::array<std::string_view, 8> kOfficeAbbreviationWords = {"ceo", "cfo", "cto", "coo",
@@ -1162,11 +1168,6 @@ constexpr std::array<std::string_view, 26> kWrittenToWords = {
     "speak", "spoke", "introduce", "introduced", "apologize", "apologise", "apologized", "apologised", "forward",
     "forwarded", "out", "married", "engaged", "addressed"};
 constexpr WordSet kWrittenTo(kWrittenToWords);
-// Relatives written as a title before the name, without a possessive:
-// "aunt linda", "uncle bob", "grandma rose".
-constexpr std::array<std::string_view, 8> kKinTitleWords = {"aunt",   "auntie", "uncle", "grandma",
-                                                            "grandpa", "granny", "nana",  "cousin"};
-constexpr WordSet kKinTitles(kKinTitleWords);
 // Words that first-name lists hold and that follow a relative ("my son",
 // "his wife") as a verb or adverb: in small letters no name there.
 constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "may", "can", "even", "ever", "must",

@@ -36,9 +36,9 @@ constexpr WordSet kContactVerbs(kContactVerbWords);
 constexpr auto kCueWordList = joined(
     joined(joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords),
                                 joined(kTitleWords, kTitleOfAddressWords)),
-                         joined(kCalledVerbWords, kKinTitleWords)),
+                         kCalledVerbWords),
                   joined(kNameWordsElsewhere, kWrittenToWords)),
-           joined(kClosingWords, kSpeechVerbWords)),
+           joined(joined(kClosingWords, kSpeechVerbWords), kRoleWords)),
     std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
@@ -87,6 +87,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       return Cue::kContacted;
     }
     if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"
+    // A form's field: "name: john smith", "Patient: luis fernandez" (not
+    // "name: mark as read", "Customer: will be").
+    if (c + 1 < n && (mark_is(c + 1, ':') || mark_is(c + 1, '=')) && tokens[c + 1].begin == tokens[c].end &&
+        (is(c, "name") || kRoles.contains(text, tokens[c]))) {
+      name = c + 2;
+      return Cue::kContacted;
+    }
     if (is(c, "name") || kNamesElsewhere.contains(text, tokens[c])) {
       name = c + 2;
       return c + 1 < n && (is(c + 1, "is") || kIsElsewhere.contains(text, tokens[c + 1])) ? Cue::kNamed : Cue::kNone;

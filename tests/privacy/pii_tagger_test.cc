@@ -1918,9 +1918,10 @@ TEST(PiiTaggerTest, ANameSetOffAfterADoerIsAPerson) {
 // ("aunt"), a word no everyday list knows or a first name that is no verb
 // or adverb after a relative ("will"); after a verb that addresses
 // someone a first name a list knows; after "call", "I'm", a greeting or a
-// word written or spoken "to" such a first name that is no everyday word,
-// or one a surname follows; before a verb of speech such a first name,
-// and a surname after it.
+// word written or spoken "to", or a form's field of a name or a role
+// ("name:", "Patient:") such a first name that is no everyday word, or
+// one a surname follows; before a verb of speech such a first name, and a
+// surname after it.
 TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Kevin", "Sarah", "Maria", "John", "Emma", "Tom", "David", "Will", "Priya", "Baby"}},
@@ -1957,6 +1958,11 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Summarize what priya hurst said today."), V{"PERSON:priya hurst"});
   expect_no_names(tagger, {"Write to disk today.", "My uncle said so.", "Summarize what the code said today.",
                            "Summarize what john said today.", "Write an email to john about it."});
+  // A form's field of a name or a role, with a colon or an equals sign.
+  EXPECT_EQ(found("Fix this record. name: david miller, born here."), V{"PERSON:david miller"});
+  EXPECT_EQ(found("Fix this form: Patient: kevin jones, age 4."), V{"PERSON:kevin jones"});
+  EXPECT_EQ(found("Fix this row: name=sarah"), V{"PERSON:sarah"});
+  expect_no_names(tagger, {"Define Customer: will be created.", "Set name: zorvath today.", "Set name: tom today."});
   // An everyday word that is a first name too, where the clause goes on
   // ("will be"); an everyday word after a relative; a name only the
   // everyday lists know after "name is"; a contraction's first part; code.
