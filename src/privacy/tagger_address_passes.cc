@@ -107,18 +107,24 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                              tokens[opening - 1].end < tokens[opening].begin ||
                              (tokens[opening - 1].end - tokens[opening - 1].begin == 1 &&
                               std::string_view("\"'([{").find(text[tokens[opening - 1].begin]) != std::string_view::npos);
+    // (In text with capitals, a street in small letters is read as text
+    // without them writes it: "lives at 2210 grove st apt 5".)
+    const bool small_street = mixed && text[tokens[j + 1].begin] >= 'a' && text[tokens[j + 1].begin] <= 'z' &&
+                              !kStreetWordsBeforeTheName.contains(text, tokens[j + 1]);
     auto word_after = [&] {
-      return mixed ? capitalised(j + 1) || past_a_compass_point(text, tokens, j + 1) != j + 1 ||
+      return mixed ? small_street || capitalised(j + 1) || past_a_compass_point(text, tokens, j + 1) != j + 1 ||
                          street_ordinal(text, tokens[j + 1]) || kStreetWordsBeforeTheName.contains(text, tokens[j + 1])
                    : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
     };
     if (!opens_apart || !apart(j + 1) || !word_after() || !house_number(text, tokens[j])) [[likely]] continue;
-    if (const size_t suffix = street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed);
+    if (const size_t suffix =
+            street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed && !small_street);
         suffix != 0) {
       leave_the_building_number_before(opening);
       added = replace_with_an_address(out, first, tokens[opening].begin, tokens[suffix].end) || added;
       continue;
     }
+    if (small_street) continue;
     if (!mixed) {
       if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_);
           street != 0) {

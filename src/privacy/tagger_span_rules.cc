@@ -331,12 +331,13 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   constexpr size_t kMaxNameWords = 3;
   // A word of two letters or more, one space after the token before it on
   // its line: capitalised, or in text without capitals a small word that
-  // stands in no name ("at 3259 juniper way", not "the 3 that road").
+  // stands in no name ("at 3259 juniper way", not "the 3 that road", "2
+  // hours to drive", "30 points included the drive").
   auto word = [&](size_t k) {
     if (!one_blank_after(text, tokens, k) || tokens[k].end - tokens[k].begin < 2) return false;
     if (street_ordinal(text, tokens[k])) return true;  // "310 East 46th Street"
     return mixed ? opens_with_a_capital(text.substr(tokens[k].begin))
-                 : small_word(text, tokens[k], 2) && !kNeverInAName.contains(text, tokens[k]);
+                 : small_word(text, tokens[k], 2) && !function_word(text, tokens[k]);
   };
   // Without capitals, only a suffix that only streets have ("road", not
   // "court": "the 3 supreme court justices"), after no unit ("10 mile

@@ -3647,6 +3647,12 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_FALSE(found("built for 2012 olympic park.", "2012 olympic park"));
   EXPECT_EQ(addresses("it is at chestnut boulevard 6499 now."), std::vector<std::string>{"chestnut boulevard 6499"});
   EXPECT_FALSE(found("we drove a 10 mile road today.", "10 mile road"));
+  // Nor over a word that stands in no name: a quantity before a verb.
+  EXPECT_FALSE(found("it takes him 2 hours to drive there.", "2 hours to drive"));
+  EXPECT_FALSE(found("It takes him 2 hours to drive there.", "2 hours to drive"));
+  EXPECT_EQ(addresses("we saw 30 points included the drive."), std::vector<std::string>{});
+  // In text with capitals, a street in small letters as above.
+  EXPECT_EQ(addresses("See you at 9084 juniper road then."), std::vector<std::string>{"9084 juniper road"});
   EXPECT_FALSE(found("the 3 that road was closed.", "3 that road"));
 }
 
