@@ -2,8 +2,10 @@
 // theirs in a script without capitals
 // (PiiTagger::add_self_introductions_in_caseless_scripts()): "我叫王伟",
 // "私の名前は田中太郎です", "제 이름은 김민수입니다", "اسمي أحمد الخطيب",
-// "שמי דוד כהן", "मेरा नाम राहुल शर्मा है". Such text has no capitals and
-// often no spaces: the cue that says "my name is" is what tells the name.
+// "שמי דוד כהן", "मेरा नाम राहुल शर्मा है"; and in Chinese a person written
+// or spoken to, or whose number is asked, by a common surname: "请给李娜发邮件",
+// "告诉王伟明天开会", "刘洋的电话是多少". Such text has no capitals and
+// often no spaces: the cue is what tells the name.
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <algorithm>
@@ -22,6 +24,7 @@ namespace {
 // How a name is written after (or before) its cue.
 enum class NameShape {
   kHan,       // 2 or 3 ideographs ("王伟", "李小明")
+  kSurnamed,  // a common Chinese surname and 1 or 2 ideographs, then a word that ends it
   kJapanese,  // ideographs and kana up to "です" or "と申します"
   kHangul,    // one run of syllables, less a copula's ending ("김민수입니다")
   kWords,     // up to `words` words of the script, a space apart
@@ -33,7 +36,7 @@ struct Cue {
   bool before;  // the name stands before the cue ("田中太郎と申します")
 };
 
-constexpr std::array<Cue, 15> kCues{{
+constexpr std::array<Cue, 28> kCues{{
     {"我的名字是", NameShape::kHan, false},
     {"我的名字叫", NameShape::kHan, false},
     {"我名叫", NameShape::kHan, false},
@@ -49,7 +52,35 @@ constexpr std::array<Cue, 15> kCues{{
     {"קוראים לי", NameShape::kWords, false},
     {"मेरा नाम", NameShape::kWords, false},
     {"मेरा नाम है", NameShape::kWords, false},
+    // Written or spoken to, asked about, met: "告诉王伟", "发给陈静", "和张伟".
+    {"告诉", NameShape::kSurnamed, false},
+    {"通知", NameShape::kSurnamed, false},
+    {"联系", NameShape::kSurnamed, false},
+    {"给", NameShape::kSurnamed, false},
+    {"和", NameShape::kSurnamed, false},
+    {"跟", NameShape::kSurnamed, false},
+    {"找", NameShape::kSurnamed, false},
+    {"问", NameShape::kSurnamed, false},
+    // A person's data: "刘洋的电话", "王伟的地址".
+    {"的电话", NameShape::kSurnamed, true},
+    {"的手机", NameShape::kSurnamed, true},
+    {"的邮箱", NameShape::kSurnamed, true},
+    {"的地址", NameShape::kSurnamed, true},
+    {"的生日", NameShape::kSurnamed, true},
 }};
+
+// The hundred commonest Chinese surnames, one ideograph each (three bytes of
+// UTF-8), less "龙" (dragon), a word more often: "龙身和龙尾".
+constexpr std::string_view kHanSurnames =
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟"
+    "谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤";
+
+// The words that may follow a name that a surname opens: verbs of writing,
+// calling, going and meeting, particles, words of time, of contact and
+// titles ("李娜发邮件", "王伟明天", "陈静的", "王伟先生").
+constexpr std::array<std::string_view, 32> kAfterASurnamedName = {
+    "发", "打", "说", "写", "回", "开", "去", "来", "见", "吃", "的", "了", "也", "在", "是", "和",
+    "吧", "吗", "呢", "明天", "今天", "昨天", "后天", "一起", "电话", "邮件", "短信", "微信", "先生", "女士", "老师", "医生"};
 
 bool han(uint32_t cp) { return (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff); }
 bool kana(uint32_t cp) { return cp >= 0x3041 && cp <= 0x30ff; }
@@ -71,6 +102,71 @@ bool ends_a_han_name(uint32_t cp) {
     if (cp == e) return true;
   }
   return false;
+}
+
+// Everyday words that open with a surname's ideograph: no name ("和高手一起",
+// "找方法").
+constexpr std::array<std::string_view, 23> kWordsOpeningWithASurname = {
+    "高手", "高兴", "高中", "高级", "方法", "方面", "方便", "方式", "马上", "白天", "许多", "任何",
+    "任务", "周末", "周围", "于是", "程序", "万一", "金额", "严重", "毛病", "向上", "孙子"};
+
+bool han_surname_at(std::string_view text, size_t at) {
+  if (at + 3 > text.size()) return false;
+  const size_t k = kHanSurnames.find(text.substr(at, 3));
+  return k != std::string_view::npos && k % 3 == 0;
+}
+
+// Whether a name that a surname opens may end at `at`: the text ends, or
+// no ideograph follows, or a word of kAfterASurnamedName.
+bool ends_a_surnamed_name(std::string_view text, size_t at) {
+  if (at >= text.size() || !han(code_point_at(text, at).value)) return true;
+  const std::string_view rest = text.substr(at);
+  return std::any_of(kAfterASurnamedName.begin(), kAfterASurnamedName.end(),
+                     [&](std::string_view w) { return rest.starts_with(w); });
+}
+
+// Whether ideographs [begin, begin + letters) are a surname and a given
+// name none of whose ideographs opens a word that ends a name.
+bool surnamed_name_at(std::string_view text, size_t begin, size_t letters) {
+  if (!han_surname_at(text, begin)) return false;
+  const std::string_view rest = text.substr(begin);
+  if (std::any_of(kWordsOpeningWithASurname.begin(), kWordsOpeningWithASurname.end(),
+                  [&](std::string_view w) { return rest.starts_with(w); })) {
+    return false;
+  }
+  size_t at = begin + 3;
+  for (size_t k = 1; k < letters; ++k, at += 3) {
+    if (at + 3 > text.size() || !han(code_point_at(text, at).value) || ends_a_surnamed_name(text, at)) return false;
+  }
+  return true;
+}
+
+// The end of a name that a surname opens at `at` and a word that ends it
+// follows: three ideographs, or else two ("王小明发", "李娜发邮件"); `at` when
+// there is none.
+size_t surnamed_name_after(std::string_view text, size_t at) {
+  for (const size_t letters : {3, 2}) {
+    if (surnamed_name_at(text, at, letters) && ends_a_surnamed_name(text, at + 3 * letters)) return at + 3 * letters;
+  }
+  return at;
+}
+
+// The start of a name that a surname opens and that ends at `at`, before a
+// word of a person's data ("刘洋的电话"): two ideographs, or else three, that
+// open the text or follow no ideograph but a cue's last ("请问刘洋的电话");
+// `at` when there is none.
+size_t surnamed_name_before(std::string_view text, size_t at) {
+  for (const size_t letters : {2, 3}) {
+    if (at < 3 * letters) continue;
+    const size_t begin = at - 3 * letters;
+    if (!surnamed_name_at(text, begin, letters)) continue;
+    if (begin == 0) return begin;
+    size_t k = begin - 1;
+    while (k > 0 && (static_cast<unsigned char>(text[k]) & 0xc0) == 0x80) --k;
+    const uint32_t before = code_point_at(text, k).value;
+    if (!han(before) || before == 0x95ee /*问*/ || before == 0x7ed9 /*给*/ || before == 0x548c /*和*/) return begin;
+  }
+  return at;
 }
 
 // The end of the name that opens at `at`, or `at` when there is none.
@@ -95,6 +191,7 @@ size_t name_after(std::string_view text, size_t at, NameShape shape) {
       const uint32_t next = code_point_at(text, end).value;
       return next != kDone && ((!han(next) && !kana(next)) || ends_a_han_name(next)) ? end : at;
     }
+    case NameShape::kSurnamed: return surnamed_name_after(text, at);
     case NameShape::kJapanese: {
       size_t letters = 0;
       while (end < text.size() && letters < 8) {
@@ -178,7 +275,7 @@ void PiiTagger::add_self_introductions_in_caseless_scripts(std::string_view text
     for (size_t at = text.find(cue.text); at != std::string_view::npos; at = text.find(cue.text, at + 1)) {
       size_t begin = at + cue.text.size(), end = at;
       if (cue.before) {
-        begin = name_before(text, at);
+        begin = cue.shape == NameShape::kSurnamed ? surnamed_name_before(text, at) : name_before(text, at);
       } else {
         while (begin < text.size() && text[begin] == ' ') ++begin;
         end = name_after(text, begin, cue.shape);

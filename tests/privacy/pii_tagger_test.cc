@@ -2113,7 +2113,9 @@ TEST(PiiTaggerTest, AFirstNameAndACensusSurnameAreAName) {
 // as theirs after a cue that says "my name is" (or before Japanese "と申し
 // ます") is a name; here a tagger that learned only numbers. Not where the
 // cue's words say something else ("我叫外卖了": I ordered a takeaway; "我叫
-// 他过来": I called him over).
+// 他过来": I called him over). In Chinese also a person told, contacted
+// or asked about by a common surname ("请给李娜发邮件"), not an everyday word
+// that opens with a surname's ideograph ("和高手一起").
 TEST(PiiTaggerTest, ANameGivenAfterMyNameIsInAScriptWithoutCapitalsIsAName) {
   const PiiTagger tagger = numbers_only_tagger({{"common_word", {"the"}}});
   auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
@@ -2127,6 +2129,16 @@ TEST(PiiTaggerTest, ANameGivenAfterMyNameIsInAScriptWithoutCapitalsIsAName) {
   EXPECT_EQ(persons("שמי דוד כהן"), V{"דוד כהן"});
   EXPECT_EQ(persons("मेरा नाम राहुल शर्मा है।"), V{"राहुल शर्मा"});
   for (const char* text : {"我叫外卖了。", "我叫他过来。", "我叫车", "이 제품의 이름은 갤럭시입니다.", "मेरा नाम है"}) {
+    EXPECT_EQ(persons(text), V{}) << text;
+  }
+  // In Chinese, a common surname and one or two ideographs after a word of
+  // telling, contacting or going with, or before a word of a person's
+  // data, where a verb, particle or word of time ends it.
+  EXPECT_EQ(persons("请给李娜发邮件。"), V{"李娜"});
+  EXPECT_EQ(persons("告诉王伟明天开会。"), V{"王伟"});
+  EXPECT_EQ(persons("把报告交给王小明吧。"), V{"王小明"});
+  EXPECT_EQ(persons("请问刘洋的电话是多少？"), V{"刘洋"});
+  for (const char* text : {"请帮我给客户写一封邮件。", "我们和高手一起比赛。", "找方法解决问题。", "计算龙身和龙尾的位置"}) {
     EXPECT_EQ(persons(text), V{}) << text;
   }
 }

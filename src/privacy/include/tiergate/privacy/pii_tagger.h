@@ -381,7 +381,12 @@ class PiiTagger {
   // "我的名字是" (two or three ideographs before a mark or a pronoun, not
   // "我叫外卖了"), Japanese "私の名前は" (up to "です") and "と申します"
   // (the name before it), Korean "제 이름은" (less the copula's ending), Arabic "اسمي", Hebrew "שמי", Hindi "मेरा नाम" (up
-  // to two words). Spans of out[first...] inside such a name give way to
+  // to two words); and in Chinese a common surname and one or two
+  // ideographs after a word of telling, contacting, giving to or going
+  // with ("告诉", "联系", "给", "和", "找", "问") or before a word of a
+  // person's data ("的电话", "的地址"), where a verb, particle, word of
+  // time or title ends it ("请给李娜发邮件", "告诉王伟明天开会", "刘洋的电话";
+  // not "和高手一起"). Spans of out[first...] inside such a name give way to
   // it; none is added where any other span overlaps it. In order of begin
   // afterwards.
   void add_self_introductions_in_caseless_scripts(std::string_view text, std::vector<PiiSpan>& out,
