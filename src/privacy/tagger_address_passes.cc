@@ -108,7 +108,16 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                              (tokens[opening - 1].end - tokens[opening - 1].begin == 1 &&
                               std::string_view("\"'([{").find(text[tokens[opening - 1].begin]) != std::string_view::npos);
     // (In text with capitals, a street in small letters is read as text
-    // without them writes it: "lives at 2210 grove st apt 5".)
+    // without them writes it: "lives at 2210 grove st apt 5". Most numbers
+    // before a small word are quantities: only where a suffix only streets
+    // have or a unit's word follows within reach is the street read.)
+    auto suffix_or_unit_ahead = [&] {
+      static constexpr WordSet kSuffixesAndUnits(joined(kCommonStreetSuffixWords, kUnitOfABuildingWords));
+      for (size_t k = j + 2; k < n && k <= j + 5 && !tokens[k].newline_before; ++k) {
+        if (kSuffixesAndUnits.contains(text, tokens[k])) return true;
+      }
+      return false;
+    };
     const bool small_street = mixed && text[tokens[j + 1].begin] >= 'a' && text[tokens[j + 1].begin] <= 'z' &&
                               !kStreetWordsBeforeTheName.contains(text, tokens[j + 1]);
     auto word_after = [&] {
@@ -117,6 +126,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                    : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
     };
     if (!opens_apart || !apart(j + 1) || !word_after() || !house_number(text, tokens[j])) [[likely]] continue;
+    if (small_street && !suffix_or_unit_ahead()) continue;
     if (const size_t suffix =
             street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed && !small_street);
         suffix != 0) {

@@ -30,15 +30,27 @@ constexpr std::array<std::string_view, 8> kContactVerbWords = {"call",    "email
                                                                "contact", "ping",  "cc",   "meet"};
 constexpr WordSet kContactVerbs(kContactVerbWords);
 
+// The commonest of the words written or spoken "to" a person ("an email
+// to john", "reply to jessica"; "email", "text" and "message" are contact
+// verbs), of the verbs of speech after a speaker ("what kevin said"), and
+// of the roles whose form field holds a name ("Patient: luis fernandez"):
+// a word more in the filter lets more tokens through it, each asked again.
+constexpr std::array<std::string_view, 9> kWrittenToCueWords = {"letter", "note", "reply", "write", "wrote",
+                                                                "talk",   "talked", "speak", "spoke"};
+constexpr std::array<std::string_view, 6> kSaidWords = {"said", "says", "asked", "told", "replied", "added"};
+constexpr WordSet kSaid(kSaidWords);
+constexpr std::array<std::string_view, 6> kFieldRoleWords = {"patient", "customer", "employee",
+                                                             "student", "tenant",   "applicant"};
+
 // The words that end or open a cue below but the relatives, which follow a
 // possessive determiner: the filter finds the determiner. (The verbs of
-// speech follow the name: "what kevin said".)
+// speech follow the name.)
 constexpr auto kCueWordList = joined(
     joined(joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords),
                                 joined(kTitleWords, kTitleOfAddressWords)),
-                         kCalledVerbWords),
-                  joined(kNameWordsElsewhere, kWrittenToWords)),
-           joined(joined(kClosingWords, kSpeechVerbWords), kRoleWords)),
+                         joined(kCalledVerbWords, kKinTitleWords)),
+                  joined(kNameWordsElsewhere, kWrittenToCueWords)),
+           joined(joined(kClosingWords, kSaidWords), kFieldRoleWords)),
     std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
@@ -82,14 +94,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     name = c + 1;
     if (i_am(c)) return Cue::kContacted;
     // Written or spoken to: "an email to john", "reply to jessica".
-    if (c + 1 < n && kWrittenTo.contains(text, tokens[c]) && is(c + 1, "to")) {
+    if (c + 1 < n && is(c + 1, "to") && kWrittenTo.contains(text, tokens[c])) {
       name = c + 2;
       return Cue::kContacted;
     }
     if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"
     // A form's field: "name: john smith", "Patient: luis fernandez" (not
     // "name: mark as read", "Customer: will be").
-    if (c + 1 < n && (mark_is(c + 1, ':') || mark_is(c + 1, '=')) && tokens[c + 1].begin == tokens[c].end &&
+    if ((mark_is(c + 1, ':') || mark_is(c + 1, '=')) && tokens[c + 1].begin == tokens[c].end &&
         (is(c, "name") || kRoles.contains(text, tokens[c]))) {
       name = c + 2;
       return Cue::kContacted;
@@ -300,14 +312,16 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
   capitalised.clear();
   for (const uint32_t d : cues) {
     if (text[tokens[d].begin] >= 'A' && text[tokens[d].begin] <= 'Z') capitalised.push_back(d);
-    if (d < next) continue;
+    // (Most hits are none of the words: one exact test turns them away.)
+    if (d < next || !(kCueWordSet.contains(text, tokens[d]) || i_am(d))) continue;
     // A possessive determiner opens a relative's cue ("my friend") or "my
-    // name is"; the filter's other hits end a cue, or are none.
+    // name is"; a verb of speech follows a name; the filter's other hits
+    // end a cue, or are none.
     if (kPossessiveDeterminers.contains(text, tokens[d])) {
       if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) next = name_after_a_cue(d + 1) + 1;
-    } else if (kSpeechVerbs.contains(text, tokens[d])) {
+    } else if (kSaid.contains(text, tokens[d])) {
       speaker_before(d, next);
-    } else if (kCueWordSet.contains(text, tokens[d]) || i_am(d)) {
+    } else {
       next = name_after_a_cue(d) + 1;
     }
   }
