@@ -113,7 +113,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     // have or a unit's word follows within reach is the street read.)
     auto suffix_or_unit_ahead = [&] {
       static constexpr WordSet kSuffixesAndUnits(joined(kCommonStreetSuffixWords, kUnitOfABuildingWords));
-      for (size_t k = j + 2; k < n && k <= j + 5 && !tokens[k].newline_before; ++k) {
+      for (size_t k = j + 2; k < n && k <= j + 4 && !tokens[k].newline_before; ++k) {
         if (kSuffixesAndUnits.contains(text, tokens[k])) return true;
       }
       return false;

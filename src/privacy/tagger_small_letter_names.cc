@@ -98,7 +98,6 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       name = c + 2;
       return Cue::kContacted;
     }
-    if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"
     // A form's field: "name: john smith", "Patient: luis fernandez" (not
     // "name: mark as read", "Customer: will be").
     if ((mark_is(c + 1, ':') || mark_is(c + 1, '=')) && tokens[c + 1].begin == tokens[c].end &&
@@ -137,6 +136,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       return c == 0 || tokens[c].newline_before ? Cue::kContacted : Cue::kNone;
     }
     if (kTitlesOfAddress.contains(text, tokens[c])) return Cue::kTitledInFull;
+    if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"
     return kContactVerbs.contains(text, tokens[c]) ? Cue::kContacted : Cue::kNone;
   };
   // A word in small letters on the line of the token before it (that opens
@@ -312,8 +312,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
   capitalised.clear();
   for (const uint32_t d : cues) {
     if (text[tokens[d].begin] >= 'A' && text[tokens[d].begin] <= 'Z') capitalised.push_back(d);
-    // (Most hits are none of the words: one exact test turns them away.)
-    if (d < next || !(kCueWordSet.contains(text, tokens[d]) || i_am(d))) continue;
+    if (d < next) continue;
     // A possessive determiner opens a relative's cue ("my friend") or "my
     // name is"; a verb of speech follows a name; the filter's other hits
     // end a cue, or are none.
@@ -321,7 +320,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) next = name_after_a_cue(d + 1) + 1;
     } else if (kSaid.contains(text, tokens[d])) {
       speaker_before(d, next);
-    } else {
+    } else if (kCueWordSet.contains(text, tokens[d]) || i_am(d)) {
       next = name_after_a_cue(d) + 1;
     }
   }
