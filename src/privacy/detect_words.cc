@@ -217,11 +217,13 @@ void detect_nhs_number(Scan& s, size_t ws) {
     if (!s.digit(i)) return;
     digits[k] = s.at(i++) - '0';
   }
-  if (s.alnum(i) || (s.at(i) == '-' && s.digit(i + 1)) || !s.keyword_before(ws, 32, kNhs)) return;
+  if (s.alnum(i) || (s.at(i) == '-' && s.digit(i + 1))) return;
+  // (The check digit before the keyword: it turns most such numbers away
+  // without reading back.)
   int sum = 0;
   for (int k = 0; k < 9; ++k) sum += digits[k] * (10 - k);
   const int check = (11 - sum % 11) % 11;
-  if (check != 10 && check == digits[9]) s.add(PiiType::kMedicalRecordNumber, ws, i);
+  if (check != 10 && check == digits[9] && s.keyword_before(ws, 32, kNhs)) s.add(PiiType::kMedicalRecordNumber, ws, i);
 }
 
 // Keywords within 48 bytes before an id-like number on its line: "driver's
@@ -232,50 +234,71 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
   for (size_t j = ws; j-- > from;) {
     const unsigned char c = s.at(j);
     if (kClass[c] & kLineEnd) return;
-    if ((c | 0x20) == 'l' && (s.matches(j, "license") || s.matches(j, "licence"))) {
-      if (j > 0 && s.alpha(j - 1)) continue;
-      size_t after = j + 7;
-      if (s.lower(after) == 's') ++after;
-      size_t next_word = after;
-      while (next_word < after + 3 && (s.blank(next_word) || s.at(next_word) == '\'')) ++next_word;
-      if (s.keyword_before(j, 24, kDriverWords) || s.keyword_at(next_word, kNumberWords)) {
-        detect_id_after_keyword(s, after, PiiType::kUsDriverLicense);
-      }
-    } else if ((c | 0x20) == 'p' && s.matches_word(j, "passport") && !(j > 0 && s.alpha(j - 1))) {
-      detect_id_after_keyword(s, j + 8, PiiType::kUsPassport);
-    } else if ((c | 0x20) == 'm' && !(j > 0 && s.alpha(j - 1)) &&
-               (s.matches_word(j, "mrn") || s.matches(j, "medical record"))) {
-      // "MRN", or "medical record(s)" and a word of its number ("medical
-      // record no.", "medical record #"): a record alone is no number.
-      if (s.matches_word(j, "mrn")) {
-        detect_id_after_keyword(s, j + 3, PiiType::kMedicalRecordNumber);
-        continue;
-      }
-      size_t after = j + 14;
-      if (s.lower(after) == 's') ++after;
-      size_t next_word = after;
-      while (next_word < after + 2 && s.blank(next_word)) ++next_word;
-      if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
-        detect_id_after_keyword(s, after, PiiType::kMedicalRecordNumber);
-      }
-    } else if ((c | 0x20) == 'n' && s.matches_word(j, "nhs") && !(j > 0 && s.alpha(j - 1))) {
-      detect_nhs_number(s, ws);  // "NHS number 9434765919"
-    } else if ((c | 0x20) == 'p' && s.matches_word(j, "patient") && !(j > 0 && s.alpha(j - 1))) {
-      // "patient ID", "patient no.", "patient #": not a patient alone.
-      size_t next_word = j + 7;
-      while (next_word < j + 9 && s.blank(next_word)) ++next_word;
-      if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
-        detect_id_after_keyword(s, j + 7, PiiType::kMedicalRecordNumber);
-      }
-    } else if ((c | 0x20) == 'd' && s.matches_word(j, "dl") && !(j > 0 && s.alpha(j - 1))) {
-      // "DL# ...", "DL: ...", "DL no. ...", "my DL is ...": the abbreviation
-      // needs a mark, a number word or "is" after it ("dl" is also
-      // "download"), and the id its digits.
-      size_t after = j + 2;
-      while (after < j + 4 && s.blank(after)) ++after;
-      if (s.at(after) == '#' || s.at(after) == ':' || s.keyword_at(after, kNumberWords) || s.matches_word(after, "is")) {
-        detect_id_after_keyword(s, j + 2, PiiType::kUsDriverLicense);
-      }
+    // Every keyword opens a word with one of d, l, m, n, p, in any case: one
+    // load turns the other bytes away, one more those inside a word.
+    static constexpr std::array<bool, 256> kKeywordFirst = [] {
+      std::array<bool, 256> first{};
+      for (const char k : std::string_view("dlmnpDLMNP")) first[static_cast<unsigned char>(k)] = true;
+      return first;
+    }();
+    if (!kKeywordFirst[c] || (j > 0 && s.alpha(j - 1))) continue;
+    switch (c | 0x20) {
+      case 'l':
+        if (s.matches(j, "license") || s.matches(j, "licence")) {
+          size_t after = j + 7;
+          if (s.lower(after) == 's') ++after;
+          size_t next_word = after;
+          while (next_word < after + 3 && (s.blank(next_word) || s.at(next_word) == '\'')) ++next_word;
+          if (s.keyword_before(j, 24, kDriverWords) || s.keyword_at(next_word, kNumberWords)) {
+            detect_id_after_keyword(s, after, PiiType::kUsDriverLicense);
+          }
+        }
+        break;
+      case 'p':
+        if (s.matches_word(j, "passport")) {
+          detect_id_after_keyword(s, j + 8, PiiType::kUsPassport);
+        } else if (s.matches_word(j, "patient")) {
+          // "patient ID", "patient no.", "patient #": not a patient alone.
+          size_t next_word = j + 7;
+          while (next_word < j + 9 && s.blank(next_word)) ++next_word;
+          if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
+            detect_id_after_keyword(s, j + 7, PiiType::kMedicalRecordNumber);
+          }
+        }
+        break;
+      case 'm':
+        // "MRN", or "medical record(s)" and a word of its number ("medical
+        // record no.", "medical record #"): a record alone is no number.
+        if (s.matches_word(j, "mrn")) {
+          detect_id_after_keyword(s, j + 3, PiiType::kMedicalRecordNumber);
+        } else if (s.matches(j, "medical record")) {
+          size_t after = j + 14;
+          if (s.lower(after) == 's') ++after;
+          size_t next_word = after;
+          while (next_word < after + 2 && s.blank(next_word)) ++next_word;
+          if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
+            detect_id_after_keyword(s, after, PiiType::kMedicalRecordNumber);
+          }
+        }
+        break;
+      case 'n':
+        if (s.matches_word(j, "nhs")) detect_nhs_number(s, ws);  // "NHS number 9434765919"
+        break;
+      case 'd':
+        // "DL# ...", "DL: ...", "DL no. ...", "my DL is ...": the
+        // abbreviation needs a mark, a number word or "is" after it ("dl"
+        // is also "download"), and the id its digits.
+        if (s.matches_word(j, "dl")) {
+          size_t after = j + 2;
+          while (after < j + 4 && s.blank(after)) ++after;
+          if (s.at(after) == '#' || s.at(after) == ':' || s.keyword_at(after, kNumberWords) ||
+              s.matches_word(after, "is")) {
+            detect_id_after_keyword(s, j + 2, PiiType::kUsDriverLicense);
+          }
+        }
+        break;
+      default:
+        break;
     }
   }
 }

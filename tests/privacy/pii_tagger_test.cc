@@ -3571,6 +3571,21 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
   EXPECT_EQ(spans.size(), 15000u);
   EXPECT_EQ(std::count_if(spans.begin(), spans.end(), [](const PiiSpan& s) { return s.type == PiiType::kLocation; }), 5000);
 }
+
+// 200 rows of "Please call <first> <last> today." with the person
+// labelled: a tagger that learns only names, for the address rules.
+std::vector<PiiExample> people_to_call() {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
+    PiiExample e;
+    e.text = "Please call " + name + " today.";
+    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}};
+    rows.push_back(std::move(e));
+  }
+  return rows;
+}
+
 // In text with capitals, a building's number and a street named by its
 // suffix, one space apart on one line, are an address, whatever the tagger
 // took its words for: one that learned only names finds them, and the
@@ -3581,14 +3596,7 @@ TEST(PiiTaggerTest, ANumberedStreetIsAnAddress) {
 // that leads to a place, with any suffix, a street word first, or a German
 // street's ending, where the street ends its clause.
 TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
-  std::vector<PiiExample> train;
-  for (size_t k = 0; k < 200; ++k) {
-    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
-    PiiExample e;
-    e.text = "Please call " + name + " today.";
-    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}};
-    train.push_back(std::move(e));
-  }
+  const std::vector<PiiExample> train = people_to_call();
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"juniper", "chestnut", "old", "mill", "olympic", "today", "see", "you", "at", "near"}},
                   {"street_suffix", {"Way", "Boulevard", "Road", "Park", "Street", "Lane", "Calle", "Cape"}},
@@ -3677,14 +3685,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
 // number ("3 rue des Lilas"). Not "et al." before a year, nor a Romance
 // word that English uses ("5 via PayPal").
 TEST(PiiTaggerTest, AStreetWrittenAsEuropeWritesItIsAnAddress) {
-  std::vector<PiiExample> train;
-  for (size_t k = 0; k < 200; ++k) {
-    const std::string name = kFirst[k % kFirst.size()] + " " + kLast[(k / 3) % kLast.size()];
-    PiiExample e;
-    e.text = "Please call " + name + " today.";
-    e.spans = {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())}};
-    train.push_back(std::move(e));
-  }
+  const std::vector<PiiExample> train = people_to_call();
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"today", "see", "you", "at", "near", "send", "it", "to", "pay"}},
                   {"street_suffix", {"Street", "Calle"}}};
