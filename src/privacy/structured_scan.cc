@@ -196,8 +196,12 @@ void on_digit_word(Scan& s, size_t ws, size_t we, ScanState& st) {
       st.token_done = we;
       return;
     }
-    // An NHS number in groups: "943 476 5919".
-    if (len == 3 && (n1 == ' ' || n1 == '-') && (kClass[n2] & kDigit)) detect_nhs_number(s, ws);
+    // An NHS number in groups a blank apart: "943 476 5919" (its shape
+    // first; the keyword ids' look back below finds "943-476-5919").
+    if (len == 3 && n1 == ' ' && (kClass[n2] & kDigit) && s.digit(we + 2) && s.digit(we + 3) && s.at(we + 4) == ' ' &&
+        s.digit(we + 5) && s.digit(we + 8) && !s.alnum(we + 9)) {
+      detect_nhs_number(s, ws);
+    }
     detect_numeric(s, ws, we);
     // A month name next to a day or year: a letter within two bytes before,
     // or a blank and a letter after.
