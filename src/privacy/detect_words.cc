@@ -234,13 +234,16 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
   for (size_t j = ws; j-- > from;) {
     const unsigned char c = s.at(j);
     if (kClass[c] & kLineEnd) return;
-    // Every keyword opens a word with one of d, l, m, n, p, in any case: the
-    // other bytes go past on compares, those inside a word on one load more.
-    const auto letter = static_cast<unsigned char>(c | 0x20);
-    if ((letter != 'l' && letter != 'p' && letter != 'd' && letter != 'm' && letter != 'n') || (j > 0 && s.alpha(j - 1))) {
-      continue;
-    }
-    switch (letter) {
+    // Every keyword opens a word with one of d, l, m, n, p, in any case: one
+    // load turns the other bytes away (digits and marks, most of them before
+    // an id), one more those inside a word.
+    static constexpr std::array<bool, 256> kKeywordFirst = [] {
+      std::array<bool, 256> first{};
+      for (const char k : std::string_view("dlmnpDLMNP")) first[static_cast<unsigned char>(k)] = true;
+      return first;
+    }();
+    if (!kKeywordFirst[c] || (j > 0 && s.alpha(j - 1))) continue;
+    switch (c | 0x20) {
       case 'l':
         if (s.matches(j, "license") || s.matches(j, "licence")) {
           size_t after = j + 7;
