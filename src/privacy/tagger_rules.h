@@ -831,10 +831,11 @@ size_t past_a_compass_point(std::string_view text, Tokens tokens, size_t k);
 // number follows it ("40 Maple Street 21": street_before_its_number()).
 // Not after a year, unless the suffix is one only streets have
 // (kCommonStreetSuffixes): "the 2012 Olympic Park". In text without
-// capitals (`mixed` false), small words that stand in no name
-// (kNeverInAName) and a suffix only streets have, after no unit of
-// measure: "at 3259 juniper way" is none, "at 3259 juniper road" one; not
-// "a 10 mile road". In text with capitals, also a street word of the
+// capitals (`mixed` false), small words none of them a function_word()
+// and a suffix only streets have, or one of the lists' before a unit,
+// after no unit of measure: "at 3259 juniper way" is none, "at 3259
+// juniper road" and "12 west way apt. 3" are; not "a 10 mile road", "2
+// hours to drive". In text with capitals, also a street word of the
 // Romance languages in small letters before the name
 // (kStreetWordsBeforeTheName: "3 rue des Lilas", "8 boulevard
 // Saint-Michel"). Precondition: token j is a number apart from token j + 1.

@@ -277,7 +277,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
   };
   // The speaker before a verb of speech at token v, in small letters: a
   // first name no everyday list knows, or such a first name and a surname
-  // a list knows ("what kevin said", "priya raman wrote"), that no span
+  // a list knows ("what kevin said", "priya raman said"), that no span
   // covers, from token `from` on.
   auto speaker_before = [&](size_t v, size_t from) {
     if (v < 1 || v - 1 < from || tokens[v].begin != tokens[v - 1].end + 1) return;

@@ -344,7 +344,7 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // road").
   // A street word of the Romance languages in small letters, then the
   // name: capitalised words, particles between them, joined by hyphens
-  // ("3 rue des Lilas", "8 boulevard Saint-Michel", "12 via Garibaldi").
+  // ("3 rue des Lilas", "8 boulevard Saint-Michel").
   if (mixed && one_blank_after(text, tokens, j + 1) && kStreetWordsBeforeTheName.contains(text, tokens[j + 1]) &&
       text[tokens[j + 1].begin] >= 'a' && text[tokens[j + 1].begin] <= 'z') {
     auto capitalised = [&](size_t k) {

@@ -878,12 +878,18 @@ class PiiTagger {
   // (reading marked tokens only) never see: after "name is", "name's" or a
   // title and its stop ("dr. smith") any word but an everyday one (after a
   // title without it, a name a list knows); after a relative of
-  // a possessive ("my landlord, kevin") a word no everyday list knows, or a
-  // first name that is one where its clause ends there; after a verb that
+  // a possessive ("my landlord, kevin") or written as a title ("aunt
+  // linda") a word no everyday list knows, or a first name that is one but
+  // no verb or adverb that follows a relative as often ("my boss mike
+  // said", not "my son will"); after a verb that
   // addresses someone or a greeting opening a line ("remind maria", "Hi
-  // john,") a first name a list knows; after "call", "email", "I'm" and
-  // their like such a first name that no everyday list knows, or where
-  // its clause ends there; alone on the line after a letter's closing
+  // john,") a first name a list knows; after "call", "email", "I'm", a
+  // word written or spoken "to" ("reply to jessica") or a form's field of
+  // a name or a role ("name: john smith", "Patient: luis fernandez") such
+  // a first name that no everyday list knows, or where its clause ends
+  // there or a surname follows; before a verb of speech ("what kevin
+  // said") such a first name, and a listed surname after it; alone on the
+  // line after a letter's closing
   // ("Thanks,\nkevin"), a first name a list knows or a word no everyday
   // list knows. Up to two surnames follow one space apart (a
   // last name a list knows, or a Gaelic shape: "o'brien"). Nothing is added
