@@ -243,9 +243,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     }
     // An everyday word that is a first name too ("john", "will", "baby") is
     // the name where a surname follows it or nothing follows its words in
-    // the clause ("my boss, john,"); after "name is" or a title, whatever
-    // follows.
-    const bool confirmed = to > j || clause_ends_after(to);
+    // the clause ("my boss, john,"), or, written or spoken to, where what
+    // is said of it follows ("an email to john about the meeting"); after
+    // "name is" or a title, whatever follows.
+    static constexpr WordSet kWhatIsSaid(std::array<std::string_view, 4>{"about", "regarding", "asking", "saying"});
+    const bool said_to = j >= 2 && is(j - 1, "to") && kWrittenTo.contains(text, tokens[j - 2]) && to + 1 < n &&
+                         !tokens[to + 1].newline_before && kWhatIsSaid.contains(text, tokens[to + 1]);
+    const bool confirmed = to > j || clause_ends_after(to) || said_to;
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;

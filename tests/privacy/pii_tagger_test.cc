@@ -1956,8 +1956,10 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Please reply to sarah today."), V{"PERSON:sarah"});
   EXPECT_EQ(found("Summarize what kevin said today."), V{"PERSON:kevin"});
   EXPECT_EQ(found("Summarize what priya hurst said today."), V{"PERSON:priya hurst"});
+  // (An everyday first name, where what is said of it follows.)
+  EXPECT_EQ(found("Write an email to john about it."), V{"PERSON:john"});
   expect_no_names(tagger, {"Write to disk today.", "My uncle said so.", "Summarize what the code said today.",
-                           "Summarize what john said today.", "Write an email to john about it."});
+                           "Summarize what john said today.", "Write an email to john today."});
   // A form's field of a name or a role, with a colon or an equals sign.
   EXPECT_EQ(found("Fix this record. name: david miller, born here."), V{"PERSON:david miller"});
   EXPECT_EQ(found("Fix this form: Patient: kevin jones, age 4."), V{"PERSON:kevin jones"});
