@@ -1,6 +1,7 @@
 // The names before a colon that heads a note or a line of a chat: the
 // person a heading addresses ("Feedback for Drew:", "Message to Joy:") and
-// a chat's speaker ("[10:03] Ruby: hi"): add_names_before_a_colon(). The
+// a chat's speaker ("[10:03] Ruby: hi", "[10:02] megan: hi"):
+// add_names_before_a_colon(). The
 // decoder takes a first name that is an everyday word too for the word
 // there.
 #include "tiergate/privacy/pii_tagger.h"
@@ -40,17 +41,19 @@ void PiiTagger::add_names_before_a_colon(std::string_view text, std::vector<PiiS
         text[at - 1] > 'z') {
       continue;
     }
-    // (A capital opens the word: read back from the colon before a search
-    // for its token.)
+    // (A capital opens the word, or, for a speaker in small letters, the
+    // line or a blank: read back from the colon before a search for its
+    // token.)
     size_t small_from = at - 1;
     while (small_from > 0 && text[small_from - 1] >= 'a' && text[small_from - 1] <= 'z') --small_from;
-    if (small_from == 0 || text[small_from - 1] < 'A' || text[small_from - 1] > 'Z') continue;
+    const bool capitalised = small_from > 0 && text[small_from - 1] >= 'A' && text[small_from - 1] <= 'Z';
+    if (!capitalised && small_from > 0 && text[small_from - 1] != ' ' && text[small_from - 1] != '\n') continue;
     const size_t colon = first_token_from(tokens, static_cast<uint32_t>(at));
     if (colon == 0 || colon >= n || tokens[colon].begin != at || tokens[colon - 1].end != at) continue;
     const size_t j = colon - 1;
     const Token& t = tokens[j];
-    // A word of a capital and small letters.
-    if (t.end - t.begin < 2 || text[t.begin] < 'A' || text[t.begin] > 'Z' || all_capitals(text, tokens, j)) continue;
+    // A word of a capital and small letters, or of small letters alone.
+    if (t.end - t.begin < 2 || (capitalised && all_capitals(text, tokens, j))) continue;
     // After a preposition one space before it on its line, or alone at the
     // line's start or after a bracket that closes a chat's time stamp.
     const bool addressed = j > 0 && !t.newline_before && tokens[j - 1].end + 1 == t.begin &&
@@ -58,12 +61,15 @@ void PiiTagger::add_names_before_a_colon(std::string_view text, std::vector<PiiS
     const bool stamped = j > 0 && mark_at(text, tokens, j - 1, ']') && tokens[j - 1].end + 1 == t.begin;
     const bool line_start = j == 0 || t.newline_before;
     if (!addressed && !stamped && !line_start) continue;
+    // (In small letters, a speaker only: "[10:02] megan: are we on?",
+    // "kevin: hi".)
+    if (!capitalised && addressed) continue;
     if (kSeasonsAndMonths.contains(text, t) || span_over(out, j) != out.size()) continue;
     const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
     if ((m.full & first_name_categories_) == 0 || is_title(m)) continue;
-    // (At a line's start without a time stamp, no everyday word: a form's
-    // field, "Name:", "Will:".)
-    if (!addressed && !stamped && (m.full & common_categories_) != 0) continue;
+    // (At a line's start without a time stamp, or in small letters, no
+    // everyday word: a form's field, "Name:", "Will:", "[10:02] mark:".)
+    if ((!capitalised || (!addressed && !stamped)) && (m.full & common_categories_) != 0) continue;
     add_span(out, {PiiType::kPerson, t.begin, t.end});
   }
 }

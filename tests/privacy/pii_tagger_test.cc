@@ -2216,8 +2216,8 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
 // A capitalised first name before a colon that heads a note ("Feedback
 // for Drew:") or after a chat's time stamp ("[10:03] Ruby: hi") is a name,
 // whatever else the lists know it as; at a line's start only where no
-// everyday list knows it. Not a season or month. Here a tagger that
-// learned no names.
+// everyday list knows it. Not a season or month. In small letters a
+// speaker only, no everyday word. Here a tagger that learned no names.
 TEST(PiiTaggerTest, AFirstNameBeforeAColonThatHeadsANoteIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Drew", "Ruby", "Priya", "Name", "May", "Summer"}},
@@ -2231,6 +2231,12 @@ TEST(PiiTaggerTest, AFirstNameBeforeAColonThatHeadsANoteIsAName) {
   expect_no_names(tagger, {"Plans for May: rest.", "Tips for Summer: rest.", "The code is today.\nName: john",
                            "The code is today.\nRuby: hi", "Feedback for Drew:great job.", "Feedback for DREW: hi",
                            "Feedback for Zorvath: hi"});
+  // A speaker in small letters, after a time stamp or at a line's start,
+  // where no everyday list knows the word.
+  EXPECT_EQ(found("The code is today.\n[10:03] priya: hi"), V{"PERSON:priya"});
+  EXPECT_EQ(found("The code is today.\npriya: can you send it?"), V{"PERSON:priya"});
+  expect_no_names(tagger, {"The code is today.\n[10:03] ruby: hi", "The code is today.\nname: it",
+                           "Feedback for priya: hi"});
 }
 
 // After a title of address that the name-prefix lists do not hold

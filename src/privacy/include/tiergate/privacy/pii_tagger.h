@@ -320,7 +320,9 @@ class PiiTagger {
   // ("Feedback for Drew:", "Message to Joy:"); after a chat's time stamp,
   // the speaker ("[10:03] Ruby: hi"), or at a line's start where no
   // everyday list knows the word (not a form's field, "Name:"). Not a
-  // season or month ("Tips for Summer:", "Plans for May:").
+  // season or month ("Tips for Summer:", "Plans for May:"). A speaker in
+  // small letters too, after a time stamp or at a line's start, where no
+  // everyday list knows the word ("[10:02] megan: hi", "kevin: hi").
   void add_names_before_a_colon(std::string_view text, std::vector<PiiSpan>& out) const;
   // Whether `word` in small letters after the title of address `title`,
   // `m` its matches, is a name: one a name list or the census's surnames
