@@ -226,6 +226,22 @@ void detect_nhs_number(Scan& s, size_t ws) {
   if (check != 10 && check == digits[9] && s.keyword_before(ws, 32, kNhs)) s.add(PiiType::kMedicalRecordNumber, ws, i);
 }
 
+namespace {
+
+// A medical record number after a keyword of a patient's or a record's
+// ending at `after`, where a word of its number follows one or two blanks
+// on ("patient ID", "medical record no.", "patient #"): a patient or a
+// record alone is no number.
+void detect_record_number_after(Scan& s, size_t after) {
+  size_t next_word = after;
+  while (next_word < after + 2 && s.blank(next_word)) ++next_word;
+  if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
+    detect_id_after_keyword(s, after, PiiType::kMedicalRecordNumber);
+  }
+}
+
+}  // namespace
+
 // Keywords within 48 bytes before an id-like number on its line: "driver's
 // license (number) ...", "licence no ...", "DL# ...", "passport ...", "MRN
 // ...", "medical record (number) ...", "patient ID ...".
@@ -259,12 +275,7 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
         if (s.matches_word(j, "passport")) {
           detect_id_after_keyword(s, j + 8, PiiType::kUsPassport);
         } else if (s.matches_word(j, "patient")) {
-          // "patient ID", "patient no.", "patient #": not a patient alone.
-          size_t next_word = j + 7;
-          while (next_word < j + 9 && s.blank(next_word)) ++next_word;
-          if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
-            detect_id_after_keyword(s, j + 7, PiiType::kMedicalRecordNumber);
-          }
+          detect_record_number_after(s, j + 7);  // "patient ID", "patient no.", "patient #"
         }
         break;
       case 'm':
@@ -273,13 +284,7 @@ void detect_keyword_ids_before(Scan& s, size_t ws) {
         if (s.matches_word(j, "mrn")) {
           detect_id_after_keyword(s, j + 3, PiiType::kMedicalRecordNumber);
         } else if (s.matches(j, "medical record")) {
-          size_t after = j + 14;
-          if (s.lower(after) == 's') ++after;
-          size_t next_word = after;
-          while (next_word < after + 2 && s.blank(next_word)) ++next_word;
-          if (s.keyword_at(next_word, kNumberWords) || s.matches_word(next_word, "id")) {
-            detect_id_after_keyword(s, after, PiiType::kMedicalRecordNumber);
-          }
+          detect_record_number_after(s, s.lower(j + 14) == 's' ? j + 15 : j + 14);
         }
         break;
       case 'n':

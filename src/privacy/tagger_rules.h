@@ -1009,7 +1009,9 @@ constexpr WordSet kStreetParticles(std::array<std::string_view, 14>{
 // The street words that the Romance languages write in small letters after
 // the building's number and before the name ("3 rue des Lilas", "22
 // boulevard Haussmann"); not "place", "route", "via" nor "largo", words of
-// English too ("5 via PayPal").
+// English too ("5 via PayPal"). (street_in_small_letters() reads more of
+// them, "via" and "largo" too, where a word that leads to a place comes
+// first: "near 3913 via roma".)
 constexpr WordSet kStreetWordsBeforeTheName(std::array<std::string_view, 13>{
     "rue", "avenue", "boulevard", "chemin", "impasse", "quai", "calle", "avenida", "rua", "viale", "piazza",
     "corso", "vicolo"});
