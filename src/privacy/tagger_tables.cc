@@ -620,13 +620,15 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     return true;
   };
   // The members of a JSON object on one line ({"name": "Anna", "address":
-  // {"city": "Oslo"}, "age": 34}), nested or not: one record.
-  auto read_json_members = [&](size_t begin, size_t end) {
+  // {"city": "Oslo"}, "age": 34}), nested or not, its keys and strings in
+  // `quote`s (a Python dict's may be in single ones): one record, which
+  // ends with the line where `ends_record`.
+  auto read_json_members = [&](size_t begin, size_t end, char quote = '"', bool ends_record = true) {
     for (size_t at = begin; at < end;) {
-      const size_t key = text.substr(at, end - at).find('"');
+      const size_t key = text.substr(at, end - at).find(quote);
       if (key == std::string_view::npos) break;
       const size_t key_begin = at + key + 1;
-      const size_t key_end = text.substr(key_begin, end - key_begin).find('"');
+      const size_t key_end = text.substr(key_begin, end - key_begin).find(quote);
       if (key_end == std::string_view::npos) break;
       size_t k = key_begin + key_end + 1;
       while (k < end && text[k] == ' ') ++k;
@@ -637,10 +639,10 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       ++k;
       while (k < end && text[k] == ' ') ++k;
       size_t value_begin = k, value_end = k;
-      if (k < end && text[k] == '"') {
+      if (k < end && text[k] == quote) {
         value_begin = k + 1;
-        const size_t quote = text.substr(value_begin, end - value_begin).find('"');
-        value_end = quote == std::string_view::npos ? end : value_begin + quote;
+        const size_t closing = text.substr(value_begin, end - value_begin).find(quote);
+        value_end = closing == std::string_view::npos ? end : value_begin + closing;
         at = value_end + 1;
       } else {
         while (value_end < end && text[value_end] != ',' && text[value_end] != '}' && text[value_end] != ']' &&
@@ -652,7 +654,40 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       }
       add_labelled(key_begin, key_begin + key_end, value_begin, value_end, mixed);
     }
-    end_record();
+    if (ends_record) {
+      end_record();
+    } else {
+      record_end = end;
+    }
+  };
+  // A JSON object or a dict that opens inside line l, after prose or a
+  // label ("Fix this JSON: {\"name\": ...}", "user = {'name': ...}"): the
+  // byte of its "{", followed by a quoted key and a colon, or npos. One
+  // memchr() finds the next "{" of the text for many lines: most texts
+  // have none.
+  auto brace_from = [&](size_t from) -> size_t {
+    const void* found = from < text.size() ? std::memchr(text.data() + from, '{', text.size() - from) : nullptr;
+    return found == nullptr ? std::string_view::npos : static_cast<size_t>(static_cast<const char*>(found) - text.data());
+  };
+  size_t next_brace = brace_from(0);  // the first "{" not yet turned away
+  auto object_in_line = [&](size_t l) -> size_t {
+    const size_t line_begin = tokens[first_token(l)].begin;
+    const size_t next_line = l + 1 < lines ? tokens[first_token(l + 1)].begin : text.size();
+    if (next_brace < line_begin) next_brace = brace_from(line_begin);
+    for (; next_brace < next_line; next_brace = brace_from(next_brace + 1)) {
+      size_t k = next_brace + 1;
+      while (k < next_line && text[k] == ' ') ++k;
+      if (k >= next_line || (text[k] != '"' && text[k] != '\'')) continue;
+      const char quote = text[k];
+      const size_t reach = std::min(next_line, k + 1 + kMaxHeaderCell + 1);
+      size_t close = k + 1;
+      while (close < reach && text[close] != quote && text[close] != '\n') ++close;
+      if (close >= reach || text[close] != quote) continue;
+      size_t colon = close + 1;
+      while (colon < next_line && text[colon] == ' ') ++colon;
+      if (colon < next_line && text[colon] == ':') return next_brace;
+    }
+    return std::string_view::npos;
   };
   // The pairs of a query string from `begin` up to a blank, "#" or `end`:
   // one record. A line that is one (`in_a_url` false: "first_name=Chidi&
@@ -689,6 +724,20 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   };
   for (size_t l = 0; l < lines;) {
     const char delimiter = first_delimiter(l);
+    // An object inside a line: its members join the labelled record being
+    // read after a label ("Parse this: {...}"), or make one of their own.
+    if (delimiter != '{' && next_brace != std::string_view::npos) {
+      if (const size_t object = object_in_line(l); object != std::string_view::npos) {
+        const bool labelled = delimiter == ':' || delimiter == '=';
+        if (!labelled && (!record.empty() || personal_record)) end_record();
+        const size_t end = line_bytes(l).second;
+        size_t quote = object + 1;
+        while (text[quote] == ' ') ++quote;
+        read_json_members(object, end, text[quote], !labelled);
+        ++l;
+        continue;
+      }
+    }
     if (delimiter == ':' || delimiter == '=') {
       const auto [begin, end] = line_bytes(l);
       // (A query string is read pair by pair.)

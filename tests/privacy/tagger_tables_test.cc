@@ -152,6 +152,23 @@ TEST(TaggerTablesTest, LabelledValuesAreSpansOfTheirLabelsType) {
             (V{"PERSON:Diana Fuchs", "STREET_ADDRESS:71 Schaarsteinweg 58\nEbermannsdorf"}));
 }
 
+// A JSON object or a Python dict that opens inside a line, after prose or
+// a label ("Fix this JSON: {...}", "user = {...}"), is a record as one that
+// opens its line; not an object whose keys name no one's data, nor braces
+// of code.
+TEST(TaggerTablesTest, AnObjectInsideALineIsARecord) {
+  EXPECT_EQ(typed("fix this json: {\"name\": \"oluwaseun adeyemi\", \"address\": \"4127 kelly stravenue, tulsa\"}"),
+            (V{"PERSON:oluwaseun adeyemi", "STREET_ADDRESS:4127 kelly stravenue, tulsa"}));
+  EXPECT_EQ(typed("Convert to CSV: [{\"customer\": \"Declan Whitfield\", \"street\": \"88 Harbor View\"}]"),
+            (V{"PERSON:Declan Whitfield", "STREET_ADDRESS:88 Harbor View"}));
+  EXPECT_EQ(typed("user = {'name': 'siobhan harlow', 'street': '61489 mendez ridge'}"),
+            (V{"PERSON:siobhan harlow", "STREET_ADDRESS:61489 mendez ridge"}));
+  EXPECT_EQ(typed("Parse this: {\"first_name\": \"Marisol\", \"last_name\": \"Quintero\"}\nThanks!"),
+            (V{"PERSON:Marisol", "PERSON:Quintero"}));
+  EXPECT_EQ(typed("Install it: {\"name\": \"my-package\", \"version\": \"1.0.0\"}"), V{});
+  EXPECT_EQ(typed("int main() { return 0; }\nif (x) {\"a\", \"b\"}"), V{});
+}
+
 // A URL's or a path's query types its values by their keys, in any case,
 // whatever the tagger made of them; a URL's span found before tagging gives
 // way to them and stays over the rest of the query, in pieces. A query
