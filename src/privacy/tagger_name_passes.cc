@@ -1527,17 +1527,27 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
     const size_t from = first_token_from(tokens, span.begin);
     size_t to = from;
     while (to + 1 < tokens.size() && tokens[to + 1].begin < span.end) ++to;
-    if (to == from || to - from > 2 || tokens[to].end != span.end) continue;
+    if (to == from || tokens[to].end != span.end) continue;
+    // The surname: the last word, or the first part of a double-barrelled
+    // one ("Lopez-Garcia", "O'Connor-Healy": a hyphen is a token).
+    const bool double_barrelled = to - from >= 3 && tokens[to - 1].end - tokens[to - 1].begin == 1 &&
+                                  text[tokens[to - 1].begin] == '-' && tokens[to - 2].end == tokens[to - 1].begin &&
+                                  tokens[to - 1].end == tokens[to].begin;
+    const size_t surname = double_barrelled ? to - 2 : to;
+    if (surname - from > 2) continue;
     bool words = true;
-    for (size_t k = from; k <= to && words; ++k) {
+    for (size_t k = from; k <= surname && words; ++k) {
       const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
       words = w.size() >= 2 && opens_with_a_capital(w) && !all_capitals(text, tokens[k]) &&
               (k == from || (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' '));
     }
     // (A word the everyday lists know first is a place's: "Den Haag".)
     if (!words || (gazetteer_.lookup(word_hash(text, tokens[from])).full & common_categories_) != 0) continue;
-    const Gazetteer::Match last = gazetteer_.lookup_all(word_hash(text, tokens[to]));
-    if ((last.full & last_name_categories_) == 0 || (last.full & places) != 0) continue;
+    // (A surname of a Gaelic shape needs no list: "Siobhán O'Connor-Healy",
+    // a place after "a letter from".)
+    const Gazetteer::Match last = gazetteer_.lookup_all(word_hash(text, tokens[surname]));
+    const bool gaelic = gaelic_surname(text.substr(tokens[surname].begin, tokens[surname].end - tokens[surname].begin));
+    if (((last.full & last_name_categories_) == 0 && !gaelic) || (last.full & places) != 0) continue;
     if (listed_place(text, span)) continue;
     span.type = PiiType::kPerson;
   }
@@ -1555,12 +1565,6 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
   };
   // (A surname of a Gaelic shape, "O'Brien", "McAllister", "MacLeod",
   // names a person after a first name no list knows: "Siobhan O'Brien".)
-  auto gaelic_surname = [&](const Token& t) {
-    const std::string_view w = text.substr(t.begin, t.end - t.begin);
-    auto capital_at = [&](size_t k) { return k < w.size() && w[k] >= 'A' && w[k] <= 'Z'; };
-    return (w.starts_with("O'") && capital_at(2)) || (w.starts_with("O\u2019") && capital_at(4)) ||
-           (w.starts_with("Mc") && capital_at(2)) || (w.starts_with("Mac") && capital_at(3));
-  };
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
     if (span.type != PiiType::kOrganization) continue;
@@ -1630,7 +1634,7 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       span.type = PiiType::kPerson;
       continue;
     }
-    if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(tokens[to]))) ||
+    if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(text.substr(tokens[to].begin, tokens[to].end - tokens[to].begin)))) ||
         (given.full & not_a_first_name) != 0) {
       continue;
     }

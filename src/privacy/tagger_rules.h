@@ -1983,6 +1983,15 @@ inline bool opens_with_a_capital(std::string_view s) {
   return (cp >= 0xc0 && cp <= 0x24f && cp != 0xd7 && cp != 0xf7) || (cp >= 0x370 && cp <= 0x52f);
 }
 
+// Whether capitalised word `w` has a Gaelic surname's shape: "O'Brien",
+// "O’Neill", "McAllister", "MacLeod"; the first part of a double-barrelled
+// one too ("O'Connor-Healy"). Few words of other kinds open so.
+inline bool gaelic_surname(std::string_view w) {
+  auto capital_at = [&](size_t k) { return k < w.size() && w[k] >= 'A' && w[k] <= 'Z'; };
+  return (w.starts_with("O'") && capital_at(2)) || (w.starts_with("O\u2019") && capital_at(4)) ||
+         (w.starts_with("Mc") && capital_at(2)) || (w.starts_with("Mac") && capital_at(3));
+}
+
 // Whether code point cp (>= 0x80) is a letter or a digit of some script,
 // by block: not the Latin-1 signs and spaces (NBSP, "«", "×"), general
 // punctuation, arrows, mathematical and technical signs, box drawing and

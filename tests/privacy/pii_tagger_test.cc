@@ -1049,7 +1049,7 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   o.gazetteers = {{"city", {"Lisbon", "Tampere", "Cork", "Graz", "Fort Worth", "Santa Cruz", "New Ross", "Den Helder"}},
                   {"common_word", {"we", "moved", "here", "from", "last", "year", "den", "new", "bad", "lake"}},
                   {"first_name", {"Anna"}},
-                  {"last_name", {"Nguyen", "Worth", "Haag", "Ross", "Cruz", "Tahoe"}}};
+                  {"last_name", {"Nguyen", "Worth", "Haag", "Ross", "Cruz", "Tahoe", "Tran", "Healy"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& place) { return typed_spans(tagger, "We moved here from " + place + " last year."); };
   ASSERT_EQ(found("Graz"), std::vector<std::string>{"LOCATION:Graz"});
@@ -1059,6 +1059,12 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Fort Worth"), std::vector<std::string>{"LOCATION:Fort Worth"});
   EXPECT_EQ(found("Den Haag"), std::vector<std::string>{"LOCATION:Den Haag"});
   EXPECT_EQ(found("Santa Cruz"), std::vector<std::string>{"LOCATION:Santa Cruz"});
+  // A double-barrelled surname by its first part; a Gaelic one by its
+  // shape, which no list needs to know.
+  EXPECT_EQ(found("Hai Nguyen-Tran"), std::vector<std::string>{"PERSON:Hai Nguyen-Tran"});
+  EXPECT_EQ(found("Siobhan O'Connor"), std::vector<std::string>{"PERSON:Siobhan O'Connor"});
+  EXPECT_EQ(found("Siobhan O'Connor-Healy"), std::vector<std::string>{"PERSON:Siobhan O'Connor-Healy"});
+  EXPECT_EQ(found("Aoife McAllister"), std::vector<std::string>{"PERSON:Aoife McAllister"});
 }
 
 // Names written with initials are one name: a first name, its initials
