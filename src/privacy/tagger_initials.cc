@@ -287,8 +287,15 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     return letter_label(text, tokens, k) && !after_a_person_label(k) &&
            (lists_answers || (k > 0 && !tokens[k].newline_before)) && !opens_a_list_of_initials(k);
   };
+  // (An opening bracket or quote mark may be glued to the initial: "male
+  // (R. Okafor)".)
+  auto glued_before = [&](size_t k) {
+    return k > 0 && tokens[k - 1].end == tokens[k].begin &&
+           !(tokens[k - 1].end - tokens[k - 1].begin == 1 && std::string_view("([\"'").find(text[tokens[k - 1].begin]) !=
+                                                               std::string_view::npos);
+  };
   auto initials_at = [&](size_t k) {
-    if (!initial(k) || (k > 0 && (tokens[k - 1].end == tokens[k].begin || all_digits(text, tokens[k - 1]))) ||
+    if (!initial(k) || glued_before(k) || (k > 0 && all_digits(text, tokens[k - 1])) ||
         answer_letter(k) || (k >= 2 && initial(k - 2) && !answer_letter(k - 2))) {
       return;
     }
@@ -322,7 +329,15 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     // found nothing.)
     const Token& main = tokens[surname_of.main];
     const bool inside_a_sentence = k > 0 && !tokens[k].newline_before && !kLetteredNouns.contains(text, tokens[k - 1]);
-    const bool unlisted = (listed.full | listed.part) == 0 && main.end - main.begin >= 3 && inside_a_sentence;
+    // (Or opening the text or a line, as a sentence's subject, where the
+    // sentence goes on in small letters: "R. Okafor was admitted on
+    // Monday"; not a heading's letter, "B. Kubernetes", in a text that
+    // lists none.)
+    const bool subject = (k == 0 || tokens[k].newline_before) && !lists_answers && surname_of.last + 1 < n &&
+                         !tokens[surname_of.last + 1].newline_before &&
+                         tokens[surname_of.last + 1].begin == tokens[surname_of.last].end + 1 &&
+                         small_word(text, tokens[surname_of.last + 1], 2);
+    const bool unlisted = (listed.full | listed.part) == 0 && main.end - main.begin >= 3 && (inside_a_sentence || subject);
     // (So is a surname of the census's that is an everyday word too, where
     // the letter follows a word in small letters that is no article, a
     // comma or a sentence's first word: "forward this to J. Doe", "Contact

@@ -1125,11 +1125,16 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   EXPECT_EQ(values_of(unnamed_tagger, "Section S. Truax follows.", PiiType::kPerson), V{});
   // An initial inside a sentence before a capitalised word that no list
   // knows at all, which the decoder (here taught that such words are none)
-  // left out; not after a noun the letter names the instance of, nor
-  // opening a line.
+  // left out, a bracket or quote mark glued before it too; opening the text
+  // or a line where the sentence goes on in small letters. Not after a noun
+  // the letter names the instance of, nor opening a line of a text that
+  // lists answers.
   EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to R. Okafor today.", PiiType::kPerson), V{"R. Okafor"});
+  EXPECT_EQ(values_of(unnamed_tagger, "A male patient (R. Okafor) follows.", PiiType::kPerson), V{"R. Okafor"});
+  EXPECT_EQ(values_of(unnamed_tagger, "R. Okafor was admitted.", PiiType::kPerson), V{"R. Okafor"});
+  EXPECT_EQ(values_of(unnamed_tagger, "We follow.\nB. Truax follows.", PiiType::kPerson), V{"B. Truax"});
   EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to group B. Truax follows.", PiiType::kPerson), V{});
-  EXPECT_EQ(values_of(unnamed_tagger, "We follow.\nB. Truax follows.", PiiType::kPerson), V{});
+  EXPECT_EQ(values_of(unnamed_tagger, "A. Truax follows.\nB. Index follows.", PiiType::kPerson), V{});
   // So is a surname of the census's that is an everyday word too, after a
   // letter that follows a word in small letters, not an article.
   EXPECT_EQ(values_of(unnamed_tagger, "Please send the report to J. Doe today.", PiiType::kPerson), V{"J. Doe"});
