@@ -890,6 +890,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     sort_by_begin(out, first_tagged);
   }
   join_initials(text, capitals_before_a_stop, out, first_tagged, mixed);
+  if (mixed && !capitals_before_a_stop.empty()) add_surname_initials(text, capitals_before_a_stop, out, first_tagged);
   if (mixed) add_names_in_capitals(text, line_start_list, out, first_tagged);
   if (has_address()) {
     add_street_lines(text, out, first_tagged);

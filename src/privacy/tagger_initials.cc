@@ -190,6 +190,24 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
     return (m.full & first_name_categories_) != 0 && !everyday(m) && !is_title(m);
   };
+  // An address of this tagging with no digit and no street's word, whose
+  // first word a first-name list knows and that holds an initial, is a
+  // name, or names joined ("Anna K. Smith", "Maria L. and Tom B."): the
+  // decoder learnt letters before stops from addresses ("P.O. Box", "St.").
+  if (mixed) {
+    for (const uint32_t k : capitals_before_a_stop) {
+      const size_t s = span_over(out, k);
+      if (s < first || s == out.size() || out[s].type != PiiType::kStreetAddress) continue;
+      const size_t from = first_token_from(tokens, out[s].begin);
+      if (from == n || tokens[from].begin != out[s].begin || !first_name(from)) continue;
+      const std::string_view value = text.substr(out[s].begin, out[s].end - out[s].begin);
+      bool plain = std::none_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+      for (size_t t = from; plain && t < n && tokens[t].begin < out[s].end; ++t) {
+        plain = (gazetteer_.lookup(word_hash(text, tokens[t])).full & street_categories_) == 0;
+      }
+      if (plain) out[s].type = PiiType::kPerson;
+    }
+  }
   // A name, place or organisation of this tagging whose first word or two
   // a middle initial follows, inside it or a space after it, then the
   // surname: "John F" and "Kennedy" of "John F. Kennedy" are one name; so
@@ -399,6 +417,33 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   }
   out.resize(kept);
   sort_by_begin(out, first);
+}
+
+void PiiTagger::add_surname_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
+                                     std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  for (const uint32_t k : capitals_before_a_stop) {
+    if (k == 0 || k + 1 >= n || tokens[k].newline_before || tokens[k - 1].end + 1 != tokens[k].begin ||
+        text[tokens[k].begin - 1] != ' ' || !mark_at(text, tokens, k + 1, '.') || tokens[k + 1].begin != tokens[k].end) {
+      continue;
+    }
+    // (The decoder's name may hold the letter without its stop.)
+    const size_t s = span_over(out, k - 1);
+    if (s < first || s == out.size() || out[s].type != PiiType::kPerson ||
+        !(out[s].end == tokens[k].end || (out[s].end == tokens[k - 1].end && span_over(out, k) == out.size()))) {
+      continue;
+    }
+    // What follows the stop: nothing on its line, a mark, or a word that
+    // opens no surname.
+    const size_t after = k + 2;
+    if (after < n && !tokens[after].newline_before) {
+      const auto c = static_cast<unsigned char>(text[tokens[after].begin]);
+      const bool word = is_word_byte(c);
+      if (word && !(c >= 'a' && c <= 'z') && !everyday(gazetteer_.lookup(word_hash(text, tokens[after])))) continue;
+    }
+    out[s].end = tokens[k + 1].end;
+  }
 }
 
 void PiiTagger::add_names_in_capitals(std::string_view text, std::span<const uint32_t> line_starts,

@@ -7,6 +7,7 @@
 // the word lists are absent.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -61,6 +62,21 @@ const std::vector<Probe> kProbes = {
     {"Dear Professor Hendricks, I emailed professor hendricks's office and Sgt. Reyes.",
      {"Hendricks", "hendricks", "Reyes"}},
     {"Is Sunday okay for Phoenix's recital?", {"Phoenix"}},
+    // (2026-12-06, later.)
+    {"Please proofread the letter from Siobh\u00e1n O'Connor-Healy to her landlord.", {"Siobh\u00e1n O'Connor-Healy"}},
+    {"Summarize: 67 y/o male (R. Okafor) admitted 3/4.\nR. Okafor was discharged on Monday.", {"R. Okafor"}},
+    {"Respond to this review by Gwendolyn P.: \"Great service!\"", {"Gwendolyn P."}},
+    {"Fix this JSON: {\"name\": \"Oluwaseun Adeyemi\", \"address\": \"4127 kelly stravenue, tulsa\"}",
+     {"Oluwaseun Adeyemi", "4127 kelly stravenue"}},
+};
+
+// Names that the whole scan must also type as names, not only keep on the
+// device: a name typed an address is redacted, but a policy that lets a
+// class of addresses out, or an audit that counts them, reads it wrongly.
+const std::vector<Probe> kTypedProbes = {
+    // The decoder took these for addresses (2026-12-06).
+    {"I spoke with Anna K. Smith yesterday.", {"Anna K. Smith"}},
+    {"Thanks to Maria L. and Tom B. for the help.", {"Maria L.", "Tom B."}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {
@@ -78,6 +94,18 @@ TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {
   options.gazetteers = *lists;
   const PiiTagger tagger = PiiTagger::train(*rows, options);
   const PrivacyPolicy policy = PrivacyPolicy::defaults();
+  for (const Probe& probe : kTypedProbes) {
+    std::vector<PiiSpan> spans;
+    find_pii(probe.text, &tagger, spans);
+    for (const std::string& name : probe.names) {
+      const size_t at = probe.text.find(name);
+      ASSERT_NE(at, std::string::npos) << name;
+      const bool named = std::any_of(spans.begin(), spans.end(), [&](const PiiSpan& s) {
+        return s.type == PiiType::kPerson && s.begin <= at && at + name.size() <= s.end;
+      });
+      EXPECT_TRUE(named) << "'" << name << "' is in no name in: " << probe.text;
+    }
+  }
   for (const Probe& probe : kProbes) {
     std::vector<PiiSpan> spans;
     find_pii(probe.text, &tagger, spans);

@@ -1067,6 +1067,24 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Aoife McAllister"), std::vector<std::string>{"PERSON:Aoife McAllister"});
 }
 
+// A name that its surname's initial and stop follow takes them in ("Review
+// by Gwendolyn P.:"), not where a word that may be a surname follows (a
+// middle initial's, join_initials()'s).
+TEST(PiiTaggerTest, InitialsAfterANameAreTheNames) {
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna", "Bruno", "Gwendolyn", "Sarah"}},
+                  {"street_suffix", {"Road"}},
+                  {"common_word", {"please", "send", "the", "report", "parcel", "to", "today", "review", "by", "she",
+                                   "said", "great", "plan", "then"}}};
+  const PiiTagger tagger = PiiTagger::train(reports_sent_to_people(), o);
+  using V = std::vector<std::string>;
+  ASSERT_EQ(typed_spans(tagger, "Please send the report to Anna Novak today."), V{"PERSON:Anna Novak"});
+  EXPECT_EQ(typed_spans(tagger, "Please send the report to Gwendolyn P.: great"), V{"PERSON:Gwendolyn P."});
+  EXPECT_EQ(typed_spans(tagger, "Please send the report to Gwendolyn P."), V{"PERSON:Gwendolyn P."});
+  EXPECT_EQ(typed_spans(tagger, "Please send the report to Sarah K. She said yes."), V{"PERSON:Sarah K."});
+  EXPECT_EQ(typed_spans(tagger, "Please send the report to Anna L. Novak today."), V{"PERSON:Anna L. Novak"});
+}
+
 // Names written with initials are one name: a first name, its initials
 // and the surname; initials and a surname; with the surname's particles
 // and hyphens. Not an answer's letter among lines of choices, a letter

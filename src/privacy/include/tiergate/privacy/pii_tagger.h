@@ -854,6 +854,16 @@ class PiiTagger {
                              size_t first) const;
   void join_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
                      std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // In text with capitals, a name of out[first...] that a capital alone and
+  // its stop follow, one space after, takes them in: the surname's initial
+  // of a review's or a message's signature ("Review by Gwendolyn P.:",
+  // "- Sarah K."), which left the name's initial out. Not where a word
+  // follows the stop on its line but a mark, a word in small letters or an
+  // everyday word (a surname after a middle initial is join_initials()'s).
+  // `capitals_before_a_stop`: the tokens that are a capital alone before a
+  // stop, in order. Precondition: out[first...] sorted by begin; it stays so.
+  void add_surname_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
+                            std::vector<PiiSpan>& out, size_t first) const;
   // Makes a name of each place or organisation of out[first...] that opens
   // the line after a letter's closing: a line of up to three words that
   // ends in "regards", "sincerely", "thanks" or their like, maybe then a
