@@ -1542,12 +1542,20 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
               (k == from || (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' '));
     }
     // (A word the everyday lists know first is a place's: "Den Haag".)
-    if (!words || (gazetteer_.lookup(word_hash(text, tokens[from])).full & common_categories_) != 0) continue;
+    const Gazetteer::Match first_word = gazetteer_.lookup(word_hash(text, tokens[from]));
+    if (!words || (first_word.full & common_categories_) != 0) continue;
     // (A surname of a Gaelic shape needs no list: "Siobhán O'Connor-Healy",
-    // a place after "a letter from".)
+    // a place after "a letter from". After a first name a list knows, or a
+    // given name only that list knows, the census's surnames count, and a
+    // surname that is a town's name too, no country's or state's: "Gregg
+    // Pau", "Yuki Nakamura" below "Clean up these records:".)
     const Gazetteer::Match last = gazetteer_.lookup_all(word_hash(text, tokens[surname]));
     const bool gaelic = gaelic_surname(text.substr(tokens[surname].begin, tokens[surname].end - tokens[surname].begin));
-    if (((last.full & last_name_categories_) == 0 && !gaelic) || (last.full & places) != 0) continue;
+    const bool after_a_first_name = (first_word.full & first_name_categories_) != 0 || only_a_given_name(text, from);
+    const bool listed = (last.full & last_name_categories_) != 0 ||
+                        (after_a_first_name && listed_surname(text, tokens[surname].begin, tokens[surname].end));
+    const bool town_too = after_a_first_name && (last.full & (country_categories_ | state_categories_)) == 0;
+    if ((!listed && !gaelic) || ((last.full & places) != 0 && !town_too)) continue;
     if (listed_place(text, span)) continue;
     span.type = PiiType::kPerson;
   }

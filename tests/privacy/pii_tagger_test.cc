@@ -1049,7 +1049,8 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   o.gazetteers = {{"city", {"Lisbon", "Tampere", "Cork", "Graz", "Fort Worth", "Santa Cruz", "New Ross", "Den Helder"}},
                   {"common_word", {"we", "moved", "here", "from", "last", "year", "den", "new", "bad", "lake"}},
                   {"first_name", {"Anna"}},
-                  {"last_name", {"Nguyen", "Worth", "Haag", "Ross", "Cruz", "Tahoe", "Tran", "Healy"}}};
+                  {"last_name", {"Nguyen", "Worth", "Haag", "Ross", "Cruz", "Tahoe", "Tran", "Healy", "Cork"}},
+                  {"census_surname", {"Okonkwo"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& place) { return typed_spans(tagger, "We moved here from " + place + " last year."); };
   ASSERT_EQ(found("Graz"), std::vector<std::string>{"LOCATION:Graz"});
@@ -1065,6 +1066,12 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Siobhan O'Connor"), std::vector<std::string>{"PERSON:Siobhan O'Connor"});
   EXPECT_EQ(found("Siobhan O'Connor-Healy"), std::vector<std::string>{"PERSON:Siobhan O'Connor-Healy"});
   EXPECT_EQ(found("Aoife McAllister"), std::vector<std::string>{"PERSON:Aoife McAllister"});
+  // After a listed first name, a surname that is a town's too, and one of
+  // the census's; not after another word.
+  EXPECT_EQ(found("Anna Cork"), std::vector<std::string>{"PERSON:Anna Cork"});
+  EXPECT_EQ(found("Anna Okonkwo"), std::vector<std::string>{"PERSON:Anna Okonkwo"});
+  EXPECT_EQ(found("Tu Cork"), std::vector<std::string>{"LOCATION:Tu Cork"});
+  EXPECT_EQ(found("Tu Okonkwo"), std::vector<std::string>{"LOCATION:Tu Okonkwo"});
 }
 
 // A name that its surname's initial and stop follow takes them in ("Review
