@@ -1137,12 +1137,17 @@ constexpr WordSet kSurnameParticles(std::array<std::string_view, 26>{
 // open firms' and things' names as often as people's: "General" (Motors,
 // Mills), "Major" (League), "Private", "Principal", "Dean", "Agent",
 // "Brother".
-constexpr std::array<std::string_view, 35> kTitleOfAddressWords = {
+constexpr std::array<std::string_view, 52> kTitleOfAddressWords = {
     "professor",  "judge",      "justice",  "detective",  "inspector",   "officer",       "constable",
     "sergeant",   "lieutenant", "captain",  "colonel",    "corporal",    "admiral",       "commander",
     "nurse",      "coach",      "senator",  "governor",   "mayor",       "councillor",    "councilor",
     "councilman", "councilwoman", "congressman", "congresswoman", "rabbi", "pastor",     "reverend",
-    "imam",       "sheriff",    "deputy",   "doctor",     "father",      "sister",        "ambassador"};
+    "imam",       "sheriff",    "deputy",   "doctor",     "father",      "sister",        "ambassador",
+    // Mr and Mrs as other languages address people in full, which the
+    // name-prefix lists do not all hold ("Herrn Becker", "Madame Girard").
+    "herr",       "herrn",      "frau",     "monsieur",   "madame",      "mademoiselle",  "se\u00f1or",
+    "se\u00f1ora", "se\u00f1orita", "signor", "signora",  "signorina",   "senhor",        "senhora",
+    "meneer",     "mevrouw",    "dottoressa"};
 constexpr WordSet kTitlesOfAddress(kTitleOfAddressWords);
 // Abbreviations of titles of address, which take their stop ("Sgt. Reyes").
 constexpr std::array<std::string_view, 9> kAbbreviatedTitleWords = {"sgt", "lt",  "capt", "col", "det",

@@ -6,6 +6,7 @@
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <array>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,9 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
     if ((m.full & name_categories_) != 0 || listed_surname(text, stem.begin, stem.end)) return true;
     return common_categories_ != 0 && (m.full | m.part) == 0;
   };
+  auto in_a_line = [&](const PiiSpan& span) {
+    return std::memchr(text.data() + span.begin, '\n', span.end - span.begin) == nullptr;
+  };
   auto title_at = [&](size_t t) {
     // (Its first letter's case, then the title's words, then the rest.)
     const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
@@ -94,6 +98,13 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
       if (!mark_at(text, tokens, t + 1, '.') || tokens[t + 1].begin != tokens[t].end) return;
       title_end = t + 1;
     }
+    // (A title of the lists with its stop may follow: "Herr Dr. Wagner",
+    // "Frau Prof. Schmidt".)
+    if (title_end + 3 < n && tokens[title_end + 1].begin == tokens[title_end].end + 1 &&
+        mark_at(text, tokens, title_end + 2, '.') && tokens[title_end + 2].begin == tokens[title_end + 1].end &&
+        is_title(gazetteer_.lookup(word_hash(text, tokens[title_end + 1])))) {
+      title_end += 2;
+    }
     uint32_t end = 0;
     if (!name_word(title_end + 1, title_end, end)) return;
     const size_t from = title_end + 1;
@@ -110,9 +121,11 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
       bool free = true;
       for (size_t j = from + 1; j <= to && free; ++j) free = span_over(out, j) == out.size();
       if (free) add_span(out, {PiiType::kPerson, tokens[from].begin, end});
-    } else if ((own_place_or_organisation(out, k, first, tokens[from].begin, out[k].end) ||
-                own_place_or_organisation(out, k, first, tokens[t].begin, out[k].end)) &&
-               (out[k].end == end || out[k].end == tokens[to].end)) {
+    } else if (own_place_or_organisation(out, k, first, out[k].begin, out[k].end) &&
+               (out[k].end == end || out[k].end == tokens[to].end) &&
+               (out[k].begin == tokens[from].begin || (out[k].begin <= tokens[t].begin && in_a_line(out[k])))) {
+      // (A place or firm of this tagging over the name alone, or from the
+      // title or words before it on its line: "Kannst du Herrn Becker".)
       set_span(out, k, {PiiType::kPerson, tokens[from].begin, end});
     }
   };

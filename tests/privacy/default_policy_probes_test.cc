@@ -68,6 +68,8 @@ const std::vector<Probe> kProbes = {
     {"Respond to this review by Gwendolyn P.: \"Great service!\"", {"Gwendolyn P."}},
     {"Fix this JSON: {\"name\": \"Oluwaseun Adeyemi\", \"address\": \"4127 kelly stravenue, tulsa\"}",
      {"Oluwaseun Adeyemi", "4127 kelly stravenue"}},
+    {"Kannst du Herrn Becker antworten? Sehr geehrter Herr Dr. Wagner,", {"Becker", "Wagner"}},
+    {"Ch\u00e8re Madame Girard, merci.", {"Girard"}},
 };
 
 // Names that the whole scan must also type as names, not only keep on the

@@ -2284,6 +2284,7 @@ TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Maria", "Will"}},
        {"last_name", {"Smith", "Young", "Will"}},
+       {"name_prefix", {"Dr."}},
        {"city", {"Cambridge"}},
        {"census_surname", {"Hendricks"}},
        {"common_word", {"i",      "saw",   "at",    "the",   "store", "smith", "young",   "will",   "general", "motors",
@@ -2296,6 +2297,12 @@ TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
   EXPECT_EQ(found("Nurse Zorvath gave me the pills."), V{"PERSON:Zorvath"});
   EXPECT_EQ(found("I saw Sgt. Maria Smith at the store."), V{"PERSON:Maria Smith"});
   EXPECT_EQ(found("I saw Professor Hendricks's pills."), V{"PERSON:Hendricks"});
+  // As other languages address people in full, and a title of the lists
+  // with its stop after the title.
+  EXPECT_EQ(found("Bitte antworte Herrn Zorvath heute."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("Sehr geehrter Herr Dr. Zorvath,"), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("Ch\u00e8re Madame Zorvath,"), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("Estimada Se\u00f1ora Hendricks:"), V{"PERSON:Hendricks"});
   // In small letters, in text with capitals and without.
   EXPECT_EQ(found("I emailed professor hendricks yesterday."), V{"PERSON:hendricks"});
   EXPECT_EQ(found("I emailed professor smith yesterday."), V{"PERSON:smith"});
