@@ -326,11 +326,29 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const bool place = (m.full & place_categories_) != 0 && (m.full & name_categories_) == 0;
     return (m.full & common_categories_) == 0 && !is_title(m) && !place;
   };
+  // Token j, a first name that the everyday lists know too, as the subject
+  // that opens a sentence or a line or follows "and" or a comma ("Dawn said
+  // no", "grace told me"): no place's, month's, weekday's nor title's word,
+  // nor a group's. (Not before "wrote": a firm writes costs off, "dawn
+  // wrote the variances off".)
+  auto everyday_first_name_opening = [&](size_t j) {
+    if (!word(j) || tokens[j].end - tokens[j].begin < 3 || (mixed && all_capitals(text, tokens, j)) ||
+        !(tokens[j].newline_before || opens_a_sentence(text, tokens, j) || token_is(text, tokens[j - 1], "and") ||
+          mark_is(j - 1, ','))) {
+      return false;
+    }
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+    return (m.full & first_name_categories_) != 0 && (m.full & (place_categories_ | world_city_categories_)) == 0 &&
+           !is_title(m) && !month_or_weekday(text, tokens[j]) &&
+           !pii_scan::is_group_word(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin));
+  };
   auto speaker = [&](size_t j) {
     if (common_categories_ == 0) return false;  // without the everyday lists, "We said" would name "We"
     // (In text with capitals a verb is in small letters: not marked.)
     if (j + 1 < n && !tokens[j + 1].newline_before && !(mixed && tokens[j + 1].marked) &&
-        kSpeechVerbs.contains(text, tokens[j + 1]) && name_word(j)) {
+        kSpeechVerbs.contains(text, tokens[j + 1]) &&
+        (name_word(j) || (everyday_first_name_opening(j) && !token_is(text, tokens[j + 1], "wrote") &&
+                          !token_is(text, tokens[j + 1], "writes")))) {
       if (span_over(out, j) != out.size()) return false;
       size_t from = j;
       while (mixed && j - from + 1 < kMaxWords && from > 0 && !tokens[from].newline_before && name_word(from - 1) &&

@@ -1069,6 +1069,12 @@ constexpr std::array<std::string_view, 18> kSpeechVerbWords = {
     "whispered", "answered", "explained", "screamed", "cried", "added"};
 constexpr WordSet kSpeechVerbs(kSpeechVerbWords);
 
+// The auxiliaries that open a question before its subject ("Can Will
+// come?"), in any case.
+constexpr WordSet kQuestionOpeners(std::array<std::string_view, 16>{
+    "can", "could", "will", "would", "should", "did", "does", "do", "is", "was", "has", "have", "had", "may", "might",
+    "must"});
+
 // Works named after their author, maker or performer: "the Takuda novel",
 // "a Kubrick film", "the Beethoven symphony".
 constexpr WordSet kWorks(std::array<std::string_view, 24>{

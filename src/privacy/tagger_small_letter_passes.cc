@@ -375,6 +375,11 @@ void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<P
     }
     if (covered != out.size()) continue;
     if (!listed_surname(text, tokens[j].begin, tokens[j].end)) continue;
+    // (Not an auxiliary that opens a question: "Can Will come?", where
+    // "Can" is a first name too.)
+    if (kQuestionOpeners.contains(text, before) && (before.newline_before || opens_a_sentence(text, tokens, j - 1))) {
+      continue;
+    }
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, before));
     if ((m.full & first_name_categories_) == 0 || is_title(m)) continue;
     set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});

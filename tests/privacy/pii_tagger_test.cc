@@ -2890,6 +2890,28 @@ TEST(PiiTaggerTest, AVerbOfSpeechIntroducesTheSpeaker) {
   }
 }
 
+// A first name that the everyday lists know too ("Dawn", "Bill") is the
+// speaker before a verb of speech where it opens a sentence; not after an
+// article, not a month's, not before "wrote" (a firm writes costs off). An
+// auxiliary that opens a question and is a first name too stays out of the
+// name after it ("Can Novak come?").
+TEST(PiiTaggerTest, AnEverydayFirstNameThatSpeaksIsAName) {
+  const PiiTagger tagger = flew_to_places_tagger(
+      {{"common_word", {"the", "is", "late", "and", "it", "we", "to", "at", "us", "dawn", "bill", "can", "may", "come"}},
+       {"first_name", {"Dawn", "Bill", "May", "Can"}},
+       {"last_name", {"Novak"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names("Dawn said it is late."), V{"Dawn"});
+  EXPECT_EQ(names("It is late. Bill told us."), V{"Bill"});
+  EXPECT_EQ(names("dawn said it is late."), V{"dawn"});
+  EXPECT_EQ(names("Can Novak come?"), V{"Novak"});
+  EXPECT_EQ(names("It is late. Can Novak come?"), V{"Novak"});
+  for (const char* text : {"The dawn said it is late.", "May said it is late.", "dawn wrote it off."}) {
+    EXPECT_EQ(names(text), V{}) << text;
+  }
+}
+
 // A name that ends in a street suffix that is no name is an address; one
 // that opens with a listed name is one only when the suffix is "Street",
 // "Road", "Avenue" or "Boulevard" ("Rosa Parks", "John Stuart Mill").
