@@ -349,8 +349,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const bool inside_a_sentence = k > 0 && !tokens[k].newline_before && !kLetteredNouns.contains(text, tokens[k - 1]);
     // (Or opening the text or a line, as a sentence's subject, where the
     // sentence goes on in small letters: "R. Okafor was admitted on
-    // Monday"; not a heading's letter, "B. Kubernetes", in a text that
-    // lists none.)
+    // Monday"; not a heading's letter alone on its line, "B. Kubernetes",
+    // nor in a text that lists answers.)
     const bool subject = (k == 0 || tokens[k].newline_before) && !lists_answers && surname_of.last + 1 < n &&
                          !tokens[surname_of.last + 1].newline_before &&
                          tokens[surname_of.last + 1].begin == tokens[surname_of.last].end + 1 &&

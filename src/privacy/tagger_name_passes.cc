@@ -1660,7 +1660,8 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       span.type = PiiType::kPerson;
       continue;
     }
-    if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(text.substr(tokens[to].begin, tokens[to].end - tokens[to].begin)))) ||
+    const std::string_view last_word = text.substr(tokens[to].begin, tokens[to].end - tokens[to].begin);
+    if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(last_word))) ||
         (given.full & not_a_first_name) != 0) {
       continue;
     }
