@@ -96,36 +96,37 @@ TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {
   options.gazetteers = *lists;
   const PiiTagger tagger = PiiTagger::train(*rows, options);
   const PrivacyPolicy policy = PrivacyPolicy::defaults();
-  for (const Probe& probe : kTypedProbes) {
-    std::vector<PiiSpan> spans;
-    find_pii(probe.text, &tagger, spans);
-    for (const std::string& name : probe.names) {
-      const size_t at = probe.text.find(name);
-      ASSERT_NE(at, std::string::npos) << name;
-      const bool named = std::any_of(spans.begin(), spans.end(), [&](const PiiSpan& s) {
-        return s.type == PiiType::kPerson && s.begin <= at && at + name.size() <= s.end;
-      });
-      EXPECT_TRUE(named) << "'" << name << "' is in no name in: " << probe.text;
-    }
-  }
-  for (const Probe& probe : kProbes) {
-    std::vector<PiiSpan> spans;
-    find_pii(probe.text, &tagger, spans);
-    for (const std::string& name : probe.names) {
-      const size_t at = probe.text.find(name);
-      ASSERT_NE(at, std::string::npos) << name;
-      for (size_t b = at; b < at + name.size(); ++b) {
-        if (probe.text[b] == ' ') continue;
-        bool redacted = false;
-        for (const PiiSpan& s : spans) {
-          redacted = redacted || (s.begin <= b && b < s.end &&
-                                  policy.action_for(pii_type_name(s.type), TrustLevel::kPublic) != PrivacyAction::kAllow);
-        }
-        EXPECT_TRUE(redacted) << "'" << name << "' leaves the device at byte " << b - at << " in: " << probe.text;
-        if (!redacted) break;
+  // Calls check(probe, spans, name, at) for each name of each probe, at
+  // its byte in the probe's text.
+  auto for_each_name = [&](const std::vector<Probe>& probes, auto&& check) {
+    for (const Probe& probe : probes) {
+      std::vector<PiiSpan> spans;
+      find_pii(probe.text, &tagger, spans);
+      for (const std::string& name : probe.names) {
+        const size_t at = probe.text.find(name);
+        ASSERT_NE(at, std::string::npos) << name;
+        check(probe, spans, name, at);
       }
     }
-  }
+  };
+  for_each_name(kTypedProbes, [](const Probe& probe, const std::vector<PiiSpan>& spans, const std::string& name, size_t at) {
+    const bool named = std::any_of(spans.begin(), spans.end(), [&](const PiiSpan& s) {
+      return s.type == PiiType::kPerson && s.begin <= at && at + name.size() <= s.end;
+    });
+    EXPECT_TRUE(named) << "'" << name << "' is in no name in: " << probe.text;
+  });
+  for_each_name(kProbes, [&](const Probe& probe, const std::vector<PiiSpan>& spans, const std::string& name, size_t at) {
+    for (size_t b = at; b < at + name.size(); ++b) {
+      if (probe.text[b] == ' ') continue;
+      bool redacted = false;
+      for (const PiiSpan& s : spans) {
+        redacted = redacted || (s.begin <= b && b < s.end &&
+                                policy.action_for(pii_type_name(s.type), TrustLevel::kPublic) != PrivacyAction::kAllow);
+      }
+      EXPECT_TRUE(redacted) << "'" << name << "' leaves the device at byte " << b - at << " in: " << probe.text;
+      if (!redacted) break;
+    }
+  });
 }
 
 }  // namespace
