@@ -931,7 +931,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   }
   if (!caseless_words.empty()) {
     add_names_in_caseless_scripts(text, caseless_words, out, first_tagged);
-    add_self_introductions_in_caseless_scripts(text, out, first_tagged);
+    add_self_introductions_in_caseless_scripts(text, caseless_words, out, first_tagged);
   }
   add_military_addresses(text, marked_tokens, out, first_tagged);
   add_numbered_buildings(text, marked_tokens, out, first_tagged, mixed);

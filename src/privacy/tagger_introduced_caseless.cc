@@ -268,11 +268,19 @@ size_t name_before(std::string_view text, size_t at) {
 
 }  // namespace
 
-void PiiTagger::add_self_introductions_in_caseless_scripts(std::string_view text, std::vector<PiiSpan>& out,
-                                                           size_t first) const {
+void PiiTagger::add_self_introductions_in_caseless_scripts(std::string_view text,
+                                                           std::span<const uint32_t> caseless_words,
+                                                           std::vector<PiiSpan>& out, size_t first) const {
+  if (caseless_words.empty()) return;
+  // (A cue's words are of its script: most of a text in Latin letters is
+  // not read for 28 cues.)
+  const Tokens tokens = tagger_tokens();
+  const uint32_t region_begin = tokens[caseless_words.front()].begin;
+  const std::string_view region = text.substr(0, tokens[caseless_words.back()].end);
   std::vector<PiiSpan> found;
   for (const Cue& cue : kCues) {
-    for (size_t at = text.find(cue.text); at != std::string_view::npos; at = text.find(cue.text, at + 1)) {
+    for (size_t at = region.find(cue.text, region_begin); at != std::string_view::npos;
+         at = region.find(cue.text, at + 1)) {
       size_t begin = at + cue.text.size(), end = at;
       if (cue.before) {
         begin = cue.shape == NameShape::kSurnamed ? surnamed_name_before(text, at) : name_before(text, at);

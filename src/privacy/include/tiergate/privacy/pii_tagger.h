@@ -391,8 +391,11 @@ class PiiTagger {
   // not "和高手一起"). Spans of out[first...] inside such a name give way to
   // it; none is added where any other span overlaps it. In order of begin
   // afterwards.
-  void add_self_introductions_in_caseless_scripts(std::string_view text, std::vector<PiiSpan>& out,
-                                                  size_t first) const;
+  // `caseless_words`: the tokens of such scripts, in order (as for
+  // add_names_in_caseless_scripts()); the cues are looked for between the
+  // first and the last of them only.
+  void add_self_introductions_in_caseless_scripts(std::string_view text, std::span<const uint32_t> caseless_words,
+                                                  std::vector<PiiSpan>& out, size_t first) const;
   // Adds a name over each run of one to four words of a script without
   // capitals (CJK, kana, Hangul, Hebrew, Arabic, the Indic scripts, Thai),
   // one space apart, that no span covers, inside a sentence in Latin script
