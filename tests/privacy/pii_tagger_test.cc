@@ -1074,6 +1074,38 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Tu Okonkwo"), std::vector<std::string>{"LOCATION:Tu Okonkwo"});
 }
 
+// Each item of a list of names is a name: where two in three lines of a
+// run that open alike are names the passes found, the others become names
+// too ("noble" is an everyday word, "dallas" a place); not a list whose
+// items are mostly no names, nor an item with a digit, nor lines of
+// another shape or opening.
+TEST(PiiTaggerTest, TheItemsOfAListOfNamesAreNames) {
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst},
+                  {"last_name", kLast},
+                  {"city", {"Dallas"}},
+                  {"common_word", {"please", "send", "the", "report", "to", "today", "noble", "buy", "milk", "call",
+                                   "mom", "walk", "dog"}}};
+  const PiiTagger tagger = PiiTagger::train(reports_sent_to_people(), o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  const V all = {"anna novak", "bruno ferreira", "noble okafor", "dallas brandt", "elena moreau", "farid takeda"};
+  EXPECT_EQ(names("- anna novak\n- bruno ferreira\n- noble okafor\n- dallas brandt\n- elena moreau\n- farid takeda"), all);
+  EXPECT_EQ(names("1. anna novak\n2. bruno ferreira\n3. noble okafor\n4. dallas brandt\n5. elena moreau\n"
+                  "6. farid takeda"),
+            all);
+  EXPECT_EQ(names("anna novak\nbruno ferreira\nnoble okafor\ndallas brandt\nelena moreau\nfarid takeda"), all);
+  // Mostly no names: the list stays as it was.
+  for (const std::string& v : names("- buy milk\n- call mom\n- walk the dog\n- noble okafor\n- anna novak")) {
+    EXPECT_NE(v, "noble okafor");
+  }
+  // An item with a digit; an item with another opening.
+  for (const std::string& v :
+       names("- anna novak\n- bruno ferreira\n- noble okafor 3\n* dallas brandt\n- elena moreau\n- farid takeda")) {
+    EXPECT_TRUE(v != "noble okafor 3" && v != "dallas brandt") << v;
+  }
+}
+
 // A name that its surname's initial and stop follow takes them in ("Review
 // by Gwendolyn P.:"), not where a word that may be a surname follows (a
 // middle initial's, join_initials()'s).

@@ -855,6 +855,17 @@ class PiiTagger {
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_names_in_capitals(std::string_view text, std::span<const uint32_t> line_starts, std::vector<PiiSpan>& out,
                              size_t first) const;
+  // Makes a name of each item of a list of names that the passes left out
+  // or took for a place or firm: in a run of three lines or more that open
+  // alike (a bullet, a number and its stop, or a word) and hold one to four
+  // words of letters each, one space apart, where two in three are names of
+  // this tagging over their words, the others become names too, where
+  // nothing found before tagging covers them ("- tiara bielecki\n- dallas
+  // alves\n- noble grillo", in small letters: "dallas" was a place,
+  // "noble" nothing). `line_starts`: the tokens that open a line.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_names_in_lists_of_names(std::string_view text, std::span<const uint32_t> line_starts,
+                                   std::vector<PiiSpan>& out, size_t first) const;
   void join_initials(std::string_view text, std::span<const uint32_t> capitals_before_a_stop,
                      std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // In text with capitals, a name of out[first...] that a capital alone and

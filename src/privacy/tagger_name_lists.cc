@@ -1,0 +1,160 @@
+// The names of a list of names: PiiTagger::add_names_in_lists_of_names().
+// A roster pasted in small letters ("- tiara bielecki\n- dallas alves\n...")
+// names one person a line, but the decoder reads each line alone and
+// leaves out the names with an everyday or a place's word ("dallas",
+// "noble", "north"), which the list's shape says are names all the same.
+#include "tiergate/privacy/pii_tagger.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tagger_rules.h"
+
+namespace tiergate {
+
+using namespace tagger_rules;
+
+namespace {
+
+// A line of a list that may hold a name: its words' tokens [first, last],
+// how the line opens (kNoBullet, a mark such as "-", or kNumbered: "1.",
+// "2)"), and whether a name of this tagging covers exactly its words.
+struct ListLine {
+  size_t first = 0, last = 0;
+  uint32_t bullet = 0;
+  bool named = false;
+};
+
+constexpr uint32_t kNoBullet = 0;
+constexpr uint32_t kNumbered = 1;
+constexpr size_t kMaxWords = 4;
+constexpr size_t kMinLines = 3;
+
+}  // namespace
+
+void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<const uint32_t> line_starts,
+                                            std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  // (Most texts have fewer names of this tagging alone on a line, past a
+  // bullet, than a list needs: a look at the bytes around each name before
+  // any line is read.)
+  auto opens_a_line = [&](uint32_t at) {
+    for (size_t k = at, reach = 0; reach < 8; --k, ++reach) {
+      if (k == 0 || text[k - 1] == '\n') return true;
+      const auto c = static_cast<unsigned char>(text[k - 1]);
+      if (!(c == ' ' || c == '-' || c == '*' || c == '.' || c == ')' || (c >= '0' && c <= '9') || c >= 0x80)) {
+        return false;
+      }
+    }
+    return false;
+  };
+  auto ends_a_line = [&](uint32_t at) { return at == text.size() || text[at] == '\n' || text[at] == '\r'; };
+  size_t names_alone_on_lines = 0;
+  for (size_t s = first; s < out.size() && names_alone_on_lines < 2; ++s) {
+    if (out[s].type == PiiType::kPerson && ends_a_line(out[s].end) && opens_a_line(out[s].begin)) {
+      ++names_alone_on_lines;
+    }
+  }
+  if (names_alone_on_lines < 2 || line_starts.size() + 1 < kMinLines) return;
+  // Line `k` (the token that opens it; `next` the one that opens the next
+  // line, or n) as a ListLine, or with first > last where it is no item of
+  // a list of names.
+  auto read_line = [&](size_t k, size_t next) {
+    ListLine line{k, k - 1, kNoBullet, false};
+    size_t w = k;
+    const Token& opening = tokens[k];
+    const auto c = static_cast<unsigned char>(text[opening.begin]);
+    if (!is_word_byte(c)) {
+      // A bullet: one mark, a blank after it ("- ", "* ", "• ").
+      if (k + 1 >= next || tokens[k + 1].begin != opening.end + 1) return line;
+      line.bullet = 2 + c;
+      w = k + 1;
+    } else if (all_digits(text, opening)) {
+      // A number and its stop or bracket, a blank after them ("1. ", "2) ").
+      if (k + 2 >= next || tokens[k + 1].begin != opening.end || !(mark_at(text, tokens, k + 1, '.') ||
+                                                                    mark_at(text, tokens, k + 1, ')')) ||
+          tokens[k + 2].begin != tokens[k + 1].end + 1) {
+        return line;
+      }
+      line.bullet = kNumbered;
+      w = k + 2;
+    }
+    if (next - w > kMaxWords || next == w) return line;
+    for (size_t t = w; t < next; ++t) {
+      const auto b = static_cast<unsigned char>(text[tokens[t].begin]);
+      const bool letter = (b | 0x20) >= 'a' && (b | 0x20) <= 'z';
+      if (!(letter || (b >= 0xc3 && is_word_byte(b))) || tokens[t].end - tokens[t].begin < 2 ||
+          (t > w && tokens[t].begin != tokens[t - 1].end + 1) || all_digits(text, tokens[t])) {
+        return line;
+      }
+    }
+    line.first = w;
+    line.last = next - 1;
+    return line;
+  };
+  // Whether a name of this tagging covers exactly the words of `line`.
+  auto named = [&](const ListLine& line) {
+    const size_t s = span_over(out, line.first);
+    return s >= first && s < out.size() && out[s].type == PiiType::kPerson && out[s].begin == tokens[line.first].begin &&
+           out[s].end == tokens[line.last].end;
+  };
+  thread_local std::vector<ListLine> lines;
+  lines.clear();
+  const size_t line_count = line_starts.size() + (tokens[0].newline_before ? 0 : 1);
+  auto opening_token = [&](size_t l) -> size_t {
+    return tokens[0].newline_before ? line_starts[l] : l == 0 ? 0 : line_starts[l - 1];
+  };
+  for (size_t l = 0; l < line_count; ++l) {
+    const size_t next = l + 1 < line_count ? opening_token(l + 1) : n;
+    lines.push_back(read_line(opening_token(l), next));
+  }
+  // The runs of lines that are items of one shape, one after another.
+  bool changed = false;
+  for (size_t from = 0; from < lines.size();) {
+    if (lines[from].first > lines[from].last) {
+      ++from;
+      continue;
+    }
+    size_t to = from + 1;
+    while (to < lines.size() && lines[to].first <= lines[to].last && lines[to].bullet == lines[from].bullet) ++to;
+    const size_t items = to - from;
+    // (Whether lines are names is asked only of runs long enough.)
+    size_t names = 0;
+    for (size_t l = from; l < to && items >= kMinLines; ++l) {
+      lines[l].named = named(lines[l]);
+      names += lines[l].named ? 1 : 0;
+    }
+    // Two in three items at least are names: the others are too, where
+    // nothing found before tagging covers their words (this tagging's
+    // places, firms or parts of names over them give way).
+    if (items >= kMinLines && names * 3 >= items * 2 && names < items) {
+      for (size_t l = from; l < to; ++l) {
+        if (lines[l].named) continue;
+        const uint32_t begin = tokens[lines[l].first].begin, end = tokens[lines[l].last].end;
+        bool free = true;
+        for (size_t t = lines[l].first; t <= lines[l].last && free; ++t) {
+          const size_t s = span_over(out, t);
+          free = s == out.size() || (s >= first && out[s].begin >= begin && out[s].end <= end &&
+                                     names_by_a_proper_name(out[s].type));
+        }
+        if (!free) continue;
+        for (size_t t = lines[l].first; t <= lines[l].last; ++t) {
+          if (const size_t s = span_over(out, t); s != out.size()) mark_dropped(out, s);
+        }
+        add_span(out, {PiiType::kPerson, begin, end});
+        changed = true;
+      }
+    }
+    from = to;
+  }
+  if (changed) {
+    drop_marked_spans(out);
+    sort_by_begin(out, first);
+  }
+}
+
+}  // namespace tiergate
