@@ -52,7 +52,9 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
     }
     return false;
   };
-  auto ends_a_line = [&](uint32_t at) { return at == text.size() || text[at] == '\n' || text[at] == '\r'; };
+  auto ends_a_line = [&](uint32_t at) {
+    return at == text.size() || text[at] == '\n' || text[at] == '\r' || text[at] == '\t';
+  };
   size_t names_alone_on_lines = 0;
   for (size_t s = first; s < out.size() && names_alone_on_lines < 2; ++s) {
     if (out[s].type == PiiType::kPerson && ends_a_line(out[s].end) && opens_a_line(out[s].begin)) {
@@ -83,8 +85,15 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
       line.bullet = kNumbered;
       w = k + 2;
     }
-    if (next - w > kMaxWords || next == w) return line;
-    for (size_t t = w; t < next; ++t) {
+    // (A table's last cell may follow the words after a tab: a count or an
+    // age, "anna berg\t34".)
+    size_t end = next;
+    if (end - w >= 2 && all_digits(text, tokens[end - 1]) && tokens[end - 1].end - tokens[end - 1].begin <= 3 &&
+        text[tokens[end - 1].begin - 1] == '\t') {
+      --end;
+    }
+    if (end - w > kMaxWords || end == w) return line;
+    for (size_t t = w; t < end; ++t) {
       const auto b = static_cast<unsigned char>(text[tokens[t].begin]);
       const bool letter = (b | 0x20) >= 'a' && (b | 0x20) <= 'z';
       if (!(letter || (b >= 0xc3 && is_word_byte(b))) || tokens[t].end - tokens[t].begin < 2 ||
@@ -93,7 +102,7 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
       }
     }
     line.first = w;
-    line.last = next - 1;
+    line.last = end - 1;
     return line;
   };
   // Whether a name of this tagging covers exactly the words of `line`.

@@ -1076,7 +1076,8 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
 
 // Each item of a list of names is a name: where two in three lines of a
 // run that open alike are names the passes found, the others become names
-// too ("noble" is an everyday word, "dallas" a place); not a list whose
+// too ("noble" is an everyday word, "dallas" a place), a table's age after
+// a tab too; not a list whose
 // items are mostly no names, nor an item with a digit, nor lines of
 // another shape or opening.
 TEST(PiiTaggerTest, TheItemsOfAListOfNamesAreNames) {
@@ -1095,6 +1096,10 @@ TEST(PiiTaggerTest, TheItemsOfAListOfNamesAreNames) {
                   "6. farid takeda"),
             all);
   EXPECT_EQ(names("anna novak\nbruno ferreira\nnoble okafor\ndallas brandt\nelena moreau\nfarid takeda"), all);
+  // A table's rows, an age after a tab.
+  EXPECT_EQ(names("anna novak\t34\nbruno ferreira\t41\nnoble okafor\t29\ndallas brandt\t52\nelena moreau\t38\n"
+                  "farid takeda\t45"),
+            all);
   // Mostly no names: the list stays as it was.
   for (const std::string& v : names("- buy milk\n- call mom\n- walk the dog\n- noble okafor\n- anna novak")) {
     EXPECT_NE(v, "noble okafor");

@@ -858,7 +858,8 @@ class PiiTagger {
   // Makes a name of each item of a list of names that the passes left out
   // or took for a place or firm: in a run of three lines or more that open
   // alike (a bullet, a number and its stop, or a word) and hold one to four
-  // words of letters each, one space apart, where two in three are names of
+  // words of letters each, one space apart (maybe then a tab and a number of
+  // up to three digits: a table's age or count), where two in three are names of
   // this tagging over their words, the others become names too, where
   // nothing found before tagging covers them ("- tiara bielecki\n- dallas
   // alves\n- noble grillo", in small letters: "dallas" was a place,
