@@ -1,12 +1,14 @@
 // The names of a list of names: PiiTagger::add_names_in_lists_of_names().
-// A roster pasted in small letters ("- tiara bielecki\n- dallas alves\n...")
-// names one person a line, but the decoder reads each line alone and
-// leaves out the names with an everyday or a place's word ("dallas",
-// "noble", "north"), which the list's shape says are names all the same.
+// A roster pasted in small letters ("- tiara bielecki\n- dallas alves\n...",
+// or an array, "[\"tiara bielecki\", \"dallas alves\"]") names one person
+// an item, but the decoder reads each item alone and leaves out the names
+// with an everyday or a place's word ("dallas", "noble", "north"), which
+// the list's shape says are names all the same.
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -19,10 +21,11 @@ using namespace tagger_rules;
 
 namespace {
 
-// A line of a list that may hold a name: its words' tokens [first, last],
-// how the line opens (kNoBullet, a mark such as "-", or kNumbered: "1.",
-// "2)"), and whether a name of this tagging covers exactly its words.
-struct ListLine {
+// An item of a list that may be a name (a line, or a string of an array):
+// its words' tokens [first, last], how its line opens (kNoBullet, a mark
+// such as "-", or kNumbered: "1.", "2)"), and whether a name of this
+// tagging covers exactly its words.
+struct ListItem {
   size_t first = 0, last = 0;
   uint32_t bullet = 0;
   bool named = false;
@@ -31,7 +34,7 @@ struct ListLine {
 constexpr uint32_t kNoBullet = 0;
 constexpr uint32_t kNumbered = 1;
 constexpr size_t kMaxWords = 4;
-constexpr size_t kMinLines = 3;
+constexpr size_t kMinItems = 3;
 
 }  // namespace
 
@@ -39,9 +42,60 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
                                             std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
-  // (Most texts have fewer names of this tagging alone on a line, past a
-  // bullet, than a list needs: a look at the bytes around each name before
-  // any line is read.)
+  // Whether the words of an item, tokens [w, end), are one to four words
+  // of letters, one space apart.
+  auto words_only = [&](size_t w, size_t end) {
+    if (end - w > kMaxWords || end <= w) return false;
+    for (size_t t = w; t < end; ++t) {
+      const auto b = static_cast<unsigned char>(text[tokens[t].begin]);
+      const bool letter = (b | 0x20) >= 'a' && (b | 0x20) <= 'z';
+      if (!(letter || (b >= 0xc3 && is_word_byte(b))) || tokens[t].end - tokens[t].begin < 2 ||
+          (t > w && tokens[t].begin != tokens[t - 1].end + 1) || all_digits(text, tokens[t])) {
+        return false;
+      }
+    }
+    return true;
+  };
+  // Whether a name of this tagging covers exactly the words of `item`.
+  auto named = [&](const ListItem& item) {
+    const size_t s = span_over(out, item.first);
+    return s >= first && s < out.size() && out[s].type == PiiType::kPerson && out[s].begin == tokens[item.first].begin &&
+           out[s].end == tokens[item.last].end;
+  };
+  // The items of one list: where two in three at least are names, the
+  // others are too, where nothing found before tagging covers their words
+  // (this tagging's places, firms or parts of names over them give way).
+  bool changed = false;
+  auto name_the_others = [&](std::span<ListItem> items) {
+    if (items.size() < kMinItems) return;
+    size_t names = 0;
+    for (ListItem& item : items) {
+      item.named = named(item);
+      names += item.named ? 1 : 0;
+    }
+    if (names * 3 < items.size() * 2 || names == items.size()) return;
+    for (const ListItem& item : items) {
+      if (item.named) continue;
+      const uint32_t begin = tokens[item.first].begin, end = tokens[item.last].end;
+      bool free = true;
+      for (size_t t = item.first; t <= item.last && free; ++t) {
+        const size_t s = span_over(out, t);
+        free = s == out.size() ||
+               (s >= first && out[s].begin >= begin && out[s].end <= end && names_by_a_proper_name(out[s].type));
+      }
+      if (!free) continue;
+      for (size_t t = item.first; t <= item.last; ++t) {
+        if (const size_t s = span_over(out, t); s != out.size()) mark_dropped(out, s);
+      }
+      add_span(out, {PiiType::kPerson, begin, end});
+      changed = true;
+    }
+  };
+  thread_local std::vector<ListItem> items;
+
+  // The lines of a list. (Most texts have fewer names of this tagging alone
+  // on a line, past a bullet, than a list needs: a look at the bytes around
+  // each name before any line is read.)
   auto opens_a_line = [&](uint32_t at) {
     for (size_t k = at, reach = 0; reach < 8; --k, ++reach) {
       if (k == 0 || text[k - 1] == '\n') return true;
@@ -61,12 +115,11 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
       ++names_alone_on_lines;
     }
   }
-  if (names_alone_on_lines < 2 || line_starts.size() + 1 < kMinLines) return;
   // Line `k` (the token that opens it; `next` the one that opens the next
-  // line, or n) as a ListLine, or with first > last where it is no item of
+  // line, or n) as a ListItem, or with first > last where it is no item of
   // a list of names.
   auto read_line = [&](size_t k, size_t next) {
-    ListLine line{k, k - 1, kNoBullet, false};
+    ListItem line{k, k - 1, kNoBullet, false};
     size_t w = k;
     const Token& opening = tokens[k];
     const auto c = static_cast<unsigned char>(text[opening.begin]);
@@ -77,8 +130,8 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
       w = k + 1;
     } else if (all_digits(text, opening)) {
       // A number and its stop or bracket, a blank after them ("1. ", "2) ").
-      if (k + 2 >= next || tokens[k + 1].begin != opening.end || !(mark_at(text, tokens, k + 1, '.') ||
-                                                                    mark_at(text, tokens, k + 1, ')')) ||
+      if (k + 2 >= next || tokens[k + 1].begin != opening.end ||
+          !(mark_at(text, tokens, k + 1, '.') || mark_at(text, tokens, k + 1, ')')) ||
           tokens[k + 2].begin != tokens[k + 1].end + 1) {
         return line;
       }
@@ -92,73 +145,68 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
         text[tokens[end - 1].begin - 1] == '\t') {
       --end;
     }
-    if (end - w > kMaxWords || end == w) return line;
-    for (size_t t = w; t < end; ++t) {
-      const auto b = static_cast<unsigned char>(text[tokens[t].begin]);
-      const bool letter = (b | 0x20) >= 'a' && (b | 0x20) <= 'z';
-      if (!(letter || (b >= 0xc3 && is_word_byte(b))) || tokens[t].end - tokens[t].begin < 2 ||
-          (t > w && tokens[t].begin != tokens[t - 1].end + 1) || all_digits(text, tokens[t])) {
-        return line;
-      }
-    }
+    if (!words_only(w, end)) return line;
     line.first = w;
     line.last = end - 1;
     return line;
   };
-  // Whether a name of this tagging covers exactly the words of `line`.
-  auto named = [&](const ListLine& line) {
-    const size_t s = span_over(out, line.first);
-    return s >= first && s < out.size() && out[s].type == PiiType::kPerson && out[s].begin == tokens[line.first].begin &&
-           out[s].end == tokens[line.last].end;
-  };
-  thread_local std::vector<ListLine> lines;
-  lines.clear();
-  const size_t line_count = line_starts.size() + (tokens[0].newline_before ? 0 : 1);
-  auto opening_token = [&](size_t l) -> size_t {
-    return tokens[0].newline_before ? line_starts[l] : l == 0 ? 0 : line_starts[l - 1];
-  };
-  for (size_t l = 0; l < line_count; ++l) {
-    const size_t next = l + 1 < line_count ? opening_token(l + 1) : n;
-    lines.push_back(read_line(opening_token(l), next));
-  }
-  // The runs of lines that are items of one shape, one after another.
-  bool changed = false;
-  for (size_t from = 0; from < lines.size();) {
-    if (lines[from].first > lines[from].last) {
-      ++from;
-      continue;
+  if (names_alone_on_lines >= 2 && line_starts.size() + 1 >= kMinItems) {
+    items.clear();
+    const size_t line_count = line_starts.size() + (tokens[0].newline_before ? 0 : 1);
+    auto opening_token = [&](size_t l) -> size_t {
+      return tokens[0].newline_before ? line_starts[l] : l == 0 ? 0 : line_starts[l - 1];
+    };
+    for (size_t l = 0; l < line_count; ++l) {
+      items.push_back(read_line(opening_token(l), l + 1 < line_count ? opening_token(l + 1) : n));
     }
-    size_t to = from + 1;
-    while (to < lines.size() && lines[to].first <= lines[to].last && lines[to].bullet == lines[from].bullet) ++to;
-    const size_t items = to - from;
-    // (Whether lines are names is asked only of runs long enough.)
-    size_t names = 0;
-    for (size_t l = from; l < to && items >= kMinLines; ++l) {
-      lines[l].named = named(lines[l]);
-      names += lines[l].named ? 1 : 0;
-    }
-    // Two in three items at least are names: the others are too, where
-    // nothing found before tagging covers their words (this tagging's
-    // places, firms or parts of names over them give way).
-    if (items >= kMinLines && names * 3 >= items * 2 && names < items) {
-      for (size_t l = from; l < to; ++l) {
-        if (lines[l].named) continue;
-        const uint32_t begin = tokens[lines[l].first].begin, end = tokens[lines[l].last].end;
-        bool free = true;
-        for (size_t t = lines[l].first; t <= lines[l].last && free; ++t) {
-          const size_t s = span_over(out, t);
-          free = s == out.size() || (s >= first && out[s].begin >= begin && out[s].end <= end &&
-                                     names_by_a_proper_name(out[s].type));
-        }
-        if (!free) continue;
-        for (size_t t = lines[l].first; t <= lines[l].last; ++t) {
-          if (const size_t s = span_over(out, t); s != out.size()) mark_dropped(out, s);
-        }
-        add_span(out, {PiiType::kPerson, begin, end});
-        changed = true;
+    // The runs of lines that are items of one shape, one after another.
+    for (size_t from = 0; from < items.size();) {
+      if (items[from].first > items[from].last) {
+        ++from;
+        continue;
       }
+      size_t to = from + 1;
+      while (to < items.size() && items[to].first <= items[to].last && items[to].bullet == items[from].bullet) ++to;
+      name_the_others(std::span<ListItem>(items).subspan(from, to - from));
+      from = to;
     }
-    from = to;
+  }
+
+  // The strings of an array on one line ("[\"anna novak\", \"dallas
+  // alves\", ...]", as JSON or Python writes it), where two names of this
+  // tagging at least stand between quote marks.
+  size_t quoted_names = 0;
+  for (size_t s = first; s < out.size() && quoted_names < 2; ++s) {
+    const uint32_t b = out[s].begin, e = out[s].end;
+    if (out[s].type == PiiType::kPerson && b > 0 && e < text.size() && (text[b - 1] == '"' || text[b - 1] == '\'') &&
+        text[e] == text[b - 1]) {
+      ++quoted_names;
+    }
+  }
+  for (size_t at = quoted_names < 2 ? text.npos : text.find('['); at != text.npos; at = text.find('[', at + 1)) {
+    items.clear();
+    size_t k = at + 1;
+    while (k < text.size() && text[k] == ' ') ++k;
+    const char quote = k < text.size() ? text[k] : '\0';
+    if (quote != '"' && quote != '\'') continue;
+    // A quoted string, then ", " (or ","), then the next, on one line.
+    while (k < text.size() && text[k] == quote) {
+      const size_t close = text.find(quote, k + 1);
+      if (close == text.npos || std::memchr(text.data() + k, '\n', close - k) != nullptr) break;
+      const size_t w = first_token_from(tokens, static_cast<uint32_t>(k + 1));
+      size_t end = w;
+      while (end < n && tokens[end].end <= close) ++end;
+      if (w == n || tokens[w].begin != k + 1 || end == w || tokens[end - 1].end != close || !words_only(w, end)) {
+        items.clear();
+        break;
+      }
+      items.push_back({w, end - 1, kNoBullet, false});
+      k = close + 1;
+      if (k < text.size() && text[k] == ',') ++k;
+      while (k < text.size() && text[k] == ' ') ++k;
+    }
+    name_the_others(items);
+    at = std::max(at, k - 1);
   }
   if (changed) {
     drop_marked_spans(out);

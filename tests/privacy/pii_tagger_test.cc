@@ -1077,7 +1077,7 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
 // Each item of a list of names is a name: where two in three lines of a
 // run that open alike are names the passes found, the others become names
 // too ("noble" is an everyday word, "dallas" a place), a table's age after
-// a tab too; not a list whose
+// a tab too, and so are an array's strings; not a list whose
 // items are mostly no names, nor an item with a digit, nor lines of
 // another shape or opening.
 TEST(PiiTaggerTest, TheItemsOfAListOfNamesAreNames) {
@@ -1096,6 +1096,12 @@ TEST(PiiTaggerTest, TheItemsOfAListOfNamesAreNames) {
                   "6. farid takeda"),
             all);
   EXPECT_EQ(names("anna novak\nbruno ferreira\nnoble okafor\ndallas brandt\nelena moreau\nfarid takeda"), all);
+  // An array's strings, on one line.
+  EXPECT_EQ(names("[\"anna novak\", \"bruno ferreira\", \"noble okafor\", \"dallas brandt\", \"elena moreau\", "
+                  "\"farid takeda\"]"),
+            all);
+  EXPECT_EQ(names("x = ['anna novak', 'bruno ferreira', 'noble okafor', 'dallas brandt', 'elena moreau', 'farid takeda']"),
+            all);
   // A table's rows, an age after a tab.
   EXPECT_EQ(names("anna novak\t34\nbruno ferreira\t41\nnoble okafor\t29\ndallas brandt\t52\nelena moreau\t38\n"
                   "farid takeda\t45"),

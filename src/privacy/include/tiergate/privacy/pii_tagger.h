@@ -863,7 +863,9 @@ class PiiTagger {
   // this tagging over their words, the others become names too, where
   // nothing found before tagging covers them ("- tiara bielecki\n- dallas
   // alves\n- noble grillo", in small letters: "dallas" was a place,
-  // "noble" nothing). `line_starts`: the tokens that open a line.
+  // "noble" nothing); so do the strings of an array on one line, where two
+  // of them at least are names ("[\"tiara bielecki\", \"dallas alves\",
+  // ...]"). `line_starts`: the tokens that open a line.
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_names_in_lists_of_names(std::string_view text, std::span<const uint32_t> line_starts,
                                    std::vector<PiiSpan>& out, size_t first) const;
