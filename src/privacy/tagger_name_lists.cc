@@ -119,7 +119,7 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
   // line, or n) as a ListItem, or with first > last where it is no item of
   // a list of names.
   auto read_line = [&](size_t k, size_t next) {
-    ListItem line{k, k - 1, kNoBullet, false};
+    ListItem line{k + 1, k, kNoBullet, false};  // no item: first > last
     size_t w = k;
     const Token& opening = tokens[k];
     const auto c = static_cast<unsigned char>(text[opening.begin]);
