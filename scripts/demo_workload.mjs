@@ -39,20 +39,38 @@ function pad(s, n) {
 }
 
 const rows = [];
+const failures = [];
 for (const item of workload) {
-  const params = { model: item.model ?? "auto", messages: [{ role: "user", content: item.content }], max_tokens: 48, temperature: 0.7 };
+  // (A fixed seed: the synthetic models' answers, and so the report, are the
+  // same on every run.)
+  const params = {
+    model: item.model ?? "auto",
+    messages: [{ role: "user", content: item.content }],
+    max_tokens: 48,
+    temperature: 0.7,
+    seed: 7,
+  };
   const start = performance.now();
   let tier, route, usage, cost;
-  if (item.stream) {
-    const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
-    for await (const chunk of stream) {
-      if (chunk.tiergate) ({ tier, route, cost_usd: cost } = chunk.tiergate);
-      if (chunk.usage) usage = chunk.usage;
+  try {
+    if (item.stream) {
+      const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
+      for await (const chunk of stream) {
+        if (chunk.tiergate) ({ tier, route, cost_usd: cost } = chunk.tiergate);
+        if (chunk.usage) usage = chunk.usage;
+      }
+    } else {
+      const r = await client.chat.completions.create(params);
+      ({ tier, route, cost_usd: cost } = r.tiergate);
+      usage = r.usage;
     }
-  } else {
-    const r = await client.chat.completions.create(params);
-    ({ tier, route, cost_usd: cost } = r.tiergate);
-    usage = r.usage;
+  } catch (error) {
+    // A request the gateway answered with an error stays in the report, and
+    // the rest of the workload still runs.
+    failures.push(`${item.name}: ${error.status ?? ""} ${error.message}`);
+    rows.push({ name: item.name, stream: !!item.stream, tier: "error", route: String(error.status ?? "failed"),
+                latency: performance.now() - start, usage: { prompt_tokens: 0, completion_tokens: 0 }, cost: 0, cloudCost: 0 });
+    continue;
   }
   const latency = performance.now() - start;
   const cloudCost = (usage.prompt_tokens * priceIn + usage.completion_tokens * priceOut) / 1e6;
@@ -80,3 +98,8 @@ console.log(`requests: ${rows.length}   answered on the edge: ${(edgeShare * 100
 console.log(`cost: ${total.toFixed(7)} USD   all-cloud: ${allCloud.toFixed(7)} USD   ` +
   `saved: ${allCloud > 0 ? ((1 - total / allCloud) * 100).toFixed(1) : "0.0"}%`);
 console.log("(all-cloud prices every request's tokens at the cloud tier's price)");
+if (failures.length > 0) {
+  console.log(`\nfailed: ${failures.length} request(s)`);
+  for (const f of failures) console.log(`  ${f}`);
+  process.exitCode = 1;
+}
