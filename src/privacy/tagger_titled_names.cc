@@ -121,7 +121,7 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
       bool free = true;
       for (size_t j = from + 1; j <= to && free; ++j) free = span_over(out, j) == out.size();
       if (free) add_span(out, {PiiType::kPerson, tokens[from].begin, end});
-    } else if (own_place_or_organisation(out, k, first, out[k].begin, out[k].end) &&
+    } else if (k >= first && (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization) &&
                (out[k].end == end || out[k].end == tokens[to].end) &&
                (out[k].begin == tokens[from].begin || (out[k].begin <= tokens[t].begin && in_a_line(out[k])))) {
       // (A place or firm of this tagging over the name alone, or from the

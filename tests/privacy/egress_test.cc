@@ -19,6 +19,13 @@ const std::vector<ChatMessage> kConversation = {{Role::kSystem, "Escalations go 
                                                 {Role::kUser, "My card is 4111 1111 1111 1111."},
                                                 {Role::kUser, "Thanks."}};
 
+// The scan of `request` by the structured detectors, as the gateway runs it
+// without a tagger.
+PrivacyScan structured_scan_of(const ChatRequest& request) {
+  ScanCache cache(nullptr, 0, {1, 2});
+  return scan_request(request, cache);
+}
+
 // The structured detectors, counting the messages they scanned.
 MessageScan counting_scan(int& scanned) {
   return [&scanned](std::string_view text, std::vector<PiiSpan>& out) {
@@ -88,8 +95,7 @@ TEST(PrepareEgress, RedactsTheUserFieldAndTheStopSequencesAsTheMessages) {
   request.messages = {{Role::kUser, "Reply to jane.roe@example.com, please."}};
   request.user = "jane.roe@example.com";
   request.sampling.stop = {"END", "Sent to jane.roe@example.com"};
-  ScanCache cache(nullptr, 0, {1, 2});
-  const PrivacyScan scan = scan_request(request, cache);
+  const PrivacyScan scan = structured_scan_of(request);
   ASSERT_EQ(scan.field_findings.size(), 2u);
   EXPECT_EQ(scan.counts().at("EMAIL_ADDRESS"), 3);
 
@@ -111,8 +117,7 @@ TEST(PrepareEgress, RedactsTheUserFieldAndTheStopSequencesAsTheMessages) {
 TEST(PrepareEgress, ADateOfBirthIsRedactedWhereOtherDatesTravel) {
   ChatRequest request;
   request.messages = {{Role::kUser, "My DOB is 03/14/1985 and the meeting is on 04/02/2026."}};
-  ScanCache cache(nullptr, 0, {1, 2});
-  const PrivacyScan scan = scan_request(request, cache);
+  const PrivacyScan scan = structured_scan_of(request);
   EXPECT_EQ(scan.counts().at("DATE_OF_BIRTH"), 1);
   EXPECT_EQ(scan.counts().at("DATE_TIME"), 1);
   const Egress to_public = prepare_egress(PrivacyPolicy::defaults(), scan, request, TrustLevel::kPublic);
@@ -125,8 +130,7 @@ TEST(PrepareEgress, ADateOfBirthIsRedactedWhereOtherDatesTravel) {
 TEST(PrepareEgress, AMedicalRecordNumberKeepsTheRequestOnTheDevice) {
   ChatRequest request;
   request.messages = {{Role::kUser, "Summarize the notes for MRN: 00482913, seen on 04/02/2026."}};
-  ScanCache cache(nullptr, 0, {1, 2});
-  const PrivacyScan scan = scan_request(request, cache);
+  const PrivacyScan scan = structured_scan_of(request);
   EXPECT_EQ(scan.counts().at("MEDICAL_RECORD_NUMBER"), 1);
   for (const TrustLevel trust : {TrustLevel::kPublic, TrustLevel::kContract, TrustLevel::kPrivate}) {
     const Egress egress = prepare_egress(PrivacyPolicy::defaults(), scan, request, trust);
@@ -139,8 +143,7 @@ TEST(PrepareEgress, ASecretInTheUserFieldKeepsTheRequestOnTheDevice) {
   ChatRequest request;
   request.messages = {{Role::kUser, "What is the capital of France?"}};
   request.user = "sk-proj-4fJ9xQ2LmZ8vT1wR6yU3pK0aB5nC7dE2";
-  ScanCache cache(nullptr, 0, {1, 2});
-  const PrivacyScan scan = scan_request(request, cache);
+  const PrivacyScan scan = structured_scan_of(request);
   const Egress egress = prepare_egress(PrivacyPolicy::defaults(), scan, request, TrustLevel::kPrivate);
   EXPECT_EQ(egress.decision.action, PrivacyAction::kLocalOnly);
   EXPECT_TRUE(egress.request.messages.empty());
