@@ -459,7 +459,9 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   capitals_before_a_stop.clear();
   const bool organisations = std::find(types_.begin(), types_.end(), PiiType::kOrganization) != types_.end();
   thread_local IndexList line_start_list;
-  tokenize(text, token_list, marked_list, line_start_list);
+  // (Text in ASCII alone, most prompts, holds no caseless letter: the
+  // decoder does not look for one in its tokens.)
+  const bool beyond_ascii = tokenize(text, token_list, marked_list, line_start_list);
   // Read through spans from here on (see Tokens).
   const Tokens tokens = token_list;
   // Views only of the tokens scored and of their neighbours within reach of
@@ -712,7 +714,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
         continue;
       }
     }
-    if (!caseless_values_ &&
+    if (!caseless_values_ && beyond_ascii &&
         holds_a_caseless_letter(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
                                 tokens[i].end - tokens[i].begin)) {
       caseless_words.push_back(static_cast<uint32_t>(i));

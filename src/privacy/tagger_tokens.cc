@@ -135,7 +135,7 @@ struct TokenCursor {
 // tokenize() with the block masks of Masks and the writer Emit; inlined into
 // each caller so that the AVX2 caller's masks are inlined too.
 template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTokens&, TokenCursor&)>
-[[gnu::always_inline]] inline void tokenize_blocks(std::string_view text, TokenList& out, IndexList& marked,
+[[gnu::always_inline]] inline bool tokenize_blocks(std::string_view text, TokenList& out, IndexList& marked,
                                                    IndexList& line_starts) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
@@ -145,6 +145,7 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   // The bytes in this block of a separate mark that opened in the block
   // before, and its last byte.
   uint64_t separate_carry = 0, separate_end_carry = 0;
+  uint64_t high = 0;  // the bytes >= 0x80 of the blocks so far, or'd
   unsigned char tail[64];
   for (size_t base = 0; base < n; base += 64) {
     // Room for this block's tokens (64 at most), written through pointers.
@@ -163,6 +164,7 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
       block = tail;
     }
     const BlockMasks m = Masks(block);
+    high |= m.high;
     // The separate marks (separate_mark_at()): a token each, of two or three
     // bytes, none of them a word byte; one that opened in the block before
     // ends in this one's first bytes.
@@ -228,6 +230,7 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   out.resize(cursor.count);
   marked.resize(cursor.marked_count);
   line_starts.resize(cursor.line_count);
+  return high != 0;
 }
 
 #if defined(__x86_64__)
@@ -319,8 +322,8 @@ template <BlockMasks (*Masks)(const unsigned char*), void (*Emit)(const BlockTok
   c.ended += ends;
 }
 
-[[TIERGATE_AVX512]] void tokenize_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
-  tokenize_blocks<block_masks_avx512, emit_tokens_avx512>(text, out, marked, line_starts);
+[[TIERGATE_AVX512]] bool tokenize_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
+  return tokenize_blocks<block_masks_avx512, emit_tokens_avx512>(text, out, marked, line_starts);
 }
 #undef TIERGATE_AVX512
 
@@ -330,37 +333,37 @@ bool cpu_has_avx512_tokenizer() {
   return has;
 }
 
-[[gnu::target("avx2")]] void tokenize_avx2(std::string_view text, TokenList& out, IndexList& marked,
+[[gnu::target("avx2")]] bool tokenize_avx2(std::string_view text, TokenList& out, IndexList& marked,
                                             IndexList& line_starts) {
-  tokenize_blocks<block_masks_avx2, emit_tokens>(text, out, marked, line_starts);
+  return tokenize_blocks<block_masks_avx2, emit_tokens>(text, out, marked, line_starts);
 }
 #endif
 
 }  // namespace
 
-void tokenize(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
+bool tokenize(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
 #if defined(__x86_64__)
   static const bool avx512 = cpu_has_avx512_tokenizer();
   if (avx512) return tokenize_avx512(text, out, marked, line_starts);
 #endif
-  tokenize_without_avx512(text, out, marked, line_starts);
+  return tokenize_without_avx512(text, out, marked, line_starts);
 }
 
-void tokenize(std::string_view text, TokenList& out, IndexList& marked) {
+bool tokenize(std::string_view text, TokenList& out, IndexList& marked) {
   thread_local IndexList line_starts;
-  tokenize(text, out, marked, line_starts);
+  return tokenize(text, out, marked, line_starts);
 }
 
-void tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
+bool tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
 #if defined(__x86_64__)
   static const bool avx2 = pii_scan::cpu_has_avx2();
   if (avx2) return tokenize_avx2(text, out, marked, line_starts);
 #endif
-  tokenize_without_avx2(text, out, marked, line_starts);
+  return tokenize_without_avx2(text, out, marked, line_starts);
 }
 
-void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
-  tokenize_blocks<block_masks, emit_tokens>(text, out, marked, line_starts);
+bool tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts) {
+  return tokenize_blocks<block_masks, emit_tokens>(text, out, marked, line_starts);
 }
 
 }  // namespace tiergate::pii_tokens

@@ -262,16 +262,17 @@ inline bool holds_a_caseless_letter(const unsigned char* s, size_t n) {
 // tokens of the lines after the first). It runs over every byte of every
 // message the gateway scans: 64 bytes at a time as bit masks (SSE2, AVX2 or
 // AVX-512 as the CPU has them): with AVX-512 (and VBMI2, BMI2), sixteen
-// tokens at a time, else one step per token.
-void tokenize(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts);
+// tokens at a time, else one step per token. Returns whether the text holds
+// a byte >= 0x80: no token of a text without one holds_a_caseless_letter().
+bool tokenize(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts);
 
 // The same without the lines' first tokens (training, the word lists).
-void tokenize(std::string_view text, TokenList& out, IndexList& marked);
+bool tokenize(std::string_view text, TokenList& out, IndexList& marked);
 
 // The same without AVX-512, as a CPU without it runs it (for tests).
-void tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts);
+bool tokenize_without_avx512(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts);
 
 // The same without AVX2, as a CPU without it runs it (for tests).
-void tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts);
+bool tokenize_without_avx2(std::string_view text, TokenList& out, IndexList& marked, IndexList& line_starts);
 
 }  // namespace tiergate::pii_tokens
