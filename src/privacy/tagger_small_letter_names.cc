@@ -35,10 +35,17 @@ constexpr WordSet kContactVerbs(kContactVerbWords);
 // verbs), of the verbs of speech after a speaker ("what kevin said"), and
 // of the roles whose form field holds a name ("Patient: luis fernandez"):
 // a word more in the filter lets more tokens through it, each asked again.
-constexpr std::array<std::string_view, 9> kWrittenToCueWords = {"letter", "note", "reply", "write", "wrote",
-                                                                "talk",   "talked", "speak", "spoke"};
+constexpr std::array<std::string_view, 11> kWrittenToCueWords = {
+    "letter", "note", "reply", "respond", "write", "wrote", "talk", "talked", "speak", "spoke", "introduce"};
 constexpr std::array<std::string_view, 6> kSaidWords = {"said", "says", "asked", "told", "replied", "added"};
 constexpr WordSet kSaid(kSaidWords);
+// The words before a person met, heard from or whose work it is ("lunch
+// with derek", "the notes from rachel", "a draft by priya"): as often
+// before a thing, a place or a team ("with python", "from paris"), so only
+// a first name no everyday or place's list knows follows them here. ("by"
+// costs the filter nothing more: it shares the bit of "with".)
+constexpr std::array<std::string_view, 3> kCompanyWords = {"with", "from", "by"};
+constexpr WordSet kCompany(kCompanyWords);
 constexpr std::array<std::string_view, 6> kFieldRoleWords = {"patient", "customer", "employee",
                                                              "student", "tenant",   "applicant"};
 
@@ -56,8 +63,9 @@ constexpr auto kCueWordList = joined(
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
 // letters). The filter lets the abbreviated titles of address through too,
 // for add_names_after_titles_of_address().
-constexpr WordFilter kCueWords(joined(joined(kCueWordList, std::array<std::string_view, 2>{"i'm", "i\u2019m"}),
-                                      kAbbreviatedTitleWords));
+constexpr WordFilter kCueWords(joined(
+    joined(joined(kCueWordList, std::array<std::string_view, 2>{"i'm", "i\u2019m"}), kAbbreviatedTitleWords),
+    kCompanyWords));
 constexpr WordSet kCueWordSet(kCueWordList);
 
 // How strongly a cue says that a person follows, which decides the words
@@ -174,6 +182,36 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     return (w.starts_with("o'") && letter_at(2) && letter_at(3)) ||
            (w.starts_with("o\u2019") && letter_at(4) && letter_at(5)) || (w.starts_with("mc") && w.size() >= 5);
   };
+  // Adds the first names coordinated with a name this pass added, whose
+  // last token is `last` ("to jessica and tom", "invite carlos, maria, and
+  // jen"): after a comma, "and" or "or", a word in small letters that a
+  // first names' list knows, or a given name alone, that no place's list
+  // knows, is no verb that names people too ("and will") and no span
+  // covers. The last token of the last name.
+  auto coordinated_first_names = [&](size_t last) {
+    for (size_t k = last + 1; k < n && !tokens[k].newline_before;) {
+      const bool comma = mark_is(k, ',');
+      if (comma) ++k;
+      if (k < n && (is(k, "and") || is(k, "or"))) {
+        ++k;
+      } else if (!comma) {
+        break;
+      }
+      Gazetteer::Match m;
+      uint32_t end = 0;
+      if (!small_name_word(k, m, end) || (m.full & place_categories_) != 0 ||
+          kVerbsNamedAsPeople.contains(text, tokens[k]) || span_over(out, k) != out.size()) {
+        break;
+      }
+      if ((m.full & first_name_categories_) == 0 &&
+          !only_a_given_name(text, k, m, word_hash(text, Token{tokens[k].begin, end, false, false}))) {
+        break;
+      }
+      add_span(out, {PiiType::kPerson, tokens[k].begin, end});
+      last = k++;
+    }
+    return last;
+  };
   // Adds the name after the cue that token c ends, if any; the last token
   // of the name, or c.
   auto name_after_a_cue = [&](size_t c) {
@@ -250,6 +288,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     const bool said_to = j >= 2 && is(j - 1, "to") && kWrittenTo.contains(text, tokens[j - 2]) && to + 1 < n &&
                          !tokens[to + 1].newline_before && kWhatIsSaid.contains(text, tokens[to + 1]);
     const bool confirmed = to > j || clause_ends_after(to) || said_to;
+    // Contacted with what is said: "text mike that I'm late".
+    const bool said_that = to + 1 < n && !tokens[to + 1].newline_before && is(to + 1, "that");
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
@@ -268,7 +308,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
         break;
       case Cue::kAddressed:
       case Cue::kAskedFor: name = first_name; break;
-      case Cue::kContacted: name = first_name && (!common || confirmed); break;
+      case Cue::kContacted: name = first_name && (!common || confirmed || said_that); break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kNone: break;
     }
@@ -277,7 +317,32 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       if (span_over(out, k) != out.size()) return to;
     }
     add_span(out, {PiiType::kPerson, tokens[j].begin, end});
-    return to;
+    return coordinated_first_names(to);
+  };
+  // Adds the person after a word of kCompany at token c, if any ("lunch
+  // with derek", "the notes from rachel"): a first name in small letters one
+  // space after it that no everyday or place's list knows, or a given name
+  // alone, with the names coordinated with it; the last token of the
+  // names, or c. (The words are common: the shape of the next token turns
+  // most away before a list is asked.)
+  auto person_after_company = [&](size_t c) {
+    const size_t j = c + 1;
+    if (j >= n || tokens[j].begin != tokens[c].end + 1 || tokens[j].end - tokens[j].begin < 3 ||
+        text[tokens[j].begin] < 'a' || text[tokens[j].begin] > 'z') {
+      return c;
+    }
+    Gazetteer::Match m;
+    uint32_t end = 0;
+    if (!small_name_word(j, m, end) || (m.full & (common_categories_ | place_categories_)) != 0 ||
+        span_over(out, j) != out.size()) {
+      return c;
+    }
+    if ((m.full & first_name_categories_) == 0 &&
+        !only_a_given_name(text, j, m, word_hash(text, Token{tokens[j].begin, end, false, false}))) {
+      return c;
+    }
+    add_span(out, {PiiType::kPerson, tokens[j].begin, end});
+    return coordinated_first_names(j);
   };
   // The speaker before a verb of speech at token v, in small letters: a
   // first name no everyday list knows, or such a first name and a surname
@@ -324,6 +389,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) next = name_after_a_cue(d + 1) + 1;
     } else if (kSaid.contains(text, tokens[d])) {
       speaker_before(d, next);
+    } else if (kCompany.contains(text, tokens[d])) {
+      next = person_after_company(d) + 1;
     } else if (kCueWordSet.contains(text, tokens[d]) || i_am(d)) {
       next = name_after_a_cue(d) + 1;
     }

@@ -70,6 +70,11 @@ const std::vector<Probe> kProbes = {
      {"Oluwaseun Adeyemi", "4127 kelly stravenue"}},
     {"Kannst du Herrn Becker antworten? Sehr geehrter Herr Dr. Wagner,", {"Becker", "Wagner"}},
     {"Ch\u00e8re Madame Girard, merci.", {"Girard"}},
+    // Names in small letters in text with capitals (2026-12-06, a third).
+    {"Schedule lunch with derek next Tuesday, then summarize the notes from rachel.", {"derek", "rachel"}},
+    {"Draft a message to jessica and tom about the launch. Invite carlos, maria, and jen.",
+     {"jessica", "tom", "carlos", "maria", "jen"}},
+    {"Can you text mike that I'm late? Help me respond to melissa's email.", {"mike", "melissa"}},
 };
 
 // Names that the whole scan must also type as names, not only keep on the

@@ -2063,6 +2063,44 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(values_of(tagger, "It took 30 ms para el timer.", PiiType::kPerson), V{});
 }
 
+// In text with capitals, a first name in small letters after "with",
+// "from" or "by" ("lunch with derek", "the notes from rachel") that no
+// everyday or place's list knows, or a given name alone, is a name; so are
+// the first names coordinated with a name found after a cue ("to jessica
+// and tom", "carlos, maria, and jen"). A contacted everyday first name is
+// one before "that" ("text mike that").
+TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Derek", "Rachel", "Jessica", "Tom", "Carlos", "Maria", "Mike", "Paris", "Will", "Melissa"}},
+       {"city", {"Paris"}},
+       {"given_name", {"Jen", "Priya"}},
+       {"common_word", {"the", "and", "or", "to", "with", "from", "by", "python", "tom", "maria", "mike", "will", "that",
+                        "about", "next", "notes", "lunch", "is", "a", "draft", "sure", "default"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Schedule lunch with derek next Tuesday."), V{"PERSON:derek"});
+  EXPECT_EQ(found("Summarize the notes from rachel."), V{"PERSON:rachel"});
+  EXPECT_EQ(found("Review the draft by priya today."), V{"PERSON:priya"});
+  EXPECT_EQ(found("Plan lunch with derek and priya."), (V{"PERSON:derek", "PERSON:priya"}));
+  // Not a word an everyday or a place's list knows, nor one not one space
+  // after the cue.
+  expect_no_names(tagger, {"Run it with python today.", "I flew from paris today.", "Sort it by default.",
+                           "Plan lunch with tom next week.", "Plan lunch with\nderek next week."});
+  // The names coordinated with a name after a cue.
+  EXPECT_EQ(found("Draft a message to jessica and tom about the launch."), (V{"PERSON:jessica", "PERSON:tom"}));
+  EXPECT_EQ(found("Invite carlos, maria, and jen to the party."),
+            (V{"PERSON:carlos", "PERSON:maria", "PERSON:jen"}));
+  EXPECT_EQ(found("Lunch with derek or melissa today."), (V{"PERSON:derek", "PERSON:melissa"}));
+  // Not a verb that names people too, nor a place.
+  EXPECT_EQ(found("Write to jessica and will do it."), V{"PERSON:jessica"});
+  EXPECT_EQ(found("Write to jessica and paris today."), V{"PERSON:jessica"});
+  // A word written "to" that responds; a contacted everyday first name
+  // before "that".
+  EXPECT_EQ(found("Help me respond to melissa today."), V{"PERSON:melissa"});
+  EXPECT_EQ(found("Can you text mike that I'm late?"), V{"PERSON:mike"});
+  expect_no_names(tagger, {"Can you text mike today?"});
+}
+
 // A place or firm of the tagger's of one word after "ask for" ("Ask for
 // Siobhan at the front desk") is the person asked for; here a tagger
 // taught firms there. Not a word a place, company or everyday list knows,
