@@ -921,10 +921,8 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     type_continents(text, out, first_tagged);
     type_polities(text, out, first_tagged);
     add_names_of_states(text, out, first_tagged, mixed);
-    if (mixed) {
-      type_places_ending_in_a_surname(text, out, first_tagged);
-      type_firms_of_a_full_name(text, out, first_tagged);
-    }
+    type_places_ending_in_a_surname(text, out, first_tagged, mixed);
+    if (mixed) type_firms_of_a_full_name(text, out, first_tagged);
     type_signatures(text, out, first_tagged);
     type_people_of_an_age(text, out, first_tagged);
   }

@@ -1536,7 +1536,8 @@ void PiiTagger::type_polities(std::string_view text, std::vector<PiiSpan>& out, 
   }
 }
 
-void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                                bool mixed) const {
   const Tokens tokens = tagger_tokens();
   const uint16_t places = static_cast<uint16_t>(place_categories_ | world_city_categories_);
   for (size_t s = first; s < out.size(); ++s) {
@@ -1556,7 +1557,8 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
     bool words = true;
     for (size_t k = from; k <= surname && words; ++k) {
       const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
-      words = w.size() >= 2 && opens_with_a_capital(w) && !all_capitals(text, tokens[k]) &&
+      words = w.size() >= 2 &&
+              (mixed ? opens_with_a_capital(w) && !all_capitals(text, tokens[k]) : w[0] >= 'a' && w[0] <= 'z') &&
               (k == from || (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' '));
     }
     // (A word the everyday lists know first is a place's: "Den Haag".)
@@ -1570,6 +1572,7 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
     const Gazetteer::Match last = gazetteer_.lookup_all(word_hash(text, tokens[surname]));
     const bool gaelic = gaelic_surname(text.substr(tokens[surname].begin, tokens[surname].end - tokens[surname].begin));
     const bool after_a_first_name = (first_word.full & first_name_categories_) != 0 || only_a_given_name(text, from);
+    if (!mixed && !after_a_first_name) continue;
     const bool listed = (last.full & last_name_categories_) != 0 ||
                         (after_a_first_name && listed_surname(text, tokens[surname].begin, tokens[surname].end));
     const bool town_too = after_a_first_name && (last.full & (country_categories_ | state_categories_)) == 0;

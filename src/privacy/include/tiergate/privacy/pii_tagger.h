@@ -799,8 +799,12 @@ class PiiTagger {
   // of places knows the whole and the first word is no everyday word: "Anh
   // Tú Nguyễn", "Hải Bình Bùi" (given names that are words of Vietnamese
   // provinces' names), not "Fort Worth", "Mount Vernon" or "Den Haag". A
-  // name typed a place leaves under a policy that lets places out.
-  void type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // name typed a place leaves under a policy that lets places out. In text
+  // without capitals (not `mixed`), such a place of words in small letters
+  // whose first word is a first name a list knows, or a given name alone,
+  // and no everyday word ("siobhan oconnor").
+  void type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                       bool mixed) const;
   // In text with capitals, makes a name of each organisation of
   // out[first...] that is two capitalised words one space apart, a first
   // name that no everyday, place or group list knows ("Ngozi", not "Tom",
