@@ -99,15 +99,18 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     // Not a part of a word with a hyphen ("becker-shaffer"): the decoder
     // reads the whole.
     if ((t.begin > 0 && text[t.begin - 1] == '-') || (t.end < text.size() && text[t.end] == '-')) continue;
-    if (span_over(out, j) != out.size()) continue;
     // (Without a possessive's 's, as the lists are read: "takeda's".)
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
     const auto end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    const size_t over = span_over(out, j);
     // Right after a name of this tagging, one space apart on its line, it
-    // is the same person's ("anna takeda").
+    // is the same person's ("anna takeda"). A name of this tagging that is
+    // the word alone may still take a surname after it, below.
     const size_t k = j > 0 ? span_over(out, j - 1) : out.size();
-    if (k >= first && k < out.size() && out[k].type == PiiType::kPerson && out[k].end == tokens[j - 1].end &&
-        tokens[j - 1].end + 1 == t.begin && text[tokens[j - 1].end] == ' ') {
+    if (over != out.size()) {
+      if (out[over].type != PiiType::kPerson || out[over].begin != t.begin || out[over].end != t.end) continue;
+    } else if (k >= first && k < out.size() && out[k].type == PiiType::kPerson && out[k].end == tokens[j - 1].end &&
+               tokens[j - 1].end + 1 == t.begin && text[tokens[j - 1].end] == ' ') {
       set_span(out, k, {PiiType::kPerson, out[k].begin, end});
     } else {
       add_span(out, {PiiType::kPerson, t.begin, end});
@@ -126,7 +129,18 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
       continue;
     }
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, surname));
-    if ((m.full | m.part) != 0 || !listed_surname(text, surname.begin, surname.end)) continue;
+    // So is a surname of a last-name list or the census that the everyday
+    // lists know too before a bracket or a comma that sets something off
+    // ("jane doe (the tenant)", "judith butler (1999)"): before a word, a
+    // stop or a hyphen it is as often the everyday word ("anna long ago",
+    // "a huge hannah rangel fan.", "perrin numbers.", "rita hand-picks").
+    const bool set_off = surname.end == next.end && j + 2 < tokens.size() && !tokens[j + 2].newline_before &&
+                         tokens[j + 2].begin == next.end + (text[next.end] == ' ' ? 1 : 0) &&
+                         (text[tokens[j + 2].begin] == '(' || text[tokens[j + 2].begin] == ',');
+    const bool surname_set_off =
+        set_off && (m.full & (place_categories_ | first_name_categories_)) == 0 &&
+        ((m.full & last_name_categories_) != 0 || listed_surname(text, surname.begin, surname.end));
+    if (!surname_set_off && ((m.full | m.part) != 0 || !listed_surname(text, surname.begin, surname.end))) continue;
     const size_t name = span_over(out, j);
     set_span(out, name, {PiiType::kPerson, out[name].begin, surname.end});
   }

@@ -75,6 +75,10 @@ const std::vector<Probe> kProbes = {
     {"Draft a message to jessica and tom about the launch. Invite carlos, maria, and jen.",
      {"jessica", "tom", "carlos", "maria", "jen"}},
     {"Can you text mike that I'm late? Help me respond to melissa's email.", {"mike", "melissa"}},
+    // In text without capitals: a name the decoder took for a place, a
+    // surname that is an everyday word too.
+    {"please proofread the letter from siobhan oconnor to her landlord.", {"siobhan oconnor"}},
+    {"this lease is made between acme property llc and jane doe (the \"tenant\").", {"jane doe"}},
 };
 
 // Names that the whole scan must also type as names, not only keep on the

@@ -1072,6 +1072,19 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Anna Okonkwo"), std::vector<std::string>{"PERSON:Anna Okonkwo"});
   EXPECT_EQ(found("Tu Cork"), std::vector<std::string>{"LOCATION:Tu Cork"});
   EXPECT_EQ(found("Tu Okonkwo"), std::vector<std::string>{"LOCATION:Tu Okonkwo"});
+  // In text without capitals, after a first name a list knows alone (the
+  // decoder read the prompts' "juan de sepulveda", "frederick douglass"
+  // as places).
+  for (PiiExample& e : train) e.text = in_small_letters(e.text);
+  const PiiTagger caseless = PiiTagger::train(train, o);
+  auto found_in_small_letters = [&](const std::string& place) {
+    return typed_spans(caseless, "we moved here from " + place + " last year.");
+  };
+  ASSERT_EQ(found_in_small_letters("graz"), std::vector<std::string>{"LOCATION:graz"});
+  ASSERT_EQ(found_in_small_letters("tu okonkwo"), std::vector<std::string>{"LOCATION:tu okonkwo"});
+  EXPECT_EQ(found_in_small_letters("anna okonkwo"), std::vector<std::string>{"PERSON:anna okonkwo"});
+  EXPECT_EQ(found_in_small_letters("anna cork"), std::vector<std::string>{"PERSON:anna cork"});
+  EXPECT_EQ(found_in_small_letters("santa cruz"), std::vector<std::string>{"LOCATION:santa cruz"});
 }
 
 // Each item of a list of names is a name: where two in three lines of a
@@ -2306,7 +2319,8 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   with_given.push_back({"given_name", {"Brianna", "Kwame", "Sherrie", "Nan", "Rome", "Irish", "June", "Taiga",
                                        "Json", "Cadi", "Maclean", "Tariq"}});
   with_given.push_back({"world_city", {"Rome"}});
-  with_given.push_back({"census_surname", {"Haddad"}});
+  with_given.push_back({"census_surname", {"Haddad", "Doe"}});
+  with_given[0].entries.push_back("doe");
   const PiiTagger tagger = numbers_only_tagger(with_given);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   ASSERT_EQ(typed_spans(numbers_only_tagger(lists), "Assign the ticket to Brianna and cc Kwame."),
@@ -2323,6 +2337,16 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("Assign the ticket to Timur and cc the team."), std::vector<std::string>{"PERSON:Timur"});
   EXPECT_EQ(found("please forward the invoice to sherrie haddad by friday"),
             std::vector<std::string>{"PERSON:sherrie haddad"});
+  // A surname that an everyday list knows too, set off by a bracket or a
+  // comma after it; not before a stop, a hyphen or a word.
+  EXPECT_EQ(found("please forward the invoice to brianna doe (the tenant)"),
+            std::vector<std::string>{"PERSON:brianna doe"});
+  EXPECT_EQ(found("please forward the invoice to brianna doe, the tenant"),
+            std::vector<std::string>{"PERSON:brianna doe"});
+  for (const std::string text : {"please forward the invoice to brianna doe.", "a note to brianna doe-eyed",
+                                 "a note to brianna doe by friday"}) {
+    EXPECT_EQ(found(text), std::vector<std::string>{"PERSON:brianna"}) << text;
+  }
   expect_no_names(tagger, {"It was Rome in June.", "We are Irish.", "Assign the ticket to BRIANNA.",
                            "Assign the ticket to a Brianna.", "Assign the ticket to your Brianna.",
                            "the cadi said", "your cadi said", "a note for maclean street", "c. taiga\nd. desert",
