@@ -396,7 +396,9 @@ void detect_host(Scan& s, size_t ws) {
     if (prev == '.' || prev == '@' || prev == '/' || (kClass[prev] & kWord) || email_local_byte(prev)) return;
   }
   const size_t e = match_hostname(s, b, TldRule::kBare);
-  if (e) s.add(PiiType::kDomainName, b, e);
+  if (!e) return;
+  s.add(PiiType::kDomainName, b, e);
+  detect_profile_handle(s, b, e);
 }
 
 // scheme://host[:port][/path...]: the whole URL, without trailing punctuation.
@@ -432,6 +434,7 @@ void detect_url(Scan& s, size_t ws) {
     }
   }
   s.add(PiiType::kDomainName, ws, e, pii_type_rank(PiiType::kDomainName), host_end);
+  detect_profile_handle(s, host, host_end);
 }
 
 // IPv6: up to eight groups of 1-4 hex digits, one "::" at most, and an IPv4

@@ -216,6 +216,9 @@ void detect_spelled_out_email_at_dot(Scan& s, size_t dot);
 void detect_spelled_out_email_before_host(Scan& s, size_t ws);
 void detect_host(Scan& s, size_t ws);             // a host name starting at ws (its first label)
 void detect_url(Scan& s, size_t ws);              // "http", "https", "ftp"... at ws, followed by "://"
+// detect_profiles.cc: the handle in the path after the host [host,
+// host_end) of a social or code-hosting site ("linkedin.com/in/...").
+void detect_profile_handle(Scan& s, size_t host, size_t host_end);
 void detect_ipv6(Scan& s, size_t start);          // at a hex digit or "::"
 void detect_mac(Scan& s, size_t start);           // at a hex digit
 // detect_words.cc

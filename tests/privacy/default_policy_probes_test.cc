@@ -79,6 +79,9 @@ const std::vector<Probe> kProbes = {
     // surname that is an everyday word too.
     {"please proofread the letter from siobhan oconnor to her landlord.", {"siobhan oconnor"}},
     {"this lease is made between acme property llc and jane doe (the \"tenant\").", {"jane doe"}},
+    // A profile's handle in a résumé's links.
+    {"Improve my resume. Links: https://www.linkedin.com/in/priya-raman-4a2b1/ | github.com/kwamemensah",
+     {"priya-raman-4a2b1", "kwamemensah"}},
 };
 
 // Names that the whole scan must also type as names, not only keep on the
