@@ -94,9 +94,19 @@ bool ssn_parts_valid(int area, int group, int serial) {
   return area != 0 && area != 666 && area < 900 && group != 0 && serial != 0;
 }
 
+// An ITIN (IRS Publication 1915): an SSN's shape, its area 9XX, which no SSN
+// has, and its group 50-65, 70-88, 90-92 or 94-99.
+bool itin_parts_valid(int area, int group, int serial) {
+  return area >= 900 && serial != 0 &&
+         ((group >= 50 && group <= 65) || (group >= 70 && group <= 88) || (group >= 90 && group <= 92) || group >= 94);
+}
+
+constexpr std::array<std::string_view, 6> kItinWords = {"itin*", "taxpayer*", "tin", "tin:", "tax id*", "tax identification"};
+
 // AAA-GG-SSSS; AAA GG SSSS and nine bare digits only after an SSN keyword on
 // the same line. Areas 000, 666 and 9xx, group 00 and serial 0000 are never
-// issued.
+// issued. An ITIN's numbers in the same forms (an ITIN's or an SSN's
+// keyword before the two that need one).
 void match_ssn(Scan& s, size_t ws) {
   const size_t e1 = s.digits_end(ws);
   int area = 0, group = 0, serial = 0;
@@ -107,17 +117,24 @@ void match_ssn(Scan& s, size_t ws) {
     if (s.read_number(e1 + 1, 3, group) != 2 || s.at(e1 + 3) != sep) return;
     if (s.read_number(e1 + 4, 5, serial) != 4) return;
     const size_t end = e1 + 8;
-    if (!s.numeric_right_ok(end) || !ssn_parts_valid(area, group, serial)) return;
+    if (!s.numeric_right_ok(end)) return;
+    const bool ssn = ssn_parts_valid(area, group, serial), itin = itin_parts_valid(area, group, serial);
+    if (!ssn && !itin) return;
     // Blanks also separate house, suite and street numbers: that form needs
     // the keyword too.
-    if (sep == ' ' && !s.keyword_before(ws, 48, kSsnWords)) return;
-    s.add(PiiType::kUsSsn, ws, end);
+    if (sep == ' ' && !s.keyword_before(ws, 48, kSsnWords) && !(itin && s.keyword_before(ws, 48, kItinWords))) return;
+    s.add(ssn ? PiiType::kUsSsn : PiiType::kUsItin, ws, end);
   } else if (e1 - ws == 9) {
     s.read_number(ws, 3, area);
     s.read_number(ws + 3, 2, group);
     s.read_number(ws + 5, 4, serial);
-    if (!s.numeric_right_ok(e1) || !ssn_parts_valid(area, group, serial)) return;
-    if (s.keyword_before(ws, 48, kSsnWords)) s.add(PiiType::kUsSsn, ws, e1);
+    if (!s.numeric_right_ok(e1)) return;
+    if (ssn_parts_valid(area, group, serial) && s.keyword_before(ws, 48, kSsnWords)) {
+      s.add(PiiType::kUsSsn, ws, e1);
+    } else if (itin_parts_valid(area, group, serial) &&
+               (s.keyword_before(ws, 48, kItinWords) || s.keyword_before(ws, 48, kSsnWords))) {
+      s.add(PiiType::kUsItin, ws, e1);
+    }
   }
 }
 

@@ -318,6 +318,7 @@ bool tagger_learns(PiiType type) {
     case PiiType::kDateTime:
     case PiiType::kDateOfBirth:
     case PiiType::kMedicalRecordNumber:
+    case PiiType::kUsItin:
     case PiiType::kEmailAddress:
     case PiiType::kUsSsn:
     case PiiType::kIbanCode:

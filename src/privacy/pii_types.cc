@@ -26,6 +26,7 @@ std::string_view pii_type_name(PiiType type) {
     case PiiType::kUsPassport: return "US_PASSPORT";
     case PiiType::kDateOfBirth: return "DATE_OF_BIRTH";
     case PiiType::kMedicalRecordNumber: return "MEDICAL_RECORD_NUMBER";
+    case PiiType::kUsItin: return "US_ITIN";
     case PiiType::kApiKey: return "API_KEY";
     case PiiType::kPrivateKey: return "PRIVATE_KEY";
     case PiiType::kPassword: return "PASSWORD";

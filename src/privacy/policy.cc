@@ -13,8 +13,9 @@ PrivacyPolicy PrivacyPolicy::defaults() {
   // records, and the default phi rule keeps it on the device.
   p.set_class("MEDICAL_RECORD_NUMBER", "phi");
   for (const char* type : {"CREDIT_CARD", "IBAN_CODE"}) p.set_class(type, "financial");
-  for (const char* type : {"PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "STREET_ADDRESS", "US_SSN", "US_DRIVER_LICENSE",
-                           "US_PASSPORT", "IP_ADDRESS", "MAC_ADDRESS", "AGE", "NRP", "DATE_OF_BIRTH"}) {
+  for (const char* type : {"PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "STREET_ADDRESS", "US_SSN", "US_ITIN",
+                           "US_DRIVER_LICENSE", "US_PASSPORT", "IP_ADDRESS", "MAC_ADDRESS", "AGE", "NRP",
+                           "DATE_OF_BIRTH"}) {
     p.set_class(type, "pii");
   }
   // Alone these name no one (a city, a company, a date, a web site): they

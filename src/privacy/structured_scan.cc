@@ -39,6 +39,7 @@ int pii_type_rank(PiiType type) {
     case PiiType::kPassword: return 85;
     case PiiType::kEmailAddress: return 80;
     case PiiType::kUsSsn:
+    case PiiType::kUsItin:
     case PiiType::kUsDriverLicense:
     case PiiType::kUsPassport:
     case PiiType::kMedicalRecordNumber: return 75;

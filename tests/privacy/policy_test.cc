@@ -32,6 +32,9 @@ TEST(PolicyTest, DefaultsKeepSecretsLocalAndRedactPersonalData) {
   // Health data stays on the device.
   EXPECT_EQ(*p.class_of("MEDICAL_RECORD_NUMBER"), "phi");
   EXPECT_EQ(p.action_for("MEDICAL_RECORD_NUMBER", TrustLevel::kPrivate), PrivacyAction::kLocalOnly);
+  // A taxpayer number is personal data, as an SSN is.
+  EXPECT_EQ(*p.class_of("US_ITIN"), "pii");
+  EXPECT_EQ(p.action_for("US_ITIN", TrustLevel::kPublic), PrivacyAction::kRedact);
 }
 
 TEST(PolicyTest, EveryDetectedTypeHasADefaultClassWithARule) {

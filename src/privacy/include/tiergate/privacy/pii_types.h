@@ -2,7 +2,7 @@
 // span a detection covers. The type names are the labelled datasets' names
 // (../shared/data/README.md, section pii) plus the secret and identifier kinds
 // those datasets do not label (MAC_ADDRESS, US_PASSPORT, MEDICAL_RECORD_NUMBER,
-// API_KEY, PRIVATE_KEY, PASSWORD) and DATE_OF_BIRTH, which they label
+// US_ITIN, API_KEY, PRIVATE_KEY, PASSWORD) and DATE_OF_BIRTH, which they label
 // DATE_TIME (as_dataset_type()). Policy maps each type to a sensitivity class
 // elsewhere; this header only names them.
 #pragma once
@@ -39,6 +39,7 @@ enum class PiiType : uint8_t {
   kUsPassport,
   kDateOfBirth,  // a date that words of birth announce ("DOB: 03/14/1985"); the datasets' DATE_TIME
   kMedicalRecordNumber,  // a patient's record number after its keyword ("MRN: 00482913"), an NHS number
+  kUsItin,  // a US individual taxpayer identification number: 9XX-7X-XXXX, an SSN's shape in areas never issued
   // Secrets.
   kApiKey,
   kPrivateKey,
@@ -46,14 +47,14 @@ enum class PiiType : uint8_t {
 };
 
 // Every PiiType, in declaration order (for tables and reports).
-inline constexpr std::array<PiiType, 25> kAllPiiTypes = {
+inline constexpr std::array<PiiType, 26> kAllPiiTypes = {
     PiiType::kPerson,       PiiType::kStreetAddress, PiiType::kLocation,        PiiType::kOrganization,
     PiiType::kTitle,        PiiType::kPrefix,        PiiType::kAge,             PiiType::kNrp,
     PiiType::kCreditCard,   PiiType::kPhoneNumber,   PiiType::kDateTime,        PiiType::kEmailAddress,
     PiiType::kUsSsn,        PiiType::kIbanCode,      PiiType::kDomainName,      PiiType::kUsDriverLicense,
     PiiType::kIpAddress,    PiiType::kZipCode,       PiiType::kMacAddress,      PiiType::kUsPassport,
-    PiiType::kDateOfBirth,  PiiType::kMedicalRecordNumber, PiiType::kApiKey,  PiiType::kPrivateKey,
-    PiiType::kPassword,
+    PiiType::kDateOfBirth,  PiiType::kMedicalRecordNumber, PiiType::kUsItin, PiiType::kApiKey,
+    PiiType::kPrivateKey,   PiiType::kPassword,
 };
 
 // The dataset's upper-case name: "PERSON", "STREET_ADDRESS", "CREDIT_CARD",
