@@ -108,7 +108,9 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     // the word alone may still take a surname after it, below.
     const size_t k = j > 0 ? span_over(out, j - 1) : out.size();
     if (over != out.size()) {
-      if (out[over].type != PiiType::kPerson || out[over].begin != t.begin || out[over].end != t.end) continue;
+      if (over < first || out[over].type != PiiType::kPerson || out[over].begin != t.begin || out[over].end != t.end) {
+        continue;
+      }
     } else if (k >= first && k < out.size() && out[k].type == PiiType::kPerson && out[k].end == tokens[j - 1].end &&
                tokens[j - 1].end + 1 == t.begin && text[tokens[j - 1].end] == ' ') {
       set_span(out, k, {PiiType::kPerson, out[k].begin, end});
