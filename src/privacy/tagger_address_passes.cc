@@ -131,7 +131,15 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
             street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed && !small_street);
         suffix != 0) {
       leave_the_building_number_before(opening);
-      added = replace_with_an_address(out, first, tokens[opening].begin, tokens[suffix].end) || added;
+      // (A name of this tagging over the suffix and its stop, the title the
+      // decoder read in a drive's "Dr.", goes with them.)
+      uint32_t end = tokens[suffix].end;
+      if (const size_t k = span_over(out, suffix);
+          k >= first && k < out.size() && out[k].begin == tokens[suffix].begin && suffix + 1 < n &&
+          out[k].end == tokens[suffix + 1].end && tokens[suffix + 1].begin == end && token_is(text, tokens[suffix + 1], ".")) {
+        end = out[k].end;
+      }
+      added = replace_with_an_address(out, first, tokens[opening].begin, end) || added;
       continue;
     }
     if (small_street) continue;

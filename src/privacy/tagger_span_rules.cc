@@ -386,18 +386,45 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
   // both suffixes. (Without capitals, one of the lists' that everyday
   // words share before a unit too: "at 12 west way apt. 3".)
+  // "Dr" is a drive's where no name follows it: a comma, the line's or the
+  // text's end, a unit, or a stop before the end or a word in small
+  // letters ("4821 Oak Dr, Austin", "at 55 Oak Dr."; not "the 3 Oak Dr.
+  // Smith"). The lists know it as a title.
+  auto drive = [&](size_t w) {
+    if (!token_is(text, tokens[w], "dr")) return false;
+    size_t after = w + 1;
+    if (after < tokens.size() && !tokens[after].newline_before && token_is(text, tokens[after], ".") &&
+        tokens[after].begin == tokens[w].end) {
+      ++after;
+    } else if (after < tokens.size() && !tokens[after].newline_before &&
+               (token_is(text, tokens[after], ",") || token_is(text, tokens[after], ";") ||
+                unit_number_after(w) != 0 || token_is(text, tokens[after], "#"))) {
+      return true;
+    }
+    if (after >= tokens.size() || tokens[after].newline_before) return true;
+    const auto c = static_cast<unsigned char>(text[tokens[after].begin]);
+    return (c >= 'a' && c <= 'z') || c == ',' || c == ')';
+  };
   size_t k = 0;
   for (size_t w = name + 1; w <= name + kMaxNameWords && word(w - 1) && word(w); ++w) {
     // (The lists write suffixes in full: "Ave", "Rd" and "Blvd" are
     // kCommonStreetSuffixes'.)
     const bool suffix = kCommonStreetSuffixes.contains(text, tokens[w]) ||
                         ((mixed || unit_number_after(w) != 0) &&
-                         (gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0);
+                         (gazetteer.lookup(word_hash(text, tokens[w])).full & suffixes) != 0) ||
+                        (mixed && drive(w));
     if (suffix) k = w;
   }
   // A year before a place named by an everyday suffix is no address: "the
   // 2012 Olympic Park".
   if (k == 0 || (year && !kCommonStreetSuffixes.contains(text, tokens[k]))) return 0;
+  // A city's quadrant after the suffix is the street's: "1600 Pennsylvania
+  // Ave NW".
+  static constexpr WordSet kQuadrants(std::array<std::string_view, 4>{"nw", "ne", "sw", "se"});
+  if (mixed && one_blank_after(text, tokens, k + 1) && kQuadrants.contains(text, tokens[k + 1]) &&
+      all_capitals(text, tokens, k + 1)) {
+    ++k;
+  }
   // The unit after the street goes with it.
   if (const size_t unit_number = unit_number_after(k); unit_number != 0) return unit_number;
   // So does a number sign and the unit's number right after it: "#210",

@@ -79,6 +79,10 @@ const std::vector<Probe> kProbes = {
     // surname that is an everyday word too.
     {"please proofread the letter from siobhan oconnor to her landlord.", {"siobhan oconnor"}},
     {"this lease is made between acme property llc and jane doe (the \"tenant\").", {"jane doe"}},
+    // A drive's "Dr" (a title to the lists and the decoder) and a quadrant.
+    {"Draft a listing for 4821 Lakeview Dr, Austin TX 78731; owner Priya Shah.", {"4821 Lakeview Dr", "Priya Shah"}},
+    {"Please draft a listing for 4821 Oak Dr.", {"4821 Oak Dr"}},
+    {"Visit 1600 Pennsylvania Ave NW, Washington, DC 20500", {"1600 Pennsylvania Ave NW"}},
     // A profile's handle in a résumé's links.
     {"Improve my resume. Links: https://www.linkedin.com/in/priya-raman-4a2b1/ | github.com/kwamemensah",
      {"priya-raman-4a2b1", "kwamemensah"}},

@@ -3798,6 +3798,12 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 77 Juniper Ave. #210, Graz."), std::vector<std::string>{"77 Juniper Ave. #210"});
   EXPECT_EQ(addresses("see you at 12 old mill road #4 then."), std::vector<std::string>{"12 old mill road #4"});
   EXPECT_EQ(addresses("See you at 55 W 14th St #2R then."), std::vector<std::string>{"55 W 14th St #2R"});
+  // "Dr" is a drive's where no name follows it; a city's quadrant after
+  // the suffix is the street's.
+  EXPECT_EQ(addresses("Draft a listing for 4821 Juniper Dr, Graz."), std::vector<std::string>{"4821 Juniper Dr"});
+  EXPECT_EQ(addresses("Draft a listing for 4821 Juniper Dr."), std::vector<std::string>{"4821 Juniper Dr"});
+  EXPECT_EQ(addresses("Draft a listing for 4821 Juniper Dr Apt 4."), std::vector<std::string>{"4821 Juniper Dr Apt 4"});
+  EXPECT_EQ(addresses("See you at 1600 Chestnut Ave NW, Graz."), std::vector<std::string>{"1600 Chestnut Ave NW"});
   // A building's number with a letter, or a range of them.
   EXPECT_EQ(addresses("See you at 221B Juniper Way then."), std::vector<std::string>{"221B Juniper Way"});
   EXPECT_EQ(addresses("see you at 12a juniper road then."), std::vector<std::string>{"12a juniper road"});
@@ -3813,6 +3819,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
     return std::find(all.begin(), all.end(), address) != all.end();
   };
   EXPECT_FALSE(found("It was built for the 2012 Olympic Park.", "2012 Olympic Park"));
+  EXPECT_FALSE(found("I read the 3 Juniper Dr. Smith wrote.", "3 Juniper Dr"));
+  EXPECT_FALSE(found("I read the 3 Juniper Dr. Smith wrote.", "3 Juniper Dr."));
   EXPECT_FALSE(found("See you at 9084 Juniper\nWay then.", "9084 Juniper\nWay"));
   EXPECT_FALSE(found("See you at 12ab Juniper Way then.", "12ab Juniper Way"));
   EXPECT_FALSE(found("See you at 12 Old Mill Road. #4 is mine.", "12 Old Mill Road. #4"));
