@@ -83,6 +83,8 @@ const std::vector<Probe> kProbes = {
     {"Draft a listing for 4821 Lakeview Dr, Austin TX 78731; owner Priya Shah.", {"4821 Lakeview Dr", "Priya Shah"}},
     {"Please draft a listing for 4821 Oak Dr.", {"4821 Oak Dr"}},
     {"Visit 1600 Pennsylvania Ave NW, Washington, DC 20500", {"1600 Pennsylvania Ave NW"}},
+    // The decoder's address that opens at the street's ordinal.
+    {"To: Kwame Mensah, Unit 4B, 220 W 14th St, New York, NY 10011", {"Kwame Mensah", "220 W 14th St"}},
     // A profile's handle in a résumé's links.
     {"Improve my resume. Links: https://www.linkedin.com/in/priya-raman-4a2b1/ | github.com/kwamemensah",
      {"priya-raman-4a2b1", "kwamemensah"}},
