@@ -33,6 +33,9 @@ void PiiTagger::add_names_before_a_colon(std::string_view text, std::vector<PiiS
   if (first_name_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
+  // The speakers found so far: after one, a thread pasted on one line
+  // goes on after a sentence's stop ("Emily: it is booked. Josh: great").
+  size_t speakers = 0;
   // (Colons are few in most texts: found by memchr, not asked of every
   // token.)
   for (size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
@@ -60,17 +63,30 @@ void PiiTagger::add_names_before_a_colon(std::string_view text, std::vector<PiiS
                            kAddresseePrepositions.contains(text, tokens[j - 1]);
     const bool stamped = j > 0 && mark_at(text, tokens, j - 1, ']') && tokens[j - 1].end + 1 == t.begin;
     const bool line_start = j == 0 || t.newline_before;
-    if (!addressed && !stamped && !line_start) continue;
+    const bool after_a_stop = capitalised && j > 0 && !t.newline_before && tokens[j - 1].end + 1 == t.begin &&
+                              (mark_at(text, tokens, j - 1, '.') || mark_at(text, tokens, j - 1, '!') ||
+                               mark_at(text, tokens, j - 1, '?'));
+    // (A name found before over the word, where a speaker's stands,
+    // counts as one.)
+    if (const size_t k = span_over(out, j); k != out.size()) {
+      if ((line_start || stamped || after_a_stop) && out[k].type == PiiType::kPerson && out[k].end == t.end) {
+        ++speakers;
+      }
+      continue;
+    }
+    const bool in_a_thread = after_a_stop && speakers > 0;
+    if (!addressed && !stamped && !line_start && !in_a_thread) continue;
     // (In small letters, a speaker only: "[10:02] megan: are we on?",
     // "kevin: hi".)
     if (!capitalised && addressed) continue;
-    if (kSeasonsAndMonths.contains(text, t) || span_over(out, j) != out.size()) continue;
+    if (kSeasonsAndMonths.contains(text, t)) continue;
     const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
     if ((m.full & first_name_categories_) == 0 || is_title(m)) continue;
     // (At a line's start without a time stamp, or in small letters, no
     // everyday word: a form's field, "Name:", "Will:", "[10:02] mark:".)
-    if ((!capitalised || (!addressed && !stamped)) && (m.full & common_categories_) != 0) continue;
+    if ((!capitalised || (!addressed && !stamped && !in_a_thread)) && (m.full & common_categories_) != 0) continue;
     add_span(out, {PiiType::kPerson, t.begin, t.end});
+    if (!addressed) ++speakers;
   }
 }
 

@@ -85,6 +85,9 @@ const std::vector<Probe> kProbes = {
     {"Visit 1600 Pennsylvania Ave NW, Washington, DC 20500", {"1600 Pennsylvania Ave NW"}},
     // The decoder's address that opens at the street's ordinal.
     {"To: Kwame Mensah, Unit 4B, 220 W 14th St, New York, NY 10011", {"Kwame Mensah", "220 W 14th St"}},
+    // A thread pasted on one line: a speaker after a sentence's stop.
+    {"Can you summarize this thread? Emily: the venue is booked. Josh: great, I'll tell Grandma Rose.",
+     {"Emily", "Josh", "Rose"}},
     // A profile's handle in a résumé's links.
     {"Improve my resume. Links: https://www.linkedin.com/in/priya-raman-4a2b1/ | github.com/kwamemensah",
      {"priya-raman-4a2b1", "kwamemensah"}},

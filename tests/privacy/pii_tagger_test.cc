@@ -2357,8 +2357,9 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
 // A capitalised first name before a colon that heads a note ("Feedback
 // for Drew:") or after a chat's time stamp ("[10:03] Ruby: hi") is a name,
 // whatever else the lists know it as; at a line's start only where no
-// everyday list knows it. Not a season or month. In small letters a
-// speaker only, no everyday word. Here a tagger that learned no names.
+// everyday list knows it, and after a speaker after a sentence's stop. Not
+// a season or month. In small letters a speaker only, no everyday word.
+// Here a tagger that learned no names.
 TEST(PiiTaggerTest, AFirstNameBeforeAColonThatHeadsANoteIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Drew", "Ruby", "Priya", "Name", "May", "Summer"}},
@@ -2378,6 +2379,12 @@ TEST(PiiTaggerTest, AFirstNameBeforeAColonThatHeadsANoteIsAName) {
   EXPECT_EQ(found("The code is today.\npriya: can you send it?"), V{"PERSON:priya"});
   expect_no_names(tagger, {"The code is today.\n[10:03] ruby: hi", "The code is today.\nname: it",
                            "Feedback for priya: hi"});
+  // After a speaker, a thread pasted on one line goes on after a
+  // sentence's stop, whatever else the lists know the name as; not before
+  // a speaker, nor a word no first-name list knows.
+  EXPECT_EQ(found("The code is today.\nPriya: can you send it? Ruby: hi"), (V{"PERSON:Priya", "PERSON:Ruby"}));
+  EXPECT_EQ(found("The code is today.\nPriya: it is. Feedback: great job."), V{"PERSON:Priya"});
+  expect_no_names(tagger, {"The code is today. Ruby: hi", "Send it today. Drew: great job."});
 }
 
 // After a title of address that the name-prefix lists do not hold

@@ -322,7 +322,10 @@ class PiiTagger {
   // everyday list knows the word (not a form's field, "Name:"). Not a
   // season or month ("Tips for Summer:", "Plans for May:"). A speaker in
   // small letters too, after a time stamp or at a line's start, where no
-  // everyday list knows the word ("[10:02] megan: hi", "kevin: hi").
+  // everyday list knows the word ("[10:02] megan: hi", "kevin: hi"). After
+  // a speaker, a capitalised first name one space after a sentence's stop,
+  // whatever else the lists know it as: a thread pasted on one line
+  // ("Emily: it is booked. Josh: great").
   void add_names_before_a_colon(std::string_view text, std::vector<PiiSpan>& out) const;
   // Whether `word` in small letters after the title of address `title`,
   // `m` its matches, is a name: one a name list or the census's surnames
