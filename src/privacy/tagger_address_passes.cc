@@ -135,17 +135,26 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       // decoder read in a drive's "Dr.", goes with them; an address of this
       // tagging that opens inside the street and runs on along its line
       // joins it: "14th St, New York, NY 10011" of "220 W 14th St, ...".)
-      uint32_t end = tokens[suffix].end;
+      uint32_t begin = tokens[opening].begin, end = tokens[suffix].end;
       if (const size_t k = span_over(out, suffix); k >= first && k < out.size()) {
         const bool title_and_stop = out[k].begin == tokens[suffix].begin && suffix + 1 < n &&
                                     out[k].end == tokens[suffix + 1].end && tokens[suffix + 1].begin == end &&
                                     token_is(text, tokens[suffix + 1], ".");
-        const bool address_on = out[k].type == PiiType::kStreetAddress && out[k].begin > tokens[opening].begin &&
-                                out[k].end > end &&
+        const bool address_on = out[k].type == PiiType::kStreetAddress && out[k].begin > begin && out[k].end > end &&
                                 text.substr(end, out[k].end - end).find('\n') == std::string_view::npos;
         if (title_and_stop || address_on) end = out[k].end;
+        // (Such an address takes in a unit and a comma before the number
+        // on its line too, "Suite 300, 500 Market St, San Francisco", as
+        // the passes after would have joined them.)
+        if (address_on && opening >= 3 && token_is(text, tokens[opening - 1], ",") && !tokens[opening].newline_before &&
+            !tokens[opening - 1].newline_before && house_number(text, tokens[opening - 2])) {
+          const size_t unit = opening >= 4 && token_is(text, tokens[opening - 3], ".") ? opening - 4 : opening - 3;
+          if (!tokens[opening - 2].newline_before && kUnitsOfABuilding.contains(text, tokens[unit])) {
+            begin = tokens[unit].begin;
+          }
+        }
       }
-      added = replace_with_an_address(out, first, tokens[opening].begin, end) || added;
+      added = replace_with_an_address(out, first, begin, end) || added;
       continue;
     }
     if (small_street) continue;

@@ -84,7 +84,8 @@ const std::vector<Probe> kProbes = {
     {"Please draft a listing for 4821 Oak Dr.", {"4821 Oak Dr"}},
     {"Visit 1600 Pennsylvania Ave NW, Washington, DC 20500", {"1600 Pennsylvania Ave NW"}},
     // The decoder's address that opens at the street's ordinal.
-    {"To: Kwame Mensah, Unit 4B, 220 W 14th St, New York, NY 10011", {"Kwame Mensah", "220 W 14th St"}},
+    {"To: Kwame Mensah, Unit 4B, 220 W 14th St, New York, NY 10011", {"Kwame Mensah", "Unit 4B, 220 W 14th St"}},
+    {"Our office: Suite 300, 500 Market St, San Francisco, CA 94105", {"Suite 300, 500 Market St"}},
     // A thread pasted on one line: a speaker after a sentence's stop.
     {"Can you summarize this thread? Emily: the venue is booked. Josh: great, I'll tell Grandma Rose.",
      {"Emily", "Josh", "Rose"}},
