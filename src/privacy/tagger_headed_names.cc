@@ -66,6 +66,7 @@ void PiiTagger::add_names_before_a_colon(std::string_view text, std::vector<PiiS
     const bool after_a_stop = capitalised && j > 0 && !t.newline_before && tokens[j - 1].end + 1 == t.begin &&
                               (mark_at(text, tokens, j - 1, '.') || mark_at(text, tokens, j - 1, '!') ||
                                mark_at(text, tokens, j - 1, '?'));
+    if (!addressed && !stamped && !line_start && !after_a_stop) continue;
     // (A name found before over the word, where a speaker's stands,
     // counts as one.)
     if (const size_t k = span_over(out, j); k != out.size()) {
