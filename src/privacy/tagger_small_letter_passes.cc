@@ -132,13 +132,18 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     }
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, surname));
     // So is a surname of a last-name list or the census that the everyday
-    // lists know too before a bracket or a comma that sets something off
-    // ("jane doe (the tenant)", "judith butler (1999)"): before a word, a
-    // stop or a hyphen it is as often the everyday word ("anna long ago",
-    // "a huge hannah rangel fan.", "perrin numbers.", "rita hand-picks").
-    const bool set_off = surname.end == next.end && j + 2 < tokens.size() && !tokens[j + 2].newline_before &&
-                         tokens[j + 2].begin == next.end + (text[next.end] == ' ' ? 1 : 0) &&
-                         (text[tokens[j + 2].begin] == '(' || text[tokens[j + 2].begin] == ',');
+    // lists know too before a bracket or a comma that sets something off,
+    // or a quote mark glued to it that closes a value ("jane doe (the
+    // tenant)", "judith butler (1999)", "name = 'robert mills'"): before a
+    // word, a stop or a hyphen it is as often the everyday word ("anna long
+    // ago", "a huge hannah rangel fan.", "perrin numbers.", "rita
+    // hand-picks").
+    const bool set_off =
+        surname.end == next.end && j + 2 < tokens.size() && !tokens[j + 2].newline_before &&
+        ((tokens[j + 2].begin == next.end + (text[next.end] == ' ' ? 1 : 0) &&
+          (text[tokens[j + 2].begin] == '(' || text[tokens[j + 2].begin] == ',')) ||
+         (tokens[j + 2].begin == next.end && (text[next.end] == '\'' || text[next.end] == '"') && t.begin > 0 &&
+          text[t.begin - 1] == text[next.end]));
     const bool surname_set_off =
         set_off && (m.full & (place_categories_ | first_name_categories_)) == 0 &&
         ((m.full & last_name_categories_) != 0 || listed_surname(text, surname.begin, surname.end));

@@ -2338,13 +2338,16 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("please forward the invoice to sherrie haddad by friday"),
             std::vector<std::string>{"PERSON:sherrie haddad"});
   // A surname that an everyday list knows too, set off by a bracket or a
-  // comma after it; not before a stop, a hyphen or a word.
+  // comma after it, or between quote marks; not before a stop, a hyphen,
+  // a word or a quote mark that opened before the first name.
   EXPECT_EQ(found("please forward the invoice to brianna doe (the tenant)"),
             std::vector<std::string>{"PERSON:brianna doe"});
   EXPECT_EQ(found("please forward the invoice to brianna doe, the tenant"),
             std::vector<std::string>{"PERSON:brianna doe"});
+  EXPECT_EQ(found("please forward the invoice to 'brianna doe' by friday"),
+            std::vector<std::string>{"PERSON:brianna doe"});
   for (const std::string text : {"please forward the invoice to brianna doe.", "a note to brianna doe-eyed",
-                                 "a note to brianna doe by friday"}) {
+                                 "a note to brianna doe by friday", "a note to brianna doe' by friday"}) {
     EXPECT_EQ(found(text), std::vector<std::string>{"PERSON:brianna"}) << text;
   }
   expect_no_names(tagger, {"It was Rome in June.", "We are Irish.", "Assign the ticket to BRIANNA.",
