@@ -383,9 +383,6 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
                       one_blank_after(text, tokens, number) && all_digits(text, tokens[number]);
     return unit ? number : 0;
   };
-  // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
-  // both suffixes. (Without capitals, one of the lists' that everyday
-  // words share before a unit too: "at 12 west way apt. 3".)
   // "Dr" is a drive's where no name follows it: a comma, the line's or the
   // text's end, a unit, or a stop before the end or a word in small
   // letters ("4821 Oak Dr, Austin", "at 55 Oak Dr."; not "the 3 Oak Dr.
@@ -405,6 +402,9 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
     const auto c = static_cast<unsigned char>(text[tokens[after].begin]);
     return (c >= 'a' && c <= 'z') || c == ',' || c == ')';
   };
+  // The last suffix within reach: "Mill" and "Road" of "Old Mill Road" are
+  // both suffixes. (Without capitals, one of the lists' that everyday
+  // words share before a unit too: "at 12 west way apt. 3".)
   size_t k = 0;
   for (size_t w = name + 1; w <= name + kMaxNameWords && word(w - 1) && word(w); ++w) {
     // (The lists write suffixes in full: "Ave", "Rd" and "Blvd" are
