@@ -182,6 +182,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     return (w.starts_with("o'") && letter_at(2) && letter_at(3)) ||
            (w.starts_with("o\u2019") && letter_at(4) && letter_at(5)) || (w.starts_with("mc") && w.size() >= 5);
   };
+  // Whether token k, a small_name_word() of matches `m` whose name ends at
+  // `end` (without a possessive's 's), is a first name a list knows or a
+  // given name alone, and no place's.
+  auto first_name_not_a_place = [&](size_t k, const Gazetteer::Match& m, uint32_t end) {
+    if ((m.full & place_categories_) != 0) return false;
+    return (m.full & first_name_categories_) != 0 ||
+           only_a_given_name(text, k, m, word_hash(text, Token{tokens[k].begin, end, false, false}));
+  };
   // Adds the first names coordinated with a name this pass added, whose
   // last token is `last` ("to jessica and tom", "invite carlos, maria, and
   // jen"): after a comma, "and" or "or", a word in small letters that a
@@ -199,12 +207,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
       }
       Gazetteer::Match m;
       uint32_t end = 0;
-      if (!small_name_word(k, m, end) || (m.full & place_categories_) != 0 ||
-          kVerbsNamedAsPeople.contains(text, tokens[k]) || span_over(out, k) != out.size()) {
-        break;
-      }
-      if ((m.full & first_name_categories_) == 0 &&
-          !only_a_given_name(text, k, m, word_hash(text, Token{tokens[k].begin, end, false, false}))) {
+      if (!small_name_word(k, m, end) || kVerbsNamedAsPeople.contains(text, tokens[k]) ||
+          !first_name_not_a_place(k, m, end) || span_over(out, k) != out.size()) {
         break;
       }
       add_span(out, {PiiType::kPerson, tokens[k].begin, end});
@@ -333,12 +337,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     }
     Gazetteer::Match m;
     uint32_t end = 0;
-    if (!small_name_word(j, m, end) || (m.full & (common_categories_ | place_categories_)) != 0 ||
+    if (!small_name_word(j, m, end) || (m.full & common_categories_) != 0 || !first_name_not_a_place(j, m, end) ||
         span_over(out, j) != out.size()) {
-      return c;
-    }
-    if ((m.full & first_name_categories_) == 0 &&
-        !only_a_given_name(text, j, m, word_hash(text, Token{tokens[j].begin, end, false, false}))) {
       return c;
     }
     add_span(out, {PiiType::kPerson, tokens[j].begin, end});
