@@ -92,7 +92,13 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
   for (const uint32_t j : name_words) {
     const Token& t = tokens[j];
     if (!small_word(text, t, 4) || pii_scan::data_label(text.substr(t.begin, t.end - t.begin))) continue;
-    if (!only_a_name(text, j, views[j].gazetteer) &&
+    const size_t over = span_over(out, j);
+    // A name of this tagging that is the word alone is one whatever else
+    // the lists know the word as ("robert", a place too): a surname may
+    // still join it, below.
+    const bool tagged_alone = over >= first && over < out.size() && out[over].type == PiiType::kPerson &&
+                              out[over].begin == t.begin && out[over].end == t.end;
+    if (!tagged_alone && !only_a_name(text, j, views[j].gazetteer) &&
         (!only_a_given_name(text, j, views[j].gazetteer, views[j].word) || !may_be_a_given_name_alone(j))) {
       continue;
     }
@@ -102,15 +108,12 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     // (Without a possessive's 's, as the lists are read: "takeda's".)
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
     const auto end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
-    const size_t over = span_over(out, j);
     // Right after a name of this tagging, one space apart on its line, it
     // is the same person's ("anna takeda"). A name of this tagging that is
     // the word alone may still take a surname after it, below.
     const size_t k = j > 0 ? span_over(out, j - 1) : out.size();
     if (over != out.size()) {
-      if (over < first || out[over].type != PiiType::kPerson || out[over].begin != t.begin || out[over].end != t.end) {
-        continue;
-      }
+      if (!tagged_alone) continue;
     } else if (k >= first && k < out.size() && out[k].type == PiiType::kPerson && out[k].end == tokens[j - 1].end &&
                tokens[j - 1].end + 1 == t.begin && text[tokens[j - 1].end] == ' ') {
       set_span(out, k, {PiiType::kPerson, out[k].begin, end});

@@ -299,14 +299,16 @@ std::vector<PiiExample> rows_in_small_letters() {
 // that redaction does not let the surname out; an everyday word after it,
 // possessive or not, stays out, but for one the last-name lists or the
 // census's surnames know where the name ends: a possessive, or before a
-// stop or the end.
+// stop or the end; so for a first name that a place's list knows too.
 TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
   const std::vector<PiiExample> rows = rows_in_small_letters();
   TaggerOptions o = options(5, 1u << 14, 1);
-  o.gazetteers = {{"first_name", {"Quentin", "Rosa"}},
+  o.gazetteers = {{"first_name", {"Quentin", "Rosa", "Marion"}},
                   {"last_name", {"Zbrozek", "Walker"}},
-                  {"common_word", {"fine", "knows", "the", "way", "tomorrow", "office", "walker", "farmer"}},
-                  {"census_surname", {"Farmer"}}};
+                  {"common_word", {"fine", "knows", "the", "way", "tomorrow", "office", "walker", "farmer", "where",
+                                   "name", "and", "today"}},
+                  {"census_surname", {"Farmer"}},
+                  {"city", {"Marion"}}};
   const PiiTagger tagger = PiiTagger::train(rows, o);
   EXPECT_EQ(typed_spans(tagger, "please call quentin zbrozek tomorrow."),
             std::vector<std::string>{"PERSON:quentin zbrozek"});
@@ -319,6 +321,12 @@ TEST(PiiTaggerTest, AFirstNameInSmallLettersTakesTheSurnameAfterIt) {
   }
   EXPECT_EQ(typed_spans(tagger, "please call rosa walker tomorrow."), std::vector<std::string>{"PERSON:rosa"});
   EXPECT_EQ(typed_spans(tagger, "please call rosa farmer."), std::vector<std::string>{"PERSON:rosa farmer"});
+  // So does a first name that a place's list knows too, between quote
+  // marks or before a bracket.
+  ASSERT_EQ(typed_spans(tagger, "please call marion today."), std::vector<std::string>{"PERSON:marion"});
+  for (const char* text : {"where name = 'marion walker' and", "please call marion walker (the tenant)."}) {
+    EXPECT_EQ(typed_spans(tagger, text), std::vector<std::string>{"PERSON:marion walker"}) << text;
+  }
 }
 
 // In text without capitals, a name of two first names that the decoder

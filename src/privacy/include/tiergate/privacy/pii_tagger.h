@@ -342,7 +342,10 @@ class PiiTagger {
   // same of a capitalised word inside a sentence; without them, the
   // decoder has no capital to go by and leaves most such words out. Right
   // after a name of out[first...], one space apart, the word extends it
-  // ("anna takeda"). `name_words`: the tokens tag() viewed that a name
+  // ("anna takeda"). A name of out[first...] that is such a word alone,
+  // whatever else the lists know it as ("robert", a place too), takes the
+  // surname after it as a word that only_a_name() does ("name = 'robert
+  // mills'"). `name_words`: the tokens tag() viewed that a name
   // list knows, or the given names alone (only_a_given_name(), which the
   // word asks too), in order (views hold their matches); most tokens are none,
   // and a loop over all of them cost text without capitals 7% of its speed.
