@@ -458,6 +458,11 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // initial or an answer's letter (join_initials()).
   thread_local IndexList capitals_before_a_stop;
   capitals_before_a_stop.clear();
+  // In text with capitals, the pronouns "I" after "and", in order: the
+  // name in small letters before them (add_small_letter_names_after_cues():
+  // "priya and I").
+  thread_local IndexList i_after_and;
+  i_after_and.clear();
   const bool organisations = std::find(types_.begin(), types_.end(), PiiType::kOrganization) != types_.end();
   thread_local IndexList line_start_list;
   // (Text in ASCII alone, most prompts, holds no caseless letter: the
@@ -614,6 +619,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       if (c >= 'A' && c <= 'Z' && tokens[m].end < text.size() && text[tokens[m].end] == '.') {
         capitals_before_a_stop.push_back(m);
       }
+      if (c == 'I' && m >= 2 && token_is(text, tokens[m - 1], "and")) i_after_and.push_back(m);
       return letter_label(text, tokens, m);
     });
   }
@@ -869,7 +875,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (tagged()) add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   if (mixed) {
-    add_small_letter_names_after_cues(text, out, first_tagged);
+    add_small_letter_names_after_cues(text, i_after_and, out, first_tagged);
     add_full_names_of_listed_words(text, marked_tokens, out);
     add_names_before_a_colon(text, out);
   }

@@ -1057,7 +1057,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     if (t.end - t.begin < 2 || !is_word_byte(c) || (c >= '0' && c <= '9')) return Joined::kNot;
     if (mixed && !(c >= 'A' && c <= 'Z') && c < 0x80) return Joined::kNot;
     if (mixed && all_capitals(text, tokens, j)) return Joined::kNot;          // an acronym
-    if (contraction(text, t)) return Joined::kNot;  // I'm, i'd, we've
+    if (contraction(text, t) || kPersonalPronouns.contains(text, t)) return Joined::kNot;  // I'm, i'd, we've, Me
     if (pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin))) return Joined::kNot;  // "Hindu or Sikh"
     // In lower-case text any everyday word is out ("go", "town"); with
     // capitals only a word that is nothing else ("Hill" is also a surname).

@@ -1196,6 +1196,10 @@ constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "m
                                                                        "might", "sue"});
 // "his", "her", "their": a possessive of persons after the receiver.
 constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
+// The personal pronouns of two letters or more: who they stand for is no
+// name ("Me and Kevin", "You and Anna").
+constexpr WordSet kPersonalPronouns(std::array<std::string_view, 10>{"me", "you", "he", "him", "she", "her", "we", "us",
+                                                                     "they", "them"});
 
 // "Is" after "name" in other languages ("Mein Name ist", "mon nom est",
 // "mi nombre es"), and the verbs that say what one is called ("ich heiße",

@@ -43,8 +43,12 @@ constexpr WordSet kSaid(kSaidWords);
 // with derek", "the notes from rachel", "a draft by priya"): as often
 // before a thing, a place or a team ("with python", "from paris"), so only
 // a first name no everyday or place's list knows follows them here. ("by"
-// costs the filter nothing more: it shares the bit of "with".)
-constexpr std::array<std::string_view, 3> kCompanyWords = {"with", "from", "by"};
+// costs the filter nothing more: it shares the bit of "with".) With them
+// "me", whose company is named beside it as such a first name ("me and
+// kevin", "kevin and me"): a branch of its own in the loop over the
+// filter's hits cost 5M instructions more on the dev prompts than one
+// inside theirs.
+constexpr std::array<std::string_view, 4> kCompanyWords = {"with", "from", "by", "me"};
 constexpr WordSet kCompany(kCompanyWords);
 constexpr std::array<std::string_view, 6> kFieldRoleWords = {"patient", "customer", "employee",
                                                              "student", "tenant",   "applicant"};
@@ -84,7 +88,8 @@ enum class Cue {
 
 }  // namespace
 
-void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::span<const uint32_t> i_after_and,
+                                                  std::vector<PiiSpan>& out, size_t first) const {
   if (name_categories_ == 0 || common_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
@@ -323,26 +328,44 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     add_span(out, {PiiType::kPerson, tokens[j].begin, end});
     return coordinated_first_names(to);
   };
-  // Adds the person after a word of kCompany at token c, if any ("lunch
-  // with derek", "the notes from rachel"): a first name in small letters one
-  // space after it that no everyday or place's list knows, or a given name
-  // alone, with the names coordinated with it; the last token of the
-  // names, or c. (The words are common: the shape of the next token turns
-  // most away before a list is asked.)
-  auto person_after_company = [&](size_t c) {
-    const size_t j = c + 1;
-    if (j >= n || tokens[j].begin != tokens[c].end + 1 || tokens[j].end - tokens[j].begin < 3 ||
-        text[tokens[j].begin] < 'a' || text[tokens[j].begin] > 'z') {
-      return c;
+  // Whether token j is a first name in small letters that no everyday or
+  // place's list knows, or a given name alone, that no span covers; its
+  // end without a possessive's 's in `end`. (The words before it are
+  // common: the token's shape turns most away before a list is asked.)
+  auto unlisted_elsewhere_first_name = [&](size_t j, uint32_t& end) {
+    if (j >= n || tokens[j].end - tokens[j].begin < 3 || text[tokens[j].begin] < 'a' || text[tokens[j].begin] > 'z') {
+      return false;
     }
     Gazetteer::Match m;
+    return small_name_word(j, m, end) && (m.full & common_categories_) == 0 && first_name_not_a_place(j, m, end) &&
+           span_over(out, j) == out.size();
+  };
+  // Adds the person one space after token c and the names coordinated with
+  // it, where unlisted_elsewhere_first_name(): after a word of kCompany
+  // ("lunch with derek", "the notes from rachel") or after "me and" ("me
+  // and kevin went"); the last token of the names, or c.
+  auto person_after = [&](size_t c) {
     uint32_t end = 0;
-    if (!small_name_word(j, m, end) || (m.full & common_categories_) != 0 || !first_name_not_a_place(j, m, end) ||
-        span_over(out, j) != out.size()) {
+    if (c + 1 >= n || tokens[c + 1].begin != tokens[c].end + 1 || text[tokens[c].end] != ' ' ||
+        !unlisted_elsewhere_first_name(c + 1, end)) {
       return c;
     }
-    add_span(out, {PiiType::kPerson, tokens[j].begin, end});
-    return coordinated_first_names(j);
+    add_span(out, {PiiType::kPerson, tokens[c + 1].begin, end});
+    return coordinated_first_names(c + 1);
+  };
+  // Adds the person before "and" and a pronoun of the speaker at token p
+  // ("priya and I", "kevin and me"), one space apart each, where
+  // unlisted_elsewhere_first_name() and no possessive.
+  auto person_before_and_me = [&](size_t p) {
+    uint32_t end = 0;
+    auto a_space_before = [&](size_t k) {
+      return tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ';
+    };
+    if (p < 2 || !a_space_before(p) || !a_space_before(p - 1) || !is(p - 1, "and") ||
+        !unlisted_elsewhere_first_name(p - 2, end) || end != tokens[p - 2].end) {
+      return;
+    }
+    add_span(out, {PiiType::kPerson, tokens[p - 2].begin, end});
   };
   // The speaker before a verb of speech at token v, in small letters: a
   // first name no everyday list knows, or such a first name and a surname
@@ -390,11 +413,17 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::ve
     } else if (kSaid.contains(text, tokens[d])) {
       speaker_before(d, next);
     } else if (kCompany.contains(text, tokens[d])) {
-      next = person_after_company(d) + 1;
+      if (!is(d, "me")) {
+        next = person_after(d) + 1;
+      } else {
+        person_before_and_me(d);
+        if (d + 1 < n && tokens[d + 1].begin == tokens[d].end + 1 && is(d + 1, "and")) next = person_after(d + 1) + 1;
+      }
     } else if (kCueWordSet.contains(text, tokens[d]) || i_am(d)) {
       next = name_after_a_cue(d) + 1;
     }
   }
+  for (const uint32_t p : i_after_and) person_before_and_me(p);
   // The filter's hits hold the capitalised titles of address too: that
   // pass reads them here rather than asking every marked token.
   if (!capitalised.empty()) add_names_after_titles_of_address(text, capitalised, out, first, true);

@@ -2089,7 +2089,8 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
 // everyday or place's list knows, or a given name alone, is a name; so are
 // the first names coordinated with a name found after a cue ("to jessica
 // and tom", "carlos, maria, and jen"). A contacted everyday first name is
-// one before "that" ("text mike that").
+// one before "that" ("text mike that"); so is such a first name beside
+// the speaker: "me and kevin", "kevin and me", "priya and I".
 TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Derek", "Rachel", "Jessica", "Tom", "Carlos", "Maria", "Mike", "Paris", "Will", "Melissa"}},
@@ -2120,6 +2121,15 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("Help me respond to melissa today."), V{"PERSON:melissa"});
   EXPECT_EQ(found("Can you text mike that I'm late?"), V{"PERSON:mike"});
   expect_no_names(tagger, {"Can you text mike today?"});
+  // Beside the speaker: after "me and", before "and me" or "and I".
+  EXPECT_EQ(found("Yesterday me and derek went out."), V{"PERSON:derek"});
+  EXPECT_EQ(found("Me and derek or rachel went out."), (V{"PERSON:derek", "PERSON:rachel"}));
+  EXPECT_EQ(found("It was derek and me in the end."), V{"PERSON:derek"});
+  EXPECT_EQ(found("So priya and I are going to Rome."), V{"PERSON:priya"});
+  // (A pronoun joined to a name is none: "Me and Derek".)
+  EXPECT_EQ(found("Me and Derek went out."), V{"PERSON:Derek"});
+  expect_no_names(tagger, {"So python and I are friends.", "It was paris and me in the end.",
+                           "Yesterday me and tom went out.", "So priya\nand I went.", "Yesterday me and\nderek went."});
 }
 
 // A place or firm of the tagger's of one word after "ask for" ("Ask for

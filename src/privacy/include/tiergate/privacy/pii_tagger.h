@@ -931,7 +931,12 @@ class PiiTagger {
   // line after a letter's closing
   // ("Thanks,\nkevin"), a first name a list knows or a word no everyday
   // list knows. Up to two surnames follow one space apart (a
-  // last name a list knows, or a Gaelic shape: "o'brien"). Nothing is added
+  // last name a list knows, or a Gaelic shape: "o'brien"). After "with",
+  // "from" or "by" ("lunch with derek"), after "me and" and before "and me"
+  // or "and I" (`i_after_and`: the pronouns after "and", in order; "priya
+  // and I"), a first name a list knows, or a given name alone, that no
+  // everyday or place's list knows. After a name so found, the first names
+  // coordinated with it ("to jessica and tom"). Nothing is added
   // over another span. (tagger_small_letter_names.cc)
   // After "ask for", a capitalised word too: a place or firm of
   // out[first...] over just the word that no place's, company's or everyday
@@ -942,7 +947,8 @@ class PiiTagger {
   // decoder took for an everyday word. After a title of address in small
   // letters ("professor", "judge"), a titled_name(). Then runs
   // add_names_after_titles_of_address() over the cue words' filter's hits.
-  void add_small_letter_names_after_cues(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  void add_small_letter_names_after_cues(std::string_view text, std::span<const uint32_t> i_after_and,
+                                         std::vector<PiiSpan>& out, size_t first) const;
 
   // Whether bytes [begin, end) of the text, one word, are a city of the
   // world_city lists (cities of 100,000 people or more). Such a list is for
