@@ -79,6 +79,14 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
   auto in_a_line = [&](const PiiSpan& span) {
     return std::memchr(text.data() + span.begin, '\n', span.end - span.begin) == nullptr;
   };
+  // Whether the token before title t, or before its comma, is a number
+  // that a span found before tagging (out[0, first)) covers.
+  auto number_of_an_earlier_span = [&](size_t t) {
+    size_t j = t - 1;
+    if (j > 0 && mark_at(text, tokens, j, ',')) --j;
+    const size_t k = span_over(out, j);
+    return is_number(text, tokens, j) && k < first;
+  };
   auto title_at = [&](size_t t) {
     // (Its first letter's case, then the title's words, then the rest.)
     const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
@@ -121,11 +129,16 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
       bool free = true;
       for (size_t j = from + 1; j <= to && free; ++j) free = span_over(out, j) == out.size();
       if (free) add_span(out, {PiiType::kPerson, tokens[from].begin, end});
-    } else if (k >= first && (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization) &&
-               (out[k].end == end || out[k].end == tokens[to].end) &&
-               (out[k].begin == tokens[from].begin || (out[k].begin <= tokens[t].begin && in_a_line(out[k])))) {
+    } else if (k >= first && (out[k].end == end || out[k].end == tokens[to].end) &&
+               (((out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization) &&
+                 (out[k].begin == tokens[from].begin || (out[k].begin <= tokens[t].begin && in_a_line(out[k])))) ||
+                (out[k].type == PiiType::kStreetAddress && out[k].begin < tokens[t].begin && in_a_line(out[k]) &&
+                 number_of_an_earlier_span(t)))) {
       // (A place or firm of this tagging over the name alone, or from the
-      // title or words before it on its line: "Kannst du Herrn Becker".)
+      // title or words before it on its line: "Kannst du Herrn Becker"; an
+      // address that ends with the name, no street's word, from a number
+      // that a span found before tagging holds: the day of a date, "On
+      // April 2, Officer Delgado".)
       set_span(out, k, {PiiType::kPerson, tokens[from].begin, end});
     }
   };

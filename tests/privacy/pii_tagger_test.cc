@@ -2448,6 +2448,29 @@ TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
                            "i saw nurse zorvath at the store"});
 }
 
+// After a date's day that the tagger read as an address's number ("On
+// April 2, Officer Delgado" was an address, the date cut from it a place),
+// the name after the title is a name; not where the number is a house's.
+// Here a tagger taught addresses of a number and two capitalised words.
+TEST(PiiTaggerTest, ANameAfterATitleAfterADatesDayIsAName) {
+  std::vector<PiiExample> rows;
+  const std::array<std::string, 4> words = {"Quill Brask", "Velmora Dell", "Ondine Tusk", "Quarrow Hale"};
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string address = std::to_string(10 + k) + (k % 2 == 0 ? ", " : " ") + words[k % words.size()];
+    rows.push_back({"Send it to " + address + " today.",
+                    {{PiiType::kStreetAddress, 11, static_cast<uint32_t>(11 + address.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"last_name", {"Zorvath"}}, {"common_word", {"on", "send", "it", "to", "today", "saw", "me"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  using V = std::vector<std::string>;
+  ASSERT_EQ(scanned_spans(tagger, "Send it to 12 Velmora Dell today."), V{"STREET_ADDRESS:12 Velmora Dell"});
+  for (const char* text : {"On April 12, Officer Zorvath saw me.", "On April 12 Officer Zorvath saw me."}) {
+    EXPECT_EQ(scanned_spans(tagger, text), (V{"DATE_TIME:April 12", "PERSON:Zorvath"})) << text;
+  }
+  EXPECT_EQ(scanned_spans(tagger, "Send it to 12 Officer Zorvath today."), V{"STREET_ADDRESS:12 Officer Zorvath"});
+}
+
 // After "I'm", a firm of the tagger's that opens with a surname of the
 // lists that no everyday or place's list knows is the speaker, as one
 // that opens with a first name is: a family name said first ("I'm Nguyen
