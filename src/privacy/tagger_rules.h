@@ -1123,10 +1123,10 @@ constexpr WordSet kKinTitles(kKinTitleWords);
 // or "member", which a company or a state is as often; a tenant may be a
 // company too, whose words the rule that reads a role refuses.)
 // So do the relatives written as a title.
-constexpr std::array<std::string_view, 24> kRoleWords =
-    joined(std::array<std::string_view, 16>{"customer", "patient", "employee", "student", "applicant", "passenger",
+constexpr std::array<std::string_view, 25> kRoleWords =
+    joined(std::array<std::string_view, 17>{"customer", "patient", "employee", "student", "applicant", "passenger",
                                             "caller", "witness", "suspect", "victim", "defendant", "plaintiff",
-                                            "claimant", "resident", "tenant", "cardholder"},
+                                            "claimant", "resident", "tenant", "landlord", "cardholder"},
            kKinTitleWords);
 constexpr WordSet kRoles(kRoleWords);
 

@@ -50,8 +50,8 @@ constexpr WordSet kSaid(kSaidWords);
 // inside theirs.
 constexpr std::array<std::string_view, 4> kCompanyWords = {"with", "from", "by", "me"};
 constexpr WordSet kCompany(kCompanyWords);
-constexpr std::array<std::string_view, 6> kFieldRoleWords = {"patient", "customer", "employee",
-                                                             "student", "tenant",   "applicant"};
+constexpr std::array<std::string_view, 10> kFieldRoleWords = {
+    "patient", "customer", "employee", "student", "tenant", "applicant", "landlord", "plaintiff", "defendant", "witness"};
 
 // The words that end or open a cue below but the relatives, which follow a
 // possessive determiner: the filter finds the determiner. (The verbs of

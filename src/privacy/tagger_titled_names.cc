@@ -58,9 +58,11 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
   // Whether token k, right after token `before` one space apart, is a
   // name's word; `end`: its end without a possessive's 's. Without
   // capitals, a titled_name() ("professor hendricks"; not "coach class").
-  auto name_word = [&](size_t k, size_t before, uint32_t& end) {
-    if (k >= n || tokens[k].begin != tokens[before].end + 1 || text[tokens[before].end] != ' ' ||
-        !written_as_a_name(k)) {
+  // (`glued`: right after it, as after a hyphen.)
+  auto name_word = [&](size_t k, size_t before, uint32_t& end, bool glued = false) {
+    if (k >= n || !written_as_a_name(k) ||
+        (glued ? tokens[k].begin != tokens[before].end
+               : tokens[k].begin != tokens[before].end + 1 || text[tokens[before].end] != ' ')) {
       return false;
     }
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
@@ -91,10 +93,14 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
     // (Its first letter's case, then the title's words, then the rest.)
     const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
     if (t + 2 >= n || (mixed ? c < 'A' || c > 'Z' : c < 'a' || c > 'z') ||
-        !(kTitlesOfAddress.contains(text, tokens[t]) || kAbbreviatedTitles.contains(text, tokens[t])) ||
+        !(kTitlesOfAddress.contains(text, tokens[t]) || kAbbreviatedTitles.contains(text, tokens[t]) ||
+          (mixed && kRoles.contains(text, tokens[t]))) ||
         !written_as_a_name(t)) {
       return;
     }
+    // A role written as a title ("Tenant", "Uncle") retypes a span of this
+    // tagging only: add_introduced_names() reads the names after it.
+    const bool role = !kTitlesOfAddress.contains(text, tokens[t]) && !kAbbreviatedTitles.contains(text, tokens[t]);
     if (!tokens[t].newline_before &&
         (after_an_article(text, tokens, t) || (t > 0 && token_is(text, tokens[t - 1], "this")))) {
       return;
@@ -117,18 +123,43 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
     if (!name_word(title_end + 1, title_end, end)) return;
     const size_t from = title_end + 1;
     size_t to = from;
-    // (A possessive ends the name: "Professor Lindqvist's comments".)
-    while (to + 1 - from < kMaxWords && end == tokens[to].end) {
+    // (A possessive ends the name: "Professor Lindqvist's comments". A
+    // hyphen glued to a word of it joins the next word, which must be a
+    // name's too: "Tenant Camille Laurent-Petit", not "Patient
+    // Self-Determination Act".)
+    for (size_t words = 1; end == tokens[to].end;) {
       uint32_t next_end = 0;
-      if (!name_word(to + 1, to, next_end)) break;
-      ++to;
+      if (to + 2 < n && mark_at(text, tokens, to + 1, '-') && tokens[to + 1].begin == tokens[to].end) {
+        if (!name_word(to + 2, to + 1, next_end, true)) return;
+        to += 2;
+      } else if (words < kMaxWords && name_word(to + 1, to, next_end)) {
+        ++to;
+        ++words;
+      } else {
+        break;
+      }
       end = next_end;
     }
     const size_t k = span_over(out, from);
     if (k == out.size()) {
+      // The words after the first are free, or a name of this tagging
+      // covers some of them, which takes the whole ("Professor Smith-Jones"
+      // where the tagger found "Jones").
+      size_t name = out.size();
       bool free = true;
-      for (size_t j = from + 1; j <= to && free; ++j) free = span_over(out, j) == out.size();
-      if (free) add_span(out, {PiiType::kPerson, tokens[from].begin, end});
+      for (size_t j = from + 1; j <= to && free; ++j) {
+        const size_t covering = span_over(out, j);
+        if (covering == out.size() || covering == name) continue;
+        free = name == out.size() && covering >= first && out[covering].type == PiiType::kPerson &&
+               out[covering].end <= end;
+        name = covering;
+      }
+      if (!free || role) return;
+      if (name == out.size()) {
+        add_span(out, {PiiType::kPerson, tokens[from].begin, end});
+      } else {
+        set_span(out, name, {PiiType::kPerson, tokens[from].begin, end});
+      }
     } else if (k >= first && (out[k].end == end || out[k].end == tokens[to].end) &&
                (((out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization) &&
                  (out[k].begin == tokens[from].begin || (out[k].begin <= tokens[t].begin && in_a_line(out[k])))) ||

@@ -92,6 +92,15 @@ const std::vector<Probe> kProbes = {
     // A profile's handle in a résumé's links.
     {"Improve my resume. Links: https://www.linkedin.com/in/priya-raman-4a2b1/ | github.com/kwamemensah",
      {"priya-raman-4a2b1", "kwamemensah"}},
+    // (2026-12-06, a fourth.) A surname set off after a first name that a
+    // place's list knows too; names beside the speaker; a title after a
+    // date's day; a role written as a title.
+    {"select * from patients where name = 'robert mills' and dob = '1962-07-19';", {"robert mills"}},
+    {"Yesterday me and kevin went to see the flat; priya and I stayed home.", {"kevin", "priya"}},
+    {"Summarize this: On April 2, Officer Delgado stopped a vehicle driven by Tremaine Jackson.",
+     {"Delgado", "Tremaine Jackson"}},
+    {"The lease is between Landlord Henrik S\u00f8rensen and Tenant Camille Laurent-Petit for the unit.",
+     {"Henrik S\u00f8rensen", "Camille Laurent-Petit"}},
 };
 
 // Names that the whole scan must also type as names, not only keep on the
@@ -101,6 +110,9 @@ const std::vector<Probe> kTypedProbes = {
     // The decoder took these for addresses (2026-12-06).
     {"I spoke with Anna K. Smith yesterday.", {"Anna K. Smith"}},
     {"Thanks to Maria L. and Tom B. for the help.", {"Maria L.", "Tom B."}},
+    // A name with a hyphen after a title, of which the decoder found the
+    // last word.
+    {"I saw Professor Smith-Jones today.", {"Smith-Jones"}},
 };
 
 TEST(DefaultPolicyProbesTest, NamesStayOnTheDeviceUnderTheDefaultPolicy) {

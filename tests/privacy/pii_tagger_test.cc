@@ -2430,6 +2430,7 @@ TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
   EXPECT_EQ(found("Nurse Zorvath gave me the pills."), V{"PERSON:Zorvath"});
   EXPECT_EQ(found("I saw Sgt. Maria Smith at the store."), V{"PERSON:Maria Smith"});
   EXPECT_EQ(found("I saw Professor Hendricks's pills."), V{"PERSON:Hendricks"});
+  EXPECT_EQ(found("I saw Professor Zorvath-Quill at the store."), V{"PERSON:Zorvath-Quill"});
   // As other languages address people in full, and a title of the lists
   // with its stop after the title.
   EXPECT_EQ(found("Bitte antworte Herrn Zorvath heute."), V{"PERSON:Zorvath"});
@@ -2469,6 +2470,24 @@ TEST(PiiTaggerTest, ANameAfterATitleAfterADatesDayIsAName) {
     EXPECT_EQ(scanned_spans(tagger, text), (V{"DATE_TIME:April 12", "PERSON:Zorvath"})) << text;
   }
   EXPECT_EQ(scanned_spans(tagger, "Send it to 12 Officer Zorvath today."), V{"STREET_ADDRESS:12 Officer Zorvath"});
+}
+
+// A role written as a title ("Tenant", "Landlord") before a name: a firm
+// of the tagger's over the role and the name is the name without the role
+// ("Tenant Camille Laurent-Petit" was a firm). A hyphen glued to a word of
+// the name joins the next word, which must be a name's too: not "Patient
+// Self-Determination Act". Here a tagger taught firms there.
+TEST(PiiTaggerTest, ARoleBeforeANameIsNoPartOfIt) {
+  const PiiTagger tagger = firms_tagger(
+      {"I saw "}, {"Tenant Zorvath Quill", "Landlord Brask Ondine", "Velmora Tusk", "Quarrow Dell"}, " at the store.",
+      {{"last_name", {"Okonkwo"}},
+       {"common_word", {"i", "saw", "at", "the", "store", "self", "determination", "act", "tenant", "landlord", "patient"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("I saw Velmora Tusk at the store."), V{"ORGANIZATION:Velmora Tusk"});
+  EXPECT_EQ(found("I saw Tenant Zorvath Quill at the store."), V{"PERSON:Zorvath Quill"});
+  EXPECT_EQ(found("I saw Landlord Brask Ondine at the store."), V{"PERSON:Brask Ondine"});
+  EXPECT_EQ(values_of(tagger, "I saw Patient Self-Determination Act at the store.", PiiType::kPerson), V{});
 }
 
 // After "I'm", a firm of the tagger's that opens with a surname of the

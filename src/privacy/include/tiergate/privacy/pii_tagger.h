@@ -301,16 +301,23 @@ class PiiTagger {
   // know or, with the everyday lists and capitals, a word no list knows,
   // none a group's word nor a noun that ends organisations' names ("I saw
   // Professor Smith", which went out whole; not "General Motors", "Coach
-  // Outlet", "Doctor Who"). Without capitals, a titled_name(). Not after
+  // Outlet", "Doctor Who"). Without capitals, a titled_name(). A hyphen
+  // glued to a word joins the next, a name's word too ("Professor
+  // Smith-Jones"; "Patient Self-Determination Act" names no one). Not after
   // an article
   // ("the Judge Advocate"). A name of its
-  // own where no span covers the words; a place or organisation of this
-  // tagging over just the words, or over the title and the words, becomes
-  // the name without the title ("Dear Professor Hendricks," and "Nurse
-  // Ratched" were firms). `candidates`: in text with capitals the indices,
-  // in order, of tokens among which every title is (the cue words'
-  // filter's, add_small_letter_names_after_cues()); without capitals,
-  // every token is (through a filter of its own).
+  // own where no span covers the words, or where a name of this tagging
+  // covers only some of them after the first; a place or organisation of
+  // this tagging over just the words, or over the title and the words,
+  // becomes the name without the title ("Dear Professor Hendricks," and
+  // "Nurse Ratched" were firms), as does an address of this tagging from a
+  // number that a span found before tagging holds ("On April 2, Officer
+  // Delgado": the day of a date). In text with capitals a role written as
+  // a title ("Tenant Camille Laurent-Petit", a firm) retypes so too, but
+  // adds nothing (add_introduced_names() reads it). `candidates`: in text
+  // with capitals the indices, in order, of tokens among which every title
+  // is (the cue words' filter's, add_small_letter_names_after_cues());
+  // without capitals, every token is (through a filter of its own).
   void add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> candidates,
                                          std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // In text with capitals, adds a name over a capitalised word that a
