@@ -999,8 +999,8 @@ constexpr WordSet kPlanets(std::array<std::string_view, 9>{"mercury", "venus", "
 // The suffixes that make the words before them a street in any case ("lives
 // on maple street"): fewer than the street_suffix lists, which also hold
 // everyday words ("Side", "Park", "Way").
-constexpr std::array<std::string_view, 10> kCommonStreetSuffixWords = {
-    "street", "avenue", "road", "lane", "boulevard", "drive", "st", "ave", "rd", "blvd"};
+constexpr std::array<std::string_view, 13> kCommonStreetSuffixWords = {
+    "street", "avenue", "road", "lane", "boulevard", "drive", "st", "ave", "rd", "blvd", "ln", "hwy", "pkwy"};
 constexpr WordSet kCommonStreetSuffixes(kCommonStreetSuffixWords);
 // The particles between the words of a street's name in the Romance
 // languages ("Calle de Alcalá", "Via della Spiga", "rue des Lilas").

@@ -3909,6 +3909,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   // Without capitals, a suffix that only streets have, after no unit.
   EXPECT_EQ(addresses("we saw 9084 juniper road then."), std::vector<std::string>{"9084 juniper road"});
   EXPECT_EQ(addresses("see you at 9084 juniper road then."), std::vector<std::string>{"9084 juniper road"});
+  EXPECT_EQ(addresses("we saw 1188 old mill ln, then."), std::vector<std::string>{"1188 old mill ln"});
+  EXPECT_EQ(addresses("we saw 4400 juniper pkwy then."), std::vector<std::string>{"4400 juniper pkwy"});
   // Other suffixes, street words first and German streets after a word
   // that leads to a place.
   EXPECT_EQ(addresses("see you at 9084 juniper way then."), std::vector<std::string>{"9084 juniper way"});
