@@ -501,6 +501,22 @@ void PiiTagger::add_names_in_capitals(std::string_view text, std::span<const uin
     return (m.full & not_a_name) == 0 &&
            ((m.full & name_categories_) != 0 || listed_surname(text, tokens[w].begin, tokens[w].end));
   };
+  // A surname's particle in capitals ("DE", "VAN"), and the word after one:
+  // a surname's, or in capitals and no everyday or company list's ("CRUZ"
+  // of "DE LA CRUZ" is a place's too).
+  auto particle = [&](size_t w) {
+    return all_capitals(text, tokens[w]) && kSurnameParticles.contains(text, tokens[w]);
+  };
+  auto after_a_particle = [&](size_t w) {
+    if (surname_in_capitals(w)) return true;
+    if (!all_capitals(text, tokens[w]) || tokens[w].end - tokens[w].begin < 2) return false;
+    return (gazetteer_.lookup(word_hash(text, tokens[w])).full & (common_categories_ | company_categories_)) == 0;
+  };
+  // Whether token w, one space after the name's word before it, goes on
+  // the name.
+  auto goes_on = [&](size_t w) {
+    return particle(w) || (particle(w - 1) ? after_a_particle(w) : surname_in_capitals(w));
+  };
   auto capital = [&](uint32_t at) { return text[at] >= 'A' && text[at] <= 'Z'; };
   for (size_t s = first; s < out.size(); ++s) {
     // (Two capitals open it: most spans are turned away before a search.)
@@ -512,22 +528,26 @@ void PiiTagger::add_names_in_capitals(std::string_view text, std::span<const uin
     if (from >= n || tokens[from].begin != out[s].begin || !all_capitals(text, tokens[from])) continue;
     const Gazetteer::Match given = gazetteer_.lookup(word_hash(text, tokens[from]));
     if ((given.full & first_name_categories_) == 0 || (given.full & not_a_name) != 0) continue;
-    size_t last = from;
+    size_t last = from, words = 1;  // (particles apart)
     bool names = true;
     while (names && last + 1 < n && tokens[last + 1].begin < out[s].end) {
       ++last;
-      names = tokens[last].begin == tokens[last - 1].end + 1 && surname_in_capitals(last);
+      names = tokens[last].begin == tokens[last - 1].end + 1 && goes_on(last);
+      words += particle(last) ? 0 : 1;
     }
     if (!names || tokens[last].end != out[s].end) continue;
     // The surnames right after it that no span covers ("AHMED" of "AHMED
-    // KHAN"), up to kMaxWords words in all.
-    while (last + 1 < n && last + 1 - from < kMaxWords && tokens[last + 1].begin == tokens[last].end + 1 &&
+    // KHAN", "CRUZ" of "MARIA JOSE DE LA CRUZ"), up to kMaxWords words in
+    // all and the particles between them.
+    while (last + 1 < n && (words < kMaxWords || particle(last)) && tokens[last + 1].begin == tokens[last].end + 1 &&
            text[tokens[last].end] == ' ' && (s + 1 == out.size() || out[s + 1].begin >= tokens[last + 1].end) &&
-           surname_in_capitals(last + 1)) {
+           goes_on(last + 1)) {
       ++last;
+      words += particle(last) ? 0 : 1;
     }
-    // (A word alone in capitals is an acronym as often: "CIA", "NAND".)
-    if (last == from || (out[s].type == PiiType::kPerson && tokens[last].end == out[s].end)) continue;
+    // (A word alone in capitals is an acronym as often: "CIA", "NAND". A
+    // name ends with no particle.)
+    if (last == from || particle(last) || (out[s].type == PiiType::kPerson && tokens[last].end == out[s].end)) continue;
     set_span(out, s, {PiiType::kPerson, out[s].begin, tokens[last].end});
   }
 }

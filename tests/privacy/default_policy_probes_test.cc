@@ -101,6 +101,8 @@ const std::vector<Probe> kProbes = {
      {"Delgado", "Tremaine Jackson"}},
     {"The lease is between Landlord Henrik S\u00f8rensen and Tenant Camille Laurent-Petit for the unit.",
      {"Henrik S\u00f8rensen", "Camille Laurent-Petit"}},
+    {"Plaintiff MARIA JOSE DE LA CRUZ v. Defendant HARBOR FREIGHT LLC. I met MARIA DE LA TORRE today.",
+     {"MARIA JOSE DE LA CRUZ", "MARIA DE LA TORRE"}},
 };
 
 // Names that the whole scan must also type as names, not only keep on the

@@ -2527,8 +2527,9 @@ TEST(PiiTaggerTest, ALineOfANameInCapitalsIsAName) {
 }
 
 // Inside a line, a place or firm of the tagger's in capitals throughout,
-// a first name and surnames' words, is a name, and takes the surnames in
-// capitals right after it; not a word alone (an acronym as often), nor
+// a first name and surnames' words (with a surname's particles, "DE LA
+// CRUZ"), is a name, and takes the surnames in capitals right after it;
+// not a word alone (an acronym as often), nor
 // words a place's list knows. Here a tagger that learned firms in
 // capitals after "recorded for".
 TEST(PiiTaggerTest, ANameInCapitalsInsideALineIsAName) {
@@ -2548,6 +2549,11 @@ TEST(PiiTaggerTest, ANameInCapitalsInsideALineIsAName) {
   EXPECT_EQ(found("ANNA"), V{"ORGANIZATION:ANNA"});
   EXPECT_EQ(found("ANNA PARIS"), V{"ORGANIZATION:ANNA PARIS"});
   EXPECT_EQ(found("ANNA ZORVATH"), V{"ORGANIZATION:ANNA ZORVATH"});
+  // A surname's particles, and the word after them whatever a place's
+  // list knows it as; not a particle last.
+  EXPECT_EQ(found("ANNA DE LA PARIS"), V{"PERSON:ANNA DE LA PARIS"});
+  EXPECT_EQ(found("JOHN VAN DOE"), V{"PERSON:JOHN VAN DOE"});
+  EXPECT_EQ(found("ANNA DE"), V{"ORGANIZATION:ANNA DE"});
   // A tagger that learned firms of one word takes the first name alone.
   const PiiTagger one_word =
       firms_tagger({"It was recorded for "}, {"ZORVATH", "BRASK", "VELMORA", "QUARROW"}, " today.",

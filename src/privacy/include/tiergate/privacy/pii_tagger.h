@@ -867,7 +867,11 @@ class PiiTagger {
   // three words in all, where the name is then two words or more (a word
   // alone in capitals is an acronym as often): "complaint from JOHN
   // MICHAEL DOE" gave the place "JOHN MICHAEL", "name: AHMED KHAN" the
-  // name "AHMED".
+  // name "AHMED". A surname's particles may stand between the words, and
+  // the word after one is a surname's or any word in capitals that no
+  // everyday or company list knows; a name ends with no particle ("I met
+  // MARIA DE LA CRUZ" was a place, "Plaintiff MARIA JOSE DE LA CRUZ" the
+  // name "MARIA JOSE DE LA").
   // `line_starts`: the tokens that open a line (pii_tokens::tokenize()).
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_names_in_capitals(std::string_view text, std::span<const uint32_t> line_starts, std::vector<PiiSpan>& out,
