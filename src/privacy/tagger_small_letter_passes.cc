@@ -126,6 +126,28 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     // above).
     if (end != t.end || j + 1 >= tokens.size()) continue;
     const Token& next = tokens[j + 1];
+    // A surname with a hyphen right after it, one space apart ("abdulrahman
+    // al-farsi", "sarah smith-jones"): a surname's particle or a word a
+    // name list knows and no everyday list does, or two words name lists
+    // know, the hyphen glued to both, that no span covers.
+    if (j + 3 < tokens.size() && !next.newline_before && next.begin == t.end + 1 && text[t.end] == ' ' &&
+        token_is(text, tokens[j + 2], "-") && tokens[j + 2].begin == next.end &&
+        tokens[j + 3].begin == tokens[j + 2].end && small_word(text, next, 2) && small_word(text, tokens[j + 3], 2) &&
+        span_over(out, j + 1) == out.size() && span_over(out, j + 3) == out.size()) {
+      const Gazetteer::Match before = gazetteer_.lookup(word_hash(text, next));
+      const Gazetteer::Match after = gazetteer_.lookup(word_hash(text, tokens[j + 3]));
+      const bool named = (before.full & name_categories_) != 0;
+      if (kSurnameParticles.contains(text, next) || (named && (before.full & common_categories_) == 0) ||
+          (named && (after.full & name_categories_) != 0)) {
+        const Token& last = tokens[j + 3];
+        const auto* lb = reinterpret_cast<const unsigned char*>(text.data()) + last.begin;
+        const size_t name = span_over(out, j);
+        set_span(out, name,
+                 {PiiType::kPerson, out[name].begin,
+                  last.begin + static_cast<uint32_t>(possessive_stem(lb, last.end - last.begin))});
+        continue;
+      }
+    }
     const auto* nb = reinterpret_cast<const unsigned char*>(text.data()) + next.begin;
     const Token surname{next.begin, next.begin + static_cast<uint32_t>(possessive_stem(nb, next.end - next.begin)),
                         false, false};

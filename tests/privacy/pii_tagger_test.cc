@@ -2364,6 +2364,11 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
             std::vector<std::string>{"PERSON:brianna doe"});
   EXPECT_EQ(found("please forward the invoice to 'brianna doe' by friday"),
             std::vector<std::string>{"PERSON:brianna doe"});
+  // A surname with a hyphen: a particle or a name list's word first.
+  EXPECT_EQ(found("a note to brianna al-zorvath for the flowers"), std::vector<std::string>{"PERSON:brianna al-zorvath"});
+  EXPECT_EQ(found("a note to brianna timur-zorvath for the flowers"),
+            std::vector<std::string>{"PERSON:brianna timur-zorvath"});
+  EXPECT_EQ(found("a note to brianna re-sent for the flowers"), std::vector<std::string>{"PERSON:brianna"});
   for (const std::string text : {"please forward the invoice to brianna doe.", "a note to brianna doe-eyed",
                                  "a note to brianna doe by friday", "a note to brianna doe' by friday"}) {
     EXPECT_EQ(found(text), std::vector<std::string>{"PERSON:brianna"}) << text;

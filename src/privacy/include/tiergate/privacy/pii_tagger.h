@@ -352,7 +352,10 @@ class PiiTagger {
   // ("anna takeda"). A name of out[first...] that is such a word alone,
   // whatever else the lists know it as ("robert", a place too), takes the
   // surname after it as a word that only_a_name() does ("name = 'robert
-  // mills'"). `name_words`: the tokens tag() viewed that a name
+  // mills'"). Such a name takes a surname with a hyphen after it, one
+  // space apart, too: a surname's particle or a word a name list knows and
+  // no everyday list does, or two name lists' words ("abdulrahman
+  // al-farsi", "sarah smith-jones"). `name_words`: the tokens tag() viewed that a name
   // list knows, or the given names alone (only_a_given_name(), which the
   // word asks too), in order (views hold their matches); most tokens are none,
   // and a loop over all of them cost text without capitals 7% of its speed.
