@@ -733,11 +733,19 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     // "Paris?"); in text with capitals, a lower-case word may_continue()
     // refuses ("George wants").
     // Nor does a dash, quote mark or ellipsis (pii_tokens::clause_mark():
-    // "venice—the trades").
+    // "venice—the trades"), nor a hyphen or an en dash with a blank on each
+    // side, which parts a line's fields ("Diego Alvarez - ext. 251"; no
+    // labelled value of the dev rows holds one).
     const auto first_byte = static_cast<unsigned char>(text[tokens[i].begin]);
+    auto dash_between_blanks = [&] {
+      const std::string_view w = text.substr(tokens[i].begin, tokens[i].end - tokens[i].begin);
+      return (w == "-" || w == "\u2013") && tokens[i].begin > tokens[i - 1].end && i + 1 < tokens.size() &&
+             tokens[i + 1].begin > tokens[i].end;
+    };
     if (prev > 0 && ((!is_word_byte(first_byte) && !continuing_marks_.test(first_byte)) ||
                      pii_tokens::clause_mark(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
-                                             tokens[i].end - tokens[i].begin))) {
+                                             tokens[i].end - tokens[i].begin) ||
+                     dash_between_blanks())) {
       leave_out();
       continue;
     }

@@ -103,6 +103,10 @@ const std::vector<Probe> kProbes = {
      {"Henrik S\u00f8rensen", "Camille Laurent-Petit"}},
     {"Plaintiff MARIA JOSE DE LA CRUZ v. Defendant HARBOR FREIGHT LLC. I met MARIA DE LA TORRE today.",
      {"MARIA JOSE DE LA CRUZ", "MARIA DE LA TORRE"}},
+    // A line's fields apart by a dash between blanks, after a line that
+    // ends in a number (the decoder read a city's line there).
+    {"Phone list\nKaren Holt \u2013 ext. 234\nDiego Alvarez \u2013 ext. 251\nMei Lin Zhou - ext. 260",
+     {"Karen Holt", "Diego Alvarez", "Mei Lin Zhou"}},
 };
 
 // Names that the whole scan must also type as names, not only keep on the

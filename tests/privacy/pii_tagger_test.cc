@@ -1366,7 +1366,9 @@ TEST(PiiTaggerTest, WordsThatEndANameAndNumbersBeforeAMarkOpenNoSpan) {
 
 // Only the marks that continued a labelled span in training continue one:
 // "Graz-Brno" as the rows wrote it, but a place does not run on over "/" or
-// ";", which no row had inside a span. The saved tagger keeps them.
+// ";", which no row had inside a span, nor over a hyphen or an en dash with
+// a blank on each side (a line's fields apart). The saved tagger keeps
+// them.
 TEST(PiiTaggerTest, OnlyMarksSeenInsideSpansContinueThem) {
   std::vector<PiiExample> train;
   for (uint32_t k = 0; k < 300; ++k) {
@@ -1385,6 +1387,9 @@ TEST(PiiTaggerTest, OnlyMarksSeenInsideSpansContinueThem) {
   const std::vector<std::string> semicolon = places(tagger, "we moved here from porto;lisbon last year.");
   ASSERT_FALSE(semicolon.empty());
   EXPECT_EQ(semicolon[0], "porto");
+  const std::vector<std::string> apart = places(tagger, "we moved here from porto - lisbon last year.");
+  ASSERT_FALSE(apart.empty());
+  EXPECT_EQ(apart[0], "porto");
   auto loaded = PiiTagger::parse(tagger.serialize(), "t.bin");
   ASSERT_TRUE(loaded.is_ok()) << loaded.status().to_string();
   EXPECT_EQ(places(*loaded, "we moved here from porto-lisbon last year."), std::vector<std::string>{"porto-lisbon"});
