@@ -299,6 +299,14 @@ std::vector<float> train_perceptron(const std::vector<TrainingRow>& rows, const 
   return w;
 }
 
+// Whether token i (i > 0) is a hyphen or an en dash with a blank on each
+// side. (Out of line: the decoder's loop asks it of few tokens.)
+[[gnu::noinline]] bool dash_between_blanks(std::string_view text, Tokens tokens, size_t i) {
+  const std::string_view w = text.substr(tokens[i].begin, tokens[i].end - tokens[i].begin);
+  return (w == "-" || w == "\u2013") && tokens[i].begin > tokens[i - 1].end && i + 1 < tokens.size() &&
+         tokens[i + 1].begin > tokens[i].end;
+}
+
 }  // namespace
 
 bool tagger_learns(PiiType type) {
@@ -737,15 +745,11 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     // side, which parts a line's fields ("Diego Alvarez - ext. 251"; no
     // labelled value of the dev rows holds one).
     const auto first_byte = static_cast<unsigned char>(text[tokens[i].begin]);
-    auto dash_between_blanks = [&] {
-      const std::string_view w = text.substr(tokens[i].begin, tokens[i].end - tokens[i].begin);
-      return (w == "-" || w == "\u2013") && tokens[i].begin > tokens[i - 1].end && i + 1 < tokens.size() &&
-             tokens[i + 1].begin > tokens[i].end;
-    };
     if (prev > 0 && ((!is_word_byte(first_byte) && !continuing_marks_.test(first_byte)) ||
                      pii_tokens::clause_mark(reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin,
                                              tokens[i].end - tokens[i].begin) ||
-                     dash_between_blanks())) {
+                     (__builtin_expect(first_byte == '-' || first_byte == 0xe2, 0) &&
+                      dash_between_blanks(text, tokens, i)))) {
       leave_out();
       continue;
     }
