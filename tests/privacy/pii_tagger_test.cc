@@ -2095,7 +2095,8 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
 // the first names coordinated with a name found after a cue ("to jessica
 // and tom", "carlos, maria, and jen"). A contacted everyday first name is
 // one before "that" ("text mike that"); so is such a first name beside
-// the speaker: "me and kevin", "kevin and me", "priya and I".
+// the speaker: "me and kevin", "kevin and me", "priya and I"; and an
+// account's name after "user=" or "login:" ("user=dmitri.volkov").
 TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Derek", "Rachel", "Jessica", "Tom", "Carlos", "Maria", "Mike", "Paris", "Will", "Melissa"}},
@@ -2133,6 +2134,12 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("So priya and I are going to Rome."), V{"PERSON:priya"});
   // (A pronoun joined to a name is none: "Me and Derek".)
   EXPECT_EQ(found("Me and Derek went out."), V{"PERSON:Derek"});
+  // An account's field: a first name, maybe a surname after ".".
+  EXPECT_EQ(found("Log: login ok user=derek.zorvath at 10:11"), V{"PERSON:derek.zorvath"});
+  EXPECT_EQ(found("Login: rachel.zorvath failed."), V{"PERSON:rachel.zorvath"});
+  EXPECT_EQ(found("ERROR user=derek"), V{"PERSON:derek"});
+  expect_no_names(tagger, {"Set user=python today.", "Log: user=derek.zorvath.example ok", "Log: user=maria ok",
+                           "Log: user derek ok"});
   expect_no_names(tagger, {"So python and I are friends.", "It was paris and me in the end.",
                            "Yesterday me and tom went out.", "So priya\nand I went.", "Yesterday me and\nderek went."});
 }

@@ -950,7 +950,9 @@ class PiiTagger {
   // or "and I" (`i_after_and`: the pronouns after "and", in order; "priya
   // and I"), a first name a list knows, or a given name alone, that no
   // everyday or place's list knows. After a name so found, the first names
-  // coordinated with it ("to jessica and tom"). Nothing is added
+  // coordinated with it ("to jessica and tom"). After an account's key
+  // ("user=", "login:") such a first name, and a surname glued after a
+  // stop: "user=dmitri.volkov" in a log line. Nothing is added
   // over another span. (tagger_small_letter_names.cc)
   // After "ask for", a capitalised word too: a place or firm of
   // out[first...] over just the word that no place's, company's or everyday
