@@ -2132,6 +2132,8 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("Me and derek or rachel went out."), (V{"PERSON:derek", "PERSON:rachel"}));
   EXPECT_EQ(found("It was derek and me in the end."), V{"PERSON:derek"});
   EXPECT_EQ(found("So priya and I are going to Rome."), V{"PERSON:priya"});
+  expect_no_names(tagger, {"So python and I are friends.", "It was paris and me in the end.",
+                           "Yesterday me and tom went out.", "So priya\nand I went.", "Yesterday me and\nderek went."});
   // (A pronoun joined to a name is none: "Me and Derek".)
   EXPECT_EQ(found("Me and Derek went out."), V{"PERSON:Derek"});
   // An account's field: a first name, maybe a surname after ".".
@@ -2140,8 +2142,6 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("ERROR user=derek"), V{"PERSON:derek"});
   expect_no_names(tagger, {"Set user=python today.", "Log: user=derek.zorvath.example ok", "Log: user=maria ok",
                            "Log: user derek ok"});
-  expect_no_names(tagger, {"So python and I are friends.", "It was paris and me in the end.",
-                           "Yesterday me and tom went out.", "So priya\nand I went.", "Yesterday me and\nderek went."});
 }
 
 // A place or firm of the tagger's of one word after "ask for" ("Ask for
