@@ -231,8 +231,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   // list knows either, the value's end after it ("user=dmitri",
   // "user=dmitri.volkov", "login: priya.raman"; not "user=anna.berg.example").
   // (Joined by "_" it reads as code's identifier: drop_code_identifiers().)
-  // Out of line: inside name_after_a_cue() it slowed every cue's call
-  // (4.9M instructions more on the dev prompts).
+  // Out of line: few cues are an account's, and name_after_a_cue() runs
+  // for every cue.
   auto account_name = [&](size_t c, size_t j) __attribute__((noinline)) {
     auto unlisted_elsewhere = [&](size_t k, uint16_t categories) {
       if (k >= n || !small_word(text, tokens[k], 2)) return false;
