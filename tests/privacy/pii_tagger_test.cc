@@ -2904,7 +2904,7 @@ TEST(PiiTaggerTest, AFirmThatACueOpensIsTheNameAfterIt) {
 TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   const PiiTagger tagger =
       flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to", "will",
-                                              "mike", "grace"}},
+                                              "mike", "grace", "under"}},
                              {"first_name", {"Will", "Mike", "Grace"}},
                              {"state", {"IS"}}});
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
@@ -2928,6 +2928,10 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("we told my son mike it is late"), std::vector<std::string>{"mike"});
   EXPECT_EQ(names("my name is grace and it is late"), std::vector<std::string>{"grace"});
   EXPECT_EQ(names("Her maiden name is Zorvath"), std::vector<std::string>{"Zorvath"});
+  // A booking's "under the name".
+  EXPECT_EQ(names("It is under the name Zorvath Quillborne."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("it is under the name zorvath."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("It is the name Zorvath."), std::vector<std::string>{});
   // A speaker who says who they are ("I'm", "I am"), in text with
   // capitals: a first name of the lists or a word no list knows, not a
   // group nor an everyday word.
