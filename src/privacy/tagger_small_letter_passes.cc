@@ -172,7 +172,17 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     const bool surname_set_off =
         set_off && (m.full & (place_categories_ | first_name_categories_)) == 0 &&
         ((m.full & last_name_categories_) != 0 || listed_surname(text, surname.begin, surname.end));
-    if (!surname_set_off && ((m.full | m.part) != 0 || !listed_surname(text, surname.begin, surname.end))) continue;
+    // And a word of three letters or more that no list knows at all where
+    // the clause ends after it ("my former student, thandiwe mokoena?").
+    const bool clause_ends = j + 2 == tokens.size() || tokens[j + 2].newline_before ||
+                             (tokens[j + 2].begin == next.end && tokens[j + 2].end - tokens[j + 2].begin == 1 &&
+                              std::string_view(".,?!;)").find(text[tokens[j + 2].begin]) != std::string_view::npos);
+    const bool unlisted_last =
+        (m.full | m.part) == 0 && surname.end == next.end && next.end - next.begin >= 3 && clause_ends;
+    if (!surname_set_off && !unlisted_last &&
+        ((m.full | m.part) != 0 || !listed_surname(text, surname.begin, surname.end))) {
+      continue;
+    }
     const size_t name = span_over(out, j);
     set_span(out, name, {PiiType::kPerson, out[name].begin, surname.end});
   }

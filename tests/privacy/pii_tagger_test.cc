@@ -2381,6 +2381,10 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("a note to brianna timur-zorvath for the flowers"),
             std::vector<std::string>{"PERSON:brianna timur-zorvath"});
   EXPECT_EQ(found("a note to brianna re-sent for the flowers"), std::vector<std::string>{"PERSON:brianna"});
+  // A word no list knows where the clause ends after it; not before a word.
+  EXPECT_EQ(found("a note to brianna zorquil?"), std::vector<std::string>{"PERSON:brianna zorquil"});
+  EXPECT_EQ(found("a note to brianna zorquil"), std::vector<std::string>{"PERSON:brianna zorquil"});
+  EXPECT_EQ(found("a note to brianna zorquil for the flowers"), std::vector<std::string>{"PERSON:brianna"});
   for (const std::string text : {"please forward the invoice to brianna doe.", "a note to brianna doe-eyed",
                                  "a note to brianna doe by friday", "a note to brianna doe' by friday"}) {
     EXPECT_EQ(found(text), std::vector<std::string>{"PERSON:brianna"}) << text;

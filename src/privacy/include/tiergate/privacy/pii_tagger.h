@@ -355,11 +355,12 @@ class PiiTagger {
   // mills'"). Such a name takes a surname with a hyphen after it, one
   // space apart, too: a surname's particle or a word a name list knows and
   // no everyday list does, or two name lists' words ("abdulrahman
-  // al-farsi", "sarah smith-jones"). `name_words`: the tokens tag() viewed
-  // that a name list knows, or the given names alone (only_a_given_name(),
-  // which the word asks too), in order (views hold their matches); most
-  // tokens are none, and a loop over all of them cost text without
-  // capitals 7% of its speed.
+  // al-farsi", "sarah smith-jones"), and a word no list knows at all
+  // where the clause ends after it ("thandiwe mokoena?"). `name_words`:
+  // the tokens tag() viewed that a name list knows, or the given names
+  // alone (only_a_given_name(), which the word asks too), in order (views
+  // hold their matches); most tokens are none, and a loop over all of them
+  // cost text without capitals 7% of its speed.
   void add_listed_names_in_small_letters(std::string_view text, std::span<const uint32_t> name_words,
                                          std::vector<PiiSpan>& out, size_t first) const;
   // A place's name of several words that the word lists hold whole ("South
