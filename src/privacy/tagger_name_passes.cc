@@ -106,12 +106,29 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
           is_title(gazetteer_.lookup(word_hash(text, tokens[j]))))) {
       return false;
     }
-    size_t to = j + 2;
-    while (mixed && to + 1 < n && to + 1 - (j + 2) < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
-           !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])))) {
-      ++to;
+    // (A hyphen glued to a word of the name joins the next: "Mrs.
+    // Kowalczyk-Nowak", a firm to the decoder.)
+    auto past_hyphens = [&](size_t k) {
+      while (k + 2 < n && mark_is(k + 1, '-') && tokens[k + 1].begin == tokens[k].end &&
+             tokens[k + 2].begin == tokens[k + 1].end && word(k + 2)) {
+        k += 2;
+      }
+      return k;
+    };
+    size_t to = past_hyphens(j + 2);
+    size_t before_a_hyphen = to == j + 2 ? n : j + 2;  // the last word before the first hyphen
+    for (size_t words = 1; mixed && to + 1 < n && words < kMaxWords && !tokens[to + 1].newline_before && word(to + 1) &&
+                           !everyday(gazetteer_.lookup(word_hash(text, tokens[to + 1])));
+         ++words) {
+      const size_t next = past_hyphens(to + 1);
+      if (next != to + 1 && before_a_hyphen == n) before_a_hyphen = to + 1;
+      to = next;
     }
     name(j + 2, to);
+    // (Where the tagger's spans part the words a hyphen joins, the words
+    // before the first hyphen, as without it.)
+    const size_t k = span_over(out, j + 2);
+    if (before_a_hyphen != n && (k == out.size() || out[k].type != PiiType::kPerson)) name(j + 2, before_a_hyphen);
     return true;
   };
   // Token j, a possessive that is no everyday word, before a word of
@@ -151,6 +168,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // at all, as everyday() allows a word another list knows too ("my son is
   // 5": "IS" is a state's code).
   auto after_a_name_cue = [&](size_t j) {
+    // (A title and its stop after the cue are introduced_by_title()'s, below:
+    // "my landlord mr. papadopoulos".)
+    if (j + 2 < n && mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end &&
+        is_title(gazetteer_.lookup(word_hash(text, tokens[j])))) {
+      return false;
+    }
     // A role ("Customer Lysander Okoro called", "the patient Cressida
     // Alvarenga"), capitalised too, one space before the name; in text
     // with capitals alone, as without them any word may follow a role

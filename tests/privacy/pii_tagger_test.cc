@@ -2697,6 +2697,12 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("the report of dr. zorvath is late."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("The report of Mr. Young is late."), std::vector<std::string>{"Young"});
   EXPECT_EQ(names("the report of mrs. zorvath is late."), std::vector<std::string>{"zorvath"});
+  // A hyphen joins a name's words (where the tagger's spans allow: here
+  // places of one word each, of which the first becomes the name); a
+  // relative before the title is no cue of its own.
+  EXPECT_EQ(names("the report of mrs. zorvath-quill is late."), std::vector<std::string>{"zorvath-quill"});
+  EXPECT_EQ(names("The report of Mr. Zorvath-Quill is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("my landlord mr. zorvath is late."), std::vector<std::string>{"zorvath"});
   // In text with capitals, an English title in small letters, not any word
   // of the list before a stop.
   EXPECT_EQ(names("The report of dr. Zorvath is late."), std::vector<std::string>{"Zorvath"});
