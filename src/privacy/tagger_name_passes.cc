@@ -178,9 +178,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // Alvarenga"), capitalised too, one space before the name; in text
     // with capitals alone, as without them any word may follow a role
     // ("the defendant didn't", "the tenant corporation").
-    const bool role = mixed && j >= 1 && !tokens[j].newline_before && tokens[j - 1].end + 1 == tokens[j].begin &&
-                      kRoles.contains(text, tokens[j - 1]) && !all_capitals(text, tokens, j - 1) &&
-                      opens_with_a_capital(text.substr(tokens[j].begin));
+    // Without capitals, a relative written as a title alone ("call uncle
+    // fitzgerald"), whose name asks as much as a role's below.
+    const bool role = j >= 1 && !tokens[j].newline_before && tokens[j - 1].end + 1 == tokens[j].begin &&
+                      (mixed ? kRoles.contains(text, tokens[j - 1]) && !all_capitals(text, tokens, j - 1) &&
+                                   opens_with_a_capital(text.substr(tokens[j].begin))
+                             : kKinTitles.contains(text, tokens[j - 1]));
     // (A verb that addresses someone may open the text: "Tell Priyanka".)
     const bool address_verb = mixed && j >= 1 && !tokens[j].newline_before && kAddressVerbs.contains(text, tokens[j - 1]);
     // A speaker who says who they are: "I'm" or "I am" one space before

@@ -2938,6 +2938,10 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("we told my son mike it is late"), std::vector<std::string>{"mike"});
   EXPECT_EQ(names("my name is grace and it is late"), std::vector<std::string>{"grace"});
   EXPECT_EQ(names("Her maiden name is Zorvath"), std::vector<std::string>{"Zorvath"});
+  // Without capitals, a relative written as a title alone; not before an
+  // everyday word.
+  EXPECT_EQ(names("it is late and uncle zorvath is late"), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("it is late and uncle late is late"), std::vector<std::string>{});
   // A booking's "under the name".
   EXPECT_EQ(names("It is under the name Zorvath Quillborne."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("it is under the name zorvath."), std::vector<std::string>{"zorvath"});
