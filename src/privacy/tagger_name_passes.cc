@@ -109,8 +109,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // (A hyphen glued to a word of the name joins the next: "Mrs.
     // Kowalczyk-Nowak", a firm to the decoder.)
     auto past_hyphens = [&](size_t k) {
-      while (k + 2 < n && mark_is(k + 1, '-') && tokens[k + 1].begin == tokens[k].end &&
-             tokens[k + 2].begin == tokens[k + 1].end && word(k + 2)) {
+      while (glued_hyphen(text, tokens, k + 1) && word(k + 2)) {
         k += 2;
       }
       return k;
@@ -1003,10 +1002,6 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
   // in text with capitals each capitalised, and the whole no place's name
   // ("Barnaby Crumb" of "Ophelia Thistlewood and Barnaby Crumb"; not "Acme
   // Logistics", "Santa Clara").
-  auto hyphen_at = [&](size_t w) {
-    return w > 0 && w + 1 < tokens.size() && word_is(w, "-") && tokens[w].begin == tokens[w - 1].end &&
-           tokens[w + 1].begin == tokens[w].end;
-  };
   auto words_of_a_name = [&](size_t k) {
     if (!mixed) return false;
     const size_t from = first_token_from(tokens, out[k].begin);
@@ -1022,12 +1017,12 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
     bool first_is_a_first_name = false;
     size_t words = 0;
     for (size_t w = from; w <= to; ++w) {
-      if (hyphen_at(w)) continue;
+      if (glued_hyphen(text, tokens, w)) continue;
       if (++words > 3) return false;
       const Token& t = tokens[w];
       const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
       const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
-      const bool after_a_hyphen = w > from && hyphen_at(w - 1);
+      const bool after_a_hyphen = w > from && glued_hyphen(text, tokens, w - 1);
       if ((w > from && !after_a_hyphen && (t.newline_before || t.begin != tokens[w - 1].end + 1)) ||
           !(b[0] >= 'A' && b[0] <= 'Z') ||
           all_capitals(text, tokens, w) || (m.full & not_a_name & ~state_code_of(t)) != 0 ||

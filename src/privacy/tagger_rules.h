@@ -307,6 +307,13 @@ inline bool mark_at(std::string_view text, Tokens tokens, size_t j, char c) {
   return j < tokens.size() && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c;
 }
 
+// Whether token w is a hyphen glued to the tokens on both sides of it: the
+// join of two words of one name ("Jean-Luc", "al-farsi").
+inline bool glued_hyphen(std::string_view text, Tokens tokens, size_t w) {
+  return w > 0 && w + 1 < tokens.size() && mark_at(text, tokens, w, '-') && tokens[w].begin == tokens[w - 1].end &&
+         tokens[w + 1].begin == tokens[w].end;
+}
+
 // A few words of two or more small ASCII letters, asked of a token
 // whatever its case: most tokens are turned away by their first two letters
 // and length in one load, as these run for every marked token of a text;
@@ -1403,10 +1410,10 @@ inline bool after_a_place_cue(std::string_view text, Tokens tokens, size_t from)
     static constexpr WordSet kOrigins(std::array<std::string_view, 13>{
         "am", "comes", "come", "hails", "hail", "man", "men", "woman", "women", "girl", "boy", "guy", "lady"});
     static constexpr WordSet kBe(std::array<std::string_view, 4>{"is", "are", "was", "were"});
-    static constexpr WordSet kPersonalPronouns(std::array<std::string_view, 6>{"he", "she", "they", "we", "you", "who"});
+    static constexpr WordSet kSubjects(std::array<std::string_view, 6>{"he", "she", "they", "we", "you", "who"});
     return is(k, "originally") || is(k, "moved") || (k > 0 && is(k, "here") && is(k - 1, "moved")) ||
            kOrigins.contains(text, tokens[k]) ||
-           (k > 0 && kBe.contains(text, tokens[k]) && kPersonalPronouns.contains(text, tokens[k - 1]));
+           (k > 0 && kBe.contains(text, tokens[k]) && kSubjects.contains(text, tokens[k - 1]));
   }
   if (is(k, "to")) {
     if (k == 0) return false;

@@ -244,8 +244,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return !glued(k + 1) || !(mark_is(k + 1, '.') || mark_is(k + 1, '_') || mark_is(k + 1, '@')) ||
              !glued(k + 2) || !is_word_byte(static_cast<unsigned char>(text[tokens[k + 2].begin]));
     };
-    const bool apart = j < n && tokens[j].begin == tokens[j - 1].end + 1 && text[tokens[j - 1].end] == ' ';
-    if (j >= n || (tokens[j].begin != tokens[j - 1].end && !apart) || !unlisted_elsewhere(j, first_name_categories_) ||
+    if (j >= n || (tokens[j].begin != tokens[j - 1].end && !one_blank_after(text, tokens, j)) ||
+        !unlisted_elsewhere(j, first_name_categories_) ||
         span_over(out, j) != out.size()) {
       return c;
     }
@@ -385,8 +385,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   // and kevin went"); the last token of the names, or c.
   auto person_after = [&](size_t c) {
     uint32_t end = 0;
-    if (c + 1 >= n || tokens[c + 1].begin != tokens[c].end + 1 || text[tokens[c].end] != ' ' ||
-        !unlisted_elsewhere_first_name(c + 1, end)) {
+    if (!one_blank_after(text, tokens, c + 1) || !unlisted_elsewhere_first_name(c + 1, end)) {
       return c;
     }
     add_span(out, {PiiType::kPerson, tokens[c + 1].begin, end});
@@ -397,10 +396,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   // unlisted_elsewhere_first_name() and no possessive.
   auto person_before_and_me = [&](size_t p) {
     uint32_t end = 0;
-    auto a_space_before = [&](size_t k) {
-      return tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ';
-    };
-    if (p < 2 || !a_space_before(p) || !a_space_before(p - 1) || !is(p - 1, "and") ||
+    if (p < 2 || !one_blank_after(text, tokens, p) || !one_blank_after(text, tokens, p - 1) || !is(p - 1, "and") ||
         !unlisted_elsewhere_first_name(p - 2, end) || end != tokens[p - 2].end) {
       return;
     }

@@ -130,10 +130,9 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     // al-farsi", "sarah smith-jones"): a surname's particle or a word a
     // name list knows and no everyday list does, or two words name lists
     // know, the hyphen glued to both, that no span covers.
-    if (j + 3 < tokens.size() && !next.newline_before && next.begin == t.end + 1 && text[t.end] == ' ' &&
-        token_is(text, tokens[j + 2], "-") && tokens[j + 2].begin == next.end &&
-        tokens[j + 3].begin == tokens[j + 2].end && small_word(text, next, 2) && small_word(text, tokens[j + 3], 2) &&
-        span_over(out, j + 1) == out.size() && span_over(out, j + 3) == out.size()) {
+    if (one_blank_after(text, tokens, j + 1) && glued_hyphen(text, tokens, j + 2) && small_word(text, next, 2) &&
+        small_word(text, tokens[j + 3], 2) && span_over(out, j + 1) == out.size() &&
+        span_over(out, j + 3) == out.size()) {
       const Gazetteer::Match before = gazetteer_.lookup(word_hash(text, next));
       const Gazetteer::Match after = gazetteer_.lookup(word_hash(text, tokens[j + 3]));
       const bool named = (before.full & name_categories_) != 0;

@@ -358,8 +358,7 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
         continue;
       }
       last = k;
-      while (last + 2 < tokens.size() && mark_at(text, tokens, last + 1, '-') && tokens[last + 1].begin == tokens[last].end &&
-             tokens[last + 2].begin == tokens[last + 1].end && capitalised(last + 2)) {
+      while (glued_hyphen(text, tokens, last + 1) && capitalised(last + 2)) {
         last += 2;
       }
       k = last;
