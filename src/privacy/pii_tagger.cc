@@ -954,6 +954,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   }
   add_military_addresses(text, marked_tokens, out, first_tagged);
   add_numbered_buildings(text, marked_tokens, out, first_tagged, mixed);
+  add_handles_of_people(text, out, first_tagged);
   // (A fallback is added after the passes: "zoolander is a 2001 american
   // action-comedy film" is asked here.)
   std::erase_if(fallbacks, [&](const PiiSpan& span) { return titles_a_work(text, span); });

@@ -2144,6 +2144,35 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
                            "Log: user derek ok"});
 }
 
+// A handle that names a person: a mention in a chat or a code review, a
+// first name and a surname joined by a stop in a chat's export. Not a
+// decorator, a package's scope or code's identifier, nor an email's parts.
+TEST(PiiTaggerTest, AHandleThatNamesAPersonIsAName) {
+  const PiiTagger tagger = numbers_only_tagger({{"first_name", {"Derek", "Mark", "Lund", "Len"}},
+                                                {"last_name", {"Zorvath", "Ruffalo"}},
+                                                {"city", {"Lund", "Kelvra"}},
+                                                {"given_name", {"Priya", "Json"}},
+                                                {"common_word", {"the", "cc", "please", "can", "you", "mark", "app", "route",
+                                                                 "types", "node", "thanks", "deploy", "is", "done", "on"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Please look, and cc @derek.vantrell on it."), V{"PERSON:derek.vantrell"});
+  EXPECT_EQ(found("@vantrell-derek can you look?"), V{"PERSON:vantrell-derek"});
+  EXPECT_EQ(found("Thanks @priya!"), V{"PERSON:priya"});
+  EXPECT_EQ(found("Ping @Priya_Kelvra on it."), V{"PERSON:Priya_Kelvra"});
+  EXPECT_EQ(found("@mark.ruffalo thanks"), V{"PERSON:mark.ruffalo"});
+  EXPECT_EQ(found("[10:02] derek.kelvra: deploy is done"), V{"PERSON:derek.kelvra"});
+  EXPECT_EQ(found("[10:03] priya.zorvath: thanks"), V{"PERSON:priya.zorvath"});
+  // Not an everyday first name alone nor beside a word no surname's list
+  // knows, not a place's, nor a word of code (an inner capital, a word too
+  // long for a name), not the first name second after a stop, nor a
+  // longer identifier or an email.
+  expect_no_names(tagger, {"@app.route('/')", "@pytest.mark.parametrize", "see @types/node", "@mark.vantrell thanks",
+                           "@lund thanks", "const t = bytesToSend.len;", "except json.jsondecodeerror:",
+                           "x = derek.vantrell.name", "the.derek.vantrell", "vantrell.derek is done",
+                           "call derek.vantrell(x)", "write to derek.vantrell@example.org"});
+}
+
 // A place or firm of the tagger's of one word after "ask for" ("Ask for
 // Siobhan at the front desk") is the person asked for; here a tagger
 // taught firms there. Not a word a place, company or everyday list knows,

@@ -967,6 +967,17 @@ class PiiTagger {
   // add_names_after_titles_of_address() over the cue words' filter's hits.
   void add_small_letter_names_after_cues(std::string_view text, std::span<const uint32_t> i_after_and,
                                          std::vector<PiiSpan>& out, size_t first) const;
+  // People named by a handle (tagger_handles.cc): a mention, "@" not glued
+  // after a word or a stop and up to three words joined by ".", "-" or "_",
+  // no everyday one, one a first name no place's list knows ("@priya", "cc
+  // @bashir.ahmadi"); and a first
+  // name and a surname in small letters joined by a stop, no everyday list
+  // knowing either ("mirela.popescu: deploy is done"). In any text; not
+  // inside a longer identifier, a path or an email. One person over the
+  // handle, in place of the names of out[first...] inside it; nothing where
+  // a span of another kind covers a word.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_handles_of_people(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
 
   // Whether bytes [begin, end) of the text, one word, are a city of the
   // world_city lists (cities of 100,000 people or more). Such a list is for
