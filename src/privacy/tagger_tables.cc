@@ -507,6 +507,11 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     const pii_tokens::Token& t = tokens[from];
     const char opening = text[t.begin];
     if (opening == '|' || opening == '{') return opening;
+    // An XML element's tag ("<name>", "</customer>").
+    if (opening == '<' && t.end < text.size() &&
+        (text[t.end] == '/' || ((text[t.end] | 0x20) >= 'a' && (text[t.end] | 0x20) <= 'z'))) {
+      return '<';
+    }
     if (opening == '[' && t.end < text.size() && text[t.end] == '{') return '{';
     if (const char d = delimiter_at(t.end)) return d;
     const size_t after = l + 1 < lines ? first_token(l + 1) : tokens.size();
@@ -528,6 +533,10 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     // A URL's or a path's query value (read_query()): the tagger's spans
     // inside it give way, and so does a URL's span found before over it.
     bool in_a_url;
+    // An XML element's text, whose ends the markup gives: the tagger's
+    // spans inside it give way ("<address>12 Nevsky Prospekt</address>",
+    // where the decoder stopped at the number).
+    bool bounded;
   };
   thread_local std::vector<Labelled> record;
   record.clear();
@@ -558,7 +567,8 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     if (about_people(strong, weak, personal_record)) {
       for (const Labelled& v : record) {
         if (!v.usable) continue;
-        if (v.in_a_url ? found_before_but_urls(v.value) : found_before(v.value) || tagged_already(v.value, v.header->type)) {
+        if (v.in_a_url ? found_before_but_urls(v.value)
+                       : found_before(v.value) || (!v.bounded && tagged_already(v.value, v.header->type))) {
           continue;
         }
         cells.push_back({v.header->type, v.value.begin, v.value.end});
@@ -572,13 +582,13 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   // a value of its type (form_value(), `capitals` its `mixed`); a personal
   // label's only as evidence.
   auto add_labelled = [&](size_t label_begin, size_t label_end, size_t value_begin, size_t value_end, bool capitals,
-                          bool in_a_url = false) {
+                          bool in_a_url = false, bool bounded = false) {
     const Label read = read_label(text.substr(label_begin, label_end - label_begin));
     if (const Header* h = read.header) {
       const std::string_view value = text.substr(value_begin, value_end - value_begin);
       record.push_back({h, {static_cast<uint32_t>(label_begin), static_cast<uint32_t>(label_end)},
                         {static_cast<uint32_t>(value_begin), static_cast<uint32_t>(value_end)},
-                        plausible_value(h->type, value) && form_value(h->type, value, capitals), in_a_url});
+                        plausible_value(h->type, value) && form_value(h->type, value, capitals), in_a_url, bounded});
     } else {
       personal_record = personal_record || read.personal;
     }
@@ -586,11 +596,15 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
   // Line l as "label: value" (or "label = value", a JSON member on a line
   // of its own, a YAML item "- label: value"), where its label is a few
   // words: into the record (a blank line or any other line ends one).
-  auto read_labelled = [&](size_t begin, size_t end) {
+  // Ends the record where a blank line comes before the line at `begin`.
+  auto end_record_at_a_blank_line = [&](size_t begin) {
     if ((!record.empty() || personal_record) &&
         std::memchr(text.data() + record_end + 1, '\n', begin - record_end - 1) != nullptr) {
-      end_record();  // a blank line before this one
+      end_record();
     }
+  };
+  auto read_labelled = [&](size_t begin, size_t end) {
+    end_record_at_a_blank_line(begin);
     size_t label_begin = begin;
     if (text[label_begin] == '"' || text[label_begin] == '-') ++label_begin;
     const size_t reach = std::min(end, label_begin + kMaxHeaderCell + 2);
@@ -659,6 +673,46 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
     } else {
       record_end = end;
     }
+  };
+  // The elements with a text of their own on a line of XML
+  // ("<name>Henrik Aaltonen</name><street>Mannerheimintie 22</street>"):
+  // each a labelled value, its tag the label, into the record that the
+  // lines of XML around it make (an element that holds others,
+  // "<customer>", is none, nor one with an attribute, a self-closing one
+  // or a closing tag).
+  auto read_xml_elements = [&](size_t begin, size_t end) {
+    end_record_at_a_blank_line(begin);
+    for (size_t at = begin; at < end;) {
+      const size_t open = text.substr(at, end - at).find('<');
+      if (open == std::string_view::npos) break;
+      const size_t name_begin = at + open + 1;
+      size_t name_end = name_begin;
+      while (name_end < end && (pii_tokens::is_word_byte(static_cast<unsigned char>(text[name_end])) || text[name_end] == '_' ||
+                                text[name_end] == '-')) {
+        ++name_end;
+      }
+      if (name_end == name_begin || name_end >= end || text[name_end] != '>') {
+        at = name_begin;
+        continue;
+      }
+      const std::string_view name = text.substr(name_begin, name_end - name_begin);
+      const size_t value_begin = name_end + 1;
+      const size_t close = text.substr(value_begin, end - value_begin).find('<');
+      if (close == std::string_view::npos) break;
+      const size_t value_end = value_begin + close;
+      const std::string_view closing = text.substr(value_end, end - value_end);
+      if (closing.size() < name.size() + 3 || closing[1] != '/' || closing.substr(2, name.size()) != name ||
+          closing[name.size() + 2] != '>') {
+        at = value_end;  // an element that holds others: its first child's tag
+        continue;
+      }
+      size_t b = value_begin, e = value_end;
+      while (b < e && text[b] == ' ') ++b;
+      while (e > b && text[e - 1] == ' ') --e;
+      if (b < e) add_labelled(name_begin, name_end, b, e, mixed, false, true);
+      at = value_end + name.size() + 3;
+    }
+    record_end = end;
   };
   // A JSON object or a dict that opens inside line l, after prose or a
   // label ("Fix this JSON: {\"name\": ...}", "user = {'name': ...}"): the
@@ -743,6 +797,12 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       // (A query string is read pair by pair.)
       const bool query = delimiter == '=' && read_query(begin, end, false) != std::string_view::npos;
       if (!query && !read_labelled(begin, end)) end_record();
+      ++l;
+      continue;
+    }
+    if (delimiter == '<') {
+      const auto [begin, end] = line_bytes(l);
+      read_xml_elements(begin, end);
       ++l;
       continue;
     }

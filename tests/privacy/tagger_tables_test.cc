@@ -169,6 +169,24 @@ TEST(TaggerTablesTest, AnObjectInsideALineIsARecord) {
   EXPECT_EQ(typed("int main() { return 0; }\nif (x) {\"a\", \"b\"}"), V{});
 }
 
+// The elements of XML with a text of their own are labelled values, their
+// tags the labels, on one line or on the lines of one record; their text
+// whole, where the tagger stopped short inside it. Not an element that
+// holds others, nor tags that name no one's data (HTML's).
+TEST(TaggerTablesTest, XmlElementsAreLabelledValues) {
+  EXPECT_EQ(typed("<customer><name>Henrik Aaltonen</name><street>Mannerheimintie 22</street></customer>"),
+            (V{"PERSON:Henrik Aaltonen", "STREET_ADDRESS:Mannerheimintie 22"}));
+  EXPECT_EQ(typed("<customer>\n  <name>Henrik Aaltonen</name>\n  <city>Espoo</city>\n</customer>"),
+            (V{"PERSON:Henrik Aaltonen", "LOCATION:Espoo"}));
+  EXPECT_EQ(typed("<user id=\"7\"><first_name>Ana</first_name> <last_name>Ruiz</last_name></user>"),
+            (V{"PERSON:Ana", "PERSON:Ruiz"}));
+  const std::string address = "<address>12 Nevsky Prospekt</address>";
+  EXPECT_EQ(typed(address, {}, {over(address, "12", PiiType::kStreetAddress)}), V{"STREET_ADDRESS:12 Nevsky Prospekt"});
+  EXPECT_EQ(typed("<p>Hello</p><title>Home</title>"), V{});
+  EXPECT_EQ(typed("<package><name>my-package</name><version>1.0.0</version></package>"), V{});
+  EXPECT_EQ(typed("<name>Anna Berg</name>\n\n<email>anna@example.com</email>"), V{});
+}
+
 // A URL's or a path's query types its values by their keys, in any case,
 // whatever the tagger made of them; a URL's span found before tagging gives
 // way to them and stays over the rest of the query, in pieces. A query
