@@ -506,6 +506,15 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // abbreviation before its stop or a street word that its language writes
   // in small letters after the name ("Erzsébet tér 92", "nordahl rolfsens
   // vei 187").
+  // (With capitals, a Romance street word in small letters before the
+  // name too, as running text writes it: "vive en la calle Mayor 12", "a
+  // via Roma 5"; "via" after a word that leads to a place, not "paid via
+  // PayPal 20".)
+  auto small_street_word_first = [&](size_t k) {
+    return k + 1 < end && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' &&
+           (kStreetWordsBeforeTheName.contains(text, tokens[k]) ||
+            (token_is(text, tokens[k], "via") && led_to_a_place(text, tokens, k)));
+  };
   auto word = [&](size_t k) {
     const bool small = text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z';
     if (k + 1 < end && small && kStreetParticles.contains(text, tokens[k])) return true;
@@ -514,8 +523,9 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
       return (small_word(text, tokens[k], 4) && !kNeverInAName.contains(text, tokens[k])) ||
              kStreetWordsBeforeTheName.contains(text, tokens[k]) || token_is(text, tokens[k], "via");
     }
-    return tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
-           !all_capitals(text, tokens, k);
+    return (tokens[k].end - tokens[k].begin >= 2 && opens_with_a_capital(text.substr(tokens[k].begin)) &&
+            !all_capitals(text, tokens, k)) ||
+           small_street_word_first(k);
   };
   size_t first = end;
   while (first > 0 && end - first < kMaxWords && word(first - 1) && (first == end || one_blank_after(text, tokens, first))) {
@@ -546,7 +556,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
       return kStreetWordsBeforeTheName.contains(text, tokens[k]) ||
              (token_is(text, tokens[k], "via") && led_to_a_place(text, tokens, k));
     }
-    return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0;
+    return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0 || small_street_word_first(k);
   };
   // Named by its suffix last ("Birchwood Lane 1368"), or by a street word
   // before its name ("Calle Mayor 5486", "Via Garibaldi 3504").

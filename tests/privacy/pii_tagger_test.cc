@@ -3968,6 +3968,12 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("It goes to Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
   EXPECT_EQ(addresses("It goes to Calle de la Mayor 5486."), std::vector<std::string>{"Calle de la Mayor 5486"});
   EXPECT_EQ(addresses("It goes to Juniper of Calle Mayor 5486."), std::vector<std::string>{"Calle Mayor 5486"});
+  // With capitals, a Romance street word in small letters before the name,
+  // as running text writes it; "via" after a word that leads to a place.
+  EXPECT_EQ(addresses("He lives at calle Mayor 12 now."), std::vector<std::string>{"calle Mayor 12"});
+  EXPECT_EQ(addresses("It goes to avenida de la Juniper 45."), std::vector<std::string>{"avenida de la Juniper 45"});
+  EXPECT_EQ(addresses("Send it to via Garibaldi 3504, Graz."), std::vector<std::string>{"via Garibaldi 3504"});
+  EXPECT_FALSE(found("I paid via PayPal 20 dollars.", "via PayPal 20"));
   // One word that ends as streets do, before its number.
   EXPECT_EQ(addresses("It goes to Lindenstraße 12, Berlin."), std::vector<std::string>{"Lindenstraße 12"});
   EXPECT_EQ(addresses("The bus stops on Kuefsteinstrasse 91"), std::vector<std::string>{"Kuefsteinstrasse 91"});
