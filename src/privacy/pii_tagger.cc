@@ -962,6 +962,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (tagged()) {
     join_names_across_particles(text, out, first_tagged);
     join_hyphenated_names(text, out, first_tagged);
+    add_booked_names(text, out, first_tagged, mixed);
   }
   if (tagged()) add_names_in_lists_of_names(text, line_start_list, out, first_tagged);
   tagger_tables::type_table_cells(text, tokens, line_start_list, mixed, out, first_tagged);

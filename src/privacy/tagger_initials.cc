@@ -9,7 +9,9 @@
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -550,6 +552,114 @@ void PiiTagger::add_names_in_capitals(std::string_view text, std::span<const uin
     if (last == from || particle(last) || (out[s].type == PiiType::kPerson && tokens[last].end == out[s].end)) continue;
     set_span(out, s, {PiiType::kPerson, out[s].begin, tokens[last].end});
   }
+}
+
+void PiiTagger::add_booked_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const {
+  static constexpr WordSet kBookedTitles(std::array<std::string_view, 6>{"mr", "mrs", "ms", "miss", "mstr", "dr"});
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto glued = [&](size_t k) { return k > 0 && k < n && tokens[k].begin == tokens[k - 1].end; };
+  // A name's word: letters only, two or more; the surname may follow a
+  // passenger's number ("1.1HAUGEN"): where its letters open, or 0.
+  auto letters_from = [&](size_t k, bool after_digits) -> uint32_t {
+    uint32_t b = tokens[k].begin;
+    while (after_digits && b < tokens[k].end && text[b] >= '0' && text[b] <= '9') ++b;
+    if (tokens[k].end - b < 2) return 0;
+    for (uint32_t c = b; c < tokens[k].end; ++c) {
+      const char ch = text[c];
+      if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'))) return 0;
+    }
+    return b;
+  };
+  // The name before the title at token t, or none: the given names (one
+  // or two, one space apart, the last one space before the title), a "/"
+  // glued between the first of them and the surname, all opening with
+  // capitals or all with small letters; a first name or a surname a list
+  // knows among them ("TCP/IP MS" names no one). (The tagger reads a text
+  // in capitals throughout in small letters: there no word may be an
+  // everyday one.)
+  auto booked_name = [&](size_t t) -> PiiSpan {
+    const PiiSpan none{PiiType::kPerson, 0, 0};
+    if (t < 3 || !one_blank_after(text, tokens, t) || letters_from(t - 1, false) == 0) return none;
+    size_t given = t - 1;
+    if (!glued(given) && one_blank_after(text, tokens, given) && given >= 3 && letters_from(given - 1, false) != 0) {
+      --given;
+    }
+    if (given < 2 || !glued(given) || !mark_at(text, tokens, given - 1, '/') || !glued(given - 1)) return none;
+    const size_t surname = given - 2;
+    const uint32_t begin = letters_from(surname, true);
+    if (begin == 0 || (glued(surname) && is_word_byte(static_cast<unsigned char>(text[tokens[surname - 1].begin])))) {
+      return none;
+    }
+    const bool small = text[begin] >= 'a' && text[begin] <= 'z';
+    for (size_t k = given; k < t; ++k) {
+      const bool opens_small = text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z';
+      if (opens_small != small ||
+          (small && (gazetteer_.lookup(word_hash(text, tokens[k])).full & common_categories_) != 0)) {
+        return none;
+      }
+    }
+    const Gazetteer::Match g = gazetteer_.lookup(word_hash(text, tokens[given]));
+    const uint64_t surname_hash = word_hash(text, Token{begin, tokens[surname].end, false, false});
+    const bool everyday_surname = small && (gazetteer_.lookup(surname_hash).full & common_categories_) != 0;
+    const bool known = (g.full & first_name_categories_) != 0 || only_a_given_name(text, given) ||
+                       listed_surname(text, begin, tokens[surname].end);
+    return known && !everyday_surname ? PiiSpan{PiiType::kPerson, begin, tokens[t - 1].end} : none;
+  };
+  // Adds the name whose "/" is token d, where it is one; whether it did.
+  auto add_at_slash = [&](size_t d) {
+    if (d + 2 >= n || !mark_at(text, tokens, d, '/')) return false;
+    for (size_t t = d + 2; t <= d + 3 && t < n; ++t) {
+      if (!kBookedTitles.contains(text, tokens[t])) continue;
+      const PiiSpan name = booked_name(t);
+      if (name.end == 0) continue;
+      // The spans of this tagging over the name and its title give way
+      // (one that runs on past the title, from the word after it: "SOLVEIG
+      // MS SEAT 14C" was an address); any other keeps it out, and so does
+      // the name found already.
+      bool free = true;
+      for (size_t k = 0; k < out.size() && free; ++k) {
+        if (out[k].end <= name.begin || out[k].begin >= tokens[t].end) continue;
+        free = k >= first && out[k].begin >= name.begin &&
+               !(out[k].type == PiiType::kPerson && out[k].begin == name.begin && out[k].end == name.end);
+      }
+      if (!free) return false;
+      for (size_t k = first; k < out.size(); ++k) {
+        if (out[k].end <= name.begin || out[k].begin >= tokens[t].end) continue;
+        if (out[k].end > tokens[t].end && t + 1 < n && tokens[t + 1].begin < out[k].end) {
+          out[k].begin = tokens[t + 1].begin;
+        } else {
+          mark_dropped(out, k);
+        }
+      }
+      drop_marked_spans(out);
+      add_span(out, name);
+      sort_by_begin(out, first);
+      return true;
+    }
+    return false;
+  };
+  // The "/"s inside the spans of this tagging or shortly before, which the
+  // decoder puts somewhere over such a name ("HAUGEN", "SOLVEIG MS", "MR");
+  // in text with capitals, of the spans that open with two capitals only
+  // (most spans have none).
+  constexpr uint32_t kReachBefore = 24;
+  auto capital = [&](uint32_t at) { return at < text.size() && text[at] >= 'A' && text[at] <= 'Z'; };
+  bool changed = false;
+  for (size_t s = first; s < out.size(); ++s) {
+    const PiiSpan span = out[s];
+    if (mixed && !(capital(span.begin) && capital(span.begin + 1))) continue;
+    const char* from = text.data() + (span.begin > kReachBefore ? span.begin - kReachBefore : 0);
+    const char* to = text.data() + std::min<size_t>(text.size(), span.end + 1);
+    for (const char* p = from; (p = static_cast<const char*>(std::memchr(p, '/', static_cast<size_t>(to - p)))); ++p) {
+      if (add_at_slash(first_token_over(tokens, static_cast<uint32_t>(p - text.data())))) {
+        changed = true;
+        s = first;  // (the spans moved: read again; each name is added once)
+        break;
+      }
+    }
+  }
+  if (changed) reset_cover();
 }
 
 }  // namespace tiergate

@@ -1908,6 +1908,27 @@ PiiTagger firms_tagger(const std::vector<std::string>& prefixes, const std::vect
   return PiiTagger::train(rows, o);
 }
 
+// A name as a booking writes it, in capitals, the surname, "/" and the
+// given names before a title, is a person over the names, where the tagger
+// put a span over it or shortly after; here one taught firms there. In
+// text in capitals throughout too (read in small letters). Not words no
+// name list knows, nor everyday words in text in capitals throughout.
+TEST(PiiTaggerTest, ANameAsABookingWritesItIsAName) {
+  const PiiTagger tagger = firms_tagger({"Passenger ", "Booked for "}, {"Zorvath", "Brask", "Velmora", "Quarrow"}, " MS, seat 4.",
+                                        {{"first_name", {"Solveig", "Marie", "John"}},
+                                         {"last_name", {"Haugen", "Okafor"}},
+                                         {"common_word", {"passenger", "booked", "for", "seat", "john", "smith", "ms", "mr"}}});
+  auto found = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(typed_spans(tagger, "Passenger Zorvath MS, seat 4.").size(), 1u);
+  EXPECT_EQ(found("Passenger HAUGEN/SOLVEIG MS, seat 4."), V{"HAUGEN/SOLVEIG"});
+  EXPECT_EQ(found("Passenger HAUGEN/SOLVEIG MARIE MS, seat 4."), V{"HAUGEN/SOLVEIG MARIE"});
+  EXPECT_EQ(found("Booked for OKAFOR/CHINEDU MR, seat 4."), V{"OKAFOR/CHINEDU"});
+  EXPECT_EQ(found("PASSENGER 1.1HAUGEN/SOLVEIG MS SEAT 4"), V{"HAUGEN/SOLVEIG"});
+  EXPECT_EQ(found("Passenger ZORVATH/BRASK MS, seat 4."), V{});
+  EXPECT_EQ(found("PASSENGER SMITH/JOHN MR SEAT 4"), V{});
+}
+
 // A place or firm of the tagger's of one word after a verb that addresses
 // someone ("Tell Priyanka that", "remind Siobhan") is a person; here a
 // tagger taught firms there. Not a word a place, company or everyday list

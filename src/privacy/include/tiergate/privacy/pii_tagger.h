@@ -881,6 +881,16 @@ class PiiTagger {
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_names_in_capitals(std::string_view text, std::span<const uint32_t> line_starts, std::vector<PiiSpan>& out,
                              size_t first) const;
+  // A name as a booking writes it, the surname, "/" and the given names
+  // before a title ("HAUGEN/SOLVEIG MS", "1.1OKAFOR/CHINEDU MR", "SMITH/
+  // JOHN PAUL MR"), letters only, a first name or a surname a list knows
+  // among them (in text read in small letters, no everyday word): a person over the names, in place of the spans
+  // of this tagging over them and the title; nothing where another span
+  // overlaps them. Looked for from a "/" inside a span of this tagging or
+  // shortly before one (in text with capitals, `mixed`, one that opens
+  // with two capitals); in any text (a booking is often in capitals
+  // throughout). Precondition: out[first...] sorted by begin; it stays so.
+  void add_booked_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Makes a name of each item of a list of names that the passes left out
   // or took for a place or firm: in a run of three lines or more that open
   // alike (a bullet, a number and its stop, or a word) and hold one to four
