@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -1300,9 +1301,19 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
     } else if (k + 1 == out.size() || out[k + 1].begin >= tokens[j].end) {
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
       // (Or a capitalised surname of the lists or the census, whatever
-      // else they know it as: "Christian Bale-Smith".)
-      const bool surname = text[at] >= 'A' && text[at] <= 'Z' && tokens[j].end - tokens[j].begin >= 2 &&
-                           listed_surname(text, at, tokens[j].end);
+      // else they know it as: "Christian Bale-Smith"; in small letters
+      // after a name of two words or more, a last names' list's word,
+      // whatever else it is, or a word of three letters or more that no
+      // list knows at all: "bartholomew achterberg-smit".)
+      const bool capitalised = text[at] >= 'A' && text[at] <= 'Z';
+      const bool long_enough = tokens[j].end - tokens[j].begin >= 2;
+      bool surname = capitalised && long_enough && listed_surname(text, at, tokens[j].end);
+      if (!capitalised && long_enough &&
+          std::memchr(text.data() + span.begin, ' ', span.end - span.begin) != nullptr) [[unlikely]] {
+        const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+        surname = (m.full & last_name_categories_) != 0 ||
+                  (tokens[j].end - tokens[j].begin >= 3 && (all.full | all.part) == 0);
+      }
       if (((m.full & first_name_categories_) != 0 && (m.full & common_categories_) == 0) || surname ||
           second_syllable_of_a_given_name(text, span, at - 1, tokens[j])) {
         set_span(out, k, {PiiType::kPerson, out[k].begin, tokens[j].end});

@@ -5338,6 +5338,25 @@ TEST(PiiTaggerTest, AHyphenJoinsADoubleName) {
   EXPECT_EQ(persons("Please call Anna-smith tomorrow."), std::vector<std::string>{"Anna"});
 }
 
+// In small letters, after a full name of the tagger's: a last names'
+// list's word, whatever else it is ("smit" is an everyday word too), or a
+// word of three letters or more that no list knows; not an everyday word
+// alone. Here a tagger taught full names in small letters.
+TEST(PiiTaggerTest, AHyphenJoinsASurnameToAFullNameInSmallLetters) {
+  const PiiTagger tagger = small_letter_names_tagger(
+      {"anna quarrow", "lena brask", "kofi velmora", "greta dellack"},
+      [](size_t) { return std::pair<std::string, std::string>{"please call ", " tomorrow."}; },
+      {{"first_name", {"Anna", "Lena", "Kofi", "Greta"}},
+       {"last_name", {"Smit"}},
+       {"common_word", {"please", "call", "tomorrow", "smit", "based"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(persons("please call anna dellack tomorrow."), V{"anna dellack"});
+  EXPECT_EQ(persons("please call anna dellack-smit tomorrow."), V{"anna dellack-smit"});
+  EXPECT_EQ(persons("please call anna dellack-zorvath tomorrow."), V{"anna dellack-zorvath"});
+  EXPECT_EQ(persons("please call anna dellack-based tomorrow."), V{"anna dellack"});
+}
+
 // A name, a surname's particles in small letters and the capitalised word
 // after them are one name: a name of its own, or a word a name list
 // knows or no list knows at all; not an everyday word, nor a word in small
