@@ -2982,6 +2982,8 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   // capitalised in text with capitals, not in text without capitals ("is"
   // is also a state's code).
   EXPECT_EQ(names("We told my son Will it is late."), std::vector<std::string>{"Will"});
+  // A group's word, which the tagger reads as an adjective before a noun.
+  EXPECT_EQ(names("We told my son Christian stories."), std::vector<std::string>{"Christian"});
   EXPECT_EQ(names("my son is late and we told my son will"), std::vector<std::string>{});
   // Without capitals, a first name that is a word too right after a
   // relative or "name is", but a verb that follows a relative as often.
