@@ -218,6 +218,23 @@ void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::s
     while (from < j && everyday_word(from)) ++from;
     if (from == j) continue;
     const PiiSpan organisation{PiiType::kOrganization, tokens[from].begin, tokens[j].end};
+    // A legal suffix ends a company's name: an organisation of this
+    // tagging over the words that runs on past it ends there ("birchfield
+    // holdings ltd and yetunde adebayo", a firm "and" a person to the
+    // decoder).
+    // (With its stop: "morningstar inc.".)
+    if (kLegalSuffixes.contains(text, tokens[j])) {
+      const uint32_t suffix_end =
+          j + 1 < tokens.size() && mark_at(text, tokens, j + 1, '.') && tokens[j + 1].begin == tokens[j].end
+              ? tokens[j + 1].end
+              : tokens[j].end;
+      const size_t c = span_over(out, j);
+      if (c != out.size() && c >= first && out[c].type == PiiType::kOrganization && out[c].end > suffix_end &&
+          out[c].begin <= organisation.begin) {
+        set_span(out, c, {PiiType::kOrganization, out[c].begin, suffix_end});
+        continue;
+      }
+    }
     // The one span over the words, if any: this tagging's name, place or
     // organisation over just them.
     size_t k = out.size();

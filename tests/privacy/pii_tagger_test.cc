@@ -1929,6 +1929,19 @@ TEST(PiiTaggerTest, ANameAsABookingWritesItIsAName) {
   EXPECT_EQ(found("PASSENGER SMITH/JOHN MR SEAT 4"), V{});
 }
 
+// In text without capitals, a legal suffix ends a company's name: a firm
+// of the tagger's that runs on past one over "and" and a name ends there;
+// here a tagger taught firms of two companies.
+TEST(PiiTaggerTest, ALegalSuffixEndsAFirmInSmallLetters) {
+  const PiiTagger tagger = firms_tagger({"a deal between "}, {"quarrow ltd and brask", "velmora inc and dellack"}, " today.",
+                                        {{"company_suffix", {"Ltd", "Inc"}},
+                                         {"common_word", {"a", "deal", "between", "and", "today", "ltd", "inc"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("a deal between zorvath today."), V{"ORGANIZATION:zorvath"});
+  EXPECT_EQ(found("a deal between quarrow ltd and brask today."), V{"ORGANIZATION:quarrow ltd"});
+}
+
 // A place or firm of the tagger's of one word after a verb that addresses
 // someone ("Tell Priyanka that", "remind Siobhan") is a person; here a
 // tagger taught firms there. Not a word a place, company or everyday list
