@@ -365,6 +365,25 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
     }
     if (last != 0) return last;
   }
+  // Without capitals, the name in small letters: particles, then a word,
+  // and one more where the clause ends after it ("4 rue des lilas", "4
+  // impasse des mûriers", "12 calle gran via."; not "depuis" of "4 rue des
+  // lilas depuis 2010"); not English's "avenue" and "boulevard" ("4 avenue
+  // options").
+  if (!mixed && one_blank_after(text, tokens, j + 1) && kStreetWordsBeforeTheName.contains(text, tokens[j + 1]) &&
+      !token_is(text, tokens[j + 1], "avenue") && !token_is(text, tokens[j + 1], "boulevard")) {
+    auto name_word = [&](size_t k) {
+      return k < tokens.size() && one_blank_after(text, tokens, k) && small_word(text, tokens[k], 2) &&
+             !function_word(text, tokens[k]);
+    };
+    auto clause_ends_after = [&](size_t k) {
+      return k + 1 >= tokens.size() || tokens[k + 1].newline_before ||
+             !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
+    };
+    size_t k = j + 2;
+    while (k < tokens.size() && one_blank_after(text, tokens, k) && kStreetParticles.contains(text, tokens[k])) ++k;
+    if (name_word(k)) return name_word(k + 1) && clause_ends_after(k + 1) ? k + 1 : k;
+  }
   const size_t name = past_a_compass_point(text, tokens, j + 1);
   if (!mixed && (!word(name) || unit_of_measure(text, tokens[name]) || token_is(text, tokens[name], "mile") ||
                  token_is(text, tokens[name], "miles"))) {
