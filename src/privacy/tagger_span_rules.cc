@@ -365,11 +365,11 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
     }
     if (last != 0) return last;
   }
-  // Without capitals, the name in small letters: particles, then a word,
-  // and one more where the clause ends after it ("4 rue des lilas", "4
-  // impasse des mûriers", "12 calle gran via."; not "depuis" of "4 rue des
-  // lilas depuis 2010"); not English's "avenue" and "boulevard" ("4 avenue
-  // options").
+  // Without capitals, the name in small letters where the clause ends
+  // after it: particles, then a word or two ("j'habite 4 impasse des
+  // mûriers.", "12 calle gran via,"; not "4 rue des lilas depuis 2010", nor
+  // "67 rue de genville 178", whose number after the name the rules below
+  // read); not English's "avenue" and "boulevard" ("4 avenue options").
   if (!mixed && one_blank_after(text, tokens, j + 1) && kStreetWordsBeforeTheName.contains(text, tokens[j + 1]) &&
       !token_is(text, tokens[j + 1], "avenue") && !token_is(text, tokens[j + 1], "boulevard")) {
     auto name_word = [&](size_t k) {
@@ -382,7 +382,8 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
     };
     size_t k = j + 2;
     while (k < tokens.size() && one_blank_after(text, tokens, k) && kStreetParticles.contains(text, tokens[k])) ++k;
-    if (name_word(k)) return name_word(k + 1) && clause_ends_after(k + 1) ? k + 1 : k;
+    if (name_word(k) && clause_ends_after(k)) return k;
+    if (name_word(k) && name_word(k + 1) && clause_ends_after(k + 1)) return k + 1;
   }
   const size_t name = past_a_compass_point(text, tokens, j + 1);
   if (!mixed && (!word(name) || unit_of_measure(text, tokens[name]) || token_is(text, tokens[name], "mile") ||
