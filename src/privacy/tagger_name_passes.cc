@@ -1310,13 +1310,13 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[j]));
       // (Or a capitalised surname of the lists or the census, whatever
       // else they know it as: "Christian Bale-Smith"; in small letters
-      // after a name of two words or more, a last names' list's word,
-      // whatever else it is, or a word of three letters or more that no
-      // list knows at all: "bartholomew achterberg-smit".)
+      // after a name in small letters of two words or more, a last names'
+      // list's word, whatever else it is, or a word of three letters or
+      // more that no list knows at all: "bartholomew achterberg-smit".)
       const bool capitalised = text[at] >= 'A' && text[at] <= 'Z';
       const bool long_enough = tokens[j].end - tokens[j].begin >= 2;
       bool surname = capitalised && long_enough && listed_surname(text, at, tokens[j].end);
-      if (!capitalised && long_enough &&
+      if (!capitalised && long_enough && text[span.begin] >= 'a' && text[span.begin] <= 'z' &&
           std::memchr(text.data() + span.begin, ' ', span.end - span.begin) != nullptr) [[unlikely]] {
         const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, tokens[j]));
         surname = (m.full & last_name_categories_) != 0 ||
