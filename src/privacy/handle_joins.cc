@@ -61,20 +61,19 @@ inline uint64_t join_candidates_scalar(const unsigned char* b) {
   return (b[0] == '@' || (b[0] == '.' && b[1] >= 'a' && b[1] <= 'z')) ? 1 : 0;
 }
 
-// find_handle_joins() Width bytes at a time: the last bytes from a copy padded
-// with zeros, so that every load stays inside the text or the copy.
+// find_handle_joins() Width bytes at a time (Candidates reads one more):
+// the last Width bytes or fewer from a copy padded with zeros, which are no
+// candidates, so that every load stays inside the text or the copy.
 template <size_t Width, uint64_t (*Candidates)(const unsigned char*)>
 [[gnu::always_inline]] inline void find_joins_in(const unsigned char* p, size_t n, std::vector<uint32_t>& out) {
   size_t i = 0;
   for (; i + Width + 1 <= n; i += Width) {
     if (const uint64_t c = Candidates(p + i); c != 0) add_joins(p, n, i, c, out);
   }
-  unsigned char tail[2 * Width + 1] = {};
+  if (i == n) return;
+  unsigned char tail[Width + 1] = {};
   std::memcpy(tail, p + i, n - i);
-  // (The zeros after the text's bytes are no candidates.)
-  for (size_t k = 0; i + k < n; k += Width) {
-    if (const uint64_t c = Candidates(tail + k); c != 0) add_joins(p, n, i + k, c, out);
-  }
+  if (const uint64_t c = Candidates(tail); c != 0) add_joins(p, n, i, c, out);
 }
 
 #if defined(__x86_64__)

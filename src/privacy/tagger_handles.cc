@@ -43,7 +43,7 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
     if (k >= n || tokens[k].end - tokens[k].begin < 2) return false;
     for (uint32_t b = tokens[k].begin; b < tokens[k].end; ++b) {
       const auto c = static_cast<unsigned char>(text[b]);
-      if (!is_word_byte(c) || (c >= '0' && c <= '9') || c == '\'' || (b > tokens[k].begin && c >= 'A' && c <= 'Z')) {
+      if (!is_word_byte(c) || (c >= '0' && c <= '9') || (b > tokens[k].begin && c >= 'A' && c <= 'Z')) {
         return false;
       }
     }
@@ -136,8 +136,8 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
   };
   // A first name and a surname in small letters joined by a stop, alone
   // ("mirela.popescu", "priya.raman"): names_a_person(), the first name
-  // first, the surname in small letters throughout; not after a stop, "@", "-" or "_" (a path of
-  // code's, an email's host).
+  // first, the surname in small letters throughout; not after a stop, "@",
+  // "-" or "_" (a path of code's, an email's host).
   auto dotted_name_at = [&](size_t d) {
     if (d < 1 || !glued(d) || !glued(d + 1) || !small_word(text, tokens[d - 1], 2) || !plain_word(d - 1) ||
         !plain_word(d + 1)) {

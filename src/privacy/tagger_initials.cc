@@ -645,19 +645,22 @@ void PiiTagger::add_booked_names(std::string_view text, std::vector<PiiSpan>& ou
   // (most spans have none).
   constexpr uint32_t kReachBefore = 24;
   auto capital = [&](uint32_t at) { return at < text.size() && text[at] >= 'A' && text[at] <= 'Z'; };
+  // (Where one is added the spans move: they are read again from the
+  // first; each name is added once.)
   bool changed = false;
-  for (size_t s = first; s < out.size(); ++s) {
+  for (size_t s = first; s < out.size();) {
     const PiiSpan span = out[s];
-    if (mixed && !(capital(span.begin) && capital(span.begin + 1))) continue;
-    const char* from = text.data() + (span.begin > kReachBefore ? span.begin - kReachBefore : 0);
-    const char* to = text.data() + std::min<size_t>(text.size(), span.end + 1);
-    for (const char* p = from; (p = static_cast<const char*>(std::memchr(p, '/', static_cast<size_t>(to - p)))); ++p) {
-      if (add_at_slash(first_token_over(tokens, static_cast<uint32_t>(p - text.data())))) {
-        changed = true;
-        s = first;  // (the spans moved: read again; each name is added once)
-        break;
+    bool added = false;
+    if (!mixed || (capital(span.begin) && capital(span.begin + 1))) {
+      const char* from = text.data() + (span.begin > kReachBefore ? span.begin - kReachBefore : 0);
+      const char* to = text.data() + std::min<size_t>(text.size(), span.end + 1);
+      for (const char* p = from; !added && (p = static_cast<const char*>(std::memchr(p, '/', static_cast<size_t>(to - p))));
+           ++p) {
+        added = add_at_slash(first_token_over(tokens, static_cast<uint32_t>(p - text.data())));
       }
     }
+    changed = changed || added;
+    s = added ? first : s + 1;
   }
   if (changed) reset_cover();
 }

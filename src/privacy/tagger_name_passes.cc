@@ -335,8 +335,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       }
     }
     // A group's word of this tagging over just the name, after "name is"
-    // or a relative, is the name ("my son Caspian", "my friend Christian
-    // called", read as an adjective before its noun).
+    // or a relative, is the name ("my friend Christian called", read as an
+    // adjective before its noun).
     if ((name_is || relative || relative_apart) && k != out.size() && k >= first && out[k].type == PiiType::kNrp &&
         out[k].begin == tokens[j].begin && out[k].end == tokens[to].end) {
       out[k].type = PiiType::kPerson;

@@ -219,10 +219,9 @@ void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::s
     if (from == j) continue;
     const PiiSpan organisation{PiiType::kOrganization, tokens[from].begin, tokens[j].end};
     // A legal suffix ends a company's name: an organisation of this
-    // tagging over the words that runs on past it ends there ("birchfield
-    // holdings ltd and yetunde adebayo", a firm "and" a person to the
-    // decoder).
-    // (With its stop: "morningstar inc.".)
+    // tagging over the words that runs on past it and its stop ends there
+    // ("birchfield holdings ltd and yetunde adebayo", a firm "and" a person
+    // to the decoder; "morningstar inc." stays).
     if (kLegalSuffixes.contains(text, tokens[j])) {
       const uint32_t suffix_end =
           j + 1 < tokens.size() && mark_at(text, tokens, j + 1, '.') && tokens[j + 1].begin == tokens[j].end

@@ -884,9 +884,9 @@ class PiiTagger {
   // A name as a booking writes it, the surname, "/" and the given names
   // before a title ("HAUGEN/SOLVEIG MS", "1.1OKAFOR/CHINEDU MR", "SMITH/
   // JOHN PAUL MR"), letters only, a first name or a surname a list knows
-  // among them (in text read in small letters, no everyday word): a person over the names, in place of the spans
-  // of this tagging over them and the title; nothing where another span
-  // overlaps them. Looked for from a "/" inside a span of this tagging or
+  // among them (in text read in small letters, no everyday word): a person
+  // over the names, in place of the spans of this tagging over them and
+  // the title; nothing where another span overlaps them. Looked for from a "/" inside a span of this tagging or
   // shortly before one (in text with capitals, `mixed`, one that opens
   // with two capitals); in any text (a booking is often in capitals
   // throughout). Precondition: out[first...] sorted by begin; it stays so.
@@ -979,13 +979,14 @@ class PiiTagger {
                                          std::vector<PiiSpan>& out, size_t first) const;
   // People named by a handle (tagger_handles.cc): a mention, "@" not glued
   // after a word or a stop and up to three words joined by ".", "-" or "_",
-  // no everyday one, one a first name no place's list knows ("@priya", "cc
-  // @bashir.ahmadi"); and a first
-  // name and a surname in small letters joined by a stop, no everyday list
-  // knowing either ("mirela.popescu: deploy is done"). In any text; not
-  // inside a longer identifier, a path or an email. One person over the
-  // handle, in place of the names of out[first...] inside it; nothing where
-  // a span of another kind covers a word.
+  // one a first name no place's list knows, the others no everyday words
+  // ("@priya", "cc @bashir.ahmadi"); and a first name and a surname in
+  // small letters joined by a stop ("mirela.popescu: deploy is done"). A
+  // first name an everyday list knows too only beside a surname a list
+  // knows ("@mark.ruffalo", not "@pytest.mark"). In any text; not inside a
+  // longer identifier, a path or an email. One person over the handle, in
+  // place of the names of out[first...] inside it; nothing where a span of
+  // another kind covers a word.
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_handles_of_people(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
 
