@@ -1425,6 +1425,15 @@ bool PiiTagger::titles_a_work(std::string_view text, const PiiSpan& span) const 
 }
 
 void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  // Whether `span` follows a relative one space after each word ("my son
+  // Caspian"): a name, whatever else the word is.
+  auto after_a_relative = [&](const PiiSpan& span) {
+    const Tokens tokens = tagger_tokens();
+    const size_t j = first_token_from(tokens, span.begin);
+    return j >= 2 && j < tokens.size() && tokens[j].begin == span.begin && one_blank_after(text, tokens, j) &&
+           one_blank_after(text, tokens, j - 1) && kRelatives.contains(text, tokens[j - 1]) &&
+           kPossessiveDeterminers.contains(text, tokens[j - 2]);
+  };
   // Chat's abbreviations, which open a line or a request capitalised as a
   // name does ("Pls summarize:", "Thx: for the help") and name no one.
   // (Not "ty", a name too: "Ty did not pull".)
@@ -1479,7 +1488,7 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
         const uint64_t hash = word_hash(text, word);
         if ((gazetteer_.lookup_hidden(hash).full & proper_adjective_categories_) != 0) {
           const Gazetteer::Match m = gazetteer_.lookup(hash);
-          no_one = ((m.full | m.part) & name_categories_) == 0;
+          no_one = ((m.full | m.part) & name_categories_) == 0 && !after_a_relative(span);
         }
       }
     }

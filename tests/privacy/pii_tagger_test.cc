@@ -5968,7 +5968,8 @@ TEST(PiiTaggerTest, AWordJoinedToAnAddressIsPartOfIt) {
 
 // A capitalised adjective or doctrine that the dictionary writes so
 // ("Bayesian", "Calvinism"; the proper_adjective list) is no one's name
-// alone, unless a name list knows it ("Brian"); nor is "The" or "If". The
+// alone, unless a name list knows it ("Brian") or a relative comes before
+// it ("my son Caspian"); nor is "The" or "If". The
 // tagger learns nothing from that list: its weights, and its spans
 // elsewhere, are those of a tagger trained without it, and the list
 // travels with the saved tagger.
@@ -5987,6 +5988,9 @@ TEST(PiiTaggerTest, ACapitalisedAdjectiveAloneIsNoName) {
     EXPECT_EQ(typed_spans(t, "Dear Zorvathian, your order shipped."), (std::vector<std::string>{"PERSON:Zorvathian"}));
     EXPECT_EQ(typed_spans(t, "Dear Bayesian Novak, your order shipped."),
               (std::vector<std::string>{"PERSON:Bayesian Novak"}));
+    // After a relative, whatever else it is.
+    EXPECT_EQ(values_of(t, "Dear my son Bayesian, your order shipped.", PiiType::kPerson),
+              std::vector<std::string>{"Bayesian"});
     // Nor is a word that stands in no name or ends none, a name list's
     // word or not ("Dear Mark,If you could").
     EXPECT_EQ(typed_spans(t, "Dear If, your order shipped."), (std::vector<std::string>{}));

@@ -775,7 +775,8 @@ class PiiTagger {
   // decoding may leave one: "Edward Gibbon, The Decline"), or one the
   // dictionary writes capitalised with the ending of an adjective or a
   // doctrine (the proper_adjective list: "Bayesian network", "Islamic
-  // society", "Calvinism") that no name list knows ("Brian", "Dominic"),
+  // society", "Calvinism") that no name list knows ("Brian", "Dominic")
+  // and no relative comes before ("my son Caspian"),
   // or a month or weekday no name list knows ("January", not "June");
   // and each name, place or organisation that is one word opening with two
   // capitals and holding a small letter ("DVDs", "MHz", "HCl", "ATPase":
