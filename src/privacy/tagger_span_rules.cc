@@ -517,6 +517,14 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
       return j - 1;
     }
   }
+  // With capitals, a Romance street word in small letters before the name,
+  // as running text writes it: "vive en la calle Mayor 12", "a via Roma
+  // 5"; "via" after a word that leads to a place, not "paid via PayPal 20".
+  auto small_street_word_first = [&](size_t k) {
+    return k + 1 < end && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' &&
+           (kStreetWordsBeforeTheName.contains(text, tokens[k]) ||
+            (token_is(text, tokens[k], "via") && led_to_a_place(text, tokens, k)));
+  };
   // The street's words, one space apart: with capitals, capitalised words
   // of two letters or more, not all capitals ("Track ID 1"); without them,
   // small words of four letters or more that stand in no name ("at
@@ -525,16 +533,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // Alcalá 48", "dirk de derdelaan 149"), not first; last, an
   // abbreviation before its stop or a street word that its language writes
   // in small letters after the name ("Erzsébet tér 92", "nordahl rolfsens
-  // vei 187").
-  // (With capitals, a Romance street word in small letters before the
-  // name too, as running text writes it: "vive en la calle Mayor 12", "a
-  // via Roma 5"; "via" after a word that leads to a place, not "paid via
-  // PayPal 20".)
-  auto small_street_word_first = [&](size_t k) {
-    return k + 1 < end && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' &&
-           (kStreetWordsBeforeTheName.contains(text, tokens[k]) ||
-            (token_is(text, tokens[k], "via") && led_to_a_place(text, tokens, k)));
-  };
+  // vei 187"); with capitals, small_street_word_first() too.
   auto word = [&](size_t k) {
     const bool small = text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z';
     if (k + 1 < end && small && kStreetParticles.contains(text, tokens[k])) return true;

@@ -593,9 +593,6 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       personal_record = personal_record || read.personal;
     }
   };
-  // Line l as "label: value" (or "label = value", a JSON member on a line
-  // of its own, a YAML item "- label: value"), where its label is a few
-  // words: into the record (a blank line or any other line ends one).
   // Ends the record where a blank line comes before the line at `begin`.
   auto end_record_at_a_blank_line = [&](size_t begin) {
     if ((!record.empty() || personal_record) &&
@@ -603,6 +600,9 @@ void type_table_cells(std::string_view text, std::span<const pii_tokens::Token> 
       end_record();
     }
   };
+  // Line l as "label: value" (or "label = value", a JSON member on a line
+  // of its own, a YAML item "- label: value"), where its label is a few
+  // words: into the record (a blank line or any other line ends one).
   auto read_labelled = [&](size_t begin, size_t end) {
     end_record_at_a_blank_line(begin);
     size_t label_begin = begin;
