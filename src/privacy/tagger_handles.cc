@@ -33,7 +33,7 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxWords = 3;
-  auto glued = [&](size_t k) { return k > 0 && k < n && tokens[k].begin == tokens[k - 1].end; };
+  auto glued = [&](size_t k) { return glued_to_the_one_before(tokens, k); };
   auto joiner_at = [&](size_t k) {
     return k < n && tokens[k].end - tokens[k].begin == 1 && joins_a_handle(text[tokens[k].begin]);
   };
@@ -58,8 +58,9 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
     if ((m.full & first_name_categories_) != 0) return (m.full & place_categories_) == 0 && !is_title(m);
     return only_a_given_name(text, k, m, word_hash(text, tokens[k]));
   };
-  // A surname a last names' list knows that no everyday one does.
-  auto listed_surname = [&](const Gazetteer::Match& m) {
+  // A surname a last names' list knows that no everyday one does (not
+  // PiiTagger::listed_surname(), which asks the census's too).
+  auto surname_of_the_lists = [&](const Gazetteer::Match& m) {
     return (m.full & last_name_categories_) != 0 && (m.full & common_categories_) == 0 && !is_title(m);
   };
   // Whether the handle's words end at token k: no mark glued after it that
@@ -97,7 +98,7 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
   // person: one a first name (the first, with `first_first`), each other
   // no everyday word nor title, and of at most kMaxUnlistedLetters bytes
   // unless a surname's list knows it ("popescu", not "jsondecodeerror");
-  // the first name an everyday word too only beside a listed_surname()
+  // the first name an everyday word too only beside a surname_of_the_lists()
   // ("@mark.ruffalo", not "@pytest.mark").
   constexpr uint32_t kMaxUnlistedLetters = 12;
   auto names_a_person = [&](size_t from, size_t to, bool first_first) {
@@ -111,7 +112,7 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
         continue;
       }
       if ((m.full & common_categories_) != 0 || is_title(m)) return false;
-      const bool listed = listed_surname(m);
+      const bool listed = surname_of_the_lists(m);
       if (!listed && tokens[k].end - tokens[k].begin > kMaxUnlistedLetters) return false;
       surname = surname || listed;
     }

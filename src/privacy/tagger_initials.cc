@@ -558,7 +558,7 @@ void PiiTagger::add_booked_names(std::string_view text, std::vector<PiiSpan>& ou
   static constexpr WordSet kBookedTitles(std::array<std::string_view, 6>{"mr", "mrs", "ms", "miss", "mstr", "dr"});
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
-  auto glued = [&](size_t k) { return k > 0 && k < n && tokens[k].begin == tokens[k - 1].end; };
+  auto glued = [&](size_t k) { return glued_to_the_one_before(tokens, k); };
   // A name's word: letters only, two or more; the surname may follow a
   // passenger's number ("1.1HAUGEN"): where its letters open, or 0.
   auto letters_from = [&](size_t k, bool after_digits) -> uint32_t {

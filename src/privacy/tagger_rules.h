@@ -307,11 +307,22 @@ inline bool mark_at(std::string_view text, Tokens tokens, size_t j, char c) {
   return j < tokens.size() && tokens[j].end - tokens[j].begin == 1 && text[tokens[j].begin] == c;
 }
 
+// Whether token k opens where token k - 1 ends, no blank between them.
+inline bool glued_to_the_one_before(Tokens tokens, size_t k) {
+  return k > 0 && k < tokens.size() && tokens[k].begin == tokens[k - 1].end;
+}
+
 // Whether token w is a hyphen glued to the tokens on both sides of it: the
 // join of two words of one name ("Jean-Luc", "al-farsi").
 inline bool glued_hyphen(std::string_view text, Tokens tokens, size_t w) {
-  return w > 0 && w + 1 < tokens.size() && mark_at(text, tokens, w, '-') && tokens[w].begin == tokens[w - 1].end &&
-         tokens[w + 1].begin == tokens[w].end;
+  return mark_at(text, tokens, w, '-') && glued_to_the_one_before(tokens, w) && glued_to_the_one_before(tokens, w + 1);
+}
+
+// Whether the clause goes on after token k with no word: a mark, the line's
+// or the text's end ("my boss, john, said", "4 impasse des mûriers.").
+inline bool clause_ends_after(std::string_view text, Tokens tokens, size_t k) {
+  return k + 1 >= tokens.size() || tokens[k + 1].newline_before ||
+         !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
 }
 
 // A few words of two or more small ASCII letters, asked of a token

@@ -179,12 +179,6 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     m = gazetteer_.lookup(word_hash(text, Token{t.begin, end, false, false}));
     return !is_title(m) && !everyday(m);
   };
-  // Whether the clause goes on after token k with no word: a mark, the
-  // line's or the text's end ("my boss, john, said").
-  auto clause_ends_after = [&](size_t k) {
-    return k + 1 >= n || tokens[k + 1].newline_before ||
-           !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
-  };
   // A surname in small letters of a Gaelic shape: "o'brien", "mcallister".
   auto gaelic_surname = [&](size_t k) {
     const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
@@ -239,7 +233,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       const Gazetteer::Match listed = gazetteer_.lookup(word_hash(text, tokens[k]));
       return (listed.full & categories) == categories && (listed.full & common_categories_) == 0;
     };
-    auto glued = [&](size_t k) { return k < n && tokens[k].begin == tokens[k - 1].end; };
+    auto glued = [&](size_t k) { return glued_to_the_one_before(tokens, k); };
     auto value_ends_after = [&](size_t k) {
       return !glued(k + 1) || !(mark_is(k + 1, '.') || mark_is(k + 1, '_') || mark_is(k + 1, '@')) ||
              !glued(k + 2) || !is_word_byte(static_cast<unsigned char>(text[tokens[k + 2].begin]));
@@ -320,7 +314,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       // (On a closing's next line, alone there after a first word that is
       // no everyday one, any word no everyday list knows: "priya raman".)
       const bool surname = ((s.full & last_name_categories_) != 0 &&
-                            ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(to + 1))) ||
+                            ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(text, tokens, to + 1))) ||
                            (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0);
       if (!surname && !gaelic_surname(to + 1)) break;
       ++to;
@@ -334,7 +328,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     static constexpr WordSet kWhatIsSaid(std::array<std::string_view, 4>{"about", "regarding", "asking", "saying"});
     const bool said_to = j >= 2 && is(j - 1, "to") && kWrittenTo.contains(text, tokens[j - 2]) && to + 1 < n &&
                          !tokens[to + 1].newline_before && kWhatIsSaid.contains(text, tokens[to + 1]);
-    const bool confirmed = to > j || clause_ends_after(to) || said_to;
+    const bool confirmed = to > j || clause_ends_after(text, tokens, to) || said_to;
     // Contacted with what is said: "text mike that I'm late".
     const bool said_that = to + 1 < n && !tokens[to + 1].newline_before && is(to + 1, "that");
     bool name = false;

@@ -223,10 +223,9 @@ void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::s
     // ("birchfield holdings ltd and yetunde adebayo", a firm "and" a person
     // to the decoder; "morningstar inc." stays).
     if (kLegalSuffixes.contains(text, tokens[j])) {
-      const uint32_t suffix_end =
-          j + 1 < tokens.size() && mark_at(text, tokens, j + 1, '.') && tokens[j + 1].begin == tokens[j].end
-              ? tokens[j + 1].end
-              : tokens[j].end;
+      const uint32_t suffix_end = mark_at(text, tokens, j + 1, '.') && glued_to_the_one_before(tokens, j + 1)
+                                      ? tokens[j + 1].end
+                                      : tokens[j].end;
       const size_t c = span_over(out, j);
       if (c != out.size() && c >= first && out[c].type == PiiType::kOrganization && out[c].end > suffix_end &&
           out[c].begin <= organisation.begin) {

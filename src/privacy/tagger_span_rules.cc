@@ -376,14 +376,10 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
       return k < tokens.size() && one_blank_after(text, tokens, k) && small_word(text, tokens[k], 2) &&
              !function_word(text, tokens[k]);
     };
-    auto clause_ends_after = [&](size_t k) {
-      return k + 1 >= tokens.size() || tokens[k + 1].newline_before ||
-             !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
-    };
     size_t k = j + 2;
     while (k < tokens.size() && one_blank_after(text, tokens, k) && kStreetParticles.contains(text, tokens[k])) ++k;
-    if (name_word(k) && clause_ends_after(k)) return k;
-    if (name_word(k) && name_word(k + 1) && clause_ends_after(k + 1)) return k + 1;
+    if (name_word(k) && clause_ends_after(text, tokens, k)) return k;
+    if (name_word(k) && name_word(k + 1) && clause_ends_after(text, tokens, k + 1)) return k + 1;
   }
   const size_t name = past_a_compass_point(text, tokens, j + 1);
   if (!mixed && (!word(name) || unit_of_measure(text, tokens[name]) || token_is(text, tokens[name], "mile") ||
