@@ -804,7 +804,9 @@ inline bool street_word_before_its_name(std::string_view text, Tokens tokens, si
 // word that leads to a place ("at", "to", "from", "near", "for", "on"), a
 // form's colon or at a line's start, a street named by a suffix that the
 // lists of `suffixes` know, everyday or not, after up to three small words
-// ("at 9313 maple court", "near 3259 juniper way"); by a street word of
+// ("at 9313 maple court", "near 3259 juniper way"; after "of" or a comma
+// too, a suffix that is no plural of another: "a tenant of 8 aspen way";
+// not "close" before "to" or "by"); by a street word of
 // the Romance and Slavic languages before one or two words ("near 3913 rue
 // oberkampf", "for 9419 ulica kwiatowa"); or one word that ends as streets
 // do (ends_as_a_street(): "at 3014 bahnhofstrasse"). The street ends its
@@ -1109,17 +1111,19 @@ constexpr WordSet kAfterAWork(std::array<std::string_view, 24>{
     "adapted", "created"});
 
 // Relatives, partners and friends, and the people one's life is lived
-// with: "son", "wife", "boss", "manager", "landlord", and as chat writes
-// them ("my gf", "my bestie"). (Not "client" or "tenant", which a company
+// with: "son", "wife", "boss", "manager", "landlord", "his bride", "my
+// ex", and as chat writes them ("my gf", "my bestie"). (Not "client" or "tenant", which a company
 // may be.)
-constexpr std::array<std::string_view, 63> kRelativeWords = {
+constexpr std::array<std::string_view, 82> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
     "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
     "fiance", "fiancee", "grandma", "grandpa", "stepson", "stepdaughter", "spouse", "manager", "supervisor",
     "coworker", "doctor", "dentist", "therapist", "lawyer", "attorney", "accountant", "teacher", "tutor", "coach",
     "mentor", "landlord", "landlady", "roommate", "flatmate", "nanny", "gf", "bf", "bff", "bestie", "hubby", "wifey",
-    "stepmom", "stepdad"};
+    "stepmom", "stepdad", "stepsister", "stepbrother", "sibling", "twin", "grandchild", "godson", "goddaughter",
+    "godmother", "godfather", "bride", "groom", "ex", "classmate", "housemate", "babysitter", "carer", "caregiver",
+    "pal", "buddy"};
 constexpr WordSet kRelatives(kRelativeWords);
 
 template <size_t A, size_t B>

@@ -261,7 +261,13 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
   constexpr size_t kMaxWords = 3;
   const size_t n = tokens.size();
   if (a_recent_year(text, tokens[j])) return 0;
-  if (!led_to_a_place(text, tokens, j)) return 0;
+  // (Or after "of" or a comma, a resident's street, "a tenant of 8 aspen
+  // way", "leopold hartmann, 3 castle mews, york", where the suffix is no
+  // plural of another: "14 red squares, 4 more blue squares than".)
+  const bool led = led_to_a_place(text, tokens, j);
+  const bool resident = !led && one_blank_after(text, tokens, j) &&
+                        (token_is(text, tokens[j - 1], "of") || token_is(text, tokens[j - 1], ","));
+  if (!led && !resident) return 0;
   // A word of a street's name: small letters, two or more, one blank after
   // the token before it on its line, and no word that stands in no name.
   auto word = [&](size_t k) {
@@ -286,9 +292,18 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
     if (word(j + 3) && ends_after(j + 3)) return j + 3;
     return ends_after(j + 2) ? j + 2 : 0;
   }
-  // Words, then a suffix the street lists know.
+  // Words, then a suffix the street lists know; not "close" before "to" or
+  // "by", the adverb ("a farm of 50 acres close to the town").
   for (size_t k = j + 2; k <= j + kMaxWords + 1 && word(k); ++k) {
-    if ((gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0 && ends_after(k)) return k;
+    if ((gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) == 0 || !ends_after(k)) continue;
+    auto plural = [&] {
+      const Token singular{tokens[k].begin, tokens[k].end - 1, false, false};
+      return text[singular.end] == 's' && (gazetteer.lookup(word_hash(text, singular)).full & suffixes) != 0;
+    };
+    if (resident && plural()) continue;
+    const bool adverb = token_is(text, tokens[k], "close") && k + 1 < n &&
+                        (token_is(text, tokens[k + 1], "to") || token_is(text, tokens[k + 1], "by"));
+    if (!adverb) return k;
   }
   return 0;
 }

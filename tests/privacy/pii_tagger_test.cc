@@ -3025,7 +3025,8 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
   }
   for (const char* relative : {"daughter", "wife", "husband", "friend", "boss", "cousin", "fiancee", "manager", "landlord",
-                               "doctor", "roommate"}) {
+                               "doctor", "roommate", "bride", "groom", "ex", "twin", "sibling", "godson", "classmate",
+                               "babysitter"}) {
     const std::string text = std::string("We told my ") + relative + " Zorvath it is late.";
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
   }
@@ -3953,7 +3954,9 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   const std::vector<PiiExample> train = people_to_call();
   TaggerOptions o = options(3, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"juniper", "chestnut", "old", "mill", "olympic", "today", "see", "you", "at", "near"}},
-                  {"street_suffix", {"Way", "Boulevard", "Road", "Park", "Street", "Lane", "Calle", "Cape"}},
+                  {"street_suffix",
+                   {"Way", "Boulevard", "Road", "Park", "Street", "Lane", "Calle", "Cape", "Close", "Mews", "Square",
+                    "Squares"}},
                   {"country", {"Cape Verde"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
@@ -4035,6 +4038,15 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("address: 3913 calle de oro, sadly."), std::vector<std::string>{"3913 calle de oro"});
   EXPECT_EQ(addresses("see you at 3014 bahnhofstrasse now."), std::vector<std::string>{"3014 bahnhofstrasse"});
   EXPECT_FALSE(found("we saw 9084 juniper way then.", "9084 juniper way"));
+  // After "of" or a comma, a resident's street; not a plural of a suffix
+  // there, nor "close" before "to" or "by" (the adverb) anywhere.
+  EXPECT_EQ(addresses("a tenant of 8 juniper way and a dog."), std::vector<std::string>{"8 juniper way"});
+  EXPECT_EQ(addresses("to anna, 3 old mews, leeds"), std::vector<std::string>{"3 old mews"});
+  EXPECT_EQ(addresses("a tenant of 8 juniper square and a dog."), std::vector<std::string>{"8 juniper square"});
+  EXPECT_FALSE(found("red ones, 4 more juniper squares than blue", "4 more juniper squares"));
+  EXPECT_FALSE(found("a farm of 50 acres close to the town", "50 acres close"));
+  EXPECT_FALSE(found("see you at 50 juniper close by noon", "50 juniper close"));
+  EXPECT_EQ(addresses("see you at 50 juniper close now"), std::vector<std::string>{"50 juniper close"});
   // (But before a unit it is a street: "way apt. 3".)
   EXPECT_EQ(addresses("we saw 9084 juniper way apt. 3 then."), std::vector<std::string>{"9084 juniper way apt. 3"});
   EXPECT_FALSE(found("see you at 9084 juniper way trees.", "9084 juniper way"));
