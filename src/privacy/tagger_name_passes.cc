@@ -1607,12 +1607,19 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
                                   tokens[to - 1].end == tokens[to].begin;
     const size_t surname = double_barrelled ? to - 2 : to;
     if (surname - from > 2) continue;
-    bool words = true;
+    // (A surname's particle in small letters may stand before the surname:
+    // "Anouk de Vries".)
+    bool words = true, particle = false;
     for (size_t k = from; k <= surname && words; ++k) {
       const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
+      const bool apart = k == from || (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ');
+      if (k > from && k < surname && !particle && apart && w[0] >= 'a' && w[0] <= 'z' &&
+          kSurnameParticles.contains(text, tokens[k])) {
+        particle = true;
+        continue;
+      }
       words = w.size() >= 2 &&
-              (mixed ? opens_with_a_capital(w) && !all_capitals(text, tokens[k]) : w[0] >= 'a' && w[0] <= 'z') &&
-              (k == from || (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' '));
+              (mixed ? opens_with_a_capital(w) && !all_capitals(text, tokens[k]) : w[0] >= 'a' && w[0] <= 'z') && apart;
     }
     // (A word the everyday lists know first is a place's: "Den Haag".)
     const Gazetteer::Match first_word = gazetteer_.lookup(word_hash(text, tokens[from]));
@@ -1626,7 +1633,22 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
     const bool gaelic = gaelic_surname(text.substr(tokens[surname].begin, tokens[surname].end - tokens[surname].begin));
     const bool after_a_first_name = (first_word.full & first_name_categories_) != 0 || only_a_given_name(text, from);
     if (!mixed && !after_a_first_name) continue;
-    const bool listed = (last.full & last_name_categories_) != 0 ||
+    // (After a first name of the lists of three letters or more, a surname
+    // of four letters or more that no list knows in full, or only a
+    // last-name list in part ("de Vries"), counts too: "Anouk de Vries",
+    // "Ngozi Adichie", taken for places after a comma or a heading. Neither
+    // that nor a particle in a place's stead, after "in" or "near" or an
+    // address of this tagging, as towns named after people are: "in Ming
+    // Tiao", "11 Paso Rivero 7301, Tomas Gomensoro", "Apt. 609\n Puntas de
+    // Valdés".)
+    const bool in_a_places_stead =
+        (s > first && out[s - 1].type == PiiType::kStreetAddress) ||
+        (from > 0 && (token_is(text, tokens[from - 1], "in") || token_is(text, tokens[from - 1], "near")));
+    const bool unknown_surname = after_a_first_name && last.full == 0 && (last.part & ~last_name_categories_) == 0 &&
+                                 tokens[from].end - tokens[from].begin >= 3 &&
+                                 tokens[surname].end - tokens[surname].begin >= 4 && (first_word.full & places) == 0;
+    if ((particle || unknown_surname) && in_a_places_stead) continue;
+    const bool listed = (last.full & last_name_categories_) != 0 || unknown_surname ||
                         (after_a_first_name && listed_surname(text, tokens[surname].begin, tokens[surname].end));
     const bool town_too = after_a_first_name && (last.full & (country_categories_ | state_categories_)) == 0;
     if ((!listed && !gaelic) || ((last.full & places) != 0 && !town_too)) continue;

@@ -1044,8 +1044,8 @@ TEST(PiiTaggerTest, NamesInScriptsWithoutCapitalsInsideTextInLatinScript) {
 // nor after an everyday word ("Den Haag").
 TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   std::vector<PiiExample> train;
-  const std::vector<std::string> places = {"Lisbon", "Tampere", "Cork", "Graz", "Lake Tahoe", "Santa Cruz", "New Ross",
-                                           "Bad Ischl"};
+  const std::vector<std::string> places = {"Lisbon", "Tampere",  "Cork",     "Graz",         "Lake Tahoe",
+                                           "Santa Cruz", "New Ross", "Bad Ischl", "Vila do Conde", "Bergen op Zoom"};
   for (uint32_t k = 0; k < 300; ++k) {
     const std::string& place = places[k % places.size()];
     PiiExample e;
@@ -1080,6 +1080,18 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Anna Okonkwo"), std::vector<std::string>{"PERSON:Anna Okonkwo"});
   EXPECT_EQ(found("Tu Cork"), std::vector<std::string>{"LOCATION:Tu Cork"});
   EXPECT_EQ(found("Tu Okonkwo"), std::vector<std::string>{"LOCATION:Tu Okonkwo"});
+  // After a listed first name, a surname of four letters or more that no
+  // list knows, or a particle and a surname; not in a place's stead, after
+  // "in" or an address.
+  EXPECT_EQ(found("Anna Zorvathy"), std::vector<std::string>{"PERSON:Anna Zorvathy"});
+  EXPECT_EQ(found("Anna de Zorvathy"), std::vector<std::string>{"PERSON:Anna de Zorvathy"});
+  EXPECT_EQ(found("Anna van Okonkwo"), std::vector<std::string>{"PERSON:Anna van Okonkwo"});
+  EXPECT_EQ(found("Anna Zor"), std::vector<std::string>{"LOCATION:Anna Zor"});
+  EXPECT_EQ(found("Tu Zorvathy"), std::vector<std::string>{"LOCATION:Tu Zorvathy"});
+  EXPECT_EQ(typed_spans(tagger, "We moved here in Anna Zorvathy last year."),
+            std::vector<std::string>{"LOCATION:Anna Zorvathy"});
+  EXPECT_EQ(typed_spans(tagger, "We moved here in Anna de Okonkwo last year."),
+            std::vector<std::string>{"LOCATION:Anna de Okonkwo"});
   // In text without capitals, after a first name a list knows alone (the
   // decoder read the prompts' "juan de sepulveda", "frederick douglass"
   // as places).

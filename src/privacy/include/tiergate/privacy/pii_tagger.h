@@ -821,7 +821,10 @@ class PiiTagger {
   // name typed a place leaves under a policy that lets places out. In text
   // without capitals (not `mixed`), such a place of words in small letters
   // whose first word is a first name a list knows, or a given name alone,
-  // and no everyday word ("siobhan oconnor").
+  // and no everyday word ("siobhan oconnor"). After such a first name, a
+  // surname no list knows counts too, and a surname's particle may stand
+  // before the surname ("Anouk de Vries"), unless the place stands where
+  // places do: after "in", "near" or an address of out[first...].
   void type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                        bool mixed) const;
   // In text with capitals, makes a name of each organisation of
