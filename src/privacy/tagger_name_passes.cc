@@ -132,31 +132,47 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     return true;
   };
   // Token j, a possessive that is no everyday word, before a word of
-  // personal data (address, phone, email, birthday, number, name): its
-  // owner is a person, a span of its own without the 's, or the place or
-  // organisation of this tagger over just the word becomes one.
+  // personal data (address, phone, email, birthday, number, name) or a
+  // relative (kRelatives: "Zorvath's teacher"): its owner is a person, a
+  // span of its own without the 's, or the place or organisation of this
+  // tagger over just the word (or over the relative too) becomes one.
   auto owner_of_personal_data = [&](size_t j) {
     const Token& t = tokens[j];
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
     const auto stem = static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
     if (stem == t.end - t.begin || stem < 2 || j + 1 >= n || tokens[j + 1].newline_before || !word(j)) return false;
     const Token& next = tokens[j + 1];
-    if (!kPersonalThings.contains(text, next)) return false;
+    const bool personal_thing = kPersonalThings.contains(text, next);
+    const bool relative = kRelatives.contains(text, next);
+    if (!personal_thing && !relative) return false;
     const Token owner{t.begin, t.begin + stem, false, false};
     // (Not an everyday word, "the user's email", but in text with capitals
     // one a first-name list knows too: "Phoenix's recital"; not "the
-    // sister's boyfriend".)
+    // sister's boyfriend". Before a relative that is no personal thing, in
+    // text without capitals only a word a first-name list knows, everyday
+    // or not, "jasper's mom" (not "the offeror's manager"), and in text
+    // with capitals an everyday word capitalised inside a sentence too,
+    // "Tuesday Wren's dad"; not a relative's own word, "Mother's husband".)
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, owner));
-    if ((m.full & common_categories_) != 0 && (!mixed || (m.full & first_name_categories_) == 0)) return false;
+    const bool first_name = (m.full & first_name_categories_) != 0;
+    const bool owner_is_a_relative = kRelatives.contains(text, owner);
+    if (!personal_thing && ((!mixed && !first_name) || owner_is_a_relative)) return false;
+    const bool named_inside_a_sentence = mixed && text[t.begin] >= 'A' && text[t.begin] <= 'Z' && j > 0 &&
+                                         !tokens[j].newline_before &&
+                                         is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin]));
+    const bool owns_a_relative = relative && !owner_is_a_relative && (first_name || named_inside_a_sentence);
+    if ((m.full & common_categories_) != 0 && !(mixed && first_name) && !owns_a_relative) return false;
     if (mixed && std::none_of(text.begin() + owner.begin, text.begin() + owner.end, [](char c) { return c >= 'a' && c <= 'z'; })) {
       return false;  // an acronym's: "NASA's address"
     }
     const size_t k = span_over(out, j);
     if (k == out.size()) {
       add_span(out, {PiiType::kPerson, owner.begin, owner.end});
-    } else if (k >= first && out[k].begin == owner.begin && (out[k].end == owner.end || out[k].end == t.end) &&
+    } else if (k >= first && out[k].begin == owner.begin &&
+               (out[k].end == owner.end || out[k].end == t.end || (relative && out[k].end == next.end)) &&
                (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization)) {
-      out[k] = {PiiType::kPerson, owner.begin, owner.end};
+      // (Over the relative too: "Zorvath's dad", a firm to the decoder.)
+      set_span(out, k, {PiiType::kPerson, owner.begin, owner.end});
     }
     return true;
   };

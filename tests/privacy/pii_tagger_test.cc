@@ -1774,6 +1774,23 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
             (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Zorvath-Town Harbour"}));
 }
 
+// A firm of the tagger's over a possessive and a relative after it is the
+// owner's name ("Later Zorvath's dad, hi", a firm to the decoder): here a
+// tagger that learned such firms.
+TEST(PiiTaggerTest, AFirmOverAPossessiveAndARelativeIsTheOwnersName) {
+  std::vector<PiiExample> train;
+  const std::vector<std::string> words = {"Zorvath", "Quill", "Brask", "Ondine", "Velmora", "Tusk"};
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string firm = words[k % words.size()] + "'s dad";
+    train.push_back({"Recorded for " + firm + " today.", {{PiiType::kOrganization, 13, static_cast<uint32_t>(13 + firm.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"recorded", "for", "today"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Recorded for Brask's dad today."), std::vector<std::string>{"PERSON:Brask"});
+}
+
 // An organisation of the tagger's of single words apart by commas, joined
 // to a name, is a name per word ("Olu, Mei, Ravi, Sven and Hannah"), read
 // again until the joins change nothing: here a tagger that learned such
@@ -2766,7 +2783,7 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   std::vector<std::string> first_names = kFirst;
   first_names.push_back("Phoenix");
   o.gazetteers = {{"first_name", first_names}, {"last_name", kLast}, {"name_prefix", {"Mr", "Dr", "Mrs.", "Bay"}},
-                  {"common_word", {"note", "young", "phoenix"}}};
+                  {"common_word", {"note", "young", "phoenix", "mother"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   EXPECT_EQ(names("the report of dr. zorvath is late."), std::vector<std::string>{"zorvath"});
@@ -2794,6 +2811,16 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("Here is Phoenix's recital."), std::vector<std::string>{"Phoenix"});
   EXPECT_EQ(names("here is phoenix's recital."), std::vector<std::string>{});
   EXPECT_EQ(names("here is the note's wedding."), std::vector<std::string>{});
+  // And of a relative: in text without capitals a word a first-name list
+  // knows (everyday or not), in text with capitals an everyday word
+  // capitalised inside a sentence too; not a relative's own word.
+  EXPECT_EQ(names("Here is Zorvath's teacher."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("here is phoenix's teacher."), std::vector<std::string>{"phoenix"});
+  EXPECT_EQ(names("here is zorvath's teacher."), std::vector<std::string>{});
+  EXPECT_EQ(names("here is the note's teacher."), std::vector<std::string>{});
+  EXPECT_EQ(names("Here is Note's teacher."), std::vector<std::string>{"Note"});
+  EXPECT_EQ(names("Here is Mother's teacher."), std::vector<std::string>{});
+  EXPECT_EQ(names("Here is Mother's husband."), std::vector<std::string>{});
   EXPECT_EQ(names("Zorvath: \"Who are you?\"\nQuillborne Ashby: \"A friend.\""),
             (std::vector<std::string>{"Zorvath", "Quillborne Ashby"}));
   EXPECT_EQ(names("Note: \"Who are you?\""), std::vector<std::string>{});
