@@ -1615,6 +1615,24 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
     const size_t from = first_token_from(tokens, span.begin);
     size_t to = from;
     while (to + 1 < tokens.size() && tokens[to + 1].begin < span.end) ++to;
+    // Whether the place stands where places do, as towns named after people
+    // are: after "in" or "near", or in an address, after a place or an
+    // address of this tagging ("11 Paso Rivero 7301, Tomas Gomensoro", "Apt.
+    // 609\n Puntas de Valdés") or before its postcode on its line.
+    auto in_a_places_stead = [&] {
+      if (from > 0 && (token_is(text, tokens[from - 1], "in") || token_is(text, tokens[from - 1], "near"))) return true;
+      if (s > first && (out[s - 1].type == PiiType::kStreetAddress || out[s - 1].type == PiiType::kLocation)) return true;
+      return to + 1 < tokens.size() && !tokens[to + 1].newline_before && is_number(text, tokens, to + 1);
+    };
+    // A place of one word that only a given-name list knows is the person
+    // ("anneliese works hard", "However, Bea then"), unless it stands where
+    // places do, or after "of" or "the" ("the Decameron").
+    if (to == from && tokens[from].begin == span.begin && tokens[from].end == span.end &&
+        only_a_given_name(text, from) && !in_a_places_stead() &&
+        !(from > 0 && (token_is(text, tokens[from - 1], "of") || token_is(text, tokens[from - 1], "the")))) {
+      span.type = PiiType::kPerson;
+      continue;
+    }
     if (to == from || tokens[to].end != span.end) continue;
     // The surname: the last word, or the first part of a double-barrelled
     // one ("Lopez-Garcia", "O'Connor-Healy": a hyphen is a token).
@@ -1652,18 +1670,12 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
     // (After a first name of the lists of three letters or more, a surname
     // of four letters or more that no list knows in full, or only a
     // last-name list in part ("de Vries"), counts too: "Anouk de Vries",
-    // "Ngozi Adichie", taken for places after a comma or a heading. Neither
-    // that nor a particle in a place's stead, after "in" or "near" or an
-    // address of this tagging, as towns named after people are: "in Ming
-    // Tiao", "11 Paso Rivero 7301, Tomas Gomensoro", "Apt. 609\n Puntas de
-    // Valdés".)
-    const bool in_a_places_stead =
-        (s > first && out[s - 1].type == PiiType::kStreetAddress) ||
-        (from > 0 && (token_is(text, tokens[from - 1], "in") || token_is(text, tokens[from - 1], "near")));
+    // taken for a place after a comma. Neither that nor a particle in a
+    // place's stead: "in Ming Tiao".)
     const bool unknown_surname = after_a_first_name && last.full == 0 && (last.part & ~last_name_categories_) == 0 &&
                                  tokens[from].end - tokens[from].begin >= 3 &&
                                  tokens[surname].end - tokens[surname].begin >= 4 && (first_word.full & places) == 0;
-    if ((particle || unknown_surname) && in_a_places_stead) continue;
+    if ((particle || unknown_surname) && in_a_places_stead()) continue;
     const bool listed = (last.full & last_name_categories_) != 0 || unknown_surname ||
                         (after_a_first_name && listed_surname(text, tokens[surname].begin, tokens[surname].end));
     const bool town_too = after_a_first_name && (last.full & (country_categories_ | state_categories_)) == 0;

@@ -1058,7 +1058,8 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
                   {"common_word", {"we", "moved", "here", "from", "last", "year", "den", "new", "bad", "lake"}},
                   {"first_name", {"Anna"}},
                   {"last_name", {"Nguyen", "Worth", "Haag", "Ross", "Cruz", "Tahoe", "Tran", "Healy", "Cork"}},
-                  {"census_surname", {"Okonkwo"}}};
+                  {"census_surname", {"Okonkwo"}},
+                  {"given_name", {"Anneliese"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto found = [&](const std::string& place) { return typed_spans(tagger, "We moved here from " + place + " last year."); };
   ASSERT_EQ(found("Graz"), std::vector<std::string>{"LOCATION:Graz"});
@@ -1092,6 +1093,14 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
             std::vector<std::string>{"LOCATION:Anna Zorvathy"});
   EXPECT_EQ(typed_spans(tagger, "We moved here in Anna de Okonkwo last year."),
             std::vector<std::string>{"LOCATION:Anna de Okonkwo"});
+  // A place of one word that only a given-name list knows; not where places
+  // stand: after "in", "of" or "the", after a place.
+  EXPECT_EQ(found("Anneliese"), std::vector<std::string>{"PERSON:Anneliese"});
+  EXPECT_EQ(typed_spans(tagger, "We moved here in Anneliese last year."),
+            std::vector<std::string>{"LOCATION:Anneliese"});
+  EXPECT_EQ(typed_spans(tagger, "We moved here from the Anneliese last year."),
+            std::vector<std::string>{"LOCATION:Anneliese"});
+  EXPECT_EQ(found("Graz, Anneliese"), (std::vector<std::string>{"LOCATION:Graz", "LOCATION:Anneliese"}));
   // In text without capitals, after a first name a list knows alone (the
   // decoder read the prompts' "juan de sepulveda", "frederick douglass"
   // as places).

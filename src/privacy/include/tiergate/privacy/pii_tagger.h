@@ -824,7 +824,10 @@ class PiiTagger {
   // and no everyday word ("siobhan oconnor"). After such a first name, a
   // surname no list knows counts too, and a surname's particle may stand
   // before the surname ("Anouk de Vries"), unless the place stands where
-  // places do: after "in", "near" or an address of out[first...].
+  // places do: after "in" or "near", after an address or a place of
+  // out[first...], or before a number on its line. So is a place of one
+  // word that only a given-name list knows ("anneliese works hard"), where
+  // it stands where no place does and not after "of" or "the".
   void type_places_ending_in_a_surname(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                        bool mixed) const;
   // In text with capitals, makes a name of each organisation of
