@@ -257,6 +257,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       return true;
     }
     if (!name_is && !relative && !relative_apart && !role && !i_am) return false;
+    // (After a relative, no contraction nor an acronym: "my kids don't
+    // miss it", "my brothers ID".)
+    if (relative && !name_is &&
+        (contraction(text, tokens[j]) || (all_capitals(text, tokens, j) && tokens[j].end - tokens[j].begin <= 3))) {
+      return false;
+    }
     // A role alone ("Uncle Desmond", not "his cousin Bob") asks more of the
     // words after it below.
     const bool role_alone = role && !name_is && !relative && !relative_apart;

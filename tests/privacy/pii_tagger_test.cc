@@ -3074,10 +3074,13 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   }
   for (const char* relative : {"daughter", "wife", "husband", "friend", "boss", "cousin", "fiancee", "manager", "landlord",
                                "doctor", "roommate", "bride", "groom", "ex", "twin", "sibling", "godson", "classmate",
-                               "babysitter"}) {
+                               "babysitter", "parents", "kids", "sisters"}) {
     const std::string text = std::string("We told my ") + relative + " Zorvath it is late.";
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
   }
+  // Not a contraction nor an acronym after a relative.
+  EXPECT_EQ(names("we told my son couldn't do it"), std::vector<std::string>{});
+  EXPECT_EQ(names("We told my brothers ID it is late."), std::vector<std::string>{});
   // With a comma between ("my manager, Zorvath Quillborne"), but not a
   // contraction or a word in capitals after it, which open a clause.
   EXPECT_EQ(names("We told my son, Zorvath Quillborne, it is late."), std::vector<std::string>{"Zorvath Quillborne"});
