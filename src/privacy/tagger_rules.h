@@ -847,7 +847,8 @@ size_t past_a_compass_point(std::string_view text, Tokens tokens, size_t k);
 // "Rd") ("at 9084 Juniper Way", "4028 Chestnut Boulevard", "12 Old Mill
 // Road", "120 N. Main St"; the dev rows label all 101 such as an
 // address), or of the unit of a building and its number right after it
-// ("Apt. 898", "Suite 12", "#210", "#2R"); 0 when there is none, or when the street's own
+// ("Apt. 898", "Suite 12", "#210", "#2R"; without capitals after a comma
+// too, "rd, unit 7"); 0 when there is none, or when the street's own
 // number follows it ("40 Maple Street 21": street_before_its_number()).
 // Not after a year, unless the suffix is one only streets have
 // (kCommonStreetSuffixes): "the 2012 Olympic Park". In text without

@@ -440,8 +440,13 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
       all_capitals(text, tokens, k + 1)) {
     ++k;
   }
-  // The unit after the street goes with it.
+  // The unit after the street goes with it; in text without capitals after
+  // a comma too ("402 harbor view rd, unit 7"), which the decoder leaves
+  // out there. (With capitals the decoder reads it.)
   if (const size_t unit_number = unit_number_after(k); unit_number != 0) return unit_number;
+  if (!mixed && k + 1 < tokens.size() && tokens[k + 1].begin == tokens[k].end && token_is(text, tokens[k + 1], ",")) {
+    if (const size_t unit_number = unit_number_after(k + 1); unit_number != 0) return unit_number;
+  }
   // So does a number sign and the unit's number right after it: "#210",
   // "#2R" (after an abbreviated suffix's stop too: "St. #4"; not "Road.
   // #4").

@@ -4100,6 +4100,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("see you at 50 juniper close now"), std::vector<std::string>{"50 juniper close"});
   // (But before a unit it is a street: "way apt. 3".)
   EXPECT_EQ(addresses("we saw 9084 juniper way apt. 3 then."), std::vector<std::string>{"9084 juniper way apt. 3"});
+  // (And after a comma: "rd, unit 7".)
+  EXPECT_EQ(addresses("we saw 9084 juniper road, unit 3. then"), std::vector<std::string>{"9084 juniper road, unit 3"});
   EXPECT_FALSE(found("see you at 9084 juniper way trees.", "9084 juniper way"));
   EXPECT_FALSE(found("built for 2012 olympic park.", "2012 olympic park"));
   EXPECT_EQ(addresses("it is at chestnut boulevard 6499 now."), std::vector<std::string>{"chestnut boulevard 6499"});
