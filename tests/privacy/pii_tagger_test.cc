@@ -1783,6 +1783,24 @@ TEST(PiiTaggerTest, PlacesOfSeveralWordsJoinedToANameAreNames) {
             (std::vector<std::string>{"PERSON:Wanda Horvath", "LOCATION:Zorvath-Town Harbour"}));
 }
 
+// A name the decoder opened on a date found before tagging ("Tuesday
+// Zorvath") keeps its words after the date in the whole scan, where the
+// date wins the overlap: here a tagger that learned such names.
+TEST(PiiTaggerTest, ANameOpenedOnADateKeepsItsWordsAfterIt) {
+  std::vector<PiiExample> train;
+  const std::vector<std::string> days = {"Monday", "Tuesday", "Friday"};
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string name = days[k % days.size()] + " " + kLast[k % kLast.size()];
+    train.push_back({"Recorded for " + name + " today.", {{PiiType::kPerson, 13, static_cast<uint32_t>(13 + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"recorded", "for", "today"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  ASSERT_EQ(typed_spans(tagger, "Recorded for Tuesday Zorvath today."), std::vector<std::string>{"PERSON:Tuesday Zorvath"});
+  EXPECT_EQ(scanned_spans(tagger, "Recorded for Tuesday Zorvath today."),
+            (std::vector<std::string>{"DATE_TIME:Tuesday", "PERSON:Zorvath"}));
+}
+
 // A firm of the tagger's over a possessive and a relative after it is the
 // owner's name ("Later Zorvath's dad, hi", a firm to the decoder): here a
 // tagger that learned such firms.
