@@ -604,7 +604,24 @@ void PiiTagger::add_booked_names(std::string_view text, std::vector<PiiSpan>& ou
     const bool everyday_surname = small && (gazetteer_.lookup(surname_hash).full & common_categories_) != 0;
     const bool known = (g.full & first_name_categories_) != 0 || only_a_given_name(text, given) ||
                        listed_surname(text, begin, tokens[surname].end);
-    return known && !everyday_surname ? PiiSpan{PiiType::kPerson, begin, tokens[t - 1].end} : none;
+    // (Or, in text with capitals, words in capitals of three letters or
+    // more that no list knows, where the title ends its clause, as a
+    // manifest writes a passenger: "ADEYEMI/TUNDE MR;".)
+    auto unknown = [&] {
+      if (!mixed || (t + 1 < n && !tokens[t + 1].newline_before &&
+                     is_word_byte(static_cast<unsigned char>(text[tokens[t + 1].begin])))) {
+        return false;
+      }
+      for (size_t k = surname; k < t; k = k == surname ? given : k + 1) {
+        const uint32_t b = k == surname ? begin : tokens[k].begin;
+        const Token word{b, tokens[k].end, false, false};
+        if (word.end - word.begin < 3 || !all_capitals(text, word)) return false;
+        const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, word));
+        if ((m.full | m.part) != 0) return false;
+      }
+      return true;
+    };
+    return (known && !everyday_surname) || unknown() ? PiiSpan{PiiType::kPerson, begin, tokens[t - 1].end} : none;
   };
   // Adds the name whose "/" is token d, where it is one; whether it did.
   auto add_at_slash = [&](size_t d) {

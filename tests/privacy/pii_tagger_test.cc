@@ -1968,7 +1968,8 @@ PiiTagger firms_tagger(const std::vector<std::string>& prefixes, const std::vect
 // given names before a title, is a person over the names, where the tagger
 // put a span over it or shortly after; here one taught firms there. In
 // text in capitals throughout too (read in small letters). Not words no
-// name list knows, nor everyday words in text in capitals throughout.
+// name list knows (but in capitals, where the title ends its clause), nor
+// everyday words in text in capitals throughout.
 TEST(PiiTaggerTest, ANameAsABookingWritesItIsAName) {
   const PiiTagger tagger = firms_tagger({"Passenger ", "Booked for "}, {"Zorvath", "Brask", "Velmora", "Quarrow"}, " MS, seat 4.",
                                         {{"first_name", {"Solveig", "Marie", "John"}},
@@ -1981,8 +1982,18 @@ TEST(PiiTaggerTest, ANameAsABookingWritesItIsAName) {
   EXPECT_EQ(found("Passenger HAUGEN/SOLVEIG MARIE MS, seat 4."), V{"HAUGEN/SOLVEIG MARIE"});
   EXPECT_EQ(found("Booked for OKAFOR/CHINEDU MR, seat 4."), V{"OKAFOR/CHINEDU"});
   EXPECT_EQ(found("PASSENGER 1.1HAUGEN/SOLVEIG MS SEAT 4"), V{"HAUGEN/SOLVEIG"});
-  EXPECT_EQ(found("Passenger ZORVATH/BRASK MS, seat 4."), V{});
   EXPECT_EQ(found("PASSENGER SMITH/JOHN MR SEAT 4"), V{});
+  // Words no list knows: in capitals, of three letters or more, where the
+  // title ends its clause.
+  auto has = [&](const std::string& text, const std::string& name) {
+    const V all = found(text);
+    return std::find(all.begin(), all.end(), name) != all.end();
+  };
+  EXPECT_EQ(found("Passenger ZORVATH/BRASK MS, seat 4."), V{"ZORVATH/BRASK"});
+  EXPECT_TRUE(has("Passenger Zorvath MS, seat 4 and DELLACK/ONDINE MR", "DELLACK/ONDINE"));
+  EXPECT_EQ(found("Passenger ZORVATH/BRASK MS seat 4."), V{});
+  EXPECT_FALSE(has("Passenger Zorvath/Brask MS, seat 4.", "Zorvath/Brask"));
+  EXPECT_EQ(found("Passenger TCP/IP MS, seat 4."), V{});
 }
 
 // In text without capitals, a legal suffix ends a company's name: a firm

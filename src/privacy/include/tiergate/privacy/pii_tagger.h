@@ -891,7 +891,10 @@ class PiiTagger {
   // A name as a booking writes it, the surname, "/" and the given names
   // before a title ("HAUGEN/SOLVEIG MS", "1.1OKAFOR/CHINEDU MR", "SMITH/
   // JOHN PAUL MR"), letters only, a first name or a surname a list knows
-  // among them (in text read in small letters, no everyday word): a person
+  // among them (in text read in small letters, no everyday word), or in
+  // text with capitals words in capitals of three letters or more that no
+  // list knows before a title that ends its clause ("ADEYEMI/TUNDE MR;"):
+  // a person
   // over the names, in place of the spans of this tagging over them and
   // the title; nothing where another span overlaps them. Looked for from a "/" inside a span of this tagging or
   // shortly before one (in text with capitals, `mixed`, one that opens
