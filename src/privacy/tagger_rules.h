@@ -1115,7 +1115,7 @@ constexpr WordSet kAfterAWork(std::array<std::string_view, 24>{
 // with: "son", "wife", "boss", "manager", "landlord", "his bride", "my
 // ex", and as chat writes them ("my gf", "my bestie"). (Not "client" or "tenant", which a company
 // may be.)
-constexpr std::array<std::string_view, 94> kRelativeWords = {
+constexpr std::array<std::string_view, 105> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
     "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
@@ -1125,7 +1125,8 @@ constexpr std::array<std::string_view, 94> kRelativeWords = {
     "stepmom", "stepdad", "stepsister", "stepbrother", "sibling", "twin", "grandchild", "godson", "goddaughter",
     "godmother", "godfather", "bride", "groom", "ex", "classmate", "housemate", "babysitter", "carer", "caregiver",
     "pal", "buddy", "parents", "grandparents", "kids", "children", "sons", "daughters", "twins", "siblings",
-    "friends", "cousins", "brothers", "sisters"};
+    "friends", "cousins", "brothers", "sisters", "nurse", "assistant", "secretary", "driver", "housekeeper",
+    "cleaner", "gardener", "midwife", "trainer", "instructor", "caretaker"};
 constexpr WordSet kRelatives(kRelativeWords);
 
 template <size_t A, size_t B>

@@ -3103,7 +3103,7 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   }
   for (const char* relative : {"daughter", "wife", "husband", "friend", "boss", "cousin", "fiancee", "manager", "landlord",
                                "doctor", "roommate", "bride", "groom", "ex", "twin", "sibling", "godson", "classmate",
-                               "babysitter", "parents", "kids", "sisters"}) {
+                               "babysitter", "parents", "kids", "sisters", "nurse", "assistant", "driver"}) {
     const std::string text = std::string("We told my ") + relative + " Zorvath it is late.";
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
   }
