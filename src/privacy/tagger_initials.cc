@@ -285,7 +285,9 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
   // surname) or before a surname a last-name list knows (or the census's,
   // after a plain word) or that this tagging took for a name or a firm; in
   // text without capitals only after such a first name ("hannah i.
-  // kirlin"). Not an answer's letter ("B. Leitch and Neilson", "C. B. F.
+  // kirlin") or, after a comma, a colon, "by" or "and" on its line, before
+  // a surname this tagging took for a name ("attendees: j. okonkwo, m.
+  // lindqvist"). Not an answer's letter ("B. Leitch and Neilson", "C. B. F.
   // Skinner": a letter that labels, after "?" or ":", or opening a line of
   // a text that lists answers), nor a letter glued to the token before
   // ("U.S. Grant" is an abbreviation's end there), after a number ("124 N.
@@ -331,7 +333,16 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     if (name_over && !letter_name) return;
     const bool first_name_before = k > 0 && tokens[k - 1].end + 1 == tokens[k].begin && text[tokens[k].begin - 1] == ' ' &&
                                    !tokens[k].newline_before && span_over(out, k - 1) == out.size() && first_name(k - 1);
-    if (!mixed && !first_name_before) return;
+    // (Without capitals, or before a surname this tagging took for a name,
+    // where the letter follows on its line a comma, a colon, "by" or "and":
+    // "attendees: j. okonkwo, m. lindqvist"; not an answer's letter that
+    // opens a line, "\nb. pascal's principle".)
+    auto listed_apart = [&] {
+      return k > 0 && !tokens[k].newline_before &&
+             (token_is(text, tokens[k - 1], ",") || token_is(text, tokens[k - 1], ":") ||
+              token_is(text, tokens[k - 1], "by") || token_is(text, tokens[k - 1], "and"));
+    };
+    if (!mixed && !first_name_before && !listed_apart()) return;
     const size_t surname_from = past_initials(k);
     const bool one_initial = surname_from - k == 2;
     const bool named_here = after_a_person_label(k) || addressed(k);
@@ -340,6 +351,7 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
     const size_t taken = span_over(out, surname_of.main);
     const bool found = taken >= first && taken < out.size() &&
                        (out[taken].type == PiiType::kPerson || out[taken].type == PiiType::kOrganization);
+    if (!mixed && !first_name_before && !(found && out[taken].type == PiiType::kPerson)) return;
     const Gazetteer::Match listed = gazetteer_.lookup_all(word_hash(text, tokens[surname_of.main]));
     // (A name the decoder found over the letter, or a person's label, is
     // as good as a listed surname: "Mr. T. Nakamura", "From: R. Okafor";

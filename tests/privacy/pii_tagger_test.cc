@@ -1202,6 +1202,11 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   EXPECT_EQ(names("Please send the report to N. Hackett-Lind today."), V{"N. Hackett-Lind"});
   EXPECT_EQ(names("Please send the report to Anna M. van der Velde today."), V{"Anna M. van der Velde"});
   EXPECT_EQ(names("please send the report to hannah i. kirlin today."), V{"hannah i. kirlin"});
+  // Without capitals, an initial before a surname the tagging took for a
+  // name, after a comma, a colon, "by" or "and" on its line; not an
+  // answer's letter that opens a line.
+  EXPECT_EQ(names("present: j. kirlin, a. smith and n. wilson."), (V{"j. kirlin", "a. smith", "n. wilson"}));
+  EXPECT_EQ(names("the authors:\na. smith,\nb. kirlin"), (V{"smith", "kirlin"}));
   // After a listed first name, an initial and any capitalised word that is
   // no everyday word, as no last-name list holds every surname.
   // Not names of initials.

@@ -857,7 +857,8 @@ class PiiTagger {
   // list knows or that this tagging took for a name or a firm, not an
   // answer's letter ("B. Leitch" where two lines or more open with one);
   // in text without capitals, initials after a first name a list knows
-  // ("hannah i. kirlin").
+  // ("hannah i. kirlin"), or one initial after a comma, a colon, "by" or
+  // "and" before a surname this tagging took for a name ("j. okonkwo").
   // The names, places and organisations of this tagging inside such a name
   // go; nothing changes where another span overlaps it.
   // `capitals_before_a_stop`: in text with capitals, the tokens that are a
@@ -894,12 +895,12 @@ class PiiTagger {
   // among them (in text read in small letters, no everyday word), or in
   // text with capitals words in capitals of three letters or more that no
   // list knows before a title that ends its clause ("ADEYEMI/TUNDE MR;"):
-  // a person
-  // over the names, in place of the spans of this tagging over them and
-  // the title; nothing where another span overlaps them. Looked for from a "/" inside a span of this tagging or
-  // shortly before one (in text with capitals, `mixed`, one that opens
-  // with two capitals); in any text (a booking is often in capitals
-  // throughout). Precondition: out[first...] sorted by begin; it stays so.
+  // a person over the names, in place of the spans of this tagging over
+  // them and the title; nothing where another span overlaps them. Looked
+  // for from a "/" inside a span of this tagging or shortly before one (in
+  // text with capitals, `mixed`, one that opens with two capitals); in any
+  // text (a booking is often in capitals throughout). Precondition:
+  // out[first...] sorted by begin; it stays so.
   void add_booked_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Makes a name of each item of a list of names that the passes left out
   // or took for a place or firm: in a run of three lines or more that open
