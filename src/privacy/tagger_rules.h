@@ -1112,9 +1112,10 @@ constexpr WordSet kAfterAWork(std::array<std::string_view, 24>{
     "adapted", "created"});
 
 // Relatives, partners and friends, and the people one's life is lived
-// with: "son", "wife", "boss", "manager", "landlord", "his bride", "my
-// ex", and as chat writes them ("my gf", "my bestie"). (Not "client" or "tenant", which a company
-// may be.)
+// with or who work for one: "son", "wife", "boss", "manager", "landlord",
+// "his bride", "my ex", "my parents", "her nurse", and as chat writes them
+// ("my gf", "my bestie"). (Not "client" or "tenant", which a company may
+// be.)
 constexpr std::array<std::string_view, 105> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",

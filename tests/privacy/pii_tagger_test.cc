@@ -1044,7 +1044,7 @@ TEST(PiiTaggerTest, NamesInScriptsWithoutCapitalsInsideTextInLatinScript) {
 // nor after an everyday word ("Den Haag").
 TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   std::vector<PiiExample> train;
-  const std::vector<std::string> places = {"Lisbon", "Tampere",  "Cork",     "Graz",         "Lake Tahoe",
+  const std::vector<std::string> places = {"Lisbon",     "Tampere",  "Cork",      "Graz",          "Lake Tahoe",
                                            "Santa Cruz", "New Ross", "Bad Ischl", "Vila do Conde", "Bergen op Zoom"};
   for (uint32_t k = 0; k < 300; ++k) {
     const std::string& place = places[k % places.size()];
@@ -1082,8 +1082,8 @@ TEST(PiiTaggerTest, APlaceEndingInASurnameIsAName) {
   EXPECT_EQ(found("Tu Cork"), std::vector<std::string>{"LOCATION:Tu Cork"});
   EXPECT_EQ(found("Tu Okonkwo"), std::vector<std::string>{"LOCATION:Tu Okonkwo"});
   // After a listed first name, a surname of four letters or more that no
-  // list knows, or a particle and a surname; not in a place's stead, after
-  // "in" or an address.
+  // list knows, or a particle and a surname; not in a place's stead (here
+  // after "in").
   EXPECT_EQ(found("Anna Zorvathy"), std::vector<std::string>{"PERSON:Anna Zorvathy"});
   EXPECT_EQ(found("Anna de Zorvathy"), std::vector<std::string>{"PERSON:Anna de Zorvathy"});
   EXPECT_EQ(found("Anna van Okonkwo"), std::vector<std::string>{"PERSON:Anna van Okonkwo"});
