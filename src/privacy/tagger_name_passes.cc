@@ -1705,8 +1705,19 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
   // names a person after a first name no list knows: "Siobhan O'Brien".)
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
-    if (span.type != PiiType::kOrganization) continue;
+    if (span.type != PiiType::kOrganization && span.type != PiiType::kLocation) continue;
     const size_t from = first_token_from(tokens, span.begin);
+    // A firm or place set off by commas after an "I" that opens a sentence
+    // or a line is the speaker's name, as a declaration writes it: "I,
+    // Cassius Montgomery-Reid, hereby authorise".
+    if (from >= 2 && tokens[from].begin == span.begin && token_is(text, tokens[from - 1], ",") &&
+        tokens[from - 1].begin == tokens[from - 2].end && token_is(text, tokens[from - 2], "i") &&
+        (opens_a_sentence(text, tokens, from - 2) || tokens[from - 2].newline_before) && span.end < text.size() &&
+        text[span.end] == ',') {
+      span.type = PiiType::kPerson;
+      continue;
+    }
+    if (span.type != PiiType::kOrganization) continue;
     // A firm of one word that is only a given name, right after "from",
     // "to", "with" or "cc", is the person ("an email from Latasha about the
     // budget": the decoder knew no such word). Not elsewhere: brands are

@@ -2001,6 +2001,21 @@ TEST(PiiTaggerTest, ANameAsABookingWritesItIsAName) {
   EXPECT_EQ(found("Passenger TCP/IP MS, seat 4."), V{});
 }
 
+// A firm set off by commas after an "I" that opens a sentence or a line is
+// the speaker's name, as a declaration writes it; here a tagger taught
+// firms there. Not after another word, nor without the comma after it.
+TEST(PiiTaggerTest, AFirmAfterADeclarantsIIsAName) {
+  const PiiTagger tagger = firms_tagger({"I, ", "We, ", "Hello. I, "}, {"Zorvath Quill", "Brask Velmora", "Quarrow Dellack"},
+                                        ", hereby agree.", {{"common_word", {"we", "hello", "hereby", "agree"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("We, Zorvath Quill, hereby agree."), V{"ORGANIZATION:Zorvath Quill"});
+  EXPECT_EQ(found("I, Zorvath Quill, hereby agree."), V{"PERSON:Zorvath Quill"});
+  EXPECT_EQ(found("Hello. I, Brask Velmora, hereby agree."), V{"PERSON:Brask Velmora"});
+  EXPECT_EQ(found("Hello.\nI, Brask Velmora, hereby agree."), V{"PERSON:Brask Velmora"});
+  EXPECT_EQ(found("Hello I, Brask Velmora, hereby agree."), V{"ORGANIZATION:Brask Velmora"});
+}
+
 // In text without capitals, a legal suffix ends a company's name: a firm
 // of the tagger's that runs on past one over "and" and a name ends there;
 // here a tagger taught firms of two companies.

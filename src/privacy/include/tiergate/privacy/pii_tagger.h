@@ -848,7 +848,10 @@ class PiiTagger {
   // becomes a name: the safer reading, as a name typed a firm leaves under
   // a policy that lets organisations out. Here a surname of the census
   // list is a last-name list's: "Miles Hunter", "Rusty Banks" (everyday
-  // words that a first-name list knows, then the census's surnames).
+  // words that a first-name list knows, then the census's surnames). A
+  // firm or place set off by commas after an "I" that opens a sentence or
+  // a line is the speaker's name too: "I, Cassius Montgomery-Reid, hereby
+  // authorise".
   void type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes one name of a name and the initials and surname after it ("John
   // F" and "Kennedy" of "John F. Kennedy", "william m. tweed"), and in text
