@@ -619,17 +619,19 @@ void PiiTagger::add_booked_names(std::string_view text, std::vector<PiiSpan>& ou
     // (Or, in text with capitals, words in capitals of three letters or
     // more that no list knows, where the title ends its clause, as a
     // manifest writes a passenger: "ADEYEMI/TUNDE MR;".)
+    auto unknown_word = [&](const Token& word) {
+      if (word.end - word.begin < 3 || !all_capitals(text, word)) return false;
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, word));
+      return (m.full | m.part) == 0;
+    };
     auto unknown = [&] {
       if (!mixed || (t + 1 < n && !tokens[t + 1].newline_before &&
                      is_word_byte(static_cast<unsigned char>(text[tokens[t + 1].begin])))) {
         return false;
       }
-      for (size_t k = surname; k < t; k = k == surname ? given : k + 1) {
-        const uint32_t b = k == surname ? begin : tokens[k].begin;
-        const Token word{b, tokens[k].end, false, false};
-        if (word.end - word.begin < 3 || !all_capitals(text, word)) return false;
-        const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, word));
-        if ((m.full | m.part) != 0) return false;
+      if (!unknown_word(Token{begin, tokens[surname].end, false, false})) return false;
+      for (size_t k = given; k < t; ++k) {
+        if (!unknown_word(tokens[k])) return false;
       }
       return true;
     };

@@ -1806,23 +1806,6 @@ TEST(PiiTaggerTest, ANameOpenedOnADateKeepsItsWordsAfterIt) {
             (std::vector<std::string>{"DATE_TIME:Tuesday", "PERSON:Zorvath"}));
 }
 
-// A firm of the tagger's over a possessive and a relative after it is the
-// owner's name ("Later Zorvath's dad, hi", a firm to the decoder): here a
-// tagger that learned such firms.
-TEST(PiiTaggerTest, AFirmOverAPossessiveAndARelativeIsTheOwnersName) {
-  std::vector<PiiExample> train;
-  const std::vector<std::string> words = {"Zorvath", "Quill", "Brask", "Ondine", "Velmora", "Tusk"};
-  for (uint32_t k = 0; k < 300; ++k) {
-    const std::string firm = words[k % words.size()] + "'s dad";
-    train.push_back({"Recorded for " + firm + " today.", {{PiiType::kOrganization, 13, static_cast<uint32_t>(13 + firm.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"recorded", "for", "today"}}};
-  const PiiTagger tagger = PiiTagger::train(train, o);
-  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
-  EXPECT_EQ(found("Recorded for Brask's dad today."), std::vector<std::string>{"PERSON:Brask"});
-}
-
 // An organisation of the tagger's of single words apart by commas, joined
 // to a name, is a name per word ("Olu, Mei, Ravi, Sven and Hannah"), read
 // again until the joins change nothing: here a tagger that learned such
@@ -1999,6 +1982,17 @@ TEST(PiiTaggerTest, ANameAsABookingWritesItIsAName) {
   EXPECT_EQ(found("Passenger ZORVATH/BRASK MS seat 4."), V{});
   EXPECT_FALSE(has("Passenger Zorvath/Brask MS, seat 4.", "Zorvath/Brask"));
   EXPECT_EQ(found("Passenger TCP/IP MS, seat 4."), V{});
+}
+
+// A firm of the tagger's over a possessive and a relative after it is the
+// owner's name ("Later Zorvath's dad, hi", a firm to the decoder): here a
+// tagger that learned such firms.
+TEST(PiiTaggerTest, AFirmOverAPossessiveAndARelativeIsTheOwnersName) {
+  const PiiTagger tagger =
+      firms_tagger({"Recorded for "}, {"Zorvath's dad", "Quill's dad", "Brask's dad", "Ondine's dad", "Velmora's dad"},
+                   " today.", {{"first_name", kFirst}, {"last_name", kLast}, {"common_word", {"recorded", "for", "today"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  EXPECT_EQ(found("Recorded for Brask's dad today."), std::vector<std::string>{"PERSON:Brask"});
 }
 
 // A firm set off by commas after an "I" that opens a sentence or a line is
