@@ -159,7 +159,8 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     }
     if (small_street) continue;
     if (!mixed) {
-      if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_);
+      if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_,
+                                                          place_categories_);
           street != 0) {
         added = replace_with_an_address(out, first, tokens[j].begin, tokens[street].end) || added;
         continue;

@@ -812,11 +812,13 @@ inline bool street_word_before_its_name(std::string_view text, Tokens tokens, si
 // do (ends_as_a_street(): "at 3014 bahnhofstrasse"). The street ends its
 // clause: then comes the line's or the text's end, a mark or a word that
 // stands in no name or ends none ("at 4337 juniper way then"; not "at 9
-// supreme court justices"). 0 for none; not after a year ("in 2012 the
-// court"). Precondition: token j is a house_number() apart from token
-// j + 1 ("at 19b willow court").
+// supreme court justices"); after a suffix, a place that the lists of
+// `places` know in full may follow too, the street's town ("at 42 wallaby
+// way sydney"). 0 for none; not after a year ("in 2012 the court").
+// Precondition: token j is a house_number() apart from token j + 1 ("at
+// 19b willow court").
 size_t street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
-                               uint16_t suffixes);
+                               uint16_t suffixes, uint16_t places);
 
 // Whether `value` ends in an ordinal in figures: a digit, then "st", "nd",
 // "rd" or "th" ("14th", "the 1st").

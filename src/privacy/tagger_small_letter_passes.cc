@@ -254,7 +254,7 @@ void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::s
 }
 
 size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens tokens, size_t j, const Gazetteer& gazetteer,
-                                             uint16_t suffixes) {
+                                             uint16_t suffixes, uint16_t places) {
   static constexpr WordSet kStreetWordsFirst(std::array<std::string_view, 16>{
       "rue", "via", "viale", "calle", "carrer", "camino", "paseo", "rua", "avenida", "travessa", "largo", "strada",
       "piazza", "ulica", "aleja", "plaza"});
@@ -295,7 +295,10 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
   // Words, then a suffix the street lists know; not "close" before "to" or
   // "by", the adverb ("a farm of 50 acres close to the town").
   for (size_t k = j + 2; k <= j + kMaxWords + 1 && word(k); ++k) {
-    if ((gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) == 0 || !ends_after(k)) continue;
+    if ((gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) == 0) continue;
+    const bool town_after = k + 1 < n && one_blank_after(text, tokens, k + 1) && small_word(text, tokens[k + 1], 2) &&
+                            (gazetteer.lookup(word_hash(text, tokens[k + 1])).full & places) != 0;
+    if (!ends_after(k) && !town_after) continue;
     auto plural = [&] {
       const Token singular{tokens[k].begin, tokens[k].end - 1, false, false};
       return text[singular.end] == 's' && (gazetteer.lookup(word_hash(text, singular)).full & suffixes) != 0;

@@ -4043,7 +4043,7 @@ std::vector<PiiExample> people_to_call() {
 // everyday words share, a place and its postcode, or a quantity. In text
 // without capitals, with a suffix that only streets have; or, after a word
 // that leads to a place, with any suffix, a street word first, or a German
-// street's ending, where the street ends its clause.
+// street's ending, where the street ends its clause or its town follows.
 TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   const std::vector<PiiExample> train = people_to_call();
   TaggerOptions o = options(3, 1u << 12, 1);
@@ -4051,7 +4051,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
                   {"street_suffix",
                    {"Way", "Boulevard", "Road", "Park", "Street", "Lane", "Calle", "Cape", "Close", "Mews", "Square",
                     "Squares"}},
-                  {"country", {"Cape Verde"}}};
+                  {"country", {"Cape Verde"}},
+                  {"city", {"Leeds"}}};
   const PiiTagger tagger = PiiTagger::train(train, o);
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
   EXPECT_EQ(addresses("See you at 9084 Juniper Way then."), std::vector<std::string>{"9084 Juniper Way"});
@@ -4146,6 +4147,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   // (And after a comma: "rd, unit 7".)
   EXPECT_EQ(addresses("we saw 9084 juniper road, unit 3. then"), std::vector<std::string>{"9084 juniper road, unit 3"});
   EXPECT_FALSE(found("see you at 9084 juniper way trees.", "9084 juniper way"));
+  // (But before its town: "way leeds".)
+  EXPECT_EQ(addresses("i live at 9084 juniper way leeds and"), std::vector<std::string>{"9084 juniper way"});
   EXPECT_FALSE(found("built for 2012 olympic park.", "2012 olympic park"));
   EXPECT_EQ(addresses("it is at chestnut boulevard 6499 now."), std::vector<std::string>{"chestnut boulevard 6499"});
   EXPECT_FALSE(found("we drove a 10 mile road today.", "10 mile road"));
