@@ -96,9 +96,11 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
     }
     if (j + 2 >= n) continue;
     // The building's number opens at token `opening`: j, or the first of a
-    // range joined by a hyphen ("7-9 Queen's Road").
+    // range joined by a hyphen ("7-9 Queen's Road"), or a flat's number
+    // before a slash, as Australia writes it ("16/42 Beach Road").
     const size_t opening = j >= 2 && tokens[j - 1].end == tokens[j].begin && tokens[j - 2].end == tokens[j - 1].begin &&
-                                   token_is(text, tokens[j - 1], "-") && digits(j - 2) && digits(j)
+                                   (token_is(text, tokens[j - 1], "-") || token_is(text, tokens[j - 1], "/")) &&
+                                   digits(j - 2) && digits(j)
                                ? j - 2
                                : j;
     // (Or after an opening quote or bracket: a value in JSON or code,

@@ -1691,6 +1691,17 @@ void PiiTagger::type_places_ending_in_a_surname(std::string_view text, std::vect
   }
 }
 
+namespace {
+
+// The labels of a field that holds a person's name and never a firm's
+// (a letter's "Attn:", a record's "Patient:", a form's "Tenant:"), in any
+// case. Not "From", "To", "Client" or "Owner": firms are those too.
+constexpr WordSet kPersonOnlyLabels(std::array<std::string_view, 17>{
+    "attn", "attention", "patient", "tenant", "applicant", "candidate", "student", "witness", "defendant", "plaintiff",
+    "physician", "guest", "attendee", "beneficiary", "insured", "employee", "assignee"});
+
+}  // namespace
+
 void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const auto not_a_first_name =
@@ -1700,6 +1711,32 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
   auto capitalised_word = [&](const Token& t) {
     const std::string_view w = text.substr(t.begin, t.end - t.begin);
     return w.size() >= 2 && opens_with_a_capital(w) && !all_capitals(text, t) && !pii_scan::is_group_word(w);
+  };
+  // Whether the tokens from token `from` to `end` are one to three
+  // capitalised_word()s one blank or a hyphen apart, none an organisation's
+  // noun, a state's word or a word a company list knows, and marks after
+  // them (the decoder's span may hold a closing bracket until the passes
+  // trim it).
+  auto words_of_a_name = [&](size_t from, uint32_t end) {
+    size_t words = 0;
+    bool marks = false;
+    for (size_t k = from; k < tokens.size() && tokens[k].begin < end; ++k) {
+      if (k > from && token_is(text, tokens[k], "-") && tokens[k].begin == tokens[k - 1].end) continue;
+      if (!is_word_byte(static_cast<unsigned char>(text[tokens[k].begin]))) {
+        marks = true;
+        continue;
+      }
+      if (marks) return false;
+      const bool apart = k == from || tokens[k].begin == tokens[k - 1].end ||
+                         (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ');
+      if (!apart || ++words > 3 || !capitalised_word(tokens[k]) || kOrganisationNouns.contains(text, tokens[k]) ||
+          kPolities.contains(text, tokens[k]) ||
+          ((gazetteer_.lookup(word_hash(text, tokens[k])).full | gazetteer_.lookup(word_hash(text, tokens[k])).part) &
+           company_categories_) != 0) {
+        return false;
+      }
+    }
+    return words > 0;
   };
   // (A surname of a Gaelic shape, "O'Brien", "McAllister", "MacLeod",
   // names a person after a first name no list knows: "Siobhan O'Brien".)
@@ -1714,6 +1751,17 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         tokens[from - 1].begin == tokens[from - 2].end && token_is(text, tokens[from - 2], "i") &&
         (opens_a_sentence(text, tokens, from - 2) || tokens[from - 2].newline_before) && span.end < text.size() &&
         text[span.end] == ',') {
+      span.type = PiiType::kPerson;
+      continue;
+    }
+    // A firm or place after a kPersonOnlyLabels word and its colon that
+    // opens its line or follows a bracket, one to three capitalised words
+    // none of them an organisation's noun or a company's word, is the
+    // person: "(Attn: Kirra Wallace)", "Patient: Oduya".
+    if (from >= 2 && tokens[from].begin == span.begin && token_is(text, tokens[from - 1], ":") &&
+        tokens[from - 1].begin == tokens[from - 2].end && kPersonOnlyLabels.contains(text, tokens[from - 2]) &&
+        (from == 2 || tokens[from - 2].newline_before || token_is(text, tokens[from - 3], "(")) &&
+        words_of_a_name(from, span.end)) {
       span.type = PiiType::kPerson;
       continue;
     }

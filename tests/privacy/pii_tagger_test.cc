@@ -1995,6 +1995,23 @@ TEST(PiiTaggerTest, AFirmOverAPossessiveAndARelativeIsTheOwnersName) {
   EXPECT_EQ(found("Recorded for Brask's dad today."), std::vector<std::string>{"PERSON:Brask"});
 }
 
+// A firm after the label of a field that only a person's name fills and
+// its colon is the person ("Attn: Zorvath Quill"); here a tagger taught
+// firms there. Not after a label firms fill too, nor a firm named by a
+// company's word, nor a label inside a line.
+TEST(PiiTaggerTest, AFirmAfterAPersonsLabelIsAName) {
+  const PiiTagger tagger = firms_tagger({"Attn: ", "Client: ", "(Attn: "}, {"Zorvath Quill", "Brask Velmora", "Quarrow Dellack"},
+                                        "\nThanks.", {{"company_suffix", {"Dellack"}}, {"common_word", {"thanks"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Client: Zorvath Quill\nThanks."), V{"ORGANIZATION:Zorvath Quill"});
+  EXPECT_EQ(found("Attn: Zorvath Quill\nThanks."), V{"PERSON:Zorvath Quill"});
+  EXPECT_EQ(found("Ship it (Attn: Brask Velmora)\nThanks."), V{"PERSON:Brask Velmora"});
+  EXPECT_EQ(found("Patient: Brask Velmora\nThanks."), V{"PERSON:Brask Velmora"});
+  EXPECT_EQ(found("Attn: Quarrow Dellack\nThanks."), V{"ORGANIZATION:Quarrow Dellack"});
+  EXPECT_EQ(found("Ship it Attn: Brask Velmora\nThanks."), V{"ORGANIZATION:Brask Velmora"});
+}
+
 // A firm set off by commas after an "I" that opens a sentence or a line is
 // the speaker's name, as a declaration writes it; here a tagger taught
 // firms there. Not after another word, nor without the comma after it.
@@ -4082,6 +4099,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 221B Juniper Way then."), std::vector<std::string>{"221B Juniper Way"});
   EXPECT_EQ(addresses("see you at 12a juniper road then."), std::vector<std::string>{"12a juniper road"});
   EXPECT_EQ(addresses("See you at 7-9 Old Mill Road then."), std::vector<std::string>{"7-9 Old Mill Road"});
+  EXPECT_EQ(addresses("See you at 16/42 Old Mill Road then."), std::vector<std::string>{"16/42 Old Mill Road"});
   EXPECT_EQ(addresses("See you at 14\u201316 Old Mill Road then."), std::vector<std::string>{"14\u201316 Old Mill Road"});
   // A value in quotes or brackets, as JSON and code write it.
   EXPECT_EQ(addresses("{\"address\": \"9084 Juniper Way, Graz\"}"), std::vector<std::string>{"9084 Juniper Way"});
