@@ -470,15 +470,16 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   constexpr size_t kMaxWords = 4;
   const size_t none = tokens.size();
   // One space after the word before it on its line, digits, and nothing
-  // glued after them but a mark that ends a clause ("Calle Mayor 5486.";
-  // not "Psalm Street 23:4", "Delacroix Avenue 3.5").
+  // glued after them but a mark that ends a clause ("Calle Mayor 5486.",
+  // "Calle del Sol 14?"; not "Psalm Street 23:4", "Delacroix Avenue 3.5").
   if (j < 2 || !one_blank_after(text, tokens, j) || !all_digits(text, tokens[j])) return none;
   if (j + 1 < tokens.size() && !tokens[j + 1].newline_before && tokens[j + 1].begin == tokens[j].end) {
     const char mark = text[tokens[j + 1].begin];
     const uint32_t past = tokens[j + 1].end;
     const bool digit_after = past < text.size() && text[past] >= '0' && text[past] <= '9';
     // (A flat's number after a slash is the address's: "Długa 5/7".)
-    if (!(mark == '/' && digit_after) && ((mark != ',' && mark != '.' && mark != ';' && mark != ')') || digit_after)) {
+    const bool ends_a_clause = mark == ',' || mark == '.' || mark == ';' || mark == ')' || mark == '?' || mark == '!';
+    if (!(mark == '/' && digit_after) && (!ends_a_clause || digit_after)) {
       return none;
     }
   }
@@ -504,13 +505,15 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     if (plural || unit_of_measure(text, after) || token_is(text, after, "feet")) return none;
   }
   // Without capitals, one word that ends as streets do after a word that
-  // leads to a place: "on corellistraat 178". With capitals, such a word
+  // leads to a place or German's article before a street ("on
+  // corellistraat 178", "wohnt in der lindenallee 8"). With capitals, such a word
   // capitalised, anywhere: "Lindenstraße 12, 10115 Berlin" (the decoder
   // took it for a firm).
   if (one_blank_after(text, tokens, j - 1)) {
     const std::string_view street = text.substr(tokens[j - 1].begin, tokens[j - 1].end - tokens[j - 1].begin);
     if (!mixed && small_word(text, tokens[j - 1], 4) && ends_as_a_street(street) &&
-        kLeadToAPlace.contains(text, tokens[j - 2])) {
+        (kLeadToAPlace.contains(text, tokens[j - 2]) || token_is(text, tokens[j - 2], "der") ||
+         token_is(text, tokens[j - 2], "dem"))) {
       return j - 1;
     }
     if (mixed && street.size() >= 6 && street[0] >= 'A' && street[0] <= 'Z' && !all_capitals(text, tokens, j - 1) &&
