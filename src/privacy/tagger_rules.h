@@ -394,7 +394,8 @@ constexpr WordSet kNeverInAName(std::array<std::string_view, 68>{
     "told",  "asked"});
 
 // Whether token t is a contraction: a verb or pronoun that ends in "n't",
-// "'re", "'ve", "'ll", "'m" or "'d", with an ASCII apostrophe or U+2019
+// "'re", "'ve", "'ll", "'m" or "'d", or a pronoun or question word that
+// ends in "'s" ("it's", "what's"), with an ASCII apostrophe or U+2019
 // (which the tokenizer keeps inside the word: "doesn’t"). In text without
 // capitals a name ran on into one ("kyle doesn’t"), and redaction took the
 // negation with the name.
@@ -409,6 +410,13 @@ inline bool contraction(std::string_view text, const Token& t) {
   if (stem == 0) return false;
   const std::string_view ending = word.substr(mark + 1);
   if (ending == "t") return word[stem - 1] == 'n';
+  // (An "'s" is a possessive's but after a pronoun or question word:
+  // "it's", "that's", "what's", "let's".)
+  if (ending == "s") {
+    static constexpr WordSet kIsAfter(std::array<std::string_view, 11>{
+        "it", "that", "there", "here", "what", "who", "where", "how", "let", "he", "she"});
+    return kIsAfter.contains(text, Token{t.begin, static_cast<uint32_t>(t.begin + stem), false, false});
+  }
   return ending == "re" || ending == "ve" || ending == "ll" || ending == "m" || ending == "d";
 }
 

@@ -56,6 +56,7 @@ constexpr std::array<std::string_view, 3> kAccountWords = {"user", "username", "
 constexpr WordSet kAccounts(kAccountWords);
 constexpr std::array<std::string_view, 10> kFieldRoleWords = {
     "patient", "customer", "employee", "student", "tenant", "applicant", "landlord", "plaintiff", "defendant", "witness"};
+constexpr WordSet kFieldRoles(kFieldRoleWords);
 
 // The words that end or open a cue below but the relatives, which follow a
 // possessive determiner: the filter finds the determiner. (The verbs of
@@ -87,6 +88,7 @@ enum class Cue {
   kAddressed,           // "remind": a first name a list knows
   kAskedFor,            // "ask for": so, or a capitalised firm or place of the tagger's
   kContacted,           // "call", "I'm", "hi": such a first name, no everyday word
+  kRole,                // "patient" without a colon: such a first name, no everyday word
   kSigned,              // a closing's line ("Thanks,"): the next line, a name alone
   kAccount,             // "user=": such a first name, and a surname after "."
 };
@@ -151,10 +153,21 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return Cue::kAskedFor;
     }
     if (kGreetings.contains(text, tokens[c])) {
-      return c == 0 || tokens[c].newline_before ? Cue::kContacted : Cue::kNone;
+      // (Or the caller's "it's" after it: "hi it's dominika from the school".)
+      // At the text's or a line's start; so introduced, after a quote's
+      // opening mark too: "reply to this: 'hi it's dominika".
+      const bool its = c + 1 < n && (is(c + 1, "it's") || is(c + 1, "it\u2019s"));
+      if (its) name = c + 2;
+      const bool quoted = its && c > 0 && (is(c - 1, "'") || is(c - 1, "\"") || is(c - 1, "\u201c")) &&
+                          tokens[c].begin == tokens[c - 1].end;
+      return c == 0 || tokens[c].newline_before || quoted ? Cue::kContacted : Cue::kNone;
     }
     if (kTitlesOfAddress.contains(text, tokens[c])) return Cue::kTitledInFull;
     if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"
+    // A form's role without its colon, before a first name: "patient
+    // rosalind mbeki, 54," (not "patient care", "the plaintiff will":
+    // kRole).
+    if (kFieldRoles.contains(text, tokens[c])) return Cue::kRole;
     return kContactVerbs.contains(text, tokens[c]) ? Cue::kContacted : Cue::kNone;
   };
   // A word in small letters on the line of the token before it (that opens
@@ -334,7 +347,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
-      case Cue::kTitledWithoutAStop: name = (m.full & name_categories_) != 0; break;
+      // ("mr" and "mrs" have no other sense: any word no everyday list
+      // knows, "mr petrakis"; "ms" is milliseconds too, "dr" a drive.)
+      case Cue::kTitledWithoutAStop:
+        name = (m.full & name_categories_) != 0 || ((is(c, "mr") || is(c, "mrs")) && !common);
+        break;
       case Cue::kTitledInFull:
         name = titled_name(text.substr(tokens[c].begin, tokens[c].end - tokens[c].begin), m,
                            text.substr(tokens[j].begin, end - tokens[j].begin));
@@ -350,6 +367,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       case Cue::kAddressed:
       case Cue::kAskedFor: name = first_name; break;
       case Cue::kContacted: name = first_name && (!common || confirmed || said_that); break;
+      case Cue::kRole: name = first_name && !common; break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;

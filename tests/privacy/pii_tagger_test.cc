@@ -253,7 +253,8 @@ TEST(PiiTaggerTest, ManyNamesAreEachFoundWhereverTheTextRepeatsThem) {
 
 // In text without capitals a name does not run on into a contraction
 // after it (a verb with its negation: redaction would take the "not" with
-// the name), whichever apostrophe it is written with.
+// the name), whichever apostrophe it is written with, nor into a
+// pronoun's "'s".
 TEST(PiiTaggerTest, ANameEndsBeforeAContraction) {
   std::vector<PiiExample> rows = sample(600, 0, 16, 0, 14, 0, 8, 1);
   for (PiiExample& e : rows) {
@@ -263,6 +264,8 @@ TEST(PiiTaggerTest, ANameEndsBeforeAContraction) {
   EXPECT_EQ(typed_spans(tagger, "i think quentin doesn't know the way."), std::vector<std::string>{"PERSON:quentin"});
   EXPECT_EQ(typed_spans(tagger, "i think quentin doesn\xe2\x80\x99t know the way."),
             std::vector<std::string>{"PERSON:quentin"});
+  // (Nor into a pronoun's "'s": "it's", "that's".)
+  EXPECT_EQ(typed_spans(tagger, "i think quentin that's the way."), std::vector<std::string>{"PERSON:quentin"});
 }
 
 // A capitalised contraction written with a right single quote ("Don’t") is
@@ -2216,9 +2219,20 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
                            "This one works the best,\nkevin", "See the notes.\nThanks,\nkevin said so"});
   // A cue that ends the text names no one.
   expect_no_names(tagger, {"Tell me my name", "Who is my friend", "Ask dr.", "Hi"});
-  // A title without its stop only before a name a list knows.
+  // A title without its stop only before a name a list knows; "mr" and
+  // "mrs" before any word no everyday list knows.
   EXPECT_EQ(found("Ask ms hurst today."), V{"PERSON:hurst"});
   EXPECT_EQ(values_of(tagger, "It took 30 ms para el timer.", PiiType::kPerson), V{});
+  EXPECT_EQ(found("Ask mr zorvath today."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Then mrs zorvath said so."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Ask ms zorvath today.", "Ask mr today."});
+  // A caller's "it's" after a greeting, at a line's start or a quote's.
+  EXPECT_EQ(found("Reply to this: 'hi it's sarah from the school'"), V{"PERSON:sarah"});
+  EXPECT_EQ(found("hey it's kevin, the code is ready. Reply."), V{"PERSON:kevin"});
+  expect_no_names(tagger, {"Reply to this: 'hi baby' today."});
+  // A role without its colon, before such a first name.
+  EXPECT_EQ(found("Summarise: patient sarah hurst, 54, is fine."), V{"PERSON:sarah hurst"});
+  expect_no_names(tagger, {"Summarise: the patient will be fine.", "Summarise: patient baby is fine."});
 }
 
 // In text with capitals, a first name in small letters after "with",

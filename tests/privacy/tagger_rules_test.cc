@@ -125,6 +125,16 @@ TEST(TaggerRulesTest, AContractionOfIEndsAName) {
 // "And" as German, Dutch and the Nordic languages write it ends no name: a
 // name the decoder ran on into it ends before it; French "et" stays ("et
 // al" would open at "al").
+// A pronoun's or question word's "'s" is a contraction ("it's", "what’s"),
+// a name's possessive none ("john's").
+TEST(TaggerRulesTest, APronounsApostropheSIsAContraction) {
+  EXPECT_TRUE(contraction("it's", Token{0, 4, false, false}));
+  EXPECT_TRUE(contraction("that's", Token{0, 6, false, false}));
+  EXPECT_TRUE(contraction("what\xe2\x80\x99s", Token{0, 8, false, false}));
+  EXPECT_FALSE(contraction("john's", Token{0, 6, false, false}));
+  EXPECT_FALSE(contraction("its", Token{0, 3, false, false}));
+}
+
 TEST(TaggerRulesTest, AnAndOfAnotherLanguageEndsAName) {
   const Tokenized t = tokenized("Ich heiße Jürgen Weiß und wohne hier, Lars och Eva, Anna en Piet, et al");
   for (const std::string_view word : {"und", "och", "en"}) {
