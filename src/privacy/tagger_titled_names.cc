@@ -37,7 +37,15 @@ bool PiiTagger::titled_name(std::string_view title, const Gazetteer::Match& m, s
     return (m.full & last_name_categories_) != 0 && (m.full & first_name_categories_) == 0 &&
            !kTitlesThatAreVerbs.contains(title, Token{0, static_cast<uint32_t>(title.size()), false, false});
   }
-  return (m.full & name_categories_) != 0 || listed_surname(word, 0, static_cast<uint32_t>(word.size()));
+  if ((m.full & name_categories_) != 0 || listed_surname(word, 0, static_cast<uint32_t>(word.size()))) return true;
+  // (Or a given name only that list knows, "nurse adaeze", or a word of
+  // four letters or more that no list knows at all, "judge whitcombe";
+  // not after a kin's word, which names things too: "sister chromatids".)
+  if (title == "sister" || title == "father") return false;
+  const uint64_t hash = word_hash(word, Token{0, static_cast<uint32_t>(word.size()), false, false});
+  const Gazetteer::Match all = gazetteer_.lookup_all(hash), hidden = gazetteer_.lookup_hidden(hash);
+  return (all.full | all.part) == 0 && (hidden.full & ~given_name_categories_) == 0 &&
+         ((hidden.full & given_name_categories_) != 0 || (hidden.part == 0 && word.size() >= 4));
 }
 
 void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> candidates,
@@ -92,7 +100,7 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
   auto title_at = [&](size_t t) {
     // (Its first letter's case, then the title's words, then the rest.)
     const auto c = static_cast<unsigned char>(text[tokens[t].begin]);
-    if (t + 2 >= n || (mixed ? c < 'A' || c > 'Z' : c < 'a' || c > 'z') ||
+    if (t + 1 >= n || (mixed ? c < 'A' || c > 'Z' : c < 'a' || c > 'z') ||
         !(kTitlesOfAddress.contains(text, tokens[t]) || kAbbreviatedTitles.contains(text, tokens[t]) ||
           (mixed && kRoles.contains(text, tokens[t]))) ||
         !written_as_a_name(t)) {

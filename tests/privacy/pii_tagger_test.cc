@@ -2608,10 +2608,13 @@ TEST(PiiTaggerTest, AFirstNameBeforeAColonThatHeadsANoteIsAName) {
 // ("Professor", "Nurse", "Sgt."), the words of a name are a name:
 // capitalised in text with capitals, in small letters where no everyday
 // list knows them or, after a title that is no verb too, only a last-name
-// list of the name lists does. Here a tagger that learned no names.
+// list of the name lists does; in small letters also a given name only
+// that list knows, or a word of four letters or more that no list knows,
+// but after a kin's word ("sister"). Here a tagger that learned no names.
 TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Maria", "Will"}},
+       {"given_name", {"Adaeze"}},
        {"last_name", {"Smith", "Young", "Will"}},
        {"name_prefix", {"Dr."}},
        {"city", {"Cambridge"}},
@@ -2642,7 +2645,10 @@ TEST(PiiTaggerTest, ANameAfterATitleOfAddressIsAName) {
                            "I saw Coach Outlet at the store.", "I saw Captain Cambridge at the store.",
                            "I saw Professor SMITH at the store.", "I emailed the captain will so.",
                            "i saw nurse young at the store", "i saw professor emeritus of physics",
-                           "i saw nurse zorvath at the store"});
+                           "i saw nurse zor at the store", "i saw sister zorvath at the store"});
+  EXPECT_EQ(found("i saw nurse zorvath at the store"), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("i saw nurse adaeze at the store"), V{"PERSON:adaeze"});
+  EXPECT_EQ(found("i emailed judge zorvath"), V{"PERSON:zorvath"});
 }
 
 // After a date's day that the tagger read as an address's number ("On

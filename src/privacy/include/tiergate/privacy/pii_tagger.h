@@ -339,7 +339,10 @@ class PiiTagger {
   // know that is no everyday word, or, after a title that is no verb too,
   // an everyday word only a last-name list knows of the name lists
   // ("professor hendricks", "professor smith"; not "coach class", "the
-  // captain will", "nurse young").
+  // captain will", "nurse young"); after a title that is no kin's word, a
+  // given name only that list knows or a word of four letters or more
+  // that no list knows ("nurse adaeze", "judge whitcombe"; not "sister
+  // chromatids").
   bool titled_name(std::string_view title, const Gazetteer::Match& m, std::string_view word) const;
   // In text without capitals, adds a name over each word of four letters or
   // more that no span covers and that only_a_name() (a name list knows it,
