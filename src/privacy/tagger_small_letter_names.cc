@@ -57,6 +57,10 @@ constexpr WordSet kAccounts(kAccountWords);
 constexpr std::array<std::string_view, 10> kFieldRoleWords = {
     "patient", "customer", "employee", "student", "tenant", "applicant", "landlord", "plaintiff", "defendant", "witness"};
 constexpr WordSet kFieldRoles(kFieldRoleWords);
+// The words that give a name: "someone called evangeline", "a girl named
+// freya" (as often a thing's: "a function called max", so kRoleOrCalled).
+constexpr std::array<std::string_view, 2> kNamingWords = {"called", "named"};
+constexpr WordSet kNaming(kNamingWords);
 
 // The words that end or open a cue below but the relatives, which follow a
 // possessive determiner: the filter finds the determiner. (The verbs of
@@ -66,7 +70,7 @@ constexpr auto kCueWordList = joined(
                                 joined(kTitleWords, kTitleOfAddressWords)),
                          joined(kCalledVerbWords, kKinTitleWords)),
                   joined(kNameWordsElsewhere, kWrittenToCueWords)),
-           joined(joined(kClosingWords, kSaidWords), joined(kFieldRoleWords, kAccountWords))),
+           joined(joined(kClosingWords, kSaidWords), joined(joined(kFieldRoleWords, kNamingWords), kAccountWords))),
     std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
@@ -88,7 +92,7 @@ enum class Cue {
   kAddressed,           // "remind": a first name a list knows
   kAskedFor,            // "ask for": so, or a capitalised firm or place of the tagger's
   kContacted,           // "call", "I'm", "hi": such a first name, no everyday word
-  kRole,                // "patient" without a colon: such a first name, no everyday word
+  kRoleOrCalled,        // "patient" without a colon, "called": such a first name, no everyday word
   kSigned,              // a closing's line ("Thanks,"): the next line, a name alone
   kAccount,             // "user=": such a first name, and a surname after "."
 };
@@ -164,10 +168,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     }
     if (kTitlesOfAddress.contains(text, tokens[c])) return Cue::kTitledInFull;
     if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"
-    // A form's role without its colon, before a first name: "patient
-    // rosalind mbeki, 54," (not "patient care", "the plaintiff will":
-    // kRole).
-    if (kFieldRoles.contains(text, tokens[c])) return Cue::kRole;
+    // A form's role without its colon, or a word that gives a name, before
+    // a first name: "patient rosalind mbeki, 54,", "someone called
+    // evangeline" (not "patient care", "the plaintiff will", "a function
+    // called max": kRoleOrCalled).
+    if (kFieldRoles.contains(text, tokens[c]) || kNaming.contains(text, tokens[c])) return Cue::kRoleOrCalled;
     return kContactVerbs.contains(text, tokens[c]) ? Cue::kContacted : Cue::kNone;
   };
   // A word in small letters on the line of the token before it (that opens
@@ -367,7 +372,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       case Cue::kAddressed:
       case Cue::kAskedFor: name = first_name; break;
       case Cue::kContacted: name = first_name && (!common || confirmed || said_that); break;
-      case Cue::kRole: name = first_name && !common; break;
+      case Cue::kRoleOrCalled: name = first_name && !common; break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;

@@ -2230,9 +2230,13 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Reply to this: 'hi it's sarah from the school'"), V{"PERSON:sarah"});
   EXPECT_EQ(found("hey it's kevin, the code is ready. Reply."), V{"PERSON:kevin"});
   expect_no_names(tagger, {"Reply to this: 'hi baby' today."});
-  // A role without its colon, before such a first name.
+  // A role without its colon, or a word that gives a name, before such a
+  // first name.
   EXPECT_EQ(found("Summarise: patient sarah hurst, 54, is fine."), V{"PERSON:sarah hurst"});
-  expect_no_names(tagger, {"Summarise: the patient will be fine.", "Summarise: patient baby is fine."});
+  EXPECT_EQ(found("Write about a girl called sarah today."), V{"PERSON:sarah"});
+  EXPECT_EQ(found("Write about a boy named kevin."), V{"PERSON:kevin"});
+  expect_no_names(tagger, {"Summarise: the patient will be fine.", "Summarise: patient baby is fine.",
+                           "Write a function called baby today.", "Write a file named code today."});
 }
 
 // In text with capitals, a first name in small letters after "with",
