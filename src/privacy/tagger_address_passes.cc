@@ -103,12 +103,13 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                                    digits(j - 2) && digits(j)
                                ? j - 2
                                : j;
-    // (Or after an opening quote or bracket: a value in JSON or code,
-    // "\"742 Evergreen Terrace\"".)
+    // (Or after an opening quote or bracket, or a field's separator: a
+    // value in JSON or code, "\"742 Evergreen Terrace\"", or in a CSV row
+    // or a vCard, "Anna Berg,22 Elm Street", "ADR:;;22 Elm Row;".)
     const bool opens_apart = opening == 0 || tokens[opening].newline_before ||
                              tokens[opening - 1].end < tokens[opening].begin ||
                              (tokens[opening - 1].end - tokens[opening - 1].begin == 1 &&
-                              std::string_view("\"'([{").find(text[tokens[opening - 1].begin]) != std::string_view::npos);
+                              std::string_view("\"'([{,;|:").find(text[tokens[opening - 1].begin]) != std::string_view::npos);
     // (In text with capitals, a street in small letters is read as text
     // without them writes it: "lives at 2210 grove st apt 5". Most numbers
     // before a small word are quantities: only where a suffix only streets

@@ -4127,6 +4127,9 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 14\u201316 Old Mill Road then."), std::vector<std::string>{"14\u201316 Old Mill Road"});
   // A value in quotes or brackets, as JSON and code write it.
   EXPECT_EQ(addresses("{\"address\": \"9084 Juniper Way, Graz\"}"), std::vector<std::string>{"9084 Juniper Way"});
+  // (And after a field's separator: a CSV row, a vCard.)
+  EXPECT_EQ(addresses("Anna,9084 Juniper Way,Graz"), std::vector<std::string>{"9084 Juniper Way"});
+  EXPECT_EQ(addresses("ADR:;;9084 Juniper Way;Graz"), std::vector<std::string>{"9084 Juniper Way"});
   EXPECT_EQ(addresses("ship_to = '12 Old Mill Road'"), std::vector<std::string>{"12 Old Mill Road"});
   // (This tagger takes "2012 Olympic" and "9084 Juniper" for a house
   // number and a name, which finish_span() makes an address.)
