@@ -325,15 +325,32 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // (an everyday one too after "name is" or a title, or where the clause
     // ends after it), or of a Gaelic shape.
     size_t to = j;
-    while (to + 1 < n && to + 1 - j < kMaxWords && tokens[to + 1].begin == tokens[to].end + 1 && text[tokens[to].end] == ' ') {
+    // (A possessive ends the name: "my son kevin's keys".)
+    while (to + 1 < n && to + 1 - j < kMaxWords && end == tokens[to].end && tokens[to + 1].begin == tokens[to].end + 1 &&
+           text[tokens[to].end] == ' ') {
       Gazetteer::Match s;
       uint32_t s_end = 0;
       if (!small_name_word(to + 1, s, s_end)) break;
       // (On a closing's next line, alone there after a first word that is
       // no everyday one, any word no everyday list knows: "priya raman".)
+      // (Or, where the clause ends after it, a word of three letters or
+      // more that no list knows at all but chat's shorthand: "patient
+      // rosalind mbeki, 54", not "call kevin asap, please".)
+      auto unknown_before_the_clause_end = [&] {
+        static constexpr WordSet kChatShorthand(std::array<std::string_view, 14>{
+            "asap", "btw", "lol", "pls", "plz", "thx", "tmrw", "tmr", "idk", "imo", "imho", "fyi", "omg", "tbh"});
+        if (s_end - tokens[to + 1].begin < 3 || !clause_ends_after(text, tokens, to + 1) ||
+            kChatShorthand.contains(text, tokens[to + 1])) {
+          return false;
+        }
+        const uint64_t h = word_hash(text, Token{tokens[to + 1].begin, s_end, false, false});
+        const Gazetteer::Match all = gazetteer_.lookup_all(h), hidden = gazetteer_.lookup_hidden(h);
+        return (all.full | all.part | hidden.full | hidden.part) == 0;
+      };
       const bool surname = ((s.full & last_name_categories_) != 0 &&
                             ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(text, tokens, to + 1))) ||
-                           (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0);
+                           (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0) ||
+                           unknown_before_the_clause_end();
       if (!surname && !gaelic_surname(to + 1)) break;
       ++to;
       end = s_end;

@@ -2233,6 +2233,10 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   // A role without its colon, or a word that gives a name, before such a
   // first name.
   EXPECT_EQ(found("Summarise: patient sarah hurst, 54, is fine."), V{"PERSON:sarah hurst"});
+  // (A surname no list knows where the clause ends after it; not chat's
+  // shorthand.)
+  EXPECT_EQ(found("Summarise: patient sarah zorvath, 54, is fine."), V{"PERSON:sarah zorvath"});
+  EXPECT_EQ(found("Please call kevin asap, the code is ready."), V{"PERSON:kevin"});
   EXPECT_EQ(found("Write about a girl called sarah today."), V{"PERSON:sarah"});
   EXPECT_EQ(found("Write about a boy named kevin."), V{"PERSON:kevin"});
   expect_no_names(tagger, {"Summarise: the patient will be fine.", "Summarise: patient baby is fine.",
