@@ -1228,8 +1228,8 @@ constexpr std::array<std::string_view, 26> kWrittenToWords = {
 constexpr WordSet kWrittenTo(kWrittenToWords);
 // Words that first-name lists hold and that follow a relative ("my son",
 // "his wife") as a verb or adverb: in small letters no name there.
-constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 8>{"will", "may", "can", "even", "ever", "must",
-                                                                       "might", "sue"});
+constexpr WordSet kVerbsNamedAsPeople(std::array<std::string_view, 9>{"will", "may", "can", "even", "ever", "must",
+                                                                       "might", "sue", "dies"});
 // "his", "her", "their": a possessive of persons after the receiver.
 constexpr WordSet kPersonsPossessives(std::array<std::string_view, 3>{"his", "her", "their"});
 // The personal pronouns of two letters or more: who they stand for is no

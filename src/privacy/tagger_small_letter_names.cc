@@ -113,6 +113,18 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     return (w.size() == 3 || w.size() == 5) && (w[0] == 'I' || w[0] == 'i') &&
            (w.substr(1) == "'m" || w.substr(1) == "\u2019m");
   };
+  // Whether token k is a word in small letters with a possessive's 's:
+  // "neighbour's".
+  auto possessive = [&](size_t k) {
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
+    const size_t length = tokens[k].end - tokens[k].begin;
+    return b[0] >= 'a' && b[0] <= 'z' && possessive_stem(b, length) != length;
+  };
+  // Whether "-in-law" follows token k, glued to it: "mother-in-law".
+  auto in_law = [&](size_t k) {
+    return k + 4 < n && mark_is(k + 1, '-') && is(k + 2, "in") && mark_is(k + 3, '-') && is(k + 4, "law") &&
+           tokens[k + 4].end - tokens[k].begin == tokens[k].end - tokens[k].begin + 7;
+  };
   // The cue that token c ends, and the token where the name would open.
   auto cue_at = [&](size_t c, size_t& name) {
     name = c + 1;
@@ -141,8 +153,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     }
     // (A relative after a possessive determiner; "doctor" and "coach"
     // alone are titles, below.)
-    if (kRelatives.contains(text, tokens[c]) && c > 0 && kPossessiveDeterminers.contains(text, tokens[c - 1])) {
-      if (mark_is(c + 1, ',')) name = c + 2;  // "my landlord, kevin"
+    // (Or after a possessive that follows one, "my neighbour's kid,
+    // lucian"; an in-law's words are the relative's, "my mother-in-law,
+    // gwendoline".)
+    if (kRelatives.contains(text, tokens[c]) && c > 0 &&
+        (kPossessiveDeterminers.contains(text, tokens[c - 1]) ||
+         (c > 1 && possessive(c - 1) && kPossessiveDeterminers.contains(text, tokens[c - 2])))) {
+      if (in_law(c)) name = c + 5;
+      if (mark_is(name, ',')) ++name;  // "my landlord, kevin"
       return Cue::kRelative;
     }
     if (kClosings.contains(text, tokens[c])) {
@@ -478,7 +496,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // name is"; a verb of speech follows a name; the filter's other hits
     // end a cue, or are none.
     if (kPossessiveDeterminers.contains(text, tokens[d])) {
-      if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) next = name_after_a_cue(d + 1) + 1;
+      if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) {
+        next = name_after_a_cue(d + 1) + 1;
+      } else if (d + 2 < n && possessive(d + 1) && kRelatives.contains(text, tokens[d + 2])) {
+        next = name_after_a_cue(d + 2) + 1;
+      }
     } else if (kSaid.contains(text, tokens[d])) {
       speaker_before(d, next);
     } else if (kCompany.contains(text, tokens[d])) {

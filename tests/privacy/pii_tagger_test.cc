@@ -2164,10 +2164,10 @@ TEST(PiiTaggerTest, ANameSetOffAfterADoerIsAPerson) {
 // surname after it.
 TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   const PiiTagger tagger = numbers_only_tagger(
-      {{"first_name", {"Kevin", "Sarah", "Maria", "John", "Emma", "Tom", "David", "Will", "Priya", "Baby"}},
+      {{"first_name", {"Kevin", "Sarah", "Maria", "John", "Emma", "Tom", "David", "Will", "Priya", "Baby", "Dies"}},
        {"last_name", {"Jones", "Garcia", "Miller", "Smith", "Hurst"}},
        {"common_word", {"the", "code", "is", "today", "will", "john", "maria", "tom", "miller", "smith", "baby", "be",
-                        "fine", "important", "yeah", "that", "about", "keeps", "said", "won't", "moved"}}});
+                        "fine", "important", "yeah", "that", "about", "keeps", "said", "won't", "moved", "dies"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Write to my landlord, kevin o'brien, about the heater."), V{"PERSON:kevin o'brien"});
@@ -2182,6 +2182,10 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Hi kevin, the code is ready."), V{"PERSON:kevin"});
   // The name alone, without its 's.
   EXPECT_EQ(found("Find my son kevin's keys."), V{"PERSON:kevin"});
+  // After a relative of a possessive, or an in-law.
+  EXPECT_EQ(found("My friend's son, zorvath, is fine."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("My mother-in-law, zorvath, is fine."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"If my son dies today, the code is fine."});
   // After a relative as chat writes it, and an everyday first name whose
   // possessive follows the relative.
   EXPECT_EQ(found("Find my gf priya's keys."), V{"PERSON:priya"});
