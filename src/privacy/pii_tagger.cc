@@ -465,13 +465,51 @@ void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const { ta
 
 bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return true;
+  const size_t first = out.size();
+  bool casual = false;
+  if (!tag_reading(text, out, stop, &casual)) return false;
+  if (!casual) return true;
+  // casual_case() text, capitalised only where its sentences open ("Can
+  // you help my friend tamsin?"), is read a second time in small letters
+  // (its offsets stay), as text without capitals: read as written, a name
+  // in small letters was found only after a cue. Its names and addresses
+  // written in small letters that overlap none of the first reading's
+  // spans join them; the first reading keeps what it read of capitalised
+  // words ("Zorvath is late.", "NASA"), and the places and firms, which
+  // the default policy lets out and no one is named by.
+  thread_local std::vector<PiiSpan> second;
+  second.assign(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
+  thread_local std::string in_small_letters;
+  in_small_letters = small_letters(text);
+  if (!tag_reading(in_small_letters, second, stop, nullptr)) return false;
+  const size_t read = out.size();
+  size_t k = first;  // out[k...read) may overlap what is asked next
+  auto in_small_letters_alone = [&](const PiiSpan& span) {
+    return std::none_of(text.begin() + span.begin, text.begin() + span.end, [](char c) { return c >= 'A' && c <= 'Z'; });
+  };
+  for (size_t j = first; j < second.size(); ++j) {
+    const PiiSpan& span = second[j];
+    if ((span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) || !in_small_letters_alone(span)) continue;
+    while (k < read && out[k].end <= span.begin) ++k;
+    if (k == read || out[k].begin >= span.end) out.push_back(span);
+  }
+  if (out.size() > read) {
+    std::inplace_merge(out.begin() + static_cast<ptrdiff_t>(first), out.begin() + static_cast<ptrdiff_t>(read), out.end(),
+                       [](const PiiSpan& a, const PiiSpan& b) { return a.begin < b.begin; });
+  }
+  return true;
+}
+
+bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop,
+                            bool* casual) const {
   // Text in capitals throughout ("MY NAME IS JOHN SMITH") has no case to go
   // by, as text in small letters has none: it is read as such, in a copy in
   // small letters (small_letters(): the offsets stay), so that the rules
   // for text without capitals apply. Read as written, every word of it
   // could open a span as a capitalised word does.
   thread_local std::string in_small_letters;
-  if (capitals_throughout(text)) {
+  const bool shouted = capitals_throughout(text);
+  if (shouted) {
     in_small_letters = small_letters(text);
     text = in_small_letters;
   }
@@ -503,6 +541,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // (Text in ASCII alone, most prompts, holds no caseless letter: the
   // decoder does not look for one in its tokens.)
   const bool beyond_ascii = tokenize(text, token_list, marked_list, line_start_list);
+  if (casual != nullptr) *casual = !shouted && casual_case(text, token_list, marked_list);
   // Read through spans from here on (see Tokens).
   const Tokens tokens = token_list;
   // Views only of the tokens scored and of their neighbours within reach of
@@ -927,6 +966,9 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     add_surnames_in_small_letters(text, out, first_tagged);
     std::sort(name_words.begin(), name_words.end());
     add_listed_names_in_small_letters(text, name_words, out, first_tagged);
+    // (After the passes above, whose names are whole: "professor wiremu
+    // tane" before the cue's "wiremu".)
+    add_small_letter_names_after_cues(text, i_after_and, out, first_tagged);
   }
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   if (mixed && tagged()) {

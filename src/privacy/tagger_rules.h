@@ -1990,6 +1990,62 @@ inline bool mixed_case(std::string_view text) {
   return false;
 }
 
+// Whether a token of `text` is a word of the first person, in any case
+// ("I", "I'm", "me", "my", "mine", "we", "our", "us"): the writer speaks
+// of their own life, where the people they name are. (A lone "i" in small
+// letters is as often code's, and "I." or "I)" a list's numeral.)
+inline bool speaks_of_the_writer(std::string_view text, Tokens tokens) {
+  for (const Token& t : tokens) {
+    const size_t n = t.end - t.begin;
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    // (Most words are longer or open otherwise: asked first.)
+    const auto c = static_cast<unsigned char>(s[0] | 0x20);
+    if (n > 5 || (c != 'm' && c != 'w' && c != 'o' && c != 'u' && c != 'i')) continue;
+    if (n == 1) {
+      if (s[0] == 'I' && (t.end == text.size() || (text[t.end] != '.' && text[t.end] != ')'))) return true;
+      continue;
+    }
+    char word[5];
+    for (size_t k = 0; k < n; ++k) word[k] = static_cast<char>(kByteView[s[k]].lower);
+    const std::string_view w(word, n);
+    if (w == "me" || w == "my" || w == "mine" || w == "we" || w == "our" || w == "us" || w == "i'm" ||
+        w == "i\xe2\x80\x99m") {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether every capitalised word of `text` (a capital, then a letter)
+// opens a sentence or a line, none is of a script beyond ASCII, and the
+// writer speaks of their own life (speaks_of_the_writer()): text that a
+// phone's keyboard capitalised ("Can you help my friend tamsin? She is
+// sad."), where names are written in small letters as often as not and
+// their case says nothing. (Not a quiz's "Which of the following ...",
+// whose words no list knows would be read as names.) `marked`: the
+// indices of the marked tokens (pii_tokens::tokenize()), which every
+// capitalised word is.
+inline bool casual_case(std::string_view text, Tokens tokens, std::span<const uint32_t> marked) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  bool capitalised = false;
+  for (const uint32_t m : marked) {
+    const Token& t = tokens[m];
+    const unsigned char c = s[t.begin];
+    if (c >= 0x80) {
+      if (pii_tokens::opens_with_a_capital_letter(s + t.begin, text.size() - t.begin)) return false;
+      continue;
+    }
+    const unsigned char next = t.end - t.begin >= 2 ? s[t.begin + 1] : 0;
+    if (c < 'A' || c > 'Z' || !((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z'))) continue;
+    // Back over blanks, quotes and brackets to what opens the sentence.
+    size_t b = t.begin;
+    while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '"' || s[b - 1] == '\'' || s[b - 1] == '(')) --b;
+    if (!(b == 0 || s[b - 1] == '\n' || s[b - 1] == '.' || s[b - 1] == '!' || s[b - 1] == '?')) return false;
+    capitalised = true;
+  }
+  return capitalised && speaks_of_the_writer(text, tokens);
+}
+
 // Whether `text` holds a capital letter at all (A-Z, or one that
 // opens_with_a_capital_letter() reads): how training reads a row's case,
 // as it did before mixed_case() asked for capitalised words. The dev rows

@@ -400,9 +400,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       // birthday". A first name that is an everyday word is one anywhere
       // but a verb or adverb that follows a relative as often: "my boss
       // mike said", not "my son will".)
+      // (Nor at the clause's end: "we told my son will", "her husband, sue
+      // and be sued".)
       case Cue::kRelative:
-        name = !common || (first_name && (confirmed || end != tokens[to].end ||
-                                          !kVerbsNamedAsPeople.contains(text, tokens[j])));
+        name = !common ||
+               (first_name && (to > j || end != tokens[to].end || !kVerbsNamedAsPeople.contains(text, tokens[j])));
         break;
       case Cue::kAddressed:
       case Cue::kAskedFor: name = first_name; break;

@@ -1344,6 +1344,10 @@ TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
   ASSERT_EQ(names("please send the report to " + name + " today."), std::vector<std::string>{name});
   EXPECT_EQ(names("please send the report to " + name + " today, I think. it is 39C."), std::vector<std::string>{name});
   EXPECT_EQ(names("I think: please send the report to " + name + " today."), std::vector<std::string>{name});
+  // So is text whose capitalised words only open its sentences, where the
+  // writer speaks of their own life: a phone's keyboard capitalised it.
+  EXPECT_EQ(names("Please send my report to " + name + " today. It is 39C."), std::vector<std::string>{name});
+  EXPECT_EQ(names("Please send the report to " + name + " today. It is 39C."), std::vector<std::string>{});
 }
 
 // A place that the decoder opens at a rank or office before a first name
@@ -2167,7 +2171,8 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
       {{"first_name", {"Kevin", "Sarah", "Maria", "John", "Emma", "Tom", "David", "Will", "Priya", "Baby", "Dies"}},
        {"last_name", {"Jones", "Garcia", "Miller", "Smith", "Hurst"}},
        {"common_word", {"the", "code", "is", "today", "will", "john", "maria", "tom", "miller", "smith", "baby", "be",
-                        "fine", "important", "yeah", "that", "about", "keeps", "said", "won't", "moved", "dies"}}});
+                        "fine", "important", "yeah", "that", "about", "keeps", "said", "won't", "moved", "dies",
+                        "landlord", "boss", "out", "friend", "son", "law", "uncle", "so"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Write to my landlord, kevin o'brien, about the heater."), V{"PERSON:kevin o'brien"});
@@ -2179,6 +2184,8 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("My name is david miller and I work."), V{"PERSON:david miller"});
   EXPECT_EQ(found("Call dr. hurst about it."), V{"PERSON:hurst"});
   EXPECT_EQ(found("Forward it and cc tom."), V{"PERSON:tom"});
+  // (In text without capitals too.)
+  EXPECT_EQ(found("forward it and cc tom."), V{"PERSON:tom"});
   EXPECT_EQ(found("Hi kevin, the code is ready."), V{"PERSON:kevin"});
   // The name alone, without its 's.
   EXPECT_EQ(found("Find my son kevin's keys."), V{"PERSON:kevin"});
@@ -2214,7 +2221,7 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   // everyday lists know after "name is"; a contraction's first part; code.
   expect_no_names(tagger, {"My son will be fine.", "My friend said so.",
                            "My name is important.", "My son didn't go.", "Hey baby yeah, the code is ready.",
-                           "We call kevin { x }.", "A gap of 30 ms yeah."});
+                           "We call kevin { Foo }.", "A gap of 30 ms yeah."});
   // A name alone on the line after a letter's closing.
   EXPECT_EQ(found("See the notes.\nBest regards,\nsarah jones"), V{"PERSON:sarah jones"});
   EXPECT_EQ(found("See the notes.\nThanks,\nkevin\n"), V{"PERSON:kevin"});
@@ -2291,7 +2298,8 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("It was derek and me in the end."), V{"PERSON:derek"});
   EXPECT_EQ(found("So priya and I are going to Rome."), V{"PERSON:priya"});
   expect_no_names(tagger, {"So python and I are friends.", "It was paris and me in the end.",
-                           "Yesterday me and tom went out.", "So priya\nand I went.", "Yesterday me and\nderek went."});
+                           "Yesterday me and tom went out.", "So priya\nand I went to Rome.",
+                           "Yesterday me and\nderek went to Rome."});
   // (A pronoun joined to a name is none: "Me and Derek".)
   EXPECT_EQ(found("Me and Derek went out."), V{"PERSON:Derek"});
   // An account's field: a first name, maybe a surname after ".".

@@ -135,6 +135,24 @@ TEST(TaggerRulesTest, APronounsApostropheSIsAContraction) {
   EXPECT_FALSE(contraction("its", Token{0, 3, false, false}));
 }
 
+// Text read as written in small letters: capitalised words that only open
+// its sentences or lines, and a word of the first person.
+TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
+  auto casual = [](std::string text) {
+    const Tokenized t = tokenized(std::move(text));
+    return casual_case(t.text, t.tokens, t.marked);
+  };
+  EXPECT_TRUE(casual("Can you help my friend tamsin? She is sad."));
+  EXPECT_TRUE(casual("I need to call dr okafor.\n\"Hi it's me\""));
+  EXPECT_TRUE(casual("Help me write to leo"));
+  EXPECT_FALSE(casual("Can you help my friend Tamsin? She is sad."));
+  EXPECT_FALSE(casual("Which of the following is true? A tree grows."));
+  EXPECT_FALSE(casual("Which is true?\nI. A tree grows.\nII. It does not."));
+  EXPECT_FALSE(casual("help my friend tamsin"));  // no capitalised word: mixed_case() reads it
+  EXPECT_FALSE(casual("Can you help him? His friend tamsin is sad."));  // no first person
+  EXPECT_FALSE(casual("My friend Łukasz is sad."));
+}
+
 TEST(TaggerRulesTest, AnAndOfAnotherLanguageEndsAName) {
   const Tokenized t = tokenized("Ich heiße Jürgen Weiß und wohne hier, Lars och Eva, Anna en Piet, et al");
   for (const std::string_view word : {"und", "och", "en"}) {

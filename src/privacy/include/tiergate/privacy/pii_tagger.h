@@ -91,6 +91,10 @@ class PiiTagger {
   static StatusOr<PiiTagger> parse(std::string_view bytes, std::string_view source);
 
  private:
+  // One reading of `text` by tag(): as written, or in small letters where
+  // it is in capitals throughout. `casual` (when set): whether the text is
+  // casual_case() (tagger_rules.h), which tag() reads in small letters too.
+  bool tag_reading(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop, bool* casual) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
   // to a multiple of 8 (open_width()); for the I- tags, a row of
