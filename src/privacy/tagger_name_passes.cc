@@ -1730,11 +1730,11 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       const bool apart = k == from || tokens[k].begin == tokens[k - 1].end ||
                          (tokens[k].begin == tokens[k - 1].end + 1 && text[tokens[k - 1].end] == ' ');
       if (!apart || ++words > 3 || !capitalised_word(tokens[k]) || kOrganisationNouns.contains(text, tokens[k]) ||
-          kPolities.contains(text, tokens[k]) ||
-          ((gazetteer_.lookup(word_hash(text, tokens[k])).full | gazetteer_.lookup(word_hash(text, tokens[k])).part) &
-           company_categories_) != 0) {
+          kPolities.contains(text, tokens[k])) {
         return false;
       }
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[k]));
+      if (((m.full | m.part) & company_categories_) != 0) return false;
     }
     return words > 0;
   };

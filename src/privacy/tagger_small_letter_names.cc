@@ -349,11 +349,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       Gazetteer::Match s;
       uint32_t s_end = 0;
       if (!small_name_word(to + 1, s, s_end)) break;
-      // (On a closing's next line, alone there after a first word that is
-      // no everyday one, any word no everyday list knows: "priya raman".)
-      // (Or, where the clause ends after it, a word of three letters or
-      // more that no list knows at all but chat's shorthand: "patient
-      // rosalind mbeki, 54", not "call kevin asap, please".)
+      // A word of three letters or more that no list knows at all but
+      // chat's shorthand, where the clause ends after it: "patient
+      // rosalind mbeki, 54", not "call kevin asap, please".
       auto unknown_before_the_clause_end = [&] {
         static constexpr WordSet kChatShorthand(std::array<std::string_view, 14>{
             "asap", "btw", "lol", "pls", "plz", "thx", "tmrw", "tmr", "idk", "imo", "imho", "fyi", "omg", "tbh"});
@@ -365,6 +363,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         const Gazetteer::Match all = gazetteer_.lookup_all(h), hidden = gazetteer_.lookup_hidden(h);
         return (all.full | all.part | hidden.full | hidden.part) == 0;
       };
+      // (On a closing's next line, alone there after a first word that is
+      // no everyday one, any word no everyday list knows: "priya raman".)
       const bool surname = ((s.full & last_name_categories_) != 0 &&
                             ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(text, tokens, to + 1))) ||
                            (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0) ||
