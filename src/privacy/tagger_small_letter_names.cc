@@ -359,9 +359,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
             kChatShorthand.contains(text, tokens[to + 1])) {
           return false;
         }
-        const uint64_t h = word_hash(text, Token{tokens[to + 1].begin, s_end, false, false});
-        const Gazetteer::Match all = gazetteer_.lookup_all(h), hidden = gazetteer_.lookup_hidden(h);
-        return (all.full | all.part | hidden.full | hidden.part) == 0;
+        return !gazetteer_.knows(word_hash(text, Token{tokens[to + 1].begin, s_end, false, false}));
       };
       // (On a closing's next line, alone there after a first word that is
       // no everyday one, any word no everyday list knows: "priya raman".)

@@ -43,9 +43,10 @@ bool PiiTagger::titled_name(std::string_view title, const Gazetteer::Match& m, s
   // not after a kin's word, which names things too: "sister chromatids".)
   if (title == "sister" || title == "father") return false;
   const uint64_t hash = word_hash(word, Token{0, static_cast<uint32_t>(word.size()), false, false});
+  if (!gazetteer_.knows(hash)) return word.size() >= 4;
   const Gazetteer::Match all = gazetteer_.lookup_all(hash), hidden = gazetteer_.lookup_hidden(hash);
-  return (all.full | all.part) == 0 && (hidden.full & ~given_name_categories_) == 0 &&
-         ((hidden.full & given_name_categories_) != 0 || (hidden.part == 0 && word.size() >= 4));
+  return (all.full | all.part) == 0 && (hidden.full & given_name_categories_) != 0 &&
+         (hidden.full & ~given_name_categories_) == 0;
 }
 
 void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::span<const uint32_t> candidates,

@@ -89,6 +89,10 @@ TEST(GazetteerTest, ACategorySetApartIsReadOnlyAsHidden) {
   EXPECT_EQ(g.lookup_all(13).full, 0b010);
   EXPECT_EQ(g.lookup_hidden(11).full, 0b100);
   EXPECT_EQ(g.lookup_hidden(12).full, 0b100);
+  // knows(): any list, those set apart too.
+  EXPECT_TRUE(g.knows(12));
+  EXPECT_TRUE(g.knows(13));
+  EXPECT_FALSE(g.knows(14));
   const std::optional<Gazetteer> parsed = saved_and_read(g);
   ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(parsed->lookup(11).full, 0b101);

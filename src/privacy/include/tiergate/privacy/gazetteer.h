@@ -63,6 +63,12 @@ class Gazetteer {
   // (set_apart()); those of the hidden categories alone, set apart or not.
   Match lookup_all(uint64_t token_hash) const;
   Match lookup_hidden(uint64_t token_hash) const;
+  // Whether any list holds the token, in full or in part, those set apart
+  // too: where a rule asks for a word no list knows at all.
+  bool knows(uint64_t token_hash) const {
+    const Match all = lookup_all(token_hash), hidden = lookup_hidden(token_hash);
+    return (all.full | all.part | hidden.full | hidden.part) != 0;
+  }
   // Moves `categories` out of what lookup() reads, after the last add():
   // lists a rule asks with lookup_all(), which must not change what else a
   // token matches (a word both everyday and in such a list stays everyday
