@@ -622,8 +622,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
   // stays a name. (Without the everyday lists no list knows "said".)
   auto unlisted_opener_before_an_unlisted_word = [&](size_t i, const Gazetteer::Match& g) {
     if (common_categories_ == 0 || (g.full | g.part) != 0 || !sentence_opener(text, tokens, i)) return false;
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
-    if (possessive_stem(b, tokens[i].end - tokens[i].begin) != tokens[i].end - tokens[i].begin) return false;
+    if (ends_in_a_possessive(text, tokens[i])) return false;
     view(i + 1);
     return (views[i + 1].gazetteer.full | views[i + 1].gazetteer.part) == 0;
   };

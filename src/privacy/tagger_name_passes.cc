@@ -308,10 +308,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // After a role, no company's words ("the customer Acme Corp"), nor a
     // possessive, which a work's title holds ("Uncle Tom's Cabin").
     for (size_t k = j; role_alone && k <= to; ++k) {
-      const auto* bytes = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
       if ((gazetteer_.lookup_all(word_hash(text, tokens[k])).full & company_categories_) != 0 ||
-          kOrganisationNouns.contains(text, tokens[k]) ||
-          possessive_stem(bytes, tokens[k].end - tokens[k].begin) != tokens[k].end - tokens[k].begin) {
+          kOrganisationNouns.contains(text, tokens[k]) || ends_in_a_possessive(text, tokens[k])) {
         return false;
       }
     }
@@ -381,7 +379,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // Not a quote mark (U+201C...), a possessive ("Majesty's said").
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
     if (b[0] == 0xe2 && b[1] == 0x80) return false;
-    if (possessive_stem(b, t.end - t.begin) != t.end - t.begin) return false;
+    if (ends_in_a_possessive(text, t)) return false;
     const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, t));
     const bool place = (m.full & place_categories_) != 0 && (m.full & name_categories_) == 0;
     return (m.full & common_categories_) == 0 && !is_title(m) && !place;
@@ -1059,7 +1057,7 @@ void PiiTagger::add_joined_names(std::string_view text, std::vector<PiiSpan>& ou
           all_capitals(text, tokens, w) || (m.full & not_a_name & ~state_code_of(t)) != 0 ||
           kOrganisationNouns.contains(text, t) ||
           kPolities.contains(text, t) || pii_scan::is_group_word(text.substr(t.begin, t.end - t.begin)) ||
-          possessive_stem(b, t.end - t.begin) != t.end - t.begin) {
+          ends_in_a_possessive(text, t)) {
         return false;
       }
       // The first word no everyday word ("First Inaugural Address",

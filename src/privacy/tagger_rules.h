@@ -123,6 +123,12 @@ inline size_t possessive_stem(const unsigned char* s, size_t n) {
   return n;
 }
 
+// Whether token t ends in a possessive's "'s" or "’s" (possessive_stem()).
+inline bool ends_in_a_possessive(std::string_view text, const Token& t) {
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+  return possessive_stem(b, t.end - t.begin) != t.end - t.begin;
+}
+
 // The word hash of the n bytes at s with each right single quote ("’",
 // U+2019) read as "'", as training rows write a contraction or a
 // possessive ("I’m" as "I'm").
@@ -1499,8 +1505,7 @@ inline bool names_an_organisation(std::string_view text, Tokens tokens, size_t i
   if (i == 0 || i + 1 >= tokens.size() || text[tokens[i].begin] < 'A' || text[tokens[i].begin] > 'Z') return false;
   const Token &word = tokens[i], &noun = tokens[i + 1];
   if (word.end + 1 != noun.begin || text[word.end] != ' ' || !follows_the(text, word.begin)) return false;
-  const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + word.begin;
-  if (possessive_stem(b, word.end - word.begin) != word.end - word.begin) return false;
+  if (ends_in_a_possessive(text, word)) return false;
   return names_a_company_place(text, noun);
 }
 

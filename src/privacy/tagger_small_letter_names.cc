@@ -116,9 +116,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   // Whether token k is a word in small letters with a possessive's 's:
   // "neighbour's".
   auto possessive = [&](size_t k) {
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
-    const size_t length = tokens[k].end - tokens[k].begin;
-    return b[0] >= 'a' && b[0] <= 'z' && possessive_stem(b, length) != length;
+    return text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' && ends_in_a_possessive(text, tokens[k]);
   };
   // Whether "-in-law" follows token k, glued to it: "mother-in-law".
   auto in_law = [&](size_t k) {
