@@ -43,6 +43,26 @@ size_t skip_blanks_back(const Scan& s, size_t i, size_t max = 2) {
   return i - k;
 }
 
+// The words that end a street's name, in small letters.
+constexpr std::array<std::string_view, 21> kStreetWords = {
+    "street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "drive", "boulevard", "blvd",
+    "way", "close", "court", "crescent", "terrace", "place", "square", "parade", "grove", "gardens"};
+
+// Whether a street's name follows the month name that ends at `we`, one
+// blank after it, in at most two more words of letters that a street's
+// word ends: the month is the name's, and the day before it the house's
+// number ("12 May Street", "17 Jan Smuts Avenue").
+bool street_named_after(const Scan& s, size_t we) {
+  size_t i = we;
+  for (int words = 0; words < 3; ++words) {
+    if (s.at(i) != ' ' || !s.alpha(i + 1)) return false;
+    ++i;
+    if (s.keyword_at(i, kStreetWords)) return true;
+    while (s.alpha(i)) ++i;
+  }
+  return false;
+}
+
 // Dates around a month name [ws, we): "March 3rd, 1990", "March 3", "Jan 2020",
 // "3 Mar 2001", "3rd of March, 1990", and a weekday in front ("Monday, March
 // 3"). A month name alone is not flagged (most are also words or names), nor
@@ -84,6 +104,7 @@ void match_month_date(Scan& s, size_t ws, size_t we) {
     }
   }
   if (!day && !year) return;
+  if (!year && end == we && begin < ws && street_named_after(s, we)) return;
   // A weekday in front: "Monday, March 3" / "Mon 3 March".
   size_t w = skip_blanks_back(s, begin);
   if (w > 0 && s.at(w - 1) == ',') w = skip_blanks_back(s, w - 1);
