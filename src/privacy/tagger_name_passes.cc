@@ -1698,6 +1698,12 @@ constexpr WordSet kPersonOnlyLabels(std::array<std::string_view, 17>{
     "attn", "attention", "patient", "tenant", "applicant", "candidate", "student", "witness", "defendant", "plaintiff",
     "physician", "guest", "attendee", "beneficiary", "insured", "employee", "assignee"});
 
+// The words before a place or a group of people rather than a person: a
+// place's prepositions and the determiners.
+constexpr WordSet kBeforePlacesAndGroups(std::array<std::string_view, 17>{
+    "in", "at", "from", "of", "near", "on", "into", "by", "across", "around", "outside", "inside", "throughout", "the",
+    "an", "these", "those"});
+
 }  // namespace
 
 void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
@@ -1736,6 +1742,14 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     }
     return words > 0;
   };
+  // Whether a place's, company's, street's or everyday list knows a word of
+  // the tokens from token `from` to `end`.
+  auto listed_but_as_names = [&](size_t from, uint32_t end) {
+    for (size_t k = from; k < tokens.size() && tokens[k].begin < end; ++k) {
+      if ((gazetteer_.lookup_all(word_hash(text, tokens[k])).full & not_a_surname) != 0) return true;
+    }
+    return false;
+  };
   // (A surname of a Gaelic shape, "O'Brien", "McAllister", "MacLeod",
   // names a person after a first name no list knows: "Siobhan O'Brien".)
   for (size_t s = first; s < out.size(); ++s) {
@@ -1762,6 +1776,22 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         words_of_a_name(from, span.end)) {
       span.type = PiiType::kPerson;
       continue;
+    }
+    // A firm or place of one to three capitalised words that no place's,
+    // company's, street's or everyday list knows, before "who": a person
+    // ("a birthday card for Dagny, who is turning seven", "more crabs than
+    // Monic, who has"), as firms and places take "which" or "that". Not
+    // after a place's preposition or a determiner, where "who" is of the
+    // people before ("two monks from Corfu, who told us", "the Aztecs,
+    // who").
+    if (tokens[from].begin == span.begin && from > 0 && !kBeforePlacesAndGroups.contains(text, tokens[from - 1]) &&
+        words_of_a_name(from, span.end) && !listed_but_as_names(from, span.end) && !listed_place(text, span)) {
+      size_t last = from;
+      while (last + 1 < tokens.size() && tokens[last + 1].end <= span.end) ++last;
+      if (tokens[last].end == span.end && who_follows(text, tokens, last)) {
+        span.type = PiiType::kPerson;
+        continue;
+      }
     }
     if (span.type != PiiType::kOrganization) continue;
     // A firm of one word that is only a given name, right after "from",

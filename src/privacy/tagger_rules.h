@@ -331,6 +331,19 @@ inline bool clause_ends_after(std::string_view text, Tokens tokens, size_t k) {
          !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
 }
 
+// Whether a relative clause of persons opens after token k: "who" one
+// blank after it, or after a comma glued to it, then a word ("Dagny, who
+// is turning seven", "fenella who asked"). Firms and things take "which"
+// or "that". (In small letters: "WHO" is a firm.)
+inline bool who_follows(std::string_view text, Tokens tokens, size_t k) {
+  size_t w = k + 1;
+  if (w < tokens.size() && mark_at(text, tokens, w, ',') && tokens[w].begin == tokens[k].end) ++w;
+  return w + 1 < tokens.size() && one_blank_after(text, tokens, w) &&
+         text.substr(tokens[w].begin, tokens[w].end - tokens[w].begin) == "who" &&
+         !tokens[w + 1].newline_before && tokens[w + 1].begin == tokens[w].end + 1 &&
+         is_word_byte(static_cast<unsigned char>(text[tokens[w + 1].begin]));
+}
+
 // A few words of two or more small ASCII letters, asked of a token
 // whatever its case: most tokens are turned away by their first two letters
 // and length in one load, as these run for every marked token of a text;

@@ -380,6 +380,10 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     const bool confirmed = to > j || clause_ends_after(text, tokens, to) || said_to;
     // Contacted with what is said: "text mike that I'm late".
     const bool said_that = to + 1 < n && !tokens[to + 1].newline_before && is(to + 1, "that");
+    // A word of three letters or more that no list knows, before "who":
+    // "help me respond to fenella who asked", "a guy called zorvath who".
+    const bool unknown_before_who = end - tokens[j].begin >= 3 && who_follows(text, tokens, to) &&
+                                    !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false}));
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
@@ -403,9 +407,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                (first_name && (to > j || end != tokens[to].end || !kVerbsNamedAsPeople.contains(text, tokens[j])));
         break;
       case Cue::kAddressed:
-      case Cue::kAskedFor: name = first_name; break;
-      case Cue::kContacted: name = first_name && (!common || confirmed || said_that); break;
-      case Cue::kRoleOrCalled: name = first_name && !common; break;
+      case Cue::kAskedFor: name = first_name || unknown_before_who; break;
+      case Cue::kContacted: name = (first_name && (!common || confirmed || said_that)) || unknown_before_who; break;
+      case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who; break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;

@@ -2034,6 +2034,32 @@ TEST(PiiTaggerTest, AFirmAfterADeclarantsIIsAName) {
   EXPECT_EQ(found("Hello I, Brask Velmora, hereby agree."), V{"ORGANIZATION:Brask Velmora"});
 }
 
+// A firm before "who" and a word is a person ("a card for Zorvath, who is
+// seven"); here a tagger taught firms there. Not one a company's or
+// place's list knows, nor after a place's preposition or a determiner,
+// where "who" is of the people before ("monks from Brask, who"), nor
+// before "which" or "who" in capitals.
+TEST(PiiTaggerTest, AFirmBeforeWhoIsAName) {
+  const PiiTagger tagger = firms_tagger({"a card for ", "monks from ", "we met ", "the "},
+                                        {"Zorvath", "Brask", "Quarrow Dellack", "Velmora", "Ondine"}, ", who is seven.",
+                                        {{"company_suffix", {"Velmora"}}, {"city", {"Ondine"}},
+                                         {"common_word", {"a", "card", "for", "monks", "from", "we", "met", "the", "who", "is", "seven", "which"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("a card for Zorvath, which is seven."), V{"ORGANIZATION:Zorvath"});
+  EXPECT_EQ(found("a card for Zorvath, who is seven."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("we met Quarrow Dellack who is seven."), V{"PERSON:Quarrow Dellack"});
+  EXPECT_EQ(found("monks from Brask, who is seven."), V{"ORGANIZATION:Brask"});
+  EXPECT_EQ(found("the Brask, who is seven."), V{"ORGANIZATION:Brask"});
+  EXPECT_EQ(found("a card for Zorvath, WHO is seven."), V{"ORGANIZATION:Zorvath"});
+  EXPECT_EQ(found("a card for Zorvath, who?"), V{"ORGANIZATION:Zorvath"});
+  for (const std::string listed : {"a card for Velmora, who is seven.", "a card for Ondine, who is seven."}) {
+    const V spans = found(listed);
+    EXPECT_TRUE(std::none_of(spans.begin(), spans.end(), [](const std::string& s) { return s.starts_with("PERSON"); }))
+        << listed;
+  }
+}
+
 // In text without capitals, a legal suffix ends a company's name: a firm
 // of the tagger's that runs on past one over "and" and a name ends there;
 // here a tagger taught firms of two companies.
@@ -2252,6 +2278,12 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Write about a boy named kevin."), V{"PERSON:kevin"});
   expect_no_names(tagger, {"Summarise: the patient will be fine.", "Summarise: patient baby is fine.",
                            "Write a function called baby today.", "Write a file named code today."});
+  // A word no list knows before "who" and a word, after a cue that asks
+  // for a first name a list knows: "respond to fenella who asked".
+  EXPECT_EQ(found("Please reply to zorvath who is fine."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Write about a girl called zorvath, who is fine."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Please reply to zorvath today.", "Please reply to the code who is fine.",
+                           "Please reply to zorvath who?", "Please reply to zo who is fine."});
 }
 
 // In text with capitals, a first name in small letters after "with",
