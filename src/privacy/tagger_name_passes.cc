@@ -132,8 +132,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     return true;
   };
   // Token j, a possessive that is no everyday word, before a word of
-  // personal data (address, phone, email, birthday, number, name) or a
-  // relative (kRelatives: "Zorvath's teacher"): its owner is a person, a
+  // personal data (address, phone, email, birthday, number, name), an
+  // ordinal ("Seraphina's 30th") or a relative (kRelatives: "Zorvath's
+  // teacher"): its owner is a person, a
   // span of its own without the 's, or the place or organisation of this
   // tagger over just the word (or over the relative too) becomes one.
   auto owner_of_personal_data = [&](size_t j) {
@@ -142,7 +143,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const auto stem = static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
     if (stem == t.end - t.begin || stem < 2 || j + 1 >= n || tokens[j + 1].newline_before || !word(j)) return false;
     const Token& next = tokens[j + 1];
-    const bool personal_thing = kPersonalThings.contains(text, next);
+    // (An ordinal is an age's or a birthday's: "Seraphina's 30th".)
+    const bool ordinal = ordinal_in_digits(text, next);
+    const bool personal_thing = kPersonalThings.contains(text, next) || ordinal;
     const bool relative = kRelatives.contains(text, next);
     if (!personal_thing && !relative) return false;
     const Token owner{t.begin, t.begin + stem, false, false};
@@ -169,7 +172,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     if (k == out.size()) {
       add_span(out, {PiiType::kPerson, owner.begin, owner.end});
     } else if (k >= first && out[k].begin == owner.begin &&
-               (out[k].end == owner.end || out[k].end == t.end || (relative && out[k].end == next.end)) &&
+               (out[k].end == owner.end || out[k].end == t.end || ((relative || ordinal) && out[k].end == next.end)) &&
                (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization)) {
       // (Over the relative too: "Zorvath's dad", a firm to the decoder.)
       set_span(out, k, {PiiType::kPerson, owner.begin, owner.end});

@@ -344,6 +344,41 @@ inline bool who_follows(std::string_view text, Tokens tokens, size_t k) {
          is_word_byte(static_cast<unsigned char>(text[tokens[w + 1].begin]));
 }
 
+// Whether token t is the speaker as the subject of what they say, in any
+// case: "I", "I'll", "I'm", "I’d", "we", "we'll" ("tell bartek i'll be
+// there").
+inline bool speaker_as_subject(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  size_t stem = 0;
+  if (w.size() >= 1 && (w[0] == 'i' || w[0] == 'I')) {
+    stem = 1;
+  } else if (w.size() >= 2 && (w[0] == 'w' || w[0] == 'W') && (w[1] == 'e' || w[1] == 'E')) {
+    stem = 2;
+  } else {
+    return false;
+  }
+  const std::string_view rest = w.substr(stem);
+  if (rest.empty()) return true;
+  const size_t apostrophe = rest.starts_with('\'') ? 1 : rest.starts_with("\u2019") ? 3 : 0;
+  if (apostrophe == 0 || rest.size() > apostrophe + 2) return false;
+  char ending[2] = {};
+  for (size_t k = apostrophe; k < rest.size(); ++k) ending[k - apostrophe] = static_cast<char>(rest[k] | 0x20);
+  const std::string_view e(ending, rest.size() - apostrophe);
+  return e == "m" || e == "ll" || e == "d" || e == "ve" || e == "re";
+}
+
+// Whether token t is an ordinal in digits: "30th", "1st", "22nd".
+inline bool ordinal_in_digits(std::string_view text, const Token& t) {
+  const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  if (w.size() < 3 || w[0] < '0' || w[0] > '9') return false;
+  const std::string_view suffix = w.substr(w.size() - 2);
+  for (const char c : w.substr(0, w.size() - 2)) {
+    if (c < '0' || c > '9') return false;
+  }
+  auto is = [&](std::string_view s) { return (suffix[0] | 0x20) == s[0] && (suffix[1] | 0x20) == s[1]; };
+  return is("st") || is("nd") || is("rd") || is("th");
+}
+
 // A few words of two or more small ASCII letters, asked of a token
 // whatever its case: most tokens are turned away by their first two letters
 // and length in one load, as these run for every marked token of a text;

@@ -336,7 +336,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return c;
     }
     const bool common = (m.full & common_categories_) != 0;
-    const bool first_name = (m.full & first_name_categories_) != 0;
+    // (A given name alone counts: "tell bartek that".)
+    const bool first_name = (m.full & first_name_categories_) != 0 ||
+                            only_a_given_name(text, j, m, word_hash(text, Token{tokens[j].begin, end, false, false}));
     // The surnames after it, one space apart: a word a last-name list knows
     // (an everyday one too after "name is" or a title, or where the clause
     // ends after it), or of a Gaelic shape.
@@ -380,10 +382,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     const bool confirmed = to > j || clause_ends_after(text, tokens, to) || said_to;
     // Contacted with what is said: "text mike that I'm late".
     const bool said_that = to + 1 < n && !tokens[to + 1].newline_before && is(to + 1, "that");
-    // A word of three letters or more that no list knows, before "who":
-    // "help me respond to fenella who asked", "a guy called zorvath who".
-    const bool unknown_before_who = end - tokens[j].begin >= 3 && who_follows(text, tokens, to) &&
-                                    !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false}));
+    // A word of three letters or more that no list knows, before "who"
+    // ("help me respond to fenella who asked", "a guy called zorvath
+    // who"), or, contacted, before what the speaker says of themselves
+    // ("tell bartek i'll be there").
+    const bool said_by_the_speaker = to + 1 < n && !tokens[to + 1].newline_before &&
+                                     tokens[to + 1].begin == tokens[to].end + 1 && speaker_as_subject(text, tokens[to + 1]);
+    const bool unknown = end - tokens[j].begin >= 3 && !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false}));
+    const bool unknown_before_who = unknown && who_follows(text, tokens, to);
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
@@ -406,9 +412,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         name = !common ||
                (first_name && (to > j || end != tokens[to].end || !kVerbsNamedAsPeople.contains(text, tokens[j])));
         break;
-      case Cue::kAddressed:
+      case Cue::kAddressed: name = first_name || unknown_before_who || (unknown && said_by_the_speaker); break;
       case Cue::kAskedFor: name = first_name || unknown_before_who; break;
-      case Cue::kContacted: name = (first_name && (!common || confirmed || said_that)) || unknown_before_who; break;
+      case Cue::kContacted:
+        name = (first_name && (!common || confirmed || said_that)) || unknown_before_who ||
+               (unknown && said_by_the_speaker);
+        break;
       case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who; break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kAccount:  // (read above)
@@ -433,13 +442,27 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     return small_name_word(j, m, end) && (m.full & common_categories_) == 0 && first_name_not_a_place(j, m, end) &&
            span_over(out, j) == out.size();
   };
+  // Whether token j is a word in small letters of three letters or more
+  // that no list knows and no span covers; its end without a possessive's
+  // 's in `end`.
+  auto unknown_word = [&](size_t j, uint32_t& end) {
+    if (j >= n || tokens[j].end - tokens[j].begin < 3 || text[tokens[j].begin] < 'a' || text[tokens[j].begin] > 'z') {
+      return false;
+    }
+    Gazetteer::Match m;
+    return small_name_word(j, m, end) && end - tokens[j].begin >= 3 &&
+           !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false})) && span_over(out, j) == out.size();
+  };
   // Adds the person one space after token c and the names coordinated with
   // it, where unlisted_elsewhere_first_name(): after a word of kCompany
   // ("lunch with derek", "the notes from rachel") or after "me and" ("me
-  // and kevin went"); the last token of the names, or c.
-  auto person_after = [&](size_t c) {
+  // and kevin went"), where a word no list knows counts too
+  // (`unknown_too`: "me and ruairi will cover"); the last token of the
+  // names, or c.
+  auto person_after = [&](size_t c, bool unknown_too) {
     uint32_t end = 0;
-    if (!one_blank_after(text, tokens, c + 1) || !unlisted_elsewhere_first_name(c + 1, end)) {
+    if (!one_blank_after(text, tokens, c + 1) ||
+        !(unlisted_elsewhere_first_name(c + 1, end) || (unknown_too && unknown_word(c + 1, end)))) {
       return c;
     }
     add_span(out, {PiiType::kPerson, tokens[c + 1].begin, end});
@@ -507,10 +530,10 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       speaker_before(d, next);
     } else if (kCompany.contains(text, tokens[d])) {
       if (!is(d, "me")) {
-        next = person_after(d) + 1;
+        next = person_after(d, false) + 1;
       } else {
         person_before_and_me(d);
-        if (d + 1 < n && tokens[d + 1].begin == tokens[d].end + 1 && is(d + 1, "and")) next = person_after(d + 1) + 1;
+        if (d + 1 < n && tokens[d + 1].begin == tokens[d].end + 1 && is(d + 1, "and")) next = person_after(d + 1, true) + 1;
       }
     } else if (kCueWordSet.contains(text, tokens[d]) || i_am(d)) {
       next = name_after_a_cue(d) + 1;

@@ -2332,6 +2332,16 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   expect_no_names(tagger, {"So python and I are friends.", "It was paris and me in the end.",
                            "Yesterday me and tom went out.", "So priya\nand I went to Rome.",
                            "Yesterday me and\nderek went to Rome."});
+  // After "me and", a word no list knows too.
+  EXPECT_EQ(found("Yesterday me and zorvath went out."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Yesterday me and zo went out.", "Yesterday me and lunch went out."});
+  // A given name alone, contacted; a contacted word no list knows before
+  // what the speaker says of themselves.
+  EXPECT_EQ(found("Can you text jen that I'm late?"), V{"PERSON:jen"});
+  EXPECT_EQ(found("Can you text zorvath I'll be late?"), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Can you text zorvath we're late?"), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Can you text zorvath today?", "Can you text zorvath it'll be late?",
+                           "Can you text zorvath Iowa is late?"});
   // (A pronoun joined to a name is none: "Me and Derek".)
   EXPECT_EQ(found("Me and Derek went out."), V{"PERSON:Derek"});
   // An account's field: a first name, maybe a surname after ".".
@@ -2952,6 +2962,11 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("Here is Phoenix's recital."), std::vector<std::string>{"Phoenix"});
   EXPECT_EQ(names("here is phoenix's recital."), std::vector<std::string>{});
   EXPECT_EQ(names("here is the note's wedding."), std::vector<std::string>{});
+  // And of an ordinal, a birthday's or an age's.
+  EXPECT_EQ(names("Plan Zorvath's 30th today."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("plan zorvath's 1st today."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("plan the note's 30th today."), std::vector<std::string>{});
+  EXPECT_EQ(names("plan zorvath's 30 today."), std::vector<std::string>{});
   // And of a relative: in text without capitals a word a first-name list
   // knows (everyday or not), in text with capitals an everyday word
   // capitalised inside a sentence too; not a relative's own word.

@@ -135,6 +135,19 @@ TEST(TaggerRulesTest, APronounsApostropheSIsAContraction) {
   EXPECT_FALSE(contraction("its", Token{0, 3, false, false}));
 }
 
+// The speaker as a subject ("I", "I'll", "we’re"), not another word of
+// the letters ("it'll", "wee", "I'mm"); an ordinal in digits ("30th", "1ST"),
+// not a number or a word.
+TEST(TaggerRulesTest, TheSpeakerAsASubjectAndAnOrdinal) {
+  auto word = [](std::string_view w) { return Token{0, static_cast<uint32_t>(w.size()), false, false}; };
+  for (const std::string_view w : {"I", "i", "I'll", "i'm", "I\u2019d", "we", "We're", "we\u2019ve"}) {
+    EXPECT_TRUE(speaker_as_subject(w, word(w))) << w;
+  }
+  for (const std::string_view w : {"it'll", "wee", "I'mm", "in", "I'", "we's1"}) EXPECT_FALSE(speaker_as_subject(w, word(w))) << w;
+  for (const std::string_view w : {"30th", "1st", "22ND", "3rd"}) EXPECT_TRUE(ordinal_in_digits(w, word(w))) << w;
+  for (const std::string_view w : {"30", "th", "3x4th", "12ab", "first"}) EXPECT_FALSE(ordinal_in_digits(w, word(w))) << w;
+}
+
 // Text read as written in small letters: capitalised words that only open
 // its sentences or lines, and a word of the first person.
 TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
