@@ -1781,9 +1781,10 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       continue;
     }
     // A firm or place of one to three capitalised words that no place's,
-    // company's, street's or everyday list knows, before "who": a person
-    // ("a birthday card for Dagny, who is turning seven", "more crabs than
-    // Monic, who has"), as firms and places take "which" or "that". Not
+    // company's, street's or everyday list knows, before "who" or "born": a
+    // person ("a birthday card for Dagny, who is turning seven", "more
+    // crabs than Monic, who has", "Welcome, Persephone Maeve Callaghan,
+    // born 3 March"), as firms and places take "which" or "that". Not
     // after a place's preposition or a determiner, where "who" is of the
     // people before ("two monks from Corfu, who told us", "the Aztecs,
     // who").
@@ -1791,7 +1792,8 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         words_of_a_name(from, span.end) && !listed_but_as_names(from, span.end) && !listed_place(text, span)) {
       size_t last = from;
       while (last + 1 < tokens.size() && tokens[last + 1].end <= span.end) ++last;
-      if (tokens[last].end == span.end && who_follows(text, tokens, last)) {
+      if (tokens[last].end == span.end &&
+          (who_follows(text, tokens, last) || said_of_people_after(text, tokens, last, "born"))) {
         span.type = PiiType::kPerson;
         continue;
       }

@@ -331,17 +331,31 @@ inline bool clause_ends_after(std::string_view text, Tokens tokens, size_t k) {
          !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
 }
 
-// Whether a relative clause of persons opens after token k: "who" one
-// blank after it, or after a comma glued to it, then a word ("Dagny, who
-// is turning seven", "fenella who asked"). Firms and things take "which"
-// or "that". (In small letters: "WHO" is a firm.)
-inline bool who_follows(std::string_view text, Tokens tokens, size_t k) {
+// Whether a word that only people are said by follows token k, then a
+// word or a number: `said` (in small letters) one blank after it, or
+// after a comma glued to it ("Dagny, who is turning seven", "fenella who
+// asked", "Persephone Callaghan, born 3 March"), or glued to a bracket
+// one blank after it ("Callaghan (born 1990)").
+inline bool said_of_people_after(std::string_view text, Tokens tokens, size_t k, std::string_view said) {
   size_t w = k + 1;
-  if (w < tokens.size() && mark_at(text, tokens, w, ',') && tokens[w].begin == tokens[k].end) ++w;
-  return w + 1 < tokens.size() && one_blank_after(text, tokens, w) &&
-         text.substr(tokens[w].begin, tokens[w].end - tokens[w].begin) == "who" &&
+  if (w >= tokens.size()) return false;
+  if (mark_at(text, tokens, w, '(') && one_blank_after(text, tokens, w)) {
+    if (!glued_to_the_one_before(tokens, w + 1)) return false;
+    ++w;
+  } else {
+    if (mark_at(text, tokens, w, ',') && tokens[w].begin == tokens[k].end) ++w;
+    if (!one_blank_after(text, tokens, w)) return false;
+  }
+  return w + 1 < tokens.size() && text.substr(tokens[w].begin, tokens[w].end - tokens[w].begin) == said &&
          !tokens[w + 1].newline_before && tokens[w + 1].begin == tokens[w].end + 1 &&
          is_word_byte(static_cast<unsigned char>(text[tokens[w + 1].begin]));
+}
+
+// Whether a relative clause of persons opens after token k
+// (said_of_people_after()): "who", which firms and things do not take
+// ("which", "that"). (In small letters: "WHO" is a firm.)
+inline bool who_follows(std::string_view text, Tokens tokens, size_t k) {
+  return said_of_people_after(text, tokens, k, "who");
 }
 
 // Whether token t is the speaker as the subject of what they say, in any

@@ -2034,12 +2034,12 @@ TEST(PiiTaggerTest, AFirmAfterADeclarantsIIsAName) {
   EXPECT_EQ(found("Hello I, Brask Velmora, hereby agree."), V{"ORGANIZATION:Brask Velmora"});
 }
 
-// A firm before "who" and a word is a person ("a card for Zorvath, who is
-// seven"); here a tagger taught firms there. Not one a company's or
-// place's list knows, nor after a place's preposition or a determiner,
-// where "who" is of the people before ("monks from Brask, who"), nor
-// before "which" or "who" in capitals.
-TEST(PiiTaggerTest, AFirmBeforeWhoIsAName) {
+// A firm before "who" or "born" and a word is a person ("a card for
+// Zorvath, who is seven", "Zorvath (born 1990)"); here a tagger taught
+// firms there. Not one a company's or place's list knows, nor after a
+// place's preposition or a determiner, where "who" is of the people before
+// ("monks from Brask, who"), nor before "which" or "who" in capitals.
+TEST(PiiTaggerTest, AFirmBeforeWhoOrBornIsAName) {
   const PiiTagger tagger = firms_tagger({"a card for ", "monks from ", "we met ", "the "},
                                         {"Zorvath", "Brask", "Quarrow Dellack", "Velmora", "Ondine"}, ", who is seven.",
                                         {{"company_suffix", {"Velmora"}}, {"city", {"Ondine"}},
@@ -2053,6 +2053,9 @@ TEST(PiiTaggerTest, AFirmBeforeWhoIsAName) {
   EXPECT_EQ(found("the Brask, who is seven."), V{"ORGANIZATION:Brask"});
   EXPECT_EQ(found("a card for Zorvath, WHO is seven."), V{"ORGANIZATION:Zorvath"});
   EXPECT_EQ(found("a card for Zorvath, who?"), V{"ORGANIZATION:Zorvath"});
+  EXPECT_EQ(found("a card for Zorvath, born 1990."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("a card for Zorvath (born 1990)."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("a card for Zorvath (\nborn 1990)."), V{"ORGANIZATION:Zorvath"});
   for (const std::string listed : {"a card for Velmora, who is seven.", "a card for Ondine, who is seven."}) {
     const V spans = found(listed);
     EXPECT_TRUE(std::none_of(spans.begin(), spans.end(), [](const std::string& s) { return s.starts_with("PERSON"); }))
