@@ -1798,6 +1798,24 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         continue;
       }
     }
+    // A firm or place alone on its line, between a label's line ("Ship
+    // to:", "Deliver to:") and a line that an address opens, of words of a
+    // name (no company's words, words_of_a_name()) that no place's list
+    // knows: the addressee ("Ship to:\nFarrukh Tashkentov\n77 Willowbrook
+    // Crescent"). (Where a name's line comes between them, the firm's line
+    // is the addressee's company: type_company_lines().)
+    if (from >= 2 && tokens[from].newline_before && tokens[from].begin == span.begin && mark_at(text, tokens, from - 1, ':') &&
+        is_word_byte(static_cast<unsigned char>(text[tokens[from - 2].begin])) && words_of_a_name(from, span.end) &&
+        !listed_place(text, span)) {
+      size_t next = from;
+      while (next < tokens.size() && tokens[next].begin < span.end) ++next;
+      const size_t street = next < tokens.size() ? span_over(out, next) : out.size();
+      if (next < tokens.size() && tokens[next].newline_before && street != out.size() &&
+          out[street].type == PiiType::kStreetAddress && out[street].begin == tokens[next].begin) {
+        span.type = PiiType::kPerson;
+        continue;
+      }
+    }
     if (span.type != PiiType::kOrganization) continue;
     // A firm of one word that is only a given name, right after "from",
     // "to", "with" or "cc", is the person ("an email from Latasha about the

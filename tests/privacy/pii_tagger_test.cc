@@ -2063,6 +2063,26 @@ TEST(PiiTaggerTest, AFirmBeforeWhoOrBornIsAName) {
   }
 }
 
+// A firm alone on its line between a label's line and a line that an
+// address opens is the addressee; here a tagger taught firms there. Not
+// one with a company's word, nor without the label's colon, nor where no
+// address follows.
+TEST(PiiTaggerTest, AFirmBetweenALabelAndAnAddressIsTheAddressee) {
+  const PiiTagger tagger = firms_tagger({"Ship to:\n", "Ship it\n"}, {"Zorvath Brask", "Quarrow Dellack", "Ondine Velmora"},
+                                        "\n12 Elm Street\nThanks.",
+                                        {{"street_suffix", {"Street"}}, {"company_suffix", {"Dellack"}},
+                                         {"common_word", {"ship", "to", "it", "thanks"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Ship it\nZorvath Brask\n12 Elm Street\nThanks."),
+            (V{"ORGANIZATION:Zorvath Brask", "STREET_ADDRESS:12 Elm Street"}));
+  EXPECT_EQ(found("Ship to:\nZorvath Brask\n12 Elm Street\nThanks."),
+            (V{"PERSON:Zorvath Brask", "STREET_ADDRESS:12 Elm Street"}));
+  EXPECT_EQ(found("Ship to:\nQuarrow Dellack\n12 Elm Street\nThanks."),
+            (V{"ORGANIZATION:Quarrow Dellack", "STREET_ADDRESS:12 Elm Street"}));
+  EXPECT_EQ(found("Ship to:\nZorvath Brask\nThanks."), V{"ORGANIZATION:Zorvath Brask"});
+}
+
 // In text without capitals, a legal suffix ends a company's name: a firm
 // of the tagger's that runs on past one over "and" and a name ends there;
 // here a tagger taught firms of two companies.
@@ -4001,8 +4021,11 @@ TEST(PiiTaggerTest, ALetterheadAboveAnAddressIsItsSender) {
     places.push_back(std::move(e));
   }
   const PiiTagger place_tagger = PiiTagger::train(places, options(5, 1u << 12, 1));
-  EXPECT_EQ(typed_spans(place_tagger, "Send it to:\nPorto\n12 Novak Street"),
+  EXPECT_EQ(typed_spans(place_tagger, "Send it to\nPorto\n12 Novak Street"),
             (std::vector<std::string>{"ORGANIZATION:Porto", "STREET_ADDRESS:12 Novak Street"}));
+  // (Below a label's line, the addressee: type_firms_of_a_full_name().)
+  EXPECT_EQ(typed_spans(place_tagger, "Send it to:\nPorto\n12 Novak Street"),
+            (std::vector<std::string>{"PERSON:Porto", "STREET_ADDRESS:12 Novak Street"}));
 
   // A job title's line, above the sender or the address, ending in a role.
   EXPECT_EQ(typed_spans(tagger, "Send it to:\nCrushing, grinding, and polishing machine tender\nZephyr Lark\n12 Novak Street"),

@@ -858,7 +858,11 @@ class PiiTagger {
   // words that a first-name list knows, then the census's surnames). A
   // firm or place set off by commas after an "I" that opens a sentence or
   // a line is the speaker's name too: "I, Cassius Montgomery-Reid, hereby
-  // authorise".
+  // authorise"; so is one of words no place's, company's, street's or
+  // everyday list knows before "who" or "born" ("a card for Dagny, who is
+  // seven", not after "from" or "the": "monks from Corfu, who"), and one
+  // alone on its line between a label's line and an address's ("Ship
+  // to:\nFarrukh Tashkentov\n77 Willowbrook Crescent"): the addressee.
   void type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes one name of a name and the initials and surname after it ("John
   // F" and "Kennedy" of "John F. Kennedy", "william m. tweed"), and in text
