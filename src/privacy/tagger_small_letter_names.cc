@@ -204,7 +204,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (c < 'a' || c > 'z' || t.end - t.begin < 2 || function_word(text, t)) return false;
     if (k + 1 < n && !tokens[k + 1].newline_before) {
       const auto next = static_cast<unsigned char>(text[tokens[k + 1].begin]);
-      if (!is_word_byte(next) && std::string_view(".,;:!?)").find(static_cast<char>(next)) == std::string_view::npos) {
+      if (!is_word_byte(next) && std::string_view(".,;:!?)'\"").find(static_cast<char>(next)) == std::string_view::npos) {
         return false;
       }
     }
@@ -424,6 +424,15 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       case Cue::kNone: break;
     }
     if (!name) return c;
+    // (A place or firm of this tagging over just the name's words becomes
+    // the name after a cue that names people alone: "my father-in-law,
+    // rangi, who", "name is", a title in full.)
+    const size_t over = span_over(out, j);
+    if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kTitledInFull) && over != out.size() &&
+        own_place_or_organisation(out, over, first, tokens[j].begin, end)) {
+      out[over].type = PiiType::kPerson;
+      return coordinated_first_names(to);
+    }
     for (size_t k = j; k <= to; ++k) {
       if (span_over(out, k) != out.size()) return to;
     }

@@ -2083,6 +2083,21 @@ TEST(PiiTaggerTest, AFirmBetweenALabelAndAnAddressIsTheAddressee) {
   EXPECT_EQ(found("Ship to:\nZorvath Brask\nThanks."), V{"ORGANIZATION:Zorvath Brask"});
 }
 
+// A firm of the tagger's over just a name after a cue that names people
+// alone (a relative, an in-law, "name is") is the name; here a tagger
+// taught such firms. Not without the cue.
+TEST(PiiTaggerTest, AFirmOverANameAfterARelativeIsTheName) {
+  const PiiTagger tagger =
+      firms_tagger({"a gift for my father-in-law, ", "a gift for the father-in-law, "}, {"zorvath", "brask", "quarrow"},
+                   ", who is fine.",
+                   {{"first_name", {"Maria"}},
+                    {"common_word", {"a", "gift", "for", "my", "the", "father", "in", "law", "who", "is", "fine"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("a gift for the father-in-law, zorvath, who is fine."), V{"ORGANIZATION:zorvath"});
+  EXPECT_EQ(found("a gift for my father-in-law, zorvath, who is fine."), V{"PERSON:zorvath"});
+}
+
 // In text without capitals, a legal suffix ends a company's name: a firm
 // of the tagger's that runs on past one over "and" and a name ends there;
 // here a tagger taught firms of two companies.
@@ -2330,6 +2345,8 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("Summarize the notes from rachel."), V{"PERSON:rachel"});
   EXPECT_EQ(found("Review the draft by priya today."), V{"PERSON:priya"});
   EXPECT_EQ(found("Plan lunch with derek and priya."), (V{"PERSON:derek", "PERSON:priya"}));
+  // (Before a closing quote mark too.)
+  EXPECT_EQ(found("Say 'lunch with derek' today."), V{"PERSON:derek"});
   // Not a word an everyday or a place's list knows, nor one not one space
   // after the cue.
   expect_no_names(tagger, {"Run it with python today.", "I flew from paris today.", "Sort it by default.",
