@@ -386,10 +386,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // ("help me respond to fenella who asked", "a guy called zorvath
     // who"), or, contacted, before what the speaker says of themselves
     // ("tell bartek i'll be there").
+    // (The lists asked last, where the words around ask for it.)
     const bool said_by_the_speaker = to + 1 < n && !tokens[to + 1].newline_before &&
                                      tokens[to + 1].begin == tokens[to].end + 1 && speaker_as_subject(text, tokens[to + 1]);
-    const bool unknown = end - tokens[j].begin >= 3 && !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false}));
-    const bool unknown_before_who = unknown && who_follows(text, tokens, to);
+    auto unknown = [&] {
+      return end - tokens[j].begin >= 3 && !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false}));
+    };
+    auto unknown_before_who = [&] { return who_follows(text, tokens, to) && unknown(); };
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
@@ -412,13 +415,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         name = !common ||
                (first_name && (to > j || end != tokens[to].end || !kVerbsNamedAsPeople.contains(text, tokens[j])));
         break;
-      case Cue::kAddressed: name = first_name || unknown_before_who || (unknown && said_by_the_speaker); break;
-      case Cue::kAskedFor: name = first_name || unknown_before_who; break;
+      case Cue::kAddressed: name = first_name || unknown_before_who() || (said_by_the_speaker && unknown()); break;
+      case Cue::kAskedFor: name = first_name || unknown_before_who(); break;
       case Cue::kContacted:
-        name = (first_name && (!common || confirmed || said_that)) || unknown_before_who ||
-               (unknown && said_by_the_speaker);
+        name = (first_name && (!common || confirmed || said_that)) || unknown_before_who() ||
+               (said_by_the_speaker && unknown());
         break;
-      case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who; break;
+      case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who(); break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;
