@@ -1033,6 +1033,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     join_hyphenated_names(text, out, first_tagged);
     add_booked_names(text, out, first_tagged, mixed);
   }
+  add_hyphenated_given_names(text, out, first_tagged, mixed);
   if (tagged()) add_names_in_lists_of_names(text, line_start_list, out, first_tagged);
   tagger_tables::type_table_cells(text, tokens, line_start_list, mixed, out, first_tagged);
   return true;

@@ -1354,6 +1354,80 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
   if (joined) drop_marked_spans(out);
 }
 
+namespace {
+
+// Whether the bytes [begin, end) are a syllable of a given name written as
+// Korean and Chinese ones are ("Hyun", "woo", "Mei", "Ling"): `min` to
+// `max` ASCII letters, small but for the first, which is a capital where
+// `capital` asks for one.
+bool romanised_syllable(std::string_view text, uint32_t begin, uint32_t end, size_t min, size_t max, bool capital) {
+  if (end - begin < min || end - begin > max) return false;
+  const char c = text[begin];
+  if (capital ? (c < 'A' || c > 'Z') : (c < 'a' || c > 'z')) return false;
+  for (uint32_t k = begin + 1; k < end; ++k) {
+    if (text[k] < 'a' || text[k] > 'z') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                           bool mixed) const {
+  if (std::memchr(text.data(), '-', text.size()) == nullptr) return;
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  bool changed = false;
+  for (size_t h = 1; h + 2 < n; ++h) {
+    if (!glued_hyphen(text, tokens, h)) continue;
+    const Token &a = tokens[h - 1], &b = tokens[h + 1], &surname = tokens[h + 2];
+    // (The name's first syllable opens a word: not "anti-war" of
+    // "re-anti-war", nor "3-day".)
+    if (h >= 2 && (glued_to_the_one_before(tokens, h - 1) || tokens[h - 2].end == a.begin)) continue;
+    if (!romanised_syllable(text, a.begin, a.end, 2, 4, mixed) ||
+        !(romanised_syllable(text, b.begin, b.end, 2, 5, false) || (mixed && romanised_syllable(text, b.begin, b.end, 2, 5, true))) ||
+        !one_blank_after(text, tokens, h + 2) || (glued_to_the_one_before(tokens, h + 3) && mark_at(text, tokens, h + 3, '-'))) {
+      continue;
+    }
+    // (A surname of the lists after it; the first syllable no word the
+    // everyday lists know, as "mid" of "Mid-term Grant" and "long" of
+    // "long-run phillips" are, a first name's too.)
+    const bool listed = (!mixed || (text[surname.begin] >= 'A' && text[surname.begin] <= 'Z')) &&
+                        listed_surname(text, surname.begin, surname.end);
+    if (!listed || (gazetteer_.lookup(word_hash(text, a)).full & common_categories_) != 0) continue;
+    // The spans of this tagging over the words, names, places or firms
+    // that lie within them, become one name; a span found before tagging,
+    // or one that runs past them, leaves them as they are.
+    const PiiSpan name{PiiType::kPerson, a.begin, surname.end};
+    size_t kept = out.size();
+    bool fits = true;
+    for (size_t t = h - 1; t <= h + 2 && fits; ++t) {
+      const size_t k = span_over(out, t);
+      if (k == out.size() || k == kept) continue;
+      fits = k >= first && out[k].begin >= name.begin && out[k].end <= name.end &&
+             (out[k].type == PiiType::kPerson || out[k].type == PiiType::kOrganization ||
+              out[k].type == PiiType::kLocation);
+      if (!fits) break;
+      if (kept == out.size()) {
+        kept = k;
+      } else {
+        mark_dropped(out, k);
+      }
+    }
+    if (!fits) continue;
+    if (kept == out.size()) {
+      add_span(out, name);
+    } else {
+      set_span(out, kept, name);
+    }
+    changed = true;
+    h += 2;
+  }
+  if (!changed) return;
+  drop_marked_spans(out);
+  sort_by_begin(out, first);
+}
+
 void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   auto word_byte = [&](uint32_t b) { return is_word_byte(static_cast<unsigned char>(text[b])); };
   const size_t before = out.size();

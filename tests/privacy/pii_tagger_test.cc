@@ -2098,6 +2098,26 @@ TEST(PiiTaggerTest, AFirmOverANameAfterARelativeIsTheName) {
   EXPECT_EQ(found("a gift for my father-in-law, zorvath, who is fine."), V{"PERSON:zorvath"});
 }
 
+// A given name of two syllables joined by a hyphen, as Korean and Chinese
+// ones are written, then a surname of the lists, is a name over them all,
+// in either case; here a tagger that learned nothing of names. Not where
+// the first syllable is an everyday word, the surname is not listed or
+// (with capitals) not capitalised, or a hyphen runs on.
+TEST(PiiTaggerTest, AHyphenatedGivenNameBeforeASurnameIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"last_name", {"Park", "Kim", "Zhou"}}, {"common_word", {"the", "is", "late", "long", "run", "park", "ask", "today"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Hyun-woo Park is late."), V{"PERSON:Hyun-woo Park"});
+  EXPECT_EQ(found("Ask Mei-Ling Zhou, today."), V{"PERSON:Mei-Ling Zhou"});
+  EXPECT_EQ(found("ask mei-ling zhou today."), V{"PERSON:mei-ling zhou"});
+  EXPECT_EQ(found("HYUN-WOO PARK IS LATE."), V{"PERSON:HYUN-WOO PARK"});
+  expect_no_names(tagger, {"Ask Long-run Park today.", "Ask Hyun-woo park today.", "Ask Hyun-woo Zorvath today.",
+                           "Ask re-Hyun-woo Park today.", "Ask Hyungwook-woo Park today.", "the long-run park is late."});
+  const V run_on = found("Ask Hyun-woo Park-Kim today.");
+  EXPECT_TRUE(std::none_of(run_on.begin(), run_on.end(), [](const std::string& s) { return s.starts_with("PERSON:Hyun"); }));
+}
+
 // In text without capitals, a legal suffix ends a company's name: a firm
 // of the tagger's that runs on past one over "and" and a name ends there;
 // here a tagger taught firms of two companies.

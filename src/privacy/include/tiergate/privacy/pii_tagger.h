@@ -663,6 +663,17 @@ class PiiTagger {
   // names the person with the rest).
   // Precondition: out[first...] sorted by begin; it stays so.
   void join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A given name of two syllables joined by a hyphen, as Korean and
+  // Chinese ones are written ("Hyun-woo", "Mei-Ling": two to four letters,
+  // then two to five; in text with capitals the first capitalised), the
+  // first no word the everyday lists know ("long-run phillips"), then one
+  // blank and a surname a last-name list
+  // or the census's knows (in text with capitals capitalised): a person
+  // over them all ("Hyun-woo Park", which the decoder parted into a name
+  // and a firm, "mei-ling zhou"), where the spans of out[first...] over
+  // the words are names, places or firms that lie within them.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_hyphenated_given_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // A word joined by "and" to the address of out[first...] right after it
   // is part of that address, as the dev labels write it (26 of 26 rows:
   // "Herman and 1324 Mosman Rd", "Lauren and Sorlaskeid 32"): the word (a
