@@ -179,6 +179,34 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     return true;
   };
+  // Token j, a word no everyday, place's or company's list knows (in text
+  // with capitals capitalised, no acronym; without them a first name of
+  // the lists or a given name alone: not "carrying sextuplets and her
+  // mother"), then "and", "his", "her" or "their" and a relative, one
+  // blank apart each: a person ("Nkechi and her husband moved"; not
+  // "Berlin and her sister city"); a span of its own, or a place or firm
+  // of this tagging over just it becomes one.
+  auto kin_of_the_word_before = [&](size_t j) __attribute__((noinline)) {
+    if (!word(j) || tokens[j].end - tokens[j].begin < 2 || (mixed && all_capitals(text, tokens, j)) ||
+        !one_blank_after(text, tokens, j + 1) || !one_blank_after(text, tokens, j + 2) ||
+        !one_blank_after(text, tokens, j + 3) || !kPersonsPossessives.contains(text, tokens[j + 2]) ||
+        !kRelatives.contains(text, tokens[j + 3])) {
+      return false;
+    }
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+    if ((m.full & (common_categories_ | place_categories_ | world_city_categories_ | company_categories_)) != 0 ||
+        (!mixed && (m.full & first_name_categories_) == 0 && !only_a_given_name(text, j))) {
+      return false;
+    }
+    const size_t k = span_over(out, j);
+    if (k == out.size()) {
+      add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
+      return true;
+    }
+    if (!own_place_or_organisation(out, k, first, tokens[j].begin, tokens[j].end)) return false;
+    out[k].type = PiiType::kPerson;
+    return true;
+  };
   // Token j, no everyday word nor a letter alone, after "name is", "name's",
   // a relative ("my son", "her wife") or a role ("Customer", "Uncle"): a
   // name, with the capitalised words after it in text with capitals ("My
@@ -811,6 +839,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // Whose address: "here's Gregorina's address", "časlav's phone".
     if ((text[tokens[j].end - 1] | 0x20) == 's') [[unlikely]] {
       if (owner_of_personal_data(j)) continue;
+    }
+    // Whose family: "Nkechi and her husband".
+    if (j + 3 < n && tokens[j + 1].end - tokens[j + 1].begin == 3 && token_is(text, tokens[j + 1], "and")) [[unlikely]] {
+      if (kin_of_the_word_before(j)) continue;
     }
     // A greeting opening a line, then up to three words and a comma, a
     // stop, '!' or the line's end: "Hi Danival, I'm contacting you".

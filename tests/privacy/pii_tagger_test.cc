@@ -2118,6 +2118,25 @@ TEST(PiiTaggerTest, AHyphenatedGivenNameBeforeASurnameIsAName) {
   EXPECT_TRUE(std::none_of(run_on.begin(), run_on.end(), [](const std::string& s) { return s.starts_with("PERSON:Hyun"); }));
 }
 
+// A word before "and", a person's possessive and a relative is a person
+// ("Zorvath and her husband"): in text with capitals a capitalised word no
+// everyday, place's or company's list knows; without capitals a first
+// name of the lists. Here a tagger that learned nothing of names.
+TEST(PiiTaggerTest, AWordBeforeAndHerRelativeIsAName) {
+  const PiiTagger tagger = numbers_only_tagger({{"first_name", {"Maria"}},
+                                                {"city", {"Berlin"}},
+                                                {"common_word", {"then", "and", "her", "his", "their", "left", "sister",
+                                                                 "city", "sextuplets", "the"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Then Zorvath and her husband left."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("Then Zorvath and their son left."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("then maria and his wife left."), V{"PERSON:maria"});
+  expect_no_names(tagger, {"Then Berlin and her sister city left.", "Then Zorvath and her city left.",
+                           "then zorvath and her husband left.", "Then the sextuplets and her mother left.",
+                           "Then ZORVATH and her husband left.", "Then Zorvath and\nher husband left."});
+}
+
 // In text without capitals, a legal suffix ends a company's name: a firm
 // of the tagger's that runs on past one over "and" and a name ends there;
 // here a tagger taught firms of two companies.
