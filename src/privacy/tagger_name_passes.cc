@@ -1415,7 +1415,7 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
     const Token &a = tokens[h - 1], &b = tokens[h + 1], &surname = tokens[h + 2];
     // (The name's first syllable opens a word: not "anti-war" of
     // "re-anti-war", nor "3-day".)
-    if (h >= 2 && (glued_to_the_one_before(tokens, h - 1) || tokens[h - 2].end == a.begin)) continue;
+    if (glued_to_the_one_before(tokens, h - 1)) continue;
     if (!romanised_syllable(text, a.begin, a.end, 2, 4, mixed) ||
         !(romanised_syllable(text, b.begin, b.end, 2, 5, false) || (mixed && romanised_syllable(text, b.begin, b.end, 2, 5, true))) ||
         !one_blank_after(text, tokens, h + 2) || (glued_to_the_one_before(tokens, h + 3) && mark_at(text, tokens, h + 3, '-'))) {
@@ -1431,26 +1431,23 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
     // that lie within them, become one name; a span found before tagging,
     // or one that runs past them, leaves them as they are.
     const PiiSpan name{PiiType::kPerson, a.begin, surname.end};
-    size_t kept = out.size();
+    std::array<size_t, 4> over{};  // the spans over the four tokens, each once
+    size_t spans = 0;
     bool fits = true;
     for (size_t t = h - 1; t <= h + 2 && fits; ++t) {
       const size_t k = span_over(out, t);
-      if (k == out.size() || k == kept) continue;
+      if (k == out.size() || std::find(over.begin(), over.begin() + spans, k) != over.begin() + spans) continue;
       fits = k >= first && out[k].begin >= name.begin && out[k].end <= name.end &&
              (out[k].type == PiiType::kPerson || out[k].type == PiiType::kOrganization ||
               out[k].type == PiiType::kLocation);
-      if (!fits) break;
-      if (kept == out.size()) {
-        kept = k;
-      } else {
-        mark_dropped(out, k);
-      }
+      over[spans++] = k;
     }
     if (!fits) continue;
-    if (kept == out.size()) {
+    if (spans == 0) {
       add_span(out, name);
     } else {
-      set_span(out, kept, name);
+      set_span(out, over[0], name);
+      for (size_t k = 1; k < spans; ++k) mark_dropped(out, over[k]);
     }
     changed = true;
     h += 2;

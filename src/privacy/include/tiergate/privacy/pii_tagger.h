@@ -667,9 +667,8 @@ class PiiTagger {
   // Chinese ones are written ("Hyun-woo", "Mei-Ling": two to four letters,
   // then two to five; in text with capitals the first capitalised), the
   // first no word the everyday lists know ("long-run phillips"), then one
-  // blank and a surname a last-name list
-  // or the census's knows (in text with capitals capitalised): a person
-  // over them all ("Hyun-woo Park", which the decoder parted into a name
+  // blank and a surname a last-name list or the census's knows (in text
+  // with capitals capitalised): a person over them all ("Hyun-woo Park", which the decoder parted into a name
   // and a firm, "mei-ling zhou"), where the spans of out[first...] over
   // the words are names, places or firms that lie within them.
   // Precondition: out[first...] sorted by begin; it stays so.
