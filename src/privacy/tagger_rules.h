@@ -2060,7 +2060,8 @@ inline bool mixed_case(std::string_view text) {
 // Whether a token of `text` is a word of the first person, in any case
 // ("I", "I'm", "me", "my", "mine", "we", "our", "us"): the writer speaks
 // of their own life, where the people they name are. (A lone "i" in small
-// letters is as often code's, and "I." or "I)" a list's numeral.)
+// letters is as often code's, "I." or "I)" a list's numeral and "I =" a
+// variable: "I" counts before a word.)
 inline bool speaks_of_the_writer(std::string_view text, Tokens tokens) {
   for (const Token& t : tokens) {
     const size_t n = t.end - t.begin;
@@ -2069,7 +2070,11 @@ inline bool speaks_of_the_writer(std::string_view text, Tokens tokens) {
     const auto c = static_cast<unsigned char>(s[0] | 0x20);
     if (n > 5 || (c != 'm' && c != 'w' && c != 'o' && c != 'u' && c != 'i')) continue;
     if (n == 1) {
-      if (s[0] == 'I' && (t.end == text.size() || (text[t.end] != '.' && text[t.end] != ')'))) return true;
+      // (The pronoun before a word: "I need", not a variable's "I = 0.06".)
+      if (s[0] == 'I' && t.end + 1 < text.size() && text[t.end] == ' ' &&
+          ((text[t.end + 1] | 0x20) >= 'a' && (text[t.end + 1] | 0x20) <= 'z')) {
+        return true;
+      }
       continue;
     }
     char word[5];

@@ -164,6 +164,9 @@ TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
   EXPECT_FALSE(casual("help my friend tamsin"));  // no capitalised word: mixed_case() reads it
   EXPECT_FALSE(casual("Can you help him? His friend tamsin is sad."));  // no first person
   EXPECT_FALSE(casual("My friend Łukasz is sad."));
+  // "I" as the pronoun, before a word; not a variable's.
+  EXPECT_TRUE(casual("Can I help tamsin? She is sad."));
+  EXPECT_FALSE(casual("A sphere (I = 0.06) spins. How fast is it?"));
 }
 
 TEST(TaggerRulesTest, AnAndOfAnotherLanguageEndsAName) {
