@@ -1406,12 +1406,20 @@ bool romanised_syllable(std::string_view text, uint32_t begin, uint32_t end, siz
 
 void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                            bool mixed) const {
-  if (std::memchr(text.data(), '-', text.size()) == nullptr) return;
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   bool changed = false;
-  for (size_t h = 1; h + 2 < n; ++h) {
-    if (!glued_hyphen(text, tokens, h)) continue;
+  // The hyphens between two letters, found in the bytes (few texts hold
+  // one), each then read as a token.
+  for (const char* at = text.data(); (at = static_cast<const char*>(std::memchr(at, '-', text.data() + text.size() - at)));
+       ++at) {
+    const auto p = static_cast<uint32_t>(at - text.data());
+    if (p == 0 || p + 1 >= text.size() || (text[p - 1] | 0x20) < 'a' || (text[p - 1] | 0x20) > 'z' ||
+        (text[p + 1] | 0x20) < 'a' || (text[p + 1] | 0x20) > 'z') {
+      continue;
+    }
+    const size_t h = first_token_from(tokens, p);
+    if (h == 0 || h + 2 >= n || !glued_hyphen(text, tokens, h)) continue;
     const Token &a = tokens[h - 1], &b = tokens[h + 1], &surname = tokens[h + 2];
     // (The name's first syllable opens a word: not "anti-war" of
     // "re-anti-war", nor "3-day".)
@@ -1450,7 +1458,6 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
       for (size_t k = 1; k < spans; ++k) mark_dropped(out, over[k]);
     }
     changed = true;
-    h += 2;
   }
   if (!changed) return;
   drop_marked_spans(out);
