@@ -2070,10 +2070,15 @@ inline bool speaks_of_the_writer(std::string_view text, Tokens tokens) {
     const auto c = static_cast<unsigned char>(s[0] | 0x20);
     if (n > 5 || (c != 'm' && c != 'w' && c != 'o' && c != 'u' && c != 'i')) continue;
     if (n == 1) {
-      // (The pronoun before a word: "I need", not a variable's "I = 0.06".)
-      if (s[0] == 'I' && t.end + 1 < text.size() && text[t.end] == ' ' &&
-          ((text[t.end + 1] | 0x20) >= 'a' && (text[t.end + 1] | 0x20) <= 'z')) {
-        return true;
+      // (The pronoun before a word or an apostrophe the tokens left out,
+      // escaped or curly: "I need", "I\\'m", "I’ve"; not a variable's
+      // "I = 0.06".)
+      if (s[0] == 'I' && t.end + 1 < text.size()) {
+        const char next = text[t.end], after = text[t.end + 1];
+        if ((next == ' ' && (after | 0x20) >= 'a' && (after | 0x20) <= 'z') || (next == '\\' && after == '\'') ||
+            next == '\xe2') {
+          return true;
+        }
       }
       continue;
     }

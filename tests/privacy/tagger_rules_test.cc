@@ -166,6 +166,7 @@ TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
   EXPECT_FALSE(casual("My friend Łukasz is sad."));
   // "I" as the pronoun, before a word; not a variable's.
   EXPECT_TRUE(casual("Can I help tamsin? She is sad."));
+  EXPECT_TRUE(casual("Help tamsin. I\\'m sad."));  // an escaped apostrophe
   EXPECT_FALSE(casual("A sphere (I = 0.06) spins. How fast is it?"));
 }
 
