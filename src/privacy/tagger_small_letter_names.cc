@@ -336,9 +336,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return c;
     }
     const bool common = (m.full & common_categories_) != 0;
+    // The name's first word without a possessive's 's (`end` moves on
+    // over the surnames below).
+    const Token first_word{tokens[j].begin, end, false, false};
+    const uint64_t first_word_hash = word_hash(text, first_word);
     // (A given name alone counts: "tell bartek that".)
-    const bool first_name = (m.full & first_name_categories_) != 0 ||
-                            only_a_given_name(text, j, m, word_hash(text, Token{tokens[j].begin, end, false, false}));
+    const bool first_name = (m.full & first_name_categories_) != 0 || only_a_given_name(text, j, m, first_word_hash);
     // The surnames after it, one space apart: a word a last-name list knows
     // (an everyday one too after "name is" or a title, or where the clause
     // ends after it), or of a Gaelic shape.
@@ -389,9 +392,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // (The lists asked last, where the words around ask for it.)
     const bool said_by_the_speaker = to + 1 < n && !tokens[to + 1].newline_before &&
                                      tokens[to + 1].begin == tokens[to].end + 1 && speaker_as_subject(text, tokens[to + 1]);
-    auto unknown = [&] {
-      return end - tokens[j].begin >= 3 && !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false}));
-    };
+    auto unknown = [&] { return first_word.end - first_word.begin >= 3 && !gazetteer_.knows(first_word_hash); };
     auto unknown_before_who = [&] { return who_follows(text, tokens, to) && unknown(); };
     bool name = false;
     switch (cue) {
