@@ -1898,12 +1898,14 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     // after a place's preposition or a determiner, where "who" is of the
     // people before ("two monks from Corfu, who told us", "the Aztecs,
     // who").
-    if (tokens[from].begin == span.begin && from > 0 && !kBeforePlacesAndGroups.contains(text, tokens[from - 1]) &&
-        words_of_a_name(from, span.end) && !listed_but_as_names(from, span.end) && !listed_place(text, span)) {
+    // (The words after the span asked first: most firms and places have
+    // neither.)
+    if (tokens[from].begin == span.begin && from > 0 && !kBeforePlacesAndGroups.contains(text, tokens[from - 1])) {
       size_t last = from;
       while (last + 1 < tokens.size() && tokens[last + 1].end <= span.end) ++last;
       if (tokens[last].end == span.end &&
-          (who_follows(text, tokens, last) || said_of_people_after(text, tokens, last, "born"))) {
+          (who_follows(text, tokens, last) || said_of_people_after(text, tokens, last, "born")) &&
+          words_of_a_name(from, span.end) && !listed_but_as_names(from, span.end) && !listed_place(text, span)) {
         span.type = PiiType::kPerson;
         continue;
       }
