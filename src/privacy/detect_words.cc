@@ -43,21 +43,17 @@ size_t skip_blanks_back(const Scan& s, size_t i, size_t max = 2) {
   return i - k;
 }
 
-// The words that end a street's name, in small letters.
-constexpr std::array<std::string_view, 21> kStreetWords = {
-    "street", "st", "avenue", "ave", "road", "rd", "lane", "ln", "drive", "boulevard", "blvd",
-    "way", "close", "court", "crescent", "terrace", "place", "square", "parade", "grove", "gardens"};
-
 // Whether a street's name follows the month name that ends at `we`, one
-// blank after it, in at most two more words of letters that a street's
-// word ends: the month is the name's, and the day before it the house's
+// blank after it, in at most two more words of letters that a suffix only
+// streets have ends (kCommonStreetSuffixWords; not "12 May Place the
+// order"): the month is the name's, and the day before it the house's
 // number ("12 May Street", "17 Jan Smuts Avenue").
 bool street_named_after(const Scan& s, size_t we) {
   size_t i = we;
   for (int words = 0; words < 3; ++words) {
     if (s.at(i) != ' ' || !s.alpha(i + 1)) return false;
     ++i;
-    if (s.keyword_at(i, kStreetWords)) return true;
+    if (s.keyword_at(i, kCommonStreetSuffixWords)) return true;
     while (s.alpha(i)) ++i;
   }
   return false;

@@ -10,6 +10,12 @@
 
 namespace tiergate::pii_scan {
 
+// The suffixes that make the words before them a street in any case ("lives
+// on maple street", "12 May Street"): fewer than the tagger's street_suffix
+// lists, which also hold everyday words ("Side", "Park", "Way").
+constexpr std::array<std::string_view, 13> kCommonStreetSuffixWords = {
+    "street", "avenue", "road", "lane", "boulevard", "drive", "st", "ave", "rd", "blvd", "ln", "hwy", "pkwy"};
+
 enum class Lex : uint8_t {
   kMonth,        // full month name
   kMonthAbbrev,  // three- or four-letter abbreviation ("sep", "sept")

@@ -1095,11 +1095,9 @@ constexpr WordSet kRanks(std::array<std::string_view, 32>{
 // question asks about ("the moons of Jupiter"), not a person, place or firm.
 constexpr WordSet kPlanets(std::array<std::string_view, 9>{"mercury", "venus", "earth", "mars", "jupiter", "saturn",
                                                             "uranus", "neptune", "pluto"});
-// The suffixes that make the words before them a street in any case ("lives
-// on maple street"): fewer than the street_suffix lists, which also hold
-// everyday words ("Side", "Park", "Way").
-constexpr std::array<std::string_view, 13> kCommonStreetSuffixWords = {
-    "street", "avenue", "road", "lane", "boulevard", "drive", "st", "ave", "rd", "blvd", "ln", "hwy", "pkwy"};
+// (The suffixes that make the words before them a street in any case:
+// lexicon.h, which the structured detectors read too.)
+using pii_scan::kCommonStreetSuffixWords;
 constexpr WordSet kCommonStreetSuffixes(kCommonStreetSuffixWords);
 // The particles between the words of a street's name in the Romance
 // languages ("Calle de Alcalá", "Via della Spiga", "rue des Lilas").
