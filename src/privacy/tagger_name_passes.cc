@@ -1995,7 +1995,12 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       continue;
     }
     const std::string_view last_word = text.substr(tokens[to].begin, tokens[to].end - tokens[to].begin);
-    if ((!listed_given && !((given.full | given.part) == 0 && gaelic_surname(last_word))) ||
+    // (A first name no list knows counts before a surname of a Gaelic
+    // shape or of the last-name lists: "Siobhan O'Brien", "Cressida Smith
+    // will join us". The decoder learnt firms from brands no list knows,
+    // "Innography", "Solarlist", and takes such a name for one.)
+    const bool unknown_first_name = (given.full | given.part) == 0 && tokens[from].end - tokens[from].begin >= 3;
+    if ((!listed_given && !(unknown_first_name && (gaelic_surname(last_word) || (family.full & last_name_categories_) != 0))) ||
         (given.full & not_a_first_name) != 0) {
       continue;
     }

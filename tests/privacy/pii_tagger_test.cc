@@ -2500,6 +2500,11 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndASurnameArePeople) {
   EXPECT_EQ(found("Siobhan O'Brien"), std::vector<std::string>{"PERSON:Siobhan O'Brien"});
   EXPECT_EQ(found("Aoife MacLeod"), std::vector<std::string>{"PERSON:Aoife MacLeod"});
   EXPECT_EQ(found("Siobhan Quill"), std::vector<std::string>{"ORGANIZATION:Siobhan Quill"});
+  // ... or before a surname of the last-name lists; not a first word of
+  // two letters, nor one a list knows as something else.
+  EXPECT_EQ(found("Cressida Horvath"), std::vector<std::string>{"PERSON:Cressida Horvath"});
+  EXPECT_EQ(found("Jj Horvath"), std::vector<std::string>{"ORGANIZATION:Jj Horvath"});
+  EXPECT_EQ(found("Lyon Horvath"), std::vector<std::string>{"ORGANIZATION:Lyon Horvath"});
   // A first name that an everyday list knows too only before a surname a
   // list knows; not a group word first; not a firm's noun or suffix after
   // it.
