@@ -1468,7 +1468,8 @@ void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& o
   auto word_byte = [&](uint32_t b) { return is_word_byte(static_cast<unsigned char>(text[b])); };
   const size_t before = out.size();
   for (size_t s = first; s < before; ++s) {
-    if (out[s].type != PiiType::kPerson) continue;
+    const PiiType type = out[s].type;
+    if (type != PiiType::kPerson && type != PiiType::kPrefix && type != PiiType::kTitle) continue;
     // Read from the text, not the tokens: most names open with no title, and
     // finding a span's token is a search.
     const uint32_t begin = out[s].begin, end = out[s].end;
@@ -1486,8 +1487,29 @@ void PiiTagger::split_name_titles(std::string_view text, std::vector<PiiSpan>& o
       past_blanks();
     }
     if (rest == end || !word_byte(rest)) continue;  // (a name runs over no line break)
-    out.push_back({PiiType::kPerson, rest, end});
-    out[s].end = title_end;
+    uint32_t name_end = end;
+    if (type != PiiType::kPerson) {
+      // The capitalised words after a title that the tagger typed a title
+      // with it are a name ("Mrs Daisy"; "Mrs. Fairfax" of "Mrs. Fairfax of
+      // her employer"), of which a name right after may be the rest ("Mrs
+      // Daisy" and "Okafor").
+      name_end = rest;
+      while (name_end < end && text[name_end] >= 'A' && text[name_end] <= 'Z') {
+        uint32_t word_end = name_end;
+        while (word_end < end && (word_byte(word_end) || text[word_end] == '-' || text[word_end] == '\'')) ++word_end;
+        name_end = word_end;
+        if (name_end + 1 < end && text[name_end] == ' ') ++name_end;
+      }
+      while (name_end > rest && text[name_end - 1] == ' ') --name_end;
+      if (name_end == rest) continue;
+    }
+    set_span(out, s, {type, begin, title_end});
+    if (type != PiiType::kPerson && name_end == end && s + 1 < before && out[s + 1].type == PiiType::kPerson &&
+        out[s + 1].begin == end + 1 && text[end] == ' ') {
+      set_span(out, s + 1, {PiiType::kPerson, rest, out[s + 1].end});
+      continue;
+    }
+    out.push_back({PiiType::kPerson, rest, name_end});
   }
   if (out.size() > before) {
     sort_by_begin(out, first);

@@ -5308,6 +5308,30 @@ TEST(PiiTaggerTest, ATitleBeforeANameIsANameOfItsOwn) {
             std::vector<std::string>{"PERSON:Mrs. Wanda Novak"});
 }
 
+// A title span of the tagger's that runs past its title ("Mrs Daisy") is
+// the title and a name, which a name right after joins ("Mrs Daisy
+// Okafor"); here a tagger taught titles over a title and a first name. Only
+// the capitalised words after the title are the name.
+TEST(PiiTaggerTest, ATitleSpanOverAFirstNameIsATitleAndAName) {
+  std::vector<PiiExample> train;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string title = std::string("Mrs. ") + kFirst[k % kFirst.size()];
+    const std::string last = kLast[k % kLast.size()];
+    PiiExample e;
+    e.text = "Hello, this is " + title + " " + last + ". Who are you?";
+    const auto title_end = static_cast<uint32_t>(15 + title.size());
+    e.spans = {{PiiType::kPrefix, 15, title_end},
+               {PiiType::kPerson, title_end + 1, static_cast<uint32_t>(title_end + 1 + last.size())}};
+    train.push_back(std::move(e));
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"name_prefix", {"Mrs."}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(typed_spans(tagger, "Hello, this is Mrs. Wanda Novak. Who are you?"), (V{"PREFIX:Mrs.", "PERSON:Wanda Novak"}));
+  EXPECT_EQ(typed_spans(tagger, "Hello, this is Mrs. Wanda. Who are you?"), (V{"PREFIX:Mrs.", "PERSON:Wanda"}));
+}
+
 // No name has a number in it or right after it on its line: a street has,
 // its house number.
 TEST(PiiTaggerTest, ANameBeforeANumberIsAStreet) {

@@ -638,7 +638,10 @@ class PiiTagger {
   // Abbott"; with its stop) before more words on its line is two names: the
   // title and the rest ("Mr. Derek Crnić": "Mr." and "Derek Crnić"), as the
   // dev labels mostly write them (42 of 73 titles before a name; 12 within
-  // it, 17 as a title type of their own).
+  // it, 17 as a title type of their own). So is a title or prefix span
+  // that runs on past its title ("Mrs Daisy"): the title and a name, which
+  // joins a name right after it ("Mrs Daisy Okafor": "Mrs" and "Daisy
+  // Okafor").
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...], one or two particles of a surname in small
