@@ -462,6 +462,17 @@ void PiiTagger::add_capitalised_first_names(std::string_view text, std::vector<P
       }
     }
     if (covered != out.size()) continue;
+    // After a role or a title of address, a capitalised word before the
+    // name is its first name, whatever else the lists know it as:
+    // "Employee Hyacinth Mbeki", "Officer Daisy Mbeki". Not a role or title
+    // itself, nor an organisation's noun ("Customer Service").
+    if (j >= 2 && !before.newline_before && tokens[j - 2].end + 1 == before.begin &&
+        (kRoles.contains(text, tokens[j - 2]) || kTitlesOfAddress.contains(text, tokens[j - 2])) &&
+        !kRoles.contains(text, before) && !kTitlesOfAddress.contains(text, before) &&
+        !kOrganisationNouns.contains(text, before) && !is_title(gazetteer_.lookup(word_hash(text, before)))) {
+      set_span(out, k, {PiiType::kPerson, before.begin, out[k].end});
+      continue;
+    }
     if (!listed_surname(text, tokens[j].begin, tokens[j].end)) continue;
     // (Not an auxiliary that opens a question: "Can Will come?", where
     // "Can" is a first name too.)

@@ -5533,6 +5533,25 @@ TEST(PiiTaggerTest, ASurnameTakesTheFirstNameBeforeIt) {
   EXPECT_EQ(names("We live in Savannah Miller yesterday."), std::vector<std::string>{"Miller"});
 }
 
+// After a role or a title of address, the capitalised word before a
+// surname found alone is its first name, whatever else the lists know it
+// as ("Employee Hyacinth Mbeki"); not a role or an organisation's noun.
+TEST(PiiTaggerTest, TheWordBetweenARoleAndASurnameIsItsFirstName) {
+  std::vector<PiiExample> train = met_rows(kLast);
+  for (uint32_t k = 0; k < 100; ++k) train.push_back({"I met Hyacinth yesterday.", {}});
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"last_name", {"Miller"}},
+                  {"common_word", {"i", "met", "yesterday", "hyacinth", "patient", "nurse", "services"}}};
+  const PiiTagger tagger = PiiTagger::train(train, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(names("I met Miller yesterday."), V{"Miller"});
+  ASSERT_EQ(names("I met Hyacinth Miller yesterday."), V{"Miller"});
+  EXPECT_EQ(names("I met patient Hyacinth Miller yesterday."), V{"Hyacinth Miller"});
+  EXPECT_EQ(names("I met Nurse Hyacinth Miller yesterday."), V{"Hyacinth Miller"});
+  EXPECT_EQ(names("I met nurse Services Miller yesterday."), V{"Miller"});
+}
+
 // A word no list knows before a full name of two words is its first word
 // ("Abdullahi Musa Bello"), but not one that ends as a doer's noun does,
 // nor after "in".
