@@ -1932,6 +1932,19 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         continue;
       }
     }
+    // A firm or place of one word (its parts joined by hyphens) between
+    // "the" and "family" is the family's surname: "a card for the
+    // Abernathy-Osei family". Not a taxon's Latin plural ("the Rosaceae
+    // family"), nor a maker's line of things ("the Intel family of
+    // processors").
+    if (tokens[from].begin == span.begin && from > 0 && token_is(text, tokens[from - 1], "the") &&
+        tokens[from - 1].end + 1 == span.begin && text.substr(span.end).starts_with(" family") &&
+        !text.substr(span.end).starts_with(" family of") && !text.substr(span.begin, span.end - span.begin).ends_with("ae") &&
+        words_of_a_name(from, span.end) &&
+        std::find(text.begin() + span.begin, text.begin() + span.end, ' ') == text.begin() + span.end) {
+      span.type = PiiType::kPerson;
+      continue;
+    }
     // A firm or place alone on its line, between a label's line ("Ship
     // to:", "Deliver to:") and a line that an address opens, of words of a
     // name (no company's words, words_of_a_name()) that no place's list

@@ -2137,6 +2137,24 @@ TEST(PiiTaggerTest, AWordBeforeAndHerRelativeIsAName) {
                            "Then ZORVATH and her husband left.", "Then Zorvath and\nher husband left."});
 }
 
+// A firm of one word between "the" and "family" is the family's surname
+// ("a card for the Abernathy-Osei family"); here a tagger taught firms
+// there. Not a taxon's Latin plural, nor a maker's line of things, nor
+// without "the", nor a firm of two words.
+TEST(PiiTaggerTest, AFirmBeforeFamilyIsASurname) {
+  const PiiTagger tagger =
+      firms_tagger({"a card for the ", "a gift for the "}, {"Zorvath", "Brask-Dellack", "Velmora", "Rosaceae", "Quarrow Tusk"},
+                   " family today.", {{"common_word", {"a", "card", "gift", "for", "the", "family", "of", "today", "things"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("a card for the Zorvath family of things."), V{"ORGANIZATION:Zorvath"});
+  EXPECT_EQ(found("a card for the Zorvath family today."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("a gift for the Brask-Dellack family today."), V{"PERSON:Brask-Dellack"});
+  EXPECT_EQ(found("a card for the Rosaceae family today."), V{"ORGANIZATION:Rosaceae"});
+  EXPECT_EQ(found("a card for the Quarrow Tusk family today."), V{"ORGANIZATION:Quarrow Tusk"});
+  EXPECT_EQ(found("a card for Zorvath family today."), V{"ORGANIZATION:Zorvath"});
+}
+
 // In text without capitals, a legal suffix ends a company's name: a firm
 // of the tagger's that runs on past one over "and" and a name ends there;
 // here a tagger taught firms of two companies.
