@@ -173,14 +173,20 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return Cue::kAskedFor;
     }
     if (kGreetings.contains(text, tokens[c])) {
-      // (Or the caller's "it's" after it: "hi it's dominika from the school".)
-      // At the text's or a line's start; so introduced, after a quote's
-      // opening mark too: "reply to this: 'hi it's dominika".
-      const bool its = c + 1 < n && (is(c + 1, "it's") || is(c + 1, "it\u2019s"));
-      if (its) name = c + 2;
-      const bool quoted = its && c > 0 && (is(c - 1, "'") || is(c - 1, "\"") || is(c - 1, "\u201c")) &&
+      // (Or the caller's "it's" or "this is" after it, maybe after a comma:
+      // "hi it's dominika from the school", "hi, this is dagfinn from
+      // accounting", where any word but an everyday one is the caller's
+      // name, as after "name is".) At the text's or a line's start; so
+      // introduced, after a quote's opening mark too: "reply to this: 'hi
+      // it's dominika".
+      const size_t after = c + 1 < n && mark_is(c + 1, ',') ? c + 2 : c + 1;
+      const bool its = after < n && (is(after, "it's") || is(after, "it\u2019s"));
+      const bool this_is = after + 1 < n && is(after, "this") && is(after + 1, "is");
+      if (its || this_is) name = after + (its ? 1 : 2);
+      const bool quoted = (its || this_is) && c > 0 && (is(c - 1, "'") || is(c - 1, "\"") || is(c - 1, "\u201c")) &&
                           tokens[c].begin == tokens[c - 1].end;
-      return c == 0 || tokens[c].newline_before || quoted ? Cue::kContacted : Cue::kNone;
+      if (c != 0 && !tokens[c].newline_before && !quoted) return Cue::kNone;
+      return its || this_is ? Cue::kNamed : Cue::kContacted;
     }
     if (kTitlesOfAddress.contains(text, tokens[c])) return Cue::kTitledInFull;
     if (kKinTitles.contains(text, tokens[c])) return Cue::kRelative;  // "aunt linda"

@@ -2362,6 +2362,11 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Reply to this: 'hi it's sarah from the school'"), V{"PERSON:sarah"});
   EXPECT_EQ(found("hey it's kevin, the code is ready. Reply."), V{"PERSON:kevin"});
   expect_no_names(tagger, {"Reply to this: 'hi baby' today."});
+  // Or its "this is", maybe after a comma, before any word but an everyday
+  // one, as after "name is".
+  EXPECT_EQ(found("hi, this is zorvath from the code team. Reply."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Reply to this: 'hello this is sarah'"), V{"PERSON:sarah"});
+  expect_no_names(tagger, {"hi, this is important. Reply.", "Reply: hi, this is the code.", "Say hi, this is zorvath."});
   // A role without its colon, or a word that gives a name, before such a
   // first name.
   EXPECT_EQ(found("Summarise: patient sarah hurst, 54, is fine."), V{"PERSON:sarah hurst"});
