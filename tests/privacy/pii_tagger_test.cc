@@ -1907,6 +1907,37 @@ PiiTagger numbers_only_tagger(std::vector<GazetteerList> gazetteers) {
   return PiiTagger::train(rows, o);
 }
 
+// A mailbox's display name is a person where the address's local part
+// spells it: holds one of its words that no everyday list alone knows, or
+// is its initials, or a first initial and the surname; here a tagger that
+// learned only numbers, through the whole scan (which finds the address).
+TEST(PiiTaggerTest, AMailboxsDisplayNameSpelledByItsAddressIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"John"}},
+       {"last_name", {"Smith"}},
+       {"common_word", {"the", "code", "is", "today", "from", "to", "please", "email", "support", "quill", "smith"}},
+       {"company_suffix", {"Ltd"}}});
+  auto people = [&](const std::string& text) {
+    std::vector<std::string> found;
+    for (const std::string& span : scanned_spans(tagger, text)) {
+      if (span.starts_with("PERSON:")) found.push_back(span.substr(7));
+    }
+    return found;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(people("From: Zorvath Quill <zq@northwind.com>"), V{"Zorvath Quill"});
+  EXPECT_EQ(people("from: zorvath quill <zorvath.quill@northwind.com>"), V{"zorvath quill"});
+  EXPECT_EQ(people("git commit --author=\"zorvath brask <zorvath@brask.dev>\""), V{"zorvath brask"});
+  EXPECT_EQ(people("to: john smith <jsmith@example.com>"), V{"john smith"});
+  EXPECT_EQ(people("Please email Zorvath Quill <zquill@example.com> today."), V{"Zorvath Quill"});
+  // Not an everyday word the address holds, nor a company's words, nor
+  // words the address does not spell, nor an address without brackets.
+  for (const char* text : {"From: Acme Support <support@acme.com>", "From: Zorvath Ltd <zl@example.com>",
+                           "From: Zorvath Quill <info@northwind.com>", "From: Zorvath Quill zq@northwind.com"}) {
+    EXPECT_EQ(people(text), V{}) << text;
+  }
+}
+
 // A table's header types its columns' cells, and a form's labels their
 // values, where the tagger read them as nothing or as something else: here
 // one that learned only numbers (tagger_tables_test.cc has the rules).

@@ -1027,6 +1027,21 @@ class PiiTagger {
   // another kind covers a word.
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_handles_of_people(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // People named beside their mailbox (tagger_mailboxes.cc): the words
+  // before an email address in angle brackets, up to four one blank apart
+  // after a mark that opens a display name (a header's colon, a comma, a
+  // quote, "=") or the line's start, are a person where the address's
+  // local part spells them: holds one of their words of three letters or
+  // more that no everyday list alone knows, or is their initials, or a
+  // first initial and the surname ("From: Zorvath Quill <zq@north.com>",
+  // `--author="ruairi brennan <ruairi@brennan.dev>"`; not "Acme Support
+  // <support@acme.com>"). The name's words are the last of them that are
+  // capitalised in text with capitals (`mixed`), or no everyday word
+  // alone in text without; none a company's word. One person over them,
+  // in place of the names, firms and places of out[first...] inside;
+  // nothing where a span of another kind covers a word.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_mailbox_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
 
   // Whether bytes [begin, end) of the text, one word, are a city of the
   // world_city lists (cities of 100,000 people or more). Such a list is for
