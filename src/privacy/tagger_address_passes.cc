@@ -146,15 +146,15 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
         const bool address_on = out[k].type == PiiType::kStreetAddress && out[k].begin > begin && out[k].end > end &&
                                 text.substr(end, out[k].end - end).find('\n') == std::string_view::npos;
         if (title_and_stop || address_on) end = out[k].end;
-        // (Such an address takes in a unit and a comma before the number
-        // on its line too, "Suite 300, 500 Market St, San Francisco", as
-        // the passes after would have joined them.)
-        if (address_on && opening >= 3 && token_is(text, tokens[opening - 1], ",") && !tokens[opening].newline_before &&
-            !tokens[opening - 1].newline_before && house_number(text, tokens[opening - 2])) {
-          const size_t unit = opening >= 4 && token_is(text, tokens[opening - 3], ".") ? opening - 4 : opening - 3;
-          if (!tokens[opening - 2].newline_before && kUnitsOfABuilding.contains(text, tokens[unit])) {
-            begin = tokens[unit].begin;
-          }
+      }
+      // (The address takes in a unit and a comma before the number on its
+      // line too: "Suite 300, 500 Market St, San Francisco", "the lease
+      // for Flat 3, 27 Marchmont Crescent".)
+      if (opening >= 3 && token_is(text, tokens[opening - 1], ",") && !tokens[opening].newline_before &&
+          !tokens[opening - 1].newline_before && house_number(text, tokens[opening - 2])) {
+        const size_t unit = opening >= 4 && token_is(text, tokens[opening - 3], ".") ? opening - 4 : opening - 3;
+        if (!tokens[opening - 2].newline_before && kUnitsOfABuilding.contains(text, tokens[unit])) {
+          begin = tokens[unit].begin;
         }
       }
       added = replace_with_an_address(out, first, begin, end) || added;

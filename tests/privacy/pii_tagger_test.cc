@@ -1907,6 +1907,22 @@ PiiTagger numbers_only_tagger(std::vector<GazetteerList> gazetteers) {
   return PiiTagger::train(rows, o);
 }
 
+// A street found by its suffix takes in a unit, its number and a comma
+// before its house number on its line ("Flat 3, 27 Marchmont Crescent");
+// here a tagger that learned only numbers.
+TEST(PiiTaggerTest, AStreetFoundByItsSuffixTakesInTheUnitBeforeIt) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"common_word", {"the", "code", "is", "today", "send", "it", "to", "for", "rent", "flat", "unit"}},
+       {"street_suffix", {"Street", "Crescent"}}});
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(addresses("Send it to Flat 3, 27 Zorvath Crescent today."), V{"Flat 3, 27 Zorvath Crescent"});
+  EXPECT_EQ(addresses("the rent for unit 12b, 9 zorvath street is due"), V{"unit 12b, 9 zorvath street"});
+  // Not a number that is no unit's, nor a unit on the line before.
+  EXPECT_EQ(addresses("Send it to Flat, 3, 27 Zorvath Crescent today."), V{"27 Zorvath Crescent"});
+  EXPECT_EQ(addresses("Send it to Flat 3,\n27 Zorvath Crescent today."), V{"27 Zorvath Crescent"});
+}
+
 // A mailbox's display name is a person where the address's local part
 // spells it: holds one of its words that no everyday list alone knows, or
 // is its initials, or a first initial and the surname; here a tagger that
