@@ -136,14 +136,15 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       leave_the_building_number_before(opening);
       // (A name of this tagging over the suffix and its stop, the title the
       // decoder read in a drive's "Dr.", goes with them; an address of this
-      // tagging that opens inside the street and runs on along its line
-      // joins it: "14th St, New York, NY 10011" of "220 W 14th St, ...".)
+      // tagging that opens inside the street or at its number and runs on
+      // along its line joins it: "14th St, New York, NY 10011" of "220 W
+      // 14th St, ...", which a unit before it then joins too.)
       uint32_t begin = tokens[opening].begin, end = tokens[suffix].end;
       if (const size_t k = span_over(out, suffix); k >= first && k < out.size()) {
         const bool title_and_stop = out[k].begin == tokens[suffix].begin && suffix + 1 < n &&
                                     out[k].end == tokens[suffix + 1].end && tokens[suffix + 1].begin == end &&
                                     token_is(text, tokens[suffix + 1], ".");
-        const bool address_on = out[k].type == PiiType::kStreetAddress && out[k].begin > begin && out[k].end > end &&
+        const bool address_on = out[k].type == PiiType::kStreetAddress && out[k].begin >= begin && out[k].end > end &&
                                 text.substr(end, out[k].end - end).find('\n') == std::string_view::npos;
         if (title_and_stop || address_on) end = out[k].end;
       }
