@@ -1932,6 +1932,24 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         continue;
       }
     }
+    // A firm or place of a capitalised word and a capital alone before a
+    // stop that ends it (no letter glued after) is a first name and a
+    // surname's initial, as reviews and chats sign: "Review by Elspeth M.:
+    // 'The staff were lovely.'" (not "Washington D.C."). The word is a
+    // first name of the lists or one no place's, company's or everyday
+    // list knows ("Country A." is none); the stop goes with the name.
+    if (tokens[from].begin == span.begin && from + 1 < tokens.size() && tokens[from + 1].end == span.end &&
+        span.end - tokens[from + 1].begin == 1 && text[span.end - 1] >= 'A' && text[span.end - 1] <= 'Z' &&
+        tokens[from + 1].begin == tokens[from].end + 1 && text[tokens[from].end] == ' ' && span.end < text.size() &&
+        text[span.end] == '.' &&
+        (span.end + 1 == text.size() || !is_word_byte(static_cast<unsigned char>(text[span.end + 1]))) &&
+        capitalised_word(tokens[from])) {
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[from]));
+      if ((m.full & first_name_categories_) != 0 || only_a_given_name(text, from) || (m.full & not_a_first_name) == 0) {
+        span = {PiiType::kPerson, span.begin, span.end + 1};
+        continue;
+      }
+    }
     // A firm or place of one word (its parts joined by hyphens) between
     // "the" and "family" is the family's surname: "a card for the
     // Abernathy-Osei family". Not a taxon's Latin plural ("the Rosaceae
