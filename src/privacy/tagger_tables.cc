@@ -46,6 +46,10 @@ constexpr Header kHeaders[] = {
     {"nom", PiiType::kPerson, true}, {"prénom", PiiType::kPerson}, {"prenom", PiiType::kPerson},
     {"vorname", PiiType::kPerson}, {"nachname", PiiType::kPerson}, {"nome", PiiType::kPerson, true},
     {"cognome", PiiType::kPerson},
+    // A name's parts under short keys ({"first": "Evander", "last":
+    // "Mwangi"}), which head ranks and times as often.
+    {"first", PiiType::kPerson, true}, {"last", PiiType::kPerson, true}, {"given", PiiType::kPerson, true},
+    {"family", PiiType::kPerson, true}, {"middle", PiiType::kPerson, true},
     // Who a ticket, a record or a document is for or by ("Assigned to:
     // Sunil Rao", taken for a place); a team so named becomes a name, the
     // safer reading.

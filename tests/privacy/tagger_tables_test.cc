@@ -165,6 +165,12 @@ TEST(TaggerTablesTest, AnObjectInsideALineIsARecord) {
             (V{"PERSON:siobhan harlow", "STREET_ADDRESS:61489 mendez ridge"}));
   EXPECT_EQ(typed("Parse this: {\"first_name\": \"Marisol\", \"last_name\": \"Quintero\"}\nThanks!"),
             (V{"PERSON:Marisol", "PERSON:Quintero"}));
+  // A name's parts under short keys, weak ones: beside a personal key,
+  // not alone, nor dates under them.
+  EXPECT_EQ(typed("{\"patient\": {\"first\": \"Evander\", \"last\": \"Mwangi\", \"dob\": \"1988-02-11\"}}"),
+            (V{"PERSON:Evander", "PERSON:Mwangi"}));
+  EXPECT_EQ(typed("Sort it: {\"first\": \"Gold\", \"count\": 3}"), V{});
+  EXPECT_EQ(typed("{\"first\": \"2024-01-01\", \"last\": \"2024-02-01\", \"email\": \"a@b.co\"}"), V{});
   EXPECT_EQ(typed("Install it: {\"name\": \"my-package\", \"version\": \"1.0.0\"}"), V{});
   EXPECT_EQ(typed("int main() { return 0; }\nif (x) {\"a\", \"b\"}"), V{});
 }
