@@ -1932,6 +1932,22 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         continue;
       }
     }
+    // A firm or place of words of a name right after a person's "name is"
+    // ("my", "his" or "her" before it; "name's") or "under the name" is
+    // the person: "My name is Vasquez-Lindgren", "a table under the name
+    // Vasquez-Lindgren" (the dev rows' firms of two surnames joined by a
+    // hyphen taught the decoder such a name). Not "our name is", a firm's.
+    if (tokens[from].begin == span.begin && from >= 2 && words_of_a_name(from, span.end)) {
+      auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w); };
+      const auto persons = [&](size_t k) { return is(k, "my") || is(k, "his") || is(k, "her"); };
+      const bool named = ((is(from - 1, "name's") || is(from - 1, "name\u2019s")) && persons(from - 2)) ||
+                         (from >= 3 && is(from - 1, "is") && is(from - 2, "name") && persons(from - 3)) ||
+                         (from >= 3 && is(from - 1, "name") && is(from - 2, "the") && is(from - 3, "under"));
+      if (named) {
+        span.type = PiiType::kPerson;
+        continue;
+      }
+    }
     // A firm or place of a capitalised word and a capital alone before a
     // stop that ends it (no letter glued after) is a first name and a
     // surname's initial, as reviews and chats sign: "Review by Elspeth M.:

@@ -2184,6 +2184,22 @@ TEST(PiiTaggerTest, AWordBeforeAndHerRelativeIsAName) {
                            "Then ZORVATH and her husband left.", "Then Zorvath and\nher husband left."});
 }
 
+// A firm right after a person's "name is" or "under the name" is the
+// person ("My name is Vasquez-Lindgren"); here a tagger taught firms of
+// two surnames joined by a hyphen, as the dev rows' are. Not after "our
+// name is", a firm's.
+TEST(PiiTaggerTest, AFirmAfterAPersonsNameIsIsThePerson) {
+  const PiiTagger tagger = firms_tagger({"It was "}, {"Brask-Dellack", "Quarrow-Tusk", "Velmora-Quill"}, " again.",
+                                        {{"common_word", {"it", "was", "again", "my", "name", "is", "our", "under", "the", "book"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("It was Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
+  EXPECT_EQ(found("My name is Brask-Dellack again."), V{"PERSON:Brask-Dellack"});
+  EXPECT_EQ(found("Her name's Brask-Dellack again."), V{"PERSON:Brask-Dellack"});
+  EXPECT_EQ(found("Book it under the name Brask-Dellack again."), V{"PERSON:Brask-Dellack"});
+  EXPECT_EQ(found("Our name is Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
+}
+
 // A firm of a first name and a capital alone before a stop that ends it is
 // a first name and a surname's initial ("Review by Elspeth M.:"); here a
 // tagger taught firms there. Not a word an everyday list knows, nor before
