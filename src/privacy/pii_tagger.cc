@@ -956,6 +956,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     add_small_letter_names_after_cues(text, i_after_and, out, first_tagged);
     add_full_names_of_listed_words(text, marked_tokens, out);
     add_names_before_a_colon(text, out);
+    add_small_letter_first_names_in_series(text, out);
   }
   if (!mixed) {
     // (In text with capitals, add_small_letter_names_after_cues() runs it.)

@@ -3,10 +3,13 @@
 // or an array, "[\"tiara bielecki\", \"dallas alves\"]") names one person
 // an item, but the decoder reads each item alone and leaves out the names
 // with an everyday or a place's word ("dallas", "noble", "north"), which
-// the list's shape says are names all the same.
+// the list's shape says are names all the same. And a series of first
+// names in small letters in a sentence ("They had 6: layla, harry, erika
+// and shelley"): add_small_letter_first_names_in_series().
 #include "tiergate/privacy/pii_tagger.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -211,6 +214,72 @@ void PiiTagger::add_names_in_lists_of_names(std::string_view text, std::span<con
   if (changed) {
     drop_marked_spans(out);
     sort_by_begin(out, first);
+  }
+}
+
+void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, std::vector<PiiSpan>& out) const {
+  if (first_name_categories_ == 0 || common_categories_ == 0) return;
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  constexpr size_t kMaxItems = 16;
+  // A word in small letters of two letters or more (no digit first), on
+  // the line of the token before it.
+  auto small_word = [&](size_t k) {
+    if (k >= n || tokens[k].end - tokens[k].begin < 2 || tokens[k].newline_before) return false;
+    const auto b = static_cast<unsigned char>(text[tokens[k].begin]);
+    return (b >= 'a' && b <= 'z') || (b >= 0xc3 && is_word_byte(b) && !pii_tokens::opens_with_a_capital_letter(
+                                                                           reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin,
+                                                                           text.size() - tokens[k].begin));
+  };
+  auto mark_is = [&](size_t k, char c) { return mark_at(text, tokens, k, c) && !tokens[k].newline_before; };
+  auto conjunction = [&](size_t k) {
+    return k < n && !tokens[k].newline_before && (token_is(text, tokens[k], "and") || token_is(text, tokens[k], "or"));
+  };
+  std::array<size_t, kMaxItems> items{};
+  for (size_t k = 1; k < n; ++k) {
+    // A series opens at the word before a comma: "layla, harry, ...".
+    if (!mark_is(k, ',') || tokens[k].begin != tokens[k - 1].end || !small_word(k - 1)) continue;
+    // (Not the last item of a longer word group: "the kids, ..." is no
+    // series of names, nor "red wine, ...".)
+    if (k >= 2 && small_word(k - 2) && tokens[k - 2].end + 1 == tokens[k - 1].begin) continue;
+    size_t count = 0;
+    items[count++] = k - 1;
+    size_t j = k;
+    bool closed = false;  // by "and" or "or" before the last item
+    while (count < kMaxItems) {
+      if (mark_is(j, ',') && tokens[j].begin == tokens[items[count - 1]].end) ++j;
+      else if (!conjunction(j)) break;
+      if (conjunction(j)) {
+        ++j;
+        closed = true;
+      }
+      if (!small_word(j)) break;
+      items[count++] = j;
+      ++j;
+      if (closed) break;
+      // (An item of one word: a comma or the conjunction after it.)
+      if (!(mark_is(j, ',') && tokens[j].begin == tokens[j - 1].end) && !conjunction(j)) break;
+    }
+    k = j;
+    if (!closed || count < 3) continue;
+    // Most items first names the lists know and no everyday list does, the
+    // others first names or words no list knows at all; none a place's.
+    size_t plain_first_names = 0;
+    bool all_names = true;
+    for (size_t i = 0; i < count && all_names; ++i) {
+      const Token& t = tokens[items[i]];
+      const uint64_t word = word_hash(text, t);
+      const Gazetteer::Match m = gazetteer_.lookup(word);
+      const bool listed = ((m.full & first_name_categories_) != 0 || only_a_given_name(text, items[i], m, word)) &&
+                          (m.full & place_categories_) == 0 && !is_title(m);
+      if (listed && (m.full & common_categories_) == 0) ++plain_first_names;
+      all_names = listed || !gazetteer_.knows(word);
+    }
+    if (!all_names || plain_first_names * 2 < count + 1) continue;
+    for (size_t i = 0; i < count; ++i) {
+      if (span_over(out, items[i]) != out.size()) continue;
+      add_span(out, {PiiType::kPerson, tokens[items[i]].begin, tokens[items[i]].end});
+    }
   }
 }
 

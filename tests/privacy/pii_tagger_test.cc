@@ -1907,6 +1907,30 @@ PiiTagger numbers_only_tagger(std::vector<GazetteerList> gazetteers) {
   return PiiTagger::train(rows, o);
 }
 
+// In text with capitals, a series of words in small letters, most of them
+// first names no everyday list knows and the rest first names or words no
+// list knows, is a name each ("They had 6: layla, harry, erika and
+// shelley"); here a tagger that learned only numbers.
+TEST(PiiTaggerTest, ASeriesOfFirstNamesInSmallLettersIsNames) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Layla", "Harry", "Erika", "Mark", "Will", "Bill", "Paris"}},
+       {"city", {"Paris"}},
+       {"common_word", {"the", "code", "is", "today", "they", "had", "mark", "will", "bill", "kids", "and", "or", "red",
+                        "green", "blue", "buy", "paint"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names("They had 6: layla, harry, erika and shelley."), (V{"layla", "harry", "erika", "shelley"}));
+  EXPECT_EQ(names("They had: layla, zorvath or harry."), (V{"layla", "zorvath", "harry"}));
+  // Not everyday words, nor first names that are everyday words too, nor a
+  // place's; not without "and" or "or", nor two items; not after a word
+  // of the first item's group.
+  for (const char* text : {"Buy red, green and blue paint.", "They had: mark, will and bill.",
+                           "They had: layla, harry and paris.", "They had: layla, harry, erika.", "They had: layla and harry.",
+                           "They had the kids, layla and harry."}) {
+    EXPECT_EQ(names(text), V{}) << text;
+  }
+}
+
 // A street found by its suffix takes in a unit, its number and a comma
 // before its house number on its line ("Flat 3, 27 Marchmont Crescent");
 // here a tagger that learned only numbers.

@@ -929,6 +929,16 @@ class PiiTagger {
   // text (a booking is often in capitals throughout). Precondition:
   // out[first...] sorted by begin; it stays so.
   void add_booked_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
+  // In text with capitals, a series of three words or more in small
+  // letters, one word an item, commas between them and "and" or "or"
+  // before the last ("They had 6: layla, harry, michele, james, erika and
+  // shelley"), where more than half are first names the lists know and no
+  // everyday list does, and the others first names or words no list knows
+  // at all (none a place's or a title): a name each, where no span covers
+  // it. Not after a word of the same group ("red wine, ..."). The decoder
+  // takes names in small letters in such text only after a cue. The names
+  // are appended (the caller sorts).
+  void add_small_letter_first_names_in_series(std::string_view text, std::vector<PiiSpan>& out) const;
   // Makes a name of each item of a list of names that the passes left out
   // or took for a place or firm: in a run of three lines or more that open
   // alike (a bullet, a number and its stop, or a word) and hold one to four
