@@ -26,9 +26,12 @@ constexpr WordSet kTitles(kTitleWords);
 // Verbs whose object is as often a thing as a person ("call center", "email
 // marketing", "text message"): only a name that no everyday list knows
 // follows them here.
-constexpr std::array<std::string_view, 8> kContactVerbWords = {"call",    "email", "text", "message",
-                                                               "contact", "ping",  "cc",   "meet"};
+constexpr std::array<std::string_view, 12> kContactVerbWords = {"call", "email", "text",  "message", "contact",  "ping",
+                                                                "cc",   "meet",  "gave", "given",   "handed", "starring"};
 constexpr WordSet kContactVerbs(kContactVerbWords);
+// The verbs before "at" and a person: "shouted at samantha".
+constexpr std::array<std::string_view, 6> kAtPersonWords = {"shouted", "yelled", "screamed", "smiled", "waved", "winked"};
+constexpr WordSet kAtPerson(kAtPersonWords);
 
 // The commonest of the words written or spoken "to" a person ("an email
 // to john", "reply to jessica"; "email", "text" and "message" are contact
@@ -69,7 +72,7 @@ constexpr auto kCueWordList = joined(
     joined(joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords),
                                 joined(kTitleWords, kTitleOfAddressWords)),
                          joined(kCalledVerbWords, kKinTitleWords)),
-                  joined(kNameWordsElsewhere, kWrittenToCueWords)),
+                  joined(joined(kNameWordsElsewhere, kWrittenToCueWords), kAtPersonWords)),
            joined(joined(kClosingWords, kSaidWords), joined(joined(kFieldRoleWords, kNamingWords), kAccountWords))),
     std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
@@ -127,8 +130,10 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   auto cue_at = [&](size_t c, size_t& name) {
     name = c + 1;
     if (i_am(c)) return Cue::kContacted;
-    // Written or spoken to: "an email to john", "reply to jessica".
-    if (c + 1 < n && is(c + 1, "to") && kWrittenTo.contains(text, tokens[c])) {
+    // Written or spoken to: "an email to john", "reply to jessica",
+    // "shouted at samantha".
+    if (c + 1 < n && ((is(c + 1, "to") && kWrittenTo.contains(text, tokens[c])) ||
+                      (is(c + 1, "at") && kAtPerson.contains(text, tokens[c])))) {
       name = c + 2;
       return Cue::kContacted;
     }
@@ -195,6 +200,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // evangeline" (not "patient care", "the plaintiff will", "a function
     // called max": kRoleOrCalled).
     if (kFieldRoles.contains(text, tokens[c]) || kNaming.contains(text, tokens[c])) return Cue::kRoleOrCalled;
+    // ("given" a verb after an auxiliary, "had given mary"; not the
+    // adjective of "the given line".)
+    if (is(c, "given") && !(c > 0 && (is(c - 1, "had") || is(c - 1, "has") || is(c - 1, "have") || is(c - 1, "was")))) {
+      return Cue::kNone;
+    }
     return kContactVerbs.contains(text, tokens[c]) ? Cue::kContacted : Cue::kNone;
   };
   // A word in small letters on the line of the token before it (that opens

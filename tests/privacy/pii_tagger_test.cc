@@ -2464,6 +2464,13 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Reply to this: 'hi it's sarah from the school'"), V{"PERSON:sarah"});
   EXPECT_EQ(found("hey it's kevin, the code is ready. Reply."), V{"PERSON:kevin"});
   expect_no_names(tagger, {"Reply to this: 'hi baby' today."});
+  // After a verb that gives something to a person or stars one, or one
+  // said "at" a person: such a first name, no everyday word; "given" only
+  // as a verb after an auxiliary.
+  EXPECT_EQ(found("Then she shouted at kevin today."), V{"PERSON:kevin"});
+  EXPECT_EQ(found("He had given sarah the code."), V{"PERSON:sarah"});
+  EXPECT_EQ(found("A film starring emma today."), V{"PERSON:emma"});
+  expect_no_names(tagger, {"Find the given sarah today.", "Then she shouted at tom today.", "Then she smiled at the code."});
   // Or its "this is", maybe after a comma, before any word but an everyday
   // one, as after "name is".
   EXPECT_EQ(found("hi, this is zorvath from the code team. Reply."), V{"PERSON:zorvath"});
