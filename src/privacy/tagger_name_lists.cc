@@ -236,9 +236,14 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
     return k < n && !tokens[k].newline_before && (token_is(text, tokens[k], "and") || token_is(text, tokens[k], "or"));
   };
   std::array<size_t, kMaxItems> items{};
-  for (size_t k = 1; k < n; ++k) {
+  // (Found from the text's commas: most tokens are none.)
+  for (size_t at = 0; at < text.size();) {
+    const void* comma = std::memchr(text.data() + at, ',', text.size() - at);
+    if (comma == nullptr) break;
+    at = static_cast<size_t>(static_cast<const char*>(comma) - text.data()) + 1;
+    const size_t k = first_token_from(tokens, static_cast<uint32_t>(at - 1));
     // A series opens at the word before a comma: "layla, harry, ...".
-    if (!mark_is(k, ',') || tokens[k].begin != tokens[k - 1].end || !small_word(k - 1)) continue;
+    if (k == 0 || k >= n || !mark_is(k, ',') || tokens[k].begin != tokens[k - 1].end || !small_word(k - 1)) continue;
     // (Not the last item of a longer word group: "the kids, ..." is no
     // series of names, nor "red wine, ...".)
     if (k >= 2 && small_word(k - 2) && tokens[k - 2].end + 1 == tokens[k - 1].begin) continue;
@@ -247,8 +252,11 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
     size_t j = k;
     bool closed = false;  // by "and" or "or" before the last item
     while (count < kMaxItems) {
-      if (mark_is(j, ',') && tokens[j].begin == tokens[items[count - 1]].end) ++j;
-      else if (!conjunction(j)) break;
+      if (mark_is(j, ',') && tokens[j].begin == tokens[items[count - 1]].end) {
+        ++j;
+      } else if (!conjunction(j)) {
+        break;
+      }
       if (conjunction(j)) {
         ++j;
         closed = true;
@@ -260,7 +268,7 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
       // (An item of one word: a comma or the conjunction after it.)
       if (!(mark_is(j, ',') && tokens[j].begin == tokens[j - 1].end) && !conjunction(j)) break;
     }
-    k = j;
+    at = std::max<size_t>(at, tokens[j - 1].end);
     if (!closed || count < 3) continue;
     // Most items first names the lists know and no everyday list does, the
     // others first names or words no list knows at all; none a place's.
