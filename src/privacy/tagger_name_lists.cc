@@ -241,6 +241,19 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
     const void* comma = std::memchr(text.data() + at, ',', text.size() - at);
     if (comma == nullptr) break;
     at = static_cast<size_t>(static_cast<const char*>(comma) - text.data()) + 1;
+    // (A small letter before it and a blank and a word after it, asked of
+    // the bytes first: most commas of prompts are of numbers, code or
+    // longer phrases.)
+    auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };
+    if (at < 2 || !small_letter(at - 2) || at + 1 >= text.size() || text[at] != ' ' ||
+        !(small_letter(at + 1) || static_cast<unsigned char>(text[at + 1]) >= 0xc3)) {
+      continue;
+    }
+    // (Nor a word in small letters one blank before the first item: the
+    // item is then the last word of a longer group, below.)
+    size_t item = at - 2;
+    while (item > 0 && (small_letter(item - 1) || static_cast<unsigned char>(text[item - 1]) >= 0x80)) --item;
+    if (item >= 2 && text[item - 1] == ' ' && small_letter(item - 2)) continue;
     const size_t k = first_token_from(tokens, static_cast<uint32_t>(at - 1));
     // A series opens at the word before a comma: "layla, harry, ...".
     if (k == 0 || k >= n || !mark_is(k, ',') || tokens[k].begin != tokens[k - 1].end || !small_word(k - 1)) continue;
