@@ -1367,15 +1367,21 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       // else they know it as: "Christian Bale-Smith"; in small letters
       // after a name in small letters of two words or more, a last names'
       // list's word, whatever else it is, or a word of three letters or
-      // more that no list knows at all: "bartholomew achterberg-smit".)
+      // more that no list knows at all: "bartholomew achterberg-smit";
+      // after a name of one word in small letters that the last names' or
+      // the census's lists know, such a word: "under the name
+      // vasquez-lindgren".)
       const bool capitalised = text[at] >= 'A' && text[at] <= 'Z';
       const bool long_enough = tokens[j].end - tokens[j].begin >= 2;
       bool surname = capitalised && long_enough && listed_surname(text, at, tokens[j].end);
-      if (!capitalised && long_enough && text[span.begin] >= 'a' && text[span.begin] <= 'z' &&
-          std::memchr(text.data() + span.begin, ' ', span.end - span.begin) != nullptr) [[unlikely]] {
-        const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, tokens[j]));
-        surname = (m.full & last_name_categories_) != 0 ||
-                  (tokens[j].end - tokens[j].begin >= 3 && (all.full | all.part) == 0);
+      if (!capitalised && long_enough && text[span.begin] >= 'a' && text[span.begin] <= 'z') [[unlikely]] {
+        if (std::memchr(text.data() + span.begin, ' ', span.end - span.begin) != nullptr) {
+          const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, tokens[j]));
+          surname = (m.full & last_name_categories_) != 0 ||
+                    (tokens[j].end - tokens[j].begin >= 3 && (all.full | all.part) == 0);
+        } else if (!holds_it) {
+          surname = listed_surname(text, at, tokens[j].end) && listed_surname(text, span.begin, span.end);
+        }
       }
       if (((m.full & first_name_categories_) != 0 && (m.full & common_categories_) == 0) || surname ||
           second_syllable_of_a_given_name(text, span, at - 1, tokens[j])) {

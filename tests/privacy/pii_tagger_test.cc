@@ -5866,6 +5866,24 @@ TEST(PiiTaggerTest, AHyphenJoinsASurnameToAFullNameInSmallLetters) {
   EXPECT_EQ(persons("please call anna dellack-based tomorrow."), V{"anna dellack"});
 }
 
+// In small letters, after a name of one word that a last names' or the
+// census's list knows, such a word ("under the name vasquez-lindgren");
+// not after a first name, nor a word no list knows.
+TEST(PiiTaggerTest, AHyphenJoinsTwoSurnamesInSmallLetters) {
+  // (A tagger that learned only numbers: the name is the cue's, "name is".)
+  const PiiTagger tagger = numbers_only_tagger({{"first_name", {"Anna"}},
+                                                {"last_name", {"Dellack", "Smit"}},
+                                                {"census_surname", {"Berg"}},
+                                                {"common_word", {"the", "code", "is", "today", "my", "name", "smit"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(persons("my name is dellack today."), V{"dellack"});
+  EXPECT_EQ(persons("my name is dellack-smit today."), V{"dellack-smit"});
+  EXPECT_EQ(persons("my name is dellack-berg today."), V{"dellack-berg"});
+  EXPECT_EQ(persons("my name is dellack-zorvath today."), V{"dellack"});
+  EXPECT_EQ(persons("my name is anna-smit today."), V{"anna"});
+}
+
 // A name, a surname's particles in small letters and the capitalised word
 // after them are one name: a name of its own, or a word a name list
 // knows or no list knows at all; not an everyday word, nor a word in small
