@@ -964,6 +964,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     add_places_in_small_letters(text, viewed, out);
     if (organisations) add_organisations_in_small_letters(text, viewed, out, first_tagged);
     add_surnames_in_small_letters(text, out, first_tagged);
+    add_family_names_in_small_letters(text, out);
     std::sort(name_words.begin(), name_words.end());
     add_listed_names_in_small_letters(text, name_words, out, first_tagged);
     // (After the passes above, whose names are whole: "professor wiremu

@@ -363,6 +363,36 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
   }
 }
 
+void PiiTagger::add_family_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const {
+  const Tokens tokens = tagger_tokens();
+  constexpr std::string_view kFamily = " family";
+  for (size_t at = text.find(kFamily); at != std::string_view::npos; at = text.find(kFamily, at + kFamily.size())) {
+    const size_t end = at + kFamily.size();
+    if (end < text.size() && is_word_byte(static_cast<unsigned char>(text[end]))) continue;  // "familyx"
+    const size_t j = first_token_from(tokens, static_cast<uint32_t>(at + 1));
+    if (j < 2 || j >= tokens.size() || tokens[j].begin != at + 1 || tokens[j - 1].end != at) continue;
+    // The surname's parts, back over hyphens glued to them.
+    size_t from = j - 1;
+    while (from >= 2 && mark_at(text, tokens, from - 1, '-') && tokens[from - 1].begin == tokens[from - 2].end &&
+           tokens[from].begin == tokens[from - 1].end) {
+      from -= 2;
+    }
+    if (from == 0 || !token_is(text, tokens[from - 1], "the") || tokens[from - 1].end + 1 != tokens[from].begin ||
+        tokens[from].newline_before) {
+      continue;
+    }
+    bool surnames = true;
+    for (size_t k = from; k < j && surnames; k += 2) {
+      const Token& part = tokens[k];
+      // (Not an everyday word: "the human family", "the new family".)
+      const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, part));
+      surnames = small_word(text, part, 2) && (m.full & (first_name_categories_ | common_categories_)) == 0 &&
+                 listed_surname(text, part.begin, part.end) && span_over(out, k) == out.size();
+    }
+    if (surnames) add_span(out, {PiiType::kPerson, tokens[from].begin, tokens[j - 1].end});
+  }
+}
+
 void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const auto not_a_surname = static_cast<uint16_t>(place_categories_ | world_city_categories_ | street_categories_ |

@@ -2224,6 +2224,24 @@ TEST(PiiTaggerTest, AFirmAfterAPersonsNameIsIsThePerson) {
   EXPECT_EQ(found("Our name is Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
 }
 
+// In text without capitals, the word between "the" and "family", each of
+// its parts a surname no first-name or everyday list knows, is the
+// family's surname; here a tagger that learned only numbers.
+TEST(PiiTaggerTest, ASurnameBeforeFamilyInSmallLettersIsAName) {
+  const PiiTagger tagger = numbers_only_tagger({{"last_name", {"Osei", "Human"}},
+                                                {"census_surname", {"Brask"}},
+                                                {"common_word", {"the", "code", "is", "today", "a", "card", "for",
+                                                                 "family", "human"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(persons("a card for the brask family today."), V{"brask"});
+  EXPECT_EQ(persons("a card for the brask-osei family today."), V{"brask-osei"});
+  for (const char* text : {"a card for the human family today.", "a card for the zorvath family today.",
+                           "a card for the brask familyx today.", "a card for brask family today."}) {
+    EXPECT_EQ(persons(text), V{}) << text;
+  }
+}
+
 // A firm of a first name and a capital alone before a stop that ends it is
 // a first name and a surname's initial ("Review by Elspeth M.:"); here a
 // tagger taught firms there. Not a word an everyday list knows, nor before

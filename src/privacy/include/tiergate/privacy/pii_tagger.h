@@ -256,6 +256,14 @@ class PiiTagger {
   // michael doe"). Without it the decoder, which has no capital to go by,
   // redacted the first name and let the surname out.
   void add_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text without capitals, the word between "the" and "family" (its
+  // parts joined by hyphens), each part a surname of the last names' or
+  // the census's lists that no first-name or everyday list knows, where
+  // no span covers it: the family's surname ("a card for the
+  // abernathy-osei family"; not "the rose family" of plants, "the human
+  // family"). Appended (the caller sorts). In text with capitals
+  // type_firms_of_a_full_name() retypes the decoder's firm there.
+  void add_family_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const;
   // In text with capitals, a name of out[first...] that is one word a
   // first-name list knows takes the capitalised word right after it, one
   // space apart on its line, of small letters after its capital, that no
