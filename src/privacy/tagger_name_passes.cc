@@ -1943,13 +1943,14 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     // the person: "My name is Vasquez-Lindgren", "a table under the name
     // Vasquez-Lindgren" (the dev rows' firms of two surnames joined by a
     // hyphen taught the decoder such a name). Not "our name is", a firm's.
-    if (tokens[from].begin == span.begin && from >= 2 && words_of_a_name(from, span.end)) {
+    // (The words before asked first: most firms and places have none.)
+    if (tokens[from].begin == span.begin && from >= 2) {
       auto is = [&](size_t k, std::string_view w) { return token_is(text, tokens[k], w); };
       const auto persons = [&](size_t k) { return is(k, "my") || is(k, "his") || is(k, "her"); };
       const bool named = ((is(from - 1, "name's") || is(from - 1, "name\u2019s")) && persons(from - 2)) ||
                          (from >= 3 && is(from - 1, "is") && is(from - 2, "name") && persons(from - 3)) ||
                          (from >= 3 && is(from - 1, "name") && is(from - 2, "the") && is(from - 3, "under"));
-      if (named) {
+      if (named && words_of_a_name(from, span.end)) {
         span.type = PiiType::kPerson;
         continue;
       }
@@ -1977,8 +1978,8 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     // Abernathy-Osei family". Not a taxon's Latin plural ("the Rosaceae
     // family"), nor a maker's line of things ("the Intel family of
     // processors").
-    if (tokens[from].begin == span.begin && from > 0 && token_is(text, tokens[from - 1], "the") &&
-        tokens[from - 1].end + 1 == span.begin && text.substr(span.end).starts_with(" family") &&
+    if (text.substr(span.end).starts_with(" family") && tokens[from].begin == span.begin && from > 0 &&
+        token_is(text, tokens[from - 1], "the") && tokens[from - 1].end + 1 == span.begin &&
         !text.substr(span.end).starts_with(" family of") && !text.substr(span.begin, span.end - span.begin).ends_with("ae") &&
         words_of_a_name(from, span.end) &&
         std::find(text.begin() + span.begin, text.begin() + span.end, ' ') == text.begin() + span.end) {
