@@ -22,7 +22,9 @@ constexpr size_t kMaxDisplayWords = 4;
 
 // A byte that may stand in a display name's word after its first letter:
 // "O'Brien", "Laurent-Petit", "J.".
-bool display_word_byte(char c) { return is_word_byte(static_cast<unsigned char>(c)) || c == '-' || c == '\'' || c == '.'; }
+bool display_word_byte(char c) {
+  return is_word_byte(static_cast<unsigned char>(c)) || c == '-' || c == '\'' || c == '.';
+}
 
 // The marks after which a display name opens: a header's colon, a list's
 // comma, a quote, an option's "=".
@@ -63,9 +65,8 @@ void PiiTagger::add_mailbox_names(std::string_view text, std::vector<PiiSpan>& o
     while (count < kMaxDisplayWords) {
       uint32_t begin = at;
       while (begin > 0 && display_word_byte(text[begin - 1])) --begin;
-      if (begin == at || !is_word_byte(static_cast<unsigned char>(text[begin])) || (text[begin] >= '0' && text[begin] <= '9')) {
-        break;
-      }
+      const auto opening = static_cast<unsigned char>(text[begin]);
+      if (begin == at || !is_word_byte(opening) || (opening >= '0' && opening <= '9')) break;
       words[count++] = Token{begin, at, false, false};
       if (begin == 0 || opens_a_display_name(text[begin - 1])) {
         bounded = true;

@@ -226,11 +226,11 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
   // the line of the token before it.
   auto small_word = [&](size_t k) {
     if (k >= n || tokens[k].end - tokens[k].begin < 2 || tokens[k].newline_before) return false;
-    const auto b = static_cast<unsigned char>(text[tokens[k].begin]);
-    return (b >= 'a' && b <= 'z') || (b >= 0xc3 && is_word_byte(b) && !pii_tokens::opens_with_a_capital_letter(
-                                                                           reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin,
-                                                                           text.size() - tokens[k].begin));
+    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
+    if (s[0] >= 'a' && s[0] <= 'z') return true;
+    return s[0] >= 0xc3 && is_word_byte(s[0]) && !pii_tokens::opens_with_a_capital_letter(s, text.size() - tokens[k].begin);
   };
+  auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };
   auto mark_is = [&](size_t k, char c) { return mark_at(text, tokens, k, c) && !tokens[k].newline_before; };
   auto conjunction = [&](size_t k) {
     return k < n && !tokens[k].newline_before && (token_is(text, tokens[k], "and") || token_is(text, tokens[k], "or"));
@@ -244,7 +244,6 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
     // (A small letter before it and a blank and a word after it, asked of
     // the bytes first: most commas of prompts are of numbers, code or
     // longer phrases.)
-    auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };
     if (at < 2 || !small_letter(at - 2) || at + 1 >= text.size() || text[at] != ' ' ||
         !(small_letter(at + 1) || static_cast<unsigned char>(text[at + 1]) >= 0xc3)) {
       continue;

@@ -1969,7 +1969,7 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         capitalised_word(tokens[from])) {
       const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[from]));
       if ((m.full & first_name_categories_) != 0 || only_a_given_name(text, from) || (m.full & not_a_first_name) == 0) {
-        span = {PiiType::kPerson, span.begin, span.end + 1};
+        set_span(out, s, {PiiType::kPerson, span.begin, span.end + 1});
         continue;
       }
     }
