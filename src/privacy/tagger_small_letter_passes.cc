@@ -129,15 +129,18 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     // A surname with a hyphen right after it, one space apart ("abdulrahman
     // al-farsi", "sarah smith-jones"): a surname's particle or a word a
     // name list knows and no everyday list does, or two words name lists
-    // know, the hyphen glued to both, that no span covers.
+    // know, or two words of three letters or more that no list knows at
+    // all ("folasade adeyemi-okoro"), the hyphen glued to both, that no
+    // span covers.
     if (one_blank_after(text, tokens, j + 1) && glued_hyphen(text, tokens, j + 2) && small_word(text, next, 2) &&
         small_word(text, tokens[j + 3], 2) && span_over(out, j + 1) == out.size() &&
         span_over(out, j + 3) == out.size()) {
       const Gazetteer::Match before = gazetteer_.lookup(word_hash(text, next));
       const Gazetteer::Match after = gazetteer_.lookup(word_hash(text, tokens[j + 3]));
       const bool named = (before.full & name_categories_) != 0;
+      auto unknown = [&](const Token& w) { return w.end - w.begin >= 3 && !gazetteer_.knows(word_hash(text, w)); };
       if (kSurnameParticles.contains(text, next) || (named && (before.full & common_categories_) == 0) ||
-          (named && (after.full & name_categories_) != 0)) {
+          (named && (after.full & name_categories_) != 0) || (unknown(next) && unknown(tokens[j + 3]))) {
         const Token& last = tokens[j + 3];
         const auto* lb = reinterpret_cast<const unsigned char*>(text.data()) + last.begin;
         const size_t name = span_over(out, j);

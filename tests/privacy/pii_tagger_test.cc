@@ -2852,6 +2852,10 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("a note to brianna timur-zorvath for the flowers"),
             std::vector<std::string>{"PERSON:brianna timur-zorvath"});
   EXPECT_EQ(found("a note to brianna re-sent for the flowers"), std::vector<std::string>{"PERSON:brianna"});
+  // Or two words of three letters or more that no list knows.
+  EXPECT_EQ(found("a note to brianna zorquil-velmora for the flowers"),
+            std::vector<std::string>{"PERSON:brianna zorquil-velmora"});
+  EXPECT_EQ(found("a note to brianna zorquil-flowers for the flowers"), std::vector<std::string>{"PERSON:brianna"});
   // A word no list knows where the clause ends after it; not before a word.
   EXPECT_EQ(found("a note to brianna zorquil?"), std::vector<std::string>{"PERSON:brianna zorquil"});
   EXPECT_EQ(found("a note to brianna zorquil"), std::vector<std::string>{"PERSON:brianna zorquil"});
