@@ -366,6 +366,21 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
   }
 }
 
+void PiiTagger::add_surname_initials_in_small_letters(std::string_view text, std::vector<PiiSpan>& out,
+                                                      size_t first) const {
+  auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };
+  for (size_t k = first; k < out.size(); ++k) {
+    const uint32_t end = out[k].end;
+    if (out[k].type != PiiType::kPerson || end + 3 > text.size() || !small_letter(end - 1) || text[end] != ' ' ||
+        !small_letter(end + 1) || text[end + 1] == 'v' || text[end + 1] == 'i' || text[end + 2] != '.') {
+      continue;
+    }
+    if (end + 3 == text.size() || (!is_word_byte(static_cast<unsigned char>(text[end + 3])) && text[end + 3] != '.')) {
+      set_span(out, k, {PiiType::kPerson, out[k].begin, end + 3});
+    }
+  }
+}
+
 void PiiTagger::add_family_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const {
   const Tokens tokens = tagger_tokens();
   constexpr std::string_view kFamily = " family";

@@ -2224,6 +2224,21 @@ TEST(PiiTaggerTest, AFirmAfterAPersonsNameIsIsThePerson) {
   EXPECT_EQ(found("Our name is Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
 }
 
+// In text without capitals, a name takes a surname's initial and its stop
+// right after it ("review by elspeth m.:"); not "v." of a case's name, "i."
+// or an abbreviation's letters. Here the name is the cue's, "name is".
+TEST(PiiTaggerTest, ASurnamesInitialAfterANameInSmallLettersIsTheNames) {
+  const PiiTagger tagger = numbers_only_tagger({{"common_word", {"the", "code", "is", "today", "my", "name"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(persons("my name is zorvath m.: today"), V{"zorvath m."});
+  EXPECT_EQ(persons("my name is zorvath m."), V{"zorvath m."});
+  for (const char* text : {"my name is zorvath v. today", "my name is zorvath i. today", "my name is zorvath m.s. today",
+                           "my name is zorvath a.m. today"}) {
+    EXPECT_EQ(persons(text), V{"zorvath"}) << text;
+  }
+}
+
 // In text without capitals, the word between "the" and "family", each of
 // its parts a surname no first-name or everyday list knows, is the
 // family's surname; here a tagger that learned only numbers.

@@ -264,6 +264,12 @@ class PiiTagger {
   // family"). Appended (the caller sorts). In text with capitals
   // type_firms_of_a_full_name() retypes the decoder's firm there.
   void add_family_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const;
+  // In text without capitals, a name of out[first...] that ends in a small
+  // letter takes a surname's initial and its stop right after it, one
+  // space apart, where no letter and no stop follows the stop: "review by
+  // elspeth m.: 'the staff were lovely'", "hermann h., age 28". Not "v."
+  // ("morse v. frederick"), "i.", "m.s." or "a.m.".
+  void add_surname_initials_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, a name of out[first...] that is one word a
   // first-name list knows takes the capitalised word right after it, one
   // space apart on its line, of small letters after its capital, that no
