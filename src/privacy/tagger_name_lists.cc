@@ -222,13 +222,10 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
   constexpr size_t kMaxItems = 16;
-  // A word in small letters of two letters or more (no digit first), on
-  // the line of the token before it.
-  auto small_word = [&](size_t k) {
-    if (k >= n || tokens[k].end - tokens[k].begin < 2 || tokens[k].newline_before) return false;
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + tokens[k].begin;
-    if (s[0] >= 'a' && s[0] <= 'z') return true;
-    return s[0] >= 0xc3 && is_word_byte(s[0]) && !pii_tokens::opens_with_a_capital_letter(s, text.size() - tokens[k].begin);
+  // A word in small letters of two letters or more, on the line of the
+  // token before it.
+  auto small_word_at = [&](size_t k) {
+    return k < n && !tokens[k].newline_before && tagger_rules::small_word(text, tokens[k], 2);
   };
   auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };
   auto mark_is = [&](size_t k, char c) { return mark_at(text, tokens, k, c) && !tokens[k].newline_before; };
@@ -255,10 +252,10 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
     if (item >= 2 && text[item - 1] == ' ' && small_letter(item - 2)) continue;
     const size_t k = first_token_from(tokens, static_cast<uint32_t>(at - 1));
     // A series opens at the word before a comma: "layla, harry, ...".
-    if (k == 0 || k >= n || !mark_is(k, ',') || tokens[k].begin != tokens[k - 1].end || !small_word(k - 1)) continue;
+    if (k == 0 || k >= n || !mark_is(k, ',') || tokens[k].begin != tokens[k - 1].end || !small_word_at(k - 1)) continue;
     // (Not the last item of a longer word group: "the kids, ..." is no
     // series of names, nor "red wine, ...".)
-    if (k >= 2 && small_word(k - 2) && tokens[k - 2].end + 1 == tokens[k - 1].begin) continue;
+    if (k >= 2 && small_word_at(k - 2) && tokens[k - 2].end + 1 == tokens[k - 1].begin) continue;
     size_t count = 0;
     items[count++] = k - 1;
     size_t j = k;
@@ -273,7 +270,7 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
         ++j;
         closed = true;
       }
-      if (!small_word(j)) break;
+      if (!small_word_at(j)) break;
       items[count++] = j;
       ++j;
       if (closed) break;

@@ -1978,10 +1978,8 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
     // Abernathy-Osei family". Not a taxon's Latin plural ("the Rosaceae
     // family"), nor a maker's line of things ("the Intel family of
     // processors").
-    if (text.substr(span.end).starts_with(" family") && tokens[from].begin == span.begin && from > 0 &&
-        token_is(text, tokens[from - 1], "the") && tokens[from - 1].end + 1 == span.begin &&
-        !text.substr(span.end).starts_with(" family of") && !text.substr(span.begin, span.end - span.begin).ends_with("ae") &&
-        words_of_a_name(from, span.end) &&
+    if (tokens[from].begin == span.begin && between_the_and_family(text, tokens, from, span.end) &&
+        !text.substr(span.begin, span.end - span.begin).ends_with("ae") && words_of_a_name(from, span.end) &&
         std::find(text.begin() + span.begin, text.begin() + span.end, ' ') == text.begin() + span.end) {
       span.type = PiiType::kPerson;
       continue;

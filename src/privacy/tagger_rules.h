@@ -351,6 +351,20 @@ inline bool said_of_people_after(std::string_view text, Tokens tokens, size_t k,
          is_word_byte(static_cast<unsigned char>(text[tokens[w + 1].begin]));
 }
 
+// Whether the word of tokens from token `from` to byte `end` stands
+// between "the", one blank before it on its line, and the word "family"
+// one blank after it, not "family of" (a maker's line of things): "a card
+// for the Abernathy-Osei family". (The text after it is asked first: most
+// words have no such neighbours.)
+inline bool between_the_and_family(std::string_view text, Tokens tokens, size_t from, uint32_t end) {
+  constexpr std::string_view kFamily = " family";
+  const std::string_view after = text.substr(end);
+  if (!after.starts_with(kFamily) || after.starts_with(" family of")) return false;
+  if (after.size() > kFamily.size() && is_word_byte(static_cast<unsigned char>(after[kFamily.size()]))) return false;
+  return from > 0 && !tokens[from].newline_before && token_is(text, tokens[from - 1], "the") &&
+         tokens[from - 1].end + 1 == tokens[from].begin;
+}
+
 // Whether a relative clause of persons opens after token k
 // (said_of_people_after()): "who", which firms and things do not take
 // ("which", "that"). (In small letters: "WHO" is a firm.)

@@ -385,8 +385,6 @@ void PiiTagger::add_family_names_in_small_letters(std::string_view text, std::ve
   const Tokens tokens = tagger_tokens();
   constexpr std::string_view kFamily = " family";
   for (size_t at = text.find(kFamily); at != std::string_view::npos; at = text.find(kFamily, at + kFamily.size())) {
-    const size_t end = at + kFamily.size();
-    if (end < text.size() && is_word_byte(static_cast<unsigned char>(text[end]))) continue;  // "familyx"
     const size_t j = first_token_from(tokens, static_cast<uint32_t>(at + 1));
     if (j < 2 || j >= tokens.size() || tokens[j].begin != at + 1 || tokens[j - 1].end != at) continue;
     // The surname's parts, back over hyphens glued to them.
@@ -395,10 +393,7 @@ void PiiTagger::add_family_names_in_small_letters(std::string_view text, std::ve
            tokens[from].begin == tokens[from - 1].end) {
       from -= 2;
     }
-    if (from == 0 || !token_is(text, tokens[from - 1], "the") || tokens[from - 1].end + 1 != tokens[from].begin ||
-        tokens[from].newline_before) {
-      continue;
-    }
+    if (!between_the_and_family(text, tokens, from, tokens[j - 1].end)) continue;
     bool surnames = true;
     for (size_t k = from; k < j && surnames; k += 2) {
       const Token& part = tokens[k];
