@@ -123,6 +123,16 @@ std::vector<std::string> scanned_spans(const PiiTagger& tagger, const std::strin
   return out;
 }
 
+// The names the whole scan finds in `text` (scanned_spans()'s PERSON
+// values), in order.
+std::vector<std::string> scanned_names(const PiiTagger& tagger, const std::string& text) {
+  std::vector<std::string> found;
+  for (const std::string& span : scanned_spans(tagger, text)) {
+    if (span.starts_with("PERSON:")) found.push_back(span.substr(7));
+  }
+  return found;
+}
+
 // The values of the spans of `type` (of any type without one), in order.
 std::vector<std::string> values_of(const PiiTagger& tagger, const std::string& text,
                                    std::optional<PiiType> type = std::nullopt) {
@@ -427,13 +437,7 @@ TEST(PiiTaggerTest, ListsOfPeopleStayNamesOneEach) {
   const PiiTagger tagger = PiiTagger::train(train, options(5, 1u << 14, 1));
   std::vector<std::string> people;
   for (size_t k = 0; k < 12; ++k) people.push_back(kFirst[(k * 5 + 3) % kFirst.size()] + " " + kLast[(k * 3 + 1) % kLast.size()]);
-  auto names_in = [&](const std::string& text) {
-    std::vector<std::string> found;
-    for (const std::string& s : scanned_spans(tagger, text)) {
-      if (s.starts_with("PERSON:")) found.push_back(s.substr(7));
-    }
-    return found;
-  };
+  auto names_in = [&](const std::string& text) { return scanned_names(tagger, text); };
   std::string lines, numbered, table, letters;
   for (size_t k = 0; k < people.size(); ++k) {
     lines += people[k] + "\n";
@@ -1957,13 +1961,7 @@ TEST(PiiTaggerTest, AMailboxsDisplayNameSpelledByItsAddressIsAName) {
        {"last_name", {"Smith"}},
        {"common_word", {"the", "code", "is", "today", "from", "to", "please", "email", "support", "quill", "smith"}},
        {"company_suffix", {"Ltd"}}});
-  auto people = [&](const std::string& text) {
-    std::vector<std::string> found;
-    for (const std::string& span : scanned_spans(tagger, text)) {
-      if (span.starts_with("PERSON:")) found.push_back(span.substr(7));
-    }
-    return found;
-  };
+  auto people = [&](const std::string& text) { return scanned_names(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(people("From: Zorvath Quill <zq@northwind.com>"), V{"Zorvath Quill"});
   EXPECT_EQ(people("from: zorvath quill <zorvath.quill@northwind.com>"), V{"zorvath quill"});
