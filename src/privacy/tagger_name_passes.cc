@@ -1954,6 +1954,14 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
         span.type = PiiType::kPerson;
         continue;
       }
+      // And after "the family of", a firm of words of a name that no
+      // place's list knows: "condolences to the family of Bartholomew
+      // Quince" (not "the royal family of Monaco").
+      if (from >= 3 && is(from - 1, "of") && is(from - 2, "family") && is(from - 3, "the") &&
+          span.type == PiiType::kOrganization && words_of_a_name(from, span.end) && !listed_place(text, span)) {
+        span.type = PiiType::kPerson;
+        continue;
+      }
     }
     // A firm or place of a capitalised word and a capital alone before a
     // stop that ends it (no letter glued after) is a first name and a

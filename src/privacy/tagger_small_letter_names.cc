@@ -369,12 +369,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       uint32_t s_end = 0;
       if (!small_name_word(to + 1, s, s_end)) break;
       // A word of three letters or more that no list knows at all but
-      // chat's shorthand, where the clause ends after it: "patient
-      // rosalind mbeki, 54", not "call kevin asap, please".
-      auto unknown_before_the_clause_end = [&] {
-        static constexpr WordSet kChatShorthand(std::array<std::string_view, 14>{
-            "asap", "btw", "lol", "pls", "plz", "thx", "tmrw", "tmr", "idk", "imo", "imho", "fyi", "omg", "tbh"});
-        if (s_end - tokens[to + 1].begin < 3 || !clause_ends_after(text, tokens, to + 1) ||
+      // chat's shorthand, where the clause ends after it or an everyday
+      // word follows it: "patient rosalind mbeki, 54", "my neighbour
+      // barnaby whitcombe keeps", not "call kevin asap, please".
+      auto unknown_last_word = [&] {
+        if (s_end - tokens[to + 1].begin < 3 ||
+            !(clause_ends_after(text, tokens, to + 1) || (s_end == tokens[to + 1].end && everyday_word_after(text, to + 1))) ||
             kChatShorthand.contains(text, tokens[to + 1])) {
           return false;
         }
@@ -385,7 +385,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       const bool surname = ((s.full & last_name_categories_) != 0 &&
                             ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(text, tokens, to + 1))) ||
                            (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0) ||
-                           unknown_before_the_clause_end();
+                           unknown_last_word();
       if (!surname && !gaelic_surname(to + 1)) break;
       ++to;
       end = s_end;

@@ -175,12 +175,14 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
         set_off && (m.full & (place_categories_ | first_name_categories_)) == 0 &&
         ((m.full & last_name_categories_) != 0 || listed_surname(text, surname.begin, surname.end));
     // And a word of three letters or more that no list knows at all where
-    // the clause ends after it ("my former student, thandiwe mokoena?").
+    // the clause ends after it or an everyday word follows it, but chat's
+    // shorthand ("my former student, thandiwe mokoena?", "dorothea
+    // whitcombe for"; not "sarah pls help").
     const bool clause_ends = j + 2 == tokens.size() || tokens[j + 2].newline_before ||
                              (tokens[j + 2].begin == next.end && tokens[j + 2].end - tokens[j + 2].begin == 1 &&
                               std::string_view(".,?!;)").find(text[tokens[j + 2].begin]) != std::string_view::npos);
-    const bool unlisted_last =
-        (m.full | m.part) == 0 && surname.end == next.end && next.end - next.begin >= 3 && clause_ends;
+    const bool unlisted_last = (m.full | m.part) == 0 && surname.end == next.end && next.end - next.begin >= 3 &&
+                               (clause_ends || everyday_word_after(text, j + 1)) && !kChatShorthand.contains(text, next);
     if (!surname_set_off && !unlisted_last &&
         ((m.full | m.part) != 0 || !listed_surname(text, surname.begin, surname.end))) {
       continue;
@@ -582,6 +584,12 @@ bool PiiTagger::listed_surname(std::string_view text, uint32_t begin, uint32_t e
   const uint64_t hash = word_hash(text, Token{begin, end, false, false});
   return (gazetteer_.lookup(hash).full & last_name_categories_) != 0 ||
          (census_surname_categories_ != 0 && (gazetteer_.lookup_hidden(hash).full & census_surname_categories_) != 0);
+}
+
+bool PiiTagger::everyday_word_after(std::string_view text, size_t k) const {
+  const Tokens tokens = tagger_tokens();
+  return one_blank_after(text, tokens, k + 1) && small_word(text, tokens[k + 1], 2) &&
+         everyday(gazetteer_.lookup(word_hash(text, tokens[k + 1])));
 }
 
 bool PiiTagger::only_a_given_name(std::string_view text, size_t i) const {

@@ -2220,6 +2220,9 @@ TEST(PiiTaggerTest, AFirmAfterAPersonsNameIsIsThePerson) {
   EXPECT_EQ(found("Her name's Brask-Dellack again."), V{"PERSON:Brask-Dellack"});
   EXPECT_EQ(found("Book it under the name Brask-Dellack again."), V{"PERSON:Brask-Dellack"});
   EXPECT_EQ(found("Our name is Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
+  // After "the family of", where no place's list knows the firm.
+  EXPECT_EQ(found("Write to the family of Brask-Dellack again."), V{"PERSON:Brask-Dellack"});
+  EXPECT_EQ(found("Write to a family of Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
 }
 
 // In text without capitals, a name takes a surname's initial and its stop
@@ -2514,6 +2517,10 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   // shorthand.)
   EXPECT_EQ(found("Summarise: patient sarah zorvath, 54, is fine."), V{"PERSON:sarah zorvath"});
   EXPECT_EQ(found("Please call kevin asap, the code is ready."), V{"PERSON:kevin"});
+  // (Or before an everyday word; not before a word no list knows.)
+  EXPECT_EQ(found("Summarise: patient sarah zorvath is fine."), V{"PERSON:sarah zorvath"});
+  EXPECT_EQ(found("Please call kevin asap today."), V{"PERSON:kevin"});
+  EXPECT_EQ(found("Summarise: patient sarah zorvath velmora."), V{"PERSON:sarah"});
   EXPECT_EQ(found("Write about a girl called sarah today."), V{"PERSON:sarah"});
   EXPECT_EQ(found("Write about a boy named kevin."), V{"PERSON:kevin"});
   expect_no_names(tagger, {"Summarise: the patient will be fine.", "Summarise: patient baby is fine.",
@@ -2869,10 +2876,14 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("a note to brianna zorquil-velmora for the flowers"),
             std::vector<std::string>{"PERSON:brianna zorquil-velmora"});
   EXPECT_EQ(found("a note to brianna zorquil-flowers for the flowers"), std::vector<std::string>{"PERSON:brianna"});
-  // A word no list knows where the clause ends after it; not before a word.
+  // A word no list knows where the clause ends after it or before an
+  // everyday word; not before a word no everyday list knows, nor chat's
+  // shorthand.
   EXPECT_EQ(found("a note to brianna zorquil?"), std::vector<std::string>{"PERSON:brianna zorquil"});
   EXPECT_EQ(found("a note to brianna zorquil"), std::vector<std::string>{"PERSON:brianna zorquil"});
-  EXPECT_EQ(found("a note to brianna zorquil for the flowers"), std::vector<std::string>{"PERSON:brianna"});
+  EXPECT_EQ(found("a note to brianna zorquil for the flowers"), std::vector<std::string>{"PERSON:brianna zorquil"});
+  EXPECT_EQ(found("a note to brianna zorquil velmora"), std::vector<std::string>{"PERSON:brianna"});
+  EXPECT_EQ(found("a note to brianna pls for the flowers"), std::vector<std::string>{"PERSON:brianna"});
   for (const std::string text : {"please forward the invoice to brianna doe.", "a note to brianna doe-eyed",
                                  "a note to brianna doe by friday", "a note to brianna doe' by friday"}) {
     EXPECT_EQ(found(text), std::vector<std::string>{"PERSON:brianna"}) << text;

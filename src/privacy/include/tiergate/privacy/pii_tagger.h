@@ -198,6 +198,11 @@ class PiiTagger {
   bool everyday(const Gazetteer::Match& m) const {
     return (m.full & common_categories_) != 0 && ((m.full | m.part) & ~common_categories_) == 0;
   }
+  // Whether token k + 1 of the tagger's tokens is an everyday() word in
+  // small letters one blank after token k: a word unknown to every list
+  // before it ends a name as the clause's end does ("nkechi eze please",
+  // "priyanka raghunathan wants").
+  bool everyday_word_after(std::string_view text, size_t k) const;
   // Whether a word with these gazetteer matches is (part of) a title of the
   // name_prefix lists: "Mr." is listed whole, so "mr" is part of an entry.
   bool is_title(const Gazetteer::Match& m) const { return ((m.full | m.part) & prefix_categories_) != 0; }
