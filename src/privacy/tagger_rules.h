@@ -827,12 +827,14 @@ inline bool led_to_a_place(std::string_view text, Tokens tokens, size_t j) {
 // Whether a word ends as the streets of German, Dutch and Nordic towns do,
 // one word that is the street's whole name ("bahnhofstrasse",
 // "corellistraat", "drottninggatan", "havnevej"), or is the ending alone
-// ("Freistädter Strasse"), in any case.
-inline bool ends_as_a_street(std::string_view word) {
+// ("Freistädter Strasse"), in any case. With `shortest_ending`, only the
+// endings of that many bytes or more ("gasse", not "weg"), which English
+// words do not end in.
+inline bool ends_as_a_street(std::string_view word, size_t shortest_ending = 0) {
   static constexpr std::array<std::string_view, 12> kStreetEndings = {
       "strasse", "straße", "straat", "allee", "gasse", "platz", "gatan", "vägen", "laan", "weg", "vej", "vei"};
   return std::any_of(kStreetEndings.begin(), kStreetEndings.end(), [&](std::string_view e) {
-    if (word.size() < e.size()) return false;
+    if (word.size() < e.size() || e.size() < shortest_ending) return false;
     const std::string_view tail = word.substr(word.size() - e.size());
     for (size_t k = 0; k < e.size(); ++k) {
       if (kByteView[static_cast<unsigned char>(tail[k])].lower != static_cast<unsigned char>(e[k])) return false;
