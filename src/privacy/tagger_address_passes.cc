@@ -937,6 +937,33 @@ void PiiTagger::split_street_places(std::string_view text, std::vector<PiiSpan>&
   }
 }
 
+void PiiTagger::cut_trailing_street_words(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  static constexpr WordSet kStreetWords(std::array<std::string_view, 2>{"street", "st"});
+  // The words that name a street's kind and never lead another street
+  // word ("Court Street", "Park Road" and "Mill Lane" are streets).
+  static constexpr WordSet kStreetKinds(std::array<std::string_view, 14>{
+      "street", "st", "road", "rd", "avenue", "ave", "place", "pl", "lane", "ln", "drive", "dr", "boulevard", "blvd"});
+  const Tokens tokens = tagger_tokens();
+  for (size_t s = first; s < out.size(); ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    size_t last = first_token_from(tokens, out[s].end);  // one past the span's last token
+    if (last < 3 || tokens[last - 1].end != out[s].end) continue;
+    --last;
+    if (mark_at(text, tokens, last, '.') && glued_to_the_one_before(tokens, last)) --last;
+    if (!kStreetWords.contains(text, tokens[last]) || !one_blank_after(text, tokens, last)) continue;
+    const size_t from = first_token_from(tokens, out[s].begin);
+    const size_t before = last - 1;
+    if (before <= from) continue;
+    // (The number may hold its stop: "út 78. street".)
+    const size_t number =
+        mark_at(text, tokens, before, '.') && glued_to_the_one_before(tokens, before) ? before - 1 : before;
+    const bool after_its_number = number > from && all_digits(text, tokens[number]) &&
+                                  opens_with_a_letter(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin));
+    if (!after_its_number && !kStreetKinds.contains(text, tokens[before])) continue;
+    out[s].end = tokens[before].end;
+  }
+}
+
 void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                             bool mixed) const {
   const Tokens tokens = tagger_tokens();

@@ -4485,6 +4485,13 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("It goes to Lindenstraße 12, Berlin."), std::vector<std::string>{"Lindenstraße 12"});
   EXPECT_EQ(addresses("The bus stops on Kuefsteinstrasse 91"), std::vector<std::string>{"Kuefsteinstrasse 91"});
   EXPECT_EQ(addresses("Does it go to Calle Mayor 5486?"), std::vector<std::string>{"Calle Mayor 5486"});
+  // A "Street" or "St" that ends the address after a word of a street's
+  // kind or after the number of a street named first is the sentence's;
+  // not after another word ("Park Street").
+  EXPECT_EQ(addresses("See you at 9084 Juniper Road Street then."), std::vector<std::string>{"9084 Juniper Road"});
+  EXPECT_EQ(addresses("See you at 9084 Juniper Road St. then."), std::vector<std::string>{"9084 Juniper Road"});
+  EXPECT_EQ(addresses("The bus stops on Kuefsteinstrasse 91 street now."), std::vector<std::string>{"Kuefsteinstrasse 91"});
+  EXPECT_EQ(addresses("See you at 9084 Juniper Park Street then."), std::vector<std::string>{"9084 Juniper Park Street"});
   // (Without capitals, after a word that leads to a place or German's
   // article: "an der"; after any word where the ending has five letters or
   // more, not "weg".)
