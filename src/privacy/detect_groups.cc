@@ -85,14 +85,17 @@ static_assert(std::is_sorted(kTwoWordGroups.begin(), kTwoWordGroups.end()), "sea
 
 // The word before a group word that makes it describe someone ("I am", "she
 // is", "as"), past an article or one of kQualifiers.
-constexpr std::array<std::string_view, 19> kCopulas = {
-    "am",   "are",      "as",         "be",     "been", "being", "i'm",    "im",      "is",      "was",
-    "were", "identify", "identifies", "became", "he's", "she's", "we're", "you're", "they're"};
+// (A vote tells a person's politics as "is" does: "she voted Republican".)
+constexpr std::array<std::string_view, 23> kCopulas = {
+    "am",   "are",      "as",         "be",     "been", "being", "i'm",    "im",      "is",      "was",     "were",
+    "identify", "identifies", "became", "he's", "she's", "we're", "you're", "they're", "vote", "votes", "voted",
+    "voting"};
 constexpr std::array<std::string_view, 8> kQualifiers = {"a", "an", "proud", "devout", "practicing", "practising",
                                                          "born", "fellow"};
 // The word after a group word that makes it describe someone.
-constexpr std::array<std::string_view, 78> kPersonNouns = {
-    "man", "men", "woman", "women", "person", "people", "citizen", "citizens", "national", "nationals", "family",
+constexpr std::array<std::string_view, 84> kPersonNouns = {
+    "man", "men", "woman", "women", "male", "males", "female", "females", "member", "members",
+    "person", "people", "citizen", "citizens", "national", "nationals", "family",
     "girl", "boy", "guy", "lady", "neighbour", "neighbor", "friend", "colleague", "patient", "student", "immigrant",
     "immigrants", "descent", "origin", "heritage", "background", "ancestry", "roots", "community", "husband",
     "wife", "parents", "parent", "mother", "father", "son", "daughter", "children", "child", "kids", "families",
@@ -342,23 +345,29 @@ bool opens_a_name(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
   return !is_group_or_plural(word) && !in(word, kPersonNouns);
 }
 
-// Whether [from, to) joins two words of one list: a comma, "and" or "or",
-// or both, with blanks ("Jewish and French", "Hindu, or Sikh").
+// Whether [from, to) joins two words of one list: blanks, a comma, "and"
+// or "or", or both, with blanks, after the comma or the word maybe an
+// article ("African Americans", "Jewish and French", "Hindu, or Sikh",
+// "jewish and a democrat").
 bool joined(const Scan& s, size_t from, size_t to) {
-  if (to - from > 7) return false;
+  if (to - from > 10) return false;
   size_t i = from;
   auto blanks = [&] {
     while (i < to && s.blank(i)) ++i;
   };
-  if (i < to && s.at(i) == ',') ++i;
+  // The word w at i, before a blank: taken.
+  auto take = [&](std::string_view w) {
+    if (to - i <= w.size() || !s.matches(i, w) || !s.blank(i + w.size())) return false;
+    i += w.size();
+    return true;
+  };
+  bool joiner = i < to && s.at(i) == ',';
+  if (joiner) ++i;
   blanks();
-  for (std::string_view w : {std::string_view("and"), std::string_view("or")}) {
-    if (to - i > w.size() && s.matches(i, w) && s.blank(i + w.size())) {
-      i += w.size();
-      break;
-    }
-  }
+  if (take("and") || take("or")) joiner = true;
   blanks();
+  if (joiner && (take("an") || take("a"))) blanks();
+  // (Blanks alone join too: "African Americans" after "as".)
   return i == to && to > from;
 }
 
