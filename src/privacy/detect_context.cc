@@ -151,6 +151,19 @@ bool birthday_after(const Scan& s, size_t e) {
   return s.matches_word(e + 1, "birthday") || s.matches_word(e + 1, "bday");
 }
 
+// Whether the number [ws, we) is set off after a person of kPersons but the
+// pronouns, as news and notes write an age: "her son, 12, plays", "my
+// daughter (9)", "the patient, 45." (not "the kids, 3 of them").
+bool set_off_after_a_person(const Scan& s, size_t ws, size_t we) {
+  const bool bracket = ws >= 2 && s.at(ws - 1) == '(' && s.blank(ws - 2) && s.at(we) == ')';
+  const bool commas = ws >= 2 && s.blank(ws - 1) && s.at(ws - 2) == ',' &&
+                      (s.at(we) == ',' || (s.at(we) == '.' && !s.digit(we + 1)));
+  if (!bracket && !commas) return false;
+  const WordBefore person = word_before(s, ws - 2, "");
+  return person.end == ws - 2 && is_one_of(s, person, kPersons) && !is_word(s, person, "he") &&
+         !is_word(s, person, "she") && !is_word(s, person, "i");
+}
+
 // Whether the number at ws follows a verb of kAgeVerbs, a person of
 // kPersons and a copula ("he is", "I am", "my father was", "she's", "I'm"),
 // or a person of kPersonsOfAnAge and "of" ("a girl of 12"). The first word
@@ -258,7 +271,8 @@ void detect_context_number(Scan& s, size_t ws, size_t we) {
                              : we;
   if (len <= 3 && (value >= 1 || age_end != we) && value <= 129 &&
       (age_after(s, age_end) || (after_a_cue_word && cue_before(s, ws, kAgeWordsBefore)) ||
-       (after_a_cue_word && age_cue_before(s, ws) && ends_a_clause(s, age_end)))) {
+       (after_a_cue_word && age_cue_before(s, ws) && ends_a_clause(s, age_end)) ||
+       (age_end == we && set_off_after_a_person(s, ws, we)))) {
     s.add(PiiType::kAge, ws, age_end);
     return;
   }
