@@ -957,8 +957,8 @@ void PiiTagger::cut_trailing_street_words(std::string_view text, std::vector<Pii
     // (The number may hold its stop: "út 78. street".)
     const size_t number =
         mark_at(text, tokens, before, '.') && glued_to_the_one_before(tokens, before) ? before - 1 : before;
-    const bool after_its_number = number > from && all_digits(text, tokens[number]) &&
-                                  opens_with_a_letter(text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin));
+    const std::string_view first_word = text.substr(tokens[from].begin, tokens[from].end - tokens[from].begin);
+    const bool after_its_number = number > from && all_digits(text, tokens[number]) && opens_with_a_letter(first_word);
     if (!after_its_number && !kStreetKinds.contains(text, tokens[before])) continue;
     out[s].end = tokens[before].end;
   }

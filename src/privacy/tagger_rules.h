@@ -1373,12 +1373,12 @@ inline bool ends_a_closing_line(std::string_view text, Tokens tokens, size_t las
           (last > 0 && token_is(text, tokens[last], "you") && token_is(text, tokens[last - 1], "thank")));
 }
 
-// Greetings that open a letter or a message: "Hi Anna,".
 // Chat's shorthand, which no word list knows and no name is: "call kevin
 // asap", "sarah pls help".
 constexpr WordSet kChatShorthand(std::array<std::string_view, 14>{
     "asap", "btw", "lol", "pls", "plz", "thx", "tmrw", "tmr", "idk", "imo", "imho", "fyi", "omg", "tbh"});
 
+// Greetings that open a letter or a message: "Hi Anna,".
 constexpr WordSet kGreetings(std::array<std::string_view, 4>{"hi", "hello", "hey", "dear"});
 
 // Nouns that end the names of companies and bodies as their suffixes do

@@ -373,9 +373,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       // word follows it: "patient rosalind mbeki, 54", "my neighbour
       // barnaby whitcombe keeps", not "call kevin asap, please".
       auto unknown_last_word = [&] {
-        if (s_end - tokens[to + 1].begin < 3 ||
-            !(clause_ends_after(text, tokens, to + 1) || (s_end == tokens[to + 1].end && everyday_word_after(text, to + 1))) ||
-            kChatShorthand.contains(text, tokens[to + 1])) {
+        const bool ends_the_name = clause_ends_after(text, tokens, to + 1) ||
+                                   (s_end == tokens[to + 1].end && everyday_word_after(text, to + 1));
+        if (s_end - tokens[to + 1].begin < 3 || !ends_the_name || kChatShorthand.contains(text, tokens[to + 1])) {
           return false;
         }
         return !gazetteer_.knows(word_hash(text, Token{tokens[to + 1].begin, s_end, false, false}));

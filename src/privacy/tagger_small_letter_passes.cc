@@ -182,7 +182,8 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
                              (tokens[j + 2].begin == next.end && tokens[j + 2].end - tokens[j + 2].begin == 1 &&
                               std::string_view(".,?!;)").find(text[tokens[j + 2].begin]) != std::string_view::npos);
     const bool unlisted_last = (m.full | m.part) == 0 && surname.end == next.end && next.end - next.begin >= 3 &&
-                               (clause_ends || everyday_word_after(text, j + 1)) && !kChatShorthand.contains(text, next);
+                               (clause_ends || everyday_word_after(text, j + 1)) &&
+                               !kChatShorthand.contains(text, next);
     if (!surname_set_off && !unlisted_last &&
         ((m.full | m.part) != 0 || !listed_surname(text, surname.begin, surname.end))) {
       continue;

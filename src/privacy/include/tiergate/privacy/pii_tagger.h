@@ -658,7 +658,7 @@ class PiiTagger {
   // Place St.") or after a house number that follows the street's name
   // ("Koenigstrasse 51 street", "Dózsa György út 78. street") ends before
   // it: the word is the sentence's, which no address writes twice or after
-  // its number (the dev labels leave it out: 24 rows of 4 templates).
+  // its number (the dev labels leave it out: 50 rows of 3 templates).
   void cut_trailing_street_words(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...] that opens with a title of the name_prefix
   // lists (two letters or more: a letter alone is an initial, "S. C.
