@@ -4500,6 +4500,7 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("the bus stops on kuefsteinweg 91"), std::vector<std::string>{"kuefsteinweg 91"});
   EXPECT_EQ(addresses("we moved into kuefsteinstrasse 91"), std::vector<std::string>{"kuefsteinstrasse 91"});
   EXPECT_EQ(addresses("we moved into kuefsteinweg 91"), std::vector<std::string>{});
+  EXPECT_EQ(addresses("we moved into strasse 91"), std::vector<std::string>{});
   EXPECT_EQ(addresses("In Calle Mayor 5486, we met."), std::vector<std::string>{"Calle Mayor 5486"});
   EXPECT_FALSE(found("It is in Cape Verde 12844 today.", "Cape Verde 12844"));
   EXPECT_FALSE(found("Walk along Davis Street 100 feet.", "Davis Street 100"));
