@@ -461,14 +461,52 @@ void PiiTagger::set_weights(std::vector<float> by_tag) {
   }
 }
 
+bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
+  const Tokens tokens = tagger_tokens();
+  for (size_t j = 0; j < tokens.size(); ++j) {
+    const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+    if (c < 'a' || c > 'z' || tokens[j].end - tokens[j].begin < 3) continue;
+    // (Without a possessive's 's, as the lists are read: "liam's".)
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
+    const Token stem{tokens[j].begin,
+                     tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)), false,
+                     false};
+    if (listed_as_a_name(gazetteer_.lookup(word_hash(text, stem)))) return true;
+  }
+  return false;
+}
+
+bool PiiTagger::all_words_name_listed(std::string_view text, const PiiSpan& span) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t from = first_token_from(tokens, span.begin);
+  if (from > 0 && from < tokens.size() &&
+      (kDeterminers.contains(text, tokens[from - 1]) || after_an_article(text, tokens, from))) {
+    return false;
+  }
+  bool any = false;
+  for (size_t j = from; j < tokens.size() && tokens[j].begin < span.end; ++j) {
+    // (The span leaves a possessive's 's out: "liam" of "liam's".)
+    const Token t{tokens[j].begin, std::min(tokens[j].end, span.end), false, false};
+    if (!is_word_byte(static_cast<unsigned char>(text[t.begin]))) continue;
+    if ((t.begin > 0 && text[t.begin - 1] == '-') || (t.end < text.size() && text[t.end] == '-')) return false;
+    const uint64_t hash = word_hash(text, t);
+    // (After the first word, a surname no list knows: "cormac flanagan".)
+    if (!listed_as_a_name(gazetteer_.lookup(hash)) && (!any || t.end - t.begin < 3 || gazetteer_.knows(hash))) {
+      return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const { tag(text, out, ScanStop{}); }
 
 bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop) const {
   if (empty() || text.empty() || text.size() >= (uint64_t{1} << 32)) return true;
   const size_t first = out.size();
-  bool casual = false;
-  if (!tag_reading(text, out, stop, &casual)) return false;
-  if (!casual) return true;
+  SecondReading reading = SecondReading::kNone;
+  if (!tag_reading(text, out, stop, &reading)) return false;
+  if (reading == SecondReading::kNone) return true;
   // casual_case() text, capitalised only where its sentences open ("Can
   // you help my friend tamsin?"), is read a second time in small letters
   // (its offsets stay), as text without capitals: read as written, a name
@@ -476,7 +514,14 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // written in small letters that overlap none of the first reading's
   // spans join them; the first reading keeps what it read of capitalised
   // words ("Zorvath is late.", "NASA"), and the places and firms, which
-  // the default policy lets out and no one is named by.
+  // the default policy lets out and no one is named by. Such text without
+  // the first person ("Why is marie so impulsive?") gives only names that
+  // the name lists know word by word: read whole, quizzes' and recipes'
+  // words no list knows became names (496 on the dev prompts). It is read
+  // again only where it holds such a word (a lookup per word in small
+  // letters, not a second reading of every such text: 2.7M instructions
+  // on the dev prompts against 28M).
+  if (reading == SecondReading::kListedNames && !holds_a_small_listed_name(text)) return true;
   thread_local std::vector<PiiSpan> second;
   second.assign(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
   thread_local std::string in_small_letters;
@@ -490,6 +535,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   for (size_t j = first; j < second.size(); ++j) {
     const PiiSpan& span = second[j];
     if ((span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) || !in_small_letters_alone(span)) continue;
+    if (reading == SecondReading::kListedNames &&
+        !(span.type == PiiType::kPerson && all_words_name_listed(text, span))) {
+      continue;
+    }
     while (k < read && out[k].end <= span.begin) ++k;
     if (k == read || out[k].begin >= span.end) out.push_back(span);
   }
@@ -501,7 +550,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
 }
 
 bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop,
-                            bool* casual) const {
+                            SecondReading* second) const {
   // Text in capitals throughout ("MY NAME IS JOHN SMITH") has no case to go
   // by, as text in small letters has none: it is read as such, in a copy in
   // small letters (small_letters(): the offsets stay), so that the rules
@@ -541,7 +590,12 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
   // (Text in ASCII alone, most prompts, holds no caseless letter: the
   // decoder does not look for one in its tokens.)
   const bool beyond_ascii = tokenize(text, token_list, marked_list, line_start_list);
-  if (casual != nullptr) *casual = !shouted && casual_case(text, token_list, marked_list);
+  if (second != nullptr) {
+    *second = SecondReading::kNone;
+    if (!shouted && sentence_case_only(text, token_list, marked_list)) {
+      *second = speaks_of_the_writer(text, token_list) ? SecondReading::kAll : SecondReading::kListedNames;
+    }
+  }
   // Read through spans from here on (see Tokens).
   const Tokens tokens = token_list;
   // Views only of the tokens scored and of their neighbours within reach of
@@ -685,6 +739,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
   // lands on and the passes read: the answers' letters of a quiz ("A.",
   // "B)") are many of them. (It stays marked: a pass that asks whether a
   // token is marked gets the answer it got before.)
+  const size_t marked_before = marked_list.size();
   if (mixed) {
     std::erase_if(marked_list, [&](uint32_t m) {
       if (tokens[m].end - tokens[m].begin != 1) return false;
@@ -695,6 +750,10 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
       if (c == 'I' && m >= 2 && token_is(text, tokens[m - 1], "and")) i_after_and.push_back(m);
       return letter_label(text, tokens, m);
     });
+    // (A quiz's text, with answers' letters, is no casual writing.)
+    if (second != nullptr && *second == SecondReading::kListedNames && marked_list.size() != marked_before) {
+      *second = SecondReading::kNone;
+    }
   }
   const std::span<const uint32_t> marked_tokens = marked_list;
   const size_t tags = this->tags();

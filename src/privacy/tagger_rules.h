@@ -2112,16 +2112,13 @@ inline bool speaks_of_the_writer(std::string_view text, Tokens tokens) {
   return false;
 }
 
-// Whether every capitalised word of `text` (a capital, then a letter)
-// opens a sentence or a line, none is of a script beyond ASCII, and the
-// writer speaks of their own life (speaks_of_the_writer()): text that a
-// phone's keyboard capitalised ("Can you help my friend tamsin? She is
-// sad."), where names are written in small letters as often as not and
-// their case says nothing. (Not a quiz's "Which of the following ...",
-// whose words no list knows would be read as names.) `marked`: the
-// indices of the marked tokens (pii_tokens::tokenize()), which every
+// Whether `text` holds capitalised words (a capital, then a letter) and
+// each opens a sentence or a line, none of a script beyond ASCII: text
+// that a phone's keyboard capitalised ("Can you help my friend tamsin?
+// She is sad."), or a quiz's ("Which of the following ..."). `marked`:
+// the indices of the marked tokens (pii_tokens::tokenize()), which every
 // capitalised word is.
-inline bool casual_case(std::string_view text, Tokens tokens, std::span<const uint32_t> marked) {
+inline bool sentence_case_only(std::string_view text, Tokens tokens, std::span<const uint32_t> marked) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   bool capitalised = false;
   for (const uint32_t m : marked) {
@@ -2139,7 +2136,16 @@ inline bool casual_case(std::string_view text, Tokens tokens, std::span<const ui
     if (!(b == 0 || s[b - 1] == '\n' || s[b - 1] == '.' || s[b - 1] == '!' || s[b - 1] == '?')) return false;
     capitalised = true;
   }
-  return capitalised && speaks_of_the_writer(text, tokens);
+  return capitalised;
+}
+
+// Whether `text` is sentence_case_only() and the writer speaks of their own
+// life (speaks_of_the_writer()): casual writing, where names are written
+// in small letters as often as not and their case says nothing. (Not a
+// quiz's "Which of the following ...", whose words no list knows would be
+// read as names.)
+inline bool casual_case(std::string_view text, Tokens tokens, std::span<const uint32_t> marked) {
+  return sentence_case_only(text, tokens, marked) && speaks_of_the_writer(text, tokens);
 }
 
 // Whether `text` holds a capital letter at all (A-Z, or one that

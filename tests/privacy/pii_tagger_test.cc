@@ -145,7 +145,10 @@ std::vector<std::string> values_of(const PiiTagger& tagger, const std::string& t
   return out;
 }
 
-// Expects no name in any of `texts`.
+// Expects no name in any of `texts`. (Text capitalised only where its
+// sentences open is read again for the names the lists know: a text that
+// tests that a cue's rule leaves a listed first name in small letters out
+// holds a capitalised word inside a sentence, "NASA".)
 void expect_no_names(const PiiTagger& tagger, std::initializer_list<const char*> texts) {
   for (const char* text : texts) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), std::vector<std::string>{}) << text;
@@ -1351,7 +1354,20 @@ TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
   // So is text whose capitalised words only open its sentences, where the
   // writer speaks of their own life: a phone's keyboard capitalised it.
   EXPECT_EQ(names("Please send my report to " + name + " today. It is 39C."), std::vector<std::string>{name});
-  EXPECT_EQ(names("Please send the report to " + name + " today. It is 39C."), std::vector<std::string>{});
+  // Without the first person, only names whose every word a name list
+  // knows and no everyday list does; not in a quiz with answers' letters,
+  // after an article or a determiner, nor glued to a hyphen.
+  EXPECT_EQ(names("Please send the report to " + name + " today. It is 39C."), std::vector<std::string>{name});
+  EXPECT_EQ(names("Please send the report to zorvath today. It is 39C."), std::vector<std::string>{});
+  // (After its first word, a surname no list knows.)
+  const std::string first_name = in_small_letters(kFirst[2]);
+  EXPECT_EQ(names("Please send the report to " + first_name + " zorvath today. It is 39C."),
+            std::vector<std::string>{first_name + " zorvath"});
+  EXPECT_EQ(names("Please send the report to " + name + " today.\nA. It is 39C.\nB. It is not."),
+            std::vector<std::string>{});
+  EXPECT_EQ(names("Please send the " + first_name + " report today. It is 39C."), std::vector<std::string>{});
+  EXPECT_EQ(names("Please send the report to " + first_name + "-like people today. It is 39C."),
+            std::vector<std::string>{});
 }
 
 // A place that the decoder opens at a rank or office before a first name
@@ -1927,12 +1943,15 @@ TEST(PiiTaggerTest, ASeriesOfFirstNamesInSmallLettersIsNames) {
   EXPECT_EQ(names("They had: layla, zorvath or harry."), (V{"layla", "zorvath", "harry"}));
   // Not everyday words, nor first names that are everyday words too, nor a
   // place's; not without "and" or "or", nor two items; not after a word
-  // of the first item's group.
+  // of the first item's group. (In text with a capitalised word inside a
+  // sentence: text capitalised only where its sentences open is read
+  // again for the names the lists know, which finds these.)
   for (const char* text : {"Buy red, green and blue paint.", "They had: mark, will and bill.",
-                           "They had: layla, harry and paris.", "They had: layla, harry, erika.", "They had: layla and harry.",
-                           "They had the kids, layla and harry."}) {
+                           "In Paris they had: layla, harry and paris.", "In Paris they had: layla, harry, erika.",
+                           "In Paris they had: layla and harry.", "In Paris they had the kids, layla and harry."}) {
     EXPECT_EQ(names(text), V{}) << text;
   }
+  EXPECT_EQ(names("They had: layla and harry."), (V{"layla", "harry"}));
 }
 
 // A street found by its suffix takes in a unit, its number and a comma
@@ -2484,7 +2503,7 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("See the notes.\nThanks,\nkevin\n"), V{"PERSON:kevin"});
   EXPECT_EQ(found("See the notes.\nCheers,\npriya zorvath"), V{"PERSON:priya zorvath"});
   expect_no_names(tagger, {"See the notes.\nThanks,\nthe code is fine", "See the notes.\nThanks,\nwill do",
-                           "This one works the best,\nkevin", "See the notes.\nThanks,\nkevin said so"});
+                           "This one works the best at NASA,\nkevin", "See the NASA notes.\nThanks,\nkevin said so"});
   // A cue that ends the text names no one.
   expect_no_names(tagger, {"Tell me my name", "Who is my friend", "Ask dr.", "Hi"});
   // A title without its stop only before a name a list knows; "mr" and
@@ -2504,7 +2523,7 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Then she shouted at kevin today."), V{"PERSON:kevin"});
   EXPECT_EQ(found("He had given sarah the code."), V{"PERSON:sarah"});
   EXPECT_EQ(found("A film starring emma today."), V{"PERSON:emma"});
-  expect_no_names(tagger, {"Find the given sarah today.", "Then she shouted at tom today.", "Then she smiled at the code."});
+  expect_no_names(tagger, {"Find the given sarah at NASA today.", "Then she shouted at tom today.", "Then she smiled at the code."});
   // Or its "this is", maybe after a comma, before any word but an everyday
   // one, as after "name is".
   EXPECT_EQ(found("hi, this is zorvath from the code team. Reply."), V{"PERSON:zorvath"});
@@ -2559,7 +2578,7 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   // Not a word an everyday or a place's list knows, nor one not one space
   // after the cue.
   expect_no_names(tagger, {"Run it with python today.", "I flew from paris today.", "Sort it by default.",
-                           "Plan lunch with tom next week.", "Plan lunch with\nderek next week."});
+                           "Plan lunch with tom next week.", "Plan lunch at NASA with\nderek next week."});
   // The names coordinated with a name after a cue.
   EXPECT_EQ(found("Draft a message to jessica and tom about the launch."), (V{"PERSON:jessica", "PERSON:tom"}));
   EXPECT_EQ(found("Invite carlos, maria, and jen to the party."),
@@ -2567,7 +2586,7 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("Lunch with derek or melissa today."), (V{"PERSON:derek", "PERSON:melissa"}));
   // Not a verb that names people too, nor a place.
   EXPECT_EQ(found("Write to jessica and will do it."), V{"PERSON:jessica"});
-  EXPECT_EQ(found("Write to jessica and paris today."), V{"PERSON:jessica"});
+  EXPECT_EQ(found("Write to jessica and paris at NASA today."), V{"PERSON:jessica"});
   // A word written "to" that responds; a contacted everyday first name
   // before "that".
   EXPECT_EQ(found("Help me respond to melissa today."), V{"PERSON:melissa"});
@@ -2598,7 +2617,7 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   EXPECT_EQ(found("Login: rachel.zorvath failed."), V{"PERSON:rachel.zorvath"});
   EXPECT_EQ(found("ERROR user=derek"), V{"PERSON:derek"});
   expect_no_names(tagger, {"Set user=python today.", "Log: user=derek.zorvath.example ok", "Log: user=maria ok",
-                           "Log: user derek ok"});
+                           "Log: NASA user derek ok"});
 }
 
 // A handle that names a person: a mention in a chat or a code review, a
@@ -2919,7 +2938,7 @@ TEST(PiiTaggerTest, AFirstNameBeforeAColonThatHeadsANoteIsAName) {
   EXPECT_EQ(found("The code is today.\n[10:03] priya: hi"), V{"PERSON:priya"});
   EXPECT_EQ(found("The code is today.\npriya: can you send it?"), V{"PERSON:priya"});
   expect_no_names(tagger, {"The code is today.\n[10:03] ruby: hi", "The code is today.\nname: it",
-                           "Feedback for priya: hi"});
+                           "Feedback for priya: hi NASA"});
   // After a speaker, a thread pasted on one line goes on after a
   // sentence's stop, whatever else the lists know the name as; not before
   // a speaker, nor a word no first-name list knows.

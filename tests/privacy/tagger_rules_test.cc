@@ -168,6 +168,14 @@ TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
   EXPECT_TRUE(casual("Can I help tamsin? She is sad."));
   EXPECT_TRUE(casual("Help tamsin. I\\'m sad."));  // an escaped apostrophe
   EXPECT_FALSE(casual("A sphere (I = 0.06) spins. How fast is it?"));
+  // Without the first person, text in sentence case alone.
+  auto sentence_case = [](std::string text) {
+    const Tokenized t = tokenized(std::move(text));
+    return sentence_case_only(t.text, t.tokens, t.marked);
+  };
+  EXPECT_TRUE(sentence_case("Can you help him? His friend tamsin is sad."));
+  EXPECT_FALSE(sentence_case("Can you help him? His friend Tamsin is sad."));
+  EXPECT_FALSE(sentence_case("help him"));
 }
 
 TEST(TaggerRulesTest, AnAndOfAnotherLanguageEndsAName) {

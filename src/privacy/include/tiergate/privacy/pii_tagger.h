@@ -91,10 +91,25 @@ class PiiTagger {
   static StatusOr<PiiTagger> parse(std::string_view bytes, std::string_view source);
 
  private:
+  // How tag() reads a text a second time, in small letters: not at all; for
+  // names whose every word a name list knows (sentence_case_only() text
+  // without the first person or a quiz's letters, tagger_rules.h); or for
+  // every name and address in small letters (casual_case() text).
+  enum class SecondReading { kNone, kListedNames, kAll };
   // One reading of `text` by tag(): as written, or in small letters where
-  // it is in capitals throughout. `casual` (when set): whether the text is
-  // casual_case() (tagger_rules.h), which tag() reads in small letters too.
-  bool tag_reading(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop, bool* casual) const;
+  // it is in capitals throughout. `second` (when set): how tag() reads the
+  // text again.
+  bool tag_reading(std::string_view text, std::vector<PiiSpan>& out, const ScanStop& stop,
+                   SecondReading* second) const;
+  // Whether a word in small letters of three letters or more among the
+  // tagger's tokens (of `text`) is one a name list knows and no everyday
+  // list does: the only words a kListedNames reading keeps.
+  bool holds_a_small_listed_name(std::string_view text) const;
+  // Whether every word of `span` is one a name list knows and no everyday
+  // list does, none glued to a hyphen ("mario-like"), and the span follows
+  // no article or determiner ("the jean market") among the tagger's tokens
+  // (of `text`'s second reading).
+  bool all_words_name_listed(std::string_view text, const PiiSpan& span) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
   // to a multiple of 8 (open_width()); for the I- tags, a row of
@@ -203,6 +218,11 @@ class PiiTagger {
   // before it ends a name as the clause's end does ("nkechi eze please",
   // "priyanka raghunathan wants").
   bool everyday_word_after(std::string_view text, size_t k) const;
+  // Whether a word with these gazetteer matches is one a name list knows
+  // and no everyday list does ("brandon", also a town's; not "will").
+  bool listed_as_a_name(const Gazetteer::Match& m) const {
+    return (m.full & name_categories_) != 0 && (m.full & common_categories_) == 0;
+  }
   // Whether a word with these gazetteer matches is (part of) a title of the
   // name_prefix lists: "Mr." is listed whole, so "mr" is part of an entry.
   bool is_title(const Gazetteer::Match& m) const { return ((m.full | m.part) & prefix_categories_) != 0; }
