@@ -483,7 +483,7 @@ bool PiiTagger::all_words_name_listed(std::string_view text, const PiiSpan& span
       (kDeterminers.contains(text, tokens[from - 1]) || after_an_article(text, tokens, from))) {
     return false;
   }
-  bool any = false;
+  size_t words = 0;
   for (size_t j = from; j < tokens.size() && tokens[j].begin < span.end; ++j) {
     // (The span leaves a possessive's 's out: "liam" of "liam's".)
     const Token t{tokens[j].begin, std::min(tokens[j].end, span.end), false, false};
@@ -491,12 +491,12 @@ bool PiiTagger::all_words_name_listed(std::string_view text, const PiiSpan& span
     if ((t.begin > 0 && text[t.begin - 1] == '-') || (t.end < text.size() && text[t.end] == '-')) return false;
     const uint64_t hash = word_hash(text, t);
     // (After the first word, a surname no list knows: "cormac flanagan".)
-    if (!listed_as_a_name(gazetteer_.lookup(hash)) && (!any || t.end - t.begin < 3 || gazetteer_.knows(hash))) {
+    if (++words > 3 ||
+        (!listed_as_a_name(gazetteer_.lookup(hash)) && (words == 1 || t.end - t.begin < 3 || gazetteer_.knows(hash)))) {
       return false;
     }
-    any = true;
   }
-  return any;
+  return words > 0;
 }
 
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const { tag(text, out, ScanStop{}); }

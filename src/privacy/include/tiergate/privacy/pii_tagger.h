@@ -105,10 +105,11 @@ class PiiTagger {
   // tagger's tokens (of `text`) is one a name list knows and no everyday
   // list does: the only words a kListedNames reading keeps.
   bool holds_a_small_listed_name(std::string_view text) const;
-  // Whether every word of `span` is one a name list knows and no everyday
-  // list does, none glued to a hyphen ("mario-like"), and the span follows
-  // no article or determiner ("the jean market") among the tagger's tokens
-  // (of `text`'s second reading).
+  // Whether `span` is one to three words, the first one a name list knows
+  // and no everyday list does, each other such a word or one of three
+  // letters or more that no list knows ("cormac flanagan"), none glued to a
+  // hyphen ("mario-like"), after no article or determiner ("the jean
+  // market"), among the tagger's tokens (of `text`'s second reading).
   bool all_words_name_listed(std::string_view text, const PiiSpan& span) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
