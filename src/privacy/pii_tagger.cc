@@ -471,7 +471,9 @@ bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
     const Token stem{tokens[j].begin,
                      tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)), false,
                      false};
-    if (listed_as_a_name(gazetteer_.lookup(word_hash(text, stem)))) return true;
+    const uint64_t hash = word_hash(text, stem);
+    const Gazetteer::Match m = gazetteer_.lookup(hash);
+    if (listed_as_a_name(m) || only_a_given_name(text, j, m, hash)) return true;
   }
   return false;
 }
@@ -490,11 +492,15 @@ bool PiiTagger::all_words_name_listed(std::string_view text, const PiiSpan& span
     if (!is_word_byte(static_cast<unsigned char>(text[t.begin]))) continue;
     if ((t.begin > 0 && text[t.begin - 1] == '-') || (t.end < text.size() && text[t.end] == '-')) return false;
     const uint64_t hash = word_hash(text, t);
-    // (After the first word, a surname no list knows: "cormac flanagan".)
-    if (++words > 3 ||
-        (!listed_as_a_name(gazetteer_.lookup(hash)) && (words == 1 || t.end - t.begin < 3 || gazetteer_.knows(hash)))) {
-      return false;
-    }
+    const Gazetteer::Match m = gazetteer_.lookup(hash);
+    // (A given name alone first, "anastasiya"; after the first word, a
+    // surname of the census, "ambrose fairweather", or one no list knows,
+    // "cormac flanagan".)
+    const bool name = listed_as_a_name(m) || (words == 0 && only_a_given_name(text, j, m, hash)) ||
+                      (words > 0 && t.end - t.begin >= 3 &&
+                       (((m.full & common_categories_) == 0 && listed_surname(text, t.begin, t.end)) ||
+                        !gazetteer_.knows(hash)));
+    if (++words > 3 || !name) return false;
   }
   return words > 0;
 }

@@ -1343,7 +1343,8 @@ TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
   std::vector<PiiExample> rows = reports_sent_to_people();
   for (PiiExample& row : rows) row.text = in_small_letters(row.text);
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast},
+  o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"given_name", {"Anastasiya"}},
+                  {"census_surname", {"Fairweather"}},
                   {"common_word", {"please", "send", "the", "report", "to", "today", "i", "think", "it", "is"}}};
   const PiiTagger tagger = PiiTagger::train(rows, o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
@@ -1363,6 +1364,10 @@ TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
   const std::string first_name = in_small_letters(kFirst[2]);
   EXPECT_EQ(names("Please send the report to " + first_name + " zorvath today. It is 39C."),
             std::vector<std::string>{first_name + " zorvath"});
+  // (A given name alone first; a census surname after it.)
+  EXPECT_EQ(names("Please send the report to anastasiya today. It is 39C."), std::vector<std::string>{"anastasiya"});
+  EXPECT_EQ(names("Please send the report to " + first_name + " fairweather today. It is 39C."),
+            std::vector<std::string>{first_name + " fairweather"});
   EXPECT_EQ(names("Please send the report to " + name + " today.\nA. It is 39C.\nB. It is not."),
             std::vector<std::string>{});
   EXPECT_EQ(names("Please send the " + first_name + " report today. It is 39C."), std::vector<std::string>{});
