@@ -461,6 +461,29 @@ void PiiTagger::set_weights(std::vector<float> by_tag) {
   }
 }
 
+bool PiiTagger::surname_words(std::string_view text, uint32_t begin, uint32_t end) const {
+  bool any = false;
+  for (uint32_t b = begin; b < end;) {
+    if (!is_word_byte(static_cast<unsigned char>(text[b]))) {
+      ++b;
+      continue;
+    }
+    uint32_t e = b;
+    while (e < end && is_word_byte(static_cast<unsigned char>(text[e]))) ++e;
+    const Token word{b, e, false, false};
+    const uint64_t hash = word_hash(text, word);
+    const Gazetteer::Match m = gazetteer_.lookup(hash);
+    if (e - b < 3 || kChatShorthand.contains(text, word) ||
+        !(listed_as_a_name(m) || ((m.full & common_categories_) == 0 && listed_surname(text, b, e)) ||
+          !gazetteer_.knows(hash))) {
+      return false;
+    }
+    any = true;
+    b = e;
+  }
+  return any;
+}
+
 bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
   const Tokens tokens = tagger_tokens();
   for (size_t j = 0; j < tokens.size(); ++j) {
@@ -485,21 +508,26 @@ bool PiiTagger::all_words_name_listed(std::string_view text, const PiiSpan& span
       (kDeterminers.contains(text, tokens[from - 1]) || after_an_article(text, tokens, from))) {
     return false;
   }
+  // (Not glued to a hyphen outside it, nor the first word to one: "mario-
+  // like"; one inside joins a surname's parts, "adeyemi-okoro".)
+  uint32_t end = span.end;
+  while (end > span.begin && !is_word_byte(static_cast<unsigned char>(text[end - 1]))) --end;
+  if (end == span.begin || (span.begin > 0 && text[span.begin - 1] == '-') || (end < text.size() && text[end] == '-') ||
+      (from < tokens.size() && tokens[from].end < text.size() && text[tokens[from].end] == '-')) {
+    return false;
+  }
   size_t words = 0;
-  for (size_t j = from; j < tokens.size() && tokens[j].begin < span.end; ++j) {
+  for (size_t j = from; j < tokens.size() && tokens[j].begin < end; ++j) {
     // (The span leaves a possessive's 's out: "liam" of "liam's".)
-    const Token t{tokens[j].begin, std::min(tokens[j].end, span.end), false, false};
+    const Token t{tokens[j].begin, std::min(tokens[j].end, end), false, false};
     if (!is_word_byte(static_cast<unsigned char>(text[t.begin]))) continue;
-    if ((t.begin > 0 && text[t.begin - 1] == '-') || (t.end < text.size() && text[t.end] == '-')) return false;
     const uint64_t hash = word_hash(text, t);
     const Gazetteer::Match m = gazetteer_.lookup(hash);
     // (A given name alone first, "anastasiya"; after the first word, a
     // surname of the census, "ambrose fairweather", or one no list knows,
     // "cormac flanagan".)
     const bool name = listed_as_a_name(m) || (words == 0 && only_a_given_name(text, j, m, hash)) ||
-                      (words > 0 && t.end - t.begin >= 3 &&
-                       (((m.full & common_categories_) == 0 && listed_surname(text, t.begin, t.end)) ||
-                        !gazetteer_.knows(hash)));
+                      (words > 0 && surname_words(text, t.begin, t.end));
     if (++words > 3 || !name) return false;
   }
   return words > 0;
@@ -540,12 +568,22 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   };
   for (size_t j = first; j < second.size(); ++j) {
     const PiiSpan& span = second[j];
-    if ((span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) || !in_small_letters_alone(span)) continue;
+    if (span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) continue;
     if (reading == SecondReading::kListedNames &&
         !(span.type == PiiType::kPerson && all_words_name_listed(text, span))) {
       continue;
     }
     while (k < read && out[k].end <= span.begin) ++k;
+    // A name of the first reading that this one's goes on from in small
+    // letters takes its surname: "Mrs. Svetlana ilyina", where the
+    // keyboard capitalised the first name after the title's stop.
+    if (k < read && span.type == PiiType::kPerson && out[k].type == PiiType::kPerson && out[k].begin == span.begin &&
+        out[k].end < span.end && in_small_letters_alone({span.type, out[k].end, span.end}) &&
+        surname_words(text, out[k].end, span.end)) {
+      out[k].end = span.end;
+      continue;
+    }
+    if (!in_small_letters_alone(span)) continue;
     if (k == read || out[k].begin >= span.end) out.push_back(span);
   }
   if (out.size() > read) {

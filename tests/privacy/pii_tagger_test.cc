@@ -1364,6 +1364,14 @@ TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
   const std::string first_name = in_small_letters(kFirst[2]);
   EXPECT_EQ(names("Please send the report to " + first_name + " zorvath today. It is 39C."),
             std::vector<std::string>{first_name + " zorvath"});
+  // A name the first reading found, capitalised after a title's stop, takes
+  // its surname in small letters; not an everyday word nor chat's shorthand.
+  const std::string last_name = in_small_letters(kLast[4]);
+  EXPECT_EQ(names("Please send my report to dr. " + kFirst[2] + " " + last_name + " today. It is 39C."),
+            std::vector<std::string>{kFirst[2] + " " + last_name});
+  EXPECT_EQ(names("Please send my report to dr. " + kFirst[2] + " zorvath. It is 39C."),
+            std::vector<std::string>{kFirst[2] + " zorvath"});
+  EXPECT_EQ(names("Please send the report to dr. " + kFirst[2] + " asap. It is 39C."), std::vector<std::string>{kFirst[2]});
   // (A given name alone first; a census surname after it.)
   EXPECT_EQ(names("Please send the report to anastasiya today. It is 39C."), std::vector<std::string>{"anastasiya"});
   EXPECT_EQ(names("Please send the report to " + first_name + " fairweather today. It is 39C."),

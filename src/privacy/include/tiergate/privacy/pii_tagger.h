@@ -111,6 +111,12 @@ class PiiTagger {
   // hyphen ("mario-like"), after no article or determiner ("the jean
   // market"), among the tagger's tokens (of `text`'s second reading).
   bool all_words_name_listed(std::string_view text, const PiiSpan& span) const;
+  // Whether the words of text[begin, end) (one at least; marks between
+  // them) are each a surname's: three letters or more, no chat shorthand,
+  // and a word a name list knows and no everyday list does, a surname of
+  // the lists or the census that no everyday list knows, or one no list
+  // knows at all ("ilyina"; not "most", "asap").
+  bool surname_words(std::string_view text, uint32_t begin, uint32_t end) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
   // to a multiple of 8 (open_width()); for the I- tags, a row of
