@@ -501,7 +501,7 @@ bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
   return false;
 }
 
-bool PiiTagger::all_words_name_listed(std::string_view text, const PiiSpan& span) const {
+bool PiiTagger::listed_words_name(std::string_view text, const PiiSpan& span) const {
   const Tokens tokens = tagger_tokens();
   const size_t from = first_token_from(tokens, span.begin);
   if (from > 0 && from < tokens.size() &&
@@ -550,11 +550,11 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // words ("Zorvath is late.", "NASA"), and the places and firms, which
   // the default policy lets out and no one is named by. Such text without
   // the first person ("Why is marie so impulsive?") gives only names that
-  // the name lists know word by word: read whole, quizzes' and recipes'
-  // words no list knows became names (496 on the dev prompts). It is read
-  // again only where it holds such a word (a lookup per word in small
-  // letters, not a second reading of every such text: 2.7M instructions
-  // on the dev prompts against 28M).
+  // open with a word the name lists know (listed_words_name()): read
+  // whole, quizzes' and recipes' words no list knows became names (496 on
+  // the dev prompts). It is read again only where it holds such a word (a
+  // lookup per word in small letters, not a second reading of every such
+  // text: 2.7M instructions on the dev prompts against 28M).
   if (reading == SecondReading::kListedNames && !holds_a_small_listed_name(text)) return true;
   thread_local std::vector<PiiSpan> second;
   second.assign(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
@@ -570,7 +570,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     const PiiSpan& span = second[j];
     if (span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) continue;
     if (reading == SecondReading::kListedNames &&
-        !(span.type == PiiType::kPerson && all_words_name_listed(text, span))) {
+        !(span.type == PiiType::kPerson && listed_words_name(text, span))) {
       continue;
     }
     while (k < read && out[k].end <= span.begin) ++k;

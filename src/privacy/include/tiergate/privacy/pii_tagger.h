@@ -92,9 +92,9 @@ class PiiTagger {
 
  private:
   // How tag() reads a text a second time, in small letters: not at all; for
-  // names whose every word a name list knows (sentence_case_only() text
-  // without the first person or a quiz's letters, tagger_rules.h); or for
-  // every name and address in small letters (casual_case() text).
+  // the names of listed_words_name() (sentence_case_only() text without
+  // the first person or a quiz's letters, tagger_rules.h); or for every
+  // name and address in small letters (casual_case() text).
   enum class SecondReading { kNone, kListedNames, kAll };
   // One reading of `text` by tag(): as written, or in small letters where
   // it is in capitals throughout. `second` (when set): how tag() reads the
@@ -103,14 +103,17 @@ class PiiTagger {
                    SecondReading* second) const;
   // Whether a word in small letters of three letters or more among the
   // tagger's tokens (of `text`) is one a name list knows and no everyday
-  // list does: the only words a kListedNames reading keeps.
+  // list does, or a given name alone (only_a_given_name()): the words a
+  // name of a kListedNames reading opens with.
   bool holds_a_small_listed_name(std::string_view text) const;
-  // Whether `span` is one to three words, the first one a name list knows
-  // and no everyday list does, each other such a word or one of three
-  // letters or more that no list knows ("cormac flanagan"), none glued to a
-  // hyphen ("mario-like"), after no article or determiner ("the jean
-  // market"), among the tagger's tokens (of `text`'s second reading).
-  bool all_words_name_listed(std::string_view text, const PiiSpan& span) const;
+  // Whether `span`, among the tagger's tokens (of `text`'s second reading),
+  // is one to three words, the first one a name list knows and no
+  // everyday list does or a given name alone, each other such a word or
+  // one of surname_words() ("cormac flanagan", "ambrose fairweather"); not
+  // glued to a hyphen outside it nor its first word to one ("mario-like";
+  // a surname's parts may be: "adeyemi-okoro"), nor after an article or a
+  // determiner ("the jean market").
+  bool listed_words_name(std::string_view text, const PiiSpan& span) const;
   // Whether the words of text[begin, end) (one at least; marks between
   // them) are each a surname's: three letters or more, no chat shorthand,
   // and a word a name list knows and no everyday list does, a surname of
