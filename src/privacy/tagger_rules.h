@@ -2077,17 +2077,18 @@ inline bool mixed_case(std::string_view text) {
 }
 
 // Whether a token of `text` is a word of the first person, in any case
-// ("I", "I'm", "me", "my", "mine", "we", "our", "us"): the writer speaks
-// of their own life, where the people they name are. (A lone "i" in small
-// letters is as often code's, "I." or "I)" a list's numeral and "I =" a
-// variable: "I" counts before a word.)
+// ("I", "I'm", "I've", "me", "my", "mine", "we", "we're", "our", "us"; an
+// apostrophe straight or curly): the writer speaks of their own life,
+// where the people they name are. (A lone "i" in small letters is as
+// often code's, "I." or "I)" a list's numeral and "I =" a variable: "I"
+// counts before a word.)
 inline bool speaks_of_the_writer(std::string_view text, Tokens tokens) {
   for (const Token& t : tokens) {
     const size_t n = t.end - t.begin;
     const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
     // (Most words are longer or open otherwise: asked first.)
     const auto c = static_cast<unsigned char>(s[0] | 0x20);
-    if (n > 5 || (c != 'm' && c != 'w' && c != 'o' && c != 'u' && c != 'i')) continue;
+    if (n > 7 || (c != 'm' && c != 'w' && c != 'o' && c != 'u' && c != 'i')) continue;
     if (n == 1) {
       // (The pronoun before a word or an apostrophe the tokens left out,
       // escaped or curly: "I need", "I\\'m", "I’ve"; not a variable's
@@ -2101,13 +2102,21 @@ inline bool speaks_of_the_writer(std::string_view text, Tokens tokens) {
       }
       continue;
     }
-    char word[5];
-    for (size_t k = 0; k < n; ++k) word[k] = static_cast<char>(kByteView[s[k]].lower);
-    const std::string_view w(word, n);
-    if (w == "me" || w == "my" || w == "mine" || w == "we" || w == "our" || w == "us" || w == "i'm" ||
-        w == "i\xe2\x80\x99m") {
-      return true;
+    // (In small letters, a curly apostrophe written as "'": "we’re".)
+    char word[7];
+    size_t length = 0;
+    for (size_t k = 0; k < n; ++k) {
+      if (s[k] == 0xe2 && k + 2 < n && s[k + 1] == 0x80 && s[k + 2] == 0x99) {
+        word[length++] = '\'';
+        k += 2;
+      } else {
+        word[length++] = static_cast<char>(kByteView[s[k]].lower);
+      }
     }
+    static constexpr std::array<std::string_view, 14> kFirstPerson = {
+        "me", "my", "mine", "we", "our", "us", "i'm", "i've", "i'll", "i'd", "we're", "we've", "we'll", "we'd"};
+    const std::string_view w(word, length);
+    if (std::find(kFirstPerson.begin(), kFirstPerson.end(), w) != kFirstPerson.end()) return true;
   }
   return false;
 }

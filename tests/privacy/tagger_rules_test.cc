@@ -168,6 +168,11 @@ TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
   EXPECT_TRUE(casual("Can I help tamsin? She is sad."));
   EXPECT_TRUE(casual("Help tamsin. I\\'m sad."));  // an escaped apostrophe
   EXPECT_FALSE(casual("A sphere (I = 0.06) spins. How fast is it?"));
+  // A pronoun's contraction, its apostrophe straight or curly.
+  EXPECT_TRUE(casual("We're moving to 9 cedar court."));
+  EXPECT_TRUE(casual("Tell tamsin we’ve left."));
+  EXPECT_TRUE(casual("Ask tamsin. I'll wait."));
+  EXPECT_FALSE(casual("Were they moving to 9 cedar court?"));
   // Without the first person, text in sentence case alone.
   auto sentence_case = [](std::string text) {
     const Tokenized t = tokenized(std::move(text));
