@@ -484,6 +484,20 @@ bool PiiTagger::surname_words(std::string_view text, uint32_t begin, uint32_t en
   return any;
 }
 
+bool PiiTagger::numbered_street(std::string_view text, const PiiSpan& span) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t from = first_token_from(tokens, span.begin);
+  size_t last = first_token_from(tokens, span.end);
+  if (from >= tokens.size() || last <= from + 2 || last - from > 5 || tokens[last - 1].end != span.end) return false;
+  --last;
+  const auto c = static_cast<unsigned char>(text[tokens[from].begin]);
+  if (c < '1' || c > '9' || tokens[from].end - tokens[from].begin > 5) return false;
+  for (size_t j = from + 1; j <= last; ++j) {
+    if (!small_word(text, tokens[j], 2) || !one_blank_after(text, tokens, j)) return false;
+  }
+  return (gazetteer_.lookup(word_hash(text, tokens[last])).full & street_suffix_categories_) != 0;
+}
+
 bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
   const Tokens tokens = tagger_tokens();
   for (size_t j = 0; j < tokens.size(); ++j) {
@@ -570,7 +584,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     const PiiSpan& span = second[j];
     if (span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) continue;
     if (reading == SecondReading::kListedNames &&
-        !(span.type == PiiType::kPerson && listed_words_name(text, span))) {
+        !(span.type == PiiType::kPerson ? listed_words_name(text, span) : numbered_street(text, span))) {
       continue;
     }
     while (k < read && out[k].end <= span.begin) ++k;

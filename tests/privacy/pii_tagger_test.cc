@@ -1344,7 +1344,7 @@ TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
   for (PiiExample& row : rows) row.text = in_small_letters(row.text);
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"first_name", kFirst}, {"last_name", kLast}, {"given_name", {"Anastasiya"}},
-                  {"census_surname", {"Fairweather"}},
+                  {"census_surname", {"Fairweather"}}, {"street_suffix", {"Court"}},
                   {"common_word", {"please", "send", "the", "report", "to", "today", "i", "think", "it", "is"}}};
   const PiiTagger tagger = PiiTagger::train(rows, o);
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
@@ -1372,6 +1372,10 @@ TEST(PiiTaggerTest, TextWithoutCapitalisedWordsIsReadAsTextInSmallLetters) {
   EXPECT_EQ(names("Please send my report to dr. " + kFirst[2] + " zorvath. It is 39C."),
             std::vector<std::string>{kFirst[2] + " zorvath"});
   EXPECT_EQ(names("Please send the report to dr. " + kFirst[2] + " asap. It is 39C."), std::vector<std::string>{kFirst[2]});
+  // And a house number, words and a street's suffix in small letters.
+  EXPECT_EQ(values_of(tagger, "Please send the report to " + name + " at 9 zorvath court today. It is 39C.",
+                      PiiType::kStreetAddress),
+            std::vector<std::string>{"9 zorvath court"});
   // (A given name alone first; a census surname after it.)
   EXPECT_EQ(names("Please send the report to anastasiya today. It is 39C."), std::vector<std::string>{"anastasiya"});
   EXPECT_EQ(names("Please send the report to " + first_name + " fairweather today. It is 39C."),

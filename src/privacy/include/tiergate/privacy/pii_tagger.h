@@ -120,6 +120,11 @@ class PiiTagger {
   // the lists or the census that no everyday list knows, or one no list
   // knows at all ("ilyina"; not "most", "asap").
   bool surname_words(std::string_view text, uint32_t begin, uint32_t end) const;
+  // Whether `span`, among the tagger's tokens (of `text`'s second reading),
+  // is a house number (a digit 1-9 first, five bytes at most) and two to
+  // four words in small letters one blank apart, the last a street's suffix
+  // of the lists: "4 rowan close", "9 cedar court".
+  bool numbered_street(std::string_view text, const PiiSpan& span) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
   // to a multiple of 8 (open_width()); for the I- tags, a row of
