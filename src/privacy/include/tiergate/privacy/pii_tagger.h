@@ -92,9 +92,10 @@ class PiiTagger {
 
  private:
   // How tag() reads a text a second time, in small letters: not at all; for
-  // the names of listed_words_name() (sentence_case_only() text without
-  // the first person or a quiz's letters, tagger_rules.h); or for every
-  // name and address in small letters (casual_case() text).
+  // the names of listed_words_name() and the streets of numbered_street()
+  // (sentence_case_only() text without the first person or a quiz's
+  // letters, tagger_rules.h); or for every name and address in small
+  // letters (casual_case() text).
   enum class SecondReading { kNone, kListedNames, kAll };
   // One reading of `text` by tag(): as written, or in small letters where
   // it is in capitals throughout. `second` (when set): how tag() reads the
