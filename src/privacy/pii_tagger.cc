@@ -498,6 +498,21 @@ bool PiiTagger::numbered_street(std::string_view text, const PiiSpan& span) cons
   return (gazetteer_.lookup(word_hash(text, tokens[last])).full & street_suffix_categories_) != 0;
 }
 
+bool PiiTagger::names_before_small_surnames(std::string_view text, const std::vector<PiiSpan>& out,
+                                            size_t first) const {
+  for (size_t k = first; k < out.size(); ++k) {
+    const uint32_t b = out[k].end + 1;
+    if (out[k].type != PiiType::kPerson || b >= text.size() || text[out[k].end] != ' ' || text[b] < 'a' ||
+        text[b] > 'z') {
+      continue;
+    }
+    uint32_t e = b;
+    while (e < text.size() && is_word_byte(static_cast<unsigned char>(text[e]))) ++e;
+    if (surname_words(text, b, e)) return true;
+  }
+  return false;
+}
+
 bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
   const Tokens tokens = tagger_tokens();
   for (size_t j = 0; j < tokens.size(); ++j) {
@@ -569,7 +584,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // the dev prompts). It is read again only where it holds such a word (a
   // lookup per word in small letters, not a second reading of every such
   // text: 2.7M instructions on the dev prompts against 28M).
-  if (reading == SecondReading::kListedNames && !holds_a_small_listed_name(text)) return true;
+  if (reading == SecondReading::kListedNames && !holds_a_small_listed_name(text) &&
+      !names_before_small_surnames(text, out, first)) {
+    return true;
+  }
   thread_local std::vector<PiiSpan> second;
   second.assign(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
   thread_local std::string in_small_letters;
@@ -583,18 +601,19 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   for (size_t j = first; j < second.size(); ++j) {
     const PiiSpan& span = second[j];
     if (span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) continue;
-    if (reading == SecondReading::kListedNames &&
-        !(span.type == PiiType::kPerson ? listed_words_name(text, span) : numbered_street(text, span))) {
-      continue;
-    }
     while (k < read && out[k].end <= span.begin) ++k;
     // A name of the first reading that this one's goes on from in small
-    // letters takes its surname: "Mrs. Svetlana ilyina", where the
-    // keyboard capitalised the first name after the title's stop.
+    // letters takes its surname, one or two words: "Mrs. Svetlana ilyina",
+    // where the keyboard capitalised the first name after the title's stop.
     if (k < read && span.type == PiiType::kPerson && out[k].type == PiiType::kPerson && out[k].begin == span.begin &&
         out[k].end < span.end && in_small_letters_alone({span.type, out[k].end, span.end}) &&
+        std::count(text.begin() + out[k].end, text.begin() + span.end, ' ') <= 2 &&
         surname_words(text, out[k].end, span.end)) {
       out[k].end = span.end;
+      continue;
+    }
+    if (reading == SecondReading::kListedNames &&
+        !(span.type == PiiType::kPerson ? listed_words_name(text, span) : numbered_street(text, span))) {
       continue;
     }
     if (!in_small_letters_alone(span)) continue;

@@ -107,6 +107,10 @@ class PiiTagger {
   // list does, or a given name alone (only_a_given_name()): the words a
   // name of a kListedNames reading opens with.
   bool holds_a_small_listed_name(std::string_view text) const;
+  // Whether a name of out[first...] (the first reading's) is followed, one
+  // blank after it, by a word in small letters of surname_words(): a
+  // surname the second reading may give it ("ms. Oksana hrytsenko").
+  bool names_before_small_surnames(std::string_view text, const std::vector<PiiSpan>& out, size_t first) const;
   // Whether `span`, among the tagger's tokens (of `text`'s second reading),
   // is one to three words, the first one a name list knows and no
   // everyday list does or a given name alone, each other such a word or
