@@ -581,9 +581,10 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // the first person ("Why is marie so impulsive?") gives only names that
   // open with a word the name lists know (listed_words_name()): read
   // whole, quizzes' and recipes' words no list knows became names (496 on
-  // the dev prompts). It is read again only where it holds such a word (a
-  // lookup per word in small letters, not a second reading of every such
-  // text: 2.7M instructions on the dev prompts against 28M).
+  // the dev prompts). It is read again only where it holds such a word, or
+  // a name of the first reading before a surname's word in small letters
+  // (a lookup per word in small letters, not a second reading of every
+  // such text: 2.7M instructions on the dev prompts against 28M).
   if (reading == SecondReading::kListedNames && !holds_a_small_listed_name(text) &&
       !names_before_small_surnames(text, out, first)) {
     return true;
