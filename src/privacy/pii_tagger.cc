@@ -513,6 +513,12 @@ bool PiiTagger::names_before_small_surnames(std::string_view text, const std::ve
   return false;
 }
 
+bool PiiTagger::opens_a_listed_name(std::string_view text, size_t j, uint32_t begin, uint32_t end) const {
+  const uint64_t hash = word_hash(text, Token{begin, end, false, false});
+  const Gazetteer::Match m = gazetteer_.lookup(hash);
+  return listed_as_a_name(m) || only_a_given_name(text, j, m, hash);
+}
+
 bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
   const Tokens tokens = tagger_tokens();
   for (size_t j = 0; j < tokens.size(); ++j) {
@@ -523,9 +529,7 @@ bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
     const Token stem{tokens[j].begin,
                      tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)), false,
                      false};
-    const uint64_t hash = word_hash(text, stem);
-    const Gazetteer::Match m = gazetteer_.lookup(hash);
-    if (listed_as_a_name(m) || only_a_given_name(text, j, m, hash)) return true;
+    if (opens_a_listed_name(text, j, stem.begin, stem.end)) return true;
   }
   return false;
 }
@@ -550,13 +554,10 @@ bool PiiTagger::listed_words_name(std::string_view text, const PiiSpan& span) co
     // (The span leaves a possessive's 's out: "liam" of "liam's".)
     const Token t{tokens[j].begin, std::min(tokens[j].end, end), false, false};
     if (!is_word_byte(static_cast<unsigned char>(text[t.begin]))) continue;
-    const uint64_t hash = word_hash(text, t);
-    const Gazetteer::Match m = gazetteer_.lookup(hash);
     // (A given name alone first, "anastasiya"; after the first word, a
     // surname of the census, "ambrose fairweather", or one no list knows,
     // "cormac flanagan".)
-    const bool name = listed_as_a_name(m) || (words == 0 && only_a_given_name(text, j, m, hash)) ||
-                      (words > 0 && surname_words(text, t.begin, t.end));
+    const bool name = words == 0 ? opens_a_listed_name(text, j, t.begin, t.end) : surname_words(text, t.begin, t.end);
     if (++words > 3 || !name) return false;
   }
   return words > 0;

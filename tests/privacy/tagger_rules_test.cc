@@ -151,10 +151,14 @@ TEST(TaggerRulesTest, TheSpeakerAsASubjectAndAnOrdinal) {
 // Text read as written in small letters: capitalised words that only open
 // its sentences or lines, and a word of the first person.
 TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
-  auto casual = [](std::string text) {
-    const Tokenized t = tokenized(std::move(text));
-    return casual_case(t.text, t.tokens, t.marked);
+  // `test` (casual_case() or sentence_case_only()) of the text's tokens.
+  auto of_tokens = [](auto test) {
+    return [test](std::string text) {
+      const Tokenized t = tokenized(std::move(text));
+      return test(t.text, t.tokens, t.marked);
+    };
   };
+  const auto casual = of_tokens([](auto&&... a) { return casual_case(a...); });
   EXPECT_TRUE(casual("Can you help my friend tamsin? She is sad."));
   EXPECT_TRUE(casual("I need to call dr okafor.\n\"Hi it's me\""));
   EXPECT_TRUE(casual("Help me write to leo"));
@@ -174,10 +178,7 @@ TEST(TaggerRulesTest, TextCapitalisedOnlyWhereSentencesOpenIsCasual) {
   EXPECT_TRUE(casual("Ask tamsin. I'll wait."));
   EXPECT_FALSE(casual("Were they moving to 9 cedar court?"));
   // Without the first person, text in sentence case alone.
-  auto sentence_case = [](std::string text) {
-    const Tokenized t = tokenized(std::move(text));
-    return sentence_case_only(t.text, t.tokens, t.marked);
-  };
+  const auto sentence_case = of_tokens([](auto&&... a) { return sentence_case_only(a...); });
   EXPECT_TRUE(sentence_case("Can you help him? His friend tamsin is sad."));
   EXPECT_FALSE(sentence_case("Can you help him? His friend Tamsin is sad."));
   EXPECT_FALSE(sentence_case("help him"));

@@ -107,6 +107,10 @@ class PiiTagger {
   // list does, or a given name alone (only_a_given_name()): the words a
   // name of a kListedNames reading opens with.
   bool holds_a_small_listed_name(std::string_view text) const;
+  // Whether text[begin, end) (token j of the tagger's tokens, or its part
+  // without a possessive's 's) is a word a name list knows and no everyday
+  // list does, or a given name alone: the first word of a kListedNames name.
+  bool opens_a_listed_name(std::string_view text, size_t j, uint32_t begin, uint32_t end) const;
   // Whether a name of out[first...] (the first reading's) is followed, one
   // blank after it, by a word in small letters of surname_words(): a
   // surname the second reading may give it ("ms. Oksana hrytsenko").
