@@ -1373,7 +1373,8 @@ bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector
   add_appositive_ages(text, out);
   resolve_pii_overlaps(out);
   // A tagger's span cut short before a better one ends on its last word
-  // (or a stop: "Apt."), or goes; nor does one open or end with a mark of
+  // (or an abbreviation's stop: "Apt."; tagger_rules::
+  // end_before_a_sentence_stop()), or goes; nor does one open or end with a mark of
   // more than one byte (pii_tokens::mark_length(): a quote mark, a dash, a
   // no-break space), which the tokenizer counts into the word it touches
   // ("“Remote Timing Attacks", "Huygens’"), nor runs into small letters
@@ -1385,6 +1386,7 @@ bool scan_plain_text(std::string_view text, const PiiTagger* tagger, std::vector
   for (PiiSpan& span : out) {
     if (tagger_learns(span.type)) {
       span.end = end_before_a_glued_clause(text, span);
+      span.end = end_before_a_sentence_stop(text, span);
       for (;;) {
         if (span.end > span.begin && !is_word_byte(bytes[span.end - 1]) && bytes[span.end - 1] != '.') {
           --span.end;

@@ -777,6 +777,12 @@ bool may_name_a_place(std::string_view text, const Token& t, bool caseless_value
 // the tagger.
 uint32_t end_before_a_glued_clause(std::string_view text, const PiiSpan& span);
 
+// Where `span` ends without a stop after a whole word of four letters or
+// more: the stop ends the sentence ("we live at 14 harbour view
+// terrace."), where the dev labels take in only an abbreviation's
+// ("Mr.", "St.", "Ltd.", "Corp.", "Friedrichstr."); span.end otherwise.
+uint32_t end_before_a_sentence_stop(std::string_view text, const PiiSpan& span);
+
 // Whether token i is a capitalised word (A-Z, or a capital of Latin-1,
 // Greek, Cyrillic or Latin Extended) that opens a sentence or a line, or
 // follows on its line a mark of one byte that opens a clause (not a comma,

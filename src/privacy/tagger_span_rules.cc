@@ -247,6 +247,24 @@ uint32_t tagger_rules::end_before_a_glued_clause(std::string_view text, const Pi
   return !apostrophe || (span.end == small + 1 && bytes[small] == 's') ? small - 3 : span.end;
 }
 
+uint32_t tagger_rules::end_before_a_sentence_stop(std::string_view text, const PiiSpan& span) {
+  // The abbreviations of four letters the stop stays with.
+  static constexpr WordSet kLongAbbreviations(
+      std::array<std::string_view, 9>{"corp", "blvd", "pkwy", "bros", "dept", "assn", "univ", "capt", "prof"});
+  if (span.end - span.begin < 5 || text[span.end - 1] != '.') return span.end;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  // Where the word before the stop opens: letters, ASCII or beyond it.
+  uint32_t word = span.end - 1;
+  auto letter = [](unsigned char c) { return c >= 0x80 || (kByteView[c].lower >= 'a' && kByteView[c].lower <= 'z'); };
+  while (word > span.begin && letter(bytes[word - 1])) --word;
+  const Token before_the_stop{word, span.end - 1, false, false};
+  if (span.end - 1 - word < 4 || street_abbreviation(text, before_the_stop) ||
+      kLongAbbreviations.contains(text, before_the_stop)) {
+    return span.end;
+  }
+  return span.end - 1;
+}
+
 bool tagger_rules::sentence_opener(std::string_view text, Tokens tokens, size_t i) {
   const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[i].begin;
   const bool capital = (b[0] >= 'A' && b[0] <= 'Z') || pii_tokens::opens_with_a_capital_letter(b, tokens[i].end - tokens[i].begin);

@@ -37,6 +37,26 @@ bool continues(const Tokenized& t, std::string_view word, PiiType type) {
   return may_continue(t.text, t.tokens, token_of(t, word), type, true, [] { return false; });
 }
 
+// The value `span` of `text` keeps, as find_pii() cuts it at its end.
+std::string_view without_a_sentence_stop(std::string_view text, std::string_view span) {
+  const auto begin = static_cast<uint32_t>(text.find(span));
+  const PiiSpan s{PiiType::kStreetAddress, begin, begin + static_cast<uint32_t>(span.size())};
+  return text.substr(s.begin, end_before_a_sentence_stop(text, s) - s.begin);
+}
+
+TEST(TaggerRulesTest, ASentencesStopAfterAWholeWordIsNoPartOfASpan) {
+  EXPECT_EQ(without_a_sentence_stop("we live at 14 harbour view terrace.", "14 harbour view terrace."),
+            "14 harbour view terrace");
+  EXPECT_EQ(without_a_sentence_stop("West of the Mississippi River.", "Mississippi River."), "Mississippi River");
+  // An abbreviation keeps its stop: of three letters or fewer, a street's
+  // ("Friedrichstr."), or one of four letters of the short list.
+  EXPECT_EQ(without_a_sentence_stop("It is at 5 Main St.", "5 Main St."), "5 Main St.");
+  EXPECT_EQ(without_a_sentence_stop("Write to Acme Corp.", "Acme Corp."), "Acme Corp.");
+  EXPECT_EQ(without_a_sentence_stop("Friedrichstr. 43", "Friedrichstr."), "Friedrichstr.");
+  EXPECT_EQ(without_a_sentence_stop("She met Mr. Young", "Mr."), "Mr.");
+  EXPECT_EQ(without_a_sentence_stop("Sie wohnt in der Hauptstraße.", "Hauptstraße."), "Hauptstraße");
+}
+
 TEST(TaggerRulesTest, NoSpanRunsAcrossATab) {
   const Tokenized table = tokenized("Anna Berg\t34\nMark Olsen\t51");
   EXPECT_FALSE(continues(table, "34", PiiType::kPerson));
