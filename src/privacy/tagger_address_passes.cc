@@ -58,6 +58,19 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       }
     }
   };
+  // Where an address whose building's number is token `opening` and that
+  // opens at `begin` opens with a unit and a comma before the number on its
+  // line: "Suite 300, 500 Market St, San Francisco", "the lease for Flat 3,
+  // 27 Marchmont Crescent"; `begin` where none comes before it.
+  auto with_a_unit_before = [&](size_t opening, uint32_t begin) {
+    if (opening < 3 || !token_is(text, tokens[opening - 1], ",") || tokens[opening].newline_before ||
+        tokens[opening - 1].newline_before || !house_number(text, tokens[opening - 2]) ||
+        tokens[opening - 2].newline_before) {
+      return begin;
+    }
+    const size_t unit = opening >= 4 && token_is(text, tokens[opening - 3], ".") ? opening - 4 : opening - 3;
+    return kUnitsOfABuilding.contains(text, tokens[unit]) ? tokens[unit].begin : begin;
+  };
   bool added = false;
   for (const uint32_t j : marked) {
     // (Most marked tokens are words, and few numbers come before a capital:
@@ -129,7 +142,16 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                    : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
     };
     if (!opens_apart || !apart(j + 1) || !word_after() || !house_number(text, tokens[j])) [[likely]] continue;
-    if (small_street && !suffix_or_unit_ahead()) continue;
+    if (small_street && !suffix_or_unit_ahead()) {
+      // (Or as text without capitals reads it, after a lead to a place: a
+      // suffix of the street lists, "She lives at 9 cedar mews".)
+      if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_,
+                                                          place_categories_);
+          street != 0) {
+        added = replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
+      }
+      continue;
+    }
     if (const size_t suffix =
             street_by_its_suffix(text, tokens, j, gazetteer_, street_suffix_categories_, mixed && !small_street);
         suffix != 0) {
@@ -148,17 +170,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                                 text.substr(end, out[k].end - end).find('\n') == std::string_view::npos;
         if (title_and_stop || address_on) end = out[k].end;
       }
-      // (The address takes in a unit and a comma before the number on its
-      // line too: "Suite 300, 500 Market St, San Francisco", "the lease
-      // for Flat 3, 27 Marchmont Crescent".)
-      if (opening >= 3 && token_is(text, tokens[opening - 1], ",") && !tokens[opening].newline_before &&
-          !tokens[opening - 1].newline_before && house_number(text, tokens[opening - 2])) {
-        const size_t unit = opening >= 4 && token_is(text, tokens[opening - 3], ".") ? opening - 4 : opening - 3;
-        if (!tokens[opening - 2].newline_before && kUnitsOfABuilding.contains(text, tokens[unit])) {
-          begin = tokens[unit].begin;
-        }
-      }
-      added = replace_with_an_address(out, first, begin, end) || added;
+      added = replace_with_an_address(out, first, with_a_unit_before(opening, begin), end) || added;
       continue;
     }
     if (small_street) continue;
@@ -166,7 +178,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_,
                                                           place_categories_);
           street != 0) {
-        added = replace_with_an_address(out, first, tokens[j].begin, tokens[street].end) || added;
+        added = replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
         continue;
       }
     }

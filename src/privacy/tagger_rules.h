@@ -823,11 +823,14 @@ bool a_recent_year(std::string_view text, const Token& t);
 constexpr WordSet kLeadToAPlace(std::array<std::string_view, 6>{"at", "to", "from", "near", "for", "on"});
 
 // Whether token j opens its line, or follows a form's colon or, one blank
-// apart, a word that leads to a place ("address: 95", "at 9313"): where a
-// street may start in text without capitals.
+// apart, a word that leads to a place, maybe with "number" between
+// ("address: 95", "at 9313", "at number 9"): where a street may start in
+// text without capitals.
 inline bool led_to_a_place(std::string_view text, Tokens tokens, size_t j) {
-  return j == 0 || tokens[j].newline_before || token_is(text, tokens[j - 1], ":") ||
-         (one_blank_after(text, tokens, j) && kLeadToAPlace.contains(text, tokens[j - 1]));
+  if (j == 0 || tokens[j].newline_before || token_is(text, tokens[j - 1], ":")) return true;
+  if (!one_blank_after(text, tokens, j)) return false;
+  const size_t lead = j >= 2 && token_is(text, tokens[j - 1], "number") && one_blank_after(text, tokens, j - 1) ? j - 2 : j - 1;
+  return kLeadToAPlace.contains(text, tokens[lead]);
 }
 
 // Whether a word ends as the streets of German, Dutch and Nordic towns do,

@@ -285,7 +285,7 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
     if (k + 1 >= n || tokens[k + 1].newline_before) return true;
     const Token& after = tokens[k + 1];
     return !is_word_byte(static_cast<unsigned char>(text[after.begin])) || never_in_a_name(text, after) ||
-           kNeverLastInAName.contains(text, after);
+           kNeverLastInAName.contains(text, after) || token_is(text, after, "last");  // ("last year")
   };
   if (!word(j + 1)) return 0;
   // One word ending as streets do (ends_as_a_street()).

@@ -1993,6 +1993,26 @@ TEST(PiiTaggerTest, AStreetFoundByItsSuffixTakesInTheUnitBeforeIt) {
   EXPECT_EQ(addresses("Send it to Flat 3,\n27 Zorvath Crescent today."), V{"27 Zorvath Crescent"});
 }
 
+// A street in small letters in text with capitals, after a lead to a place
+// ("at", maybe with "number" between), ends in any suffix of the street
+// lists, as in text without capitals, and takes in a unit before it;
+// without the lead, a number before small words stays a quantity. Here a
+// tagger that learned only numbers.
+TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheLists) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"common_word", {"she", "lives", "at", "number", "now", "the", "from", "flat", "we", "saw", "i", "moved",
+                        "to", "last", "year", "close", "mews", "cedar"}},
+       {"street_suffix", {"Mews", "Close", "Crescent"}}});
+  auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(addresses("She lives at 9 cedar mews now."), V{"9 cedar mews"});
+  EXPECT_EQ(addresses("She lives at number 9 cedar mews."), V{"9 cedar mews"});
+  EXPECT_EQ(addresses("I moved to 3 zorvath crescent last year."), V{"3 zorvath crescent"});
+  EXPECT_EQ(addresses("The noise from flat 4, 19 zorvath close, Dundee."), V{"flat 4, 19 zorvath close"});
+  // (The tagger here reads a number alone as an address.)
+  EXPECT_EQ(addresses("We saw 9 cedar mews now."), V{"9"});
+}
+
 // A mailbox's display name is a person where the address's local part
 // spells it: holds one of its words that no everyday list alone knows, or
 // is its initials, or a first initial and the surname; here a tagger that
