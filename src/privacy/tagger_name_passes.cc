@@ -1992,6 +1992,18 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       span.type = PiiType::kPerson;
       continue;
     }
+    // A firm of a capitalised word and two joined by a hyphen, words of a
+    // name (words_of_a_name()), the first one that no place's, company's or
+    // everyday list knows, is a first name and a double surname: "my call
+    // with Rosamund Pike-Everett", "Gugu Mbatha-Raw". (Firms are named by
+    // the double surname alone, "Becker-Shaffer", as the dev rows' are.)
+    if (span.type == PiiType::kOrganization && tokens[from].begin == span.begin && from + 3 < tokens.size() &&
+        tokens[from + 3].end == span.end && tokens[from + 1].begin == tokens[from].end + 1 &&
+        text[tokens[from].end] == ' ' && glued_hyphen(text, tokens, from + 2) && words_of_a_name(from, span.end) &&
+        (gazetteer_.lookup_all(word_hash(text, tokens[from])).full & not_a_first_name) == 0) {
+      span.type = PiiType::kPerson;
+      continue;
+    }
     // A firm or place alone on its line, between a label's line ("Ship
     // to:", "Deliver to:") and a line that an address opens, of words of a
     // name (no company's words, words_of_a_name()) that no place's list

@@ -2287,6 +2287,27 @@ TEST(PiiTaggerTest, AFirmAfterAPersonsNameIsIsThePerson) {
   EXPECT_EQ(found("Write to a family of Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
 }
 
+// A firm of a capitalised word and two joined by a hyphen is a first name
+// and a double surname ("my call with Rosamund Pike-Everett"), where no
+// place's, company's or everyday list knows the first word; here a tagger
+// taught firms of such words. A firm of the double surname alone stays one.
+TEST(PiiTaggerTest, AFirmOfAWordAndADoubleSurnameIsAName) {
+  const PiiTagger tagger =
+      firms_tagger({"It was "}, {"Olvira Brask-Dellack", "Quarrow Tusk-Velm", "Velmora Quill-Brask", "Brask-Dellack"}, " again.",
+                   {{"common_word", {"it", "was", "again", "acme"}}, {"company", {"Zentrix"}}, {"city", {"Dorvale"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("It was Brask-Dellack again."), V{"ORGANIZATION:Brask-Dellack"});
+  EXPECT_EQ(found("It was Olvira Brask-Dellack again."), V{"PERSON:Olvira Brask-Dellack"});
+  EXPECT_EQ(found("It was Rosamund Pike-Everett again."), V{"PERSON:Rosamund Pike-Everett"});
+  for (const char* text : {"It was Acme Brask-Dellack again.", "It was Zentrix Brask-Dellack again.",
+                           "It was Dorvale Brask-Dellack again."}) {
+    const V spans = found(text);
+    EXPECT_TRUE(std::none_of(spans.begin(), spans.end(), [](const std::string& s) { return s.starts_with("PERSON"); }))
+        << text;
+  }
+}
+
 // In text without capitals, a name takes a surname's initial and its stop
 // right after it ("review by elspeth m.:"); not "v." of a case's name, "i."
 // or an abbreviation's letters. Here the name is the cue's, "name is".
@@ -2938,6 +2959,20 @@ TEST(PiiTaggerTest, AGivenNameNoOtherListKnowsIsAName) {
   EXPECT_EQ(found("a note to brianna zorquil-velmora for the flowers"),
             std::vector<std::string>{"PERSON:brianna zorquil-velmora"});
   EXPECT_EQ(found("a note to brianna zorquil-flowers for the flowers"), std::vector<std::string>{"PERSON:brianna"});
+  {
+    // Or a surname of the lists (the census's too) before a word that the
+    // decoder names alone: here one taught single names after "a note to".
+    std::vector<GazetteerList> census = with_given;
+    census.push_back({"first_name", {"Brianna"}});
+    const PiiTagger decoder = small_letter_names_tagger(
+        {"velmora", "quillon", "dastra", "brianna"},
+        [](size_t) { return std::pair<std::string, std::string>{"a note to ", " for the flowers"}; }, census);
+    ASSERT_EQ(typed_spans(decoder, "a note to velmora for the flowers"), std::vector<std::string>{"PERSON:velmora"});
+    EXPECT_EQ(typed_spans(decoder, "a note to brianna haddad-velmora for the flowers"),
+              std::vector<std::string>{"PERSON:brianna haddad-velmora"});
+    EXPECT_EQ(typed_spans(decoder, "a note to brianna doe-velmora for the flowers"),
+              std::vector<std::string>{"PERSON:brianna doe-velmora"});
+  }
   // A word no list knows where the clause ends after it or before an
   // everyday word; not before a word no everyday list knows, nor chat's
   // shorthand.
