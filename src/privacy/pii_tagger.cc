@@ -1110,6 +1110,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     add_small_letter_names_after_cues(text, i_after_and, out, first_tagged);
     add_surname_initials_in_small_letters(text, out, first_tagged);
   }
+  if (tagged()) add_gaelic_surnames_in_small_letters(text, out, first_tagged);
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   if (mixed && tagged()) {
     add_capitalised_surnames(text, out, first_tagged);

@@ -1166,6 +1166,16 @@ constexpr WordSet kWordsAfterACount(std::array<std::string_view, 22>{
     "and", "or", "to", "of", "in", "on", "at", "for", "with", "than", "percent", "times", "years", "year", "more",
     "less", "but", "is", "was", "are", "were", "out"});
 
+// Whether token k is digits before "o'clock" ("at 5 o'clock", "6 o’clock"),
+// in any case, on its line: an hour.
+inline bool an_hour_at(std::string_view text, Tokens tokens, size_t k) {
+  if (k + 1 >= tokens.size() || !all_digits(text, tokens[k]) || tokens[k + 1].newline_before) return false;
+  std::string_view w = text.substr(tokens[k + 1].begin, tokens[k + 1].end - tokens[k + 1].begin);
+  if (w.size() < 7 || (w[0] | 0x20) != 'o') return false;
+  w.remove_prefix(w[1] == '\'' ? 2 : w.starts_with("o\u2019") || w.starts_with("O\u2019") ? 4 : w.size());
+  return w.size() == 5 && std::equal(w.begin(), w.end(), "clock", [](char a, char b) { return (a | 0x20) == b; });
+}
+
 // Whether token k is digits before a kWordsAfterACount word that ends
 // before byte `end` ("8 and", "70 percent"): a span from k to `end`
 // counts or joins numbers there, an address only where a street's word
@@ -2218,6 +2228,15 @@ inline bool gaelic_surname(std::string_view w) {
   auto capital_at = [&](size_t k) { return k < w.size() && w[k] >= 'A' && w[k] <= 'Z'; };
   return (w.starts_with("O'") && capital_at(2)) || (w.starts_with("O\u2019") && capital_at(4)) ||
          (w.starts_with("Mc") && capital_at(2)) || (w.starts_with("Mac") && capital_at(3));
+}
+
+// Whether word w is a surname of a Gaelic shape in small letters:
+// "o'brien", "o’connor", "mcallister" (not "o'clock").
+inline bool gaelic_surname_in_small_letters(std::string_view w) {
+  auto letter_at = [&](size_t at) { return at < w.size() && w[at] >= 'a' && w[at] <= 'z'; };
+  return ((w.starts_with("o'") && letter_at(2) && letter_at(3) && w != "o'clock") ||
+          (w.starts_with("o\u2019") && letter_at(4) && letter_at(5) && w != "o\u2019clock") ||
+          (w.starts_with("mc") && w.size() >= 5));
 }
 
 // Whether code point cp (>= 0x80) is a letter or a digit of some script,

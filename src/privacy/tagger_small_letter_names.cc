@@ -231,10 +231,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   };
   // A surname in small letters of a Gaelic shape: "o'brien", "mcallister".
   auto gaelic_surname = [&](size_t k) {
-    const std::string_view w = text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin);
-    auto letter_at = [&](size_t at) { return at < w.size() && w[at] >= 'a' && w[at] <= 'z'; };
-    return (w.starts_with("o'") && letter_at(2) && letter_at(3)) ||
-           (w.starts_with("o\u2019") && letter_at(4) && letter_at(5)) || (w.starts_with("mc") && w.size() >= 5);
+    return gaelic_surname_in_small_letters(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin));
   };
   // Whether token k, a small_name_word() of matches `m` whose name ends at
   // `end` (without a possessive's 's), is a first name a list knows or a

@@ -382,6 +382,36 @@ void PiiTagger::add_surnames_in_small_letters(std::string_view text, std::vector
   }
 }
 
+void PiiTagger::add_gaelic_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out,
+                                                     size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  bool dropped = false;  // whether a span was marked to go (mark_dropped())
+  for (size_t k = first; k < out.size(); ++k) {
+    if (out[k].type != PiiType::kPerson || out[k].end + 1 >= text.size() || text[out[k].end] != ' ') continue;
+    const size_t next = first_token_from(tokens, out[k].end + 1);
+    if (next == tokens.size() || tokens[next].begin != out[k].end + 1 || tokens[next].newline_before ||
+        !gaelic_surname_in_small_letters(text.substr(tokens[next].begin, tokens[next].end - tokens[next].begin))) {
+      continue;
+    }
+    // (A name of this tagging over the surname alone joins it.)
+    const size_t over = span_over(out, next);
+    if (over != out.size()) {
+      if (over < first || out[over].type != PiiType::kPerson || out[over].begin != tokens[next].begin ||
+          out[over].end > tokens[next].end) {
+        continue;
+      }
+      mark_dropped(out, over);
+      reset_cover();
+      dropped = true;
+    }
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[next].begin;
+    set_span(out, k,
+             {PiiType::kPerson, out[k].begin,
+              tokens[next].begin + static_cast<uint32_t>(possessive_stem(b, tokens[next].end - tokens[next].begin))});
+  }
+  if (dropped) drop_marked_spans(out);
+}
+
 void PiiTagger::add_surname_initials_in_small_letters(std::string_view text, std::vector<PiiSpan>& out,
                                                       size_t first) const {
   auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };

@@ -1292,6 +1292,8 @@ bool PiiTagger::plausible(std::string_view text, const PiiSpan& span, size_t fro
   // street's word ("in 10 years, melanie will be": the name under such a
   // span would be left to it, and out of the passes that find names).
   if (!street && opens_with_a_count(text, tokens, from, span.end)) return false;
+  // Nor an hour ("at 5 o'clock").
+  if (an_hour_at(text, tokens, from)) return false;
   // In text with capitals, small words that are no street words and
   // numbers make no address: after a number, with no two numbers in a row
   // ("42 and a", "18 red, 18", "6379 и"; not "16 34 quai", a building's and

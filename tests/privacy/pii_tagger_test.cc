@@ -862,6 +862,26 @@ PiiTagger small_letter_names_tagger(const std::array<std::string, 4>& names,
   return PiiTagger::train(train, o);
 }
 
+// A name takes a surname of a Gaelic shape in small letters right after it
+// ("whether siobhan o'brien is"), whatever lists know the name; here the
+// decoder names single words no list knows after "check whether", the
+// surname too. Not "o'clock" (which that decoder names), nor a word beyond
+// the line.
+TEST(PiiTaggerTest, ANameTakesAGaelicSurnameInSmallLetters) {
+  const PiiTagger tagger = small_letter_names_tagger(
+      {"velmora", "quillon", "dastra", "brask"},
+      [](size_t) { return std::pair<std::string, std::string>{"check whether ", " is here"}; },
+      {{"common_word", {"check", "whether", "is", "here"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(persons("check whether velmora is here"), V{"velmora"});
+  EXPECT_EQ(persons("check whether velmora o'brien is here"), V{"velmora o'brien"});
+  EXPECT_EQ(persons("check whether velmora o\u2019brien is here"), V{"velmora o\u2019brien"});
+  EXPECT_EQ(persons("check whether velmora mcallister is here"), V{"velmora mcallister"});
+  EXPECT_EQ(persons("check whether velmora o'clock is here"), (V{"velmora", "o'clock"}));
+  EXPECT_EQ(persons("check whether velmora\no'brien is here"), (V{"velmora", "o'brien"}));
+}
+
 // In text without capitals, a modal verb that a name list holds ("may")
 // is no name alone before an everyday word that no name list knows; before
 // a name ("may novak") it may be one.
@@ -2011,6 +2031,16 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   EXPECT_EQ(addresses("The noise from flat 4, 19 zorvath close, Dundee."), V{"flat 4, 19 zorvath close"});
   // (The tagger here reads a number alone as an address.)
   EXPECT_EQ(addresses("We saw 9 cedar mews now."), V{"9"});
+}
+
+// An hour ("at 5 o'clock", "6 o’clock position") is no address; here a
+// tagger that learned only numbers.
+TEST(PiiTaggerTest, AnHourIsNoAddress) {
+  const PiiTagger tagger = numbers_only_tagger({{"common_word", {"at", "ask", "anna", "we", "left", "position"}}});
+  for (const char* text : {"at 5 o'clock, ask anna", "we left at 6 o\u2019clock", "AT 5 O'CLOCK, ASK ANNA",
+                           "at 9 O\u2019clock position"}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kStreetAddress), std::vector<std::string>{}) << text;
+  }
 }
 
 // A mailbox's display name is a person where the address's local part

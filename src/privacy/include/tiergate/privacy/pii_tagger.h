@@ -319,6 +319,13 @@ class PiiTagger {
   // elspeth m.: 'the staff were lovely'", "hermann h., age 28". Not "v."
   // ("morse v. frederick"), "i.", "m.s." or "a.m.".
   void add_surname_initials_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A name of out[first...] takes a surname of a Gaelic shape in small
+  // letters right after it, one space apart on its line, that no span
+  // covers but a name of this tagging over it alone, which joins it
+  // (tagger_rules::gaelic_surname_in_small_letters(): "whether siobhan
+  // o'brien is", "Ask Liam mcallister"), whatever lists know the name: the
+  // shape names a person.
+  void add_gaelic_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, a name of out[first...] that is one word a
   // first-name list knows takes the capitalised word right after it, one
   // space apart on its line, of small letters after its capital, that no
