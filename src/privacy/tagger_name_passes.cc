@@ -1284,8 +1284,19 @@ void PiiTagger::join_names_across_particles(std::string_view text, std::vector<P
   auto one_space_after = [&](size_t j, uint32_t end) {
     return j < n && tokens[j].begin == end + 1 && text[end] == ' ' && !tokens[j].newline_before;
   };
-  auto particle = [&](size_t j) { return text[tokens[j].begin] >= 'a' && kSurnameParticles.contains(text, tokens[j]); };
-  auto small = [&](size_t at) { return text[at] >= 'a' && text[at] <= 'z'; };
+  // A particle in small letters: kSurnameParticles, or Irish ("Siobhán Ní
+  // Bhriain", "Seán Ó Súilleabháin", "Nic", "Mac", "Uí").
+  auto a_particle = [&](const Token& t) {
+    const std::string_view w = text.substr(t.begin, t.end - t.begin);
+    return (w[0] >= 'a' && w[0] <= 'z' && kSurnameParticles.contains(text, t)) || w == "n\u00ed" || w == "\u00f3" ||
+           w == "u\u00ed" || w == "nic" || w == "mac";
+  };
+  auto particle = [&](size_t j) { return a_particle(tokens[j]); };
+  // (A small letter, or a byte of a letter beyond ASCII: "ní", "ó".)
+  auto small = [&](size_t at) {
+    const auto c = static_cast<unsigned char>(text[at]);
+    return (c >= 'a' && c <= 'z') || c >= 0x80;
+  };
   bool joined = false;
   for (size_t k = first; k < out.size(); ++k) {
     const uint32_t end = out[k].end;
@@ -1293,23 +1304,28 @@ void PiiTagger::join_names_across_particles(std::string_view text, std::vector<P
     // The particle: the word after the name, or the name's last word
     // ("Leonardo da", a name of the decoder's, before "Vinci"). Read from
     // the bytes before a search for its token: most names have neither.
-    const bool small_after = small(end + 1);
     uint32_t word_begin = end + 1, word_end = end + 1;
-    if (small_after) {
-      while (word_end < text.size() && small(word_end)) ++word_end;
-    } else {
+    while (word_end < text.size() && small(word_end)) ++word_end;
+    bool after = word_end > word_begin && a_particle(Token{word_begin, word_end, false, false});
+    if (!after) {
       word_begin = word_end = end;
       while (word_begin > out[k].begin && small(word_begin - 1)) --word_begin;
-      if (word_begin == out[k].begin || text[word_begin - 1] != ' ') continue;
+      if (word_begin == word_end || word_begin == out[k].begin || text[word_begin - 1] != ' ' ||
+          !a_particle(Token{word_begin, word_end, false, false})) {
+        continue;
+      }
     }
-    if (!kSurnameParticles.contains(text, Token{word_begin, word_end, false, false})) continue;
     // (The particle's token: the word read, no more.)
     size_t j = first_token_from(tokens, word_begin);
     if (j >= n || tokens[j].begin != word_begin || tokens[j].end != word_end) continue;
-    if (small_after && one_space_after(j + 1, tokens[j].end) && particle(j + 1)) ++j;  // "de la"
+    if (after && one_space_after(j + 1, tokens[j].end) && particle(j + 1)) ++j;  // "de la"
     const size_t q = j + 1;
-    if (!one_space_after(q, tokens[j].end) || text[tokens[q].begin] < 'A' || text[tokens[q].begin] > 'Z' ||
-        tokens[q].end - tokens[q].begin < 2 || all_capitals(text, tokens, q)) {
+    // The surname: capitalised, or in small letters after a name written
+    // so ("maria de la cruz", "siobhan ní bhriain").
+    const bool capitalised_surname = q < n && text[tokens[q].begin] >= 'A' && text[tokens[q].begin] <= 'Z';
+    if (!one_space_after(q, tokens[j].end) || !(capitalised_surname || (small(out[k].begin) && small(tokens[q].begin))) ||
+        tokens[q].end - tokens[q].begin < 2 || (capitalised_surname && all_capitals(text, tokens, q)) ||
+        particle(q) || function_word(text, tokens[q])) {
       continue;
     }
     const size_t s = span_over(out, q);

@@ -6071,7 +6071,8 @@ TEST(PiiTaggerTest, AHyphenJoinsTwoSurnamesInSmallLetters) {
 // A name, a surname's particles in small letters and the capitalised word
 // after them are one name: a name of its own, or a word a name list
 // knows or no list knows at all; not an everyday word, nor a word in small
-// letters.
+// letters after a capitalised name. In small letters after a name in
+// small letters, with Irish particles too ("siobhan ní bhriain").
 TEST(PiiTaggerTest, ParticlesJoinASurnameToTheName) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"first_name", {"Anna", "Greta"}},
@@ -6086,6 +6087,11 @@ TEST(PiiTaggerTest, ParticlesJoinASurnameToTheName) {
   EXPECT_EQ(persons("Please call Anna de la Zorvath tomorrow."), V{"Anna de la Zorvath"});
   EXPECT_EQ(persons("Please call Anna de House tomorrow."), V{"Anna"});
   EXPECT_EQ(persons("Please call Anna de facto tomorrow."), V{"Anna"});
+  ASSERT_EQ(persons("please call anna tomorrow."), V{"anna"});
+  EXPECT_EQ(persons("please call anna de la zorvath tomorrow."), V{"anna de la zorvath"});
+  EXPECT_EQ(persons("please call anna n\u00ed zorvath tomorrow."), V{"anna n\u00ed zorvath"});
+  EXPECT_EQ(persons("please call anna de house tomorrow."), V{"anna"});
+  EXPECT_EQ(persons("please call anna do the house tomorrow."), V{"anna"});
 }
 
 // A place or firm of the tagger's over just a capitalised surname of the

@@ -723,12 +723,13 @@ class PiiTagger {
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_name_titles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...], one or two particles of a surname in small
-  // letters one space after it ("bin", "van", "de la") and the capitalised
-  // word one space after them are one name, where that word is a name of
-  // this tagging, a place or firm of it over just the word, or a word no
-  // span covers that a name list or the census's surnames know or no list
-  // knows at all ("Ahmad bin Yusof" gave "Ahmad" and "Yusof" and let
-  // "bin" out).
+  // letters one space after it ("bin", "van", "de la", Irish "ní", "ó")
+  // and the capitalised word one space after them are one name, where that
+  // word is a name of this tagging, a place or firm of it over just the
+  // word, or a word no span covers that a name list or the census's
+  // surnames know or no list knows at all ("Ahmad bin Yusof" gave "Ahmad"
+  // and "Yusof" and let "bin" out). After a name in small letters, a word
+  // in small letters so too ("maria de la cruz", "siobhan ní bhriain").
   // Precondition: out[first...] sorted by begin; it stays so.
   void join_names_across_particles(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...] and what a hyphen right after it joins are one
