@@ -1358,6 +1358,23 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
   const Tokens tokens = tagger_tokens();
   bool joined = false;
   for (size_t k = first; k < out.size(); ++k) {
+    // A name, one space, a surname of the lists glued to a hyphen and a name
+    // of this tagging right after the hyphen are one name: "rosamund
+    // pike-everett", where the decoder named "rosamund" and "everett".
+    // (Neither marked to go: mark_dropped().)
+    if (const PiiSpan& span = out[k]; span.type == PiiType::kPerson && span.end > span.begin && k + 1 < out.size() &&
+                                      out[k + 1].type == PiiType::kPerson && out[k + 1].end > out[k + 1].begin &&
+                                      span.end + 1 < text.size() && text[span.end] == ' ') {
+      const size_t w = first_token_from(tokens, span.end + 1);
+      if (w + 2 < tokens.size() && tokens[w].begin == span.end + 1 && !tokens[w].newline_before &&
+          tokens[w].end - tokens[w].begin >= 2 && glued_hyphen(text, tokens, w + 1) &&
+          out[k + 1].begin == tokens[w + 2].begin && listed_surname(text, tokens[w].begin, tokens[w].end)) {
+        out[k].end = out[k + 1].end;
+        mark_dropped(out, k + 1);
+        joined = true;
+        continue;
+      }
+    }
     // (The decoder's span may hold the hyphen: "Anne-" and "Marie".)
     const PiiSpan& span = out[k];
     const bool holds_it = span.end - span.begin >= 2 && text[span.end - 1] == '-';

@@ -89,7 +89,6 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     return !(t.begin > 0 && path_mark(text[t.begin - 1])) && !(t.end + 1 < text.size() && path_mark(text[t.end]) &&
                                                                   is_word_byte(static_cast<unsigned char>(text[t.end + 1])));
   };
-  bool dropped = false;  // whether a span was marked to go (mark_dropped())
   for (const uint32_t j : name_words) {
     const Token& t = tokens[j];
     if (!small_word(text, t, 4) || pii_scan::data_label(text.substr(t.begin, t.end - t.begin))) continue;
@@ -131,31 +130,20 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     // al-farsi", "sarah smith-jones"): a surname's particle or a word a
     // name list knows and no everyday list does, or two words name lists
     // know, or two words of three letters or more that no list knows at
-    // all ("folasade adeyemi-okoro"), or a surname of the lists before a
-    // name of this tagging over the second word alone ("sarah
-    // pike-everett"), which joins it; the hyphen glued to both, that no
-    // other span covers.
-    const size_t second = j + 3 < tokens.size() ? span_over(out, j + 3) : out.size();
-    const bool second_named_alone = second >= first && second < out.size() && out[second].type == PiiType::kPerson &&
-                                    out[second].begin == tokens[j + 3].begin && out[second].end <= tokens[j + 3].end;
+    // all ("folasade adeyemi-okoro"), the hyphen glued to both, that no
+    // span covers.
     if (one_blank_after(text, tokens, j + 1) && glued_hyphen(text, tokens, j + 2) && small_word(text, next, 2) &&
         small_word(text, tokens[j + 3], 2) && span_over(out, j + 1) == out.size() &&
-        (second == out.size() || second_named_alone)) {
+        span_over(out, j + 3) == out.size()) {
       const Gazetteer::Match before = gazetteer_.lookup(word_hash(text, next));
       const Gazetteer::Match after = gazetteer_.lookup(word_hash(text, tokens[j + 3]));
       const bool named = (before.full & name_categories_) != 0;
       auto unknown = [&](const Token& w) { return w.end - w.begin >= 3 && !gazetteer_.knows(word_hash(text, w)); };
       if (kSurnameParticles.contains(text, next) || (named && (before.full & common_categories_) == 0) ||
-          (named && (after.full & name_categories_) != 0) || (unknown(next) && unknown(tokens[j + 3])) ||
-          (second_named_alone && listed_surname(text, next.begin, next.end))) {
+          (named && (after.full & name_categories_) != 0) || (unknown(next) && unknown(tokens[j + 3]))) {
         const Token& last = tokens[j + 3];
         const auto* lb = reinterpret_cast<const unsigned char*>(text.data()) + last.begin;
         const size_t name = span_over(out, j);
-        if (second != out.size()) {
-          mark_dropped(out, second);
-          reset_cover();
-          dropped = true;
-        }
         set_span(out, name,
                  {PiiType::kPerson, out[name].begin,
                   last.begin + static_cast<uint32_t>(possessive_stem(lb, last.end - last.begin))});
@@ -203,7 +191,6 @@ void PiiTagger::add_listed_names_in_small_letters(std::string_view text, std::sp
     const size_t name = span_over(out, j);
     set_span(out, name, {PiiType::kPerson, out[name].begin, surname.end});
   }
-  if (dropped) drop_marked_spans(out);
 }
 
 void PiiTagger::add_organisations_in_small_letters(std::string_view text, std::span<const uint8_t> viewed,

@@ -742,7 +742,10 @@ class PiiTagger {
   // ("Amy-leigh", "Amy" before; not "Peri-anal"), as double names are
   // written, or after a surname the second syllable of a given name
   // written as Korean ones are ("Kim Ji-woo": "-woo" was left out, which
-  // names the person with the rest).
+  // names the person with the rest). So are a name, a surname of the lists
+  // one space after it, glued to a hyphen, and a name of this tagging
+  // right after the hyphen ("rosamund pike-everett", where the decoder
+  // named "rosamund" and "everett").
   // Precondition: out[first...] sorted by begin; it stays so.
   void join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A given name of two syllables joined by a hyphen, as Korean and
