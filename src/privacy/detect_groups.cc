@@ -338,9 +338,13 @@ bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf)
 // Whether the group word ending at `end` opens a longer name: a capitalised
 // word that is no group word nor person noun follows one space after
 // ("became North American Van Lines"; not "Italian American", "for Latino
-// Men").
+// Men", nor any word after a group word in capitals throughout).
 bool opens_a_name(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
   if (end + 1 >= s.size() || s.at(end) != ' ' || s.at(end + 1) < 'A' || s.at(end + 1) > 'Z') return false;
+  // (In capitals throughout, "A SOUTH AFRICAN POET", a capital says nothing.)
+  if (end + 2 < s.size() && s.at(end - 1) >= 'A' && s.at(end - 1) <= 'Z' && s.at(end + 2) >= 'A' && s.at(end + 2) <= 'Z') {
+    return false;
+  }
   const std::string_view word = lowered(s, word_from(s, end + 1), buf);
   return !is_group_or_plural(word) && !in(word, kPersonNouns);
 }
