@@ -160,9 +160,11 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const bool first_name = (m.full & first_name_categories_) != 0;
     const bool owner_is_a_relative = kRelatives.contains(text, owner);
     if (!personal_thing && ((!mixed && !first_name) || owner_is_a_relative)) return false;
+    // (Not after an article: "the Order's physician".)
     const bool named_inside_a_sentence = mixed && text[t.begin] >= 'A' && text[t.begin] <= 'Z' && j > 0 &&
                                          !tokens[j].newline_before &&
-                                         is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin]));
+                                         is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin])) &&
+                                         !after_an_article(text, tokens, j);
     const bool owns_a_relative = relative && !owner_is_a_relative && (first_name || named_inside_a_sentence);
     if ((m.full & common_categories_) != 0 && !(mixed && first_name) && !owns_a_relative) return false;
     if (mixed && std::none_of(text.begin() + owner.begin, text.begin() + owner.end, [](char c) { return c >= 'a' && c <= 'z'; })) {
@@ -263,9 +265,20 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // where the word after the comma is no contraction nor in capitals,
     // which open the next clause: "your mother, I'll pay", "my friend,
     // don't".)
+    // (Or "the" before the relative, where a comma sets the name off after
+    // it too, within three words: "The plumber, Gwilym, will come".)
+    auto set_off_after = [&] {
+      for (size_t k = j + 1; k < n && k <= j + 3 && !tokens[k].newline_before; ++k) {
+        if (mark_is(k, ',')) return true;
+        if (!word(k)) return false;
+      }
+      return false;
+    };
     const bool relative_apart = j >= 3 && mark_is(j - 1, ',') && !tokens[j - 2].newline_before &&
-                                kPossessiveDeterminers.contains(text, tokens[j - 3]) && kRelatives.contains(text, a) &&
-                                !contraction(text, tokens[j]) && !all_capitals(text, tokens, j);
+                                kRelatives.contains(text, a) && !contraction(text, tokens[j]) &&
+                                !all_capitals(text, tokens, j) &&
+                                (kPossessiveDeterminers.contains(text, tokens[j - 3]) ||
+                                 (token_is(text, tokens[j - 3], "the") && set_off_after()));
     const bool relative = kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b);
     // A verb that addresses someone ("Tell Priyanka that", "remind
     // Siobhan"): a place or organisation of this tagging over just the

@@ -1227,7 +1227,7 @@ constexpr WordSet kAfterAWork(std::array<std::string_view, 24>{
 // "his bride", "my ex", "my parents", "her nurse", and as chat writes them
 // ("my gf", "my bestie"). (Not "client" or "tenant", which a company may
 // be.)
-constexpr std::array<std::string_view, 105> kRelativeWords = {
+constexpr std::array<std::string_view, 131> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
     "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
@@ -1238,7 +1238,10 @@ constexpr std::array<std::string_view, 105> kRelativeWords = {
     "godmother", "godfather", "bride", "groom", "ex", "classmate", "housemate", "babysitter", "carer", "caregiver",
     "pal", "buddy", "parents", "grandparents", "kids", "children", "sons", "daughters", "twins", "siblings",
     "friends", "cousins", "brothers", "sisters", "nurse", "assistant", "secretary", "driver", "housekeeper",
-    "cleaner", "gardener", "midwife", "trainer", "instructor", "caretaker"};
+    "cleaner", "gardener", "midwife", "trainer", "instructor", "caretaker", "plumber", "electrician", "mechanic",
+    "handyman", "locksmith", "carpenter", "builder", "vet", "pharmacist", "receptionist", "surgeon", "physician",
+    "counsellor", "counselor", "psychiatrist", "psychologist", "physio", "physiotherapist", "optician", "hairdresser",
+    "barber", "realtor", "intern", "tenant", "pupil", "postman"};
 constexpr WordSet kRelatives(kRelativeWords);
 
 template <size_t A, size_t B>

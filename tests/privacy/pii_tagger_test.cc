@@ -3366,6 +3366,7 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("Here is Note's teacher."), std::vector<std::string>{"Note"});
   EXPECT_EQ(names("Here is Mother's teacher."), std::vector<std::string>{});
   EXPECT_EQ(names("Here is Mother's husband."), std::vector<std::string>{});
+  EXPECT_EQ(names("Here is the Note's teacher."), std::vector<std::string>{});
   EXPECT_EQ(names("Zorvath: \"Who are you?\"\nQuillborne Ashby: \"A friend.\""),
             (std::vector<std::string>{"Zorvath", "Quillborne Ashby"}));
   EXPECT_EQ(names("Note: \"Who are you?\""), std::vector<std::string>{});
@@ -3561,7 +3562,7 @@ TEST(PiiTaggerTest, AFirmThatACueOpensIsTheNameAfterIt) {
 TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   const PiiTagger tagger =
       flew_to_places_tagger({{"common_word", {"the", "is", "late", "and", "it", "my", "name", "son", "told", "had", "we", "to", "will",
-                                              "mike", "grace", "under"}},
+                                              "mike", "grace", "under", "plumber", "electrician"}},
                              {"first_name", {"Will", "Mike", "Grace"}},
                              {"state", {"IS"}}});
   auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
@@ -3622,6 +3623,12 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("We told my son, Zorvath Quillborne, it is late."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("We told my son, I'll be late."), std::vector<std::string>{});
   EXPECT_EQ(names("We told my son, ZORVATH is late."), std::vector<std::string>{});
+  // After "the" and the relative, where a comma sets the name off after it
+  // too; tradespeople are relatives so.
+  EXPECT_EQ(names("The plumber, Zorvath Quillborne, is late."), std::vector<std::string>{"Zorvath Quillborne"});
+  EXPECT_EQ(names("the plumber, zorvath, is late."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("We told my electrician Zorvath it is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("The plumber, Zorvath is late."), std::vector<std::string>{});
   // A role names the person after it, capitalised ("Patient Zorvath"); not
   // in text without capitals, where any word may follow one.
   EXPECT_EQ(names("The patient Zorvath Quillborne is late."), std::vector<std::string>{"Zorvath Quillborne"});
