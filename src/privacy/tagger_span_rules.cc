@@ -542,13 +542,18 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
       return j - 1;
     }
   }
+  // "via" after a word that leads to a place or after a comma, as an
+  // address's fields are written ("to via roma 15", "pellegrino & sons, via
+  // garibaldi 22"), not "paid via paypal 20".
+  auto via_to_a_place = [&](size_t k) {
+    return token_is(text, tokens[k], "via") && (led_to_a_place(text, tokens, k) || (k > 0 && mark_at(text, tokens, k - 1, ',')));
+  };
   // With capitals, a Romance street word in small letters before the name,
   // as running text writes it: "vive en la calle Mayor 12", "a via Roma
-  // 5"; "via" after a word that leads to a place, not "paid via PayPal 20".
+  // 5"; via_to_a_place().
   auto small_street_word_first = [&](size_t k) {
     return k + 1 < end && text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' &&
-           (kStreetWordsBeforeTheName.contains(text, tokens[k]) ||
-            (token_is(text, tokens[k], "via") && led_to_a_place(text, tokens, k)));
+           (kStreetWordsBeforeTheName.contains(text, tokens[k]) || via_to_a_place(k));
   };
   // The street's words, one space apart: with capitals, capitalised words
   // of two letters or more, not all capitals ("Track ID 1"); without them,
@@ -587,8 +592,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // Last, an abbreviation, a street word in small letters or a word that
   // ends as streets do ("Søndre Havnevej 65"); without capitals, otherwise
   // only a suffix that only streets have, last, or a Romance street word
-  // before the name ("calle mayor 23"; "via" after a word that leads to a
-  // place, "to via roma 15", not "paid via paypal 20").
+  // before the name ("calle mayor 23"; via_to_a_place()).
   auto suffix = [&](size_t k) {
     const bool last = k + 1 == end;
     if (last && (abbreviated || street_word_after_its_name(text, tokens[k]) ||
@@ -597,8 +601,7 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     }
     if (!mixed) {
       if (last) return kCommonStreetSuffixes.contains(text, tokens[k]);
-      return kStreetWordsBeforeTheName.contains(text, tokens[k]) ||
-             (token_is(text, tokens[k], "via") && led_to_a_place(text, tokens, k));
+      return kStreetWordsBeforeTheName.contains(text, tokens[k]) || via_to_a_place(k);
     }
     return (gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) != 0 || small_street_word_first(k);
   };

@@ -4726,6 +4726,7 @@ TEST(PiiTaggerTest, AStreetWrittenAsEuropeWritesItIsAnAddress) {
             std::vector<std::string>{"nordahl rolfsens vei 187"});
   EXPECT_EQ(addresses("send it to rua augusta 100, lisboa."), std::vector<std::string>{"rua augusta 100"});
   EXPECT_EQ(addresses("send it to via roma 15, milano."), std::vector<std::string>{"via roma 15"});
+  EXPECT_EQ(addresses("send it to acme sons, via roma 15, milano."), std::vector<std::string>{"via roma 15"});
   EXPECT_EQ(addresses("send it to friedrichstr. 43, berlin."), std::vector<std::string>{"friedrichstr. 43"});
   EXPECT_FALSE(found("we paid via paypal 20, sadly.", "via paypal 20"));
   EXPECT_FALSE(found("As Jones et al. Nature 2019 showed.", "al. Nature 2019"));
