@@ -144,6 +144,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       name = c + 2;
       return kAccounts.contains(text, tokens[c]) ? Cue::kAccount : Cue::kContacted;
     }
+    // (A booking's "under the name": "a table under the name xiaoling
+    // zhang".)
+    if (is(c, "name") && c >= 2 && is(c - 1, "the") && is(c - 2, "under")) return Cue::kNamed;
     if (is(c, "name") || kNamesElsewhere.contains(text, tokens[c])) {
       name = c + 2;
       return c + 1 < n && (is(c + 1, "is") || kIsElsewhere.contains(text, tokens[c + 1])) ? Cue::kNamed : Cue::kNone;

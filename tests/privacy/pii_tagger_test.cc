@@ -3595,7 +3595,9 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   // A booking's "under the name".
   EXPECT_EQ(names("It is under the name Zorvath Quillborne."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("it is under the name zorvath."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("It is under the name zorvath quillborne."), std::vector<std::string>{"zorvath quillborne"});
   EXPECT_EQ(names("It is the name Zorvath."), std::vector<std::string>{});
+  EXPECT_EQ(names("It is the name zorvath."), std::vector<std::string>{});
   // A speaker who says who they are ("I'm", "I am"), in text with
   // capitals: a first name of the lists or a word no list knows, not a
   // group nor an everyday word.
