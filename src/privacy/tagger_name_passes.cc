@@ -279,7 +279,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                                 !all_capitals(text, tokens, j) &&
                                 (kPossessiveDeterminers.contains(text, tokens[j - 3]) ||
                                  (token_is(text, tokens[j - 3], "the") && set_off_after()));
-    const bool relative = kPossessiveDeterminers.contains(text, a) && kRelatives.contains(text, b);
+    // (Or a word in small letters between them: "my pen pal Hiroko", "my
+    // little sister Wren".)
+    const bool relative = kRelatives.contains(text, b) &&
+                          (kPossessiveDeterminers.contains(text, a) ||
+                           (j >= 3 && kPossessiveDeterminers.contains(text, tokens[j - 3]) &&
+                            one_blank_after(text, tokens, j - 2) && small_word(text, a, 2) && !function_word(text, a)));
     // A verb that addresses someone ("Tell Priyanka that", "remind
     // Siobhan"): a place or organisation of this tagging over just the
     // word is the person; nothing is added where the tagger found none

@@ -164,7 +164,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // gwendoline".)
     if (kRelatives.contains(text, tokens[c]) && c > 0 &&
         (kPossessiveDeterminers.contains(text, tokens[c - 1]) ||
-         (c > 1 && possessive(c - 1) && kPossessiveDeterminers.contains(text, tokens[c - 2])))) {
+         (c > 1 && (possessive(c - 1) || (small_word(text, tokens[c - 1], 2) && !function_word(text, tokens[c - 1]))) &&
+          kPossessiveDeterminers.contains(text, tokens[c - 2])))) {
       if (in_law(c)) name = c + 5;
       if (mark_is(name, ',')) ++name;  // "my landlord, kevin"
       return Cue::kRelative;
@@ -552,7 +553,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (kPossessiveDeterminers.contains(text, tokens[d])) {
       if (kRelatives.contains(text, tokens[d + 1]) || is(d + 1, "name")) {
         next = name_after_a_cue(d + 1) + 1;
-      } else if (d + 2 < n && possessive(d + 1) && kRelatives.contains(text, tokens[d + 2])) {
+      } else if (d + 2 < n && kRelatives.contains(text, tokens[d + 2]) &&
+                 (possessive(d + 1) || (one_blank_after(text, tokens, d + 2) && small_word(text, tokens[d + 1], 2) &&
+                                        !function_word(text, tokens[d + 1])))) {
+        // (After a possessive, "my neighbour's kid", or a word in small
+        // letters, "our new neighbour tadeusz", "my pen pal hiroko".)
         next = name_after_a_cue(d + 2) + 1;
       }
     } else if (kSaid.contains(text, tokens[d])) {

@@ -3617,6 +3617,10 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
     const std::string text = std::string("We told my ") + relative + " Zorvath it is late.";
     EXPECT_EQ(names(text), std::vector<std::string>{"Zorvath"}) << text;
   }
+  // With a word in small letters between the possessive and the relative.
+  EXPECT_EQ(names("We told my pen pal Zorvath it is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("we told our little son zorvath it is late."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("We told my Little son Zorvath it is late."), std::vector<std::string>{});
   // Not a contraction nor an acronym after a relative.
   EXPECT_EQ(names("we told my son couldn't do it"), std::vector<std::string>{});
   EXPECT_EQ(names("We told my brothers ID it is late."), std::vector<std::string>{});
