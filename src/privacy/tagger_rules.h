@@ -868,15 +868,18 @@ inline bool street_abbreviation(std::string_view text, const Token& t) {
 inline bool street_word_after_its_name(std::string_view text, const Token& t) {
   // (Asked of every number after a small word: a WordSet's one load turns
   // most away; the words with a letter beyond ASCII in their first two
-  // bytes are compared apart.)
-  static constexpr WordSet kAsciiWords(std::array<std::string_view, 22>{
+  // bytes, and Lithuanian "gatvė", are compared apart.)
+  static constexpr WordSet kAsciiWords(std::array<std::string_view, 24>{
       "gata", "gatan", "gade", "vei", "veien", "vej", "vegur", "vegen", "plads", "torg", "torget", "utca", "ulica",
-      "katu", "kuja", "straat", "laan", "weg", "gracht", "plein", "kade", "steeg"});
+      "katu", "kuja", "straat", "laan", "weg", "gracht", "plein", "kade", "steeg", "iela", "cesta"});
   static constexpr std::array<std::string_view, 5> kOtherWords = {"tér", "út", "körút", "väg", "vägen"};
   const auto* s = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
   if (t.end - t.begin < 2) return false;
-  if (s[0] != 0xc3 && s[1] != 0xc3) return s[0] >= 'a' && s[0] <= 'z' && kAsciiWords.contains(text, t);
   const std::string_view w = text.substr(t.begin, t.end - t.begin);
+  if (s[0] != 0xc3 && s[1] != 0xc3) {
+    if (s[0] < 'a' || s[0] > 'z') return false;
+    return kAsciiWords.contains(text, t) || (s[0] == 'g' && w == "gatv\u0117");
+  }
   return std::find(kOtherWords.begin(), kOtherWords.end(), w) != kOtherWords.end();
 }
 

@@ -4719,6 +4719,9 @@ TEST(PiiTaggerTest, AStreetWrittenAsEuropeWritesItIsAnAddress) {
   EXPECT_EQ(addresses("Send it to Av. Paulista 1578, Brazil."), std::vector<std::string>{"Av. Paulista 1578"});
   EXPECT_EQ(addresses("Send it to Avda. de América 5, Madrid."), std::vector<std::string>{"Avda. de América 5"});
   EXPECT_EQ(addresses("Send it to Erzsébet tér 92, Budapest."), std::vector<std::string>{"Erzsébet tér 92"});
+  EXPECT_EQ(addresses("Send it to Vilniaus gatvė 22, Vilnius."), std::vector<std::string>{"Vilniaus gatvė 22"});
+  EXPECT_EQ(addresses("Send it to Brīvības iela 55, Rīga."), std::vector<std::string>{"Brīvības iela 55"});
+  EXPECT_EQ(addresses("Send it to Dunajska cesta 5, Ljubljana."), std::vector<std::string>{"Dunajska cesta 5"});
   EXPECT_EQ(addresses("Send it to Karl Johans gata 22, Oslo."), std::vector<std::string>{"Karl Johans gata 22"});
   EXPECT_EQ(addresses("Send it to 3 rue des Lilas, Nantes."), std::vector<std::string>{"3 rue des Lilas"});
   EXPECT_EQ(addresses("Send it to 8 boulevard Saint-Michel, Paris."),
