@@ -1109,6 +1109,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     // tane" before the cue's "wiremu".)
     add_small_letter_names_after_cues(text, i_after_and, out, first_tagged);
     add_surname_initials_in_small_letters(text, out, first_tagged);
+    add_initialled_names_in_small_letters(text, out);
   }
   if (tagged()) add_gaelic_surnames_in_small_letters(text, out, first_tagged);
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);

@@ -399,6 +399,48 @@ void PiiTagger::add_gaelic_surnames_in_small_letters(std::string_view text, std:
   if (dropped) drop_marked_spans(out);
 }
 
+void PiiTagger::add_initialled_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const {
+  static constexpr WordSet kBeforeInitials(std::array<std::string_view, 6>{"by", "mr", "mrs", "ms", "dr", "prof"});
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  // An initial: a small letter (not "i", a numeral), its stop glued to it,
+  // one blank before the next token on the line.
+  auto initial = [&](size_t k) {
+    return k + 2 < n && tokens[k].end - tokens[k].begin == 1 && text[tokens[k].begin] >= 'a' &&
+           text[tokens[k].begin] <= 'z' && text[tokens[k].begin] != 'i' && mark_at(text, tokens, k + 1, '.') &&
+           tokens[k + 1].begin == tokens[k].end && one_blank_after(text, tokens, k + 2);
+  };
+  for (size_t k = 1; k + 2 < n; ++k) {
+    if (!initial(k)) continue;
+    // After "by" or a title (its stop too: "mrs. j. doe"), one blank apart.
+    size_t cue = k - 1;
+    if (cue >= 1 && mark_at(text, tokens, cue, '.') && tokens[cue].begin == tokens[cue - 1].end) --cue;
+    if (tokens[k].newline_before || tokens[k].begin != tokens[cue].end + 1 + (cue + 1 < k ? 1 : 0) ||
+        !kBeforeInitials.contains(text, tokens[cue])) {
+      continue;
+    }
+    size_t last = k + 2;  // the surname, after one more initial at most: "j. k. rowling"
+    if (initial(last)) last += 2;
+    if (last >= n || !small_word(text, tokens[last], 2) || function_word(text, tokens[last]) ||
+        span_over(out, last) != out.size()) {
+      continue;
+    }
+    // The surname: a word the last-name lists or the census know, two
+    // words joined by a hyphen ("t. abernathy-singh"), or a word no list
+    // knows that ends the clause ("signed by p. okafor."; not "by e. coli
+    // bacteria").
+    uint32_t end = tokens[last].end;
+    const bool hyphenated = last + 2 < n && glued_hyphen(text, tokens, last + 1) && small_word(text, tokens[last + 2], 2);
+    if (hyphenated) end = tokens[last + 2].end;
+    const bool unknown_at_the_end = !gazetteer_.knows(word_hash(text, tokens[last])) &&
+                                    tokens[last].end - tokens[last].begin >= 3 && clause_ends_after(text, tokens, last);
+    if (!hyphenated && !listed_surname(text, tokens[last].begin, tokens[last].end) && !unknown_at_the_end) continue;
+    if (span_over(out, k) != out.size()) continue;
+    add_span(out, {PiiType::kPerson, tokens[k].begin, end});
+    k = last;
+  }
+}
+
 void PiiTagger::add_surname_initials_in_small_letters(std::string_view text, std::vector<PiiSpan>& out,
                                                       size_t first) const {
   auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };

@@ -2338,6 +2338,27 @@ TEST(PiiTaggerTest, AFirmOfAWordAndADoubleSurnameIsAName) {
   }
 }
 
+// In text without capitals, initials after "by" or a title and the surname
+// after them are a name: a surname of the lists, two words joined by a
+// hyphen, or a word no list knows that ends the clause. Not "i.", nor a
+// word no list knows before another word ("by e. coli bacteria"), nor
+// initials after another word. Here a tagger that learned only numbers.
+TEST(PiiTaggerTest, InitialsAfterByOrATitleAndASurnameInSmallLettersAreAName) {
+  const PiiTagger tagger = numbers_only_tagger({{"last_name", {"Okafor"}},
+                                                {"common_word", {"the", "letter", "was", "signed", "by", "report", "ms",
+                                                                 "caused", "bacteria", "see", "part", "answer"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(persons("the letter was signed by p. okafor today"), V{"p. okafor"});
+  EXPECT_EQ(persons("the report by t. zorvath-quill today"), V{"t. zorvath-quill"});
+  EXPECT_EQ(persons("the letter for ms. j. k. zorvath."), V{"j. k. zorvath"});
+  EXPECT_EQ(persons("the letter was signed by p. zorvath"), V{"p. zorvath"});
+  for (const char* text : {"caused by e. zorvath bacteria", "signed by i. zorvath.", "see part a. zorvath.",
+                           "the letter was signed by p.\nzorvath."}) {
+    EXPECT_EQ(persons(text), V{}) << text;
+  }
+}
+
 // In text without capitals, a name takes a surname's initial and its stop
 // right after it ("review by elspeth m.:"); not "v." of a case's name, "i."
 // or an abbreviation's letters. Here the name is the cue's, "name is".

@@ -319,6 +319,14 @@ class PiiTagger {
   // elspeth m.: 'the staff were lovely'", "hermann h., age 28". Not "v."
   // ("morse v. frederick"), "i.", "m.s." or "a.m.".
   void add_surname_initials_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // In text without capitals, one or two initials (a letter and its stop,
+  // not "i.") after "by" or a title, and the surname after them, where no
+  // span covers them: a word the last-name lists or the census know, two
+  // words joined by a hyphen, or a word no list knows that ends the
+  // clause ("signed by p. okafor.", "submitted by t. abernathy-singh", "ms
+  // j. okonkwo-bassey"; not "caused by e. coli bacteria"). Appended (the
+  // caller sorts).
+  void add_initialled_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const;
   // A name of out[first...] takes a surname of a Gaelic shape in small
   // letters right after it, one space apart on its line, that no span
   // covers but a name of this tagging over it alone, which joins it
