@@ -1393,6 +1393,20 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
         continue;
       }
     }
+    // A place or firm of this tagging over one word, glued by a hyphen to a
+    // name of it right after: one name ("Cassius Montgomery-Reid", where
+    // the decoder read "Montgomery" as the town).
+    if (const PiiSpan& span = out[k];
+        k + 1 < out.size() && span.end > span.begin && span.end + 1 < text.size() && text[span.end] == '-' &&
+        out[k + 1].type == PiiType::kPerson && out[k + 1].begin == span.end + 1 &&
+        own_place_or_organisation(out, k, first, span.begin, span.end) &&
+        std::memchr(text.data() + span.begin, ' ', span.end - span.begin) == nullptr &&
+        is_word_byte(static_cast<unsigned char>(text[span.end - 1]))) {
+      out[k] = {PiiType::kPerson, span.begin, out[k + 1].end};
+      mark_dropped(out, k + 1);
+      joined = true;
+      continue;
+    }
     // (The decoder's span may hold the hyphen: "Anne-" and "Marie".)
     const PiiSpan& span = out[k];
     const bool holds_it = span.end - span.begin >= 2 && text[span.end - 1] == '-';

@@ -6160,6 +6160,31 @@ TEST(PiiTaggerTest, AHyphenJoinsAFirmOfASurnameToTheName) {
   EXPECT_EQ(found("Please call Greta-Hendricks tomorrow."), V{"PERSON:Greta-Hendricks"});
 }
 
+// A place or firm of the tagger's over one word, a hyphen and a name of it
+// right after are one name ("Cassius Montgomery-Reid" gave the place
+// "Montgomery"): here a tagger taught to read the word before the hyphen
+// as a firm and the one after as a name.
+TEST(PiiTaggerTest, AHyphenJoinsAFirmOfOneWordToTheNameAfterIt) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> firms = {"Quarrow", "Brask", "Velmora", "Dellack", "Ondine"};
+  const std::vector<std::string> names = {"Anna", "Greta", "Maria", "Olga"};
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& firm = firms[k % firms.size()];
+    const std::string& name = names[k % names.size()];
+    const auto name_at = static_cast<uint32_t>(12 + firm.size() + 1);
+    rows.push_back({"Please call " + firm + "-" + name + " tomorrow.",
+                    {{PiiType::kOrganization, 12, static_cast<uint32_t>(12 + firm.size())},
+                     {PiiType::kPerson, name_at, static_cast<uint32_t>(name_at + name.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"please", "call", "tomorrow"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Please call Quarrow-Anna tomorrow."), V{"PERSON:Quarrow-Anna"});
+  EXPECT_EQ(found("Please call Zorvath-Greta tomorrow."), V{"PERSON:Zorvath-Greta"});
+}
+
 // Trained on rows that call "Novak Ltd" a person, the tagger still reports
 // a name ending in a company suffix as an organisation.
 TEST(PiiTaggerTest, ANameEndingInACompanySuffixIsAnOrganisation) {

@@ -753,7 +753,9 @@ class PiiTagger {
   // names the person with the rest). So are a name, a surname of the lists
   // one space after it, glued to a hyphen, and a name of this tagging
   // right after the hyphen ("rosamund pike-everett", where the decoder
-  // named "rosamund" and "everett").
+  // named "rosamund" and "everett"), and a place or firm of this tagging
+  // over one word glued by a hyphen to a name of it ("Cassius
+  // Montgomery-Reid", where the decoder read "Montgomery" as the town).
   // Precondition: out[first...] sorted by begin; it stays so.
   void join_hyphenated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A given name of two syllables joined by a hyphen, as Korean and
