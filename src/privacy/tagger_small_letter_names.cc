@@ -454,10 +454,24 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       out[over].type = PiiType::kPerson;
       return coordinated_first_names(to);
     }
+    // (A name of this tagging over the first words alone takes the rest:
+    // "my neighbour barnaby whitcombe keeps", where the decoder named
+    // "barnaby"; not a verb that names people too, "mrs. villanueva will
+    // pick up".)
+    const bool named_shorter = over != out.size() && over >= first && out[over].type == PiiType::kPerson &&
+                               out[over].begin == tokens[j].begin && out[over].end < end &&
+                               std::none_of(tokens.begin() + static_cast<ptrdiff_t>(j + 1),
+                                            tokens.begin() + static_cast<ptrdiff_t>(to + 1),
+                                            [&](const Token& t) { return kVerbsNamedAsPeople.contains(text, t); });
     for (size_t k = j; k <= to; ++k) {
-      if (span_over(out, k) != out.size()) return to;
+      const size_t covering = span_over(out, k);
+      if (covering != out.size() && !(named_shorter && covering == over)) return to;
     }
-    add_span(out, {PiiType::kPerson, tokens[j].begin, end});
+    if (named_shorter) {
+      set_span(out, over, {PiiType::kPerson, out[over].begin, end});
+    } else {
+      add_span(out, {PiiType::kPerson, tokens[j].begin, end});
+    }
     return coordinated_first_names(to);
   };
   // Whether token j is a first name in small letters that no everyday or
