@@ -342,7 +342,8 @@ bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf)
 bool opens_a_name(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
   if (end + 1 >= s.size() || s.at(end) != ' ' || s.at(end + 1) < 'A' || s.at(end + 1) > 'Z') return false;
   // (In capitals throughout, "A SOUTH AFRICAN POET", a capital says nothing.)
-  if (end + 2 < s.size() && s.at(end - 1) >= 'A' && s.at(end - 1) <= 'Z' && s.at(end + 2) >= 'A' && s.at(end + 2) <= 'Z') {
+  if (end + 2 < s.size() && s.at(end - 1) >= 'A' && s.at(end - 1) <= 'Z' && s.at(end + 2) >= 'A' &&
+      s.at(end + 2) <= 'Z') {
     return false;
   }
   const std::string_view word = lowered(s, word_from(s, end + 1), buf);

@@ -148,7 +148,8 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_,
                                                           place_categories_);
           street != 0) {
-        added = replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
+        added =
+            replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
       }
       continue;
     }
@@ -178,7 +179,8 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_,
                                                           place_categories_);
           street != 0) {
-        added = replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
+        added =
+            replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
         continue;
       }
     }

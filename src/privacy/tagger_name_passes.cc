@@ -1302,8 +1302,8 @@ void PiiTagger::join_names_across_particles(std::string_view text, std::vector<P
   auto one_space_after = [&](size_t j, uint32_t end) {
     return j < n && tokens[j].begin == end + 1 && text[end] == ' ' && !tokens[j].newline_before;
   };
-  // A particle in small letters: kSurnameParticles, or Irish ("Siobhán Ní
-  // Bhriain", "Seán Ó Súilleabháin", "Nic", "Mac", "Uí").
+  // A particle in small letters: kSurnameParticles, or Irish ("ní", "ó",
+  // "uí", "nic", "mac": "siobhán ní bhriain").
   auto a_particle = [&](const Token& t) {
     const std::string_view w = text.substr(t.begin, t.end - t.begin);
     return (w[0] >= 'a' && w[0] <= 'z' && kSurnameParticles.contains(text, t)) || w == "n\u00ed" || w == "\u00f3" ||
@@ -1341,7 +1341,10 @@ void PiiTagger::join_names_across_particles(std::string_view text, std::vector<P
     // The surname: capitalised, or in small letters after a name written
     // so ("maria de la cruz", "siobhan ní bhriain").
     const bool capitalised_surname = q < n && text[tokens[q].begin] >= 'A' && text[tokens[q].begin] <= 'Z';
-    if (!one_space_after(q, tokens[j].end) || !(capitalised_surname || (small(out[k].begin) && small(tokens[q].begin))) ||
+    auto in_small_letters = [&] {
+      return small_word(text, tokens[q], 1) && small_word(text, tokens[first_token_from(tokens, out[k].begin)], 1);
+    };
+    if (!one_space_after(q, tokens[j].end) || !(capitalised_surname || in_small_letters()) ||
         tokens[q].end - tokens[q].begin < 2 || (capitalised_surname && all_capitals(text, tokens, q)) ||
         particle(q) || function_word(text, tokens[q])) {
       continue;

@@ -829,7 +829,8 @@ constexpr WordSet kLeadToAPlace(std::array<std::string_view, 6>{"at", "to", "fro
 inline bool led_to_a_place(std::string_view text, Tokens tokens, size_t j) {
   if (j == 0 || tokens[j].newline_before || token_is(text, tokens[j - 1], ":")) return true;
   if (!one_blank_after(text, tokens, j)) return false;
-  const size_t lead = j >= 2 && token_is(text, tokens[j - 1], "number") && one_blank_after(text, tokens, j - 1) ? j - 2 : j - 1;
+  const bool number_between = j >= 2 && token_is(text, tokens[j - 1], "number") && one_blank_after(text, tokens, j - 1);
+  const size_t lead = number_between ? j - 2 : j - 1;
   return kLeadToAPlace.contains(text, tokens[lead]);
 }
 
@@ -1227,10 +1228,10 @@ constexpr WordSet kAfterAWork(std::array<std::string_view, 24>{
 
 // Relatives, partners and friends, and the people one's life is lived
 // with or who work for one: "son", "wife", "boss", "manager", "landlord",
-// "his bride", "my ex", "my parents", "her nurse", and as chat writes them
-// ("my gf", "my bestie"). (Not "client" or "tenant", which a company may
-// be.)
-constexpr std::array<std::string_view, 131> kRelativeWords = {
+// "his bride", "my ex", "my parents", "her nurse", "the plumber", and as
+// chat writes them ("my gf", "my bestie"). (Not "client" or "tenant",
+// which a company may be.)
+constexpr std::array<std::string_view, 130> kRelativeWords = {
     "son", "daughter", "kid", "child", "wife", "husband", "partner", "friend", "boss", "brother", "sister",
     "mother", "father", "mom", "mum", "dad", "colleague", "neighbour", "neighbor", "boyfriend", "girlfriend",
     "uncle", "aunt", "cousin", "grandson", "granddaughter", "nephew", "niece", "grandmother", "grandfather",
@@ -1244,7 +1245,7 @@ constexpr std::array<std::string_view, 131> kRelativeWords = {
     "cleaner", "gardener", "midwife", "trainer", "instructor", "caretaker", "plumber", "electrician", "mechanic",
     "handyman", "locksmith", "carpenter", "builder", "vet", "pharmacist", "receptionist", "surgeon", "physician",
     "counsellor", "counselor", "psychiatrist", "psychologist", "physio", "physiotherapist", "optician", "hairdresser",
-    "barber", "realtor", "intern", "tenant", "pupil", "postman"};
+    "barber", "realtor", "intern", "pupil", "postman"};
 constexpr WordSet kRelatives(kRelativeWords);
 
 template <size_t A, size_t B>

@@ -430,7 +430,8 @@ void PiiTagger::add_initialled_names_in_small_letters(std::string_view text, std
     // knows that ends the clause ("signed by p. okafor."; not "by e. coli
     // bacteria").
     uint32_t end = tokens[last].end;
-    const bool hyphenated = last + 2 < n && glued_hyphen(text, tokens, last + 1) && small_word(text, tokens[last + 2], 2);
+    const bool hyphenated =
+        last + 2 < n && glued_hyphen(text, tokens, last + 1) && small_word(text, tokens[last + 2], 2);
     if (hyphenated) end = tokens[last + 2].end;
     const bool unknown_at_the_end = !gazetteer_.knows(word_hash(text, tokens[last])) &&
                                     tokens[last].end - tokens[last].begin >= 3 && clause_ends_after(text, tokens, last);

@@ -546,7 +546,8 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
   // address's fields are written ("to via roma 15", "pellegrino & sons, via
   // garibaldi 22"), not "paid via paypal 20".
   auto via_to_a_place = [&](size_t k) {
-    return token_is(text, tokens[k], "via") && (led_to_a_place(text, tokens, k) || (k > 0 && mark_at(text, tokens, k - 1, ',')));
+    return token_is(text, tokens[k], "via") &&
+           (led_to_a_place(text, tokens, k) || (k > 0 && mark_at(text, tokens, k - 1, ',')));
   };
   // With capitals, a Romance street word in small letters before the name,
   // as running text writes it: "vive en la calle Mayor 12", "a via Roma
