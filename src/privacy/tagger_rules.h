@@ -1327,12 +1327,14 @@ constexpr std::array<std::string_view, 18> kGiveVerbWords = {
     "gave",  "given", "give",  "gives", "giving", "sent",  "send",    "sends",  "showed",
     "shown", "show",  "shows", "handed", "hand",  "offered", "lent", "promised", "paid"};
 constexpr WordSet kGiveVerbs(kGiveVerbWords);
-// The words before "to" and a person written or spoken to: "an email to",
-// "talk to", "reach out to", "married to".
-constexpr std::array<std::string_view, 26> kWrittenToWords = {
+// The words before "to" and a person written or spoken to, or sent
+// something: "an email to", "talk to", "reach out to", "married to", "a
+// reminder to", "flowers to".
+constexpr std::array<std::string_view, 36> kWrittenToWords = {
     "email", "message", "letter", "note", "text", "reply", "respond", "write", "wrote", "written", "talk", "talked",
     "speak", "spoke", "introduce", "introduced", "apologize", "apologise", "apologized", "apologised", "forward",
-    "forwarded", "out", "married", "engaged", "addressed"};
+    "forwarded", "out", "married", "engaged", "addressed", "reminder", "invitation", "invite", "card", "postcard",
+    "gift", "flowers", "apology", "condolences", "wishes"};
 constexpr WordSet kWrittenTo(kWrittenToWords);
 // Words that first-name lists hold and that follow a relative ("my son",
 // "his wife") as a verb or adverb: in small letters no name there.

@@ -2479,7 +2479,8 @@ TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
 }
 
 // In text with capitals, the capitalised words after a word of writing or
-// speaking to someone and "to" ("an email to", "talk to") are a person,
+// speaking to someone, or of something sent, and "to" ("an email to",
+// "talk to", "a reminder to") are a person,
 // where the tagger found nothing: here one that learned no names at all.
 // Not words a place list knows (but a name list does not), nor everyday
 // or company words, nor words in capitals.
@@ -2488,12 +2489,15 @@ TEST(PiiTaggerTest, APersonWrittenToIsAName) {
       {{"city", {"Lisbon"}},
        {"company_name", {"Acme"}},
        {"common_word", {"the", "code", "is", "today", "write", "an", "email", "to", "send", "letter", "forward",
-                        "note", "accounting", "i", "talked", "reach", "out"}}});
+                        "note", "accounting", "i", "talked", "reach", "out", "a", "reminder", "flowers"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Write an email to Zorvath Quillborne today."), V{"PERSON:Zorvath Quillborne"});
   EXPECT_EQ(found("I talked to Velmora today."), V{"PERSON:Velmora"});
   EXPECT_EQ(found("Reach out to Brask Ondine today."), V{"PERSON:Brask Ondine"});
+  // Or sent something: "a reminder to", "flowers to".
+  EXPECT_EQ(found("Send a reminder to Velmora today."), V{"PERSON:Velmora"});
+  EXPECT_EQ(found("Send flowers to Velmora today."), V{"PERSON:Velmora"});
   expect_no_names(tagger, {"Send the letter to Lisbon today.", "Forward the note to Accounting today.",
                            "Write an email to Acme today.", "Write an email to ZORVATH today.",
                            "Send it to Zorvath today."});
