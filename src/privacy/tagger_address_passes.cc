@@ -142,15 +142,19 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
                    : is_word_byte(static_cast<unsigned char>(text[tokens[j + 1].begin]));
     };
     if (!opens_apart || !apart(j + 1) || !word_after() || !house_number(text, tokens[j])) [[likely]] continue;
+    // The street in small letters that street_in_small_letters() reads
+    // from token j, with a unit before it, if any; whether there was one.
+    auto add_street_in_small_letters = [&] {
+      const size_t street =
+          street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_, place_categories_);
+      if (street == 0) return false;
+      added = replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
+      return true;
+    };
     if (small_street && !suffix_or_unit_ahead()) {
       // (Or as text without capitals reads it, after a lead to a place: a
       // suffix of the street lists, "She lives at 9 cedar mews".)
-      if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_,
-                                                          place_categories_);
-          street != 0) {
-        added =
-            replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
-      }
+      add_street_in_small_letters();
       continue;
     }
     if (const size_t suffix =
@@ -175,15 +179,7 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       continue;
     }
     if (small_street) continue;
-    if (!mixed) {
-      if (const size_t street = street_in_small_letters(text, tokens, j, gazetteer_, street_suffix_categories_,
-                                                          place_categories_);
-          street != 0) {
-        added =
-            replace_with_an_address(out, first, with_a_unit_before(j, tokens[j].begin), tokens[street].end) || added;
-        continue;
-      }
-    }
+    if (!mixed && add_street_in_small_letters()) continue;
     if (!digits(j)) continue;
     // A house number, a street's words (no everyday words) and the number
     // on the street: "24 Kuefsteinstrasse 91", "at mysticweb, 24

@@ -1383,9 +1383,12 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
     // of this tagging right after the hyphen are one name: "rosamund
     // pike-everett", where the decoder named "rosamund" and "everett".
     // (Neither marked to go: mark_dropped().)
+    // (The bytes asked first, a hyphen right before the next name: most
+    // names have none, and the token's search is a call.)
     if (const PiiSpan& span = out[k]; span.type == PiiType::kPerson && span.end > span.begin && k + 1 < out.size() &&
                                       out[k + 1].type == PiiType::kPerson && out[k + 1].end > out[k + 1].begin &&
-                                      span.end + 1 < text.size() && text[span.end] == ' ') {
+                                      span.end + 1 < text.size() && text[span.end] == ' ' &&
+                                      out[k + 1].begin > span.end + 2 && text[out[k + 1].begin - 1] == '-') {
       const size_t w = first_token_from(tokens, span.end + 1);
       if (w + 2 < tokens.size() && tokens[w].begin == span.end + 1 && !tokens[w].newline_before &&
           tokens[w].end - tokens[w].begin >= 2 && glued_hyphen(text, tokens, w + 1) &&

@@ -374,7 +374,11 @@ void PiiTagger::add_gaelic_surnames_in_small_letters(std::string_view text, std:
   const Tokens tokens = tagger_tokens();
   bool dropped = false;  // whether a span was marked to go (mark_dropped())
   for (size_t k = first; k < out.size(); ++k) {
-    if (out[k].type != PiiType::kPerson || out[k].end + 1 >= text.size() || text[out[k].end] != ' ') continue;
+    if (out[k].type != PiiType::kPerson || out[k].end + 3 >= text.size() || text[out[k].end] != ' ') continue;
+    // (The bytes asked first: "o'", "o’" or "mc" opens the word after, which
+    // few do; the token's search is a call.)
+    const std::string_view after = text.substr(out[k].end + 1, 3);
+    if (!after.starts_with("o'") && !after.starts_with("o\xe2") && !after.starts_with("mc")) continue;
     const size_t next = first_token_from(tokens, out[k].end + 1);
     if (next == tokens.size() || tokens[next].begin != out[k].end + 1 || tokens[next].newline_before ||
         !gaelic_surname_in_small_letters(text.substr(tokens[next].begin, tokens[next].end - tokens[next].begin))) {
