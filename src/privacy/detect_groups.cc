@@ -93,7 +93,7 @@ constexpr std::array<std::string_view, 23> kCopulas = {
 constexpr std::array<std::string_view, 8> kQualifiers = {"a", "an", "proud", "devout", "practicing", "practising",
                                                          "born", "fellow"};
 // The word after a group word that makes it describe someone.
-constexpr std::array<std::string_view, 84> kPersonNouns = {
+constexpr std::array<std::string_view, 100> kPersonNouns = {
     "man", "men", "woman", "women", "male", "males", "female", "females", "member", "members",
     "person", "people", "citizen", "citizens", "national", "nationals", "family",
     "girl", "boy", "guy", "lady", "neighbour", "neighbor", "friend", "colleague", "patient", "student", "immigrant",
@@ -102,7 +102,9 @@ constexpr std::array<std::string_view, 84> kPersonNouns = {
     "couple", "voters", "voter", "ancestors", "grandparents", "household", "nanny", "nurse", "doctor", "teacher",
     "worker", "workers", "engineer", "employee", "employees", "priest", "pastor", "soldier", "soldiers", "officer",
     "tourist", "tourists", "refugee", "refugees", "migrant", "migrants", "neighbours", "neighbors", "friends",
-    "colleagues", "students", "patients", "girls", "boys", "guys", "ladies"
+    "colleagues", "students", "patients", "girls", "boys", "guys", "ladies", "brother", "brothers", "sister",
+    "sisters", "cousin", "cousins", "uncle", "aunt", "grandmother", "grandfather", "grandma", "grandpa", "relatives",
+    "boyfriend", "girlfriend", "spouse"
 };
 
 constexpr size_t kMaxWord = 16;
@@ -328,11 +330,18 @@ bool field_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf) 
   return in(lowered(s, word_before(s, j - 1), buf), kFields);
 }
 
-// A person noun after the group word ending at `end` ("woman", "descent").
+// A person noun after the group word ending at `end` ("woman", "descent"),
+// or an in-law ("my Catholic in-laws").
 bool described_after(const Scan& s, size_t end, std::array<char, kMaxWord>& buf) {
   size_t j = end;
   while (j < s.size() && j < end + 3 && s.blank(j)) ++j;
-  return in(lowered(s, word_from(s, j), buf), kPersonNouns);
+  const Word next = word_from(s, j);
+  const std::string_view word = lowered(s, next, buf);
+  if (word == "in" && s.at(next.end) == '-') {
+    const std::string_view law = lowered(s, word_from(s, next.end + 1), buf);
+    return law == "law" || law == "laws";
+  }
+  return in(word, kPersonNouns);
 }
 
 // Whether the group word ending at `end` opens a longer name: a capitalised
