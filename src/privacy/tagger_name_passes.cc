@@ -57,12 +57,15 @@ void PiiTagger::add_appositive_titles(std::string_view text, std::vector<PiiSpan
 namespace {
 
 // The things of a person's that a possessive before them names a person's:
-// data (address, phone, email, birthday, number, name), events of a life
-// and the closest family ("Phoenix's recital", "Will's wedding").
-constexpr WordSet kPersonalThings(std::array<std::string_view, 23>{
+// data (address, phone, email, birthday, number, name), events of a life,
+// papers and medicines of one person and the closest family ("Phoenix's
+// recital", "Will's wedding", "Wendeline's invitation"). Not what a state or
+// a firm has too: a visa, a passport, an anniversary, an engagement.
+constexpr WordSet kPersonalThings(std::array<std::string_view, 31>{
     "address", "phone", "email", "birthday", "number", "name", "wedding", "recital", "graduation", "funeral",
     "retirement", "surgery", "appointment", "diagnosis", "homework", "husband", "wife", "boyfriend", "girlfriend",
-    "mom", "dad", "fiance", "fiancee"});
+    "mom", "dad", "fiance", "fiancee", "invitation", "christening", "baptism", "prescription", "medication",
+    "diary", "paycheck", "payslip"});
 
 }  // namespace
 

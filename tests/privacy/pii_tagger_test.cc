@@ -3391,6 +3391,11 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   // And of an event of a life or the closest family; in text with capitals
   // an everyday word a first-name list knows too.
   EXPECT_EQ(names("Here is Zorvath's wedding."), std::vector<std::string>{"Zorvath"});
+  // And of a paper or a medicine of one person's; not of what a state has
+  // too.
+  EXPECT_EQ(names("Here is Zorvath's invitation."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("here is zorvath's prescription."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("Here is Zorvath's visa."), std::vector<std::string>{});
   EXPECT_EQ(names("Here is Phoenix's recital."), std::vector<std::string>{"Phoenix"});
   EXPECT_EQ(names("here is phoenix's recital."), std::vector<std::string>{});
   EXPECT_EQ(names("here is the note's wedding."), std::vector<std::string>{});
