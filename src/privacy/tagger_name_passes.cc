@@ -1482,6 +1482,26 @@ bool romanised_syllable(std::string_view text, uint32_t begin, uint32_t end, siz
   return true;
 }
 
+// The syllables of given names written as Korean ones are in the Revised
+// Romanisation and the older spellings ("Hyun-woo", "Seo-yeon", "Kyung-ho")
+// and as Chinese ones are with a hyphen, as Taiwan writes them ("Chia-hui",
+// "Hsiao-mei").
+constexpr WordSet kGivenNameSyllables(std::array<std::string_view, 158>{
+    "ah",    "bin",   "bo",     "bok",    "beom",   "bum",   "byung",  "byeong", "chae",  "chan",  "chang", "cheol",
+    "chul",  "chun",  "da",     "dae",    "do",     "dong",  "doo",    "eun",    "gi",    "ki",    "gil",   "gyu",
+    "kyu",   "gyeong", "kyung", "ha",     "hae",    "hak",   "han",    "hee",    "heon",  "ho",    "hoon",  "hun",
+    "hwa",   "hwan",  "hye",    "hyo",    "hyuk",   "hyeok", "hyun",   "hyeon",  "il",    "in",    "ja",    "jae",
+    "jeong", "jung",  "ji",     "jin",    "jo",     "jong",  "joo",    "ju",     "jun",   "joon",  "kwang", "gwang",
+    "mi",    "min",   "myung",  "myeong", "na",     "nam",   "ok",     "pil",    "ra",    "rae",   "ri",    "rim",
+    "rin",   "sang",  "seo",    "seok",   "suk",    "seon",  "sun",    "seong",  "sung",  "seung", "shin",  "sin",
+    "sik",   "so",    "sol",    "soo",    "su",     "sook",  "tae",    "taek",   "ung",   "woo",   "woong", "won",
+    "ye",    "yeon",  "yeong",  "young",  "yoon",   "yun",   "yong",   "yu",     "yul",   "yeol",  "chia",  "chih",
+    "chien", "ching", "fang",   "feng",   "hao",    "hsiang", "hsiao", "hsin",   "hsiu",  "hsuan", "hua",   "hui",
+    "hung",  "jen",   "kai",    "kuan",   "li",     "lin",   "ling",   "mei",    "ming",  "pei",   "ping",  "shan",
+    "sheng", "shih",  "shu",    "ting",   "tsung",  "tzu",   "wei",    "wen",    "yi",    "ying",  "yuan",  "xiao",
+    "xin",   "yan",   "jia",    "jing",   "qing",   "hong",  "lan",    "lei",    "ning",  "wan",   "zhi",   "zhen",
+    "hai",   "jie"});
+
 }  // namespace
 
 void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<PiiSpan>& out, size_t first,
@@ -1499,30 +1519,43 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
       continue;
     }
     const size_t h = first_token_from(tokens, p);
-    if (h == 0 || h + 2 >= n || !glued_hyphen(text, tokens, h)) continue;
-    const Token &a = tokens[h - 1], &b = tokens[h + 1], &surname = tokens[h + 2];
+    if (h == 0 || h + 1 >= n || !glued_hyphen(text, tokens, h)) continue;
+    const Token &a = tokens[h - 1], &b = tokens[h + 1];
     // (The name's first syllable opens a word: not "anti-war" of
-    // "re-anti-war", nor "3-day".)
-    if (glued_to_the_one_before(tokens, h - 1)) continue;
-    if (!romanised_syllable(text, a.begin, a.end, 2, 4, mixed) ||
-        !(romanised_syllable(text, b.begin, b.end, 2, 5, false) || (mixed && romanised_syllable(text, b.begin, b.end, 2, 5, true))) ||
-        !one_blank_after(text, tokens, h + 2) || (glued_to_the_one_before(tokens, h + 3) && mark_at(text, tokens, h + 3, '-'))) {
+    // "re-anti-war", nor "3-day"; the second ends it: not "Yu-Gi-Oh".)
+    if (glued_to_the_one_before(tokens, h - 1) || (h + 2 < n && glued_to_the_one_before(tokens, h + 2))) continue;
+    if (!romanised_syllable(text, a.begin, a.end, 2, 6, mixed) ||
+        !(romanised_syllable(text, b.begin, b.end, 2, 6, false) || (mixed && romanised_syllable(text, b.begin, b.end, 2, 6, true)))) {
       continue;
     }
-    // (A surname of the lists after it; the first syllable no word the
-    // everyday lists know, as "mid" of "Mid-term Grant" and "long" of
-    // "long-run phillips" are, a first name's too.)
-    const bool listed = (!mixed || (text[surname.begin] >= 'A' && text[surname.begin] <= 'Z')) &&
-                        listed_surname(text, surname.begin, surname.end);
-    if (!listed || (gazetteer_.lookup(word_hash(text, a)).full & common_categories_) != 0) continue;
+    // A surname of the lists after syllables of up to four and five
+    // letters, the first no word the everyday lists know, as "mid" of
+    // "Mid-term Grant" and "long" of "long-run phillips" are, a first
+    // name's too. Or no surname, where both syllables are those of a given
+    // name, differ and are not both everyday words ("Tell Hyun-woo", "my
+    // friend Seo-yeon", "Min-jun"; not "Pre-war", "Ha-ha", "a sin-bin").
+    const bool surname_after = h + 2 < n && a.end - a.begin <= 4 && b.end - b.begin <= 5 &&
+                               one_blank_after(text, tokens, h + 2) &&
+                               (!mixed || (text[tokens[h + 2].begin] >= 'A' && text[tokens[h + 2].begin] <= 'Z')) &&
+                               listed_surname(text, tokens[h + 2].begin, tokens[h + 2].end) &&
+                               !(glued_to_the_one_before(tokens, h + 3) && mark_at(text, tokens, h + 3, '-')) &&
+                               (gazetteer_.lookup(word_hash(text, a)).full & common_categories_) == 0;
+    auto everyday_syllable = [&](const Token& t) {
+      return (gazetteer_.lookup(word_hash(text, t)).full & common_categories_) != 0;
+    };
+    const bool given_name_alone = !surname_after && kGivenNameSyllables.contains(text, a) &&
+                                  kGivenNameSyllables.contains(text, b) && word_hash(text, a) != word_hash(text, b) &&
+                                  !(everyday_syllable(a) && everyday_syllable(b));
+    if (!surname_after && !given_name_alone) continue;
+    const size_t last = surname_after ? h + 2 : h + 1;
     // The spans of this tagging over the words, names, places or firms
     // that lie within them, become one name; a span found before tagging,
     // or one that runs past them, leaves them as they are.
-    const PiiSpan name{PiiType::kPerson, a.begin, surname.end};
+    const PiiSpan name{PiiType::kPerson, a.begin, tokens[last].end};
     std::array<size_t, 4> over{};  // the spans over the four tokens, each once
     size_t spans = 0;
     bool fits = true;
-    for (size_t t = h - 1; t <= h + 2 && fits; ++t) {
+    for (size_t t = h - 1; t <= last && fits; ++t) {
       const size_t k = span_over(out, t);
       if (k == out.size() || std::find(over.begin(), over.begin() + spans, k) != over.begin() + spans) continue;
       fits = k >= first && out[k].begin >= name.begin && out[k].end <= name.end &&

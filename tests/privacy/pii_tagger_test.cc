@@ -2291,10 +2291,35 @@ TEST(PiiTaggerTest, AHyphenatedGivenNameBeforeASurnameIsAName) {
   EXPECT_EQ(found("Ask Mei-Ling Zhou, today."), V{"PERSON:Mei-Ling Zhou"});
   EXPECT_EQ(found("ask mei-ling zhou today."), V{"PERSON:mei-ling zhou"});
   EXPECT_EQ(found("HYUN-WOO PARK IS LATE."), V{"PERSON:HYUN-WOO PARK"});
-  expect_no_names(tagger, {"Ask Long-run Park today.", "Ask Hyun-woo park today.", "Ask Hyun-woo Zorvath today.",
-                           "Ask re-Hyun-woo Park today.", "Ask Hyungwook-woo Park today.", "the long-run park is late."});
+  expect_no_names(tagger, {"Ask Long-run Park today.", "Ask re-Hyun-woo Park today.",
+                           "Ask Hyungwook-woo Park today.", "the long-run park is late."});
+  // (Its syllables a given name's, the name alone is one: below.)
+  EXPECT_EQ(found("Ask Hyun-woo park today."), V{"PERSON:Hyun-woo"});
+  EXPECT_EQ(found("Ask Hyun-woo Zorvath today."), V{"PERSON:Hyun-woo"});
   const V run_on = found("Ask Hyun-woo Park-Kim today.");
-  EXPECT_TRUE(std::none_of(run_on.begin(), run_on.end(), [](const std::string& s) { return s.starts_with("PERSON:Hyun"); }));
+  EXPECT_TRUE(std::none_of(run_on.begin(), run_on.end(), [](const std::string& s) { return s.starts_with("PERSON:Hyun-woo Park"); }));
+}
+
+// A given name of two syllables joined by a hyphen, both of them those of
+// Korean or Chinese given names, is a name without a surname too, in any
+// case ("Tell Hyun-woo", "my friend Seo-yeon"); here a tagger that learned
+// nothing of names. Not syllables alike ("Ha-ha"), both everyday words ("a
+// sin-bin"), a syllable no given name has ("Pre-war"), nor where a hyphen
+// runs on ("Yu-Gi-Oh").
+TEST(PiiTaggerTest, AHyphenatedGivenNameOfTheSyllablesOfGivenNamesIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"common_word", {"tell", "the", "meeting", "moved", "my", "friend", "is", "here", "a", "ha", "moment", "sin", "bin",
+                        "pre", "war", "cards", "min"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Tell Hyun-woo the meeting moved."), V{"PERSON:Hyun-woo"});
+  EXPECT_EQ(found("tell hyun-woo the meeting moved."), V{"PERSON:hyun-woo"});
+  EXPECT_EQ(found("TELL HYUN-WOO THE MEETING MOVED."), V{"PERSON:HYUN-WOO"});
+  EXPECT_EQ(found("My friend Seo-yeon is here."), V{"PERSON:Seo-yeon"});
+  EXPECT_EQ(found("Tell Min-jun the meeting moved."), V{"PERSON:Min-jun"});
+  EXPECT_EQ(found("Tell Hsiao-mei the meeting moved."), V{"PERSON:Hsiao-mei"});
+  expect_no_names(tagger, {"Tell a Ha-ha moment.", "tell a sin-bin moment.", "Tell Pre-war cards.", "Tell Yu-Gi-Oh cards.",
+                           "tell hyun-woo-min the meeting moved."});
 }
 
 // A word before "and", a person's possessive and a relative is a person
