@@ -488,6 +488,12 @@ void detect_group_mentions(Scan& s) {
   });
 }
 
+void add_group_mentions(std::string_view text, std::vector<PiiSpan>& out) {
+  Scan s(text);
+  detect_group_mentions(s);
+  for (const Candidate& c : s.found) out.push_back({c.type, c.begin, c.end});
+}
+
 bool is_group_word(std::string_view word) {
   char lower[24];
   if (word.size() < 3 || word.size() > sizeof lower) return false;

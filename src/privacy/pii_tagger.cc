@@ -571,6 +571,20 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   SecondReading reading = SecondReading::kNone;
   if (!tag_reading(text, out, stop, &reading)) return false;
   if (reading == SecondReading::kNone) return true;
+  thread_local std::string in_small_letters;
+  in_small_letters = small_letters(text);
+  // Its group words in small letters too ("As a 34-year-old hindu woman",
+  // "My catholic in-laws"), which the structured detectors read only
+  // capitalised in text with capitals (detect_group_mentions()). Those
+  // capitalised where a sentence opens they found already.
+  thread_local std::vector<PiiSpan> groups;
+  groups.clear();
+  pii_scan::add_group_mentions(in_small_letters, groups);
+  const size_t tagged = out.size();
+  for (const PiiSpan& group : groups) {
+    if (text[group.begin] >= 'a' && text[group.begin] <= 'z') out.push_back(group);
+  }
+  if (out.size() > tagged) sort_by_begin(out, first);
   // casual_case() text, capitalised only where its sentences open ("Can
   // you help my friend tamsin?"), is read a second time in small letters
   // (its offsets stay), as text without capitals: read as written, a name
@@ -592,8 +606,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   }
   thread_local std::vector<PiiSpan> second;
   second.assign(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
-  thread_local std::string in_small_letters;
-  in_small_letters = small_letters(text);
   if (!tag_reading(in_small_letters, second, stop, nullptr)) return false;
   const size_t read = out.size();
   size_t k = first;  // out[k...read) may overlap what is asked next

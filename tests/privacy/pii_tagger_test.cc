@@ -2015,6 +2015,28 @@ TEST(PiiTaggerTest, ASeriesOfFirstNamesInSmallLettersIsNames) {
   EXPECT_EQ(names("They had: layla and harry."), (V{"layla", "harry"}));
 }
 
+// Text capitalised only where its sentences open, as a phone types it, is
+// read in small letters for its group words too ("As a 34-year-old hindu
+// woman", "My catholic in-laws"), which the structured detectors read only
+// capitalised in text with capitals; not a group word that describes no
+// one, nor in text with a capital inside a sentence. Here a tagger that
+// learned only numbers.
+TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenHasGroupWordsInSmallLetters) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"common_word", {"as", "a", "year", "old", "woman", "what", "should", "i", "know", "my", "in", "laws", "want",
+                        "church", "wedding", "like", "fries", "and", "am", "she", "is", "from"}}});
+  auto groups = [&](const std::string& text) { return values_of(tagger, text, PiiType::kNrp); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(groups("As a 34-year-old hindu woman, what should I know?"), V{"hindu"});
+  EXPECT_EQ(groups("My catholic in-laws want a church wedding."), V{"catholic"});
+  EXPECT_EQ(groups("I like french fries. She is jewish."), V{"jewish"});
+  // (A group word capitalised where the sentence opens is the structured
+  // detectors'.)
+  EXPECT_EQ(groups("Catholic in-laws want a church wedding."), V{});
+  EXPECT_EQ(groups("I like french fries."), V{});
+  EXPECT_EQ(groups("She is jewish and from Zorvath."), V{});
+}
+
 // A street found by its suffix takes in a unit, its number and a comma
 // before its house number on its line ("Flat 3, 27 Marchmont Crescent");
 // here a tagger that learned only numbers.
