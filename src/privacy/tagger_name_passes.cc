@@ -1524,8 +1524,12 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
     // (The name's first syllable opens a word: not "anti-war" of
     // "re-anti-war", nor "3-day"; the second ends it: not "Yu-Gi-Oh".)
     if (glued_to_the_one_before(tokens, h - 1) || (h + 2 < n && glued_to_the_one_before(tokens, h + 2))) continue;
-    if (!romanised_syllable(text, a.begin, a.end, 2, 6, mixed) ||
-        !(romanised_syllable(text, b.begin, b.end, 2, 6, false) || (mixed && romanised_syllable(text, b.begin, b.end, 2, 6, true)))) {
+    // (In text with capitals, syllables in small letters too, as a phone
+    // types them, "Tell hyun-woo": below, a given name's alone.)
+    const bool capitalised = romanised_syllable(text, a.begin, a.end, 2, 6, mixed);
+    if ((!capitalised && !(mixed && romanised_syllable(text, a.begin, a.end, 2, 6, false))) ||
+        !(romanised_syllable(text, b.begin, b.end, 2, 6, false) ||
+          (mixed && capitalised && romanised_syllable(text, b.begin, b.end, 2, 6, true)))) {
       continue;
     }
     // A surname of the lists after syllables of up to four and five
@@ -1534,7 +1538,7 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
     // name's too. Or no surname, where both syllables are those of a given
     // name, differ and are not both everyday words ("Tell Hyun-woo", "my
     // friend Seo-yeon", "Min-jun"; not "Pre-war", "Ha-ha", "a sin-bin").
-    const bool surname_after = h + 2 < n && a.end - a.begin <= 4 && b.end - b.begin <= 5 &&
+    const bool surname_after = capitalised && h + 2 < n && a.end - a.begin <= 4 && b.end - b.begin <= 5 &&
                                one_blank_after(text, tokens, h + 2) &&
                                (!mixed || (text[tokens[h + 2].begin] >= 'A' && text[tokens[h + 2].begin] <= 'Z')) &&
                                listed_surname(text, tokens[h + 2].begin, tokens[h + 2].end) &&

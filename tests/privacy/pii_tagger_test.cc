@@ -2324,10 +2324,11 @@ TEST(PiiTaggerTest, AHyphenatedGivenNameBeforeASurnameIsAName) {
 
 // A given name of two syllables joined by a hyphen, both of them those of
 // Korean or Chinese given names, is a name without a surname too, in any
-// case ("Tell Hyun-woo", "my friend Seo-yeon"); here a tagger that learned
-// nothing of names. Not syllables alike ("Ha-ha"), both everyday words ("a
-// sin-bin"), a syllable no given name has ("Pre-war"), nor where a hyphen
-// runs on ("Yu-Gi-Oh").
+// case and in small letters in text with capitals ("Tell Hyun-woo", "my
+// friend Seo-yeon", "Tell hyun-woo"); here a tagger that learned nothing of
+// names. Not syllables alike ("Ha-ha"), both everyday words ("a sin-bin"),
+// a syllable no given name has ("Pre-war"), nor where a hyphen runs on
+// ("Yu-Gi-Oh").
 TEST(PiiTaggerTest, AHyphenatedGivenNameOfTheSyllablesOfGivenNamesIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"common_word", {"tell", "the", "meeting", "moved", "my", "friend", "is", "here", "a", "ha", "moment", "sin", "bin",
@@ -2337,6 +2338,8 @@ TEST(PiiTaggerTest, AHyphenatedGivenNameOfTheSyllablesOfGivenNamesIsAName) {
   EXPECT_EQ(found("Tell Hyun-woo the meeting moved."), V{"PERSON:Hyun-woo"});
   EXPECT_EQ(found("tell hyun-woo the meeting moved."), V{"PERSON:hyun-woo"});
   EXPECT_EQ(found("TELL HYUN-WOO THE MEETING MOVED."), V{"PERSON:HYUN-WOO"});
+  // (In text with capitals, in small letters too, as a phone types them.)
+  EXPECT_EQ(found("Tell hyun-woo the meeting moved."), V{"PERSON:hyun-woo"});
   EXPECT_EQ(found("My friend Seo-yeon is here."), V{"PERSON:Seo-yeon"});
   EXPECT_EQ(found("Tell Min-jun the meeting moved."), V{"PERSON:Min-jun"});
   EXPECT_EQ(found("Tell Hsiao-mei the meeting moved."), V{"PERSON:Hsiao-mei"});
