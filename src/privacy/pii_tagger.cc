@@ -554,6 +554,9 @@ bool PiiTagger::listed_words_name(std::string_view text, const PiiSpan& span) co
     // (The span leaves a possessive's 's out: "liam" of "liam's".)
     const Token t{tokens[j].begin, std::min(tokens[j].end, end), false, false};
     if (!is_word_byte(static_cast<unsigned char>(text[t.begin]))) continue;
+    // (The second part of a double surname goes with its first, which is
+    // one: "cornelius ashby-grant".)
+    if (words >= 2 && glued_hyphen(text, tokens, j - 1)) continue;
     // (A given name alone first, "anastasiya"; after the first word, a
     // surname of the census, "ambrose fairweather", or one no list knows,
     // "cormac flanagan".)

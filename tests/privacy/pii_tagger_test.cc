@@ -2037,6 +2037,22 @@ TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenHasGroupWordsInSmallLet
   EXPECT_EQ(groups("She is jewish and from Zorvath."), V{});
 }
 
+// In text capitalised only where its sentences open, without the first
+// person, a name read again in small letters whose surname has two parts
+// joined by a hyphen is kept whatever the second part is, as the first
+// part is a surname ("The defendant, cornelius ashby-grant, pleaded": "grant"
+// is an everyday word too). Here a tagger that learned only numbers.
+TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenKeepsADoubleSurname) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Cornelius"}},
+       {"last_name", {"Ashby", "Grant"}},
+       {"common_word", {"the", "defendant", "pleaded", "not", "guilty", "grant"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names("The defendant, cornelius ashby-grant, pleaded not guilty."), V{"cornelius ashby-grant"});
+  EXPECT_EQ(names("The defendant, cornelius ashby, pleaded not guilty."), V{"cornelius ashby"});
+}
+
 // A street found by its suffix takes in a unit, its number and a comma
 // before its house number on its line ("Flat 3, 27 Marchmont Crescent");
 // here a tagger that learned only numbers.
