@@ -490,11 +490,18 @@ bool PiiTagger::numbered_street(std::string_view text, const PiiSpan& span) cons
   size_t last = first_token_from(tokens, span.end);
   if (from >= tokens.size() || last <= from + 2 || last - from > 5 || tokens[last - 1].end != span.end) return false;
   --last;
-  const auto c = static_cast<unsigned char>(text[tokens[from].begin]);
-  if (c < '1' || c > '9' || tokens[from].end - tokens[from].begin > 5) return false;
-  for (size_t j = from + 1; j <= last; ++j) {
+  auto house_number = [&](size_t j) {
+    const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+    return c >= '1' && c <= '9' && tokens[j].end - tokens[j].begin <= 5;
+  };
+  // (Or the Romance form: a street word first, the number last, "calle
+  // mayor 145", "rue des martyrs 77".)
+  const bool romance = kStreetWordsBeforeTheName.contains(text, tokens[from]) && house_number(last);
+  if ((!romance && !house_number(from)) || !led_to_a_place(text, tokens, from)) return false;
+  for (size_t j = from + 1; j <= last - (romance ? 1 : 0); ++j) {
     if (!small_word(text, tokens[j], 2) || !one_blank_after(text, tokens, j)) return false;
   }
+  if (romance) return one_blank_after(text, tokens, last);
   return (gazetteer_.lookup(word_hash(text, tokens[last])).full & street_suffix_categories_) != 0;
 }
 
@@ -519,11 +526,24 @@ bool PiiTagger::opens_a_listed_name(std::string_view text, size_t j, uint32_t be
   return listed_as_a_name(m) || only_a_given_name(text, j, m, hash);
 }
 
-bool PiiTagger::holds_a_small_listed_name(std::string_view text) const {
+bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
   const Tokens tokens = tagger_tokens();
   for (size_t j = 0; j < tokens.size(); ++j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
+    // (A house number before a street's suffix two to four words on, or a
+    // Romance street word in small letters before such a number: maybe a
+    // numbered_street().)
+    if (c >= '1' && c <= '9') {
+      for (size_t k = j + 2; k < tokens.size() && k <= j + 4; ++k) {
+        if ((gazetteer_.lookup(word_hash(text, tokens[k])).full & street_suffix_categories_) != 0) return true;
+      }
+    }
     if (c < 'a' || c > 'z' || tokens[j].end - tokens[j].begin < 3) continue;
+    if (kStreetWordsBeforeTheName.contains(text, tokens[j])) {
+      for (size_t k = j + 2; k < tokens.size() && k <= j + 4; ++k) {
+        if (text[tokens[k].begin] >= '1' && text[tokens[k].begin] <= '9') return true;
+      }
+    }
     // (Without a possessive's 's, as the lists are read: "liam's".)
     const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
     const Token stem{tokens[j].begin,
@@ -603,7 +623,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // a name of the first reading before a surname's word in small letters
   // (a lookup per word in small letters, not a second reading of every
   // such text: 2.7M instructions on the dev prompts against 28M).
-  if (reading == SecondReading::kListedNames && !holds_a_small_listed_name(text) &&
+  if (reading == SecondReading::kListedNames && !holds_a_small_name_or_street(text) &&
       !names_before_small_surnames(text, out, first)) {
     return true;
   }

@@ -2053,6 +2053,24 @@ TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenKeepsADoubleSurname) {
   EXPECT_EQ(names("The defendant, cornelius ashby, pleaded not guilty."), V{"cornelius ashby"});
 }
 
+// In text capitalised only where its sentences open, without the first
+// person or a name, a street in small letters led to as a place is found
+// too: a house number, words and a street's suffix, or a Romance street
+// word, words and a house number ("Ship it to calle de alcalá 145"); not
+// without a word that leads to a place ("Buy 50 dark green apples"). Here
+// a tagger that learned only numbers.
+TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenHasStreetsInSmallLetters) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"street_suffix", {"Court", "Green"}},
+       {"common_word", {"ship", "it", "to", "buy", "dark", "green", "apples", "today", "de", "the", "court"}}});
+  auto streets = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(streets("Ship it to calle de zorvath 145, today."), V{"calle de zorvath 145"});
+  EXPECT_EQ(streets("Ship it to 9 zorvath court today."), V{"9 zorvath court"});
+  EXPECT_EQ(streets("Buy 50 dark green apples today."), V{});
+  EXPECT_EQ(streets("Buy the calle zorvath 145 today."), V{});
+}
+
 // A street found by its suffix takes in a unit, its number and a comma
 // before its house number on its line ("Flat 3, 27 Marchmont Crescent");
 // here a tagger that learned only numbers.

@@ -105,8 +105,10 @@ class PiiTagger {
   // Whether a word in small letters of three letters or more among the
   // tagger's tokens (of `text`) is one a name list knows and no everyday
   // list does, or a given name alone (only_a_given_name()): the words a
-  // name of a kListedNames reading opens with.
-  bool holds_a_small_listed_name(std::string_view text) const;
+  // name of a kListedNames reading opens with; or whether a house number
+  // before a word in small letters or a Romance street word is: where a
+  // numbered_street() may begin.
+  bool holds_a_small_name_or_street(std::string_view text) const;
   // Whether text[begin, end) (token j of the tagger's tokens, or its part
   // without a possessive's 's) is a word a name list knows and no everyday
   // list does, or a given name alone: the first word of a kListedNames name.
@@ -132,7 +134,11 @@ class PiiTagger {
   // Whether `span`, among the tagger's tokens (of `text`'s second reading),
   // is a house number (a digit 1-9 first, five bytes at most) and two to
   // four words in small letters one blank apart, the last a street's suffix
-  // of the lists: "4 rowan close", "9 cedar court".
+  // of the lists: "4 rowan close", "9 cedar court"; or a Romance street
+  // word before the name (kStreetWordsBeforeTheName), one to three words in
+  // small letters and such a number: "calle mayor 145", "rue des martyrs 77".
+  // Either where a word leads to a place (led_to_a_place(): "at", "to", a
+  // line's start), not "and 50 dark green spools".
   bool numbered_street(std::string_view text, const PiiSpan& span) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
