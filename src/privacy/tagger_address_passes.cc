@@ -166,7 +166,10 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       // tagging that opens inside the street or at its number and runs on
       // along its line joins it: "14th St, New York, NY 10011" of "220 W
       // 14th St, ...", which a unit before it then joins too.)
-      uint32_t begin = tokens[opening].begin, end = tokens[suffix].end;
+      // (A street in small letters takes a quadrant's compass point after
+      // it, as street_in_small_letters() does.)
+      const bool quadrant = small_street && quadrant_after_a_street(text, tokens, suffix);
+      uint32_t begin = tokens[opening].begin, end = tokens[quadrant ? suffix + 1 : suffix].end;
       if (const size_t k = span_over(out, suffix); k >= first && k < out.size()) {
         const bool title_and_stop = out[k].begin == tokens[suffix].begin && suffix + 1 < n &&
                                     out[k].end == tokens[suffix + 1].end && tokens[suffix + 1].begin == end &&

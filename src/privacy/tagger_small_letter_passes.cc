@@ -304,7 +304,10 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
     if ((gazetteer.lookup(word_hash(text, tokens[k])).full & suffixes) == 0) continue;
     const bool town_after = k + 1 < n && one_blank_after(text, tokens, k + 1) && small_word(text, tokens[k + 1], 2) &&
                             (gazetteer.lookup(word_hash(text, tokens[k + 1])).full & places) != 0;
-    if (!ends_after(k) && !town_after) continue;
+    // (A quadrant's compass point after the suffix, before the clause's
+    // end, goes with it: "1600 pennsylvania avenue nw, washington".)
+    const bool quadrant_after = quadrant_after_a_street(text, tokens, k);
+    if (!ends_after(k) && !town_after && !quadrant_after) continue;
     auto plural = [&] {
       const Token singular{tokens[k].begin, tokens[k].end - 1, false, false};
       return text[singular.end] == 's' && (gazetteer.lookup(word_hash(text, singular)).full & suffixes) != 0;
@@ -312,7 +315,7 @@ size_t tagger_rules::street_in_small_letters(std::string_view text, Tokens token
     if (resident && plural()) continue;
     const bool adverb = token_is(text, tokens[k], "close") && k + 1 < n &&
                         (token_is(text, tokens[k + 1], "to") || token_is(text, tokens[k + 1], "by"));
-    if (!adverb) return k;
+    if (!adverb) return quadrant_after ? k + 1 : k;
   }
   return 0;
 }

@@ -2103,6 +2103,11 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   EXPECT_EQ(addresses("She lives at number 9 cedar mews."), V{"9 cedar mews"});
   EXPECT_EQ(addresses("I moved to 3 zorvath crescent last year."), V{"3 zorvath crescent"});
   EXPECT_EQ(addresses("The noise from flat 4, 19 zorvath close, Dundee."), V{"flat 4, 19 zorvath close"});
+  // (And a quadrant's compass point after the suffix, before the clause's
+  // end; where the clause goes on after it, the street ends no clause.)
+  EXPECT_EQ(addresses("She lives at 9 cedar mews nw, Dundee."), V{"9 cedar mews nw"});
+  EXPECT_EQ(addresses("I moved to 3 zorvath crescent se."), V{"3 zorvath crescent se"});
+  EXPECT_EQ(addresses("She lives at 9 cedar mews se now."), V{});
   // (The tagger here reads a number alone as an address.)
   EXPECT_EQ(addresses("We saw 9 cedar mews now."), V{"9"});
 }
