@@ -846,22 +846,27 @@ inline bool led_to_a_place(std::string_view text, Tokens tokens, size_t j) {
   return kLeadToAPlace.contains(text, tokens[lead]);
 }
 
-// Whether a word ends as the streets of German, Dutch and Nordic towns do,
-// one word that is the street's whole name ("bahnhofstrasse",
-// "corellistraat", "drottninggatan", "havnevej"), or is the ending alone
-// ("Freistädter Strasse"), in any case. With `shortest_ending`, only the
-// endings of that many bytes or more ("gasse", not "weg"), which English
-// words do not end in.
+// Whether a word ends as the streets of German, Dutch, Nordic and Finnish
+// towns do, one word that is the street's whole name ("bahnhofstrasse",
+// "corellistraat", "drottninggatan", "havnevej", "Nørregade",
+// "Koskikatu"), or is the ending alone ("Freistädter Strasse"), in any
+// case. With `shortest_ending`, only the endings of that many bytes or more
+// ("gasse", not "weg"), which English words do not end in. (Nor the two
+// English words that end in "gade": "brigade", "renegade".)
 inline bool ends_as_a_street(std::string_view word, size_t shortest_ending = 0) {
-  static constexpr std::array<std::string_view, 12> kStreetEndings = {
-      "strasse", "straße", "straat", "allee", "gasse", "platz", "gatan", "vägen", "laan", "weg", "vej", "vei"};
-  return std::any_of(kStreetEndings.begin(), kStreetEndings.end(), [&](std::string_view e) {
-    if (word.size() < e.size() || e.size() < shortest_ending) return false;
+  static constexpr std::array<std::string_view, 14> kStreetEndings = {
+      "strasse", "straße", "straat", "allee", "gasse", "platz", "gatan", "vägen", "laan", "weg", "vej", "vei", "gade",
+      "katu"};
+  auto ends_in = [&](std::string_view e) {
+    if (word.size() < e.size()) return false;
     const std::string_view tail = word.substr(word.size() - e.size());
     for (size_t k = 0; k < e.size(); ++k) {
       if (kByteView[static_cast<unsigned char>(tail[k])].lower != static_cast<unsigned char>(e[k])) return false;
     }
     return true;
+  };
+  return std::any_of(kStreetEndings.begin(), kStreetEndings.end(), [&](std::string_view e) {
+    return e.size() >= shortest_ending && ends_in(e) && !(e == "gade" && (ends_in("brigade") || ends_in("renegade")));
   });
 }
 

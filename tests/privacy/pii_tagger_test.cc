@@ -4761,6 +4761,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   // One word that ends as streets do, before its number.
   EXPECT_EQ(addresses("It goes to Lindenstraße 12, Berlin."), std::vector<std::string>{"Lindenstraße 12"});
   EXPECT_EQ(addresses("The bus stops on Kuefsteinstrasse 91"), std::vector<std::string>{"Kuefsteinstrasse 91"});
+  EXPECT_EQ(addresses("It goes to Nørregade 12, Berlin."), std::vector<std::string>{"Nørregade 12"});
+  EXPECT_EQ(addresses("It goes to Aleksanterinkatu 7, Berlin."), std::vector<std::string>{"Aleksanterinkatu 7"});
   EXPECT_EQ(addresses("Does it go to Calle Mayor 5486?"), std::vector<std::string>{"Calle Mayor 5486"});
   // A "Street" or "St" that ends the address after a word of a street's
   // kind or after the number of a street named first is the sentence's;

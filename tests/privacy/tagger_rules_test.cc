@@ -57,6 +57,22 @@ TEST(TaggerRulesTest, ASentencesStopAfterAWholeWordIsNoPartOfASpan) {
   EXPECT_EQ(without_a_sentence_stop("Sie wohnt in der Hauptstraße.", "Hauptstraße."), "Hauptstraße");
 }
 
+// The endings of a street's one word, in German, Dutch, Nordic and Finnish
+// towns, in any case; not the English words that end in "gade".
+TEST(TaggerRulesTest, AStreetOfOneWordEndsAsStreetsDo) {
+  for (const char* word : {"Bahnhofstrasse", "lindenstraße", "Corellistraat", "drottninggatan", "havnevej", "Nørregade",
+                           "VESTERGADE", "Koskikatu"}) {
+    EXPECT_TRUE(ends_as_a_street(word)) << word;
+  }
+  for (const char* word : {"Brigade", "renegade", "RENEGADE", "Catalyst", "katana"}) {
+    EXPECT_FALSE(ends_as_a_street(word)) << word;
+  }
+  // (With a shortest ending of five bytes, not "weg" nor "gade".)
+  EXPECT_TRUE(ends_as_a_street("hauptstraße", 5));
+  EXPECT_FALSE(ends_as_a_street("feldweg", 5));
+  EXPECT_FALSE(ends_as_a_street("nørregade", 5));
+}
+
 TEST(TaggerRulesTest, NoSpanRunsAcrossATab) {
   const Tokenized table = tokenized("Anna Berg\t34\nMark Olsen\t51");
   EXPECT_FALSE(continues(table, "34", PiiType::kPerson));
