@@ -284,8 +284,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                                  (token_is(text, tokens[j - 3], "the") && set_off_after()));
     // (Or a word in small letters between them: "my pen pal Hiroko", "my
     // little sister Wren".)
+    // (Or, in text with capitals, "the" before the relative one blank
+    // before a name: "Call the plumber Dafydd about"; not in text without
+    // capitals, "the friend drew a pistol", "the attorney general".)
+    const bool after_the = mixed && token_is(text, a, "the") && one_blank_after(text, tokens, j - 1) &&
+                           one_blank_after(text, tokens, j) && opens_with_a_capital(text.substr(tokens[j].begin));
     const bool relative = kRelatives.contains(text, b) &&
-                          (kPossessiveDeterminers.contains(text, a) ||
+                          (kPossessiveDeterminers.contains(text, a) || after_the ||
                            (j >= 3 && kPossessiveDeterminers.contains(text, tokens[j - 3]) &&
                             one_blank_after(text, tokens, j - 2) && small_word(text, a, 2) && !function_word(text, a)));
     // A verb that addresses someone ("Tell Priyanka that", "remind

@@ -3772,6 +3772,10 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("the plumber, zorvath, is late."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("We told my electrician Zorvath it is late."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("The plumber, Zorvath is late."), std::vector<std::string>{});
+  // Or one blank before a capitalised name, in text with capitals; not in
+  // text without them ("the friend drew a pistol").
+  EXPECT_EQ(names("We told the plumber Zorvath it is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("we told the plumber zorvath it is late."), std::vector<std::string>{});
   // A role names the person after it, capitalised ("Patient Zorvath"); not
   // in text without capitals, where any word may follow one.
   EXPECT_EQ(names("The patient Zorvath Quillborne is late."), std::vector<std::string>{"Zorvath Quillborne"});
@@ -3804,7 +3808,7 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   // Not an everyday word, a letter alone, a word on the next line, nor
   // without the whole cue.
   for (const char* text : {"my name is late.", "We told my son I had it.", "My name is\nZorvath.", "My name\nis Zorvath.",
-                           "The name was Zorvath.", "We told the son Zorvath it is late.", "We told my dog Zorvath it is late.",
+                           "The name was Zorvath.", "We told a son Zorvath it is late.", "We told my dog Zorvath it is late.",
                            "We told it is Zorvath."}) {
     EXPECT_EQ(names(text), std::vector<std::string>{}) << text;
   }
