@@ -237,7 +237,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                                    opens_with_a_capital(text.substr(tokens[j].begin))
                              : kKinTitles.contains(text, tokens[j - 1]));
     // (A verb that addresses someone may open the text: "Tell Priyanka".)
-    const bool address_verb = mixed && j >= 1 && !tokens[j].newline_before && kAddressVerbs.contains(text, tokens[j - 1]);
+    const bool address_verb = mixed && j >= 1 && !tokens[j].newline_before &&
+                              (kAddressVerbs.contains(text, tokens[j - 1]) || kHelpVerbs.contains(text, tokens[j - 1]));
     // A speaker who says who they are: "I'm" or "I am" one space before
     // ("Hi, I'm Marco from the Rome office", taken for a place, which the
     // default policy lets out); in text without capitals where the name
@@ -766,7 +767,9 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     return before.end - before.begin == 1 && (c == '.' || c == '!' || c == '?');
   };
   auto may_be_cue = [&](size_t k) {
-    if (mixed && tokens[k].marked) return opens_a_sentence(k) && kAddressVerbs.may_contain(text, tokens[k]);
+    if (mixed && tokens[k].marked) {
+      return opens_a_sentence(k) && (kAddressVerbs.may_contain(text, tokens[k]) || kHelpVerbs.may_contain(text, tokens[k]));
+    }
     return kNameCues.may_contain(text, tokens[k]);
   };
   // Whether token k, marked, may be the "I'm" (or "I’m") before a name

@@ -1381,6 +1381,11 @@ constexpr WordSet kCalledVerbs(kCalledVerbWords);
 constexpr std::array<std::string_view, 10> kAddressVerbWords = {"tell",   "remind",   "reminded", "thank",  "thanked",
                                                                 "invite", "invited",  "ask",      "greet",  "congratulate"};
 constexpr WordSet kAddressVerbs(kAddressVerbWords);
+// And, before a capitalised word in text with capitals alone, those of one
+// helped ("Help Wojciech fill in"): in text without capitals too many first
+// names are words after them ("help mark the papers", "help bill them").
+constexpr std::array<std::string_view, 2> kHelpVerbWords = {"help", "helped"};
+constexpr WordSet kHelpVerbs(kHelpVerbWords);
 
 // The words next to a name that introduce it: the verbs of speech and of
 // giving, the relatives, "is" (of "name is", and as other languages write
@@ -1391,7 +1396,7 @@ constexpr WordSet kAddressVerbs(kAddressVerbWords);
 constexpr auto kNameCueWords = joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
                                                          kIsAfterANameElsewhere),
                                                   kCalledVerbWords),
-                                           kAddressVerbWords),
+                                           joined(kAddressVerbWords, kHelpVerbWords)),
                                     std::array<std::string_view, 5>{"is", "name's", "name", "starring", "am"});
 constexpr WordSet kNameCues(kNameCueWords);
 // Either, in one test: the word before each marked token of text with
