@@ -304,8 +304,26 @@ Word word_before(const Scan& s, size_t end) {
   return w;
 }
 
+// Whether an age and "and" come before `begin`, after a person's pronoun
+// and a copula: "he is 15 and", "I'm 40 and" (not "the score is 15 and").
+bool age_and_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf) {
+  static constexpr std::array<std::string_view, 6> kPronouns = {"i", "he", "she", "we", "you", "they"};
+  static constexpr std::array<std::string_view, 7> kPronounCopulas = {"i'm", "im", "he's", "she's", "we're", "you're",
+                                                                      "they're"};
+  size_t j = begin;
+  while (j > 0 && begin - j < 3 && s.blank(j - 1)) --j;
+  const size_t digits_end = j;
+  while (j > 0 && digits_end - j < 4 && s.at(j - 1) >= '0' && s.at(j - 1) <= '9') --j;
+  if (j == digits_end || digits_end - j > 3 || j == begin || !s.blank(j - 1)) return false;
+  const Word copula = word_before(s, j);
+  const std::string_view word = lowered(s, copula, buf);
+  if (in(word, kPronounCopulas)) return true;
+  return in(word, kCopulas) && in(lowered(s, word_before(s, copula.begin), buf), kPronouns);
+}
+
 // A copula before the group word at `begin` ("am", "is a proud"): at most two
-// articles or qualifiers in between.
+// articles or qualifiers in between, or an age and "and" ("he is 15 and
+// Brazilian").
 bool described_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf) {
   size_t at = begin;
   for (int k = 0; k < 3; ++k) {
@@ -313,6 +331,7 @@ bool described_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& b
     const std::string_view word = lowered(s, w, buf);
     if (word.empty()) return false;
     if (in(word, kCopulas)) return true;
+    if (word == "and") return k == 0 && age_and_before(s, w.begin, buf);
     if (!in(word, kQualifiers)) return false;
     at = w.begin;
   }
