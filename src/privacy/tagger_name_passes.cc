@@ -78,6 +78,14 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     return is_word_byte(c) && !(c >= '0' && c <= '9') && (!mixed || (c >= 'A' && c <= 'Z') || c >= 0x80);
   };
+  // Whether "pick up" (or "picked", "picking") comes right before token j,
+  // one blank apart, in text with capitals.
+  auto picked_up = [&](size_t j) {
+    return mixed && j >= 2 && token_is(text, tokens[j - 1], "up") && one_blank_after(text, tokens, j) &&
+           one_blank_after(text, tokens, j - 1) &&
+           (token_is(text, tokens[j - 2], "pick") || token_is(text, tokens[j - 2], "picked") ||
+            token_is(text, tokens[j - 2], "picking"));
+  };
   // Tokens [from, to] are a name: a span of their own unless one covers the
   // first; a place or organisation of this tagger that covers just them
   // becomes a name, where the cue is strong enough (`retype`).
@@ -236,9 +244,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                       (mixed ? kRoles.contains(text, tokens[j - 1]) && !all_capitals(text, tokens, j - 1) &&
                                    opens_with_a_capital(text.substr(tokens[j].begin))
                              : kKinTitles.contains(text, tokens[j - 1]));
-    // (A verb that addresses someone may open the text: "Tell Priyanka".)
+    // (A verb that addresses someone may open the text: "Tell Priyanka".
+    // "Pick up" says as much of the one picked up: "Pick up Persephone from
+    // ballet".)
     const bool address_verb = mixed && j >= 1 && !tokens[j].newline_before &&
-                              (kAddressVerbs.contains(text, tokens[j - 1]) || kHelpVerbs.contains(text, tokens[j - 1]));
+                              (kAddressVerbs.contains(text, tokens[j - 1]) || kHelpVerbs.contains(text, tokens[j - 1]) ||
+                               picked_up(j));
     // A speaker who says who they are: "I'm" or "I am" one space before
     // ("Hi, I'm Marco from the Rome office", taken for a place, which the
     // default policy lets out); in text without capitals where the name
@@ -834,7 +845,8 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         kWorks.may_contain(text, tokens[j + 1])) [[unlikely]] {
       if (author_of_a_work(j)) continue;
     }
-    const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
+    const bool cue_before =
+        j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)) || picked_up(j));
     // The rules run past their first tests for a few tokens in a hundred:
     // [[unlikely]] moves their code out of the loop's way (GCC's cold
     // partition), so that what every marked token runs stays small in the

@@ -2546,7 +2546,8 @@ TEST(PiiTaggerTest, ALegalSuffixEndsAFirmInSmallLetters) {
 }
 
 // A place or firm of the tagger's of one word after a verb that addresses
-// someone ("Tell Priyanka that", "remind Siobhan", "Help Wojciech") is a person; here a
+// someone ("Tell Priyanka that", "remind Siobhan", "Help Wojciech", "Pick
+// up Persephone") is a person; here a
 // tagger taught firms there. Not a word a place, company or everyday list
 // knows, nor an acronym; nothing is added where the tagger found nothing.
 TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
@@ -2559,8 +2560,9 @@ TEST(PiiTaggerTest, AFirmAfterAVerbThatAddressesSomeoneIsAPerson) {
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   EXPECT_EQ(found("Tell Zorvath that it rained."), std::vector<std::string>{"PERSON:Zorvath"});
   EXPECT_EQ(found("Please remind Quillborne that it rained."), std::vector<std::string>{"PERSON:Quillborne"});
-  // (And one helped, in text with capitals.)
+  // (And one helped or picked up, in text with capitals.)
   EXPECT_EQ(found("Please help Quillborne that it rained."), std::vector<std::string>{"PERSON:Quillborne"});
+  EXPECT_EQ(found("Please pick up Quillborne that it rained."), std::vector<std::string>{"PERSON:Quillborne"});
   expect_no_names(tagger, {"Tell Lisbon that it rained.", "Tell Apple that it rained.", "Tell ZORVATH that it rained."});
   // A place's name that a first-name list knows too is the person before
   // "that" or "about", not before other words.
