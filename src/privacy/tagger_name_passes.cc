@@ -59,13 +59,14 @@ namespace {
 // The things of a person's that a possessive before them names a person's:
 // data (address, phone, email, birthday, number, name), events of a life,
 // papers and medicines of one person and the closest family ("Phoenix's
-// recital", "Will's wedding", "Wendeline's invitation"). Not what a state or
-// a firm has too: a visa, a passport, an anniversary, an engagement.
-constexpr WordSet kPersonalThings(std::array<std::string_view, 31>{
+// recital", "Will's wedding", "Wendeline's invitation", "lysandra's cv").
+// Not what a state or a firm has too: a visa, a passport, an anniversary,
+// an engagement.
+constexpr WordSet kPersonalThings(std::array<std::string_view, 33>{
     "address", "phone", "email", "birthday", "number", "name", "wedding", "recital", "graduation", "funeral",
     "retirement", "surgery", "appointment", "diagnosis", "homework", "husband", "wife", "boyfriend", "girlfriend",
     "mom", "dad", "fiance", "fiancee", "invitation", "christening", "baptism", "prescription", "medication",
-    "diary", "paycheck", "payslip"});
+    "diary", "paycheck", "payslip", "cv", "resume"});
 
 }  // namespace
 

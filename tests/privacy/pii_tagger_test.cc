@@ -3488,6 +3488,7 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   // too.
   EXPECT_EQ(names("Here is Zorvath's invitation."), std::vector<std::string>{"Zorvath"});
   EXPECT_EQ(names("here is zorvath's prescription."), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("here is zorvath's cv."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("Here is Zorvath's visa."), std::vector<std::string>{});
   EXPECT_EQ(names("Here is Phoenix's recital."), std::vector<std::string>{"Phoenix"});
   EXPECT_EQ(names("here is phoenix's recital."), std::vector<std::string>{});
