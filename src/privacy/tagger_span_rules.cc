@@ -523,8 +523,9 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     if (plural || unit_of_measure(text, after) || token_is(text, after, "feet")) return none;
   }
   // Without capitals, one word that ends as streets do after a word that
-  // leads to a place or German's article before a street ("on
-  // corellistraat 178", "wohnt in der lindenallee 8"), or after any word
+  // leads to a place, German's article before a street or a comma between
+  // an address's fields ("on corellistraat 178", "wohnt in der lindenallee
+  // 8", "rasmus kjeldsen, nørregade 12"), or after any word
   // where its ending is one of five letters or more and the word no ending
   // alone ("moves into hauptstraße 17"; not "strasse 44" of "gumpendorfer
   // strasse 44"). With capitals, such a word
@@ -534,7 +535,8 @@ size_t tagger_rules::street_before_its_number(std::string_view text, Tokens toke
     const std::string_view street = text.substr(tokens[j - 1].begin, tokens[j - 1].end - tokens[j - 1].begin);
     if (!mixed && small_word(text, tokens[j - 1], 4) && ends_as_a_street(street) &&
         (kLeadToAPlace.contains(text, tokens[j - 2]) || token_is(text, tokens[j - 2], "der") ||
-         token_is(text, tokens[j - 2], "dem") || ends_as_a_street(street.substr(1), 5))) {
+         token_is(text, tokens[j - 2], "dem") || mark_at(text, tokens, j - 2, ',') ||
+         ends_as_a_street(street.substr(1), 5))) {
       return j - 1;
     }
     if (mixed && street.size() >= 6 && street[0] >= 'A' && street[0] <= 'Z' && !all_capitals(text, tokens, j - 1) &&

@@ -4780,14 +4780,15 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("See you at 9084 Juniper Road St. then."), std::vector<std::string>{"9084 Juniper Road"});
   EXPECT_EQ(addresses("The bus stops on Kuefsteinstrasse 91 street now."), std::vector<std::string>{"Kuefsteinstrasse 91"});
   EXPECT_EQ(addresses("See you at 9084 Juniper Park Street then."), std::vector<std::string>{"9084 Juniper Park Street"});
-  // (Without capitals, after a word that leads to a place or German's
-  // article: "an der"; after any word where the ending has five letters or
-  // more, not "weg".)
+  // (Without capitals, after a word that leads to a place, German's
+  // article ("an der") or a comma between an address's fields; after any
+  // word where the ending has five letters or more, not "weg".)
   EXPECT_EQ(addresses("the bus stops on kuefsteinstrasse 91"), std::vector<std::string>{"kuefsteinstrasse 91"});
   EXPECT_EQ(addresses("wir sind an der kuefsteinstrasse 91"), std::vector<std::string>{"kuefsteinstrasse 91"});
   EXPECT_EQ(addresses("the bus stops on kuefsteinweg 91"), std::vector<std::string>{"kuefsteinweg 91"});
   EXPECT_EQ(addresses("we moved into kuefsteinstrasse 91"), std::vector<std::string>{"kuefsteinstrasse 91"});
   EXPECT_EQ(addresses("we moved into kuefsteinweg 91"), std::vector<std::string>{});
+  EXPECT_EQ(addresses("we moved in, kuefsteinweg 91"), std::vector<std::string>{"kuefsteinweg 91"});
   EXPECT_EQ(addresses("we moved into strasse 91"), std::vector<std::string>{});
   EXPECT_EQ(addresses("In Calle Mayor 5486, we met."), std::vector<std::string>{"Calle Mayor 5486"});
   EXPECT_FALSE(found("It is in Cape Verde 12844 today.", "Cape Verde 12844"));
