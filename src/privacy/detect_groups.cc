@@ -478,25 +478,28 @@ void find_groups(Scan& s, Starts starts_at) {
 
 }  // namespace
 
-void detect_group_mentions(Scan& s) {
+void detect_group_mentions(Scan& s, bool every_word) {
   // Group words are capitalised in text with capitals: only capitals start a
   // candidate, a few words in a hundred, in a word written in small letters
   // after its capital or in capitals throughout ("AS A MUSLIM WOMAN"). Text
   // without capitals: every word. (Not a word in small letters in text
   // with capitals, "I am jewish": reading every word there costs the whole
-  // scan 6% more instructions, for a misspelling.)
+  // scan 6% more instructions, for a misspelling; add_group_mentions()
+  // reads them in the texts a phone typed.)
   uint64_t carry = 0;  // whether the byte before the block is a letter
   bool capitals = false;
-  find_groups(s, [&](size_t base) {
-    const auto [letters, upper] = letter_masks(s, base);
-    capitals = capitals || upper != 0;
-    const uint64_t lower = letters & ~upper;
-    // A capital that starts a word of four letters or more, the next three
-    // small or capitals (near the block's end: left to find_groups).
-    const uint64_t starts = upper & ~((letters << 1) | carry) & (ahead(lower, 3) | ahead(upper, 3));
-    carry = letters >> 63;
-    return starts;
-  });
+  if (!every_word) {
+    find_groups(s, [&](size_t base) {
+      const auto [letters, upper] = letter_masks(s, base);
+      capitals = capitals || upper != 0;
+      const uint64_t lower = letters & ~upper;
+      // A capital that starts a word of four letters or more, the next three
+      // small or capitals (near the block's end: left to find_groups).
+      const uint64_t starts = upper & ~((letters << 1) | carry) & (ahead(lower, 3) | ahead(upper, 3));
+      carry = letters >> 63;
+      return starts;
+    });
+  }
   if (capitals) return;
   carry = 0;
   find_groups(s, [&](size_t base) {
@@ -509,8 +512,10 @@ void detect_group_mentions(Scan& s) {
 
 void add_group_mentions(std::string_view text, std::vector<PiiSpan>& out) {
   Scan s(text);
-  detect_group_mentions(s);
-  for (const Candidate& c : s.found) out.push_back({c.type, c.begin, c.end});
+  detect_group_mentions(s, true);
+  for (const Candidate& c : s.found) {
+    if (text[c.begin] >= 'a' && text[c.begin] <= 'z') out.push_back({c.type, c.begin, c.end});
+  }
 }
 
 bool is_group_word(std::string_view word) {

@@ -530,16 +530,16 @@ bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
   const Tokens tokens = tagger_tokens();
   for (size_t j = 0; j < tokens.size(); ++j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
-    // (A house number before a street's suffix two to four words on, or a
-    // Romance street word in small letters before such a number: maybe a
-    // numbered_street().)
-    if (c >= '1' && c <= '9') {
+    // (Led to as a place, a house number before a street's suffix two to
+    // four words on, or a Romance street word in small letters before such
+    // a number: maybe a numbered_street().)
+    if (c >= '1' && c <= '9' && led_to_a_place(text, tokens, j)) {
       for (size_t k = j + 2; k < tokens.size() && k <= j + 4; ++k) {
         if ((gazetteer_.lookup(word_hash(text, tokens[k])).full & street_suffix_categories_) != 0) return true;
       }
     }
     if (c < 'a' || c > 'z' || tokens[j].end - tokens[j].begin < 3) continue;
-    if (kStreetWordsBeforeTheName.contains(text, tokens[j])) {
+    if (kStreetWordsBeforeTheName.contains(text, tokens[j]) && led_to_a_place(text, tokens, j)) {
       for (size_t k = j + 2; k < tokens.size() && k <= j + 4; ++k) {
         if (text[tokens[k].begin] >= '1' && text[tokens[k].begin] <= '9') return true;
       }
@@ -594,19 +594,11 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   SecondReading reading = SecondReading::kNone;
   if (!tag_reading(text, out, stop, &reading)) return false;
   if (reading == SecondReading::kNone) return true;
-  thread_local std::string in_small_letters;
-  in_small_letters = small_letters(text);
   // Its group words in small letters too ("As a 34-year-old hindu woman",
   // "My catholic in-laws"), which the structured detectors read only
-  // capitalised in text with capitals (detect_group_mentions()). Those
-  // capitalised where a sentence opens they found already.
-  thread_local std::vector<PiiSpan> groups;
-  groups.clear();
-  pii_scan::add_group_mentions(in_small_letters, groups);
+  // capitalised in text with capitals (detect_group_mentions()).
   const size_t tagged = out.size();
-  for (const PiiSpan& group : groups) {
-    if (text[group.begin] >= 'a' && text[group.begin] <= 'z') out.push_back(group);
-  }
+  pii_scan::add_group_mentions(text, out);
   if (out.size() > tagged) sort_by_begin(out, first);
   // casual_case() text, capitalised only where its sentences open ("Can
   // you help my friend tamsin?"), is read a second time in small letters
@@ -629,6 +621,8 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   }
   thread_local std::vector<PiiSpan> second;
   second.assign(out.begin(), out.begin() + static_cast<ptrdiff_t>(first));
+  thread_local std::string in_small_letters;
+  in_small_letters = small_letters(text);
   if (!tag_reading(in_small_letters, second, stop, nullptr)) return false;
   const size_t read = out.size();
   size_t k = first;  // out[k...read) may overlap what is asked next

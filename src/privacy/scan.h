@@ -244,11 +244,13 @@ void detect_context_number(Scan& s, size_t ws, size_t we);
 // is K1A 0B1".
 void detect_postcode(Scan& s, size_t ws, size_t we);
 // detect_groups.cc: nationality, religious and political groups where the
-// words around them describe a person; a pass of its own over the words.
-void detect_group_mentions(Scan& s);
-// The group mentions of text in small letters alone ("i am jewish"), added
-// to `out` as NRP spans in order: the pass above on its own, for text that
-// the tagger reads a second time in small letters (PiiTagger::tag()).
+// words around them describe a person; a pass of its own over the words:
+// in text with capitals the capitalised words, unless `every_word`.
+void detect_group_mentions(Scan& s, bool every_word = false);
+// The group mentions in small letters of `text`, every word read ("As a
+// 34-year-old hindu woman"), added to `out` as NRP spans in order: the pass
+// above on its own, for text that the tagger reads a second time in small
+// letters (PiiTagger::tag()).
 void add_group_mentions(std::string_view text, std::vector<PiiSpan>& out);
 // Whether `word` (any case) is a nationality, religious or political group
 // word of that pass ("Italian", "muslim", "Democrat") or its plural

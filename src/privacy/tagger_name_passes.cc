@@ -846,8 +846,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
         kWorks.may_contain(text, tokens[j + 1])) [[unlikely]] {
       if (author_of_a_work(j)) continue;
     }
-    const bool cue_before =
-        j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)) || picked_up(j));
+    const bool cue_before = j > 0 && (may_be_cue_or_role(j - 1) || (j > 1 && mark_is(j - 1, ',') && may_be_cue(j - 2)));
     // The rules run past their first tests for a few tokens in a hundred:
     // [[unlikely]] moves their code out of the loop's way (GCC's cold
     // partition), so that what every marked token runs stays small in the
