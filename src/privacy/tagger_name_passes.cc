@@ -295,13 +295,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
                                 !all_capitals(text, tokens, j) &&
                                 (kPossessiveDeterminers.contains(text, tokens[j - 3]) ||
                                  (token_is(text, tokens[j - 3], "the") && set_off_after()));
-    // (Or a word in small letters between them: "my pen pal Hiroko", "my
-    // little sister Wren".)
     // (Or, in text with capitals, "the" before the relative one blank
     // before a name: "Call the plumber Dafydd about"; not in text without
     // capitals, "the friend drew a pistol", "the attorney general".)
     const bool after_the = mixed && token_is(text, a, "the") && one_blank_after(text, tokens, j - 1) &&
                            one_blank_after(text, tokens, j) && opens_with_a_capital(text.substr(tokens[j].begin));
+    // (Or a word in small letters between them: "my pen pal Hiroko", "my
+    // little sister Wren".)
     const bool relative = kRelatives.contains(text, b) &&
                           (kPossessiveDeterminers.contains(text, a) || after_the ||
                            (j >= 3 && kPossessiveDeterminers.contains(text, tokens[j - 3]) &&
@@ -1543,7 +1543,7 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
     const Token &a = tokens[h - 1], &b = tokens[h + 1];
     // (The name's first syllable opens a word: not "anti-war" of
     // "re-anti-war", nor "3-day"; the second ends it: not "Yu-Gi-Oh".)
-    if (glued_to_the_one_before(tokens, h - 1) || (h + 2 < n && glued_to_the_one_before(tokens, h + 2))) continue;
+    if (glued_to_the_one_before(tokens, h - 1) || glued_hyphen(text, tokens, h + 2)) continue;
     // (In text with capitals, syllables in small letters too, as a phone
     // types them, "Tell hyun-woo": below, a given name's alone.)
     const bool capitalised = romanised_syllable(text, a.begin, a.end, 2, 6, mixed);

@@ -2382,6 +2382,7 @@ TEST(PiiTaggerTest, AHyphenatedGivenNameOfTheSyllablesOfGivenNamesIsAName) {
   EXPECT_EQ(found("My friend Seo-yeon is here."), V{"PERSON:Seo-yeon"});
   EXPECT_EQ(found("Tell Min-jun the meeting moved."), V{"PERSON:Min-jun"});
   EXPECT_EQ(found("Tell Hsiao-mei the meeting moved."), V{"PERSON:Hsiao-mei"});
+  EXPECT_EQ(found("The meeting moved, Hyun-woo."), V{"PERSON:Hyun-woo"});
   expect_no_names(tagger, {"Tell a Ha-ha moment.", "tell a sin-bin moment.", "Tell Pre-war cards.", "Tell Yu-Gi-Oh cards.",
                            "tell hyun-woo-min the meeting moved."});
 }

@@ -105,9 +105,10 @@ class PiiTagger {
   // Whether a word in small letters of three letters or more among the
   // tagger's tokens (of `text`) is one a name list knows and no everyday
   // list does, or a given name alone (only_a_given_name()): the words a
-  // name of a kListedNames reading opens with; or whether a house number
-  // before a word in small letters or a Romance street word is: where a
-  // numbered_street() may begin.
+  // name of a kListedNames reading opens with; or whether, after a word
+  // that leads to a place, a house number before a street's suffix two to
+  // four words on or a Romance street word before such a number is: where
+  // a numbered_street() may begin.
   bool holds_a_small_name_or_street(std::string_view text) const;
   // Whether text[begin, end) (token j of the tagger's tokens, or its part
   // without a possessive's 's) is a word a name list knows and no everyday
