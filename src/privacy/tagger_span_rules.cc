@@ -960,11 +960,22 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
   }
   // A place or an organisation of one word that is only a name is a name:
   // the tagger read the sentence, not the word ("shouted at Billy", "than
-  // early Czarnecki"). Not several such words: "Davis, Reynolds and
-  // Williamson" is a firm.
-  if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && to - from == 1 &&
-      only_a_name(text, from)) {
-    span.type = PiiType::kPerson;
+  // early Czarnecki"); so is an organisation of one word that is only a
+  // given name, where no article, determiner, "at", "of" or "in" opens it
+  // ("a toast for Ciaran and Aoife", "Greta and Celinda are baking";
+  // brands are given names too, "book an Uber", "I work at Uber", and
+  // lands, "the kings of Xia"). (A place of a given name alone is
+  // type_places_ending_in_a_surname()'s.) Not several such words: "Davis,
+  // Reynolds and Williamson" is a firm.
+  if ((span.type == PiiType::kLocation || span.type == PiiType::kOrganization) && to - from == 1) {
+    const TokenView& view = tagger_views()[from];
+    auto firm_of_a_given_name = [&] {
+      return span.type == PiiType::kOrganization && from > 0 &&
+             only_a_given_name(text, from, view.gazetteer, view.word) && !after_an_article(text, tokens, from) &&
+             !kDeterminers.contains(text, tokens[from - 1]) && !token_is(text, tokens[from - 1], "at") &&
+             !token_is(text, tokens[from - 1], "of") && !token_is(text, tokens[from - 1], "in");
+    };
+    if (only_a_name(text, from) || firm_of_a_given_name()) span.type = PiiType::kPerson;
   }
   // A name or an organisation after words or a form's label that announce
   // a place is one ("grew up in Monroe", "home city Florida", "City:

@@ -2982,6 +2982,17 @@ TEST(PiiTaggerTest, FirmsOfAFirstNameAndACensusSurnameArePeople) {
                                           " today.", {{"given_name", {"Latasha", "Uber"}}});
   EXPECT_EQ(typed_spans(one_word, "An email from Latasha today."), std::vector<std::string>{"PERSON:Latasha"});
   EXPECT_EQ(typed_spans(one_word, "I work at Uber today."), std::vector<std::string>{"ORGANIZATION:Uber"});
+  // (Elsewhere a firm of one word that is only a given name is a person,
+  // but after "at", an article, a determiner, "of" or "in": "Brask and
+  // Latasha", not "at Uber", "the Uber", "of Uber".)
+  for (const char* text : {"I work at Brask and Latasha today.", "I work at Brask, Latasha today."}) {
+    const std::vector<std::string> spans = typed_spans(one_word, text);
+    EXPECT_TRUE(std::find(spans.begin(), spans.end(), "PERSON:Latasha") != spans.end()) << text;
+  }
+  for (const char* text : {"I work at the Uber today.", "I work at of Uber today.", "I work in Uber today."}) {
+    const std::vector<std::string> spans = typed_spans(one_word, text);
+    EXPECT_TRUE(std::find(spans.begin(), spans.end(), "PERSON:Uber") == spans.end()) << text;
+  }
 }
 
 // In text with capitals, two capitalised words that no span covers, a
