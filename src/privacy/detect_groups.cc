@@ -487,15 +487,19 @@ void detect_group_mentions(Scan& s, bool every_word) {
   // scan 6% more instructions, for a misspelling; add_group_mentions()
   // reads them in the texts a phone typed.)
   uint64_t carry = 0;  // whether the byte before the block is a letter
+  // (Text whose only capitals are letters alone or inside words, "I'm a
+  // practising muslim", "39C", "iPhone", has none, as the tagger reads it:
+  // a capital counts where it opens a word of two letters or more.)
   bool capitals = false;
   if (!every_word) {
     find_groups(s, [&](size_t base) {
       const auto [letters, upper] = letter_masks(s, base);
-      capitals = capitals || upper != 0;
+      const uint64_t opening = upper & ~((letters << 1) | carry);
+      capitals = capitals || (opening & ahead(letters, 1)) != 0;
       const uint64_t lower = letters & ~upper;
       // A capital that starts a word of four letters or more, the next three
       // small or capitals (near the block's end: left to find_groups).
-      const uint64_t starts = upper & ~((letters << 1) | carry) & (ahead(lower, 3) | ahead(upper, 3));
+      const uint64_t starts = opening & (ahead(lower, 3) | ahead(upper, 3));
       carry = letters >> 63;
       return starts;
     });
