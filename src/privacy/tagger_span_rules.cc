@@ -388,8 +388,11 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // mûriers.", "12 calle gran via,"; not "4 rue des lilas depuis 2010", nor
   // "67 rue de genville 178", whose number after the name the rules below
   // read); not English's "avenue" and "boulevard" ("4 avenue options").
-  if (!mixed && one_blank_after(text, tokens, j + 1) && kStreetWordsBeforeTheName.contains(text, tokens[j + 1]) &&
-      !token_is(text, tokens[j + 1], "avenue") && !token_is(text, tokens[j + 1], "boulevard")) {
+  // With capitals too after a word that leads to a place, as a phone types
+  // it ("the flat at 4 rue de la paix.").
+  if ((!mixed || led_to_a_place(text, tokens, j)) && one_blank_after(text, tokens, j + 1) &&
+      kStreetWordsBeforeTheName.contains(text, tokens[j + 1]) && !token_is(text, tokens[j + 1], "avenue") &&
+      !token_is(text, tokens[j + 1], "boulevard")) {
     auto name_word = [&](size_t k) {
       return k < tokens.size() && one_blank_after(text, tokens, k) && small_word(text, tokens[k], 2) &&
              !function_word(text, tokens[k]);

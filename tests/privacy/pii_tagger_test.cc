@@ -2108,6 +2108,11 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   EXPECT_EQ(addresses("She lives at 9 cedar mews nw, Dundee."), V{"9 cedar mews nw"});
   EXPECT_EQ(addresses("I moved to 3 zorvath crescent se."), V{"3 zorvath crescent se"});
   EXPECT_EQ(addresses("She lives at 9 cedar mews se now."), V{});
+  // (A Romance street word, particles and the name's words in small
+  // letters, where the clause ends after them, as in text without
+  // capitals.)
+  EXPECT_EQ(addresses("She lives at 4 rue de la zorvath."), V{"4 rue de la zorvath"});
+  EXPECT_EQ(addresses("We saw 4 rue de la zorvath."), V{"4"});
   // (The tagger here reads a number alone as an address.)
   EXPECT_EQ(addresses("We saw 9 cedar mews now."), V{"9"});
 }
