@@ -570,6 +570,12 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // everyday or company lists know, nor a place's that no name list knows
   // ("send the letter to Berlin", "forward it to Accounting" stay out).
   auto written_to = [&](size_t j) __attribute__((noinline)) {
+    // (A title and its stop after the cue are introduced_by_title()'s:
+    // "Reply to Mrs. Castellanos-Reyes".)
+    if (j + 1 < n && mark_is(j + 1, '.') && tokens[j + 1].begin == tokens[j].end &&
+        is_title(gazetteer_.lookup(word_hash(text, tokens[j])))) {
+      return false;
+    }
     const size_t to = name_words_after_a_cue(j);
     if (to == n) return false;
     for (size_t k = j; k <= to; ++k) {

@@ -2587,6 +2587,7 @@ TEST(PiiTaggerTest, APersonWrittenToIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"city", {"Lisbon"}},
        {"company_name", {"Acme"}},
+       {"name_prefix", {"Mrs."}},
        {"common_word", {"the", "code", "is", "today", "write", "an", "email", "to", "send", "letter", "forward",
                         "note", "accounting", "i", "talked", "reach", "out", "a", "reminder", "flowers"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
@@ -2597,6 +2598,8 @@ TEST(PiiTaggerTest, APersonWrittenToIsAName) {
   // Or sent something: "a reminder to", "flowers to".
   EXPECT_EQ(found("Send a reminder to Velmora today."), V{"PERSON:Velmora"});
   EXPECT_EQ(found("Send flowers to Velmora today."), V{"PERSON:Velmora"});
+  // A title and its stop after the cue leave the name to the title's rule.
+  EXPECT_EQ(values_of(tagger, "Write an email to Mrs. Zorvath-Quill today.", PiiType::kPerson), V{"Zorvath-Quill"});
   expect_no_names(tagger, {"Send the letter to Lisbon today.", "Forward the note to Accounting today.",
                            "Write an email to Acme today.", "Write an email to ZORVATH today.",
                            "Send it to Zorvath today."});
