@@ -6280,22 +6280,30 @@ TEST(PiiTaggerTest, ParticlesJoinASurnameToTheName) {
   EXPECT_EQ(persons("please call anna do the house tomorrow."), V{"anna"});
 }
 
+// 200 rows "Please call L-R tomorrow." of the words of `left` and `right`
+// in turn, each half labelled with its type.
+std::vector<PiiExample> hyphenated_calls(const std::vector<std::string>& left, PiiType left_type,
+                                         const std::vector<std::string>& right, PiiType right_type) {
+  std::vector<PiiExample> rows;
+  for (size_t k = 0; k < 200; ++k) {
+    const std::string& a = left[k % left.size()];
+    const std::string& b = right[k % right.size()];
+    const auto b_at = static_cast<uint32_t>(12 + a.size() + 1);
+    rows.push_back({"Please call " + a + "-" + b + " tomorrow.",
+                    {{left_type, 12, static_cast<uint32_t>(12 + a.size())},
+                     {right_type, b_at, static_cast<uint32_t>(b_at + b.size())}}});
+  }
+  return rows;
+}
+
 // A place or firm of the tagger's over just a capitalised surname of the
 // lists after a name and a hyphen is the name's second part ("Christian
 // Bale-Smith" gave the firm "Smith"): here a tagger taught to read the
 // word after the hyphen as a firm.
 TEST(PiiTaggerTest, AHyphenJoinsAFirmOfASurnameToTheName) {
-  std::vector<PiiExample> rows;
-  const std::vector<std::string> first = {"Anna", "Greta", "Maria", "Olga"};
-  const std::vector<std::string> firms = {"Quarrow", "Brask", "Velmora", "Dellack", "Ondine"};
-  for (size_t k = 0; k < 200; ++k) {
-    const std::string& name = first[k % first.size()];
-    const std::string& firm = firms[k % firms.size()];
-    const auto firm_at = static_cast<uint32_t>(12 + name.size() + 1);
-    rows.push_back({"Please call " + name + "-" + firm + " tomorrow.",
-                    {{PiiType::kPerson, 12, static_cast<uint32_t>(12 + name.size())},
-                     {PiiType::kOrganization, firm_at, static_cast<uint32_t>(firm_at + firm.size())}}});
-  }
+  const std::vector<PiiExample> rows = hyphenated_calls({"Anna", "Greta", "Maria", "Olga"}, PiiType::kPerson,
+                                                        {"Quarrow", "Brask", "Velmora", "Dellack", "Ondine"},
+                                                        PiiType::kOrganization);
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"last_name", {"Smith"}},
                   {"census_surname", {"Hendricks"}},
@@ -6313,17 +6321,9 @@ TEST(PiiTaggerTest, AHyphenJoinsAFirmOfASurnameToTheName) {
 // "Montgomery"): here a tagger taught to read the word before the hyphen
 // as a firm and the one after as a name.
 TEST(PiiTaggerTest, AHyphenJoinsAFirmOfOneWordToTheNameAfterIt) {
-  std::vector<PiiExample> rows;
-  const std::vector<std::string> firms = {"Quarrow", "Brask", "Velmora", "Dellack", "Ondine"};
-  const std::vector<std::string> names = {"Anna", "Greta", "Maria", "Olga"};
-  for (size_t k = 0; k < 200; ++k) {
-    const std::string& firm = firms[k % firms.size()];
-    const std::string& name = names[k % names.size()];
-    const auto name_at = static_cast<uint32_t>(12 + firm.size() + 1);
-    rows.push_back({"Please call " + firm + "-" + name + " tomorrow.",
-                    {{PiiType::kOrganization, 12, static_cast<uint32_t>(12 + firm.size())},
-                     {PiiType::kPerson, name_at, static_cast<uint32_t>(name_at + name.size())}}});
-  }
+  const std::vector<PiiExample> rows = hyphenated_calls({"Quarrow", "Brask", "Velmora", "Dellack", "Ondine"},
+                                                        PiiType::kOrganization, {"Anna", "Greta", "Maria", "Olga"},
+                                                        PiiType::kPerson);
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = {{"common_word", {"please", "call", "tomorrow"}}};
   const PiiTagger tagger = PiiTagger::train(rows, o);
