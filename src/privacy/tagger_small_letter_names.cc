@@ -411,6 +411,15 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                                      tokens[to + 1].begin == tokens[to].end + 1 && speaker_as_subject(text, tokens[to + 1]);
     auto unknown = [&] { return first_word.end - first_word.begin >= 3 && !gazetteer_.knows(first_word_hash); };
     auto unknown_before_who = [&] { return who_follows(text, tokens, to) && unknown(); };
+    // Addressed, before "to" and a verb, one blank apart: "could you ask
+    // fenella to send me the slides", "remind zorvath to call" (not "tell
+    // nginx to the", where no verb follows; a word some list knows, "ask
+    // users to", was turned away above or is read as such).
+    const bool asked_to_do = end == tokens[to].end && to + 2 < n && !tokens[to + 2].newline_before &&
+                             tokens[to + 1].begin == tokens[to].end + 1 && is(to + 1, "to") &&
+                             tokens[to + 2].begin == tokens[to + 1].end + 1 && text[tokens[to + 2].begin] >= 'a' &&
+                             text[tokens[to + 2].begin] <= 'z' && tokens[to + 2].end - tokens[to + 2].begin >= 2 &&
+                             !function_word(text, tokens[to + 2]);
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
@@ -433,7 +442,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         name = !common ||
                (first_name && (to > j || end != tokens[to].end || !kVerbsNamedAsPeople.contains(text, tokens[j])));
         break;
-      case Cue::kAddressed: name = first_name || unknown_before_who() || (said_by_the_speaker && unknown()); break;
+      case Cue::kAddressed:
+        name = first_name || unknown_before_who() || ((said_by_the_speaker || asked_to_do) && unknown());
+        break;
       case Cue::kAskedFor: name = first_name || unknown_before_who(); break;
       case Cue::kContacted:
         name = (first_name && (!common || confirmed || said_that)) || unknown_before_who() ||

@@ -489,6 +489,49 @@ void PiiTagger::add_family_names_in_small_letters(std::string_view text, std::ve
   }
 }
 
+void PiiTagger::add_names_before_who_in_small_letters(std::string_view text, std::vector<PiiSpan>& out,
+                                                      size_t first) const {
+  if (first_name_categories_ == 0 || common_categories_ == 0) return;
+  const Tokens tokens = tagger_tokens();
+  // (Not "from" or "by", after which "who" is often of the people of a
+  // place: "two monks from corfu, who told us".)
+  static constexpr WordSet kPrepositions(std::array<std::string_view, 4>{"for", "to", "with", "about"});
+  // "who" asking, before its clause's subject: "confesses to thor who she
+  // is".
+  static constexpr WordSet kSubjects(std::array<std::string_view, 6>{"you", "he", "she", "we", "they", "it"});
+  constexpr std::string_view kWho = " who ";
+  // (Found by a search of the text: most texts have no "who".)
+  for (size_t at = text.find(kWho); at != std::string_view::npos; at = text.find(kWho, at + kWho.size() - 1)) {
+    // The word before, maybe glued to a comma.
+    const size_t before = at > 0 && text[at - 1] == ',' ? at - 1 : at;
+    const size_t j = first_token_from(tokens, static_cast<uint32_t>(before)) - 1;
+    if (j < 1 || j >= tokens.size() || tokens[j].end != before || tokens[j].newline_before) continue;
+    const Token& t = tokens[j];
+    if (t.end - t.begin < 3 || !std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) {
+          return c >= 'a' && c <= 'z';
+        })) {
+      continue;
+    }
+    if (tokens[j - 1].end + 1 != t.begin || !kPrepositions.contains(text, tokens[j - 1]) ||
+        !said_of_people_after(text, tokens, j, "who")) {
+      continue;
+    }
+    const size_t said = tokens[j + 1].begin == before ? j + 3 : j + 2;
+    if (kSubjects.contains(text, tokens[said]) || token_is(text, tokens[said], "i")) continue;
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
+    const bool unknown = (m.full | m.part) == 0;
+    const bool first_name = (m.full & first_name_categories_) != 0 &&
+                            (m.full & (common_categories_ | place_categories_)) == 0 && !is_title(m);
+    if (!unknown && !first_name) continue;
+    const size_t over = span_over(out, j);
+    if (over == out.size()) {
+      add_span(out, {PiiType::kPerson, t.begin, t.end});
+    } else if (own_place_or_organisation(out, over, first, t.begin, t.end)) {
+      out[over].type = PiiType::kPerson;
+    }
+  }
+}
+
 void PiiTagger::add_capitalised_surnames(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const auto not_a_surname = static_cast<uint16_t>(place_categories_ | world_city_categories_ | street_categories_ |

@@ -2789,6 +2789,40 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Write about a girl called zorvath, who is fine."), V{"PERSON:zorvath"});
   expect_no_names(tagger, {"Please reply to zorvath today.", "Please reply to the code who is fine.",
                            "Please reply to zorvath who?", "Please reply to zo who is fine."});
+  // So is one addressed before "to" and a verb, one blank apart: "could
+  // you ask fenella to send me the slides". Not before "to" and a word
+  // that opens a noun phrase, nor before "to" alone.
+  EXPECT_EQ(found("Could you ask zorvath to send the code?"), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("could you ask zorvath to send the code?"), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Please remind zorvath to be fine."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Could you ask zorvath to the code?", "Could you ask zorvath to?",
+                           "Could you ask zorvath  to send the code?", "Could you ask the code to send it?"});
+}
+
+// A word in small letters that no list knows, or that a first-name list
+// alone knows, after "for", "to", "with" or "about" and before "who" and
+// a word that is no pronoun, maybe after a comma: a person, as firms and
+// places take "which" or "that" ("a gift for thorsten, who likes
+// hiking"). In any text; a firm or place of the decoder over the word
+// alone becomes the name.
+TEST(PiiTaggerTest, AWordInSmallLettersBeforeWhoIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Kevin", "Will"}},
+       {"city", {"Paris"}},
+       {"common_word", {"the", "for", "to", "with", "from", "who", "is", "a", "gift", "people", "like", "likes", "will",
+                        "find", "cats", "hiking", "she", "told", "us", "monks", "two"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Find a gift for zorvath, who likes hiking."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("find a gift for zorvath who likes hiking."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Find a gift for kevin, who likes hiking."), V{"PERSON:kevin"});
+  EXPECT_EQ(found("FIND A GIFT FOR ZORVATH, WHO LIKES HIKING."), V{"PERSON:ZORVATH"});
+  // Not an everyday word or a place, nor after "from" (the people of a
+  // place), nor where "who" asks ("who she is"), nor a word of two letters.
+  expect_no_names(tagger, {"Find a gift for people who like cats.", "Find a gift for will, who likes hiking.",
+                           "Find a gift for paris, who likes hiking.", "two monks from zorvath, who told us",
+                           "Find a gift to zorvath who she is.", "Find a gift for zo, who likes hiking.",
+                           "Find a gift for zorvath, who?"});
 }
 
 // In text with capitals, a first name in small letters after "with",

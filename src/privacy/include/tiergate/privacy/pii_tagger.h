@@ -320,6 +320,17 @@ class PiiTagger {
   // family"). Appended (the caller sorts). In text with capitals
   // type_firms_of_a_full_name() retypes the decoder's firm there.
   void add_family_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const;
+  // A word in small letters of three letters or more after a preposition
+  // ("for", "to", "with", "about") one blank before it, and before "who"
+  // and a word that is no pronoun (a comma may be glued to it), that no list
+  // knows or that only a first-name list knows (no everyday word, no
+  // place): a person, as firms and places take "which" or "that" ("a gift
+  // for thorsten, who likes hiking", "a card for fenella who is turning
+  // 9"; not "for people who", an everyday word). In any text: a keyboard
+  // that capitalises sentences leaves such a name in small letters. Where
+  // this tagging's firm or place covers just the word, it becomes the
+  // name. Appended (the caller sorts).
+  void add_names_before_who_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text without capitals, a name of out[first...] that ends in a small
   // letter takes a surname's initial and its stop right after it, one
   // space apart, where no letter and no stop follows the stop: "review by
