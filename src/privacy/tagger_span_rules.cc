@@ -397,10 +397,22 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
       return k < tokens.size() && one_blank_after(text, tokens, k) && small_word(text, tokens[k], 2) &&
              !function_word(text, tokens[k]);
     };
+    // A name word's last token: words in small letters joined to it by
+    // hyphens go with it ("48 rue sainte-catherine,").
+    auto joined_end = [&](size_t k) {
+      while (k + 2 < tokens.size() && glued_hyphen(text, tokens, k + 1) && small_word(text, tokens[k + 2], 2)) k += 2;
+      return k;
+    };
     size_t k = j + 2;
     while (k < tokens.size() && one_blank_after(text, tokens, k) && kStreetParticles.contains(text, tokens[k])) ++k;
-    if (name_word(k) && clause_ends_after(text, tokens, k)) return k;
-    if (name_word(k) && name_word(k + 1) && clause_ends_after(text, tokens, k + 1)) return k + 1;
+    if (name_word(k)) {
+      const size_t first_end = joined_end(k);
+      if (clause_ends_after(text, tokens, first_end)) return first_end;
+      if (name_word(first_end + 1)) {
+        const size_t second_end = joined_end(first_end + 1);
+        if (clause_ends_after(text, tokens, second_end)) return second_end;
+      }
+    }
   }
   const size_t name = past_a_compass_point(text, tokens, j + 1);
   if (!mixed && (!word(name) || unit_of_measure(text, tokens[name]) || token_is(text, tokens[name], "mile") ||

@@ -2113,6 +2113,9 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   // capitals.)
   EXPECT_EQ(addresses("She lives at 4 rue de la zorvath."), V{"4 rue de la zorvath"});
   EXPECT_EQ(addresses("We saw 4 rue de la zorvath."), V{"4"});
+  // (Words joined to the name's by hyphens go with them.)
+  EXPECT_EQ(addresses("She lives at 48 rue sainte-zorvath, Dundee."), V{"48 rue sainte-zorvath"});
+  EXPECT_EQ(addresses("She lives at 48 rue cedar sainte-zorvath."), V{"48 rue cedar sainte-zorvath"});
   // (The tagger here reads a number alone as an address.)
   EXPECT_EQ(addresses("We saw 9 cedar mews now."), V{"9"});
 }
