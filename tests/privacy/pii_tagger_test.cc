@@ -2095,12 +2095,16 @@ TEST(PiiTaggerTest, AStreetFoundByItsSuffixTakesInTheUnitBeforeIt) {
 TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheLists) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"common_word", {"she", "lives", "at", "number", "now", "the", "from", "flat", "we", "saw", "i", "moved",
-                        "to", "last", "year", "close", "mews", "cedar"}},
+                        "to", "last", "year", "close", "mews", "cedar", "address", "is", "was"}},
        {"street_suffix", {"Mews", "Close", "Crescent"}}});
   auto addresses = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
   using V = std::vector<std::string>;
   EXPECT_EQ(addresses("She lives at 9 cedar mews now."), V{"9 cedar mews"});
   EXPECT_EQ(addresses("She lives at number 9 cedar mews."), V{"9 cedar mews"});
+  // (After an address's "is" or "was" too.)
+  EXPECT_EQ(addresses("The last address was 9 cedar mews, Dundee."), V{"9 cedar mews"});
+  EXPECT_EQ(addresses("The address is 9 cedar mews, Dundee."), V{"9 cedar mews"});
+  EXPECT_EQ(addresses("The last year was 9 cedar mews, Dundee."), V{});
   EXPECT_EQ(addresses("I moved to 3 zorvath crescent last year."), V{"3 zorvath crescent"});
   EXPECT_EQ(addresses("The noise from flat 4, 19 zorvath close, Dundee."), V{"flat 4, 19 zorvath close"});
   // (And a quadrant's compass point after the suffix, before the clause's
