@@ -61,12 +61,13 @@ namespace {
 // papers and medicines of one person and the closest family ("Phoenix's
 // recital", "Will's wedding", "Wendeline's invitation", "lysandra's cv").
 // Not what a state or a firm has too: a visa, a passport, an anniversary,
-// an engagement.
-constexpr WordSet kPersonalThings(std::array<std::string_view, 33>{
+// an engagement. And what one carries: a laptop, a wallet, a purse, a
+// handbag ("Is this Chidi Okafor's laptop?").
+constexpr WordSet kPersonalThings(std::array<std::string_view, 37>{
     "address", "phone", "email", "birthday", "number", "name", "wedding", "recital", "graduation", "funeral",
     "retirement", "surgery", "appointment", "diagnosis", "homework", "husband", "wife", "boyfriend", "girlfriend",
     "mom", "dad", "fiance", "fiancee", "invitation", "christening", "baptism", "prescription", "medication",
-    "diary", "paycheck", "payslip", "cv", "resume"});
+    "diary", "paycheck", "payslip", "cv", "resume", "laptop", "wallet", "purse", "handbag"});
 
 }  // namespace
 
@@ -184,7 +185,18 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     }
     const size_t k = span_over(out, j);
     if (k == out.size()) {
-      add_span(out, {PiiType::kPerson, owner.begin, owner.end});
+      // (With a first name one blank before it that a list knows, or a
+      // given name alone, and no everyday list: "is this chidi okafor's
+      // laptop?".)
+      uint32_t begin = owner.begin;
+      if (j > 0 && one_blank_after(text, tokens, j) && word(j - 1) && span_over(out, j - 1) == out.size()) {
+        const Gazetteer::Match before = gazetteer_.lookup(word_hash(text, tokens[j - 1]));
+        if ((before.full & common_categories_) == 0 &&
+            ((before.full & first_name_categories_) != 0 || only_a_given_name(text, j - 1))) {
+          begin = tokens[j - 1].begin;
+        }
+      }
+      add_span(out, {PiiType::kPerson, begin, owner.end});
     } else if (k >= first && out[k].begin == owner.begin &&
                (out[k].end == owner.end || out[k].end == t.end || ((relative || ordinal) && out[k].end == next.end)) &&
                (out[k].type == PiiType::kLocation || out[k].type == PiiType::kOrganization)) {

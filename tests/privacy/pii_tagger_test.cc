@@ -3551,6 +3551,12 @@ TEST(PiiTaggerTest, TitlesAndSpeakersIntroduceNames) {
   EXPECT_EQ(names("here is zorvath's prescription."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("here is zorvath's cv."), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("Here is Zorvath's visa."), std::vector<std::string>{});
+  // And of what one carries; with a first name a list knows one blank
+  // before it, no everyday word.
+  EXPECT_EQ(names("is this zorvath's laptop?"), std::vector<std::string>{"zorvath"});
+  EXPECT_EQ(names("is this " + in_small_letters(kFirst[0]) + " zorvath's wallet?"),
+            std::vector<std::string>{in_small_letters(kFirst[0]) + " zorvath"});
+  EXPECT_EQ(names("is this the note zorvath's wallet?"), std::vector<std::string>{"zorvath"});
   EXPECT_EQ(names("Here is Phoenix's recital."), std::vector<std::string>{"Phoenix"});
   EXPECT_EQ(names("here is phoenix's recital."), std::vector<std::string>{});
   EXPECT_EQ(names("here is the note's wedding."), std::vector<std::string>{});
