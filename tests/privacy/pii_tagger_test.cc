@@ -2124,6 +2124,24 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   EXPECT_EQ(addresses("We saw 9 cedar mews now."), V{"9"});
 }
 
+// A surname of "o'" and small letters that no span covers is a name of
+// its own, with the word in small letters one blank before it that no
+// everyday or place's list knows: "has ruairi o'sullivan confirmed". Not
+// "o'clock".
+TEST(PiiTaggerTest, AGaelicSurnameInSmallLettersIsANameOfItsOwn) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"city", {"Paris"}}, {"common_word", {"has", "confirmed", "the", "note", "at", "see", "you", "is", "here"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(persons("has zorvath o'brien confirmed?"), V{"zorvath o'brien"});
+  EXPECT_EQ(persons("Has zorvath o'brien's note come?"), V{"zorvath o'brien"});
+  EXPECT_EQ(persons("o'brien is here"), V{"o'brien"});
+  EXPECT_EQ(persons("see the note o'brien has"), V{"o'brien"});
+  EXPECT_EQ(persons("see paris o'brien"), V{"o'brien"});
+  EXPECT_EQ(persons("see you at 5 o'clock"), V{});
+  EXPECT_EQ(persons("see you at zo'o"), V{});
+}
+
 // An hour ("at 5 o'clock", "6 o’clock position") is no address; here a
 // tagger that learned only numbers.
 TEST(PiiTaggerTest, AnHourIsNoAddress) {

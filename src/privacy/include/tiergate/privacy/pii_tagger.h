@@ -350,7 +350,10 @@ class PiiTagger {
   // covers but a name of this tagging over it alone, which joins it
   // (tagger_rules::gaelic_surname_in_small_letters(): "whether siobhan
   // o'brien is", "Ask Liam mcallister"), whatever lists know the name: the
-  // shape names a person.
+  // shape names a person. Such a surname of "o'" that no span covers is a
+  // name of its own, with the word in small letters one blank before it
+  // that no everyday or place's list knows ("has ruairi o'sullivan
+  // confirmed"); appended (the caller sorts).
   void add_gaelic_surnames_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // In text with capitals, a name of out[first...] that is one word a
   // first-name list knows takes the capitalised word right after it, one
