@@ -181,7 +181,13 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
       added = replace_with_an_address(out, first, with_a_unit_before(opening, begin), end) || added;
       continue;
     }
-    if (small_street) continue;
+    // (Where the suffix alone does not tell the street, as text without
+    // capitals reads it after a lead to a place: "verify the address 57
+    // wentworth terrace, apt 9b", whose unit has no number alone.)
+    if (small_street) {
+      add_street_in_small_letters();
+      continue;
+    }
     if (!mixed && add_street_in_small_letters()) continue;
     if (!digits(j)) continue;
     // A house number, a street's words (no everyday words) and the number

@@ -836,17 +836,18 @@ constexpr WordSet kLeadToAPlace(std::array<std::string_view, 6>{"at", "to", "fro
 
 // Whether token j opens its line, or follows a form's colon or, one blank
 // apart, a word that leads to a place, maybe with "number" between
-// ("address: 95", "at 9313", "at number 9"), or an address's "is" or
-// "was" ("address was 12"): where a street may start in text without
-// capitals.
+// ("address: 95", "at 9313", "at number 9"), or "address", alone or with
+// its "is" or "was" ("the address 57", "address was 12"): where a street
+// may start in text without capitals.
 inline bool led_to_a_place(std::string_view text, Tokens tokens, size_t j) {
   if (j == 0 || tokens[j].newline_before || token_is(text, tokens[j - 1], ":")) return true;
   if (!one_blank_after(text, tokens, j)) return false;
   const bool number_between = j >= 2 && token_is(text, tokens[j - 1], "number") && one_blank_after(text, tokens, j - 1);
   const size_t lead = number_between ? j - 2 : j - 1;
   if (kLeadToAPlace.contains(text, tokens[lead])) return true;
-  // (Or an address's "is" or "was": "my previous address was 12
-  // kingfisher walk".)
+  // (Or "address", alone or with its "is" or "was": "verify the address
+  // 57 wentworth terrace", "my previous address was 12 kingfisher walk".)
+  if (token_is(text, tokens[lead], "address")) return true;
   return lead >= 1 && (token_is(text, tokens[lead], "is") || token_is(text, tokens[lead], "was")) &&
          token_is(text, tokens[lead - 1], "address") && one_blank_after(text, tokens, lead);
 }

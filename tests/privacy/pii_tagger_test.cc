@@ -2105,6 +2105,10 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   EXPECT_EQ(addresses("The last address was 9 cedar mews, Dundee."), V{"9 cedar mews"});
   EXPECT_EQ(addresses("The address is 9 cedar mews, Dundee."), V{"9 cedar mews"});
   EXPECT_EQ(addresses("The last year was 9 cedar mews, Dundee."), V{});
+  // (And "address" alone, where a unit without a number alone follows the
+  // street.)
+  EXPECT_EQ(addresses("Verify the address 9 cedar mews, flat 9b."), V{"9 cedar mews"});
+  EXPECT_EQ(addresses("Verify the last 9 cedar mews, flat 9b."), V{});
   EXPECT_EQ(addresses("I moved to 3 zorvath crescent last year."), V{"3 zorvath crescent"});
   EXPECT_EQ(addresses("The noise from flat 4, 19 zorvath close, Dundee."), V{"flat 4, 19 zorvath close"});
   // (And a quadrant's compass point after the suffix, before the clause's
