@@ -538,7 +538,10 @@ bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
         if ((gazetteer_.lookup(word_hash(text, tokens[k])).full & street_suffix_categories_) != 0) return true;
       }
     }
-    if (c < 'a' || c > 'z' || tokens[j].end - tokens[j].begin < 3) continue;
+    // (Or a sentence's first word, to which the keyboard gave its capital:
+    // "Nikhil raghunathan was promoted".)
+    const bool opener = c >= 'A' && c <= 'Z' && (j == 0 || tokens[j].newline_before || opens_a_sentence(text, tokens, j));
+    if (((c < 'a' || c > 'z') && !opener) || tokens[j].end - tokens[j].begin < 3) continue;
     if (kStreetWordsBeforeTheName.contains(text, tokens[j]) && led_to_a_place(text, tokens, j)) {
       for (size_t k = j + 2; k < tokens.size() && k <= j + 4; ++k) {
         if (text[tokens[k].begin] >= '1' && text[tokens[k].begin] <= '9') return true;
@@ -570,6 +573,7 @@ bool PiiTagger::listed_words_name(std::string_view text, const PiiSpan& span) co
     return false;
   }
   size_t words = 0;
+  bool after_a_particle = false;
   for (size_t j = from; j < tokens.size() && tokens[j].begin < end; ++j) {
     // (The span leaves a possessive's 's out: "liam" of "liam's".)
     const Token t{tokens[j].begin, std::min(tokens[j].end, end), false, false};
@@ -577,10 +581,17 @@ bool PiiTagger::listed_words_name(std::string_view text, const PiiSpan& span) co
     // (The second part of a double surname goes with its first, which is
     // one: "cornelius ashby-grant".)
     if (words >= 2 && glued_hyphen(text, tokens, j - 1)) continue;
+    // (A surname's particles after the first word, before the rest of it,
+    // which any word then is: "ilse van den berg", "zainab al-rashid".)
+    if (words >= 1 && tokens[j].end < end && kSurnameParticles.contains(text, tokens[j])) {
+      after_a_particle = true;
+      continue;
+    }
     // (A given name alone first, "anastasiya"; after the first word, a
     // surname of the census, "ambrose fairweather", or one no list knows,
     // "cormac flanagan".)
-    const bool name = words == 0 ? opens_a_listed_name(text, j, t.begin, t.end) : surname_words(text, t.begin, t.end);
+    const bool name = words == 0 ? opens_a_listed_name(text, j, t.begin, t.end)
+                                 : after_a_particle || surname_words(text, t.begin, t.end);
     if (++words > 3 || !name) return false;
   }
   return words > 0;
@@ -629,6 +640,18 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   auto in_small_letters_alone = [&](const PiiSpan& span) {
     return std::none_of(text.begin() + span.begin, text.begin() + span.end, [](char c) { return c >= 'A' && c <= 'Z'; });
   };
+  // (Or, a name of two words or more, with the capital the keyboard gave
+  // a sentence's first letter: "Nikhil raghunathan was promoted". Not one
+  // word, which the first reading read capitalised: "Constructivist
+  // theories", "Crea 4 estrofas".)
+  auto in_small_letters_but_a_sentence_opener = [&](const PiiSpan& span) {
+    const bool opens = span.begin == 0 || text[span.begin - 1] == '\n' ||
+                       (span.begin >= 2 && text[span.begin - 1] == ' ' &&
+                        (text[span.begin - 2] == '.' || text[span.begin - 2] == '!' || text[span.begin - 2] == '?'));
+    const bool words = span.type == PiiType::kPerson &&
+                       std::find(text.begin() + span.begin, text.begin() + span.end, ' ') != text.begin() + span.end;
+    return in_small_letters_alone({span.type, opens && words ? span.begin + 1 : span.begin, span.end});
+  };
   for (size_t j = first; j < second.size(); ++j) {
     const PiiSpan& span = second[j];
     if (span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) continue;
@@ -647,7 +670,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
         !(span.type == PiiType::kPerson ? listed_words_name(text, span) : numbered_street(text, span))) {
       continue;
     }
-    if (!in_small_letters_alone(span)) continue;
+    if (!in_small_letters_but_a_sentence_opener(span)) continue;
     if (k == read || out[k].begin >= span.end) out.push_back(span);
   }
   if (out.size() > read) {

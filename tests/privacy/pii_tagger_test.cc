@@ -2054,6 +2054,27 @@ TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenKeepsADoubleSurname) {
 }
 
 // In text capitalised only where its sentences open, without the first
+// person, a name read again in small letters keeps any word after a
+// surname's particles ("Did ilse van den berg send it?"); a name of two
+// words or more keeps the capital the keyboard gave its sentence's first
+// letter ("Nikhil raghunathan was promoted"). Here a tagger that learned
+// only numbers.
+TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenKeepsParticlesAndOpeners) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Cornelius"}},
+       {"last_name", {"Ashby", "Berg"}},
+       {"common_word", {"the", "defendant", "pleaded", "not", "guilty", "berg", "den", "van", "was", "late"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names("The defendant, cornelius van den berg, pleaded not guilty."), V{"cornelius van den berg"});
+  EXPECT_EQ(names("The defendant, cornelius al-zorvath, pleaded not guilty."), V{"cornelius al-zorvath"});
+  EXPECT_EQ(names("Cornelius ashby pleaded not guilty."), V{"Cornelius ashby"});
+  EXPECT_EQ(names("Not guilty. Cornelius ashby pleaded."), V{"Cornelius ashby"});
+  // (Not one word so capitalised, which the first reading read as such.)
+  EXPECT_EQ(names("Cornelius pleaded not guilty."), V{});
+}
+
+// In text capitalised only where its sentences open, without the first
 // person or a name, a street in small letters led to as a place is found
 // too: a house number, words and a street's suffix, or a Romance street
 // word, words and a house number ("Ship it to calle de alcalá 145"); not

@@ -121,7 +121,9 @@ class PiiTagger {
   // Whether `span`, among the tagger's tokens (of `text`'s second reading),
   // is one to three words, the first one a name list knows and no
   // everyday list does or a given name alone, each other such a word or
-  // one of surname_words() ("cormac flanagan", "ambrose fairweather"); not
+  // one of surname_words() ("cormac flanagan", "ambrose fairweather"), or
+  // any word after a surname's particles, which count as no word ("ilse
+  // van den berg", "zainab al-rashid"); not
   // glued to a hyphen outside it nor its first word to one ("mario-like";
   // a surname's parts may be: "adeyemi-okoro"), nor after an article or a
   // determiner ("the jean market").
