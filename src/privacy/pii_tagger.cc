@@ -1166,6 +1166,8 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
   add_names_before_who_in_small_letters(text, out, first_tagged);
   add_gaelic_surnames_in_small_letters(text, out, first_tagged);
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
+  // (After the names joined over a middle initial: "john f. kennedy".)
+  if (tagged()) join_small_initials_to_names(text, out, first_tagged);
   if (mixed && tagged()) {
     add_capitalised_surnames(text, out, first_tagged);
     add_capitalised_first_names(text, out, first_tagged);

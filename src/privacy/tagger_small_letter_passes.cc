@@ -470,6 +470,37 @@ void PiiTagger::add_initialled_names_in_small_letters(std::string_view text, std
   }
 }
 
+void PiiTagger::join_small_initials_to_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  // Whether an initial ends one blank before byte b: a letter that is no
+  // numeral, versus nor compass point, its stop, the letter after a blank.
+  auto initial_before = [&](uint32_t b) {
+    return b >= 4 && text[b - 1] == ' ' && text[b - 2] == '.' && text[b - 3] >= 'a' && text[b - 3] <= 'z' &&
+           std::string_view("ivnsew").find(text[b - 3]) == std::string_view::npos && text[b - 4] == ' ';
+  };
+  for (size_t k = first; k < out.size(); ++k) {
+    // (The bytes asked first: few names have an initial before them.)
+    if (out[k].type != PiiType::kPerson || !initial_before(out[k].begin)) continue;
+    size_t j = first_token_from(tokens, out[k].begin);
+    if (j >= n || tokens[j].begin != out[k].begin) continue;
+    // Back over the initials ("j. p. taylor"), then a first name a list
+    // knows before them ("john f. kennedy").
+    while (j >= 2 && initial_before(tokens[j].begin) && mark_at(text, tokens, j - 1, '.') &&
+           tokens[j - 2].end == tokens[j - 1].begin && span_over(out, j - 2) == out.size()) {
+      j -= 2;
+    }
+    if (tokens[j].begin == out[k].begin) continue;
+    if (j >= 1 && one_blank_after(text, tokens, j) && small_word(text, tokens[j - 1], 2) &&
+        !function_word(text, tokens[j - 1]) && span_over(out, j - 1) == out.size() &&
+        ((gazetteer_.lookup(word_hash(text, tokens[j - 1])).full & first_name_categories_) != 0 ||
+         only_a_given_name(text, j - 1))) {
+      --j;
+    }
+    set_span(out, k, {PiiType::kPerson, tokens[j].begin, out[k].end});
+  }
+}
+
 void PiiTagger::add_surname_initials_in_small_letters(std::string_view text, std::vector<PiiSpan>& out,
                                                       size_t first) const {
   auto small_letter = [&](size_t b) { return b < text.size() && text[b] >= 'a' && text[b] <= 'z'; };

@@ -2167,6 +2167,28 @@ TEST(PiiTaggerTest, AGaelicSurnameInSmallLettersIsANameOfItsOwn) {
   EXPECT_EQ(persons("see you at zo'o"), V{});
 }
 
+// A name takes the initials in small letters right before it, and a first
+// name a list knows before them ("mail the cheque to p. sandoval", "john f.
+// kennedy"); not an answer's letter at a line's start ("b. pons"), nor
+// "v." (versus) or a compass point ("s. america"). Here the decoder names
+// single words no list knows after "check whether".
+TEST(PiiTaggerTest, ANameTakesItsInitialsInSmallLetters) {
+  const PiiTagger tagger = small_letter_names_tagger(
+      {"velmora", "quillon", "dastra", "brask"},
+      [](size_t) { return std::pair<std::string, std::string>{"check whether ", " is here"}; },
+      {{"first_name", {"John"}}, {"common_word", {"check", "whether", "is", "here", "the", "and"}}});
+  auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(persons("check whether velmora is here"), V{"velmora"});
+  EXPECT_EQ(persons("check whether p. velmora is here"), V{"p. velmora"});
+  EXPECT_EQ(persons("check whether j. p. velmora is here"), V{"j. p. velmora"});
+  EXPECT_EQ(persons("check whether john f. velmora is here"), V{"john f. velmora"});
+  EXPECT_EQ(persons("check whether the f. velmora is here"), V{"f. velmora"});
+  EXPECT_EQ(persons("check whether\nb. velmora is here"), V{"velmora"});
+  EXPECT_EQ(persons("check whether v. velmora is here"), V{"velmora"});
+  EXPECT_EQ(persons("check whether s. velmora is here"), V{"velmora"});
+}
+
 // An hour ("at 5 o'clock", "6 o’clock position") is no address; here a
 // tagger that learned only numbers.
 TEST(PiiTaggerTest, AnHourIsNoAddress) {

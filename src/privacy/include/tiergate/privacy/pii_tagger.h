@@ -347,6 +347,14 @@ class PiiTagger {
   // j. okonkwo-bassey"; not "caused by e. coli bacteria"). Appended (the
   // caller sorts).
   void add_initialled_names_in_small_letters(std::string_view text, std::vector<PiiSpan>& out) const;
+  // A name of out[first...] takes the initials in small letters right
+  // before it, each a letter (not "i", a numeral, "v", versus, nor a
+  // compass point's "n", "s", "e", "w": "s. america"), its stop glued to it
+  // and one blank, the letter after a blank on its line (at a line's
+  // start, an answer's letter: "b. pons"), that no span covers, and a
+  // first name a list knows or a given name alone one blank before them
+  // ("mail the cheque to p. sandoval", "john f. kennedy", "j. p. taylor").
+  void join_small_initials_to_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...] takes a surname of a Gaelic shape in small
   // letters right after it, one space apart on its line, that no span
   // covers but a name of this tagging over it alone, which joins it
