@@ -74,7 +74,7 @@ constexpr auto kCueWordList = joined(
                          joined(kCalledVerbWords, kKinTitleWords)),
                   joined(joined(kNameWordsElsewhere, kWrittenToCueWords), kAtPersonWords)),
            joined(joined(kClosingWords, kSaidWords), joined(joined(kFieldRoleWords, kNamingWords), kAccountWords))),
-    std::array<std::string_view, 6>{"name", "name's", "hi", "hello", "hey", "dear"});
+    std::array<std::string_view, 7>{"name", "name's", "surname", "hi", "hello", "hey", "dear"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
 // letters). The filter lets the abbreviated titles of address through too,
@@ -149,7 +149,15 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (is(c, "name") && c >= 2 && is(c - 1, "the") && is(c - 2, "under")) return Cue::kNamed;
     if (is(c, "name") || kNamesElsewhere.contains(text, tokens[c])) {
       name = c + 2;
-      return c + 1 < n && (is(c + 1, "is") || kIsElsewhere.contains(text, tokens[c + 1])) ? Cue::kNamed : Cue::kNone;
+      return c + 1 < n && (is(c + 1, "is") || is(c + 1, "was") || kIsElsewhere.contains(text, tokens[c + 1]))
+                 ? Cue::kNamed
+                 : Cue::kNone;
+    }
+    // A surname's "is", "was" or "to": "correct the spelling of my surname
+    // to wojciechowska".
+    if (is(c, "surname")) {
+      name = c + 2;
+      return c + 1 < n && (is(c + 1, "is") || is(c + 1, "was") || is(c + 1, "to")) ? Cue::kNamed : Cue::kNone;
     }
     if (is(c, "name's") || kCalledVerbs.contains(text, tokens[c])) return Cue::kNamed;
     if (kTitles.contains(text, tokens[c])) {

@@ -2864,6 +2864,11 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   // So is one addressed before "to" and a verb, one blank apart: "could
   // you ask fenella to send me the slides". Not before "to" and a word
   // that opens a noun phrase, nor before "to" alone.
+  // After "name was" too, and after a surname's "is", "was" or "to".
+  EXPECT_EQ(found("His name was zorvath, it is fine."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Please fix my surname to zorvath."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("my surname is zorvath."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Please fix my surname for zorvath.", "The name to zorvath is fine."});
   EXPECT_EQ(found("Could you ask zorvath to send the code?"), V{"PERSON:zorvath"});
   EXPECT_EQ(found("could you ask zorvath to send the code?"), V{"PERSON:zorvath"});
   EXPECT_EQ(found("Please remind zorvath to be fine."), V{"PERSON:zorvath"});
