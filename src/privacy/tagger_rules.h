@@ -331,16 +331,24 @@ inline bool clause_ends_after(std::string_view text, Tokens tokens, size_t k) {
          !is_word_byte(static_cast<unsigned char>(text[tokens[k + 1].begin]));
 }
 
-// Whether a quadrant's compass point (NW, NE, SW, SE, in any case) follows
-// the street's suffix at token k one blank after it, before the clause's
-// end: "1600 pennsylvania avenue nw, washington".
+// Whether a quadrant's compass point (NW, NE, SW, SE, or a point in full:
+// north, south, east, west, northwest..., in any case) follows the street's
+// suffix at token k one blank after it, before the clause's end: "1600
+// pennsylvania avenue nw, washington", "2201 westlake avenue north,
+// seattle".
 inline bool quadrant_after_a_street(std::string_view text, Tokens tokens, size_t k) {
-  if (k + 1 >= tokens.size() || !one_blank_after(text, tokens, k + 1) || tokens[k + 1].end - tokens[k + 1].begin != 2) {
+  static constexpr std::array<std::string_view, 8> kPointsInFull = {
+      "north", "south", "east", "west", "northwest", "northeast", "southwest", "southeast"};
+  if (k + 1 >= tokens.size() || !one_blank_after(text, tokens, k + 1) || !clause_ends_after(text, tokens, k + 1)) {
     return false;
+  }
+  if (tokens[k + 1].end - tokens[k + 1].begin != 2) {
+    return std::any_of(kPointsInFull.begin(), kPointsInFull.end(),
+                       [&](std::string_view point) { return token_is(text, tokens[k + 1], point); });
   }
   const std::string_view w = text.substr(tokens[k + 1].begin, 2);
   const char a = static_cast<char>(w[0] | 0x20), b = static_cast<char>(w[1] | 0x20);
-  return (a == 'n' || a == 's') && (b == 'w' || b == 'e') && clause_ends_after(text, tokens, k + 1);
+  return (a == 'n' || a == 's') && (b == 'w' || b == 'e');
 }
 
 // Whether a word that only people are said by follows token k, then a

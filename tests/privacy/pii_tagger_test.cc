@@ -2137,6 +2137,9 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   EXPECT_EQ(addresses("She lives at 9 cedar mews nw, Dundee."), V{"9 cedar mews nw"});
   EXPECT_EQ(addresses("I moved to 3 zorvath crescent se."), V{"3 zorvath crescent se"});
   EXPECT_EQ(addresses("She lives at 9 cedar mews se now."), V{});
+  // (A compass point in full too.)
+  EXPECT_EQ(addresses("She lives at 9 cedar mews north, Dundee."), V{"9 cedar mews north"});
+  EXPECT_EQ(addresses("She lives at 9 cedar mews northward, Dundee."), V{});
   // (A Romance street word, particles and the name's words in small
   // letters, where the clause ends after them, as in text without
   // capitals.)
