@@ -302,11 +302,19 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
       }
       return false;
     };
+    // (An in-law's relative is the one before "-in-law": "My mother-in-law,
+    // Gráinne, is visiting".)
+    size_t kin = j - 2;
+    if (j >= 7 && token_is(text, a, "law") && mark_is(j - 3, '-') && token_is(text, tokens[j - 4], "in") &&
+        mark_is(j - 5, '-') && tokens[j - 2].begin == tokens[j - 3].end && tokens[j - 3].begin == tokens[j - 4].end &&
+        tokens[j - 4].begin == tokens[j - 5].end && tokens[j - 5].begin == tokens[j - 6].end) {
+      kin = j - 6;
+    }
     const bool relative_apart = j >= 3 && mark_is(j - 1, ',') && !tokens[j - 2].newline_before &&
-                                kRelatives.contains(text, a) && !contraction(text, tokens[j]) &&
+                                kRelatives.contains(text, tokens[kin]) && !contraction(text, tokens[j]) &&
                                 !all_capitals(text, tokens, j) &&
-                                (kPossessiveDeterminers.contains(text, tokens[j - 3]) ||
-                                 (token_is(text, tokens[j - 3], "the") && set_off_after()));
+                                (kPossessiveDeterminers.contains(text, tokens[kin - 1]) ||
+                                 (token_is(text, tokens[kin - 1], "the") && set_off_after()));
     // (Or, in text with capitals, "the" before the relative one blank
     // before a name: "Call the plumber Dafydd about"; not in text without
     // capitals, "the friend drew a pistol", "the attorney general".)

@@ -1404,14 +1404,14 @@ constexpr WordSet kHelpVerbs(kHelpVerbWords);
 // The words next to a name that introduce it: the verbs of speech and of
 // giving, the relatives, "is" (of "name is", and as other languages write
 // it), "name's", "name" (of "under the name"), the verbs of being called
-// and of addressing someone, "starring", "am" (of "I am") and "up" (of
-// "pick up"). A token that none of them may be (by its first two letters
-// and length) needs no closer look.
+// and of addressing someone, "starring", "am" (of "I am"), "up" (of
+// "pick up") and "law" (of an in-law's "-in-law,"). A token that none of
+// them may be (by its first two letters and length) needs no closer look.
 constexpr auto kNameCueWords = joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
                                                          kIsAfterANameElsewhere),
                                                   kCalledVerbWords),
                                            joined(kAddressVerbWords, kHelpVerbWords)),
-                                    std::array<std::string_view, 6>{"is", "name's", "name", "starring", "am", "up"});
+                                    std::array<std::string_view, 7>{"is", "name's", "name", "starring", "am", "up", "law"});
 constexpr WordSet kNameCues(kNameCueWords);
 // Either, in one test: the word before each marked token of text with
 // capitals is asked whether it may be a cue or a role.

@@ -2408,13 +2408,14 @@ TEST(PiiTaggerTest, AFirmBetweenALabelAndAnAddressIsTheAddressee) {
 // taught such firms. Not without the cue.
 TEST(PiiTaggerTest, AFirmOverANameAfterARelativeIsTheName) {
   const PiiTagger tagger =
-      firms_tagger({"a gift for my father-in-law, ", "a gift for the father-in-law, "}, {"zorvath", "brask", "quarrow"},
+      firms_tagger({"a gift for my father-in-law, ", "a gift for the office-in-law, "}, {"zorvath", "brask", "quarrow"},
                    ", who is fine.",
                    {{"first_name", {"Maria"}},
-                    {"common_word", {"a", "gift", "for", "my", "the", "father", "in", "law", "who", "is", "fine"}}});
+                    {"common_word", {"a", "gift", "for", "my", "the", "father", "office", "in", "law", "who", "is",
+                                     "fine"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
-  ASSERT_EQ(found("a gift for the father-in-law, zorvath, who is fine."), V{"ORGANIZATION:zorvath"});
+  ASSERT_EQ(found("a gift for the office-in-law, zorvath, who is fine."), V{"ORGANIZATION:zorvath"});
   EXPECT_EQ(found("a gift for my father-in-law, zorvath, who is fine."), V{"PERSON:zorvath"});
 }
 
@@ -3911,6 +3912,9 @@ TEST(PiiTaggerTest, ANameCueIntroducesAName) {
   EXPECT_EQ(names("We told my son, Zorvath Quillborne, it is late."), std::vector<std::string>{"Zorvath Quillborne"});
   EXPECT_EQ(names("We told my son, I'll be late."), std::vector<std::string>{});
   EXPECT_EQ(names("We told my son, ZORVATH is late."), std::vector<std::string>{});
+  // (An in-law's relative is the one before "-in-law".)
+  EXPECT_EQ(names("We told my son-in-law, Zorvath, it is late."), std::vector<std::string>{"Zorvath"});
+  EXPECT_EQ(names("We told my Little-in-law, Zorvath, it is late."), std::vector<std::string>{});
   // After "the" and the relative, where a comma sets the name off after it
   // too; tradespeople are relatives so.
   EXPECT_EQ(names("The plumber, Zorvath Quillborne, is late."), std::vector<std::string>{"Zorvath Quillborne"});
