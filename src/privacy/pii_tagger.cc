@@ -1163,7 +1163,6 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     add_surname_initials_in_small_letters(text, out, first_tagged);
     add_initialled_names_in_small_letters(text, out);
   }
-  add_names_before_who_in_small_letters(text, out, first_tagged);
   add_gaelic_surnames_in_small_letters(text, out, first_tagged);
   if (tagged()) add_joined_names(text, out, first_tagged, mixed);
   // (After the names joined over a middle initial: "john f. kennedy".)

@@ -78,9 +78,10 @@ constexpr auto kCueWordList = joined(
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
 // letters). The filter lets the abbreviated titles of address through too,
-// for add_names_after_titles_of_address().
+// for add_names_after_titles_of_address(), and "who", for
+// add_names_before_who_in_small_letters().
 constexpr WordFilter kCueWords(joined(
-    joined(joined(kCueWordList, std::array<std::string_view, 2>{"i'm", "i\u2019m"}), kAbbreviatedTitleWords),
+    joined(joined(kCueWordList, std::array<std::string_view, 3>{"i'm", "i\u2019m", "who"}), kAbbreviatedTitleWords),
     kCompanyWords));
 constexpr WordSet kCueWordSet(kCueWordList);
 
@@ -577,8 +578,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   // The capitalised hits: the titles of address among them are read below.
   thread_local IndexList capitalised;
   capitalised.clear();
+  thread_local IndexList whos;
+  whos.clear();
   for (const uint32_t d : cues) {
     if (text[tokens[d].begin] >= 'A' && text[tokens[d].begin] <= 'Z') capitalised.push_back(d);
+    if (is(d, "who")) whos.push_back(d);
     if (d < next) continue;
     // A possessive determiner opens a relative's cue ("my friend") or "my
     // name is"; a verb of speech follows a name; the filter's other hits
@@ -610,6 +614,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   // The filter's hits hold the capitalised titles of address too: that
   // pass reads them here rather than asking every marked token.
   if (!capitalised.empty()) add_names_after_titles_of_address(text, capitalised, out, first, true);
+  if (!whos.empty()) add_names_before_who_in_small_letters(text, whos, out, first);
 }
 
 }  // namespace tiergate

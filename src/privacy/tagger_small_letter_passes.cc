@@ -407,8 +407,11 @@ void PiiTagger::add_gaelic_surnames_in_small_letters(std::string_view text, std:
   // A surname of "o'" and small letters that no span covers, with the
   // word before it one blank apart where that is a word in small letters
   // that no everyday or place's list knows: "has ruairi o'sullivan
-  // confirmed". (Found by a search: few texts hold "o'".)
-  for (size_t at = text.find("o'"); at != std::string_view::npos; at = text.find("o'", at + 2)) {
+  // confirmed". (Found by a search for the apostrophe, fewer than the
+  // letter "o".)
+  for (size_t quote = text.find('\''); quote != std::string_view::npos; quote = text.find('\'', quote + 1)) {
+    if (quote == 0 || text[quote - 1] != 'o') continue;
+    const size_t at = quote - 1;
     const size_t j = first_token_from(tokens, static_cast<uint32_t>(at));
     if (j == tokens.size() || tokens[j].begin != at ||
         !gaelic_surname_in_small_letters(text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin)) ||
@@ -541,8 +544,8 @@ void PiiTagger::add_family_names_in_small_letters(std::string_view text, std::ve
   }
 }
 
-void PiiTagger::add_names_before_who_in_small_letters(std::string_view text, std::vector<PiiSpan>& out,
-                                                      size_t first) const {
+void PiiTagger::add_names_before_who_in_small_letters(std::string_view text, std::span<const uint32_t> whos,
+                                                      std::vector<PiiSpan>& out, size_t first) const {
   if (first_name_categories_ == 0 || common_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
   // (Not "from" or "by", after which "who" is often of the people of a
@@ -551,13 +554,13 @@ void PiiTagger::add_names_before_who_in_small_letters(std::string_view text, std
   // "who" asking, before its clause's subject: "confesses to thor who she
   // is".
   static constexpr WordSet kSubjects(std::array<std::string_view, 6>{"you", "he", "she", "we", "they", "it"});
-  constexpr std::string_view kWho = " who ";
-  // (Found by a search of the text: most texts have no "who".)
-  for (size_t at = text.find(kWho); at != std::string_view::npos; at = text.find(kWho, at + kWho.size() - 1)) {
+  for (const uint32_t w : whos) {
     // The word before, maybe glued to a comma.
-    const size_t before = at > 0 && text[at - 1] == ',' ? at - 1 : at;
-    const size_t j = first_token_from(tokens, static_cast<uint32_t>(before)) - 1;
-    if (j < 1 || j >= tokens.size() || tokens[j].end != before || tokens[j].newline_before) continue;
+    const bool comma = w >= 1 && mark_at(text, tokens, w - 1, ',');
+    const size_t j = comma ? w - 2 : w - 1;
+    if (w < 2 || j < 1 || j >= tokens.size() || tokens[j].newline_before || (comma && tokens[w - 1].begin != tokens[j].end)) {
+      continue;
+    }
     const Token& t = tokens[j];
     if (t.end - t.begin < 3 || !std::all_of(text.begin() + t.begin, text.begin() + t.end, [](char c) {
           return c >= 'a' && c <= 'z';
@@ -565,11 +568,10 @@ void PiiTagger::add_names_before_who_in_small_letters(std::string_view text, std
       continue;
     }
     if (tokens[j - 1].end + 1 != t.begin || !kPrepositions.contains(text, tokens[j - 1]) ||
-        !said_of_people_after(text, tokens, j, "who")) {
+        !said_of_people_after(text, tokens, j, "who") || kSubjects.contains(text, tokens[w + 1]) ||
+        token_is(text, tokens[w + 1], "i")) {
       continue;
     }
-    const size_t said = tokens[j + 1].begin == before ? j + 3 : j + 2;
-    if (kSubjects.contains(text, tokens[said]) || token_is(text, tokens[said], "i")) continue;
     const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, t));
     const bool unknown = (m.full | m.part) == 0;
     const bool first_name = (m.full & first_name_categories_) != 0 &&

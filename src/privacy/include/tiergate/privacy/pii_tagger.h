@@ -331,8 +331,11 @@ class PiiTagger {
   // 9"; not "for people who", an everyday word). In any text: a keyboard
   // that capitalises sentences leaves such a name in small letters. Where
   // this tagging's firm or place covers just the word, it becomes the
-  // name. Appended (the caller sorts).
-  void add_names_before_who_in_small_letters(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // name. `whos`: the tokens "who", in order (the cue filter of
+  // add_small_letter_names_after_cues() finds them). Appended (the caller
+  // sorts).
+  void add_names_before_who_in_small_letters(std::string_view text, std::span<const uint32_t> whos,
+                                             std::vector<PiiSpan>& out, size_t first) const;
   // In text without capitals, a name of out[first...] that ends in a small
   // letter takes a surname's initial and its stop right after it, one
   // space apart, where no letter and no stop follows the stop: "review by
