@@ -429,6 +429,18 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                              tokens[to + 2].begin == tokens[to + 1].end + 1 && text[tokens[to + 2].begin] >= 'a' &&
                              text[tokens[to + 2].begin] <= 'z' && tokens[to + 2].end - tokens[to + 2].begin >= 2 &&
                              !function_word(text, tokens[to + 2]);
+    // After a role, a word no list knows before a surname that a list or
+    // the census knows, one blank apart, which the loop above left out as
+    // an everyday word's or a place's too: "Patient horatio blackwood,
+    // 67,".
+    const bool unknown_before_a_surname = cue == Cue::kRoleOrCalled && to == j && end == tokens[j].end && j + 1 < n &&
+                                          one_blank_after(text, tokens, j + 1) && small_word(text, tokens[j + 1], 3) &&
+                                          !function_word(text, tokens[j + 1]) &&
+                                          listed_surname(text, tokens[j + 1].begin, tokens[j + 1].end) && unknown();
+    if (unknown_before_a_surname) {
+      to = j + 1;
+      end = tokens[to].end;
+    }
     bool name = false;
     switch (cue) {
       case Cue::kNamed: name = !common || (m.full & name_categories_) != 0; break;
@@ -459,7 +471,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         name = (first_name && (!common || confirmed || said_that)) || unknown_before_who() ||
                (said_by_the_speaker && unknown());
         break;
-      case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who(); break;
+      case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who() || unknown_before_a_surname; break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;

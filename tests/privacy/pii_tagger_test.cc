@@ -2855,6 +2855,10 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Summarise: patient sarah zorvath is fine."), V{"PERSON:sarah zorvath"});
   EXPECT_EQ(found("Please call kevin asap today."), V{"PERSON:kevin"});
   EXPECT_EQ(found("Summarise: patient sarah zorvath velmora."), V{"PERSON:sarah"});
+  // (A word no list knows before a surname a list knows, an everyday word
+  // too, after a role.)
+  EXPECT_EQ(found("Summarise: patient zorvath miller is fine."), V{"PERSON:zorvath miller"});
+  expect_no_names(tagger, {"Summarise: patient zorvath velmora is fine.", "Summarise: patient code miller is fine."});
   EXPECT_EQ(found("Write about a girl called sarah today."), V{"PERSON:sarah"});
   EXPECT_EQ(found("Write about a boy named kevin."), V{"PERSON:kevin"});
   expect_no_names(tagger, {"Summarise: the patient will be fine.", "Summarise: patient baby is fine.",
