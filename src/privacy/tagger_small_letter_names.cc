@@ -97,6 +97,7 @@ enum class Cue {
   kAskedFor,            // "ask for": so, or a capitalised firm or place of the tagger's
   kContacted,           // "call", "I'm", "hi": such a first name, no everyday word
   kRoleOrCalled,        // "patient" without a colon, "called": such a first name, no everyday word
+  kRoleSetOff,          // "the witness," : a first name or a word no list knows, set off by commas
   kSigned,              // a closing's line ("Thanks,"): the next line, a name alone
   kAccount,             // "user=": such a first name, and a surname after "."
 };
@@ -212,6 +213,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // a first name: "patient rosalind mbeki, 54,", "someone called
     // evangeline" (not "patient care", "the plaintiff will", "a function
     // called max": kRoleOrCalled).
+    // (Or a role and its comma before a name set off by another: "The
+    // witness, prudence okwuosa, lives at".)
+    if (kFieldRoles.contains(text, tokens[c]) && mark_is(c + 1, ',') && tokens[c + 1].begin == tokens[c].end) {
+      name = c + 2;
+      return Cue::kRoleSetOff;
+    }
     if (kFieldRoles.contains(text, tokens[c]) || kNaming.contains(text, tokens[c])) return Cue::kRoleOrCalled;
     // ("given" a verb after an auxiliary, "had given mary"; not the
     // adjective of "the given line".)
@@ -472,6 +479,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                (said_by_the_speaker && unknown());
         break;
       case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who() || unknown_before_a_surname; break;
+      // (A name of two words or more, or of one that no everyday list
+      // knows, then the comma that sets it off: not "the defendant,
+      // however, said".)
+      case Cue::kRoleSetOff:
+        name = to + 1 < n && mark_is(to + 1, ',') && tokens[to + 1].begin == end && (first_name || unknown()) &&
+               (to > j || !common);
+        break;
       case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;

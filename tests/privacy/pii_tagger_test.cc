@@ -2855,6 +2855,12 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Summarise: patient sarah zorvath is fine."), V{"PERSON:sarah zorvath"});
   EXPECT_EQ(found("Please call kevin asap today."), V{"PERSON:kevin"});
   EXPECT_EQ(found("Summarise: patient sarah zorvath velmora."), V{"PERSON:sarah"});
+  // (A role and its comma before a name set off by another: a first
+  // name, an everyday word too, or a word no list knows.)
+  EXPECT_EQ(found("Summarise: the tenant, will zorvath, is fine."), V{"PERSON:will zorvath"});
+  EXPECT_EQ(found("Summarise: the tenant, zorvath, is fine."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Summarise: the tenant, will, is fine.", "Summarise: the tenant, the code, is fine.",
+                           "Summarise: the tenant, zorvath is fine."});
   // (A word no list knows before a surname a list knows, an everyday word
   // too, after a role.)
   EXPECT_EQ(found("Summarise: patient zorvath miller is fine."), V{"PERSON:zorvath miller"});
