@@ -322,8 +322,8 @@ bool age_and_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf
 }
 
 // A copula before the group word at `begin` ("am", "is a proud"): at most two
-// articles or qualifiers in between, or an age and "and" ("he is 15 and
-// Brazilian").
+// articles or qualifiers in between, or an age and "and", maybe before them
+// ("he is 15 and Brazilian", "I'm 52 and a practising Catholic").
 bool described_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& buf) {
   size_t at = begin;
   for (int k = 0; k < 3; ++k) {
@@ -331,7 +331,7 @@ bool described_before(const Scan& s, size_t begin, std::array<char, kMaxWord>& b
     const std::string_view word = lowered(s, w, buf);
     if (word.empty()) return false;
     if (in(word, kCopulas)) return true;
-    if (word == "and") return k == 0 && age_and_before(s, w.begin, buf);
+    if (word == "and") return age_and_before(s, w.begin, buf);
     if (!in(word, kQualifiers)) return false;
     at = w.begin;
   }
