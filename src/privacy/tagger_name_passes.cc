@@ -1597,7 +1597,17 @@ void PiiTagger::add_hyphenated_given_names(std::string_view text, std::vector<Pi
                                   kGivenNameSyllables.contains(text, b) && word_hash(text, a) != word_hash(text, b) &&
                                   !(everyday_syllable(a) && everyday_syllable(b));
     if (!surname_after && !given_name_alone) continue;
-    const size_t last = surname_after ? h + 2 : h + 1;
+    // (After a given name alone, a surname of the lists that is itself a
+    // syllable of the same case, an everyday word too, with no hyphen
+    // glued after it: "Evaluate the essay by jun-ho park", "Reply to
+    // Seo-yeon Park"; not "Ji-hoon Kim-Lee".)
+    const bool syllable_surname_after =
+        given_name_alone && h + 2 < n && one_blank_after(text, tokens, h + 2) &&
+        romanised_syllable(text, tokens[h + 2].begin, tokens[h + 2].end, 2, 5,
+                           text[a.begin] >= 'A' && text[a.begin] <= 'Z') &&
+        listed_surname(text, tokens[h + 2].begin, tokens[h + 2].end) &&
+        !(glued_to_the_one_before(tokens, h + 3) && mark_at(text, tokens, h + 3, '-'));
+    const size_t last = surname_after || syllable_surname_after ? h + 2 : h + 1;
     // The spans of this tagging over the words, names, places or firms
     // that lie within them, become one name; a span found before tagging,
     // or one that runs past them, leaves them as they are.

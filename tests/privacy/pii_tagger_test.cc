@@ -2451,11 +2451,18 @@ TEST(PiiTaggerTest, AHyphenatedGivenNameBeforeASurnameIsAName) {
 // ("Yu-Gi-Oh").
 TEST(PiiTaggerTest, AHyphenatedGivenNameOfTheSyllablesOfGivenNamesIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
-      {{"common_word", {"tell", "the", "meeting", "moved", "my", "friend", "is", "here", "a", "ha", "moment", "sin", "bin",
-                        "pre", "war", "cards", "min"}}});
+      {{"last_name", {"Park"}},
+       {"common_word", {"tell", "the", "meeting", "moved", "my", "friend", "is", "here", "a", "ha", "moment", "sin", "bin",
+                        "pre", "war", "cards", "min", "park"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Tell Hyun-woo the meeting moved."), V{"PERSON:Hyun-woo"});
+  // (With a surname of the lists after it that is a syllable of the same
+  // case, an everyday word too; not one a hyphen joins to another.)
+  EXPECT_EQ(found("Tell hyun-woo park the meeting moved."), V{"PERSON:hyun-woo park"});
+  EXPECT_EQ(found("Tell Hyun-woo Park the meeting moved."), V{"PERSON:Hyun-woo Park"});
+  EXPECT_EQ(found("Tell hyun-woo Park the meeting moved."), V{"PERSON:hyun-woo"});
+  EXPECT_EQ(found("Tell Hyun-woo Park-Lee the meeting moved."), V{"PERSON:Hyun-woo"});
   EXPECT_EQ(found("tell hyun-woo the meeting moved."), V{"PERSON:hyun-woo"});
   EXPECT_EQ(found("TELL HYUN-WOO THE MEETING MOVED."), V{"PERSON:HYUN-WOO"});
   // (In text with capitals, in small letters too, as a phone types them.)
