@@ -97,7 +97,7 @@ enum class Cue {
   kAskedFor,            // "ask for": so, or a capitalised firm or place of the tagger's
   kContacted,           // "call", "I'm", "hi": such a first name, no everyday word
   kRoleOrCalled,        // "patient" without a colon, "called": such a first name, no everyday word
-  kRoleSetOff,          // "the witness," : a first name or a word no list knows, set off by commas
+  kRoleSetOff,          // "the witness,": a first name or a word no list knows, set off by a comma
   kSigned,              // a closing's line ("Thanks,"): the next line, a name alone
   kAccount,             // "user=": such a first name, and a surname after "."
 };
