@@ -652,6 +652,41 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
                        std::find(text.begin() + span.begin, text.begin() + span.end, ' ') != text.begin() + span.end;
     return in_small_letters_alone({span.type, opens && words ? span.begin + 1 : span.begin, span.end});
   };
+  // Without the first person, which of this reading's names and streets
+  // the rules below keep: a name listed_words_name() keeps, a street
+  // numbered_street() does, and a name of one word in a series with a kept
+  // name of one word, joined by a comma, "and" or "or" ("present: kenji,
+  // aroha, bartholomew", "to oisín and maeve"; the lists know "kenji" and
+  // "maeve" alone. Not beside a name of more words: "théophile garnier,
+  // j'habite", Italian's "annuo, su uno").
+  thread_local std::vector<uint8_t> kept;
+  if (reading == SecondReading::kListedNames) {
+    kept.assign(second.size(), 0);
+    for (size_t j = first; j < second.size(); ++j) {
+      const PiiSpan& span = second[j];
+      kept[j] = span.type == PiiType::kPerson          ? listed_words_name(text, span)
+                : span.type == PiiType::kStreetAddress ? numbered_street(text, span)
+                                                       : false;
+    }
+    auto joined_names = [&](size_t a, size_t b) {
+      if (second[a].type != PiiType::kPerson || second[b].type != PiiType::kPerson) return false;
+      const std::string_view between = text.substr(second[a].end, second[b].begin - second[a].end);
+      return between == ", " || between == " and " || between == ", and " || between == " or " || between == ", or ";
+    };
+    auto one_word = [&](const PiiSpan& span) {
+      return std::find(text.begin() + span.begin, text.begin() + span.end, ' ') == text.begin() + span.end;
+    };
+    for (size_t j = first + 1; j < second.size(); ++j) {
+      if (!kept[j] && kept[j - 1] && one_word(second[j]) && one_word(second[j - 1]) && joined_names(j - 1, j)) {
+        kept[j] = 1;
+      }
+    }
+    for (size_t j = second.size() > first ? second.size() - 1 : first; j > first; --j) {
+      if (!kept[j - 1] && kept[j] && one_word(second[j - 1]) && one_word(second[j]) && joined_names(j - 1, j)) {
+        kept[j - 1] = 1;
+      }
+    }
+  }
   for (size_t j = first; j < second.size(); ++j) {
     const PiiSpan& span = second[j];
     if (span.type != PiiType::kPerson && span.type != PiiType::kStreetAddress) continue;
@@ -666,10 +701,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       out[k].end = span.end;
       continue;
     }
-    if (reading == SecondReading::kListedNames &&
-        !(span.type == PiiType::kPerson ? listed_words_name(text, span) : numbered_street(text, span))) {
-      continue;
-    }
+    if (reading == SecondReading::kListedNames && !kept[j]) continue;
     if (!in_small_letters_but_a_sentence_opener(span)) continue;
     if (k == read || out[k].begin >= span.end) out.push_back(span);
   }

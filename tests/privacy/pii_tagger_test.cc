@@ -2072,6 +2072,11 @@ TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenKeepsParticlesAndOpener
   EXPECT_EQ(names("Not guilty. Cornelius ashby pleaded."), V{"Cornelius ashby"});
   // (Not one word so capitalised, which the first reading read as such.)
   EXPECT_EQ(names("Cornelius pleaded not guilty."), V{});
+  // A name of one word in a series with a kept name of one word, joined by
+  // a comma, "and" or "or".
+  EXPECT_EQ(names("Not guilty: cornelius, zorvath and velmora."), (V{"cornelius", "zorvath", "velmora"}));
+  // (Not beside a name of more words.)
+  EXPECT_EQ(names("Not guilty: cornelius ashby, zorvath and velmora."), V{"cornelius ashby"});
 }
 
 // In text capitalised only where its sentences open, without the first
