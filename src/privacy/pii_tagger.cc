@@ -640,6 +640,9 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   auto in_small_letters_alone = [&](const PiiSpan& span) {
     return std::none_of(text.begin() + span.begin, text.begin() + span.end, [](char c) { return c >= 'A' && c <= 'Z'; });
   };
+  auto one_word = [&](const PiiSpan& span) {
+    return std::find(text.begin() + span.begin, text.begin() + span.end, ' ') == text.begin() + span.end;
+  };
   // (Or, a name of two words or more, with the capital the keyboard gave
   // a sentence's first letter: "Nikhil raghunathan was promoted". Not one
   // word, which the first reading read capitalised: "Constructivist
@@ -648,8 +651,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     const bool opens = span.begin == 0 || text[span.begin - 1] == '\n' ||
                        (span.begin >= 2 && text[span.begin - 1] == ' ' &&
                         (text[span.begin - 2] == '.' || text[span.begin - 2] == '!' || text[span.begin - 2] == '?'));
-    const bool words = span.type == PiiType::kPerson &&
-                       std::find(text.begin() + span.begin, text.begin() + span.end, ' ') != text.begin() + span.end;
+    const bool words = span.type == PiiType::kPerson && !one_word(span);
     return in_small_letters_alone({span.type, opens && words ? span.begin + 1 : span.begin, span.end});
   };
   // Without the first person, which of this reading's names and streets
@@ -672,9 +674,6 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       if (second[a].type != PiiType::kPerson || second[b].type != PiiType::kPerson) return false;
       const std::string_view between = text.substr(second[a].end, second[b].begin - second[a].end);
       return between == ", " || between == " and " || between == ", and " || between == " or " || between == ", or ";
-    };
-    auto one_word = [&](const PiiSpan& span) {
-      return std::find(text.begin() + span.begin, text.begin() + span.end, ' ') == text.begin() + span.end;
     };
     for (size_t j = first + 1; j < second.size(); ++j) {
       if (!kept[j] && kept[j - 1] && one_word(second[j]) && one_word(second[j - 1]) && joined_names(j - 1, j)) {

@@ -304,12 +304,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     };
     // (An in-law's relative is the one before "-in-law": "My mother-in-law,
     // Gráinne, is visiting".)
-    size_t kin = j - 2;
-    if (j >= 7 && token_is(text, a, "law") && mark_is(j - 3, '-') && token_is(text, tokens[j - 4], "in") &&
-        mark_is(j - 5, '-') && tokens[j - 2].begin == tokens[j - 3].end && tokens[j - 3].begin == tokens[j - 4].end &&
-        tokens[j - 4].begin == tokens[j - 5].end && tokens[j - 5].begin == tokens[j - 6].end) {
-      kin = j - 6;
-    }
+    const size_t kin = j >= 7 && in_law_after(text, tokens, j - 6) ? j - 6 : j - 2;
     const bool relative_apart = j >= 3 && mark_is(j - 1, ',') && !tokens[j - 2].newline_before &&
                                 kRelatives.contains(text, tokens[kin]) && !contraction(text, tokens[j]) &&
                                 !all_capitals(text, tokens, j) &&

@@ -324,6 +324,13 @@ inline bool glued_hyphen(std::string_view text, Tokens tokens, size_t w) {
   return mark_at(text, tokens, w, '-') && glued_to_the_one_before(tokens, w) && glued_to_the_one_before(tokens, w + 1);
 }
 
+// Whether "-in-law" follows token k, glued to it: "mother-in-law".
+inline bool in_law_after(std::string_view text, Tokens tokens, size_t k) {
+  return k + 4 < tokens.size() && mark_at(text, tokens, k + 1, '-') && token_is(text, tokens[k + 2], "in") &&
+         mark_at(text, tokens, k + 3, '-') && token_is(text, tokens[k + 4], "law") &&
+         tokens[k + 4].end - tokens[k].begin == tokens[k].end - tokens[k].begin + 7;
+}
+
 // Whether the clause goes on after token k with no word: a mark, the line's
 // or the text's end ("my boss, john, said", "4 impasse des mûriers.").
 inline bool clause_ends_after(std::string_view text, Tokens tokens, size_t k) {

@@ -123,11 +123,6 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   auto possessive = [&](size_t k) {
     return text[tokens[k].begin] >= 'a' && text[tokens[k].begin] <= 'z' && ends_in_a_possessive(text, tokens[k]);
   };
-  // Whether "-in-law" follows token k, glued to it: "mother-in-law".
-  auto in_law = [&](size_t k) {
-    return k + 4 < n && mark_is(k + 1, '-') && is(k + 2, "in") && mark_is(k + 3, '-') && is(k + 4, "law") &&
-           tokens[k + 4].end - tokens[k].begin == tokens[k].end - tokens[k].begin + 7;
-  };
   // The cue that token c ends, and the token where the name would open.
   auto cue_at = [&](size_t c, size_t& name) {
     name = c + 1;
@@ -176,7 +171,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         (kPossessiveDeterminers.contains(text, tokens[c - 1]) ||
          (c > 1 && (possessive(c - 1) || (small_word(text, tokens[c - 1], 2) && !function_word(text, tokens[c - 1]))) &&
           kPossessiveDeterminers.contains(text, tokens[c - 2])))) {
-      if (in_law(c)) name = c + 5;
+      if (in_law_after(text, tokens, c)) name = c + 5;
       if (mark_is(name, ',')) ++name;  // "my landlord, kevin"
       return Cue::kRelative;
     }
@@ -431,11 +426,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // fenella to send me the slides", "remind zorvath to call" (not "tell
     // nginx to the", where no verb follows; a word some list knows, "ask
     // users to", was turned away above or is read as such).
-    const bool asked_to_do = end == tokens[to].end && to + 2 < n && !tokens[to + 2].newline_before &&
-                             tokens[to + 1].begin == tokens[to].end + 1 && is(to + 1, "to") &&
-                             tokens[to + 2].begin == tokens[to + 1].end + 1 && text[tokens[to + 2].begin] >= 'a' &&
-                             text[tokens[to + 2].begin] <= 'z' && tokens[to + 2].end - tokens[to + 2].begin >= 2 &&
-                             !function_word(text, tokens[to + 2]);
+    auto asked_to_do = [&] {
+      return end == tokens[to].end && to + 2 < n && !tokens[to + 2].newline_before &&
+             tokens[to + 1].begin == tokens[to].end + 1 && is(to + 1, "to") &&
+             tokens[to + 2].begin == tokens[to + 1].end + 1 && text[tokens[to + 2].begin] >= 'a' &&
+             text[tokens[to + 2].begin] <= 'z' && tokens[to + 2].end - tokens[to + 2].begin >= 2 &&
+             !function_word(text, tokens[to + 2]);
+    };
     // After a role, a word no list knows before a surname that a list or
     // the census knows, one blank apart, which the loop above left out as
     // an everyday word's or a place's too: "Patient horatio blackwood,
@@ -471,7 +468,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                (first_name && (to > j || end != tokens[to].end || !kVerbsNamedAsPeople.contains(text, tokens[j])));
         break;
       case Cue::kAddressed:
-        name = first_name || unknown_before_who() || ((said_by_the_speaker || asked_to_do) && unknown());
+        name = first_name || unknown_before_who() || ((said_by_the_speaker || asked_to_do()) && unknown());
         break;
       case Cue::kAskedFor: name = first_name || unknown_before_who(); break;
       case Cue::kContacted:
