@@ -283,12 +283,13 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     const Token& b = tokens[j - 1];
     // (And as other languages write it: "Mein Name ist", "me llamo".)
     // (And a booking's "under the name", "by the name": "a table under the
-    // name Okafor".)
+    // name Okafor"; and a person called so, "a man called Barnaby Quince".)
     const bool name_is = token_is(text, b, "name's") || kCalledVerbs.contains(text, b) ||
                          ((token_is(text, a, "name") || kNamesElsewhere.contains(text, a)) &&
                           (token_is(text, b, "is") || kIsElsewhere.contains(text, b))) ||
                          (j >= 3 && token_is(text, b, "name") && token_is(text, a, "the") &&
-                          (token_is(text, tokens[j - 3], "under") || token_is(text, tokens[j - 3], "by")));
+                          (token_is(text, tokens[j - 3], "under") || token_is(text, tokens[j - 3], "by"))) ||
+                         after_a_person_called(text, tokens, j);
     // (Or the relative and a comma, "my manager, Priyanka Raghunathan",
     // where the word after the comma is no contraction nor in capitals,
     // which open the next clause: "your mother, I'll pay", "my friend,

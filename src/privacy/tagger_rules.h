@@ -1396,6 +1396,21 @@ constexpr std::array<std::string_view, 6> kCalledVerbWords = {"heiße", "heisse"
 constexpr WordSet kNamesElsewhere(kNameWordsElsewhere);
 constexpr WordSet kIsElsewhere(kIsAfterANameElsewhere);
 constexpr WordSet kCalledVerbs(kCalledVerbWords);
+// The words that give a name ("someone called evangeline", "a girl named
+// freya"; as often a thing's, "a function called max"), and the persons
+// they give one to: after both a name follows as after "name is" ("a man
+// called Barnaby Quince").
+constexpr std::array<std::string_view, 2> kNamingWords = {"called", "named"};
+constexpr WordSet kNaming(kNamingWords);
+constexpr WordSet kPersonNouns(std::array<std::string_view, 16>{
+    "man", "woman", "guy", "girl", "boy", "lady", "gentleman", "person", "someone", "somebody", "kid", "child",
+    "fellow", "chap", "bloke", "teenager"});
+// Whether a person noun and a naming word, one blank apart, come right
+// before token j, one blank before it: "a woman named".
+inline bool after_a_person_called(std::string_view text, Tokens tokens, size_t j) {
+  return j >= 2 && one_blank_after(text, tokens, j) && one_blank_after(text, tokens, j - 1) &&
+         kNaming.contains(text, tokens[j - 1]) && kPersonNouns.contains(text, tokens[j - 2]);
+}
 
 // Verbs whose object is a person told or asked something ("Tell Priyanka
 // that", "remind Siobhan").
@@ -1412,13 +1427,14 @@ constexpr WordSet kHelpVerbs(kHelpVerbWords);
 // giving, the relatives, "is" (of "name is", and as other languages write
 // it), "name's", "name" (of "under the name"), the verbs of being called
 // and of addressing someone, "starring", "am" (of "I am"), "up" (of
-// "pick up") and "law" (of an in-law's "-in-law,"). A token that none of
+// "pick up"), "law" (of an in-law's "-in-law,") and the naming words. A token that none of
 // them may be (by its first two letters and length) needs no closer look.
 constexpr auto kNameCueWords = joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
                                                          kIsAfterANameElsewhere),
                                                   kCalledVerbWords),
                                            joined(kAddressVerbWords, kHelpVerbWords)),
-                                    std::array<std::string_view, 7>{"is", "name's", "name", "starring", "am", "up", "law"});
+                                    std::array<std::string_view, 9>{"is", "name's", "name", "starring", "am", "up", "law",
+                                                                    "called", "named"});
 constexpr WordSet kNameCues(kNameCueWords);
 // Either, in one test: the word before each marked token of text with
 // capitals is asked whether it may be a cue or a role.

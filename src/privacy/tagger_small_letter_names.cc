@@ -60,10 +60,6 @@ constexpr WordSet kAccounts(kAccountWords);
 constexpr std::array<std::string_view, 10> kFieldRoleWords = {
     "patient", "customer", "employee", "student", "tenant", "applicant", "landlord", "plaintiff", "defendant", "witness"};
 constexpr WordSet kFieldRoles(kFieldRoleWords);
-// The words that give a name: "someone called evangeline", "a girl named
-// freya" (as often a thing's: "a function called max", so kRoleOrCalled).
-constexpr std::array<std::string_view, 2> kNamingWords = {"called", "named"};
-constexpr WordSet kNaming(kNamingWords);
 
 // The words that end or open a cue below but the relatives, which follow a
 // possessive determiner: the filter finds the determiner. (The verbs of
@@ -214,6 +210,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       name = c + 2;
       return Cue::kRoleSetOff;
     }
+    // (A naming word gives a person's name after a person noun: "a man
+    // called barnaby"; alone, as often a thing's, "a function called max".)
+    if (after_a_person_called(text, tokens, c + 1)) return Cue::kNamed;
     if (kFieldRoles.contains(text, tokens[c]) || kNaming.contains(text, tokens[c])) return Cue::kRoleOrCalled;
     // ("given" a verb after an auxiliary, "had given mary"; not the
     // adjective of "the given line".)

@@ -7133,6 +7133,27 @@ TEST(PiiTaggerTest, TheGazetteerTravelsWithTheSavedTagger) {
   expect_same_spans(tagger, *loaded);
 }
 
+// A word that gives a name ("called", "named") after a person noun is a
+// cue as "name is" is: a firm of the tagger's after it is the person ("a
+// man called Barnaby Quince", where "quince" is an everyday word), and in
+// text without capitals so is a word no everyday list knows. Not after
+// another noun: "a tool called Zorvath Brask" is a thing's name.
+TEST(PiiTaggerTest, ANameGivenToAPersonIsAName) {
+  const PiiTagger tagger = firms_tagger({"Write about a man called ", "Write about the tool called "},
+                                        {"Zorvath Brask", "Quarrow Dellack", "Velmora Quill"}, " now.",
+                                        {{"common_word", {"write", "about", "a", "man", "the", "tool", "called", "now", "quince"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Write about the tool called Barnaby Quince now."), V{"ORGANIZATION:Barnaby Quince"});
+  EXPECT_EQ(found("Write about a man called Barnaby Quince now."), V{"PERSON:Barnaby Quince"});
+  const PiiTagger small = numbers_only_tagger(
+      {{"common_word", {"a", "man", "woman", "function", "called", "named", "was", "here", "back"}}});
+  auto names = [&](const std::string& text) { return values_of(small, text, PiiType::kPerson); };
+  EXPECT_EQ(names("a man called zorvath was here."), V{"zorvath"});
+  EXPECT_EQ(names("a woman named zorvath was here."), V{"zorvath"});
+  EXPECT_EQ(names("a function called zorvath was here."), V{});
+  EXPECT_EQ(names("a man called back."), V{});
+}
+
 }  // namespace
 }  // namespace tiergate
-
