@@ -233,6 +233,30 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     out[k].type = PiiType::kPerson;
     return true;
   };
+  // Whether out[k], a place or organisation of this tagging, is the verb
+  // that addresses someone before token j, where it opens a sentence, and
+  // the name after it: capitalised words of the line, up to three, the
+  // first a first name of the lists or a given name alone, none a word
+  // the everyday, place or company lists know ("Congratulate Priyanka
+  // Venkataraman on", a firm to the decoder; not "Ask Google Cloud").
+  auto verb_and_name_of_this_tagging = [&](size_t k, size_t j) __attribute__((noinline)) {
+    if (k < first || (out[k].type != PiiType::kOrganization && out[k].type != PiiType::kLocation) ||
+        out[k].begin != tokens[j - 1].begin) {
+      return false;
+    }
+    size_t last = j;
+    while (last + 1 < n && tokens[last + 1].end <= out[k].end) ++last;
+    if (tokens[last].end != out[k].end || last + 1 - j > kMaxWords) return false;
+    for (size_t w = j; w <= last; ++w) {
+      if (!word(w) || (w > j && !one_blank_after(text, tokens, w)) || all_capitals(text, tokens, w)) return false;
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[w]));
+      if ((m.full & (common_categories_ | place_categories_ | world_city_categories_ | company_categories_)) != 0 ||
+          (w == j && (m.full & first_name_categories_) == 0 && !only_a_given_name(text, j))) {
+        return false;
+      }
+    }
+    return true;
+  };
   // Token j, no everyday word nor a letter alone, after "name is", "name's",
   // a relative ("my son", "her wife") or a role ("Customer", "Uncle"): a
   // name, with the capitalised words after it in text with capitals ("My
@@ -328,6 +352,10 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
     // ("Ask Google").
     if (address_verb && !name_is && !relative && !relative_apart && !role) {
       const size_t k = span_over(out, j);
+      if (k != out.size() && verb_and_name_of_this_tagging(k, j)) {
+        set_span(out, k, {PiiType::kPerson, tokens[j].begin, out[k].end});
+        return true;
+      }
       if (k == out.size() || !own_place_or_organisation(out, k, first, tokens[j].begin, tokens[j].end)) return false;
       const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[j]));
       // (A place's name that a first-name list knows too is the person

@@ -7155,5 +7155,25 @@ TEST(PiiTaggerTest, ANameGivenToAPersonIsAName) {
   EXPECT_EQ(names("a man called back."), V{});
 }
 
+// A firm of the tagger's that opens with a verb that addresses someone,
+// capitalised where the sentence opens, is the verb and a name: the name
+// after it, where its first word is a first name of the lists and no
+// word is one the everyday, place or company lists know ("Congratulate
+// Priyanka Venkataraman on her promotion"). Here a tagger taught such
+// firms.
+TEST(PiiTaggerTest, AnAddressingVerbOpeningAFirmIsNoPartOfTheName) {
+  const PiiTagger tagger =
+      firms_tagger({""}, {"Congratulate Zorvath Brask", "Congratulate Quarrow Dellack", "Congratulate Velmora Quill"},
+                   " on the promotion.",
+                   {{"first_name", {"Priyanka"}}, {"common_word", {"congratulate", "on", "the", "promotion", "team"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Congratulate Priyanka Venkataraman on the promotion."), V{"PERSON:Priyanka Venkataraman"});
+  EXPECT_EQ(found("Congratulate Priyanka on the promotion."), V{"PERSON:Priyanka"});
+  // Not a first word no first-name list knows, nor an everyday word.
+  EXPECT_EQ(found("Congratulate Zorvath Brask on the promotion."), V{"ORGANIZATION:Congratulate Zorvath Brask"});
+  EXPECT_EQ(found("Congratulate Priyanka Team on the promotion."), V{"ORGANIZATION:Congratulate Priyanka Team"});
+}
+
 }  // namespace
 }  // namespace tiergate
