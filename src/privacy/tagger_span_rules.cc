@@ -1043,6 +1043,15 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     const int before = from >= 2 ? enumerator(from - 2) : -1;
     return before >= 0 && enumerator(to) == before + 1;
   };
+  // So is one that opens with a house number and a street word that the
+  // Romance languages write before the name ("at 3 Chemin du Lac,", a
+  // firm to the decoder after a name).
+  if (names_by_a_proper_name(span.type) && to - from >= 3 && all_digits(text, tokens[from]) &&
+      text[tokens[from].begin] != '0' && tokens[from].end - tokens[from].begin <= 5 &&
+      one_blank_after(text, tokens, from + 1) && kStreetWordsBeforeTheName.contains(text, tokens[from + 1])) {
+    span.type = PiiType::kStreetAddress;
+    return true;
+  }
   if ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization) && number_after &&
       !counts_after(text, to) && !chapter_and_verse() && !next_item()) {
     span.type = PiiType::kStreetAddress;

@@ -7175,5 +7175,19 @@ TEST(PiiTaggerTest, AnAddressingVerbOpeningAFirmIsNoPartOfTheName) {
   EXPECT_EQ(found("Congratulate Priyanka Team on the promotion."), V{"ORGANIZATION:Congratulate Priyanka Team"});
 }
 
+// A firm of the tagger's that opens with a house number and a street word
+// the Romance languages write before the name is the street ("at 3
+// Chemin du Lac,", a firm to the decoder after a name). Here a tagger
+// taught such firms.
+TEST(PiiTaggerTest, AFirmOfAHouseNumberAndARomanceStreetWordIsAStreet) {
+  const PiiTagger tagger = firms_tagger({"Send it to Zorvath at "}, {"3 Zorvath Brask", "12 Quarrow Dellack", "7 Velmora Quill"},
+                                        ", Quill.", {{"common_word", {"send", "it", "to", "at"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Send it to Zorvath at 5 Quarrow du Lac, Quill."), V{"ORGANIZATION:5 Quarrow du Lac"});
+  EXPECT_EQ(found("Send it to Zorvath at 5 Chemin du Lac, Quill."), (V{"STREET_ADDRESS:5 Chemin du Lac", "LOCATION:Quill"}));
+  EXPECT_EQ(found("Send it to Zorvath at 5 Rua das Flores, Quill."), (V{"STREET_ADDRESS:5 Rua das Flores", "LOCATION:Quill"}));
+}
+
 }  // namespace
 }  // namespace tiergate
