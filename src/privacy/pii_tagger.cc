@@ -660,7 +660,8 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // name of one word, joined by a comma, "and" or "or" ("present: kenji,
   // aroha, bartholomew", "to oisín and maeve"; the lists know "kenji" and
   // "maeve" alone. Not beside a name of more words: "théophile garnier,
-  // j'habite", Italian's "annuo, su uno").
+  // j'habite", Italian's "annuo, su uno"), and so a name of two words
+  // beside a kept one of two ("ottoline marsh, desmond achebe").
   thread_local std::vector<uint8_t> kept;
   if (reading == SecondReading::kListedNames) {
     kept.assign(second.size(), 0);
@@ -675,15 +676,17 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
       const std::string_view between = text.substr(second[a].end, second[b].begin - second[a].end);
       return between == ", " || between == " and " || between == ", and " || between == " or " || between == ", or ";
     };
+    // (Words alike: one each, or two each.)
+    auto words = [&](const PiiSpan& span) {
+      const auto blanks = std::count(text.begin() + span.begin, text.begin() + span.end, ' ');
+      return blanks <= 1 ? blanks + 1 : 0;
+    };
+    auto alike = [&](size_t a, size_t b) { return words(second[a]) != 0 && words(second[a]) == words(second[b]); };
     for (size_t j = first + 1; j < second.size(); ++j) {
-      if (!kept[j] && kept[j - 1] && one_word(second[j]) && one_word(second[j - 1]) && joined_names(j - 1, j)) {
-        kept[j] = 1;
-      }
+      if (!kept[j] && kept[j - 1] && alike(j - 1, j) && joined_names(j - 1, j)) kept[j] = 1;
     }
     for (size_t j = second.size() > first ? second.size() - 1 : first; j > first; --j) {
-      if (!kept[j - 1] && kept[j] && one_word(second[j - 1]) && one_word(second[j]) && joined_names(j - 1, j)) {
-        kept[j - 1] = 1;
-      }
+      if (!kept[j - 1] && kept[j] && alike(j - 1, j) && joined_names(j - 1, j)) kept[j - 1] = 1;
     }
   }
   for (size_t j = first; j < second.size(); ++j) {
@@ -1228,6 +1231,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     type_company_lines(text, out, first_tagged, mixed);
   }
   if (tagged()) split_coordinated_names(text, out, first_tagged);
+  if (tagged()) join_full_names_in_series(text, out, first_tagged, mixed);
   if (mixed || tagged()) join_surname_firms(text, out, first_tagged, mixed);
   if (tagged()) {
     join_named_offices(text, out, first_tagged);

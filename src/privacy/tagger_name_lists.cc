@@ -300,4 +300,110 @@ void PiiTagger::add_small_letter_first_names_in_series(std::string_view text, st
   }
 }
 
+void PiiTagger::join_full_names_in_series(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                          bool mixed) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  auto mark_is = [&](size_t k, char c) { return k < n && mark_at(text, tokens, k, c); };
+  auto conjunction = [&](size_t k) {
+    return k < n && !tokens[k].newline_before && (token_is(text, tokens[k], "and") || token_is(text, tokens[k], "or"));
+  };
+  // A word of an item: two letters or more, no digit first; in text with
+  // capitals capitalised, not in capitals throughout.
+  auto item_word = [&](size_t k) {
+    if (k >= n || tokens[k].end - tokens[k].begin < 2) return false;
+    const auto c = static_cast<unsigned char>(text[tokens[k].begin]);
+    if (!is_word_byte(c) || (c >= '0' && c <= '9') || function_word(text, tokens[k])) return false;
+    return mixed ? opens_with_a_capital(text.substr(tokens[k].begin)) && !all_capitals(text, tokens, k)
+                 : !opens_with_a_capital(text.substr(tokens[k].begin));
+  };
+  // Tokens p and p + 1, two item words one blank apart: an item where its
+  // ends are the series' (`at_end` the token after it, `at_start` the one
+  // before it).
+  auto two_words = [&](size_t p) { return item_word(p) && item_word(p + 1) && one_blank_after(text, tokens, p + 1); };
+  auto ends_an_item = [&](size_t k) {
+    return k >= n || tokens[k].newline_before || mark_is(k, ',') || mark_is(k, '.') || mark_is(k, ';') ||
+           mark_is(k, ')') || mark_is(k, '!') || mark_is(k, '?') || conjunction(k);
+  };
+  auto opens_an_item = [&](size_t p) {
+    return p == 0 || tokens[p].newline_before || mark_is(p - 1, ',') || mark_is(p - 1, ':') || mark_is(p - 1, ';') ||
+           mark_is(p - 1, '(');
+  };
+  auto first_name = [&](size_t k) {
+    return (gazetteer_.lookup_all(word_hash(text, tokens[k])).full & first_name_categories_) != 0 ||
+           only_a_given_name(text, k);
+  };
+  // Whether the item of tokens p and p + 1 is (now) a name of this tagging
+  // whole.
+  auto name_over = [&](size_t p) {
+    const size_t a = span_over(out, p), b = span_over(out, p + 1);
+    const uint32_t begin = tokens[p].begin, end = tokens[p + 1].end;
+    if (a == b && a != out.size()) {
+      if (out[a].begin != begin || out[a].end != end) return false;
+      if (out[a].type == PiiType::kPerson) return true;
+      if (a < first || (out[a].type != PiiType::kOrganization && out[a].type != PiiType::kLocation)) return false;
+      // (No word of a place's or a company's list, a firm's noun or a
+      // group's word, and the last no everyday word: not "bertrand
+      // russell, british philosopher".)
+      for (size_t k = p; k <= p + 1; ++k) {
+        const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[k]));
+        if ((m.full & (place_categories_ | world_city_categories_ | company_categories_)) != 0 ||
+            (k == p + 1 && (m.full & common_categories_) != 0) || kOrganisationNouns.contains(text, tokens[k]) ||
+            pii_scan::is_group_word(text.substr(tokens[k].begin, tokens[k].end - tokens[k].begin))) {
+          return false;
+        }
+      }
+      out[a].type = PiiType::kPerson;
+      return true;
+    }
+    // One word a name's of this tagging, the other no span's, the first a
+    // first name of the lists (not "proximal phalynx, middle phalynx").
+    const size_t named = a == out.size() ? b : a;
+    if ((a != out.size()) == (b != out.size()) || named < first || out[named].type != PiiType::kPerson ||
+        out[named].begin < begin || out[named].end > end || (named == b && !first_name(p))) {
+      return false;
+    }
+    set_span(out, named, {PiiType::kPerson, begin, end});
+    return true;
+  };
+  const size_t spans = out.size();
+  for (size_t s = first; s < spans; ++s) {
+    if (out[s].type != PiiType::kPerson) continue;
+    const size_t from = first_token_from(tokens, out[s].begin);
+    if (from >= n || tokens[from].begin != out[s].begin) continue;
+    size_t to = from;
+    while (to + 1 < n && tokens[to + 1].end <= out[s].end) ++to;
+    // (Two or three item words, the series' item whole.)
+    if (tokens[to].end != out[s].end || to == from || to - from > 2 || !opens_an_item(from) || !ends_an_item(to + 1)) {
+      continue;
+    }
+    bool words = true;
+    for (size_t k = from; k <= to && words; ++k) words = item_word(k) && (k == from || one_blank_after(text, tokens, k));
+    if (!words || !first_name(from)) continue;
+    // On along the series after it, then before it.
+    for (size_t last = to;;) {
+      size_t k = last + 1;
+      const bool comma = mark_is(k, ',') && tokens[k].begin == tokens[last].end;
+      if (comma) ++k;
+      if (conjunction(k)) {
+        ++k;
+      } else if (!comma) {
+        break;
+      }
+      if (k >= n || tokens[k].newline_before || !two_words(k) || !ends_an_item(k + 2) || !name_over(k)) break;
+      last = k + 1;
+    }
+    for (size_t opening = from; opening >= 3;) {
+      size_t k = opening - 1;
+      if (conjunction(k)) --k;
+      if (!(mark_is(k, ',') && tokens[k].begin == tokens[k - 1].end) && !conjunction(opening - 1)) break;
+      if (mark_is(k, ',')) --k;
+      if (k < 1 || tokens[opening].newline_before || !two_words(k - 1) || !opens_an_item(k - 1) || !name_over(k - 1)) {
+        break;
+      }
+      opening = k - 1;
+    }
+  }
+}
+
 }  // namespace tiergate

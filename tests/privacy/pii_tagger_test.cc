@@ -7189,5 +7189,43 @@ TEST(PiiTaggerTest, AFirmOfAHouseNumberAndARomanceStreetWordIsAStreet) {
   EXPECT_EQ(found("Send it to Zorvath at 5 Rua das Flores, Quill."), (V{"STREET_ADDRESS:5 Rua das Flores", "LOCATION:Quill"}));
 }
 
+// A series of full names: beside a name of the tagger's of two words that
+// opens with a first name and is an item whole, an item of two words is a
+// name too where a name of the tagger's covers one word and no span the
+// other ("ottoline marsh, desmond achebe": "marsh" is an everyday word), or
+// where a firm of the tagger's covers it whole ("Wren Halloway"). Not an
+// item no span covers, nor a firm whose last word is an everyday word.
+// (The first word of the one a name covers is a first name of the lists.)
+TEST(PiiTaggerTest, AnItemOfASeriesOfFullNamesIsAName) {
+  const PiiTagger small = numbers_only_tagger(
+      {{"first_name", {"Ottoline", "Desmond"}},
+       {"last_name", {"Achebe"}},
+       {"common_word", {"guest", "list", "marsh", "product", "manager", "wren", "and"}}});
+  auto names = [&](const std::string& text) { return values_of(small, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(names("guest list: desmond achebe"), V{"desmond achebe"});
+  EXPECT_EQ(names("guest list: ottoline marsh, desmond achebe"), (V{"ottoline marsh", "desmond achebe"}));
+  EXPECT_EQ(names("guest list: desmond achebe and ottoline marsh"), (V{"desmond achebe", "ottoline marsh"}));
+  EXPECT_EQ(names("guest list: desmond achebe, product manager"), V{"desmond achebe"});
+  // (In text capitalised only where its sentences open, read again in
+  // small letters, where a name of two words beside a kept one of two is
+  // kept: here "desmond achebe", of the lists.)
+  EXPECT_EQ(names("Guest list: ottoline marsh, desmond achebe"), (V{"ottoline marsh", "desmond achebe"}));
+  const PiiTagger tagger = firms_tagger({"Guest list: Desmond Achebe, "}, {"Zorvath Brask", "Quarrow Dellack", "Velmora Quill"},
+                                        "\nThanks.",
+                                        {{"first_name", {"Desmond"}},
+                                         {"last_name", {"Achebe"}},
+                                         {"common_word", {"guest", "list", "thanks", "wren", "leader"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  // (The tagger reads the item after the name as a firm; a span over the
+  // name too, which it read in training, where it is no series' item.)
+  ASSERT_EQ(found("Guest list: Desmond Achebe; Wren Halloway\nThanks."),
+            (V{"PERSON:Desmond Achebe", "ORGANIZATION:Wren Halloway"}));
+  EXPECT_EQ(found("Guest list: Desmond Achebe, Wren Halloway\nThanks."),
+            (V{"PERSON:Desmond Achebe", "PERSON:Wren Halloway"}));
+  EXPECT_EQ(found("Guest list: Desmond Achebe, Ghanian Leader\nThanks."),
+            (V{"PERSON:Desmond Achebe", "ORGANIZATION:Ghanian Leader"}));
+}
+
 }  // namespace
 }  // namespace tiergate

@@ -1065,6 +1065,19 @@ class PiiTagger {
   // takes names in small letters in such text only after a cue. The names
   // are appended (the caller sorts).
   void add_small_letter_first_names_in_series(std::string_view text, std::vector<PiiSpan>& out) const;
+  // A series of full names, items of two words each joined by a comma,
+  // "and" or "or" on one line ("Guest list: ottoline marsh, desmond
+  // achebe, wren halloway"): beside a name of this tagging of two or three
+  // words that is an item whole and opens with a first name of the lists
+  // or a given name alone, an item of two words (in text with capitals
+  // both capitalised) is a name too where a name of this tagging covers
+  // one of its words and no other span covers the other (the decoder left
+  // "marsh" out, an everyday word), the first word such a first name where
+  // the name is the second's; or where a place or firm of this tagging
+  // covers it whole, no place's or company's list knows its words nor an
+  // everyday list its last ("Wren Halloway", a firm); and so on along the
+  // series. Not an item no span covers: "Anna Berg, product manager".
+  void join_full_names_in_series(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Makes a name of each item of a list of names that the passes left out
   // or took for a place or firm: in a run of three lines or more that open
   // alike (a bullet, a number and its stop, or a word) and hold one to four
