@@ -1231,6 +1231,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     type_company_lines(text, out, first_tagged, mixed);
   }
   if (tagged()) split_coordinated_names(text, out, first_tagged);
+  if (tagged()) split_places_before_names(text, out, first_tagged, mixed);
   if (tagged()) join_full_names_in_series(text, out, first_tagged, mixed);
   if (mixed || tagged()) join_surname_firms(text, out, first_tagged, mixed);
   if (tagged()) {

@@ -1510,8 +1510,9 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       // (Or a capitalised surname of the lists or the census, whatever
       // else they know it as: "Christian Bale-Smith"; in small letters
       // after a name in small letters of two words or more, a last names'
-      // list's word, whatever else it is, or a word of three letters or
-      // more that no list knows at all: "bartholomew achterberg-smit";
+      // list's or the census's word, whatever else it is, or a word of
+      // three letters or more that no list knows at all: "bartholomew
+      // achterberg-smit", "beatrix holloway-finch";
       // after a name of one word in small letters that the last names' or
       // the census's lists know, such a word: "under the name
       // vasquez-lindgren".)
@@ -1521,7 +1522,7 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
       if (!capitalised && long_enough && text[span.begin] >= 'a' && text[span.begin] <= 'z') [[unlikely]] {
         if (std::memchr(text.data() + span.begin, ' ', span.end - span.begin) != nullptr) {
           const Gazetteer::Match all = gazetteer_.lookup_all(word_hash(text, tokens[j]));
-          surname = (m.full & last_name_categories_) != 0 ||
+          surname = (m.full & last_name_categories_) != 0 || listed_surname(text, at, tokens[j].end) ||
                     (tokens[j].end - tokens[j].begin >= 3 && (all.full | all.part) == 0);
         } else if (!holds_it) {
           surname = listed_surname(text, at, tokens[j].end) && listed_surname(text, span.begin, span.end);
@@ -2431,6 +2432,34 @@ void PiiTagger::split_coordinated_names(std::string_view text, std::vector<PiiSp
   if (out.size() > before) {
     sort_by_begin(out, first);
   }
+}
+
+void PiiTagger::split_places_before_names(std::string_view text, std::vector<PiiSpan>& out, size_t first,
+                                          bool mixed) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t before = out.size();
+  for (size_t s = first; s < before; ++s) {
+    if (out[s].type != PiiType::kLocation) continue;
+    const PiiSpan span = out[s];
+    // (Most places are a word or two: their bytes are searched for " for "
+    // before their tokens are read.)
+    const std::string_view words = text.substr(span.begin, span.end - span.begin);
+    const size_t at = words.find(" for ");
+    if (at == std::string_view::npos) continue;
+    const size_t f = first_token_from(tokens, static_cast<uint32_t>(span.begin + at + 1));
+    if (f == 0 || f + 1 >= tokens.size() || tokens[f + 1].end > span.end || !one_blank_after(text, tokens, f + 1)) continue;
+    const size_t name = f + 1;
+    const auto c = static_cast<unsigned char>(text[tokens[name].begin]);
+    if (mixed ? !(c >= 'A' && c <= 'Z') || all_capitals(text, tokens, name) : !(c >= 'a' && c <= 'z')) continue;
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[name]));
+    if ((m.full & first_name_categories_) == 0 ||
+        (m.full & (place_categories_ | world_city_categories_ | common_categories_)) != 0) {
+      continue;
+    }
+    out[s].end = tokens[f - 1].end;
+    out.push_back({PiiType::kPerson, tokens[name].begin, span.end});
+  }
+  if (out.size() > before) sort_by_begin(out, first);
 }
 
 }  // namespace tiergate

@@ -6373,11 +6373,14 @@ TEST(PiiTaggerTest, AHyphenJoinsASurnameToAFullNameInSmallLetters) {
       [](size_t) { return std::pair<std::string, std::string>{"please call ", " tomorrow."}; },
       {{"first_name", {"Anna", "Lena", "Kofi", "Greta"}},
        {"last_name", {"Smit"}},
-       {"common_word", {"please", "call", "tomorrow", "smit", "based"}}});
+       {"census_surname", {"Finch"}},
+       {"common_word", {"please", "call", "tomorrow", "smit", "based", "finch"}}});
   auto persons = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
   using V = std::vector<std::string>;
   ASSERT_EQ(persons("please call anna dellack tomorrow."), V{"anna dellack"});
   EXPECT_EQ(persons("please call anna dellack-smit tomorrow."), V{"anna dellack-smit"});
+  // (A surname of the census too.)
+  EXPECT_EQ(persons("please call anna dellack-finch tomorrow."), V{"anna dellack-finch"});
   EXPECT_EQ(persons("please call anna dellack-zorvath tomorrow."), V{"anna dellack-zorvath"});
   EXPECT_EQ(persons("please call anna dellack-based tomorrow."), V{"anna dellack"});
 }
@@ -7225,6 +7228,25 @@ TEST(PiiTaggerTest, AnItemOfASeriesOfFullNamesIsAName) {
             (V{"PERSON:Desmond Achebe", "PERSON:Wren Halloway"}));
   EXPECT_EQ(found("Guest list: Desmond Achebe, Ghanian Leader\nThanks."),
             (V{"PERSON:Desmond Achebe", "ORGANIZATION:Ghanian Leader"}));
+}
+
+// A place of the tagger's that runs on over "for" and a first name of the
+// lists is the place and a name ("Bologna for Chiara Rinaldi"); here a
+// tagger taught such places. Not before a word no first-name list knows.
+TEST(PiiTaggerTest, APlaceRunningOnOverForAndAFirstNameIsAPlaceAndAName) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> places = {"Zorvath for Quill Brask", "Velmora for Dellack Quarrow", "Brask for Ondine Zorvath"};
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string& place = places[k % places.size()];
+    rows.push_back({"Send it to " + place + " today.", {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + place.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Chiara"}}, {"common_word", {"send", "it", "to", "for", "today"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Send it to Velmora for Quill Brask today."), V{"LOCATION:Velmora for Quill Brask"});
+  EXPECT_EQ(found("Send it to Velmora for Chiara Brask today."), (V{"LOCATION:Velmora", "PERSON:Chiara Brask"}));
 }
 
 }  // namespace

@@ -835,6 +835,13 @@ class PiiTagger {
   // ("Acme Holdings Ltd and John Paul Jones": split_two_full_names()).
   // Precondition: out[first...] sorted by begin; it stays so.
   void split_coordinated_names(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A place of out[first...] that runs on over "for" and a first name of
+  // the lists that no place's or everyday list knows (capitalised in text
+  // with capitals) is two values: the place, and the name from that word to
+  // the place's end ("Send flowers to 9 Via Garibaldi, Bologna for Chiara
+  // Rinaldi", one place to the decoder).
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void split_places_before_names(std::string_view text, std::vector<PiiSpan>& out, size_t first, bool mixed) const;
   // Splits out[s] into two names, the second appended, where it is two
   // sides of one or two capitalised words one space apart joined by "and",
   // one of them two words, each opening with a first name that no company
