@@ -366,9 +366,20 @@ void PiiTagger::join_full_names_in_series(std::string_view text, std::vector<Pii
     set_span(out, named, {PiiType::kPerson, begin, end});
     return true;
   };
+  // Whether a series' comma, "and" or "or" stands right after or before
+  // `span`, a name of two words or more: asked of its bytes first, as
+  // most names stand in no series.
+  auto in_a_series = [&](const PiiSpan& span) {
+    const std::string_view words = text.substr(span.begin, span.end - span.begin);
+    if (words.find(' ') == std::string_view::npos) return false;
+    const std::string_view after = text.substr(span.end, 5);
+    const std::string_view before = text.substr(0, span.begin);
+    return after.starts_with(",") || after.starts_with(" and ") || after.starts_with(" or ") ||
+           before.ends_with(", ") || before.ends_with(" and ") || before.ends_with(" or ");
+  };
   const size_t spans = out.size();
   for (size_t s = first; s < spans; ++s) {
-    if (out[s].type != PiiType::kPerson) continue;
+    if (out[s].type != PiiType::kPerson || !in_a_series(out[s])) continue;
     const size_t from = first_token_from(tokens, out[s].begin);
     if (from >= n || tokens[from].begin != out[s].begin) continue;
     size_t to = from;

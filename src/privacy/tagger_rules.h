@@ -1408,8 +1408,8 @@ constexpr WordSet kPersonNouns(std::array<std::string_view, 16>{
 // Whether a person noun and a naming word, one blank apart, come right
 // before token j, one blank before it: "a woman named".
 inline bool after_a_person_called(std::string_view text, Tokens tokens, size_t j) {
-  return j >= 2 && one_blank_after(text, tokens, j) && one_blank_after(text, tokens, j - 1) &&
-         kNaming.contains(text, tokens[j - 1]) && kPersonNouns.contains(text, tokens[j - 2]);
+  return j >= 2 && j < tokens.size() && kNaming.contains(text, tokens[j - 1]) && one_blank_after(text, tokens, j) &&
+         one_blank_after(text, tokens, j - 1) && kPersonNouns.contains(text, tokens[j - 2]);
 }
 
 // Verbs whose object is a person told or asked something ("Tell Priyanka
