@@ -317,9 +317,8 @@ void PiiTagger::join_full_names_in_series(std::string_view text, std::vector<Pii
     return mixed ? opens_with_a_capital(text.substr(tokens[k].begin)) && !all_capitals(text, tokens, k)
                  : !opens_with_a_capital(text.substr(tokens[k].begin));
   };
-  // Tokens p and p + 1, two item words one blank apart: an item where its
-  // ends are the series' (`at_end` the token after it, `at_start` the one
-  // before it).
+  // Whether tokens p and p + 1 are two item words one blank apart, and
+  // where an item ends and opens.
   auto two_words = [&](size_t p) { return item_word(p) && item_word(p + 1) && one_blank_after(text, tokens, p + 1); };
   auto ends_an_item = [&](size_t k) {
     return k >= n || tokens[k].newline_before || mark_is(k, ',') || mark_is(k, '.') || mark_is(k, ';') ||

@@ -1427,8 +1427,9 @@ constexpr WordSet kHelpVerbs(kHelpVerbWords);
 // giving, the relatives, "is" (of "name is", and as other languages write
 // it), "name's", "name" (of "under the name"), the verbs of being called
 // and of addressing someone, "starring", "am" (of "I am"), "up" (of
-// "pick up"), "law" (of an in-law's "-in-law,") and the naming words. A token that none of
-// them may be (by its first two letters and length) needs no closer look.
+// "pick up"), "law" (of an in-law's "-in-law,") and the naming words. A
+// token that none of them may be (by its first two letters and length)
+// needs no closer look.
 constexpr auto kNameCueWords = joined(joined(joined(joined(joined(joined(kSpeechVerbWords, kRelativeWords), kGiveVerbWords),
                                                          kIsAfterANameElsewhere),
                                                   kCalledVerbWords),

@@ -2267,21 +2267,27 @@ TEST(PiiTaggerTest, AStatesCodeAndAZipCodeAfterAPlaceAreAnAddress) {
   for (const std::string& v : found("Wanda Horvath moved to Graz, CA 950 opens at 9.")) EXPECT_EQ(v.find(":CA"), std::string::npos) << v;
 }
 
-// A tagger taught firms between a prefix and `after`: 200 rows, row k of
-// prefixes[k % prefixes.size()], firms[k % firms.size()] (labelled an
-// organisation) and `after`.
-PiiTagger firms_tagger(const std::vector<std::string>& prefixes, const std::vector<std::string>& firms,
-                       const std::string& after, std::vector<GazetteerList> gazetteers) {
+// A tagger taught values of `type` between a prefix and `after`: 200
+// rows, row k of prefixes[k % prefixes.size()], values[k % values.size()]
+// (labelled `type`) and `after`.
+PiiTagger values_tagger(PiiType type, const std::vector<std::string>& prefixes, const std::vector<std::string>& values,
+                        const std::string& after, std::vector<GazetteerList> gazetteers) {
   std::vector<PiiExample> rows;
   for (uint32_t k = 0; k < 200; ++k) {
     const std::string& prefix = prefixes[k % prefixes.size()];
-    const std::string& firm = firms[k % firms.size()];
+    const std::string& value = values[k % values.size()];
     const auto begin = static_cast<uint32_t>(prefix.size());
-    rows.push_back({prefix + firm + after, {{PiiType::kOrganization, begin, static_cast<uint32_t>(begin + firm.size())}}});
+    rows.push_back({prefix + value + after, {{type, begin, static_cast<uint32_t>(begin + value.size())}}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
   o.gazetteers = std::move(gazetteers);
   return PiiTagger::train(rows, o);
+}
+
+// A tagger taught firms so (values_tagger()).
+PiiTagger firms_tagger(const std::vector<std::string>& prefixes, const std::vector<std::string>& firms,
+                       const std::string& after, std::vector<GazetteerList> gazetteers) {
+  return values_tagger(PiiType::kOrganization, prefixes, firms, after, std::move(gazetteers));
 }
 
 // A name as a booking writes it, in capitals, the surname, "/" and the
@@ -7234,15 +7240,10 @@ TEST(PiiTaggerTest, AnItemOfASeriesOfFullNamesIsAName) {
 // lists is the place and a name ("Bologna for Chiara Rinaldi"); here a
 // tagger taught such places. Not before a word no first-name list knows.
 TEST(PiiTaggerTest, APlaceRunningOnOverForAndAFirstNameIsAPlaceAndAName) {
-  std::vector<PiiExample> rows;
-  const std::vector<std::string> places = {"Zorvath for Quill Brask", "Velmora for Dellack Quarrow", "Brask for Ondine Zorvath"};
-  for (uint32_t k = 0; k < 200; ++k) {
-    const std::string& place = places[k % places.size()];
-    rows.push_back({"Send it to " + place + " today.", {{PiiType::kLocation, 11, static_cast<uint32_t>(11 + place.size())}}});
-  }
-  TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"first_name", {"Chiara"}}, {"common_word", {"send", "it", "to", "for", "today"}}};
-  const PiiTagger tagger = PiiTagger::train(rows, o);
+  const PiiTagger tagger =
+      values_tagger(PiiType::kLocation, {"Send it to "},
+                    {"Zorvath for Quill Brask", "Velmora for Dellack Quarrow", "Brask for Ondine Zorvath"}, " today.",
+                    {{"first_name", {"Chiara"}}, {"common_word", {"send", "it", "to", "for", "today"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   ASSERT_EQ(found("Send it to Velmora for Quill Brask today."), V{"LOCATION:Velmora for Quill Brask"});
