@@ -338,9 +338,8 @@ void PiiTagger::join_full_names_in_series(std::string_view text, std::vector<Pii
     const size_t a = span_over(out, p), b = span_over(out, p + 1);
     const uint32_t begin = tokens[p].begin, end = tokens[p + 1].end;
     if (a == b && a != out.size()) {
-      if (out[a].begin != begin || out[a].end != end) return false;
-      if (out[a].type == PiiType::kPerson) return true;
-      if (a < first || (out[a].type != PiiType::kOrganization && out[a].type != PiiType::kLocation)) return false;
+      if (out[a].type == PiiType::kPerson) return out[a].begin == begin && out[a].end == end;
+      if (!own_place_or_organisation(out, a, first, begin, end)) return false;
       // (No word of a place's or a company's list, a firm's noun or a
       // group's word, and the last no everyday word: not "bertrand
       // russell, british philosopher".)

@@ -240,10 +240,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // the everyday, place or company lists know ("Congratulate Priyanka
   // Venkataraman on", a firm to the decoder; not "Ask Google Cloud").
   auto verb_and_name_of_this_tagging = [&](size_t k, size_t j) __attribute__((noinline)) {
-    if (k < first || (out[k].type != PiiType::kOrganization && out[k].type != PiiType::kLocation) ||
-        out[k].begin != tokens[j - 1].begin) {
-      return false;
-    }
+    if (!own_place_or_organisation(out, k, first, tokens[j - 1].begin, out[k].end)) return false;
     size_t last = j;
     while (last + 1 < n && tokens[last + 1].end <= out[k].end) ++last;
     if (tokens[last].end != out[k].end || last + 1 - j > kMaxWords) return false;
