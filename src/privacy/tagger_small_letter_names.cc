@@ -172,10 +172,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return Cue::kRelative;
     }
     if (kClosings.contains(text, tokens[c])) {
-      // (Its comma, then the line's end: "Best regards,\nkevin".)
-      name = c + (mark_is(c + 1, ',') ? 2 : 1);
-      return name < n && tokens[name].newline_before && ends_a_closing_line(text, tokens, c) ? Cue::kSigned
-                                                                                            : Cue::kNone;
+      // (Its comma, then the line's end: "Best regards,\nkevin"; or its
+      // comma and the name on its line, "signed, cassius oyelaran, head of
+      // operations", read below.)
+      const bool comma = mark_is(c + 1, ',');
+      name = c + (comma ? 2 : 1);
+      return name < n && (tokens[name].newline_before || comma) && ends_a_closing_line(text, tokens, c) ? Cue::kSigned
+                                                                                                      : Cue::kNone;
     }
     if (kAddressVerbs.contains(text, tokens[c])) {
       if (!is(c, "ask") || c + 1 >= n || !is(c + 1, "for")) return Cue::kAddressed;
@@ -358,7 +361,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (cue == Cue::kAccount) return account_name(c, j);
     Gazetteer::Match m;
     uint32_t end = 0;
-    if (cue == Cue::kSigned ? !small_name_word(j, m, end, true)
+    if (cue == Cue::kSigned ? !small_name_word(j, m, end, j < n && tokens[j].newline_before)
                             : !small_name_word(j, m, end) || tokens[j].begin > tokens[j - 1].end + 2) {
       return c;
     }
@@ -482,16 +485,27 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         name = to + 1 < n && mark_is(to + 1, ',') && tokens[to + 1].begin == end && (first_name || unknown()) &&
                (to > j || !common);
         break;
-      case Cue::kSigned: name = (!common || first_name) && (to + 1 >= n || tokens[to + 1].newline_before); break;
+      // (On the closing's line, set off by a comma or the line's end: a
+      // first name that is no everyday word, or two words or more, the
+      // first no list knows. Not "thanks, everyone", "cheers, lol".)
+      case Cue::kSigned: {
+        const bool ends = to + 1 >= n || tokens[to + 1].newline_before;
+        name = tokens[j].newline_before ? (!common || first_name) && ends
+                                        : ((first_name && !common) || (to > j && unknown())) &&
+                                              end == tokens[to].end && (ends || mark_is(to + 1, ','));
+        break;
+      }
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;
     }
     if (!name) return c;
     // (A place or firm of this tagging over just the name's words becomes
     // the name after a cue that names people alone: "my father-in-law,
-    // rangi, who", "name is", a title in full.)
+    // rangi, who", "name is", a title in full, a closing as
+    // type_signatures() reads one in text with capitals.)
     const size_t over = span_over(out, j);
-    if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kTitledInFull) && over != out.size() &&
+    if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kTitledInFull || cue == Cue::kSigned) &&
+        over != out.size() &&
         own_place_or_organisation(out, over, first, tokens[j].begin, end)) {
       out[over].type = PiiType::kPerson;
       return coordinated_first_names(to);

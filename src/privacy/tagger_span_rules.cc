@@ -1161,15 +1161,35 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
   const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
-    if ((span.type != PiiType::kLocation && span.type != PiiType::kOrganization) || span.begin == 0 ||
-        text[span.begin - 1] != '\n') {
-      continue;
-    }
+    if ((span.type != PiiType::kLocation && span.type != PiiType::kOrganization) || span.begin == 0) continue;
     const size_t j = first_token_from(tokens, span.begin);
     if (j == 0 || j >= tokens.size() || tokens[j].begin != span.begin) continue;
-    size_t last = j - 1;  // the closing's last word, before its comma
-    if (last > 0 && token_is(text, tokens[last], ",") && !tokens[last].newline_before) --last;
-    if (ends_a_closing_line(text, tokens, last)) span.type = PiiType::kPerson;
+    if (text[span.begin - 1] == '\n') {
+      size_t last = j - 1;  // the closing's last word, before its comma
+      if (last > 0 && token_is(text, tokens[last], ",") && !tokens[last].newline_before) --last;
+      if (ends_a_closing_line(text, tokens, last)) span.type = PiiType::kPerson;
+      continue;
+    }
+    // On the closing's line, after its comma, a name of two or three words
+    // that ends the line or is set off by a comma: "Signed, Cassius
+    // Oyelaran, Head of Operations" (the title after it made a firm of
+    // it). Each word capitalised and no company's, place's or everyday
+    // word, the first a listed first name or a word no list knows: not
+    // "Thanks, Acme Support", "Cheers, New York".
+    const bool after_a_closing = j >= 2 && token_is(text, tokens[j - 1], ",") && !tokens[j].newline_before &&
+                                 tokens[j].begin == tokens[j - 1].end + 1 && !tokens[j - 1].newline_before &&
+                                 ends_a_closing_line(text, tokens, j - 2);
+    const bool set_off = span.end == text.size() || text[span.end] == '\n' || text[span.end] == ',';
+    const auto blanks = std::count(text.begin() + span.begin, text.begin() + span.end, ' ');
+    if (!after_a_closing || !set_off || blanks < 1 || blanks > 2) continue;
+    bool name = true;
+    for (size_t k = j; name && k < tokens.size() && tokens[k].begin < span.end; ++k) {
+      const Gazetteer::Match m = view_of(text, tokens[k], gazetteer_).gazetteer;
+      name = opens_with_a_capital(text.substr(tokens[k].begin)) &&
+             ((m.full | m.part) & (company_categories_ | place_categories_ | common_categories_)) == 0 &&
+             (k > j || (m.full & first_name_categories_) != 0 || (m.full | m.part) == 0);
+    }
+    if (name) span.type = PiiType::kPerson;
   }
 }
 

@@ -7184,6 +7184,34 @@ TEST(PiiTaggerTest, AnAddressingVerbOpeningAFirmIsNoPartOfTheName) {
   EXPECT_EQ(found("Congratulate Priyanka Team on the promotion."), V{"ORGANIZATION:Congratulate Priyanka Team"});
 }
 
+// On a closing's line, after its comma, a firm of two or three capitalised
+// words set off by a comma or the line's end is the writer's name: "Signed,
+// Cassius Oyelaran, Head of Operations", where the title after it made a
+// firm of it. Not a firm with a company's, place's or everyday word, nor one
+// after a word that closes nothing. Here a tagger taught such firms.
+TEST(PiiTaggerTest, AFirmOnAClosingsLineIsAName) {
+  const PiiTagger tagger =
+      firms_tagger({"Signed, ", "Regards, ", "Audited by "}, {"Zorvath Brask", "Quarrow Dellack", "Velmora Quill", "Acme Labs"},
+                   ", Head of Operations",
+                   {{"first_name", {"Priya"}},
+                    {"company_suffix", {"Labs"}},
+                    {"common_word", {"signed", "regards", "audited", "by", "head", "of", "operations", "support"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Audited by Zorvath Brask, Head of Operations"), V{"ORGANIZATION:Zorvath Brask"});
+  EXPECT_EQ(found("Signed, Zorvath Brask, Head of Operations"), V{"PERSON:Zorvath Brask"});
+  EXPECT_EQ(found("Regards, Priya Dellack, Head of Operations"), V{"PERSON:Priya Dellack"});
+  EXPECT_EQ(found("Thanks.\nRegards, Quarrow Dellack, Head of Operations"), V{"PERSON:Quarrow Dellack"});
+  EXPECT_EQ(found("Regards, Acme Labs, Head of Operations"), V{"ORGANIZATION:Acme Labs"});
+  EXPECT_EQ(found("We audited by far the best regards, Zorvath Brask, Head of Operations"),
+            V{"ORGANIZATION:Zorvath Brask"});
+  // In small letters, a listed first name or two words no list knows.
+  EXPECT_EQ(found("signed, zorvath brask, head of operations"), V{"PERSON:zorvath brask"});
+  EXPECT_EQ(found("regards, priya, head of operations"), V{"PERSON:priya"});
+  EXPECT_EQ(values_of(tagger, "regards, zorvath, head of operations", PiiType::kPerson), V{});
+  EXPECT_EQ(values_of(tagger, "regards, head of operations", PiiType::kPerson), V{});
+}
+
 // A firm of the tagger's that opens with a house number and a street word
 // the Romance languages write before the name is the street ("at 3
 // Chemin du Lac,", a firm to the decoder after a name). Here a tagger

@@ -1115,7 +1115,9 @@ class PiiTagger {
   // the line after a letter's closing: a line of up to three words that
   // ends in "regards", "sincerely", "thanks" or their like, maybe then a
   // comma ("Best regards,\nCamille Ferreira", taken for a town below an
-  // address).
+  // address); or that follows the closing's comma on its line, a name's
+  // two or three capitalised words set off by a comma or the line's end
+  // ("Signed, Cassius Oyelaran, Head of Operations").
   void type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // Makes a name of each place or organisation of out[first...] followed by
   // its age: ", age 34", ", aged 34", " (age 34)", whatever the case ("Add
