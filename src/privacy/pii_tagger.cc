@@ -1246,6 +1246,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     type_places_ending_in_a_surname(text, out, first_tagged, mixed);
     if (mixed) type_firms_of_a_full_name(text, out, first_tagged);
     type_signatures(text, out, first_tagged);
+    type_senders(text, out, first_tagged);
     type_people_of_an_age(text, out, first_tagged);
   }
   if (tagged() && add_other_mentions_of_names(text, marked_tokens, out, first_tagged, mixed)) {

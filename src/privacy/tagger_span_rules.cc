@@ -1157,6 +1157,25 @@ void PiiTagger::split_two_full_names(std::string_view text, std::vector<PiiSpan>
   out.push_back({PiiType::kPerson, tokens[also + 1].begin, tokens[last].end});
 }
 
+bool PiiTagger::unlisted_capitalised_name(std::string_view text, const PiiSpan& span) const {
+  const Tokens tokens = tagger_tokens();
+  const auto blanks = std::count(text.begin() + span.begin, text.begin() + span.end, ' ');
+  const size_t j = first_token_from(tokens, span.begin);
+  if (blanks < 1 || blanks > 2 || j >= tokens.size() || tokens[j].begin != span.begin) return false;
+  for (size_t k = j; k < tokens.size() && tokens[k].begin < span.end; ++k) {
+    // (The world's cities too, which the decoder's view leaves out:
+    // "Kuala Lumpur".)
+    const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[k]));
+    if (!opens_with_a_capital(text.substr(tokens[k].begin)) ||
+        ((m.full | m.part) & (company_categories_ | place_categories_ | world_city_categories_ | common_categories_)) != 0 ||
+        (k == j && (m.full & (name_categories_ | given_name_categories_ | census_surname_categories_)) == 0 &&
+         (m.full | m.part) != 0)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < out.size(); ++s) {
@@ -1170,26 +1189,33 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
       if (ends_a_closing_line(text, tokens, last)) span.type = PiiType::kPerson;
       continue;
     }
-    // On the closing's line, after its comma, a name of two or three words
-    // that ends the line or is set off by a comma: "Signed, Cassius
-    // Oyelaran, Head of Operations" (the title after it made a firm of
-    // it). Each word capitalised and no company's, place's or everyday
-    // word, the first a listed first name or a word no list knows: not
-    // "Thanks, Acme Support", "Cheers, New York".
+    // On the closing's line, after its comma, a name set off by a comma or
+    // the line's end: "Signed, Cassius Oyelaran, Head of Operations" (the
+    // title after it made a firm of it). Not "Thanks, Acme Support",
+    // "Cheers, New York".
     const bool after_a_closing = j >= 2 && token_is(text, tokens[j - 1], ",") && !tokens[j].newline_before &&
                                  tokens[j].begin == tokens[j - 1].end + 1 && !tokens[j - 1].newline_before &&
                                  ends_a_closing_line(text, tokens, j - 2);
     const bool set_off = span.end == text.size() || text[span.end] == '\n' || text[span.end] == ',';
-    const auto blanks = std::count(text.begin() + span.begin, text.begin() + span.end, ' ');
-    if (!after_a_closing || !set_off || blanks < 1 || blanks > 2) continue;
-    bool name = true;
-    for (size_t k = j; name && k < tokens.size() && tokens[k].begin < span.end; ++k) {
-      const Gazetteer::Match m = view_of(text, tokens[k], gazetteer_).gazetteer;
-      name = opens_with_a_capital(text.substr(tokens[k].begin)) &&
-             ((m.full | m.part) & (company_categories_ | place_categories_ | common_categories_)) == 0 &&
-             (k > j || (m.full & first_name_categories_) != 0 || (m.full | m.part) == 0);
+    if (after_a_closing && set_off && unlisted_capitalised_name(text, span)) span.type = PiiType::kPerson;
+  }
+}
+
+void PiiTagger::type_senders(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  // The nouns of what a person sends: "an email from", "a voicemail from".
+  static constexpr WordSet kSentThings(std::array<std::string_view, 10>{
+      "email", "message", "letter", "note", "text", "voicemail", "call", "reply", "memo", "invitation"});
+  const Tokens tokens = tagger_tokens();
+  for (size_t s = first; s < out.size(); ++s) {
+    PiiSpan& span = out[s];
+    if (span.type != PiiType::kLocation && span.type != PiiType::kOrganization) continue;
+    const size_t j = first_token_from(tokens, span.begin);
+    if (j < 2 || j >= tokens.size() || tokens[j].begin != span.begin || !token_is(text, tokens[j - 1], "from") ||
+        !one_blank_after(text, tokens, j) || !one_blank_after(text, tokens, j - 1) ||
+        !kSentThings.contains(text, tokens[j - 2])) {
+      continue;
     }
-    if (name) span.type = PiiType::kPerson;
+    if (unlisted_capitalised_name(text, span)) span.type = PiiType::kPerson;
   }
 }
 

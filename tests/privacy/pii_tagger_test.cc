@@ -7212,6 +7212,26 @@ TEST(PiiTaggerTest, AFirmOnAClosingsLineIsAName) {
   EXPECT_EQ(values_of(tagger, "regards, head of operations", PiiType::kPerson), V{});
 }
 
+// After a thing a person sends and "from", a firm or place of two or three
+// capitalised words that no company's, place's or everyday list knows is
+// the sender's name: "an email from Bartholomew Nkemelu", a place to the
+// decoder. Here a tagger taught such firms.
+TEST(PiiTaggerTest, AFirmThatSentAnEmailIsAName) {
+  const PiiTagger tagger =
+      firms_tagger({"Read the email from ", "Read the voicemail from ", "Read the audit of "},
+                   {"Zorvath Brask", "Quarrow Dellack", "Velmora Quill", "Acme Labs", "Ondine Quill"}, " about the fees.",
+                   {{"city", {"Ondine"}},
+                    {"company_suffix", {"Labs"}},
+                    {"common_word", {"read", "the", "email", "voicemail", "audit", "of", "from", "about", "fees"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Read the audit of Zorvath Brask about the fees."), V{"ORGANIZATION:Zorvath Brask"});
+  EXPECT_EQ(found("Read the email from Zorvath Brask about the fees."), V{"PERSON:Zorvath Brask"});
+  EXPECT_EQ(found("Read the voicemail from Quarrow Dellack about the fees."), V{"PERSON:Quarrow Dellack"});
+  EXPECT_EQ(found("Read the email from Acme Labs about the fees."), V{"ORGANIZATION:Acme Labs"});
+  EXPECT_EQ(values_of(tagger, "Read the email from Ondine Quill about the fees.", PiiType::kPerson), V{});
+}
+
 // A firm of the tagger's that opens with a house number and a street word
 // the Romance languages write before the name is the street ("at 3
 // Chemin du Lac,", a firm to the decoder after a name). Here a tagger

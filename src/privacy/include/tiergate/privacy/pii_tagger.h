@@ -1119,6 +1119,16 @@ class PiiTagger {
   // two or three capitalised words set off by a comma or the line's end
   // ("Signed, Cassius Oyelaran, Head of Operations").
   void type_signatures(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Makes a name of each place or organisation of out[first...] after a
+  // thing a person sends and "from" ("an email from Bartholomew Nkemelu",
+  // "a voicemail from Horatio Blackwood"), where
+  // unlisted_capitalised_name() holds: not "a letter from Santa Cruz",
+  // "a call from Acme Labs".
+  void type_senders(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // Whether `span` is two or three capitalised words, none of which a
+  // company's, place's or everyday list knows, the first a name a list
+  // knows or a word no list knows.
+  bool unlisted_capitalised_name(std::string_view text, const PiiSpan& span) const;
   // Makes a name of each place or organisation of out[first...] followed by
   // its age: ", age 34", ", aged 34", " (age 34)", whatever the case ("Add
   // a row for Chen Wei, age 34", taken for a firm). Firms and places are
