@@ -7232,6 +7232,37 @@ TEST(PiiTaggerTest, AFirmThatSentAnEmailIsAName) {
   EXPECT_EQ(values_of(tagger, "Read the email from Ondine Quill about the fees.", PiiType::kPerson), V{});
 }
 
+// Two or three capitalised words in a row after a word in small letters,
+// that no list knows and no span covers, are a name: the decoder, which
+// learned names from listed words, found nothing in "registered to Anatoly
+// Kuznetsov". Not one word or four, a listed word, a possessive inside,
+// nor at the sentence's start. Here a tagger taught names of listed words,
+// and nothing in capitalised words after "registered to".
+TEST(PiiTaggerTest, CapitalisedWordsNoListKnowsAreAName) {
+  std::vector<PiiExample> rows;
+  const std::vector<std::string> unlabelled = {"Brask", "Velmora Dellack", "Quarrow Ondine Tesk", "Ondine", "Tesk Brask"};
+  for (uint32_t k = 0; k < 200; ++k) {
+    if (k % 2 == 0) {
+      rows.push_back({"I met Priya today.", {{PiiType::kPerson, 6, 11}}});
+    } else {
+      rows.push_back({"It is registered to " + unlabelled[k / 2 % unlabelled.size()] + " today.", {}});
+    }
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Priya"}},
+                  {"common_word", {"it", "is", "registered", "to", "the", "acme", "today", "met"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("It is registered to Zorvath Quillon."), V{"PERSON:Zorvath Quillon"});
+  EXPECT_EQ(found("It is registered to Zorvath Quillon Brask today."), V{"PERSON:Zorvath Quillon Brask"});
+  for (const char* text : {"It is registered to Zorvath.", "It is registered to Zorvath Quillon Brask Velmora.",
+                           "It is registered to Acme Quillon.", "It is registered to the Zorvath's Quillon.",
+                           "Zorvath Quillon is registered.", "It is registered to ZORVATH QUILLON."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
+  }
+}
+
 // A firm of the tagger's that opens with a house number and a street word
 // the Romance languages write before the name is the street ("at 3
 // Chemin du Lac,", a firm to the decoder after a name). Here a tagger
