@@ -2465,14 +2465,12 @@ void PiiTagger::add_unlisted_full_names(std::string_view text, std::span<const u
   if (common_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
   // A word of three bytes or more that opens with a capital A-Z, then a
-  // small letter or a letter beyond ASCII ("Ó", "Súilleabháin"), in no
-  // camel case ("PictureBox"), that no list knows.
-  auto unlisted_capitalised = [&](size_t k) {
+  // small letter or a letter beyond ASCII ("Ó", "Súilleabháin").
+  auto capitalised = [&](size_t k) {
     const Token& t = tokens[k];
     const auto second = static_cast<unsigned char>(text[t.begin + 1]);
     return t.end - t.begin >= 3 && text[t.begin] >= 'A' && text[t.begin] <= 'Z' &&
-           ((second >= 'a' && second <= 'z') || second >= 0x80) &&
-           !camel_case(text.substr(t.begin, t.end - t.begin)).camel && !gazetteer_.knows(word_hash(text, t));
+           ((second >= 'a' && second <= 'z') || second >= 0x80);
   };
   // Whether the words end at the text's end, a blank, or a mark that ends
   // a clause before a blank or the end: not code's "Novak_Run", "Novak.run()".
@@ -2480,6 +2478,13 @@ void PiiTagger::add_unlisted_full_names(std::string_view text, std::span<const u
     if (end == text.size() || text[end] == ' ' || text[end] == '\n') return true;
     if (std::string_view(".,;:!?").find(text[end]) == std::string_view::npos) return false;
     return end + 1 == text.size() || text[end + 1] == ' ' || text[end + 1] == '\n';
+  };
+  // No list knows the word, and it is in no camel case ("PictureBox"); a
+  // possessive ends a name ("the Guru's Vak").
+  auto unlisted = [&](size_t k, bool last) {
+    const Token& t = tokens[k];
+    return !gazetteer_.knows(word_hash(text, t)) && !camel_case(text.substr(t.begin, t.end - t.begin)).camel &&
+           (last || !ends_in_a_possessive(text, t));
   };
   auto covered = [&](uint32_t begin, uint32_t end) {
     return std::any_of(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
@@ -2489,22 +2494,21 @@ void PiiTagger::add_unlisted_full_names(std::string_view text, std::span<const u
   for (size_t m = 0; m + 1 < marked.size(); ++m) {
     const size_t j = marked[m];
     // Two or three marked tokens in a row, one blank apart, after a word
-    // in small letters one blank before them.
+    // in small letters one blank before them; the cheap tests first (most
+    // marked tokens stand alone).
+    if (marked[m + 1] != j + 1 || j == 0 || text[tokens[j - 1].begin] < 'a' || text[tokens[j - 1].begin] > 'z') continue;
     size_t run = 1;
     while (m + run < marked.size() && marked[m + run] == j + run && one_blank_after(text, tokens, j + run)) ++run;
-    if (run < 2 || run > 3 || j == 0 || !one_blank_after(text, tokens, j) || text[tokens[j - 1].begin] < 'a' ||
-        text[tokens[j - 1].begin] > 'z') {
-      m += run - 1;
-      continue;
-    }
     const size_t last = j + run - 1;
+    m = m + run - 1;
+    if (run < 2 || run > 3 || !one_blank_after(text, tokens, j) || !ends_as_words(tokens[last].end)) continue;
+    bool name = true;
+    for (size_t k = j; name && k <= last; ++k) name = capitalised(k);
+    for (size_t k = j; name && k <= last; ++k) name = unlisted(k, k == last);
     const std::string_view value = text.substr(tokens[j].begin, tokens[last].end - tokens[j].begin);
-    bool name = ends_as_words(tokens[last].end) && !visual_basic_block_end(value) &&
-                !covered(tokens[j].begin, tokens[last].end);
-    // (A possessive ends a name: not "the Guru's Vak".)
-    for (size_t k = j; name && k <= last; ++k) name = unlisted_capitalised(k) && (k == last || !ends_in_a_possessive(text, tokens[k]));
-    if (name) out.push_back({PiiType::kPerson, tokens[j].begin, tokens[last].end});
-    m += run - 1;
+    if (name && !visual_basic_block_end(value) && !covered(tokens[j].begin, tokens[last].end)) {
+      out.push_back({PiiType::kPerson, tokens[j].begin, tokens[last].end});
+    }
   }
   if (out.size() > before) sort_by_begin(out, first);
 }

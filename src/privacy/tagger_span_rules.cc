@@ -1180,7 +1180,9 @@ void PiiTagger::type_signatures(std::string_view text, std::vector<PiiSpan>& out
   const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
-    if ((span.type != PiiType::kLocation && span.type != PiiType::kOrganization) || span.begin == 0) continue;
+    if ((span.type != PiiType::kLocation && span.type != PiiType::kOrganization) || span.begin < 2) continue;
+    // (A line's start or ", " before it, asked before its tokens.)
+    if (text[span.begin - 1] != '\n' && (text[span.begin - 1] != ' ' || text[span.begin - 2] != ',')) continue;
     const size_t j = first_token_from(tokens, span.begin);
     if (j == 0 || j >= tokens.size() || tokens[j].begin != span.begin) continue;
     if (text[span.begin - 1] == '\n') {
@@ -1208,7 +1210,11 @@ void PiiTagger::type_senders(std::string_view text, std::vector<PiiSpan>& out, s
   const Tokens tokens = tagger_tokens();
   for (size_t s = first; s < out.size(); ++s) {
     PiiSpan& span = out[s];
-    if (span.type != PiiType::kLocation && span.type != PiiType::kOrganization) continue;
+    // (" from " before it, asked before its tokens.)
+    if ((span.type != PiiType::kLocation && span.type != PiiType::kOrganization) || span.begin < 6 ||
+        text.substr(span.begin - 6, 6) != " from ") {
+      continue;
+    }
     const size_t j = first_token_from(tokens, span.begin);
     if (j < 2 || j >= tokens.size() || tokens[j].begin != span.begin || !token_is(text, tokens[j - 1], "from") ||
         !one_blank_after(text, tokens, j) || !one_blank_after(text, tokens, j - 1) ||
