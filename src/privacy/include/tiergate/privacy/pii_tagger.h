@@ -1069,9 +1069,8 @@ class PiiTagger {
   // registered to Anatoly Kuznetsov." (Such words are rare in prompts but
   // as names: one pair of the 12,240 dev prompts.) Not in code ("Bruno
   // Novak_Run", "Exit Sub"), nor without the everyday lists, where no list
-  // knows any word. In text with capitals;
-  // `marked`: its capitalised tokens. Precondition: out[first...] sorted by
-  // begin; it stays so.
+  // knows any word. In text with capitals; `marked`: its marked tokens.
+  // Precondition: out[first...] sorted by begin; it stays so.
   void add_unlisted_full_names(std::string_view text, std::span<const uint32_t> marked, std::vector<PiiSpan>& out,
                                size_t first) const;
   // In text with capitals, a series of three words or more in small
