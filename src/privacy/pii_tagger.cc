@@ -640,9 +640,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   auto in_small_letters_alone = [&](const PiiSpan& span) {
     return std::none_of(text.begin() + span.begin, text.begin() + span.end, [](char c) { return c >= 'A' && c <= 'Z'; });
   };
-  auto one_word = [&](const PiiSpan& span) {
-    return std::find(text.begin() + span.begin, text.begin() + span.end, ' ') == text.begin() + span.end;
-  };
+  auto blanks = [&](const PiiSpan& span) { return std::count(text.begin() + span.begin, text.begin() + span.end, ' '); };
   // (Or, a name of two words or more, with the capital the keyboard gave
   // a sentence's first letter: "Nikhil raghunathan was promoted". Not one
   // word, which the first reading read capitalised: "Constructivist
@@ -651,7 +649,7 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     const bool opens = span.begin == 0 || text[span.begin - 1] == '\n' ||
                        (span.begin >= 2 && text[span.begin - 1] == ' ' &&
                         (text[span.begin - 2] == '.' || text[span.begin - 2] == '!' || text[span.begin - 2] == '?'));
-    const bool words = span.type == PiiType::kPerson && !one_word(span);
+    const bool words = span.type == PiiType::kPerson && blanks(span) > 0;
     return in_small_letters_alone({span.type, opens && words ? span.begin + 1 : span.begin, span.end});
   };
   // Without the first person, which of this reading's names and streets
@@ -678,8 +676,8 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     };
     // (Words alike: one each, or two each.)
     auto words = [&](const PiiSpan& span) {
-      const auto blanks = std::count(text.begin() + span.begin, text.begin() + span.end, ' ');
-      return blanks <= 1 ? blanks + 1 : 0;
+      const auto n = blanks(span);
+      return n <= 1 ? n + 1 : 0;
     };
     auto alike = [&](size_t a, size_t b) { return words(second[a]) != 0 && words(second[a]) == words(second[b]); };
     for (size_t j = first + 1; j < second.size(); ++j) {

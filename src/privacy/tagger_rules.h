@@ -1434,8 +1434,8 @@ constexpr auto kNameCueWords = joined(joined(joined(joined(joined(joined(kSpeech
                                                          kIsAfterANameElsewhere),
                                                   kCalledVerbWords),
                                            joined(kAddressVerbWords, kHelpVerbWords)),
-                                    std::array<std::string_view, 9>{"is", "name's", "name", "starring", "am", "up", "law",
-                                                                    "called", "named"});
+                                    joined(std::array<std::string_view, 7>{"is", "name's", "name", "starring", "am", "up", "law"},
+                                           kNamingWords));
 constexpr WordSet kNameCues(kNameCueWords);
 // Either, in one test: the word before each marked token of text with
 // capitals is asked whether it may be a cue or a role.
