@@ -313,25 +313,49 @@ std::vector<float> train_perceptron(const std::vector<TrainingRow>& rows, const 
 // after the date, a word: the decoder read "Tuesday Zorvath" as one name,
 // and resolving the overlaps, where the date wins, would drop the name
 // with it. (Not after a group's word found before: "African American
-// man".)
+// man".) One that holds such a date after its first word parts in two, the
+// words before the date and those after it, capitalised: "Easter Sunday
+// Cindy", which resolving would cut to "Easter".
 void cut_openings_found_before(std::string_view text, Tokens tokens, std::vector<PiiSpan>& out, size_t first) {
   if (first == 0) return;
-  const auto found_before = std::span<const PiiSpan>(out.data(), first);
-  for (size_t k = first; k < out.size(); ++k) {
+  // (Indices, not a span: the parts after a date join `out`.)
+  auto word_at = [&](size_t j) {
+    return j < tokens.size() && is_word_byte(static_cast<unsigned char>(text[tokens[j].begin]));
+  };
+  const size_t tagged = out.size();
+  for (size_t k = first; k < tagged; ++k) {
+    const auto found_before = std::span<const PiiSpan>(out.data(), first);
     PiiSpan& span = out[k];
     if (!tagger_rules::names_by_a_proper_name(span.type)) continue;
     // The last found before that opens at or before the span.
-    const auto after = std::upper_bound(found_before.begin(), found_before.end(), span.begin,
-                                        [](uint32_t at, const PiiSpan& f) { return at < f.begin; });
-    if (after == found_before.begin()) continue;
-    const PiiSpan& f = *std::prev(after);
-    if (f.type != PiiType::kDateTime || f.end <= span.begin || f.end >= span.end) continue;
-    const size_t next = tagger_rules::first_token_from(tokens, f.end);
-    if (next < tokens.size() && tokens[next].begin < span.end &&
-        is_word_byte(static_cast<unsigned char>(text[tokens[next].begin]))) {
-      span.begin = tokens[next].begin;
+    auto after = std::upper_bound(found_before.begin(), found_before.end(), span.begin,
+                                  [](uint32_t at, const PiiSpan& f) { return at < f.begin; });
+    if (after != found_before.begin()) {
+      const PiiSpan& f = *std::prev(after);
+      if (f.type == PiiType::kDateTime && f.end > span.begin && f.end < span.end) {
+        const size_t next = tagger_rules::first_token_from(tokens, f.end);
+        if (word_at(next) && tokens[next].begin < span.end) span.begin = tokens[next].begin;
+      }
     }
+    // A date that opens inside the span and ends before its end.
+    if (after == found_before.end() || after->type != PiiType::kDateTime || after->begin >= span.end ||
+        after->end >= span.end) {
+      continue;
+    }
+    const size_t date = tagger_rules::first_token_from(tokens, after->begin);
+    const size_t next = tagger_rules::first_token_from(tokens, after->end);
+    // (The words after it capitalised: in text without capitals such a
+    // span is a clause's run of words, "poolside one sunday afternoon".)
+    const auto opening = static_cast<unsigned char>(text[tokens[next].begin]);
+    if (date == 0 || tokens[date].begin != after->begin || !word_at(next) || tokens[next].begin >= span.end ||
+        tokens[date - 1].begin < span.begin || !((opening >= 'A' && opening <= 'Z') || opening >= 0x80)) {
+      continue;
+    }
+    const PiiSpan rest{span.type, tokens[next].begin, span.end};
+    span.end = tokens[date - 1].end;
+    out.push_back(rest);
   }
+  if (out.size() > tagged) sort_by_begin(out, first);
 }
 
 }  // namespace

@@ -1813,13 +1813,15 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
       const bool no_one = (span.type == PiiType::kLocation && union_of_states(value)) ||
                           ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization ||
                             span.type == PiiType::kStreetAddress) &&
-                           law_or_war(value));
+                           law_or_war(value)) ||
+                          (named && holiday(text, span.begin, span.end));
       if (!no_one) out[kept++] = span;
       continue;
     }
     const Token word{span.begin, span.end, false, false};
     bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span) ||
                   (kPlanets.contains(text, word) && !all_capitals(text, word)) || predicate(span) ||
+                  holiday(text, span.begin, span.end) ||
                   (span.type == PiiType::kPerson && kChatAbbreviations.contains(text, word));
     if (!no_one && span.type == PiiType::kPerson) {
       if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
@@ -2036,6 +2038,18 @@ constexpr WordSet kBeforePlacesAndGroups(std::array<std::string_view, 17>{
 
 }  // namespace
 
+namespace {
+
+// Whether capitalised word `w` is a particle of an Irish surname, written
+// as a word of its own: "Ní Bhriain", "Nic Giolla", "Ó Súilleabháin".
+bool irish_particle(std::string_view w) {
+  static constexpr std::array<std::string_view, 7> kParticles = {"N\u00ed", "Nic", "\u00d3", "U\u00ed",
+                                                                 "Mac", "Mhic", "Ua"};
+  return std::find(kParticles.begin(), kParticles.end(), w) != kParticles.end();
+}
+
+}  // namespace
+
 void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
   const Tokens tokens = tagger_tokens();
   const auto not_a_first_name =
@@ -2207,6 +2221,21 @@ void PiiTagger::type_firms_of_a_full_name(std::string_view text, std::vector<Pii
       const size_t street = next < tokens.size() ? span_over(out, next) : out.size();
       if (next < tokens.size() && tokens[next].newline_before && street != out.size() &&
           out[street].type == PiiType::kStreetAddress && out[street].begin == tokens[next].begin) {
+        span.type = PiiType::kPerson;
+        continue;
+      }
+    }
+    // A firm or place of a first name, an Irish particle as a word of its
+    // own and a capitalised word is the person: "Siobhan Ní Bhriain",
+    // "Máire Nic Giolla", "Cormac Ó Súilleabháin" (no firm or place is
+    // named so). The first name is one the lists know as such, or one no
+    // place's, company's or everyday list knows.
+    if (tokens[from].begin == span.begin && from + 2 < tokens.size() && tokens[from + 2].end == span.end &&
+        one_blank_after(text, tokens, from + 1) && one_blank_after(text, tokens, from + 2) &&
+        irish_particle(text.substr(tokens[from + 1].begin, tokens[from + 1].end - tokens[from + 1].begin)) &&
+        capitalised_word(tokens[from]) && capitalised_word(tokens[from + 2])) {
+      const Gazetteer::Match m = gazetteer_.lookup_all(word_hash(text, tokens[from]));
+      if ((m.full & first_name_categories_) != 0 || (m.full & not_a_first_name) == 0) {
         span.type = PiiType::kPerson;
         continue;
       }
@@ -2490,13 +2519,27 @@ void PiiTagger::add_unlisted_full_names(std::string_view text, std::span<const u
     return std::any_of(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
                        [&](const PiiSpan& s) { return s.begin < end && s.end > begin; });
   };
+  // Whether "and his" or "and her" follows the word ending at `end`: the
+  // pronoun goes back to a person, as "and its" to a firm.
+  auto before_and_a_persons = [&](uint32_t end) {
+    const std::string_view after = text.substr(end, 9);
+    return after == " and his " || after == " and her ";
+  };
   const size_t before = out.size();
-  for (size_t m = 0; m + 1 < marked.size(); ++m) {
+  for (size_t m = 0; m < marked.size(); ++m) {
     const size_t j = marked[m];
     // Two or three marked tokens in a row, one blank apart, after a word
     // in small letters one blank before them; the cheap tests first (most
-    // marked tokens stand alone).
-    if (marked[m + 1] != j + 1 || j == 0 || text[tokens[j - 1].begin] < 'a' || text[tokens[j - 1].begin] > 'z') continue;
+    // marked tokens stand alone). Or one before "and his" or "and her": "a
+    // limerick about Barnabas and his goat".
+    if (j == 0 || text[tokens[j - 1].begin] < 'a' || text[tokens[j - 1].begin] > 'z') continue;
+    if (m + 1 == marked.size() || marked[m + 1] != j + 1) {
+      if (before_and_a_persons(tokens[j].end) && one_blank_after(text, tokens, j) && capitalised(j) &&
+          unlisted(j, false) && !covered(tokens[j].begin, tokens[j].end)) {
+        out.push_back({PiiType::kPerson, tokens[j].begin, tokens[j].end});
+      }
+      continue;
+    }
     size_t run = 1;
     while (m + run < marked.size() && marked[m + run] == j + run && one_blank_after(text, tokens, j + run)) ++run;
     const size_t last = j + run - 1;

@@ -1068,6 +1068,15 @@ bool union_of_states(std::string_view value);
 // as organisations are (or, with a number, as streets).
 bool law_or_war(std::string_view value);
 
+// Whether text[begin, end) names a feast or a festival: its name alone
+// ("for Christmas", "Diwali"), maybe after "Merry" or "Happy", maybe with
+// a possessive, then words of the things it holds ("Christmas Day",
+// "Easter Egg Hunt", "Halloween candy"'s first word); "Valentine" only
+// before "'s Day", a first name too. A time of year, no person, place or
+// firm: the decoder read "for Christmas" as it reads "for Anna". (Not
+// "Christmas Island", nor "Easter Island".)
+bool holiday(std::string_view text, uint32_t begin, uint32_t end);
+
 // The most lines the decoder runs an address over: two of 6 lines, listed
 // one after the other ("..., and 16 Grosse Praesidenten Str. 20\n Apt.
 // 936\n ..."), which split_address_lists() parts. (The labelled dev rows'

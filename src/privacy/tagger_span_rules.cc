@@ -754,6 +754,51 @@ bool tagger_rules::law_or_war(std::string_view value) {
          std::any_of(kOrdinalEnds.begin(), kOrdinalEnds.end(), [&](std::string_view e) { return number.ends_with(e); });
 }
 
+bool tagger_rules::holiday(std::string_view text, uint32_t begin, uint32_t end) {
+  static constexpr WordSet kHolidays(std::array<std::string_view, 27>{
+      "christmas", "xmas",     "easter",  "thanksgiving", "halloween", "hanukkah",  "chanukah", "hanukah",  "kwanzaa",
+      "diwali",    "deepavali", "ramadan", "passover",     "pesach",    "purim",     "sukkot",   "shavuot",  "pentecost",
+      "epiphany",  "juneteenth", "hogmanay", "oktoberfest", "navratri",  "vesak",     "nowruz",   "songkran", "eid"});
+  static constexpr WordSet kGreetings(std::array<std::string_view, 2>{"merry", "happy"});
+  // The words after a feast's name that name its day or what it holds.
+  static constexpr WordSet kFeastWords(std::array<std::string_view, 33>{
+      "day",   "eve",   "sunday",  "monday",   "egg",     "eggs",    "hunt",     "party",   "parties", "dinner", "lunch",
+      "break", "weekend", "holiday", "holidays", "card",  "cards",   "tree",     "trees",   "market",  "parade", "season",
+      "lights", "carol", "carols",  "bonus",    "gifts",   "candy",   "costume",  "costumes", "vacation", "shopping", "feast"});
+  // The span's words, one blank apart ("Christmas, so" is none).
+  std::array<Token, 4> words{};
+  size_t count = 0;
+  for (uint32_t at = begin; at < end;) {
+    uint32_t stop = at;
+    while (stop < end && text[stop] != ' ') ++stop;
+    if (stop == at || count == words.size()) return false;
+    words[count++] = Token{at, stop, false, false};
+    at = stop + 1;
+  }
+  size_t head = count > 1 && kGreetings.contains(text, words[0]) ? 1 : 0;
+  if (head == count) return false;
+  // A possessive's 's goes with the word ("Valentine's Day").
+  auto stem = [&](Token t) {
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    t.end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    return t;
+  };
+  const Token name = stem(words[head]);
+  if (token_is(text, name, "valentine")) {
+    // (The "'s Day" after it, in the span or right after it.)
+    const bool possessive = name.end != words[head].end;
+    const bool day_in_span = possessive && head + 1 < count && token_is(text, words[head + 1], "day");
+    const std::string_view after = text.substr(end);
+    const bool day_after = head + 1 == count && (after.starts_with("'s Day") || after.starts_with("\u2019s Day"));
+    return day_in_span || day_after;
+  }
+  if (!kHolidays.contains(text, name)) return false;
+  for (size_t k = head + 1; k < count; ++k) {
+    if (!kFeastWords.contains(text, words[k])) return false;
+  }
+  return true;
+}
+
 bool tagger_rules::month_or_weekday(std::string_view text, const Token& t) {
   return kMonthsAndWeekdays.contains(text, t);
 }

@@ -7263,6 +7263,78 @@ TEST(PiiTaggerTest, CapitalisedWordsNoListKnowsAreAName) {
   }
 }
 
+// One capitalised word no list knows before "and his" or "and her" is a
+// person ("a limerick about Barnabas and his goat"), where the decoder
+// found nothing; not before "and its", nor opening the text.
+TEST(PiiTaggerTest, AWordNoListKnowsBeforeAndHisIsAName) {
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 200; ++k) {
+    if (k % 2 == 0) {
+      rows.push_back({"I met Priya today.", {{PiiType::kPerson, 6, 11}}});
+    } else {
+      rows.push_back({"It is registered to Brask and the bank today.", {}});
+    }
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Priya"}},
+                  {"common_word", {"it", "is", "registered", "to", "the", "bank", "today", "met", "and", "his", "her",
+                                   "its", "goat", "partners", "about", "write", "a", "poem"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  using V = std::vector<std::string>;
+  EXPECT_EQ(values_of(tagger, "Write a poem about Zorvath and his goat.", PiiType::kPerson), V{"Zorvath"});
+  EXPECT_EQ(values_of(tagger, "It is registered to Zorvath and her partners.", PiiType::kPerson), V{"Zorvath"});
+  for (const char* text : {"It is registered to Zorvath and its partners.", "Zorvath and his goat met today.",
+                           "It is registered to Zorvath and the bank.", "It is registered to Bank and his goat."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
+  }
+}
+
+// A firm of a first name, an Irish particle written as a word and a
+// capitalised word is the person ("Siobhan Ní Bhriain"); here a tagger
+// taught firms there. Not with another word between, nor after a word an
+// everyday list knows.
+TEST(PiiTaggerTest, AFirmWithAnIrishParticleIsAName) {
+  const PiiTagger tagger = firms_tagger({"The parcel for "}, {"Zorvath Ní Brask", "Quarrow Nic Dellack", "Velmora Ó Quill",
+                                                              "Tesk Nuu Ondine", "Brask Bank Velmora"},
+                                        " was left.", {{"first_name", {"Siobhan"}}, {"common_word", {"the", "parcel", "for", "was", "left", "bank"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("The parcel for Siobhan Nuu Bhriain was left."), V{"ORGANIZATION:Siobhan Nuu Bhriain"});
+  EXPECT_EQ(found("The parcel for Siobhan N\u00ed Bhriain was left."), V{"PERSON:Siobhan N\u00ed Bhriain"});
+  EXPECT_EQ(found("The parcel for Cormac \u00d3 S\u00failleabh\u00e1in was left."),
+            V{"PERSON:Cormac \u00d3 S\u00failleabh\u00e1in"});
+  EXPECT_EQ(found("The parcel for Bank Nic Bhriain was left."), V{"ORGANIZATION:Bank Nic Bhriain"});
+}
+
+// A feast's name, alone or with the words of its day or what it holds,
+// names no one ("What should I get Anna for Christmas?", the decoder's
+// name after "for"); nor does "Valentine" before "'s Day". Here a tagger
+// taught names after "for". Not "Valentine" elsewhere, a first name, nor
+// a place named after a feast ("Christmas Island").
+TEST(PiiTaggerTest, AFeastNamesNoOne) {
+  const PiiTagger tagger = values_tagger(PiiType::kPerson, {"A gift for ", "Cards for "}, {"Zorvath", "Brask", "Velmora", "Quarrow Dellack"}, ".",
+                                         {{"common_word", {"a", "gift", "for", "cards", "day", "egg", "hunt", "island", "merry"}}});
+  using V = std::vector<std::string>;
+  ASSERT_EQ(values_of(tagger, "A gift for Tesk.", PiiType::kPerson), V{"Tesk"});
+  for (const char* text : {"A gift for Christmas.", "Cards for Diwali.", "Cards for Easter Egg Hunt.", "A gift for Christmas Day.",
+                           "Cards for Merry Christmas.", "A gift for Valentine's Day."}) {
+    EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
+  }
+  EXPECT_EQ(values_of(tagger, "A gift for Valentine.", PiiType::kPerson), V{"Valentine"});
+  EXPECT_EQ(values_of(tagger, "A gift for Christmas Brask.", PiiType::kPerson), V{"Christmas Brask"});
+}
+
+// A name of the tagger's that runs through a date found before it ("Easter
+// Sunday Cindy") parts in two around the date; resolving the overlaps kept
+// the words before the date alone. Not words after it in small letters.
+TEST(PiiTaggerTest, ANameRunningThroughADateFoundBeforePartsAroundIt) {
+  const PiiTagger tagger = values_tagger(PiiType::kPerson, {"On ", "Then "}, {"Zorvath Brask Velmora", "Quarrow Tesk Dellack"},
+                                         " went out.", {{"common_word", {"on", "then", "went", "out"}}});
+  using V = std::vector<std::string>;
+  ASSERT_EQ(scanned_spans(tagger, "On Quill Ondine Brask went out."), V{"PERSON:Quill Ondine Brask"});
+  EXPECT_EQ(scanned_spans(tagger, "On Quill Sunday Brask went out."), (V{"PERSON:Quill", "DATE_TIME:Sunday", "PERSON:Brask"}));
+}
+
 // A firm of the tagger's that opens with a house number and a street word
 // the Romance languages write before the name is the street ("at 3
 // Chemin du Lac,", a firm to the decoder after a name). Here a tagger

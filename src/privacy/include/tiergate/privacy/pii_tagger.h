@@ -1067,7 +1067,9 @@ class PiiTagger {
   // out[first...] overlaps: the decoder, which learned names from words the
   // lists know or from their neighbours, found nothing in "The warranty is
   // registered to Anatoly Kuznetsov." (Such words are rare in prompts but
-  // as names: one pair of the 12,240 dev prompts.) Not in code ("Bruno
+  // as names: one pair of the 12,240 dev prompts.) So over one such word
+  // before "and his" or "and her": "a limerick about Barnabas and his
+  // goat", which the decoder left out. Not in code ("Bruno
   // Novak_Run", "Exit Sub"), nor without the everyday lists, where no list
   // knows any word. In text with capitals; `marked`: its marked tokens.
   // Precondition: out[first...] sorted by begin; it stays so.
