@@ -1166,6 +1166,29 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
     return !number.empty() && number[0] >= '0' && number[0] <= '9' &&
            number.find_first_not_of("0123456789,.") == std::string_view::npos;
   };
+  // Whether a word of tokens [from, ...) before byte `end` is a street's
+  // word of the lists.
+  auto street_word_in = [&](size_t from, uint32_t end) {
+    for (size_t t = from; t < n && tokens[t].begin < end; ++t) {
+      if (letters(t) && ((match(t).full | match(t).part) & street_categories_) != 0) return true;
+    }
+    return false;
+  };
+  // The words of time before a year ("in 1909", "since 2019").
+  static constexpr WordSet kBeforeAYear(std::array<std::string_view, 10>{
+      "in", "since", "by", "until", "till", "during", "before", "after", "circa", "around"});
+  // Whether tokens (j, ...) before byte `end` are one to three capitalised
+  // words one blank apart, the first a first name of the lists: "1909
+  // Frederick Cook".
+  auto person_after_a_year = [&](size_t j, uint32_t end) {
+    size_t words = 0;
+    for (size_t t = j + 1; t < n && tokens[t].begin < end; ++t) {
+      if (++words > 3 || !one_blank_after(text, tokens, t) || !word(t) || first_byte(t) < 'A' || first_byte(t) > 'Z') {
+        return false;
+      }
+    }
+    return words > 0 && (match(j + 1).full & first_name_categories_) != 0;
+  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     bool keep = true;
@@ -1182,14 +1205,19 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
       // of a street follows it in the span ("my son is 8 and hates
       // reading", "70 percent of the body's blood flow"; "4 and 5 Main
       // Street" stays).
-      if (opens_with_a_count(text, tokens, j, out[s].end)) {
-        bool street_word = false;
-        for (size_t t = j + 2; t < n && tokens[t].begin < out[s].end && !street_word; ++t) {
-          if (!letters(t)) continue;
-          const Gazetteer::Match m = match(t);
-          street_word = ((m.full | m.part) & street_categories_) != 0;
+      if (opens_with_a_count(text, tokens, j, out[s].end) && !street_word_in(j + 2, out[s].end)) continue;
+      // Nor does a year after a word of time, where no word of a street
+      // follows it in the span ("In 1909 Frederick Cook claimed", "since
+      // 2019 Priya Raman has"): capitalised words after it, the first a
+      // first name of the lists, are the person; other words go with the
+      // year ("in 1938 England").
+      if (j > 0 && a_recent_year(text, tokens[j]) && kBeforeAYear.contains(text, tokens[j - 1]) &&
+          !street_word_in(j + 1, out[s].end)) {
+        if (person_after_a_year(j, out[s].end)) {
+          out[kept++] = {PiiType::kPerson, tokens[j + 1].begin, out[s].end};
+          reset_cover();
         }
-        if (!street_word) continue;
+        continue;
       }
       size_t last = j;
       bool numbers = j < n && all_digits(text, tokens[j]), joined = false;

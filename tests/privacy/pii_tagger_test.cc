@@ -5468,6 +5468,30 @@ TEST(PiiTaggerTest, ANumberThatCountsOpensNoAddress) {
   EXPECT_EQ(found("ship it to 10 years, melanie will be now."), std::vector<std::string>{"PERSON:melanie"});
 }
 
+// A year after a word of time ("In 1909 Frederick Cook claimed") opens no
+// address where no street's word follows in it: the words after it, a
+// first name first, are the person, other words go; here a tagger that
+// learned addresses of such numbers and capitalised words there. A street's
+// word keeps the address, and so does a year after another word.
+TEST(PiiTaggerTest, AYearAfterAWordOfTimeOpensNoAddress) {
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 300; ++k) {
+    const std::string address = std::to_string(1900 + k % 120) + " " + kLast[k % kLast.size()] + " " + kLast[(k / 7) % kLast.size()];
+    const std::string lead = k % 2 == 0 ? "Ship it in " : "Ship it to ";
+    rows.push_back({lead + address + " now.", {{PiiType::kStreetAddress, static_cast<uint32_t>(lead.size()),
+                                                static_cast<uint32_t>(lead.size() + address.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"common_word", {"ship", "it", "in", "to", "now"}}, {"first_name", {"Melanie"}}, {"street_suffix", {"Street"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("Ship it to 1987 Zorvath Quill now."), V{"STREET_ADDRESS:1987 Zorvath Quill"});
+  EXPECT_EQ(found("Ship it in 1987 Melanie Quill now."), V{"PERSON:Melanie Quill"});
+  EXPECT_EQ(found("Ship it in 1987 Zorvath Quill now."), V{});
+  EXPECT_EQ(found("Ship it in 1987 Zorvath Street now."), V{"STREET_ADDRESS:1987 Zorvath Street"});
+}
+
 // A sum or an equation is no address: no address holds, or stands next
 // to, a sign of arithmetic or comparison ("(6 × 5) × 10^2", "m × 4 = 12",
 // "16 ≡ 2", "7 • 11 • 13"). A bullet between a street and its town is no

@@ -901,7 +901,10 @@ class PiiTagger {
   // 250 Hz"), and a percentage ("45%", "28 %"), even after an address; and
   // an address that opens with a number before a word that joins or counts
   // ("and", "of", "percent", "years") where no street's word follows in it
-  // ("my son is 8 and hates reading"; "4 and 5 Main Street" stays).
+  // ("my son is 8 and hates reading"; "4 and 5 Main Street" stays); and
+  // one that opens with a year after a word of time and holds no street's
+  // word ("In 1909 Frederick Cook claimed"), which is the person over the
+  // words after the year where they open with a first name of the lists.
   // Precondition: out[first...] sorted by begin; it stays so.
   void drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name, place, organisation, address or group of out[first...] written
