@@ -96,6 +96,7 @@ enum class Cue {
   kRoleSetOff,          // "the witness,": a first name or a word no list knows, set off by a comma
   kSigned,              // a closing's line ("Thanks,"): the next line, a name alone
   kAccount,             // "user=": such a first name, and a surname after "."
+  kField,               // "Name:" opening its line: as kNamed, the name alone in its clause
 };
 
 }  // namespace
@@ -132,10 +133,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     }
     // A form's field: "name: john smith", "Patient: luis fernandez" (not
     // "name: mark as read", "Customer: will be").
+    // (A field of a form, its label opening its line: "Name: leocadia
+    // brandt", "Patient: ysolde marsh", any words of a name.)
     if ((mark_is(c + 1, ':') || mark_is(c + 1, '=')) && tokens[c + 1].begin == tokens[c].end &&
         (is(c, "name") || kRoles.contains(text, tokens[c]) || kAccounts.contains(text, tokens[c]))) {
       name = c + 2;
-      return kAccounts.contains(text, tokens[c]) ? Cue::kAccount : Cue::kContacted;
+      if (kAccounts.contains(text, tokens[c])) return Cue::kAccount;
+      return (c == 0 || tokens[c].newline_before) && mark_is(c + 1, ':') ? Cue::kField : Cue::kContacted;
     }
     // (A booking's "under the name": "a table under the name xiaoling
     // zhang".)
@@ -443,7 +447,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                                           one_blank_after(text, tokens, j + 1) && small_word(text, tokens[j + 1], 3) &&
                                           !function_word(text, tokens[j + 1]) &&
                                           listed_surname(text, tokens[j + 1].begin, tokens[j + 1].end) && unknown();
-    if (unknown_before_a_surname) {
+    // In a form's field, a surname that the lists or the census know where
+    // the clause ends after it, which the loop above left out as an
+    // everyday word's too: "Name: ysolde marsh".
+    const bool surname_ending_a_field = cue == Cue::kField && to == j && end == tokens[j].end && j + 1 < n &&
+                                        one_blank_after(text, tokens, j + 1) && small_word(text, tokens[j + 1], 3) &&
+                                        !function_word(text, tokens[j + 1]) && clause_ends_after(text, tokens, j + 1) &&
+                                        listed_surname(text, tokens[j + 1].begin, tokens[j + 1].end);
+    if (unknown_before_a_surname || surname_ending_a_field) {
       to = j + 1;
       end = tokens[to].end;
     }
@@ -495,6 +506,10 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                                               end == tokens[to].end && (ends || mark_is(to + 1, ','));
         break;
       }
+      // (Not "name: mark as read": the clause ends after the name.)
+      case Cue::kField:
+        name = (!common || (m.full & name_categories_) != 0) && end == tokens[to].end && clause_ends_after(text, tokens, to);
+        break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;
     }
@@ -504,7 +519,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // rangi, who", "name is", a title in full, a closing as
     // type_signatures() reads one in text with capitals.)
     const size_t over = span_over(out, j);
-    if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kTitledInFull || cue == Cue::kSigned) &&
+    if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kField || cue == Cue::kTitledInFull || cue == Cue::kSigned) &&
         over != out.size() &&
         own_place_or_organisation(out, over, first, tokens[j].begin, end)) {
       out[over].type = PiiType::kPerson;

@@ -2825,6 +2825,13 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Fix this form: Patient: kevin jones, age 4."), V{"PERSON:kevin jones"});
   EXPECT_EQ(found("Fix this row: name=sarah"), V{"PERSON:sarah"});
   expect_no_names(tagger, {"Define Customer: will be created.", "Set name: zorvath today.", "Set name: tom today."});
+  // A form's field whose label opens its line holds any words of a name
+  // that end its clause: a word no list knows, and a surname the lists
+  // know after it, an everyday word too. Not words the clause goes on
+  // after, nor an everyday word alone.
+  EXPECT_EQ(found("Fix this record.\nName: zorvath"), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Fix this record.\nPatient: zorvath smith, born here."), V{"PERSON:zorvath smith"});
+  expect_no_names(tagger, {"Fix this record.\nName: zorvath today.", "Fix this record.\nName: the code"});
   // An everyday word that is a first name too, where the clause goes on
   // ("will be"); an everyday word after a relative; a name only the
   // everyday lists know after "name is"; a contraction's first part; code.
