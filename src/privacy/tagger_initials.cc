@@ -56,17 +56,40 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
                               std::vector<PiiSpan>& out, size_t first, bool mixed) const {
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
-  // Whether token k is an initial: one letter (a capital in text with
-  // capitals; in text without, not the "v." of "gideon v. wainwright"), its
-  // stop right after it, one space, then a token on the line.
-  auto initial = [&](size_t k) {
-    if (k + 2 >= n) return false;
+  // Whether token k is a letter alone (a capital in text with capitals; in
+  // text without, not the "v." of "gideon v. wainwright") and its stop
+  // right after it.
+  auto letter_and_stop = [&](size_t k) {
+    if (k + 1 >= n) return false;
     const Token& t = tokens[k];
     const char c = text[t.begin];
     if (t.end - t.begin != 1 || !(mixed ? c >= 'A' && c <= 'Z' : c >= 'a' && c <= 'z' && c != 'v')) return false;
     const Token& stop = tokens[k + 1];
-    return stop.begin == t.end && stop.end == stop.begin + 1 && text[stop.begin] == '.' && text[stop.end] == ' ' &&
-           tokens[k + 2].begin == stop.end + 1 && !tokens[k + 2].newline_before;
+    return stop.begin == t.end && stop.end == stop.begin + 1 && text[stop.begin] == '.';
+  };
+  // The letters of an abbreviation written as initials glued together
+  // ("U.S.", "e.g.", "a.m.", a ship's "U.S.S.", the "G.I. Bill"), in small
+  // letters: no name's.
+  static constexpr WordSet kAbbreviationsOfInitials(std::array<std::string_view, 23>{
+      "us", "uk", "eu", "un", "dc", "ny", "la", "ad", "bc", "am", "pm", "ie", "eg", "ps", "nb", "nz", "sa", "usa",
+      "uae", "bce", "uss", "hms", "gi"});
+  // Whether token k is an initial: a letter_and_stop(), one space, then a
+  // token on the line; or glued to further initials, up to three, that
+  // end so ("J.R. Hollingsworth"), their letters no abbreviation's.
+  auto initial = [&](size_t k) {
+    std::array<char, 3> letters{};
+    size_t count = 0;
+    for (size_t j = k; letter_and_stop(j) && count < letters.size(); j += 2) {
+      letters[count++] = static_cast<char>(text[tokens[j].begin] | 0x20);
+      const Token& stop = tokens[j + 1];
+      if (stop.end < text.size() && text[stop.end] == ' ') {
+        const bool word_after = j + 2 < n && tokens[j + 2].begin == stop.end + 1 && !tokens[j + 2].newline_before;
+        const std::string_view glued(letters.data(), count);
+        return word_after && (count == 1 || !kAbbreviationsOfInitials.contains(glued, Token{0, static_cast<uint32_t>(count), false, false}));
+      }
+      if (j + 2 >= n || tokens[j + 2].begin != stop.end) return false;
+    }
+    return false;
   };
   // The token after the initials that open at token k, up to three ("A. J.
   // Ayer"); k when none does.

@@ -1248,6 +1248,13 @@ TEST(PiiTaggerTest, NamesWithInitialsAreOneName) {
   EXPECT_EQ(names("Please send the report to A. J. Ayer today."), V{"A. J. Ayer"});
   EXPECT_EQ(names("Please send the report to J. Smith today."), V{"J. Smith"});
   EXPECT_EQ(names("Please send the report to N. Hackett-Lind today."), V{"N. Hackett-Lind"});
+  // Initials glued together, as many write them ("J.R. Smith", "George
+  // H.W. Bush"); not an abbreviation's letters ("U.S. Wilson" stays the
+  // surname alone).
+  EXPECT_EQ(names("Please send the report to J.R. Smith today."), V{"J.R. Smith"});
+  EXPECT_EQ(names("Please send the report to J.R.R. Kirlin today."), V{"J.R.R. Kirlin"});
+  EXPECT_EQ(names("Please send the report to John H.W. Kennedy today."), V{"John H.W. Kennedy"});
+  EXPECT_EQ(names("Please send the report to U.S. Wilson today."), V{"Wilson"});
   EXPECT_EQ(names("Please send the report to Anna M. van der Velde today."), V{"Anna M. van der Velde"});
   EXPECT_EQ(names("please send the report to hannah i. kirlin today."), V{"hannah i. kirlin"});
   // Without capitals, an initial before a surname the tagging took for a

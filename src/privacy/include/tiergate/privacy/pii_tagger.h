@@ -1022,6 +1022,8 @@ class PiiTagger {
   // in text without capitals, initials after a first name a list knows
   // ("hannah i. kirlin"), or one initial after a comma, a colon, "by" or
   // "and" before a surname this tagging took for a name ("j. okonkwo").
+  // Initials may be glued together ("J.R. Hollingsworth", "George H.W.
+  // Bush"), but not an abbreviation's letters ("U.S.", "e.g.").
   // The names, places and organisations of this tagging inside such a name
   // go; nothing changes where another span overlaps it.
   // `capitals_before_a_stop`: in text with capitals, the tokens that are a
