@@ -467,10 +467,12 @@ size_t tagger_rules::street_by_its_suffix(std::string_view text, Tokens tokens, 
   // 2012 Olympic Park".
   if (k == 0 || (year && !kCommonStreetSuffixes.contains(text, tokens[k]))) return 0;
   // A city's quadrant after the suffix is the street's: "1600 Pennsylvania
-  // Ave NW".
+  // Ave NW"; without capitals where the clause ends after it, "3100 sandy
+  // boulevard ne, portland" (quadrant_after_a_street()).
   static constexpr WordSet kQuadrants(std::array<std::string_view, 4>{"nw", "ne", "sw", "se"});
-  if (mixed && one_blank_after(text, tokens, k + 1) && kQuadrants.contains(text, tokens[k + 1]) &&
-      all_capitals(text, tokens, k + 1)) {
+  if (mixed ? one_blank_after(text, tokens, k + 1) && kQuadrants.contains(text, tokens[k + 1]) &&
+                  all_capitals(text, tokens, k + 1)
+            : quadrant_after_a_street(text, tokens, k)) {
     ++k;
   }
   // The unit after the street goes with it; in text without capitals after

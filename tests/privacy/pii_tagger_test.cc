@@ -4919,6 +4919,8 @@ TEST(PiiTaggerTest, AStreetNamedByItsSuffixNextToItsNumberIsAnAddress) {
   EXPECT_EQ(addresses("Draft a listing for 4821 Juniper Dr."), std::vector<std::string>{"4821 Juniper Dr"});
   EXPECT_EQ(addresses("Draft a listing for 4821 Juniper Dr Apt 4."), std::vector<std::string>{"4821 Juniper Dr Apt 4"});
   EXPECT_EQ(addresses("See you at 1600 Chestnut Ave NW, Graz."), std::vector<std::string>{"1600 Chestnut Ave NW"});
+  // (Without capitals where the clause ends after it.)
+  EXPECT_EQ(addresses("see you at 1600 chestnut avenue ne, graz."), std::vector<std::string>{"1600 chestnut avenue ne"});
   // A building's number with a letter, or a range of them.
   EXPECT_EQ(addresses("See you at 221B Juniper Way then."), std::vector<std::string>{"221B Juniper Way"});
   EXPECT_EQ(addresses("see you at 12a juniper road then."), std::vector<std::string>{"12a juniper road"});
