@@ -1803,6 +1803,21 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
     return word.size() >= 2 && word.size() <= 4 && word[0] >= 'A' && word[0] <= 'Z' && word[1] == 'x' &&
            std::all_of(word.begin() + 2, word.end(), [](char c) { return c >= 'x' && c <= 'z'; });
   };
+  // A word of seven letters or more with an ending of the sciences' nouns
+  // that no name has ("Carboxylation", "Apoptosis", "Papillomaviruses",
+  // "Constructivism"), where no list knows it: a term capitalised where a
+  // sentence or an answer opens, which the decoder read as a name.
+  auto term_of_a_science = [&](const PiiSpan& span) {
+    static constexpr std::array<std::string_view, 13> kEndings = {
+        "ation", "isation", "osis", "itis", "ysis", "ism", "ology", "ologies", "ectomy", "otomy", "virus", "viruses", "phobia"};
+    std::string_view word = text.substr(span.begin, span.end - span.begin);
+    if (word.size() < 7) return false;
+    const bool ending = std::any_of(kEndings.begin(), kEndings.end(), [&](std::string_view e) {
+      return word.size() > e.size() && std::equal(e.begin(), e.end(), word.end() - static_cast<ptrdiff_t>(e.size()),
+                                                  [](char a, char b) { return a == (b | 0x20); });
+    });
+    return ending && !gazetteer_.knows(word_hash(text, Token{span.begin, span.end, false, false}));
+  };
   size_t kept = first;
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
@@ -1824,7 +1839,9 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
                   holiday(text, span.begin, span.end) ||
                   (span.type == PiiType::kPerson && kChatAbbreviations.contains(text, word));
     if (!no_one && span.type == PiiType::kPerson) {
-      if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
+      if (term_of_a_science(span)) {
+        no_one = true;
+      } else if (kNeverLastInAName.contains(text, word) || kNeverInAName.contains(text, word)) {
         no_one = !all_capitals(text, word);
       } else if (month_or_weekday(text, word)) {
         no_one = (gazetteer_.lookup(word_hash(text, word)).full & name_categories_) == 0;  // not "April", "June"

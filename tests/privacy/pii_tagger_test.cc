@@ -5665,6 +5665,22 @@ TEST(PiiTaggerTest, APlanetOrAnUnlistedMonthAloneIsNoOne) {
   EXPECT_EQ(asked("Bruno Saturn"), (std::vector<std::string>{"PERSON:Bruno Saturn", "LOCATION:Lisbon"}));
 }
 
+// A word no list knows with an ending of the sciences' nouns is no one
+// ("Apoptosis", "Constructivism", "Norovirus"); a shorter word, or one a
+// name list knows, stays a name.
+TEST(PiiTaggerTest, ATermOfASciencesEndingIsNoOne) {
+  TaggerOptions o = options(5, 1u << 14, 1);
+  o.gazetteers = {{"last_name", {"Delation"}}};
+  const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
+  auto asked = [&](const std::string& who) { return values_of(tagger, "Ask " + who + " about the trip to Lisbon.", PiiType::kPerson); };
+  for (const char* word : {"Apoptosix", "Zorvath", "Ation", "Delation"}) {
+    ASSERT_EQ(asked(word), std::vector<std::string>{word});
+  }
+  for (const char* word : {"Apoptosis", "Constructivism", "Norovirus", "Glycosylation", "Spondylitis"}) {
+    EXPECT_EQ(asked(word), std::vector<std::string>{}) << word;
+  }
+}
+
 // A name that is a month is a date among a date's words: after a word of
 // time ("next April"), before a day's number ("April 3"), or next to
 // another month in a list ("March, April"); elsewhere it stays a name

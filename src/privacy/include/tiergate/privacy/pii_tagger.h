@@ -933,7 +933,11 @@ class PiiTagger {
   // doctrine (the proper_adjective list: "Bayesian network", "Islamic
   // society", "Calvinism") that no name list knows ("Brian", "Dominic")
   // and no relative comes before ("my son Caspian"),
-  // or a month or weekday no name list knows ("January", not "June");
+  // or a month or weekday no name list knows ("January", not "June"), or
+  // a word of seven letters or more that no list knows with an ending of
+  // the sciences' nouns ("Apoptosis", "Constructivism", "Norovirus");
+  // and each name, place or organisation that names a feast
+  // (tagger_rules::holiday(): "Christmas", "Easter Egg Hunt");
   // and each name, place or organisation that is one word opening with two
   // capitals and holding a small letter ("DVDs", "MHz", "HCl", "ATPase":
   // not "McKay"), a planet not in capitals ("Jupiter", not "MARS"), a
