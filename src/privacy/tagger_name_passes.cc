@@ -2539,7 +2539,10 @@ void PiiTagger::add_unlisted_full_names(std::string_view text, std::span<const u
   // Whether "and his" or "and her" follows the word ending at `end`: the
   // pronoun goes back to a person, as "and its" to a firm.
   auto before_and_a_persons = [&](uint32_t end) {
-    const std::string_view after = text.substr(end, 9);
+    // (Asked of most marked tokens: the bytes one by one, the likeliest
+    // to differ first.)
+    if (end + 9 > text.size() || text[end + 1] != 'a' || text[end] != ' ') return false;
+    const std::string_view after(text.data() + end, 9);
     return after == " and his " || after == " and her ";
   };
   const size_t before = out.size();
@@ -2549,14 +2552,15 @@ void PiiTagger::add_unlisted_full_names(std::string_view text, std::span<const u
     // in small letters one blank before them; the cheap tests first (most
     // marked tokens stand alone). Or one before "and his" or "and her": "a
     // limerick about Barnabas and his goat".
-    if (j == 0 || text[tokens[j - 1].begin] < 'a' || text[tokens[j - 1].begin] > 'z') continue;
+    auto after_a_small_word = [&] { return j > 0 && text[tokens[j - 1].begin] >= 'a' && text[tokens[j - 1].begin] <= 'z'; };
     if (m + 1 == marked.size() || marked[m + 1] != j + 1) {
-      if (before_and_a_persons(tokens[j].end) && one_blank_after(text, tokens, j) && capitalised(j) &&
-          unlisted(j, false) && !covered(tokens[j].begin, tokens[j].end)) {
+      if (before_and_a_persons(tokens[j].end) && after_a_small_word() && one_blank_after(text, tokens, j) &&
+          capitalised(j) && unlisted(j, false) && !covered(tokens[j].begin, tokens[j].end)) {
         out.push_back({PiiType::kPerson, tokens[j].begin, tokens[j].end});
       }
       continue;
     }
+    if (!after_a_small_word()) continue;
     size_t run = 1;
     while (m + run < marked.size() && marked[m + run] == j + run && one_blank_after(text, tokens, j + run)) ++run;
     const size_t last = j + run - 1;

@@ -767,6 +767,19 @@ bool tagger_rules::holiday(std::string_view text, uint32_t begin, uint32_t end) 
       "day",   "eve",   "sunday",  "monday",   "egg",     "eggs",    "hunt",     "party",   "parties", "dinner", "lunch",
       "break", "weekend", "holiday", "holidays", "card",  "cards",   "tree",     "trees",   "market",  "parade", "season",
       "lights", "carol", "carols",  "bonus",    "gifts",   "candy",   "costume",  "costumes", "vacation", "shopping", "feast"});
+  // A possessive's 's goes with the word ("Valentine's Day").
+  auto stem = [&](Token t) {
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    t.end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
+    return t;
+  };
+  // (Most spans are asked: their first word first.)
+  uint32_t first_end = begin;
+  while (first_end < end && text[first_end] != ' ') ++first_end;
+  const Token first = stem(Token{begin, first_end, false, false});
+  if (!kHolidays.contains(text, first) && !kGreetings.contains(text, first) && !token_is(text, first, "valentine")) {
+    return false;
+  }
   // The span's words, one blank apart ("Christmas, so" is none).
   std::array<Token, 4> words{};
   size_t count = 0;
@@ -779,12 +792,6 @@ bool tagger_rules::holiday(std::string_view text, uint32_t begin, uint32_t end) 
   }
   size_t head = count > 1 && kGreetings.contains(text, words[0]) ? 1 : 0;
   if (head == count) return false;
-  // A possessive's 's goes with the word ("Valentine's Day").
-  auto stem = [&](Token t) {
-    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
-    t.end = t.begin + static_cast<uint32_t>(possessive_stem(b, t.end - t.begin));
-    return t;
-  };
   const Token name = stem(words[head]);
   if (token_is(text, name, "valentine")) {
     // (The "'s Day" after it, in the span or right after it.)
