@@ -414,8 +414,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // is said of it follows ("an email to john about the meeting"); after
     // "name is" or a title, whatever follows.
     static constexpr WordSet kWhatIsSaid(std::array<std::string_view, 4>{"about", "regarding", "asking", "saying"});
-    const bool said_to = j >= 2 && is(j - 1, "to") && kWrittenTo.contains(text, tokens[j - 2]) && to + 1 < n &&
-                         !tokens[to + 1].newline_before && kWhatIsSaid.contains(text, tokens[to + 1]);
+    const bool what_is_said_follows = to + 1 < n && !tokens[to + 1].newline_before &&
+                                      tokens[to + 1].begin == tokens[to].end + 1 && kWhatIsSaid.contains(text, tokens[to + 1]);
+    const bool said_to = j >= 2 && is(j - 1, "to") && kWrittenTo.contains(text, tokens[j - 2]) && what_is_said_follows;
     const bool confirmed = to > j || clause_ends_after(text, tokens, to) || said_to;
     // Contacted with what is said: "text mike that I'm late".
     const bool said_that = to + 1 < n && !tokens[to + 1].newline_before && is(to + 1, "that");
@@ -480,13 +481,16 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         name = !common ||
                (first_name && (to > j || end != tokens[to].end || !kVerbsNamedAsPeople.contains(text, tokens[j])));
         break;
+      // (Or a word no list knows before what is said of it: "remind
+      // ysolde about the rent", "call fenwick regarding the invoice".)
       case Cue::kAddressed:
-        name = first_name || unknown_before_who() || ((said_by_the_speaker || asked_to_do()) && unknown());
+        name = first_name || unknown_before_who() ||
+               ((said_by_the_speaker || asked_to_do() || what_is_said_follows) && unknown());
         break;
       case Cue::kAskedFor: name = first_name || unknown_before_who(); break;
       case Cue::kContacted:
         name = (first_name && (!common || confirmed || said_that)) || unknown_before_who() ||
-               (said_by_the_speaker && unknown());
+               ((said_by_the_speaker || what_is_said_follows) && unknown());
         break;
       case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who() || unknown_before_a_surname; break;
       // (A name of two words or more, or of one that no everyday list

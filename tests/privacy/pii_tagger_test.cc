@@ -2825,6 +2825,11 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Summarize what priya hurst said today."), V{"PERSON:priya hurst"});
   // (An everyday first name, where what is said of it follows.)
   EXPECT_EQ(found("Write an email to john about it."), V{"PERSON:john"});
+  // (Contacted or addressed, a word no list knows before what is said of
+  // it; not before another word.)
+  EXPECT_EQ(found("Please call zorvath about it."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Please remind zorvath regarding it."), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Please call zorvath today."});
   expect_no_names(tagger, {"Write to disk today.", "My uncle said so.", "Summarize what the code said today.",
                            "Summarize what john said today.", "Write an email to john today."});
   // A form's field of a name or a role, with a colon or an equals sign.
