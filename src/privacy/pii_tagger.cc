@@ -344,13 +344,14 @@ void cut_openings_found_before(std::string_view text, Tokens tokens, std::vector
     }
     const size_t date = tagger_rules::first_token_from(tokens, after->begin);
     const size_t next = tagger_rules::first_token_from(tokens, after->end);
+    if (date == 0 || tokens[date].begin != after->begin || !word_at(next) || tokens[next].begin >= span.end ||
+        tokens[date - 1].begin < span.begin) {
+      continue;
+    }
     // (The words after it capitalised: in text without capitals such a
     // span is a clause's run of words, "poolside one sunday afternoon".)
     const auto opening = static_cast<unsigned char>(text[tokens[next].begin]);
-    if (date == 0 || tokens[date].begin != after->begin || !word_at(next) || tokens[next].begin >= span.end ||
-        tokens[date - 1].begin < span.begin || !((opening >= 'A' && opening <= 'Z') || opening >= 0x80)) {
-      continue;
-    }
+    if (!((opening >= 'A' && opening <= 'Z') || opening >= 0x80)) continue;
     const PiiSpan rest{span.type, tokens[next].begin, span.end};
     span.end = tokens[date - 1].end;
     out.push_back(rest);

@@ -85,7 +85,8 @@ void PiiTagger::join_initials(std::string_view text, std::span<const uint32_t> c
       if (stop.end < text.size() && text[stop.end] == ' ') {
         const bool word_after = j + 2 < n && tokens[j + 2].begin == stop.end + 1 && !tokens[j + 2].newline_before;
         const std::string_view glued(letters.data(), count);
-        return word_after && (count == 1 || !kAbbreviationsOfInitials.contains(glued, Token{0, static_cast<uint32_t>(count), false, false}));
+        const Token all_letters{0, static_cast<uint32_t>(count), false, false};
+        return word_after && (count == 1 || !kAbbreviationsOfInitials.contains(glued, all_letters));
       }
       if (j + 2 >= n || tokens[j + 2].begin != stop.end) return false;
     }

@@ -1808,9 +1808,10 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
   // "Constructivism"), where no list knows it: a term capitalised where a
   // sentence or an answer opens, which the decoder read as a name.
   auto term_of_a_science = [&](const PiiSpan& span) {
-    static constexpr std::array<std::string_view, 13> kEndings = {
-        "ation", "isation", "osis", "itis", "ysis", "ism", "ology", "ologies", "ectomy", "otomy", "virus", "viruses", "phobia"};
-    std::string_view word = text.substr(span.begin, span.end - span.begin);
+    static constexpr std::array<std::string_view, 13> kEndings = {"ation", "isation", "osis",   "itis",  "ysis",
+                                                                  "ism",   "ology",   "ologies", "ectomy", "otomy",
+                                                                  "virus", "viruses", "phobia"};
+    const std::string_view word = text.substr(span.begin, span.end - span.begin);
     if (word.size() < 7) return false;
     const bool ending = std::any_of(kEndings.begin(), kEndings.end(), [&](std::string_view e) {
       return word.size() > e.size() && std::equal(e.begin(), e.end(), word.end() - static_cast<ptrdiff_t>(e.size()),
@@ -2052,10 +2053,6 @@ constexpr WordSet kPersonOnlyLabels(std::array<std::string_view, 17>{
 constexpr WordSet kBeforePlacesAndGroups(std::array<std::string_view, 17>{
     "in", "at", "from", "of", "near", "on", "into", "by", "across", "around", "outside", "inside", "throughout", "the",
     "an", "these", "those"});
-
-}  // namespace
-
-namespace {
 
 // Whether capitalised word `w` is a particle of an Irish surname, written
 // as a word of its own: "Ní Bhriain", "Nic Giolla", "Ó Súilleabháin".
@@ -2552,7 +2549,9 @@ void PiiTagger::add_unlisted_full_names(std::string_view text, std::span<const u
     // in small letters one blank before them; the cheap tests first (most
     // marked tokens stand alone). Or one before "and his" or "and her": "a
     // limerick about Barnabas and his goat".
-    auto after_a_small_word = [&] { return j > 0 && text[tokens[j - 1].begin] >= 'a' && text[tokens[j - 1].begin] <= 'z'; };
+    auto after_a_small_word = [&] {
+      return j > 0 && text[tokens[j - 1].begin] >= 'a' && text[tokens[j - 1].begin] <= 'z';
+    };
     if (m + 1 == marked.size() || marked[m + 1] != j + 1) {
       if (before_and_a_persons(tokens[j].end) && after_a_small_word() && one_blank_after(text, tokens, j) &&
           capitalised(j) && unlisted(j, false) && !covered(tokens[j].begin, tokens[j].end)) {

@@ -1070,8 +1070,9 @@ bool law_or_war(std::string_view value);
 
 // Whether text[begin, end) names a feast or a festival: its name alone
 // ("for Christmas", "Diwali"), maybe after "Merry" or "Happy", maybe with
-// a possessive, then words of the things it holds ("Christmas Day",
-// "Easter Egg Hunt", "Halloween candy"'s first word); "Valentine" only
+// a possessive, then words of its day or of the things it holds
+// ("Christmas Day", "Easter Egg Hunt", "Halloween" of "Halloween
+// candy"); "Valentine" only
 // before "'s Day", a first name too. A time of year, no person, place or
 // firm: the decoder read "for Christmas" as it reads "for Anna". (Not
 // "Christmas Island", nor "Easter Island".)

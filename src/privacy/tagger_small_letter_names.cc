@@ -132,9 +132,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return Cue::kContacted;
     }
     // A form's field: "name: john smith", "Patient: luis fernandez" (not
-    // "name: mark as read", "Customer: will be").
-    // (A field of a form, its label opening its line: "Name: leocadia
-    // brandt", "Patient: ysolde marsh", any words of a name.)
+    // "Customer: will be"); its label opening its line, any words of a
+    // name that end its clause, "Name: leocadia brandt" (not "name: mark
+    // as read").
     if ((mark_is(c + 1, ':') || mark_is(c + 1, '=')) && tokens[c + 1].begin == tokens[c].end &&
         (is(c, "name") || kRoles.contains(text, tokens[c]) || kAccounts.contains(text, tokens[c]))) {
       name = c + 2;
@@ -512,7 +512,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       }
       // (Not "name: mark as read": the clause ends after the name.)
       case Cue::kField:
-        name = (!common || (m.full & name_categories_) != 0) && end == tokens[to].end && clause_ends_after(text, tokens, to);
+        name = (!common || (m.full & name_categories_) != 0) && end == tokens[to].end &&
+               clause_ends_after(text, tokens, to);
         break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;
@@ -523,7 +524,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // rangi, who", "name is", a title in full, a closing as
     // type_signatures() reads one in text with capitals.)
     const size_t over = span_over(out, j);
-    if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kField || cue == Cue::kTitledInFull || cue == Cue::kSigned) &&
+    if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kField || cue == Cue::kTitledInFull ||
+         cue == Cue::kSigned) &&
         over != out.size() &&
         own_place_or_organisation(out, over, first, tokens[j].begin, end)) {
       out[over].type = PiiType::kPerson;

@@ -5497,13 +5497,16 @@ TEST(PiiTaggerTest, ANumberThatCountsOpensNoAddress) {
 TEST(PiiTaggerTest, AYearAfterAWordOfTimeOpensNoAddress) {
   std::vector<PiiExample> rows;
   for (uint32_t k = 0; k < 300; ++k) {
-    const std::string address = std::to_string(1900 + k % 120) + " " + kLast[k % kLast.size()] + " " + kLast[(k / 7) % kLast.size()];
+    const std::string address =
+        std::to_string(1900 + k % 120) + " " + kLast[k % kLast.size()] + " " + kLast[(k / 7) % kLast.size()];
     const std::string lead = k % 2 == 0 ? "Ship it in " : "Ship it to ";
     rows.push_back({lead + address + " now.", {{PiiType::kStreetAddress, static_cast<uint32_t>(lead.size()),
                                                 static_cast<uint32_t>(lead.size() + address.size())}}});
   }
   TaggerOptions o = options(5, 1u << 12, 1);
-  o.gazetteers = {{"common_word", {"ship", "it", "in", "to", "now"}}, {"first_name", {"Melanie"}}, {"street_suffix", {"Street"}}};
+  o.gazetteers = {{"common_word", {"ship", "it", "in", "to", "now"}},
+                  {"first_name", {"Melanie"}},
+                  {"street_suffix", {"Street"}}};
   const PiiTagger tagger = PiiTagger::train(rows, o);
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
@@ -5677,7 +5680,9 @@ TEST(PiiTaggerTest, ATermOfASciencesEndingIsNoOne) {
   TaggerOptions o = options(5, 1u << 14, 1);
   o.gazetteers = {{"last_name", {"Delation"}}};
   const PiiTagger tagger = PiiTagger::train(sample(600, 0, 16, 0, 14, 0, 8, 1), o);
-  auto asked = [&](const std::string& who) { return values_of(tagger, "Ask " + who + " about the trip to Lisbon.", PiiType::kPerson); };
+  auto asked = [&](const std::string& who) {
+    return values_of(tagger, "Ask " + who + " about the trip to Lisbon.", PiiType::kPerson);
+  };
   for (const char* word : {"Apoptosix", "Zorvath", "Ation", "Delation"}) {
     ASSERT_EQ(asked(word), std::vector<std::string>{word});
   }
@@ -7355,9 +7360,11 @@ TEST(PiiTaggerTest, AWordNoListKnowsBeforeAndHisIsAName) {
 // taught firms there. Not with another word between, nor after a word an
 // everyday list knows.
 TEST(PiiTaggerTest, AFirmWithAnIrishParticleIsAName) {
-  const PiiTagger tagger = firms_tagger({"The parcel for "}, {"Zorvath Ní Brask", "Quarrow Nic Dellack", "Velmora Ó Quill",
-                                                              "Tesk Nuu Ondine", "Brask Bank Velmora"},
-                                        " was left.", {{"first_name", {"Siobhan"}}, {"common_word", {"the", "parcel", "for", "was", "left", "bank"}}});
+  const PiiTagger tagger =
+      firms_tagger({"The parcel for "},
+                   {"Zorvath N\u00ed Brask", "Quarrow Nic Dellack", "Velmora \u00d3 Quill", "Tesk Nuu Ondine", "Brask Bank Velmora"},
+                   " was left.",
+                   {{"first_name", {"Siobhan"}}, {"common_word", {"the", "parcel", "for", "was", "left", "bank"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   ASSERT_EQ(found("The parcel for Siobhan Nuu Bhriain was left."), V{"ORGANIZATION:Siobhan Nuu Bhriain"});
@@ -7373,27 +7380,36 @@ TEST(PiiTaggerTest, AFirmWithAnIrishParticleIsAName) {
 // taught names after "for". Not "Valentine" elsewhere, a first name, nor
 // a place named after a feast ("Christmas Island").
 TEST(PiiTaggerTest, AFeastNamesNoOne) {
-  const PiiTagger tagger = values_tagger(PiiType::kPerson, {"A gift for ", "Cards for "}, {"Zorvath", "Brask", "Velmora", "Quarrow Dellack"}, ".",
-                                         {{"common_word", {"a", "gift", "for", "cards", "day", "egg", "hunt", "island", "merry"}}});
+  const PiiTagger tagger =
+      values_tagger(PiiType::kPerson, {"A gift for ", "Cards for "}, {"Zorvath", "Brask", "Velmora", "Quarrow Dellack"}, ".",
+                    {{"common_word", {"a", "gift", "for", "cards", "day", "egg", "hunt", "island", "merry"}}});
   using V = std::vector<std::string>;
   ASSERT_EQ(values_of(tagger, "A gift for Tesk.", PiiType::kPerson), V{"Tesk"});
-  for (const char* text : {"A gift for Christmas.", "Cards for Diwali.", "Cards for Easter Egg Hunt.", "A gift for Christmas Day.",
-                           "Cards for Merry Christmas.", "A gift for Valentine's Day."}) {
+  for (const char* text : {"A gift for Christmas.", "Cards for Diwali.", "Cards for Easter Egg Hunt.",
+                           "A gift for Christmas Day.", "Cards for Merry Christmas.", "A gift for Valentine's Day."}) {
     EXPECT_EQ(values_of(tagger, text, PiiType::kPerson), V{}) << text;
   }
   EXPECT_EQ(values_of(tagger, "A gift for Valentine.", PiiType::kPerson), V{"Valentine"});
   EXPECT_EQ(values_of(tagger, "A gift for Christmas Brask.", PiiType::kPerson), V{"Christmas Brask"});
+  EXPECT_EQ(values_of(tagger, "A gift for Christmas Island.", PiiType::kPerson), V{"Christmas Island"});
 }
 
 // A name of the tagger's that runs through a date found before it ("Easter
 // Sunday Cindy") parts in two around the date; resolving the overlaps kept
-// the words before the date alone. Not words after it in small letters.
+// the words before the date alone. Not words after it in small letters
+// (here a tagger taught names in small letters).
 TEST(PiiTaggerTest, ANameRunningThroughADateFoundBeforePartsAroundIt) {
   const PiiTagger tagger = values_tagger(PiiType::kPerson, {"On ", "Then "}, {"Zorvath Brask Velmora", "Quarrow Tesk Dellack"},
                                          " went out.", {{"common_word", {"on", "then", "went", "out"}}});
   using V = std::vector<std::string>;
   ASSERT_EQ(scanned_spans(tagger, "On Quill Ondine Brask went out."), V{"PERSON:Quill Ondine Brask"});
-  EXPECT_EQ(scanned_spans(tagger, "On Quill Sunday Brask went out."), (V{"PERSON:Quill", "DATE_TIME:Sunday", "PERSON:Brask"}));
+  EXPECT_EQ(scanned_spans(tagger, "On Quill Sunday Brask went out."),
+            (V{"PERSON:Quill", "DATE_TIME:Sunday", "PERSON:Brask"}));
+  const PiiTagger small_tagger =
+      values_tagger(PiiType::kPerson, {"on ", "then "}, {"zorvath brask velmora", "quarrow tesk dellack"}, " went out.",
+                    {{"common_word", {"on", "then", "went", "out"}}});
+  ASSERT_EQ(scanned_spans(small_tagger, "on quill ondine brask went out."), V{"PERSON:quill ondine brask"});
+  EXPECT_EQ(scanned_spans(small_tagger, "on quill sunday brask went out."), (V{"PERSON:quill", "DATE_TIME:sunday"}));
 }
 
 // A firm of the tagger's that opens with a house number and a street word
