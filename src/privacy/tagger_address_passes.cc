@@ -1170,7 +1170,9 @@ void PiiTagger::drop_lone_numbers(std::string_view text, std::vector<PiiSpan>& o
   // word of the lists.
   auto street_word_in = [&](size_t from, uint32_t end) {
     for (size_t t = from; t < n && tokens[t].begin < end; ++t) {
-      if (letters(t) && ((match(t).full | match(t).part) & street_categories_) != 0) return true;
+      if (!letters(t)) continue;
+      const Gazetteer::Match m = match(t);
+      if (((m.full | m.part) & street_categories_) != 0) return true;
     }
     return false;
   };

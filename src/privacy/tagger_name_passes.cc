@@ -1823,21 +1823,19 @@ void PiiTagger::drop_words_naming_no_one(std::string_view text, std::vector<PiiS
   for (size_t s = first; s < out.size(); ++s) {
     const PiiSpan& span = out[s];
     const bool named = names_by_a_proper_name(span.type);
-    if (named && titles_a_work(text, span)) continue;
+    if (named && (titles_a_work(text, span) || holiday(text, span.begin, span.end))) continue;
     if (!named || !one_word(span)) {
       const std::string_view value = text.substr(span.begin, span.end - span.begin);
       const bool no_one = (span.type == PiiType::kLocation && union_of_states(value)) ||
                           ((span.type == PiiType::kPerson || span.type == PiiType::kOrganization ||
                             span.type == PiiType::kStreetAddress) &&
-                           law_or_war(value)) ||
-                          (named && holiday(text, span.begin, span.end));
+                           law_or_war(value));
       if (!no_one) out[kept++] = span;
       continue;
     }
     const Token word{span.begin, span.end, false, false};
     bool no_one = capitals_then_small_letters(text, span) || genus_of_a_species(text, span) ||
                   (kPlanets.contains(text, word) && !all_capitals(text, word)) || predicate(span) ||
-                  holiday(text, span.begin, span.end) ||
                   (span.type == PiiType::kPerson && kChatAbbreviations.contains(text, word));
     if (!no_one && span.type == PiiType::kPerson) {
       if (term_of_a_science(span)) {

@@ -777,9 +777,8 @@ bool tagger_rules::holiday(std::string_view text, uint32_t begin, uint32_t end) 
   uint32_t first_end = begin;
   while (first_end < end && text[first_end] != ' ') ++first_end;
   const Token first = stem(Token{begin, first_end, false, false});
-  if (!kHolidays.contains(text, first) && !kGreetings.contains(text, first) && !token_is(text, first, "valentine")) {
-    return false;
-  }
+  const bool greeting = kGreetings.contains(text, first);
+  if (!greeting && !kHolidays.contains(text, first) && !token_is(text, first, "valentine")) return false;
   // The span's words, one blank apart ("Christmas, so" is none).
   std::array<Token, 4> words{};
   size_t count = 0;
@@ -790,7 +789,7 @@ bool tagger_rules::holiday(std::string_view text, uint32_t begin, uint32_t end) 
     words[count++] = Token{at, stop, false, false};
     at = stop + 1;
   }
-  size_t head = count > 1 && kGreetings.contains(text, words[0]) ? 1 : 0;
+  const size_t head = count > 1 && greeting ? 1 : 0;
   if (head == count) return false;
   const Token name = stem(words[head]);
   if (token_is(text, name, "valentine")) {
