@@ -13,8 +13,8 @@
 namespace tiergate::pii_handles {
 namespace {
 
-// Whether byte `at` of the n bytes at p is an '@', or a '.' between ASCII
-// small letters: where a handle may join a person's words.
+// Whether byte `at` of the n bytes at p is an '@', or a '.' or '_' between
+// ASCII small letters: where a handle may join a person's words.
 inline bool joins_at(const unsigned char* p, size_t n, size_t at) {
   auto small = [&](size_t i) { return p[i] >= 'a' && p[i] <= 'z'; };
   return p[at] == '@' || (at > 0 && at + 1 < n && small(at - 1) && small(at + 1));
@@ -30,15 +30,17 @@ inline void add_joins(const unsigned char* p, size_t n, size_t from, uint64_t ca
 }
 
 // The candidates of find_handle_joins() among the bytes a vector holds at
-// b (one byte more readable), bit k for byte k: each '@', and each '.'
-// before an ASCII small letter (most of a text's stops end a sentence or
-// write a number).
+// b (one byte more readable), bit k for byte k: each '@', and each '.' or
+// '_' before an ASCII small letter (most of a text's stops end a sentence
+// or write a number).
 #if defined(__x86_64__)
 [[gnu::target("avx2")]] inline uint32_t join_candidates_avx2_32(const unsigned char* b) {
   const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
   const __m256i next = _mm256_sub_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 1)), _mm256_set1_epi8('a'));
   const __m256i small_next = _mm256_cmpeq_epi8(_mm256_min_epu8(next, _mm256_set1_epi8(25)), next);
-  const __m256i stops = _mm256_and_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('.')), small_next);
+  const __m256i joiners =
+      _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('.')), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('_')));
+  const __m256i stops = _mm256_and_si256(joiners, small_next);
   return static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_or_si256(stops, _mm256_cmpeq_epi8(x, _mm256_set1_epi8('@')))));
 }
 
@@ -51,14 +53,15 @@ inline uint64_t join_candidates_sse2(const unsigned char* b) {
   const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
   const __m128i next = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 1)), _mm_set1_epi8('a'));
   const __m128i small_next = _mm_cmpeq_epi8(_mm_min_epu8(next, _mm_set1_epi8(25)), next);
-  const __m128i stops = _mm_and_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('.')), small_next);
+  const __m128i joiners = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('.')), _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+  const __m128i stops = _mm_and_si128(joiners, small_next);
   return static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(stops, _mm_cmpeq_epi8(x, _mm_set1_epi8('@')))));
 }
 #endif
 
 // A byte's candidates, without vectors.
 inline uint64_t join_candidates_scalar(const unsigned char* b) {
-  return (b[0] == '@' || (b[0] == '.' && b[1] >= 'a' && b[1] <= 'z')) ? 1 : 0;
+  return (b[0] == '@' || ((b[0] == '.' || b[0] == '_') && b[1] >= 'a' && b[1] <= 'z')) ? 1 : 0;
 }
 
 // find_handle_joins() Width bytes at a time (Candidates reads one more):

@@ -1,4 +1,5 @@
-// Where a handle may join a person's words ("@priya", "mirela.popescu"):
+// Where a handle may join a person's words ("@priya", "mirela.popescu",
+// "ezekiel_marsh"):
 // what PiiTagger::add_handles_of_people() reads. Private to the privacy
 // module.
 #pragma once
@@ -10,7 +11,7 @@
 namespace tiergate::pii_handles {
 
 // Replaces `out` with the offsets, in order, of each '@' of `text` and of
-// each '.' between two ASCII small letters. Few in prose: one pass of
+// each '.' or '_' between two ASCII small letters. Few in prose: one pass of
 // vector compares (AVX2 where the CPU has it, else SSE2) finds them.
 void find_handle_joins(std::string_view text, std::vector<uint32_t>& out);
 

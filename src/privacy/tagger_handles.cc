@@ -96,7 +96,8 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
   };
   // Whether the words k = from, from + 2, ..., to (joined by marks) name a
   // person: one a first name (the first, with `first_first`), each other
-  // no everyday word nor title, and of at most kMaxUnlistedLetters bytes
+  // no title, and no everyday word but a surname after a first name that
+  // is none, and of at most kMaxUnlistedLetters bytes
   // unless a surname's list knows it ("popescu", not "jsondecodeerror");
   // the first name an everyday word too only beside a surname_of_the_lists()
   // ("@mark.ruffalo", not "@pytest.mark").
@@ -111,7 +112,14 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
         everyday_named = everyday;
         continue;
       }
-      if ((m.full & common_categories_) != 0 || is_title(m)) return false;
+      // (An everyday word that the census or a list knows as a surname
+      // after a first name that is none: "ezekiel_marsh".)
+      if (is_title(m)) return false;
+      if ((m.full & common_categories_) != 0) {
+        if (!named || everyday_named || !listed_surname(text, tokens[k].begin, tokens[k].end)) return false;
+        surname = true;
+        continue;
+      }
       const bool listed = surname_of_the_lists(m);
       if (!listed && tokens[k].end - tokens[k].begin > kMaxUnlistedLetters) return false;
       surname = surname || listed;
@@ -135,8 +143,9 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
     }
     if (ends_after(last) && names_a_person(a + 1, last, false)) add_handle(a + 1, last);
   };
-  // A first name and a surname in small letters joined by a stop, alone
-  // ("mirela.popescu", "priya.raman"): names_a_person(), the first name
+  // A first name and a surname in small letters joined by a stop or an
+  // underscore, alone ("mirela.popescu", "priya.raman", "DM from
+  // ezekiel_marsh"): names_a_person(), the first name
   // first, the surname in small letters throughout; not after a stop, "@",
   // "-" or "_" (a path of code's, an email's host).
   auto dotted_name_at = [&](size_t d) {
@@ -148,6 +157,9 @@ void PiiTagger::add_handles_of_people(std::string_view text, std::vector<PiiSpan
       if (text[b] >= 'A' && text[b] <= 'Z') return;
     }
     if (glued(d - 1) && (joins_a_handle(text[tokens[d - 2].begin]) || text[tokens[d - 2].begin] == '@')) return;
+    // (Joined by an underscore, as code's names are, "mel_spectrogram",
+    // only a surname that the lists or the census know.)
+    if (text[tokens[d].begin] == '_' && !listed_surname(text, tokens[d + 1].begin, tokens[d + 1].end)) return;
     if (ends_after(d + 1) && names_a_person(d - 1, d + 1, true)) add_handle(d - 1, d + 1);
   };
   for (const uint32_t at : joins) {

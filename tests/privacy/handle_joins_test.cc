@@ -16,7 +16,9 @@ std::vector<uint32_t> reference_joins(std::string_view text) {
   std::vector<uint32_t> out;
   auto small = [&](size_t i) { return i < text.size() && text[i] >= 'a' && text[i] <= 'z'; };
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '@' || (text[i] == '.' && i > 0 && small(i - 1) && small(i + 1))) out.push_back(static_cast<uint32_t>(i));
+    if (text[i] == '@' || ((text[i] == '.' || text[i] == '_') && i > 0 && small(i - 1) && small(i + 1))) {
+      out.push_back(static_cast<uint32_t>(i));
+    }
   }
   return out;
 }
@@ -36,6 +38,8 @@ TEST(HandleJoinsTest, AtSignsAndStopsBetweenSmallLetters) {
   EXPECT_EQ(reference_joins("cc @priya and mirela.popescu: e.g. Mr.Smith 3.14 end. x@y"),
             (std::vector<uint32_t>{3, 20, 31, 55}));
   expect_reference_joins("cc @priya and mirela.popescu: e.g. Mr.Smith 3.14 end. x@y");
+  EXPECT_EQ(reference_joins("dm from ezekiel_marsh: _x a_ A_b"), (std::vector<uint32_t>{15}));
+  expect_reference_joins("dm from ezekiel_marsh: _x a_ A_b");
   expect_reference_joins("");
   expect_reference_joins(".");
   expect_reference_joins("@");
@@ -45,7 +49,7 @@ TEST(HandleJoinsTest, AtSignsAndStopsBetweenSmallLetters) {
 
 // A join at each offset around the widths (16, 32) and the text's end.
 TEST(HandleJoinsTest, JoinsAcrossVectorEdges) {
-  for (const std::string piece : {"a.b", "@b", "a.", ".b", "A.b", "a.B", "a@b"}) {
+  for (const std::string piece : {"a.b", "@b", "a.", ".b", "A.b", "a.B", "a@b", "a_b", "a_B", "_b"}) {
     for (size_t at = 0; at <= 70; ++at) {
       expect_reference_joins(std::string(at, 'x') + piece);
       expect_reference_joins(std::string(at, ' ') + piece + " tail of the text");
@@ -54,7 +58,7 @@ TEST(HandleJoinsTest, JoinsAcrossVectorEdges) {
 }
 
 TEST(HandleJoinsTest, RandomTextMatchesTheRule) {
-  const std::string alphabet = "ab.@ Z9\xc3\xa9\n";
+  const std::string alphabet = "ab.@_ Z9\xc3\xa9\n";
   std::mt19937 rng(11);
   for (int round = 0; round < 2000; ++round) {
     std::string text(rng() % 200, ' ');
