@@ -509,25 +509,55 @@ bool PiiTagger::surname_words(std::string_view text, uint32_t begin, uint32_t en
   return any;
 }
 
+size_t PiiTagger::unlisted_street_after(std::string_view text, size_t j) const {
+  const Tokens tokens = tagger_tokens();
+  for (size_t k = j + 1; k < tokens.size() && k <= j + 2; ++k) {
+    const Token& t = tokens[k];
+    if (!one_blank_after(text, tokens, k) || !small_word(text, t, 4) || gazetteer_.knows(word_hash(text, t))) return 0;
+    if (!clause_ends_after(text, tokens, k)) continue;
+    // (Not a series of quantities: "18 zorvath, 18 velmora".)
+    const bool series = k + 2 < tokens.size() && token_is(text, tokens[k + 1], ",") && all_digits(text, tokens[k + 2]) &&
+                        tokens[k + 2].end - tokens[k + 2].begin <= 3;
+    return series ? 0 : k;
+  }
+  return 0;
+}
+
 bool PiiTagger::numbered_street(std::string_view text, const PiiSpan& span) const {
   const Tokens tokens = tagger_tokens();
   const size_t from = first_token_from(tokens, span.begin);
   size_t last = first_token_from(tokens, span.end);
-  if (from >= tokens.size() || last <= from + 2 || last - from > 5 || tokens[last - 1].end != span.end) return false;
+  if (from >= tokens.size() || last <= from + 1 || tokens[last - 1].end != span.end) return false;
   --last;
   auto house_number = [&](size_t j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     return c >= '1' && c <= '9' && tokens[j].end - tokens[j].begin <= 5;
   };
+  auto suffix = [&](size_t j) {
+    return (gazetteer_.lookup(word_hash(text, tokens[j])).full & street_suffix_categories_) != 0 ||
+           kAbbreviatedStreetSuffixes.contains(text, tokens[j]);
+  };
   // (Or the Romance form: a street word first, the number last, "calle
   // mayor 145", "rue des martyrs 77".)
-  const bool romance = kStreetWordsBeforeTheName.contains(text, tokens[from]) && house_number(last);
+  const bool romance = last <= from + 4 && kStreetWordsBeforeTheName.contains(text, tokens[from]) && house_number(last);
   if ((!romance && !house_number(from)) || !led_to_a_place(text, tokens, from)) return false;
-  for (size_t j = from + 1; j <= last - (romance ? 1 : 0); ++j) {
-    if (!small_word(text, tokens[j], 2) || !one_blank_after(text, tokens, j)) return false;
+  if (romance) {
+    for (size_t j = from + 1; j < last; ++j) {
+      if (!small_word(text, tokens[j], 2) || !one_blank_after(text, tokens, j)) return false;
+    }
+    return one_blank_after(text, tokens, last);
   }
-  if (romance) return one_blank_after(text, tokens, last);
-  return (gazetteer_.lookup(word_hash(text, tokens[last])).full & street_suffix_categories_) != 0;
+  // The words after the number up to the suffix, whatever the span holds
+  // after it ("1450 n lakeshore dr apt 12b, chicago il 60610"); a compass
+  // point's letter among them.
+  for (size_t j = from + 1; j <= last && j <= from + 4; ++j) {
+    if (!one_blank_after(text, tokens, j)) return false;
+    if (j >= from + 2 && suffix(j)) return true;
+    const bool point = tokens[j].end - tokens[j].begin == 1 && std::string_view("nsew").find(text[tokens[j].begin]) !=
+                                                                  std::string_view::npos;
+    if (!small_word(text, tokens[j], 2) && !point) return false;
+  }
+  return unlisted_street_after(text, from) == last;
 }
 
 bool PiiTagger::names_before_small_surnames(std::string_view text, const std::vector<PiiSpan>& out,
@@ -556,12 +586,17 @@ bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
   for (size_t j = 0; j < tokens.size(); ++j) {
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     // (Led to as a place, a house number before a street's suffix two to
-    // four words on, or a Romance street word in small letters before such
-    // a number: maybe a numbered_street().)
+    // four words on or before unlisted_street_after(), or a Romance street
+    // word in small letters before such a number: maybe a
+    // numbered_street().)
     if (c >= '1' && c <= '9' && led_to_a_place(text, tokens, j)) {
       for (size_t k = j + 2; k < tokens.size() && k <= j + 4; ++k) {
-        if ((gazetteer_.lookup(word_hash(text, tokens[k])).full & street_suffix_categories_) != 0) return true;
+        if ((gazetteer_.lookup(word_hash(text, tokens[k])).full & street_suffix_categories_) != 0 ||
+            kAbbreviatedStreetSuffixes.contains(text, tokens[k])) {
+          return true;
+        }
       }
+      if (unlisted_street_after(text, j) != 0) return true;
     }
     // (Or a sentence's first word, to which the keyboard gave its capital:
     // "Nikhil raghunathan was promoted".)

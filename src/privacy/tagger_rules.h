@@ -1189,6 +1189,10 @@ constexpr WordSet kStreetParticles(std::array<std::string_view, 14>{
 constexpr WordSet kStreetWordsBeforeTheName(std::array<std::string_view, 13>{
     "rue", "avenue", "boulevard", "chemin", "impasse", "quai", "calle", "avenida", "rua", "viale", "piazza",
     "corso", "vicolo"});
+// The abbreviations of streets' suffixes that the suffix lists lack (they
+// hold "St", "Rd", "Ln"): "502 magnolia blvd", "1450 n lakeshore dr".
+constexpr WordSet kAbbreviatedStreetSuffixes(std::array<std::string_view, 11>{
+    "ave", "dr", "blvd", "ct", "pl", "pkwy", "hwy", "cres", "sq", "cir", "tce"});
 // Units of measure after a number: a quantity, not a house number before
 // its street ("500 MHz", "77 pm", "25 mol"). Those of one letter ("110 V")
 // are no word of a street either.
@@ -1378,11 +1382,11 @@ constexpr WordSet kGiveVerbs(kGiveVerbWords);
 // The words before "to" and a person written or spoken to, or sent
 // something: "an email to", "talk to", "reach out to", "married to", "a
 // reminder to", "flowers to".
-constexpr std::array<std::string_view, 36> kWrittenToWords = {
+constexpr std::array<std::string_view, 38> kWrittenToWords = {
     "email", "message", "letter", "note", "text", "reply", "respond", "write", "wrote", "written", "talk", "talked",
     "speak", "spoke", "introduce", "introduced", "apologize", "apologise", "apologized", "apologised", "forward",
     "forwarded", "out", "married", "engaged", "addressed", "reminder", "invitation", "invite", "card", "postcard",
-    "gift", "flowers", "apology", "condolences", "wishes"};
+    "gift", "flowers", "apology", "condolences", "wishes", "explain", "explained"};
 constexpr WordSet kWrittenTo(kWrittenToWords);
 // Words that first-name lists hold and that follow a relative ("my son",
 // "his wife") as a verb or adverb: in small letters no name there.

@@ -38,8 +38,9 @@ constexpr WordSet kAtPerson(kAtPersonWords);
 // verbs), of the verbs of speech after a speaker ("what kevin said"), and
 // of the roles whose form field holds a name ("Patient: luis fernandez"):
 // a word more in the filter lets more tokens through it, each asked again.
-constexpr std::array<std::string_view, 11> kWrittenToCueWords = {
-    "letter", "note", "reply", "respond", "write", "wrote", "talk", "talked", "speak", "spoke", "introduce"};
+constexpr std::array<std::string_view, 13> kWrittenToCueWords = {
+    "letter", "note", "reply", "respond", "write",   "wrote",    "talk",
+    "talked", "speak", "spoke", "introduce", "explain", "explained"};
 constexpr std::array<std::string_view, 6> kSaidWords = {"said", "says", "asked", "told", "replied", "added"};
 constexpr WordSet kSaid(kSaidWords);
 // The words before a person met, heard from or whose work it is ("lunch
@@ -80,6 +81,12 @@ constexpr WordFilter kCueWords(joined(
     joined(joined(kCueWordList, std::array<std::string_view, 3>{"i'm", "i\u2019m", "who"}), kAbbreviatedTitleWords),
     kCompanyWords));
 constexpr WordSet kCueWordSet(kCueWordList);
+
+// The first words of a key, joined to "name" by an underscore, whose value
+// is a person's name ("last_name", "patient_name"; not "file_name").
+constexpr WordSet kPersonNameKeys(std::array<std::string_view, 14>{
+    "first", "last", "full", "given", "family", "middle", "maiden", "patient", "customer", "client", "contact",
+    "employee", "student", "guest"});
 
 // How strongly a cue says that a person follows, which decides the words
 // it accepts as a name (PiiTagger::add_small_letter_names_after_cues()).
@@ -130,6 +137,17 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                       (is(c + 1, "at") && kAtPerson.contains(text, tokens[c])))) {
       name = c + 2;
       return Cue::kContacted;
+    }
+    // A code's, a log's or a record's key for a person's name, its words
+    // joined by an underscore, then ':' or '=' and maybe a quote: the
+    // value is a form's field ("last_name=engelhardt", "patient_name =
+    // 'ebenezer okafor'"); not "file_name=".
+    if (is(c, "name") && c >= 2 && c + 2 < n && mark_is(c - 1, '_') && tokens[c - 1].begin == tokens[c - 2].end &&
+        tokens[c].begin == tokens[c - 1].end && kPersonNameKeys.contains(text, tokens[c - 2]) &&
+        (mark_is(c + 1, ':') || mark_is(c + 1, '='))) {
+      name = c + 2;
+      if (mark_is(name, '\'') || mark_is(name, '"')) ++name;
+      return Cue::kField;
     }
     // A form's field: "name: john smith", "Patient: luis fernandez" (not
     // "Customer: will be"); its label opening its line, any words of a
@@ -417,6 +435,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     const bool what_is_said_follows = to + 1 < n && !tokens[to + 1].newline_before &&
                                       tokens[to + 1].begin == tokens[to].end + 1 && kWhatIsSaid.contains(text, tokens[to + 1]);
     const bool said_to = j >= 2 && is(j - 1, "to") && kWrittenTo.contains(text, tokens[j - 2]) && what_is_said_follows;
+    // Explained to, before what is explained: "explain to orsolya why the
+    // sky is blue" (not "explain to them": a word some list knows).
+    static constexpr WordSet kExplained(std::array<std::string_view, 5>{"why", "how", "what", "that", "where"});
+    const bool explained_to = j >= 2 && is(j - 1, "to") && (is(j - 2, "explain") || is(j - 2, "explained")) &&
+                              to + 1 < n && !tokens[to + 1].newline_before &&
+                              tokens[to + 1].begin == tokens[to].end + 1 && kExplained.contains(text, tokens[to + 1]);
     const bool confirmed = to > j || clause_ends_after(text, tokens, to) || said_to;
     // Contacted with what is said: "text mike that I'm late".
     const bool said_that = to + 1 < n && !tokens[to + 1].newline_before && is(to + 1, "that");
@@ -490,7 +514,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       case Cue::kAskedFor: name = first_name || unknown_before_who(); break;
       case Cue::kContacted:
         name = (first_name && (!common || confirmed || said_that)) || unknown_before_who() ||
-               ((said_by_the_speaker || what_is_said_follows) && unknown());
+               ((said_by_the_speaker || what_is_said_follows || explained_to) && unknown());
         break;
       case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who() || unknown_before_a_surname; break;
       // (A name of two words or more, or of one that no everyday list
@@ -523,12 +547,17 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // the name after a cue that names people alone: "my father-in-law,
     // rangi, who", "name is", a title in full, a closing as
     // type_signatures() reads one in text with capitals.)
+    // (Or over the title too, which the name leaves out: "the complaint
+    // from mrs. adaeze nwosu", a place to the decoder.)
     const size_t over = span_over(out, j);
+    const bool titled =
+        cue == Cue::kTitledInFull || cue == Cue::kTitledWithoutAStop || kTitles.contains(text, tokens[c]);
     if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kField || cue == Cue::kTitledInFull ||
          cue == Cue::kSigned) &&
         over != out.size() &&
-        own_place_or_organisation(out, over, first, tokens[j].begin, end)) {
-      out[over].type = PiiType::kPerson;
+        (own_place_or_organisation(out, over, first, tokens[j].begin, end) ||
+         (titled && own_place_or_organisation(out, over, first, tokens[c].begin, end)))) {
+      set_span(out, over, {PiiType::kPerson, tokens[j].begin, end});
       return coordinated_first_names(to);
     }
     // (A name of this tagging over the first words alone takes the rest:
@@ -574,6 +603,23 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     return small_name_word(j, m, end) && end - tokens[j].begin >= 3 &&
            !gazetteer_.knows(word_hash(text, Token{tokens[j].begin, end, false, false})) && span_over(out, j) == out.size();
   };
+  // Whether token j is a capitalised word of three letters or more, not in
+  // capitals throughout nor a possessive, that no span covers and that no
+  // list knows, or only a first-name list does.
+  auto capitalised_unlisted_name = [&](size_t j) {
+    const Token& t = tokens[j];
+    if (t.end - t.begin < 3 || text[t.begin] < 'A' || text[t.begin] > 'Z' || all_capitals(text, tokens, j) ||
+        span_over(out, j) != out.size()) {
+      return false;
+    }
+    const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + t.begin;
+    if (possessive_stem(b, t.end - t.begin) != t.end - t.begin) return false;
+    const uint64_t hash = word_hash(text, t);
+    if (!gazetteer_.knows(hash)) return true;
+    const Gazetteer::Match m = gazetteer_.lookup_all(hash);
+    return (m.full & first_name_categories_) != 0 &&
+           ((m.full | m.part) & (common_categories_ | place_categories_ | company_categories_)) == 0;
+  };
   // Adds the person one space after token c and the names coordinated with
   // it, where unlisted_elsewhere_first_name(): after a word of kCompany
   // ("lunch with derek", "the notes from rachel") or after "me and" ("me
@@ -590,15 +636,26 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     return coordinated_first_names(c + 1);
   };
   // Adds the person before "and" and a pronoun of the speaker at token p
-  // ("priya and I", "kevin and me"), one space apart each, where
-  // unlisted_elsewhere_first_name() and no possessive.
+  // ("priya and I", "kevin and me"), one space apart each: a word in small
+  // letters, unlisted_elsewhere_first_name() or no list knows it ("can
+  // ravindra and I split"), with no possessive; or, in text with capitals,
+  // a capitalised word, not in capitals throughout, that no list knows or
+  // only a first-name list does, which the decoder left out ("Can Ravindra
+  // and I split the rent"). The speaker names their company beside them.
   auto person_before_and_me = [&](size_t p) {
+    if (p < 2 || !one_blank_after(text, tokens, p) || !one_blank_after(text, tokens, p - 1) || !is(p - 1, "and")) return;
+    const size_t j = p - 2;
     uint32_t end = 0;
-    if (p < 2 || !one_blank_after(text, tokens, p) || !one_blank_after(text, tokens, p - 1) || !is(p - 1, "and") ||
-        !unlisted_elsewhere_first_name(p - 2, end) || end != tokens[p - 2].end) {
-      return;
-    }
-    add_span(out, {PiiType::kPerson, tokens[p - 2].begin, end});
+    // (A word no list knows only after a mark or an everyday word, not as
+    // a name's last word: "i am ruairí ó dochartaigh and I".)
+    auto opens_its_words = [&] {
+      return j == 0 || !is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin])) ||
+             everyday(gazetteer_.lookup(word_hash(text, tokens[j - 1])));
+    };
+    const bool listed = unlisted_elsewhere_first_name(j, end) && end == tokens[j].end;
+    if (!listed && !((unknown_word(j, end) && end == tokens[j].end) || capitalised_unlisted_name(j))) return;
+    if (!listed && !opens_its_words()) return;
+    add_span(out, {PiiType::kPerson, tokens[j].begin, tokens[j].end});
   };
   // The speaker before a verb of speech at token v, in small letters: a
   // first name no everyday list knows, or such a first name and a surname

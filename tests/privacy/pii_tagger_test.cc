@@ -2967,7 +2967,7 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
        {"city", {"Paris"}},
        {"given_name", {"Jen", "Priya"}},
        {"common_word", {"the", "and", "or", "to", "with", "from", "by", "python", "tom", "maria", "mike", "will", "that",
-                        "about", "next", "notes", "lunch", "is", "a", "draft", "sure", "default"}}});
+                        "about", "next", "notes", "lunch", "is", "a", "draft", "sure", "default", "can", "was"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Schedule lunch with derek next Tuesday."), V{"PERSON:derek"});
@@ -3001,9 +3001,29 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
   expect_no_names(tagger, {"So python and I are friends.", "It was paris and me in the end.",
                            "Yesterday me and tom went out.", "So priya\nand I went to Rome.",
                            "Yesterday me and\nderek went to Rome."});
-  // After "me and", a word no list knows too.
+  // After "me and", a word no list knows too; so before "and I" or "and
+  // me", in small letters or capitalised (but in capitals throughout, or a
+  // word a place's or everyday list knows).
   EXPECT_EQ(found("Yesterday me and zorvath went out."), V{"PERSON:zorvath"});
   expect_no_names(tagger, {"Yesterday me and zo went out.", "Yesterday me and lunch went out."});
+  EXPECT_EQ(found("Can zorvath and I split the bill?"), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Can Zorvath and I split the bill?"), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("It was Zorvath and me in the end."), V{"PERSON:Zorvath"});
+  EXPECT_EQ(found("Can Priya and I split the bill?"), V{"PERSON:Priya"});
+  expect_no_names(tagger, {"Can ZORVATH and I split the bill?", "Can Paris and I split the bill?",
+                           "Can Python and I split the bill?", "Can Zo and I split the bill?"});
+  // (Only where it opens its words: not a name's last word, "ruairí ó
+  // dochartaigh and I".)
+  expect_no_names(tagger, {"So \u00f3 zorvath and I left.", "So velmora zorvath and I left."});
+  // Explained to, before what is explained, a word no list knows.
+  EXPECT_EQ(found("Can you explain to zorvath why the sky is blue?"), V{"PERSON:zorvath"});
+  expect_no_names(tagger, {"Can you explain to zorvath today?", "Can you explain to python why it is slow?"});
+  // A key of a person's name joined by an underscore, before ':' or '='
+  // and maybe a quote: any word no everyday list knows that ends the
+  // clause.
+  EXPECT_EQ(found("saved first_name=derek last_name=zorvath"), (V{"PERSON:derek", "PERSON:zorvath"}));
+  EXPECT_EQ(found("patient_name = 'derek zorvath'  # intake"), V{"PERSON:derek zorvath"});
+  expect_no_names(tagger, {"saved file_name=zorvath", "saved last_name=python"});
   // A given name alone, contacted; a contacted word no list knows before
   // what the speaker says of themselves.
   EXPECT_EQ(found("Can you text jen that I'm late?"), V{"PERSON:jen"});
@@ -3026,11 +3046,12 @@ TEST(PiiTaggerTest, APersonMetOrHeardFromInSmallLettersIsAName) {
 // decorator, a package's scope or code's identifier, nor an email's parts.
 TEST(PiiTaggerTest, AHandleThatNamesAPersonIsAName) {
   const PiiTagger tagger = numbers_only_tagger({{"first_name", {"Derek", "Mark", "Lund", "Len"}},
-                                                {"last_name", {"Zorvath", "Ruffalo"}},
+                                                {"last_name", {"Zorvath", "Ruffalo", "Marsh"}},
                                                 {"city", {"Lund", "Kelvra"}},
                                                 {"given_name", {"Priya", "Json"}},
                                                 {"common_word", {"the", "cc", "please", "can", "you", "mark", "app", "route",
-                                                                 "types", "node", "thanks", "deploy", "is", "done", "on"}}});
+                                                                 "types", "node", "thanks", "deploy", "is", "done", "on",
+                                                                 "dm", "from", "marsh", "x"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Please look, and cc @derek.vantrell on it."), V{"PERSON:derek.vantrell"});
@@ -3040,6 +3061,12 @@ TEST(PiiTaggerTest, AHandleThatNamesAPersonIsAName) {
   EXPECT_EQ(found("@mark.ruffalo thanks"), V{"PERSON:mark.ruffalo"});
   EXPECT_EQ(found("[10:02] derek.kelvra: deploy is done"), V{"PERSON:derek.kelvra"});
   EXPECT_EQ(found("[10:03] priya.zorvath: thanks"), V{"PERSON:priya.zorvath"});
+  // Joined by an underscore, a surname the lists know, an everyday word
+  // too after a first name that is none.
+  EXPECT_EQ(found("DM from derek_zorvath: thanks"), V{"PERSON:derek_zorvath"});
+  EXPECT_EQ(found("DM from derek_marsh: thanks"), V{"PERSON:derek_marsh"});
+  expect_no_names(tagger,
+                  {"Set derek_done = 1 on NASA.", "DM from mark_marsh: thanks", "Set derek_vantrell = 1 on NASA."});
   // Not an everyday first name alone nor beside a word no surname's list
   // knows, not a place's, nor a word of code (an inner capital, a word too
   // long for a name), not the first name second after a stop, nor a
@@ -5431,6 +5458,31 @@ PiiTagger ship_to_tagger(const std::function<std::string(uint32_t)>& address_of,
   return PiiTagger::train(train, o);
 }
 
+// In text capitalised only where its sentences open, without the first
+// person or a name, a street in small letters that the reading in small
+// letters finds: one of a compass point's letter and a suffix the lists
+// lack ("1450 n lakeshore dr"); a number and one or two words no list
+// knows alone in their clause ("moving to 44 wolska."). Not without a word
+// that leads to a place, nor before more words. Here a tagger taught such
+// streets in small letters.
+TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenHasStreetsOfUnlistedWords) {
+  const PiiTagger tagger = ship_to_tagger(
+      [](uint32_t k) {
+        std::string word = kLast[k % kLast.size()];
+        word[0] = static_cast<char>(word[0] - 'A' + 'a');
+        return std::to_string(2 + k % 90) + (k % 2 == 0 ? " n " + word + " dr" : " " + word);
+      },
+      {{"common_word", {"ship", "it", "to", "now", "buy", "apples", "today", "apt"}}});
+  auto streets = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(streets("ship it to 1450 n zorvath dr now."), V{"1450 n zorvath dr"});
+  ASSERT_EQ(streets("ship it to 44 zorvath, now."), V{"44 zorvath"});
+  EXPECT_EQ(streets("Ship it to 1450 n zorvath dr now."), V{"1450 n zorvath dr"});
+  EXPECT_EQ(streets("Ship it to 44 zorvath, now."), V{"44 zorvath"});
+  EXPECT_EQ(streets("Buy 44 zorvath, now."), V{});
+  EXPECT_EQ(streets("Ship it to 44 zorvath apples today."), V{});
+}
+
 // An address that opens with a number and a unit of measure is a quantity
 // ("59 kg (130 lb)"), and so are numbers joined as a list or a sum ("7 ×
 // 5"), where the tagger learned addresses of a number, a word and a number.
@@ -7476,6 +7528,20 @@ TEST(PiiTaggerTest, APlaceRunningOnOverForAndAFirstNameIsAPlaceAndAName) {
   using V = std::vector<std::string>;
   ASSERT_EQ(found("Send it to Velmora for Quill Brask today."), V{"LOCATION:Velmora for Quill Brask"});
   EXPECT_EQ(found("Send it to Velmora for Chiara Brask today."), (V{"LOCATION:Velmora", "PERSON:Chiara Brask"}));
+}
+
+// In text without capitals, a place or firm of the tagger's over a title
+// ("mrs.") and the name after it is the person, without the title ("the
+// complaint from mrs. adaeze nwosu"); here a tagger taught places there.
+TEST(PiiTaggerTest, APlaceOverATitleAndANameInSmallLettersIsTheName) {
+  const PiiTagger tagger = values_tagger(PiiType::kLocation, {"the complaint from "},
+                                         {"mrs. zorvath brask", "mrs. velmora quill", "mr. tesk ondine"},
+                                         " about the bill.",
+                                         {{"first_name", {"Anna"}},
+                                          {"common_word", {"the", "complaint", "from", "about", "bill"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("the complaint from mrs. quarrow finch about the bill."), V{"PERSON:quarrow finch"});
 }
 
 }  // namespace

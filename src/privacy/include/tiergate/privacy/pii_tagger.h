@@ -135,14 +135,24 @@ class PiiTagger {
   // knows at all ("ilyina"; not "most", "asap").
   bool surname_words(std::string_view text, uint32_t begin, uint32_t end) const;
   // Whether `span`, among the tagger's tokens (of `text`'s second reading),
-  // is a house number (a digit 1-9 first, five bytes at most) and two to
-  // four words in small letters one blank apart, the last a street's suffix
-  // of the lists: "4 rowan close", "9 cedar court"; or a Romance street
-  // word before the name (kStreetWordsBeforeTheName), one to three words in
-  // small letters and such a number: "calle mayor 145", "rue des martyrs 77".
-  // Either where a word leads to a place (led_to_a_place(): "at", "to", a
-  // line's start), not "and 50 dark green spools".
+  // is a house number (a digit 1-9 first, five bytes at most) and one to
+  // three words in small letters (or a compass point's letter) one blank
+  // apart, then a street's suffix of the lists, and whatever follows it:
+  // "4 rowan close", "9 cedar court", "1450 n lakeshore dr apt 12b,
+  // chicago"; or such a number and unlisted_street_after(), the span's
+  // end: "moving to 44 wolska."; or a Romance street word before the name
+  // (kStreetWordsBeforeTheName), one to three words in small letters and
+  // such a number: "calle mayor 145", "rue des martyrs 77". Each where a
+  // word leads to a place (led_to_a_place(): "at", "to", a line's start),
+  // not "and 50 dark green spools".
   bool numbered_street(std::string_view text, const PiiSpan& span) const;
+  // The last of the one or two words after the tagger's token j (a house
+  // number), one blank apart, that the clause ends after, each in small
+  // letters, of four letters or more, that no list knows: a street's name
+  // in another language ("31 jalan ampang,", "118 hverfisgata"), not
+  // before a comma and a number of three digits at most, a series of
+  // quantities ("18 zorvath, 18 velmora"); 0 where there are none such.
+  size_t unlisted_street_after(std::string_view text, size_t j) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
   // to a multiple of 8 (open_width()); for the I- tags, a row of
