@@ -48,6 +48,20 @@ void add_affixes(std::string_view text, const Token& t, TokenView& v) {
   v.suffix = suffix;
 }
 
+// Whether the name at `begin` follows an English title and its stop, one
+// blank apart ("ms. Oksana"): the keyboard capitalised the first name
+// after the stop as a sentence's first word, and the surname after it
+// stays in small letters ("ms. Oksana hrytsenko").
+bool after_a_title_and_its_stop(std::string_view text, uint32_t begin) {
+  if (begin < 4 || text[begin - 1] != ' ' || text[begin - 2] != '.') return false;
+  uint32_t b = begin - 2;
+  while (b > 0 && ((text[b - 1] >= 'a' && text[b - 1] <= 'z') || (text[b - 1] >= 'A' && text[b - 1] <= 'Z'))) --b;
+  if (b > 0 && is_word_byte(static_cast<unsigned char>(text[b - 1]))) return false;
+  std::string title(text.substr(b, begin - 2 - b));
+  for (char& c : title) c = static_cast<char>(kByteView[static_cast<unsigned char>(c)].lower);
+  return title == "mr" || title == "mrs" || title == "ms" || title == "dr" || title == "prof";
+}
+
 // Feature templates; each hashes with its own id.
 enum Template : uint64_t {
   kBias = 1, kWord, kShape, kPrefix, kSuffix, kPrevTag, kPrevTags, kWordBefore, kWordAfter, kWord2Before,
@@ -560,6 +574,17 @@ bool PiiTagger::numbered_street(std::string_view text, const PiiSpan& span) cons
   return unlisted_street_after(text, from) == last;
 }
 
+bool PiiTagger::titled_surname_words(std::string_view text, uint32_t name_begin, uint32_t begin, uint32_t end) const {
+  if (surname_words(text, begin, end)) return true;
+  while (begin < end && text[begin] == ' ') ++begin;
+  if (!after_a_title_and_its_stop(text, name_begin) || end - begin < 3) return false;
+  for (uint32_t b = begin; b < end; ++b) {
+    if (!is_word_byte(static_cast<unsigned char>(text[b]))) return false;
+  }
+  const Token word{begin, end, false, false};
+  return !function_word(text, word) && !kVerbsNamedAsPeople.contains(text, word) && !kChatShorthand.contains(text, word);
+}
+
 bool PiiTagger::names_before_small_surnames(std::string_view text, const std::vector<PiiSpan>& out,
                                             size_t first) const {
   for (size_t k = first; k < out.size(); ++k) {
@@ -570,7 +595,7 @@ bool PiiTagger::names_before_small_surnames(std::string_view text, const std::ve
     }
     uint32_t e = b;
     while (e < text.size() && is_word_byte(static_cast<unsigned char>(text[e]))) ++e;
-    if (surname_words(text, b, e)) return true;
+    if (titled_surname_words(text, out[k].begin, b, e)) return true;
   }
   return false;
 }
@@ -757,8 +782,16 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
     if (k < read && span.type == PiiType::kPerson && out[k].type == PiiType::kPerson && out[k].begin == span.begin &&
         out[k].end < span.end && in_small_letters_alone({span.type, out[k].end, span.end}) &&
         std::count(text.begin() + out[k].end, text.begin() + span.end, ' ') <= 2 &&
-        surname_words(text, out[k].end, span.end)) {
+        titled_surname_words(text, out[k].begin, out[k].end, span.end)) {
       out[k].end = span.end;
+      continue;
+    }
+    // So does one that this reading parts from its surname, one blank
+    // after it: "ms. Oksana hrytsenko", read as "oksana" and "hrytsenko".
+    if (k > first && span.type == PiiType::kPerson && out[k - 1].type == PiiType::kPerson &&
+        out[k - 1].end + 1 == span.begin && text[out[k - 1].end] == ' ' && in_small_letters_alone(span) &&
+        blanks(span) == 0 && titled_surname_words(text, out[k - 1].begin, span.begin, span.end)) {
+      out[k - 1].end = span.end;
       continue;
     }
     if (reading == SecondReading::kListedNames && !kept[j]) continue;

@@ -2060,6 +2060,52 @@ TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenKeepsADoubleSurname) {
   EXPECT_EQ(names("The defendant, cornelius ashby, pleaded not guilty."), V{"cornelius ashby"});
 }
 
+// In text capitalised only where its sentences open, a first name that the
+// keyboard capitalised after a title's stop takes the surname after it in
+// small letters, whatever the lists know that word as ("The landlord, mr.
+// Bartholomew quince, refuses"); not a function word nor a verb that names
+// people too ("mr. Velmora will"). Here a tagger that learned only numbers.
+TEST(PiiTaggerTest, AFirstNameCapitalisedAfterATitlesStopTakesItsSurname) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Velmora", "Will"}},
+       {"last_name", {"Quince"}},
+       {"name_prefix", {"Mr.", "Mrs."}},
+       {"common_word", {"the", "landlord", "refuses", "to", "fix", "it", "quince", "ask", "will", "you", "and", "team"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names("The landlord, mr. Velmora quince, refuses to fix it."), V{"Velmora quince"});
+  EXPECT_EQ(names("The landlord, mrs. Velmora zorvath, refuses to fix it."), V{"Velmora zorvath"});
+  EXPECT_EQ(names("Ask mr. Velmora will you fix it."), V{"Velmora"});
+  EXPECT_EQ(names("Ask mr. Velmora and the team."), V{"Velmora"});
+}
+
+// So where the reading in small letters parts the first name from the
+// surname ("oksana" and "hrytsenko"): here a tagger taught such names as two
+// spans.
+TEST(PiiTaggerTest, AFirstNameCapitalisedAfterATitlesStopTakesASurnameReadApart) {
+  const std::vector<std::string> first = {"velmora", "brask", "quill", "dellack"};
+  const std::vector<std::string> last = {"tesk", "ondine", "quarrow", "finch"};
+  std::vector<PiiExample> rows;
+  for (uint32_t k = 0; k < 200; ++k) {
+    const std::string& a = first[k % first.size()];
+    const std::string& b = last[(k / first.size()) % last.size()];
+    const std::string text = "the witness, ms. " + a + " " + b + ", stated it.";
+    const auto begin = static_cast<uint32_t>(std::string("the witness, ms. ").size());
+    const auto second = static_cast<uint32_t>(begin + a.size() + 1);
+    rows.push_back({text, {{PiiType::kPerson, begin, static_cast<uint32_t>(begin + a.size())},
+                           {PiiType::kPerson, second, static_cast<uint32_t>(second + b.size())}}});
+  }
+  TaggerOptions o = options(5, 1u << 12, 1);
+  o.gazetteers = {{"first_name", {"Anna"}},
+                  {"name_prefix", {"Ms."}},
+                  {"common_word", {"the", "witness", "ms", "stated", "it"}}};
+  const PiiTagger tagger = PiiTagger::train(rows, o);
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(names("the witness, ms. zorvath hrytsenko, stated it."), (V{"zorvath", "hrytsenko"}));
+  EXPECT_EQ(names("The witness, ms. Zorvath hrytsenko, stated it."), V{"Zorvath hrytsenko"});
+}
+
 // In text capitalised only where its sentences open, without the first
 // person, a name read again in small letters keeps any word after a
 // surname's particles ("Did ilse van den berg send it?"); a name of two

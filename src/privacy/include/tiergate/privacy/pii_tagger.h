@@ -134,6 +134,11 @@ class PiiTagger {
   // the lists or the census that no everyday list knows, or one no list
   // knows at all ("ilyina"; not "most", "asap").
   bool surname_words(std::string_view text, uint32_t begin, uint32_t end) const;
+  // surname_words(), or, after a name at `name_begin` that follows an
+  // English title and its stop ("ms. Oksana"), one word of three letters
+  // or more that is no function word, no verb that names people too and
+  // no chat's shorthand: "mr. Bartholomew quince", whatever lists know it.
+  bool titled_surname_words(std::string_view text, uint32_t name_begin, uint32_t begin, uint32_t end) const;
   // Whether `span`, among the tagger's tokens (of `text`'s second reading),
   // is a house number (a digit 1-9 first, five bytes at most) and one to
   // three words in small letters (or a compass point's letter) one blank
