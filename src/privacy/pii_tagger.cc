@@ -1268,7 +1268,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
   if (tagged()) add_appositive_titles(text, out, first_tagged, decoded);
   add_introduced_names(text, marked_tokens, out, first_tagged, mixed);
   if (mixed) {
-    add_small_letter_names_after_cues(text, i_after_and, out, first_tagged);
+    add_small_letter_names_after_cues(text, i_after_and, line_start_list, out, first_tagged);
     add_full_names_of_listed_words(text, marked_tokens, out);
     add_names_before_a_colon(text, out);
     add_small_letter_first_names_in_series(text, out);
@@ -1284,7 +1284,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     add_listed_names_in_small_letters(text, name_words, out, first_tagged);
     // (After the passes above, whose names are whole: "professor wiremu
     // tane" before the cue's "wiremu".)
-    add_small_letter_names_after_cues(text, i_after_and, out, first_tagged);
+    add_small_letter_names_after_cues(text, i_after_and, line_start_list, out, first_tagged);
     add_surname_initials_in_small_letters(text, out, first_tagged);
     add_initialled_names_in_small_letters(text, out);
   }

@@ -82,6 +82,35 @@ constexpr WordFilter kCueWords(joined(
     kCompanyWords));
 constexpr WordSet kCueWordSet(kCueWordList);
 
+// The labels of a form's fields whose value is a person's name, opening
+// their line before a colon, that the cue words' filter does not find
+// ("Emergency contact: perpetua okoro (mother)", "Ship to: thabo nkosi,
+// 22 jan smuts avenue"): in small letters, one blank apart.
+// (Not a payment's or a letter's "Recipient:" or "Sender:", as often a
+// firm.)
+constexpr std::array<std::string_view, 23> kPersonLabels = {
+    "emergency contact", "contact person", "contact", "next of kin", "case worker", "caseworker", "insured",
+    "policyholder", "policy holder", "account holder", "beneficiary", "assignee", "reviewer", "attention", "attn",
+    "ship to", "bill to", "sold to", "invoice to", "deliver to", "return to sender", "full name", "guest"};
+
+// Whether tokens [from, to] of one line, one blank apart, are one of
+// kPersonLabels.
+bool person_label(std::string_view text, Tokens tokens, size_t from, size_t to) {
+  char label[24];
+  size_t size = 0;
+  for (size_t k = from; k <= to; ++k) {
+    if (k > from && (tokens[k].newline_before || tokens[k].begin != tokens[k - 1].end + 1)) return false;
+    const size_t n = tokens[k].end - tokens[k].begin;
+    if (size + n + (k > from ? 1 : 0) > sizeof label) return false;
+    if (k > from) label[size++] = ' ';
+    for (size_t b = 0; b < n; ++b) {
+      label[size++] = static_cast<char>(kByteView[static_cast<unsigned char>(text[tokens[k].begin + b])].lower);
+    }
+  }
+  const std::string_view word(label, size);
+  return std::find(kPersonLabels.begin(), kPersonLabels.end(), word) != kPersonLabels.end();
+}
+
 // The first words of a key, joined to "name" by an underscore, whose value
 // is a person's name ("last_name", "patient_name"; not "file_name").
 constexpr WordSet kPersonNameKeys(std::array<std::string_view, 14>{
@@ -109,7 +138,8 @@ enum class Cue {
 }  // namespace
 
 void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::span<const uint32_t> i_after_and,
-                                                  std::vector<PiiSpan>& out, size_t first) const {
+                                                  std::span<const uint32_t> line_starts, std::vector<PiiSpan>& out,
+                                                  size_t first) const {
   if (name_categories_ == 0 || common_categories_ == 0) return;
   const Tokens tokens = tagger_tokens();
   const size_t n = tokens.size();
@@ -137,6 +167,17 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                       (is(c + 1, "at") && kAtPerson.contains(text, tokens[c])))) {
       name = c + 2;
       return Cue::kContacted;
+    }
+    // A form's field that holds a person's name, its label opening its
+    // line (line_labels below asks these): "Emergency contact: perpetua
+    // okoro (mother)".
+    if (mark_is(c + 1, ':') && tokens[c + 1].begin == tokens[c].end) {
+      for (size_t l = c - std::min<size_t>(c, 2); l <= c; ++l) {
+        if ((l == 0 || tokens[l].newline_before) && person_label(text, tokens, l, c)) {
+          name = c + 2;
+          return Cue::kField;
+        }
+      }
     }
     // A code's, a log's or a record's key for a person's name, its words
     // joined by an underscore, then ':' or '=' and maybe a quote: the
@@ -259,7 +300,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (c < 'a' || c > 'z' || t.end - t.begin < 2 || function_word(text, t)) return false;
     if (k + 1 < n && !tokens[k + 1].newline_before) {
       const auto next = static_cast<unsigned char>(text[tokens[k + 1].begin]);
-      if (!is_word_byte(next) && std::string_view(".,;:!?)'\"").find(static_cast<char>(next)) == std::string_view::npos) {
+      // (Or a bracket a blank apart, "perpetua okoro (mother)"; not a
+      // call's, "print(".)
+      const bool bracket_after_a_blank = next == '(' && tokens[k + 1].begin > t.end;
+      if (!is_word_byte(next) && !bracket_after_a_blank &&
+          std::string_view(".,;:!?)'\"").find(static_cast<char>(next)) == std::string_view::npos) {
         return false;
       }
     }
@@ -421,6 +466,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       const bool surname = ((s.full & last_name_categories_) != 0 &&
                             ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(text, tokens, to + 1))) ||
                            (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0) ||
+                           (cue == Cue::kField && (s.full & (common_categories_ | place_categories_)) == 0) ||
                            unknown_last_word();
       if (!surname && !gaelic_surname(to + 1)) break;
       ++to;
@@ -535,9 +581,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         break;
       }
       // (Not "name: mark as read": the clause ends after the name.)
+      // (Nor a title's abbreviation: "Attn: lt. col. hamish").
       case Cue::kField:
         name = (!common || (m.full & name_categories_) != 0) && end == tokens[to].end &&
-               clause_ends_after(text, tokens, to);
+               clause_ends_after(text, tokens, to) && !kAbbreviatedTitles.contains(text, tokens[j]) &&
+               !kTitles.contains(text, tokens[j]);
         break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;
@@ -724,6 +772,18 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       next = name_after_a_cue(d) + 1;
     }
   }
+  // The labels of kPersonLabels, each at a line's start, whose last word
+  // is before a colon.
+  auto line_label = [&](size_t l) {
+    for (size_t c = l; c < n && c <= l + 2; ++c) {
+      if (mark_is(c + 1, ':')) {
+        if (person_label(text, tokens, l, c)) name_after_a_cue(c);
+        return;
+      }
+    }
+  };
+  if (n > 0) line_label(0);
+  for (const uint32_t l : line_starts) line_label(l);
   for (const uint32_t p : i_after_and) person_before_and_me(p);
   // The filter's hits hold the capitalised titles of address too: that
   // pass reads them here rather than asking every marked token.

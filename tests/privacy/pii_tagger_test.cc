@@ -2890,6 +2890,15 @@ TEST(PiiTaggerTest, ANameInSmallLettersAfterACueIsANameInTextWithCapitals) {
   EXPECT_EQ(found("Fix this record.\nName: zorvath"), V{"PERSON:zorvath"});
   EXPECT_EQ(found("Fix this record.\nPatient: zorvath smith, born here."), V{"PERSON:zorvath smith"});
   expect_no_names(tagger, {"Fix this record.\nName: zorvath today.", "Fix this record.\nName: the code"});
+  // So a field whose label is a person's (kPersonLabels) that the cue
+  // words do not find, its value set off by a bracket too; a word no list
+  // knows as the surname. Not a title's abbreviation.
+  EXPECT_EQ(found("Fix this record.\nEmergency contact: zorvath quill (uncle)"), V{"PERSON:zorvath quill"});
+  EXPECT_EQ(found("Fix this record.\nShip to: zorvath quill, 9 Elm St"),
+            (V{"PERSON:zorvath quill", "STREET_ADDRESS:9 Elm St"}));
+  EXPECT_EQ(found("Ship to: zorvath quill\nFix this record."), V{"PERSON:zorvath quill"});
+  expect_no_names(tagger, {"Fix this record.\nShip to: the code", "Fix this record.\nAttn: lt. zorvath",
+                           "Fix this record. Ship to: zorvath quill", "Fix this record.\nSent to: zorvath quill"});
   // An everyday word that is a first name too, where the clause goes on
   // ("will be"); an everyday word after a relative; a name only the
   // everyday lists know after "name is"; a contraction's first part; code.

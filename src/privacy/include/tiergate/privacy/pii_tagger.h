@@ -1218,8 +1218,11 @@ class PiiTagger {
   // decoder took for an everyday word. After a title of address in small
   // letters ("professor", "judge"), a titled_name(). Then runs
   // add_names_after_titles_of_address() over the cue words' filter's hits.
+  // `line_starts`: the tokens after a line feed, where a form's label may
+  // open ("Emergency contact: perpetua okoro").
   void add_small_letter_names_after_cues(std::string_view text, std::span<const uint32_t> i_after_and,
-                                         std::vector<PiiSpan>& out, size_t first) const;
+                                         std::span<const uint32_t> line_starts, std::vector<PiiSpan>& out,
+                                         size_t first) const;
   // People named by a handle (tagger_handles.cc): a mention, "@" not glued
   // after a word or a stop and up to three words joined by ".", "-" or "_",
   // one a first name no place's list knows, the others no everyday words
