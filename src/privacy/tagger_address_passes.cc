@@ -983,6 +983,47 @@ void PiiTagger::cut_trailing_street_words(std::string_view text, std::vector<Pii
   }
 }
 
+void PiiTagger::finish_streets_ending_in_a_particle(std::string_view text, std::vector<PiiSpan>& out,
+                                                     size_t first) const {
+  static constexpr WordSet kMoreStreetWords(std::array<std::string_view, 2>{"via", "largo"});
+  constexpr size_t kMaxWords = 3;
+  const Tokens tokens = tagger_tokens();
+  auto street_word = [&](size_t k) {
+    return kStreetWordsBeforeTheName.contains(text, tokens[k]) || kMoreStreetWords.contains(text, tokens[k]);
+  };
+  for (size_t s = first; s < out.size(); ++s) {
+    if (out[s].type != PiiType::kStreetAddress) continue;
+    const size_t from = first_token_from(tokens, out[s].begin);
+    size_t last = first_token_from(tokens, out[s].end);  // one past the span's last token
+    if (last == 0 || last >= tokens.size() || tokens[last - 1].end != out[s].end) continue;
+    --last;
+    uint32_t end = out[s].end;
+    // (Or the house number alone, before the street word: "77" of "77 rue
+    // des martyrs".)
+    if (all_digits(text, tokens[last]) && last + 1 < tokens.size() && street_word(last + 1) &&
+        one_blank_after(text, tokens, last + 1) && span_over(out, last + 1) == out.size()) {
+      ++last;
+      end = tokens[last].end;
+    }
+    // (Back over the particles to the street word, which follows the house
+    // number: "9 rue de", not "Thomas Avenue", "casal das cheiras le".)
+    size_t word = last;
+    while (word > from && kStreetParticles.contains(text, tokens[word])) --word;
+    if (word == from || !street_word(word) || !all_digits(text, tokens[word - 1])) continue;
+    for (size_t words = 0; words < kMaxWords && last + 1 < tokens.size(); ++words) {
+      const size_t next = last + 1;
+      if (!one_blank_after(text, tokens, next) || !opens_with_a_letter(text.substr(tokens[next].begin, 1)) ||
+          tokens[next].end - tokens[next].begin < 2 || span_over(out, next) != out.size()) {
+        break;
+      }
+      last = next;
+      end = tokens[next].end;
+      if (!kStreetParticles.contains(text, tokens[next])) break;
+    }
+    if (end != out[s].end) set_span(out, s, {out[s].type, out[s].begin, end});
+  }
+}
+
 void PiiTagger::join_words_before_addresses(std::string_view text, std::vector<PiiSpan>& out, size_t first,
                                             bool mixed) const {
   const Tokens tokens = tagger_tokens();

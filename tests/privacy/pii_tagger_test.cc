@@ -5538,6 +5538,23 @@ TEST(PiiTaggerTest, TextCapitalisedOnlyWhereSentencesOpenHasStreetsOfUnlistedWor
   EXPECT_EQ(streets("Ship it to 44 zorvath apples today."), V{});
 }
 
+// A street of the tagger's that ends in a house number, a Romance street
+// word and maybe its particles takes the name after them ("9 rue de
+// rivoli", "55 calle luna"); not after an English street's suffix ("226
+// Thomas Avenue in"). Here a tagger taught streets that end so.
+TEST(PiiTaggerTest, AStreetEndingInARomanceStreetWordTakesTheNameAfterIt) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"street_suffix", {"Rue", "Calle", "Via", "Avenue"}},
+       {"common_word", {"the", "flat", "at", "is", "free", "in", "june", "she", "lives"}}});
+  auto streets = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(streets("The flat at 77 rue des zorvath is free in june."), V{"77 rue des zorvath"});
+  EXPECT_EQ(streets("The flat at 55 calle zorvath is free in june."), V{"55 calle zorvath"});
+  EXPECT_EQ(streets("The flat at 14 via dei zorvath is free in june."), V{"14 via dei zorvath"});
+  EXPECT_EQ(streets("The flat at 21 rue de la zorvath is free in june."), V{"21 rue de la zorvath"});
+  EXPECT_EQ(streets("She lives at 226 Zorvath Avenue in june."), V{"226 Zorvath Avenue"});
+}
+
 // An address that opens with a number and a unit of measure is a quantity
 // ("59 kg (130 lb)"), and so are numbers joined as a list or a sum ("7 ×
 // 5"), where the tagger learned addresses of a number, a word and a number.

@@ -768,6 +768,13 @@ class PiiTagger {
   // it: the word is the sentence's, which no address writes twice or after
   // its number (the dev labels leave it out: 50 rows of 3 templates).
   void cut_trailing_street_words(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A street of this tagging that ends in a house number, a street word
+  // that comes before the name and maybe its particles ("9 rue de", "55
+  // calle", "14 via dei") takes the words after it, one blank apart, up to
+  // the first that is no particle, three at most: "9 rue de rivoli", "55
+  // calle luna", "8 rua das flores"; so one that ends in the house number
+  // before such a street word ("77" of "77 rue des martyrs").
+  void finish_streets_ending_in_a_particle(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...] that opens with a title of the name_prefix
   // lists (two letters or more: a letter alone is an initial, "S. C.
   // Abbott"; with its stop) before more words on its line is two names: the
