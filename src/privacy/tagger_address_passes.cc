@@ -998,9 +998,10 @@ void PiiTagger::finish_streets_ending_in_a_particle(std::string_view text, std::
     if (last == 0 || last >= tokens.size() || tokens[last - 1].end != out[s].end) continue;
     --last;
     uint32_t end = out[s].end;
-    // (Or the house number alone, before the street word: "77" of "77 rue
-    // des martyrs".)
+    // (Or the house number alone, before the street word, where a word
+    // leads to it as to a place: "77" of "at 77 rue des martyrs".)
     if (all_digits(text, tokens[last]) && last + 1 < tokens.size() && street_word(last + 1) &&
+        led_to_a_place(text, tokens, last) &&
         one_blank_after(text, tokens, last + 1) && span_over(out, last + 1) == out.size()) {
       ++last;
       end = tokens[last].end;

@@ -773,7 +773,8 @@ class PiiTagger {
   // calle", "14 via dei") takes the words after it, one blank apart, up to
   // the first that is no particle, three at most: "9 rue de rivoli", "55
   // calle luna", "8 rua das flores"; so one that ends in the house number
-  // before such a street word ("77" of "77 rue des martyrs").
+  // before such a street word, led to as a place ("77" of "at 77 rue des
+  // martyrs").
   void finish_streets_ending_in_a_particle(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // A name of out[first...] that opens with a title of the name_prefix
   // lists (two letters or more: a letter alone is an initial, "S. C.
