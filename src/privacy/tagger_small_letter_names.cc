@@ -694,11 +694,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (p < 2 || !one_blank_after(text, tokens, p) || !one_blank_after(text, tokens, p - 1) || !is(p - 1, "and")) return;
     const size_t j = p - 2;
     uint32_t end = 0;
-    // (A word no list knows only after a mark or an everyday word, not as
-    // a name's last word: "i am ruairí ó dochartaigh and I".)
+    // (A word no list knows only after a mark, a function word or a word
+    // an everyday list knows, not as a name's last word: "i am ruairí ó
+    // dochartaigh and I".)
     auto opens_its_words = [&] {
       return j == 0 || !is_word_byte(static_cast<unsigned char>(text[tokens[j - 1].begin])) ||
-             everyday(gazetteer_.lookup(word_hash(text, tokens[j - 1])));
+             function_word(text, tokens[j - 1]) ||
+             (gazetteer_.lookup(word_hash(text, tokens[j - 1])).full & common_categories_) != 0;
     };
     const bool listed = unlisted_elsewhere_first_name(j, end) && end == tokens[j].end;
     if (!listed && !((unknown_word(j, end) && end == tokens[j].end) || capitalised_unlisted_name(j))) return;
