@@ -93,9 +93,15 @@ constexpr std::array<std::string_view, 23> kPersonLabels = {
     "policyholder", "policy holder", "account holder", "beneficiary", "assignee", "reviewer", "attention", "attn",
     "ship to", "bill to", "sold to", "invoice to", "deliver to", "return to sender", "full name", "guest"};
 
+// The last words of kPersonLabels, asked first.
+constexpr WordSet kPersonLabelEnds(std::array<std::string_view, 17>{
+    "contact", "person", "kin", "worker", "caseworker", "insured", "policyholder", "holder", "beneficiary", "assignee",
+    "reviewer", "attention", "attn", "to", "sender", "name", "guest"});
+
 // Whether tokens [from, to] of one line, one blank apart, are one of
 // kPersonLabels.
 bool person_label(std::string_view text, Tokens tokens, size_t from, size_t to) {
+  if (!kPersonLabelEnds.contains(text, tokens[to])) return false;
   char label[24];
   size_t size = 0;
   for (size_t k = from; k <= to; ++k) {
@@ -775,9 +781,11 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     }
   }
   // The labels of kPersonLabels, each at a line's start, whose last word
-  // is before a colon.
+  // is before a colon. (Words alone: most lines of code open otherwise.)
   auto line_label = [&](size_t l) {
     for (size_t c = l; c < n && c <= l + 2; ++c) {
+      const auto letter = static_cast<unsigned char>(text[tokens[c].begin] | 0x20);
+      if (letter < 'a' || letter > 'z') return;
       if (mark_is(c + 1, ':')) {
         if (person_label(text, tokens, l, c)) name_after_a_cue(c);
         return;
