@@ -55,11 +55,14 @@ void add_affixes(std::string_view text, const Token& t, TokenView& v) {
 bool after_a_title_and_its_stop(std::string_view text, uint32_t begin) {
   if (begin < 4 || text[begin - 1] != ' ' || text[begin - 2] != '.') return false;
   uint32_t b = begin - 2;
-  while (b > 0 && ((text[b - 1] >= 'a' && text[b - 1] <= 'z') || (text[b - 1] >= 'A' && text[b - 1] <= 'Z'))) --b;
+  while (b > 0 && begin - 2 - b < 5 && ((text[b - 1] | 0x20) >= 'a' && (text[b - 1] | 0x20) <= 'z')) --b;
   if (b > 0 && is_word_byte(static_cast<unsigned char>(text[b - 1]))) return false;
-  std::string title(text.substr(b, begin - 2 - b));
-  for (char& c : title) c = static_cast<char>(kByteView[static_cast<unsigned char>(c)].lower);
-  return title == "mr" || title == "mrs" || title == "ms" || title == "dr" || title == "prof";
+  const std::string_view word = text.substr(b, begin - 2 - b);
+  auto is = [&](std::string_view title) {
+    return word.size() == title.size() &&
+           std::equal(word.begin(), word.end(), title.begin(), [](char a, char t) { return (a | 0x20) == t; });
+  };
+  return is("mr") || is("mrs") || is("ms") || is("dr") || is("prof");
 }
 
 // Feature templates; each hashes with its own id.

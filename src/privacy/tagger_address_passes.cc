@@ -1001,8 +1001,8 @@ void PiiTagger::finish_streets_ending_in_a_particle(std::string_view text, std::
     // (Or the house number alone, before the street word, where a word
     // leads to it as to a place: "77" of "at 77 rue des martyrs".)
     if (all_digits(text, tokens[last]) && last + 1 < tokens.size() && street_word(last + 1) &&
-        led_to_a_place(text, tokens, last) &&
-        one_blank_after(text, tokens, last + 1) && span_over(out, last + 1) == out.size()) {
+        led_to_a_place(text, tokens, last) && one_blank_after(text, tokens, last + 1) &&
+        span_over(out, last + 1) == out.size()) {
       ++last;
       end = tokens[last].end;
     }
@@ -1013,7 +1013,8 @@ void PiiTagger::finish_streets_ending_in_a_particle(std::string_view text, std::
     if (word == from || !street_word(word) || !all_digits(text, tokens[word - 1])) continue;
     for (size_t words = 0; words < kMaxWords && last + 1 < tokens.size(); ++words) {
       const size_t next = last + 1;
-      if (!one_blank_after(text, tokens, next) || !opens_with_a_letter(text.substr(tokens[next].begin, 1)) ||
+      if (!one_blank_after(text, tokens, next) ||
+          !opens_with_a_letter(text.substr(tokens[next].begin, tokens[next].end - tokens[next].begin)) ||
           tokens[next].end - tokens[next].begin < 2 || span_over(out, next) != out.size()) {
         break;
       }
