@@ -62,6 +62,11 @@ constexpr std::array<std::string_view, 10> kFieldRoleWords = {
     "patient", "customer", "employee", "student", "tenant", "applicant", "landlord", "plaintiff", "defendant", "witness"};
 constexpr WordSet kFieldRoles(kFieldRoleWords);
 
+// The notes of code that name their owner in brackets: "// TODO(marguerite):
+// remove", "# FIXME(jdoe)".
+constexpr std::array<std::string_view, 2> kCodeNoteWords = {"todo", "fixme"};
+constexpr WordSet kCodeNotes(kCodeNoteWords);
+
 // The words that end or open a cue below but the relatives, which follow a
 // possessive determiner: the filter finds the determiner. (The verbs of
 // speech follow the name.)
@@ -79,7 +84,7 @@ constexpr auto kCueWordList = joined(
 // add_names_before_who_in_small_letters().
 constexpr WordFilter kCueWords(joined(
     joined(joined(kCueWordList, std::array<std::string_view, 3>{"i'm", "i\u2019m", "who"}), kAbbreviatedTitleWords),
-    kCompanyWords));
+    joined(kCompanyWords, kCodeNoteWords)));
 constexpr WordSet kCueWordSet(kCueWordList);
 
 // The labels of a form's fields whose value is a person's name, opening
@@ -750,10 +755,29 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   capitalised.clear();
   thread_local IndexList whos;
   whos.clear();
+  // The owner of a note of code, its word glued in brackets after it, no
+  // word an everyday list knows ("TODO(marguerite)", "FIXME(jdoe)"; not
+  // "TODO(cleanup)"): an account's name, as after "user=".
+  auto owner_of_a_code_note = [&](size_t d) {
+    if (d + 3 >= n || !mark_is(d + 1, '(') || !mark_is(d + 3, ')') || tokens[d + 1].begin != tokens[d].end ||
+        tokens[d + 2].begin != tokens[d + 1].end || tokens[d + 3].begin != tokens[d + 2].end ||
+        tokens[d + 2].end - tokens[d + 2].begin < 2 ||
+        !opens_with_a_letter(text.substr(tokens[d + 2].begin, tokens[d + 2].end - tokens[d + 2].begin)) ||
+        span_over(out, d + 2) != out.size()) {
+      return;
+    }
+    const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, tokens[d + 2]));
+    if ((m.full & common_categories_) != 0 || is_title(m)) return;
+    add_span(out, {PiiType::kPerson, tokens[d + 2].begin, tokens[d + 2].end});
+  };
   for (const uint32_t d : cues) {
     if (text[tokens[d].begin] >= 'A' && text[tokens[d].begin] <= 'Z') capitalised.push_back(d);
     if (is(d, "who")) whos.push_back(d);
     if (d < next) continue;
+    if (kCodeNotes.contains(text, tokens[d])) {
+      owner_of_a_code_note(d);
+      continue;
+    }
     // A possessive determiner opens a relative's cue ("my friend") or "my
     // name is"; a verb of speech follows a name; the filter's other hits
     // end a cue, or are none.

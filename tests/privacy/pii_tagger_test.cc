@@ -3118,6 +3118,11 @@ TEST(PiiTaggerTest, AHandleThatNamesAPersonIsAName) {
   EXPECT_EQ(found("[10:03] priya.zorvath: thanks"), V{"PERSON:priya.zorvath"});
   // Joined by an underscore, a surname the lists know, an everyday word
   // too after a first name that is none.
+  // The owner of a note of code, in brackets after it; not an everyday
+  // word, nor a bug's number.
+  EXPECT_EQ(found("// TODO(zorvath): remove it"), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("# FIXME(Vantrell) on it"), V{"PERSON:Vantrell"});
+  expect_no_names(tagger, {"// TODO(deploy): remove it", "// TODO(b/12345): remove it", "// TODO: zorvath"});
   EXPECT_EQ(found("DM from derek_zorvath: thanks"), V{"PERSON:derek_zorvath"});
   EXPECT_EQ(found("DM from derek_marsh: thanks"), V{"PERSON:derek_marsh"});
   expect_no_names(tagger,
