@@ -804,6 +804,25 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       next = name_after_a_cue(d) + 1;
     }
   }
+  // A place or firm of this tagging that is the whole line after a label
+  // that ends its line is the person ("Ship to:\nfarrukh tashkentov\n77
+  // willowbrook crescent", a place to the decoder in small letters); not
+  // one with a company's word ("Acme Corp").
+  auto name_on_the_next_line = [&](size_t first_token) {
+    size_t last = first_token;
+    while (last + 1 < n && !tokens[last + 1].newline_before) ++last;
+    const size_t k = span_over(out, first_token);
+    if (k == out.size() || !own_place_or_organisation(out, k, first, tokens[first_token].begin, tokens[last].end)) {
+      return;
+    }
+    for (size_t j = first_token; j <= last; ++j) {
+      if ((gazetteer_.lookup(word_hash(text, tokens[j])).full & company_categories_) != 0 ||
+          kOrganisationNouns.contains(text, tokens[j])) {
+        return;
+      }
+    }
+    out[k].type = PiiType::kPerson;
+  };
   // The labels of kPersonLabels, each at a line's start, whose last word
   // is before a colon. (Words alone: most lines of code open otherwise.)
   auto line_label = [&](size_t l) {
@@ -811,7 +830,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       const auto letter = static_cast<unsigned char>(text[tokens[c].begin] | 0x20);
       if (letter < 'a' || letter > 'z') return;
       if (mark_is(c + 1, ':')) {
-        if (person_label(text, tokens, l, c)) name_after_a_cue(c);
+        if (!person_label(text, tokens, l, c)) return;
+        if (c + 2 < n && tokens[c + 2].newline_before) {
+          name_on_the_next_line(c + 2);
+        } else {
+          name_after_a_cue(c);
+        }
         return;
       }
     }

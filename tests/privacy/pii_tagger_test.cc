@@ -7621,5 +7621,22 @@ TEST(PiiTaggerTest, APlaceOverATitleAndANameInSmallLettersIsTheName) {
   EXPECT_EQ(found("the complaint from mrs. quarrow finch about the bill."), V{"PERSON:quarrow finch"});
 }
 
+// A place or firm of the tagger's that is the whole line after a person's
+// label ending its line is the person ("ship to:\nfarrukh tashkentov\n77
+// willowbrook crescent"); not one with a company's word, nor after another
+// label. Here a tagger taught places there.
+TEST(PiiTaggerTest, APlaceOnTheLineAfterAPersonsLabelIsTheName) {
+  const PiiTagger tagger =
+      values_tagger(PiiType::kLocation, {"ship to:\n", "sent to:\n"}, {"zorvath quill", "brask ondine", "tesk dellack"},
+                    "\nthe parcel.", {{"first_name", {"Anna"}},
+                                       {"company_suffix", {"Corp"}},
+                                       {"common_word", {"ship", "to", "sent", "the", "parcel"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("sent to:\nvelmora quarrow\nthe parcel."), V{"LOCATION:velmora quarrow"});
+  EXPECT_EQ(found("ship to:\nvelmora quarrow\nthe parcel."), V{"PERSON:velmora quarrow"});
+  EXPECT_EQ(found("ship to:\nvelmora corp\nthe parcel."), V{"ORGANIZATION:velmora corp"});
+}
+
 }  // namespace
 }  // namespace tiergate
