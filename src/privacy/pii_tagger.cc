@@ -57,12 +57,7 @@ bool after_a_title_and_its_stop(std::string_view text, uint32_t begin) {
   uint32_t b = begin - 2;
   while (b > 0 && begin - 2 - b < 5 && ((text[b - 1] | 0x20) >= 'a' && (text[b - 1] | 0x20) <= 'z')) --b;
   if (b > 0 && is_word_byte(static_cast<unsigned char>(text[b - 1]))) return false;
-  const std::string_view word = text.substr(b, begin - 2 - b);
-  auto is = [&](std::string_view title) {
-    return word.size() == title.size() &&
-           std::equal(word.begin(), word.end(), title.begin(), [](char a, char t) { return (a | 0x20) == t; });
-  };
-  return is("mr") || is("mrs") || is("ms") || is("dr") || is("prof");
+  return kEnglishTitles.contains(text, Token{b, begin - 2, false, false});
 }
 
 // Feature templates; each hashes with its own id.
@@ -526,6 +521,12 @@ bool PiiTagger::surname_words(std::string_view text, uint32_t begin, uint32_t en
   return any;
 }
 
+bool PiiTagger::street_suffix(std::string_view text, uint32_t begin, uint32_t end) const {
+  const Token t{begin, end, false, false};
+  return (gazetteer_.lookup(word_hash(text, t)).full & street_suffix_categories_) != 0 ||
+         kAbbreviatedStreetSuffixes.contains(text, t);
+}
+
 size_t PiiTagger::unlisted_street_after(std::string_view text, size_t j) const {
   const Tokens tokens = tagger_tokens();
   for (size_t k = j + 1; k < tokens.size() && k <= j + 2; ++k) {
@@ -550,10 +551,7 @@ bool PiiTagger::numbered_street(std::string_view text, const PiiSpan& span) cons
     const auto c = static_cast<unsigned char>(text[tokens[j].begin]);
     return c >= '1' && c <= '9' && tokens[j].end - tokens[j].begin <= 5;
   };
-  auto suffix = [&](size_t j) {
-    return (gazetteer_.lookup(word_hash(text, tokens[j])).full & street_suffix_categories_) != 0 ||
-           kAbbreviatedStreetSuffixes.contains(text, tokens[j]);
-  };
+  auto suffix = [&](size_t j) { return street_suffix(text, tokens[j].begin, tokens[j].end); };
   // (Or the Romance form: a street word first, the number last, "calle
   // mayor 145", "rue des martyrs 77".)
   const bool romance = last <= from + 4 && kStreetWordsBeforeTheName.contains(text, tokens[from]) && house_number(last);
@@ -619,10 +617,7 @@ bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
     // numbered_street().)
     if (c >= '1' && c <= '9' && led_to_a_place(text, tokens, j)) {
       for (size_t k = j + 2; k < tokens.size() && k <= j + 4; ++k) {
-        if ((gazetteer_.lookup(word_hash(text, tokens[k])).full & street_suffix_categories_) != 0 ||
-            kAbbreviatedStreetSuffixes.contains(text, tokens[k])) {
-          return true;
-        }
+        if (street_suffix(text, tokens[k].begin, tokens[k].end)) return true;
       }
       if (unlisted_street_after(text, j) != 0) return true;
     }

@@ -107,10 +107,7 @@ void PiiTagger::add_introduced_names(std::string_view text, std::span<const uint
   // marked tokens need a look.
   const size_t candidates = mixed ? marked.size() : n;
   // The English titles written in small letters in text with capitals.
-  auto english_title = [&](size_t j) {
-    const std::string_view w = text.substr(tokens[j].begin, tokens[j].end - tokens[j].begin);
-    return w == "mr" || w == "mrs" || w == "ms" || w == "dr" || w == "prof";
-  };
+  auto english_title = [&](size_t j) { return kEnglishTitles.contains(text, tokens[j]); };
   // A title and its stop at token j, then a word: "Mr. Young", "dr.
   // freeman". The list writes some titles with their stop ("Mr."), which
   // makes the title alone a part match.

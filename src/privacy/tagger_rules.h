@@ -1355,6 +1355,11 @@ constexpr WordSet kTitlesOfAddress(kTitleOfAddressWords);
 constexpr std::array<std::string_view, 9> kAbbreviatedTitleWords = {"sgt", "lt",  "capt", "col", "det",
                                                                      "insp", "rev", "gov",  "sen"};
 constexpr WordSet kAbbreviatedTitles(kAbbreviatedTitleWords);
+// The English titles of the name-prefix lists as written in small letters,
+// with or without their stop ("mrs. adaeze nwosu", "dr freeman"), in any
+// case.
+constexpr std::array<std::string_view, 5> kEnglishTitleWords = {"mr", "mrs", "ms", "dr", "prof"};
+constexpr WordSet kEnglishTitles(kEnglishTitleWords);
 
 // The abbreviations of a company's offices ("CEO", "CFO"), in any case.
 constexpr std::array<std::string_view, 8> kOfficeAbbreviationWords = {"ceo", "cfo", "cto", "coo",

@@ -19,9 +19,6 @@ using namespace tagger_rules;
 
 namespace {
 
-// Titles as written in small letters, with or without their stop.
-constexpr std::array<std::string_view, 5> kTitleWords = {"mr", "mrs", "ms", "dr", "prof"};
-constexpr WordSet kTitles(kTitleWords);
 
 // Verbs whose object is as often a thing as a person ("call center", "email
 // marketing", "text message"): only a name that no everyday list knows
@@ -72,7 +69,7 @@ constexpr WordSet kCodeNotes(kCodeNoteWords);
 // speech follow the name.)
 constexpr auto kCueWordList = joined(
     joined(joined(joined(joined(joined(joined(kPossessiveDeterminerWords, kAddressVerbWords), kContactVerbWords),
-                                joined(kTitleWords, kTitleOfAddressWords)),
+                                joined(kEnglishTitleWords, kTitleOfAddressWords)),
                          joined(kCalledVerbWords, kKinTitleWords)),
                   joined(joined(kNameWordsElsewhere, kWrittenToCueWords), kAtPersonWords)),
            joined(joined(kClosingWords, kSaidWords), joined(joined(kFieldRoleWords, kNamingWords), kAccountWords))),
@@ -227,7 +224,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       return c + 1 < n && (is(c + 1, "is") || is(c + 1, "was") || is(c + 1, "to")) ? Cue::kNamed : Cue::kNone;
     }
     if (is(c, "name's") || kCalledVerbs.contains(text, tokens[c])) return Cue::kNamed;
-    if (kTitles.contains(text, tokens[c])) {
+    if (kEnglishTitles.contains(text, tokens[c])) {
       if (!mark_is(c + 1, '.') || tokens[c + 1].begin != tokens[c].end) return Cue::kTitledWithoutAStop;
       name = c + 2;
       return Cue::kNamed;
@@ -596,7 +593,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       case Cue::kField:
         name = (!common || (m.full & name_categories_) != 0) && end == tokens[to].end &&
                clause_ends_after(text, tokens, to) && !kAbbreviatedTitles.contains(text, tokens[j]) &&
-               !kTitles.contains(text, tokens[j]);
+               !kEnglishTitles.contains(text, tokens[j]);
         break;
       case Cue::kAccount:  // (read above)
       case Cue::kNone: break;
@@ -610,7 +607,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // from mrs. adaeze nwosu", a place to the decoder.)
     const size_t over = span_over(out, j);
     const bool titled =
-        cue == Cue::kTitledInFull || cue == Cue::kTitledWithoutAStop || kTitles.contains(text, tokens[c]);
+        cue == Cue::kTitledInFull || cue == Cue::kTitledWithoutAStop || kEnglishTitles.contains(text, tokens[c]);
     if ((cue == Cue::kRelative || cue == Cue::kNamed || cue == Cue::kField || cue == Cue::kTitledInFull ||
          cue == Cue::kSigned) &&
         over != out.size() &&

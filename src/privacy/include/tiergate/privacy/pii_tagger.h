@@ -158,6 +158,10 @@ class PiiTagger {
   // before a comma and a number of three digits at most, a series of
   // quantities ("18 zorvath, 18 velmora"); 0 where there are none such.
   size_t unlisted_street_after(std::string_view text, size_t j) const;
+  // Whether the word text[begin, end) is a street's suffix of the lists
+  // ("Close", "St") or one of kAbbreviatedStreetSuffixes ("dr", "blvd"),
+  // in any case.
+  bool street_suffix(std::string_view text, uint32_t begin, uint32_t end) const;
   size_t tags() const { return 1 + 2 * types_.size(); }  // O, then B-/I- per type
   // A slot's weights for O and the B- tags are a row of open_rows_, padded
   // to a multiple of 8 (open_width()); for the I- tags, a row of
