@@ -1349,6 +1349,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
   add_military_addresses(text, marked_tokens, out, first_tagged);
   add_numbered_buildings(text, marked_tokens, out, first_tagged, mixed);
   add_handles_of_people(text, out, first_tagged);
+  add_names_before_bracketed_relatives(text, out, first_tagged);
   add_mailbox_names(text, out, first_tagged, mixed);
   if (mixed) add_unlisted_full_names(text, marked_tokens, out, first_tagged);
   // (A fallback is added after the passes: "zoolander is a 2001 american

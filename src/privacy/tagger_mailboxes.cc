@@ -102,7 +102,13 @@ void PiiTagger::add_mailbox_names(std::string_view text, std::vector<PiiSpan>& o
       const Gazetteer::Match m = gazetteer_.lookup(word_hash(text, w));
       const bool everyday_alone = (m.full & common_categories_) != 0 && (m.full & name_categories_) == 0;
       const bool held = word.size() >= 3 && local.find(word) != std::string::npos;
-      const bool name_like = held || (mixed ? text[w.begin] >= 'A' && text[w.begin] <= 'Z' : !everyday_alone);
+      // (In text with capitals, a word in small letters before the
+      // surname that the local part holds after the word's initial, "o" +
+      // "ferraro": the first name, "ottavia ferraro <o.ferraro@...>".)
+      const bool initial_of_the_local_part = from < count && !word.empty() && !everyday_alone &&
+                                             letters[from] == local.substr(1) && local[0] == word[0];
+      const bool name_like =
+          held || (mixed ? (text[w.begin] >= 'A' && text[w.begin] <= 'Z') || initial_of_the_local_part : !everyday_alone);
       if (!name_like || ((m.full | m.part) & company_categories_) != 0 || kOrganisationNouns.contains(text, w)) break;
       spelled = spelled || (held && !everyday_alone);
       --from;

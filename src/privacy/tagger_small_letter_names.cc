@@ -59,6 +59,12 @@ constexpr std::array<std::string_view, 10> kFieldRoleWords = {
     "patient", "customer", "employee", "student", "tenant", "applicant", "landlord", "plaintiff", "defendant", "witness"};
 constexpr WordSet kFieldRoles(kFieldRoleWords);
 
+// The relatives of kRelatives named together, whose names come in a series:
+// "my daughters elowen and marigold".
+constexpr WordSet kPluralRelatives(std::array<std::string_view, 12>{
+    "parents", "grandparents", "kids", "children", "sons", "daughters", "twins", "siblings", "friends", "cousins",
+    "brothers", "sisters"});
+
 // The notes of code that name their owner in brackets: "// TODO(marguerite):
 // remove", "# FIXME(jdoe)".
 constexpr std::array<std::string_view, 2> kCodeNoteWords = {"todo", "fixme"};
@@ -338,20 +344,32 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   // jen"): after a comma, "and" or "or", a word in small letters that a
   // first names' list knows, or a given name alone, that no place's list
   // knows, is no verb that names people too ("and will") and no span
-  // covers. The last token of the last name.
-  auto coordinated_first_names = [&](size_t last) {
+  // covers. After relatives named together (`relatives`: "my daughters"),
+  // the last of the series, after "and" where its clause ends, may be an
+  // everyday word too: "my daughters elowen and marigold" (not a function
+  // word: "my sons and I"). The last token of the last name.
+  auto coordinated_first_names = [&](size_t last, bool relatives = false) {
     for (size_t k = last + 1; k < n && !tokens[k].newline_before;) {
       const bool comma = mark_is(k, ',');
       if (comma) ++k;
-      if (k < n && (is(k, "and") || is(k, "or"))) {
+      const bool and_before = k < n && is(k, "and");
+      if (k < n && (and_before || is(k, "or"))) {
         ++k;
       } else if (!comma) {
         break;
       }
       Gazetteer::Match m;
       uint32_t end = 0;
-      if (!small_name_word(k, m, end) || kVerbsNamedAsPeople.contains(text, tokens[k]) ||
-          !first_name_not_a_place(k, m, end) || span_over(out, k) != out.size()) {
+      const bool name_word = small_name_word(k, m, end);
+      bool everyday_last = false;
+      if (!name_word && relatives && and_before && k < n && !tokens[k].newline_before && small_word(text, tokens[k], 3) &&
+          !function_word(text, tokens[k]) && clause_ends_after(text, tokens, k)) {
+        m = gazetteer_.lookup(word_hash(text, tokens[k]));
+        end = tokens[k].end;
+        everyday_last = everyday(m) && (m.full & place_categories_) == 0 && !is_title(m);
+      }
+      if (!(name_word || everyday_last) || kVerbsNamedAsPeople.contains(text, tokens[k]) ||
+          !(everyday_last || first_name_not_a_place(k, m, end)) || span_over(out, k) != out.size()) {
         break;
       }
       add_span(out, {PiiType::kPerson, tokens[k].begin, end});
@@ -469,13 +487,25 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         }
         return !gazetteer_.knows(word_hash(text, Token{tokens[to + 1].begin, s_end, false, false}));
       };
+      // A first name's second word that only a given name's list knows,
+      // no everyday or place's list, where the clause ends after it: a
+      // surname that is a given name too, as many are ("our new intern,
+      // chukwudi obi, starts"; "obi" and "chukwudi" are given names).
+      auto given_name_ending_the_name = [&] {
+        if (!first_name || to != j || s_end != tokens[to + 1].end || !clause_ends_after(text, tokens, to + 1) ||
+            ((s.full | s.part) & (common_categories_ | place_categories_)) != 0) {
+          return false;
+        }
+        return (s.full & first_name_categories_) != 0 ||
+               only_a_given_name(text, to + 1, s, word_hash(text, tokens[to + 1]));
+      };
       // (On a closing's next line, alone there after a first word that is
       // no everyday one, any word no everyday list knows: "priya raman".)
       const bool surname = ((s.full & last_name_categories_) != 0 &&
                             ((s.full & common_categories_) == 0 || cue == Cue::kNamed || clause_ends_after(text, tokens, to + 1))) ||
                            (cue == Cue::kSigned && !common && (s.full & common_categories_) == 0) ||
                            (cue == Cue::kField && (s.full & (common_categories_ | place_categories_)) == 0) ||
-                           unknown_last_word();
+                           unknown_last_word() || given_name_ending_the_name();
       if (!surname && !gaelic_surname(to + 1)) break;
       ++to;
       end = s_end;
@@ -574,8 +604,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       // (A name of two words or more, or of one that no everyday list
       // knows, then the comma that sets it off: not "the defendant,
       // however, said".)
+      // (Or, of two words or more, a first word that a name's list knows
+      // and no everyday or place's list: "the landlord, fergus
+      // mcallister, and"; "fergus" is a surname of the census.)
       case Cue::kRoleSetOff:
-        name = to + 1 < n && mark_is(to + 1, ',') && tokens[to + 1].begin == end && (first_name || unknown()) &&
+        name = to + 1 < n && mark_is(to + 1, ',') && tokens[to + 1].begin == end &&
+               (first_name || unknown() ||
+                (to > j && !common && ((m.full | m.part) & place_categories_) == 0 &&
+                 ((m.full & name_categories_) != 0 || listed_surname(text, first_word.begin, first_word.end)))) &&
                (to > j || !common);
         break;
       // (On the closing's line, set off by a comma or the line's end: a
@@ -599,6 +635,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       case Cue::kNone: break;
     }
     if (!name) return c;
+    const bool relatives = cue == Cue::kRelative && kPluralRelatives.contains(text, tokens[c]);
     // (A place or firm of this tagging over just the name's words becomes
     // the name after a cue that names people alone: "my father-in-law,
     // rangi, who", "name is", a title in full, a closing as
@@ -614,7 +651,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         (own_place_or_organisation(out, over, first, tokens[j].begin, end) ||
          (titled && own_place_or_organisation(out, over, first, tokens[c].begin, end)))) {
       set_span(out, over, {PiiType::kPerson, tokens[j].begin, end});
-      return coordinated_first_names(to);
+      return coordinated_first_names(to, relatives);
     }
     // (A name of this tagging over the first words alone takes the rest:
     // "my neighbour barnaby whitcombe keeps", where the decoder named
@@ -627,14 +664,20 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
                                             [&](const Token& t) { return kVerbsNamedAsPeople.contains(text, t); });
     for (size_t k = j; k <= to; ++k) {
       const size_t covering = span_over(out, k);
-      if (covering != out.size() && !(named_shorter && covering == over)) return to;
+      if (covering == out.size() || (named_shorter && covering == over)) continue;
+      // (A name another pass found there, just over these words, is this
+      // one: the names in series with it are read on, "my daughters elowen
+      // and marigold".)
+      const bool found = out[covering].type == PiiType::kPerson && out[covering].begin == tokens[j].begin &&
+                         out[covering].end == end;
+      return found && relatives ? coordinated_first_names(to, true) : to;
     }
     if (named_shorter) {
       set_span(out, over, {PiiType::kPerson, out[over].begin, end});
     } else {
       add_span(out, {PiiType::kPerson, tokens[j].begin, end});
     }
-    return coordinated_first_names(to);
+    return coordinated_first_names(to, relatives);
   };
   // Whether token j is a first name in small letters that no everyday or
   // place's list knows, or a given name alone, that no span covers; its

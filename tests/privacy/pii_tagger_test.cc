@@ -7638,5 +7638,85 @@ TEST(PiiTaggerTest, APlaceOnTheLineAfterAPersonsLabelIsTheName) {
   EXPECT_EQ(found("ship to:\nvelmora corp\nthe parcel."), V{"ORGANIZATION:velmora corp"});
 }
 
+// A role set off by commas before two words of a name whose first a name's
+// list knows (a surname of the census: "fergus"), not a first names' list;
+// and, after any cue, a second word that only a given name's list knows
+// where the clause ends ("obi"): here in text capitalised only where its
+// sentences open, as a phone types it.
+TEST(PiiTaggerTest, ANameSetOffAfterARoleTakesWordsTheNameListsKnowOtherwise) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Chukwudi", "Maria"}},
+       {"last_name", {"Mcallister"}},
+       {"census_surname", {"Fergus"}},
+       {"given_name", {"Obi"}},
+       {"city", {"Paris"}},
+       {"common_word", {"the", "our", "new", "landlord", "intern", "signed", "starts", "today", "and", "however",
+                        "said", "tenant", "is", "here", "my", "friend"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("The landlord, fergus mcallister, signed today."), V{"PERSON:fergus mcallister"});
+  EXPECT_EQ(found("Our new intern, chukwudi obi, starts today."), V{"PERSON:chukwudi obi"});
+  // Not one word alone of such a list, nor an everyday word, nor a place's
+  // word; nor a given name that no clause's end follows.
+  expect_no_names(tagger, {"The landlord, fergus, signed today.", "The landlord, however, said today.",
+                           "The landlord, paris mcallister, signed today."});
+  EXPECT_EQ(found("Our new intern chukwudi obi starts today."), V{"PERSON:chukwudi"});
+}
+
+// After relatives named together, the last name of a series after "and"
+// may be an everyday word ("marigold"), where its clause ends.
+TEST(PiiTaggerTest, TheLastNameInASeriesAfterRelativesMayBeAnEverydayWord) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Elowen"}},
+       {"common_word", {"tell", "me", "a", "story", "about", "my", "daughters", "daughter", "and", "marigold", "cake",
+                        "i", "sons"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Tell me a story about my daughters elowen and marigold."),
+            (V{"PERSON:elowen", "PERSON:marigold"}));
+  EXPECT_EQ(found("tell me a story about my daughters elowen and marigold."),
+            (V{"PERSON:elowen", "PERSON:marigold"}));
+  // Not after one relative, nor a function word, nor where the clause goes
+  // on.
+  EXPECT_EQ(found("Tell me a story about my daughter elowen and marigold."), V{"PERSON:elowen"});
+  EXPECT_EQ(found("Tell me about my sons elowen and i."), V{"PERSON:elowen"});
+  EXPECT_EQ(found("Tell me about my daughters elowen and marigold cake."), V{"PERSON:elowen"});
+}
+
+// A mailbox's display name in small letters in text with capitals: the
+// first name before the surname that the local part holds after the first
+// name's initial ("o" + "ferraro").
+TEST(PiiTaggerTest, AMailboxsFirstNameInSmallLettersBeforeItsSpelledSurnameIsTheName) {
+  const PiiTagger tagger = numbers_only_tagger({{"common_word", {"from", "to", "the", "support", "team"}}});
+  auto people = [&](const std::string& text) { return scanned_names(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(people("From: ottavia ferraro <o.ferraro@example.it>"), V{"ottavia ferraro"});
+  EXPECT_EQ(people("From: ottavia ferraro <oferraro@example.it>"), V{"ottavia ferraro"});
+  // Not a word whose initial the local part does not open with, nor an
+  // everyday word.
+  EXPECT_EQ(people("From: ottavia ferraro <x.ferraro@example.it>"), V{"ferraro"});
+  EXPECT_EQ(people("From: the support team <s.team@example.com>"), V{});
+}
+
+// A name in small letters before a relative in brackets, maybe after a
+// possessive determiner: "ravindra pillai (husband)".
+TEST(PiiTaggerTest, ANameBeforeARelativeInBracketsIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Perpetua"}},
+       {"last_name", {"Pillai"}},
+       {"city", {"Paris"}},
+       {"common_word", {"update", "the", "contact", "to", "emergency", "my", "printer", "see", "for", "details", "main",
+                        "function", "returns", "husband", "mother", "called", "i"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Update the emergency contact to ravindra pillai (husband)."), V{"PERSON:ravindra pillai"});
+  EXPECT_EQ(found("emergency contact: perpetua okoro (my mother)"), V{"PERSON:perpetua okoro"});
+  // Not an everyday word, a place or code's words, nor without a relative
+  // closed in its bracket.
+  expect_no_names(tagger, {"I called the printer (mother) today.", "See utils.py (mother) for details.",
+                           "The main function (husband) returns.", "Update the contact to paris (husband).",
+                           "Update the contact to ravindra okoro (husband today)."});
+}
+
 }  // namespace
 }  // namespace tiergate

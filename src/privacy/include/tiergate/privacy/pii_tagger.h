@@ -1247,6 +1247,15 @@ class PiiTagger {
   // another kind covers a word.
   // Precondition: out[first...] sorted by begin; it stays so.
   void add_handles_of_people(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // People named before their relation in brackets
+  // (tagger_bracketed_relatives.cc): up to three words in small letters one
+  // blank apart before " (", maybe a possessive determiner, a relative of
+  // kRelatives and ")" ("ravindra pillai (husband)", "perpetua okoro (my
+  // mother)"), none a function word, a title, an everyday word alone or a
+  // place's, the first a name's word of a list, a given name alone or a
+  // word no list knows; not where a span covers a word.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void add_names_before_bracketed_relatives(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // People named beside their mailbox (tagger_mailboxes.cc): the words
   // before an email address in angle brackets, up to four one blank apart
   // after a mark that opens a display name (a header's colon, a comma, a
