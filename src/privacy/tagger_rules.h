@@ -1339,8 +1339,9 @@ constexpr WordSet kSurnameParticles(std::array<std::string_view, 26>{
 // open firms' and things' names as often as people's: "General" (Motors,
 // Mills), "Major" (League), "Private", "Principal", "Dean", "Agent",
 // "Brother".
-constexpr std::array<std::string_view, 52> kTitleOfAddressWords = {
+constexpr std::array<std::string_view, 54> kTitleOfAddressWords = {
     "professor",  "judge",      "justice",  "detective",  "inspector",   "officer",       "constable",
+    "honourable", "honorable",
     "sergeant",   "lieutenant", "captain",  "colonel",    "corporal",    "admiral",       "commander",
     "nurse",      "coach",      "senator",  "governor",   "mayor",       "councillor",    "councilor",
     "councilman", "councilwoman", "congressman", "congresswoman", "rabbi", "pastor",     "reverend",

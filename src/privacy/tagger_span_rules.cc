@@ -890,6 +890,22 @@ bool PiiTagger::finish_span(std::string_view text, PiiSpan& span, size_t from, s
     }
   }
   if (!trim_function_words(text, tokens, span, from, to)) return false;
+  // An address in text without capitals that holds "at" or "to" before a
+  // house number, after a function word in it, opens at the number: the
+  // clause before it is the writer's ("wenonah and i live at 19 cedar ridge
+  // road", where "wenonah" was lost inside the address).
+  if (span.type == PiiType::kStreetAddress && !mixed && to - from >= 4) {
+    for (size_t t = from + 1; t + 1 < to; ++t) {
+      const auto digit = static_cast<unsigned char>(text[tokens[t + 1].begin]);
+      if (!(token_is(text, tokens[t], "at") || token_is(text, tokens[t], "to")) || digit < '1' || digit > '9') continue;
+      if (std::any_of(tokens.begin() + static_cast<ptrdiff_t>(from), tokens.begin() + static_cast<ptrdiff_t>(t),
+                      [&](const Token& w) { return function_word(text, w); })) {
+        from = t + 1;
+        span.begin = tokens[from].begin;
+      }
+      break;
+    }
+  }
   // An office's abbreviation before a first name is no part of a firm or a
   // place: the name after it is the person ("Our CEO Satya Nadella will
   // speak" gave the firm "CEO Satya Nadella", which the default policy

@@ -110,7 +110,10 @@ void PiiTagger::add_names_after_titles_of_address(std::string_view text, std::sp
     // A role written as a title ("Tenant", "Uncle") retypes a span of this
     // tagging only: add_introduced_names() reads the names after it.
     const bool role = !kTitlesOfAddress.contains(text, tokens[t]) && !kAbbreviatedTitles.contains(text, tokens[t]);
-    if (!tokens[t].newline_before &&
+    // (Not after an article, "the Inspector", but for the title the
+    // article goes with: "the Honourable Cordelia Ashworth".)
+    static constexpr WordSet kTitlesAfterAnArticle(std::array<std::string_view, 2>{"honourable", "honorable"});
+    if (!tokens[t].newline_before && !kTitlesAfterAnArticle.contains(text, tokens[t]) &&
         (after_an_article(text, tokens, t) || (t > 0 && token_is(text, tokens[t - 1], "this")))) {
       return;
     }

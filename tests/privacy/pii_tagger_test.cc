@@ -7718,5 +7718,38 @@ TEST(PiiTaggerTest, ANameBeforeARelativeInBracketsIsAName) {
                            "Update the contact to ravindra okoro (husband today)."});
 }
 
+// An address in text without capitals that holds "at" or "to" before its
+// house number, after a function word in it, opens at the number: here a
+// tagger taught such addresses whole, as the dev data's tagger read "hi,
+// i'm wenonah and i live at 19 cedar ridge road".
+TEST(PiiTaggerTest, AnAddressOpensAtItsNumberAfterTheWritersClause) {
+  const PiiTagger tagger = values_tagger(
+      PiiType::kStreetAddress, {"note: "},
+      {"zorvath and i live at 12 quill road", "brask and we moved to 40 ondine lane", "tesk dellack 9 velm road"},
+      " now.", {{"common_word", {"note", "and", "i", "we", "live", "moved", "at", "to", "now"}}});
+  auto streets = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(streets("note: velmora and i live at 31 brask road now."), V{"31 brask road"});
+  EXPECT_EQ(streets("NOTE: VELMORA AND I LIVE AT 31 BRASK ROAD NOW."), V{"31 BRASK ROAD"});
+  // Not without a function word before it.
+  EXPECT_EQ(streets("note: tesk dellack 31 brask road now."), V{"tesk dellack 31 brask road"});
+}
+
+// "The Honourable" is a title after its article, as "Inspector" is not.
+TEST(PiiTaggerTest, ANameAfterTheHonourableIsAName) {
+  const PiiTagger tagger = firms_tagger(
+      {"We met the ", "They saw the "}, {"Honourable Zorvath Quill", "Honourable Brask Ondine"}, " today.",
+      {{"first_name", {"Cordelia"}},
+       {"last_name", {"Ashworth"}},
+       {"common_word", {"we", "met", "they", "saw", "the", "today", "judge", "dismissed", "case", "inspector"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  ASSERT_EQ(found("The judge, the Inspector Cordelia Ashworth, dismissed the case."),
+            V{"ORGANIZATION:Inspector Cordelia Ashworth"});
+  const std::vector<std::string> spans = found("The judge, the Honourable Cordelia Ashworth, dismissed the case.");
+  ASSERT_EQ(spans.size(), 1u);
+  EXPECT_TRUE(spans[0].starts_with("PERSON:") && spans[0].ends_with("Cordelia Ashworth")) << spans[0];
+}
+
 }  // namespace
 }  // namespace tiergate
