@@ -1314,6 +1314,7 @@ bool PiiTagger::tag_reading(std::string_view text, std::vector<PiiSpan>& out, co
     split_street_places(text, out, first_tagged, mixed);
     cut_trailing_street_words(text, out, first_tagged);
     finish_streets_ending_in_a_particle(text, out, first_tagged);
+    join_units_after_streets(text, out, first_tagged);
   }
   if (tagged()) split_name_titles(text, out, first_tagged);
   if (has_address()) {

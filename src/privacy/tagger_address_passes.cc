@@ -62,7 +62,13 @@ bool PiiTagger::add_numbered_streets(std::string_view text, std::span<const uint
   // opens at `begin` opens with a unit and a comma before the number on its
   // line: "Suite 300, 500 Market St, San Francisco", "the lease for Flat 3,
   // 27 Marchmont Crescent"; `begin` where none comes before it.
+  // (Or, before a flat's number and a slash, a unit one blank before it:
+  // "Unit 4/22 Wattle Street", which the decoder read as "Unit 4".)
   auto with_a_unit_before = [&](size_t opening, uint32_t begin) {
+    if (opening >= 1 && opening + 2 < n && mark_at(text, tokens, opening + 1, '/') &&
+        one_blank_after(text, tokens, opening) && kUnitsOfABuilding.contains(text, tokens[opening - 1])) {
+      return tokens[opening - 1].begin;
+    }
     if (opening < 3 || !token_is(text, tokens[opening - 1], ",") || tokens[opening].newline_before ||
         tokens[opening - 1].newline_before || !house_number(text, tokens[opening - 2]) ||
         tokens[opening - 2].newline_before) {
@@ -622,6 +628,43 @@ void PiiTagger::split_house_numbers(std::string_view text, std::vector<PiiSpan>&
   if (split.empty()) return;
   out.insert(out.end(), split.begin(), split.end());
   sort_by_begin(out, first);
+}
+
+void PiiTagger::join_units_after_streets(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {
+  const Tokens tokens = tagger_tokens();
+  const size_t n = tokens.size();
+  bool changed = false;
+  for (size_t k = first; k < out.size(); ++k) {
+    if (out[k].type != PiiType::kStreetAddress || out[k].end == out[k].begin) continue;
+    const size_t comma = first_token_from(tokens, out[k].end);
+    if (comma + 2 >= n || tokens[comma].begin != out[k].end || !mark_at(text, tokens, comma, ',')) continue;
+    const size_t unit = comma + 1;
+    if (!one_blank_after(text, tokens, unit) || !kUnitsOfABuilding.contains(text, tokens[unit])) continue;
+    size_t value = unit + 1;
+    if (mark_at(text, tokens, value, '.') && glued_to_the_one_before(tokens, value)) ++value;
+    if (value >= n || !one_blank_after(text, tokens, value) || tokens[value].end - tokens[value].begin > 4 ||
+        !clause_ends_after(text, tokens, value)) {
+      continue;
+    }
+    const std::string_view v = text.substr(tokens[value].begin, tokens[value].end - tokens[value].begin);
+    if (!std::all_of(v.begin(), v.end(), [](char c) {
+          return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        })) {
+      continue;
+    }
+    const uint32_t begin = tokens[unit].begin, end = tokens[value].end;
+    bool blocked = false;
+    for (size_t s = 0; s < out.size() && !blocked; ++s) {
+      blocked = s < first && out[s].begin < end && begin < out[s].end;
+    }
+    if (blocked) continue;
+    for (size_t s = first; s < out.size(); ++s) {
+      if (s != k && out[s].begin < end && begin < out[s].end) mark_dropped(out, s);
+    }
+    out[k].end = end;
+    changed = true;
+  }
+  if (changed) drop_marked_spans(out);
 }
 
 void PiiTagger::add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const {

@@ -2185,8 +2185,8 @@ TEST(PiiTaggerTest, AStreetInSmallLettersInTextWithCapitalsEndsInAnySuffixOfTheL
   EXPECT_EQ(addresses("The address is 9 cedar mews, Dundee."), V{"9 cedar mews"});
   EXPECT_EQ(addresses("The last year was 9 cedar mews, Dundee."), V{});
   // (And "address" alone, where a unit without a number alone follows the
-  // street.)
-  EXPECT_EQ(addresses("Verify the address 9 cedar mews, flat 9b."), V{"9 cedar mews"});
+  // street, which takes it in: join_units_after_streets().)
+  EXPECT_EQ(addresses("Verify the address 9 cedar mews, flat 9b."), V{"9 cedar mews, flat 9b"});
   EXPECT_EQ(addresses("Verify the last 9 cedar mews, flat 9b."), V{});
   EXPECT_EQ(addresses("I moved to 3 zorvath crescent last year."), V{"3 zorvath crescent"});
   EXPECT_EQ(addresses("The noise from flat 4, 19 zorvath close, Dundee."), V{"flat 4, 19 zorvath close"});
@@ -7749,6 +7749,26 @@ TEST(PiiTaggerTest, ANameAfterTheHonourableIsAName) {
   const std::vector<std::string> spans = found("The judge, the Honourable Cordelia Ashworth, dismissed the case.");
   ASSERT_EQ(spans.size(), 1u);
   EXPECT_TRUE(spans[0].starts_with("PERSON:") && spans[0].ends_with("Cordelia Ashworth")) << spans[0];
+}
+
+// A unit's word before a flat's number and a slash opens the address
+// ("Unit 4/22 Wattle Street"); a unit's word and its letter or number after
+// a street and a comma end it ("71 Hawthorne Crescent, Unit B").
+TEST(PiiTaggerTest, AUnitBeforeAFlatsNumberOrAfterTheStreetIsTheAddresses) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"street_suffix", {"Street", "Crescent"}},
+       {"common_word", {"please", "deliver", "to", "write", "a", "lease", "for", "the", "property", "at", "of", "plan",
+                        "unit", "street", "crescent"}}});
+  auto streets = [&](const std::string& text) { return values_of(tagger, text, PiiType::kStreetAddress); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(streets("Please deliver to Unit 4/22 Zorvath Street today."), V{"Unit 4/22 Zorvath Street"});
+  EXPECT_EQ(streets("Write a lease for the property at 71 Zorvath Crescent, Unit B."),
+            V{"71 Zorvath Crescent, Unit B"});
+  EXPECT_EQ(streets("write a lease for the property at 71 zorvath crescent, unit b."),
+            V{"71 zorvath crescent, unit b"});
+  // Not where the clause goes on after the unit's letter.
+  EXPECT_EQ(streets("Write a lease for the property at 71 Zorvath Crescent, Unit B of the plan."),
+            V{"71 Zorvath Crescent"});
 }
 
 }  // namespace

@@ -699,6 +699,14 @@ class PiiTagger {
   // another span there leaves it as it is. Precondition: out[0, first) and
   // out[first...] each sorted by begin, none overlapping.
   void add_street_lines(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
+  // A street address of out[first...] followed by a comma, a unit's word
+  // (kUnitsOfABuilding), maybe its stop, and the unit's letter or number of
+  // four characters at most, before the clause's end, takes the unit in:
+  // "71 Hawthorne Crescent, Unit B", whose unit the decoder read as a
+  // place. The spans of out[first...] over the unit go; one found before
+  // tagging there leaves the address as it is.
+  // Precondition: out[first...] sorted by begin; it stays so.
+  void join_units_after_streets(std::string_view text, std::vector<PiiSpan>& out, size_t first) const;
   // An address that a sentence runs into ("please return to 45 aðalgata 37
   // / kędzierzyn-koźle / , nan / 25033 in case of an issue") is written
   // whole: when a word stands before it on its line, that line opens with
