@@ -643,8 +643,14 @@ bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
 bool PiiTagger::listed_words_name(std::string_view text, const PiiSpan& span) const {
   const Tokens tokens = tagger_tokens();
   const size_t from = first_token_from(tokens, span.begin);
-  if (from > 0 && from < tokens.size() &&
-      (kDeterminers.contains(text, tokens[from - 1]) || after_an_article(text, tokens, from))) {
+  // (After a determiner, "the will", "a mark", only a name of two words or
+  // more whose first, of three letters or more, no everyday list knows: "a
+  // david lange concert"; not "an el niño event".)
+  const bool after_a_determiner =
+      from > 0 && from < tokens.size() &&
+      (kDeterminers.contains(text, tokens[from - 1]) || after_an_article(text, tokens, from));
+  if (after_a_determiner && (tokens[from].end - tokens[from].begin < 3 ||
+                             (gazetteer_.lookup(word_hash(text, tokens[from])).full & common_categories_) != 0)) {
     return false;
   }
   // (Not glued to a hyphen outside it, nor the first word to one: "mario-
@@ -677,7 +683,7 @@ bool PiiTagger::listed_words_name(std::string_view text, const PiiSpan& span) co
                                  : after_a_particle || surname_words(text, t.begin, t.end);
     if (++words > 3 || !name) return false;
   }
-  return words > 0;
+  return words > (after_a_determiner ? 1 : 0);
 }
 
 void PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out) const { tag(text, out, ScanStop{}); }

@@ -7771,5 +7771,25 @@ TEST(PiiTaggerTest, AUnitBeforeAFlatsNumberOrAfterTheStreetIsTheAddresses) {
             V{"71 Zorvath Crescent"});
 }
 
+// In text capitalised only where its sentences open, without the first
+// person, a name of two words after an article whose first is a first name
+// no everyday list knows: "Have you been to a david lange concert?".
+TEST(PiiTaggerTest, AFullNameInSmallLettersAfterAnArticleIsANameInPhoneTypedText) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"David", "Grace", "El"}},
+       {"last_name", {"Lange", "Kelly", "Nino"}},
+       {"common_word", {"have", "you", "been", "to", "a", "an", "the", "concert", "before", "version", "is", "good",
+                        "grace", "period", "event"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Have you been to a david lange concert before?"), V{"PERSON:david lange"});
+  EXPECT_EQ(found("The david lange version is good."), V{"PERSON:david lange"});
+  // Not one word, nor a first word an everyday list knows or of two
+  // letters (the surname alone is another rule's name there).
+  expect_no_names(tagger, {"Have you been to a david concert before?"});
+  EXPECT_EQ(found("The grace kelly version is good."), V{"PERSON:kelly"});
+  EXPECT_EQ(found("Have you been to an el nino event before?"), V{"PERSON:nino"});
+}
+
 }  // namespace
 }  // namespace tiergate

@@ -126,7 +126,9 @@ class PiiTagger {
   // van den berg", "zainab al-rashid"); not
   // glued to a hyphen outside it nor its first word to one ("mario-like";
   // a surname's parts may be: "adeyemi-okoro"), nor after an article or a
-  // determiner ("the jean market").
+  // determiner ("the jean market") but two words or more whose first, of
+  // three letters or more, no everyday list knows ("a david lange
+  // concert"; not "an el niño event").
   bool listed_words_name(std::string_view text, const PiiSpan& span) const;
   // Whether the words of text[begin, end) (one at least; marks between
   // them) are each a surname's: three letters or more, no chat shorthand,
