@@ -635,6 +635,9 @@ bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
     const Token stem{tokens[j].begin,
                      tokens[j].begin + static_cast<uint32_t>(possessive_stem(b, tokens[j].end - tokens[j].begin)), false,
                      false};
+    // (Or a possessive before a thing of its owner's, which a name's
+    // possessive is: "here's časlav's address".)
+    if (stem.end != tokens[j].end && j + 1 < tokens.size() && kPersonalThings.contains(text, tokens[j + 1])) return true;
     if (opens_a_listed_name(text, j, stem.begin, stem.end)) return true;
   }
   return false;
@@ -751,10 +754,21 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   // beside a kept one of two ("ottoline marsh, desmond achebe").
   thread_local std::vector<uint8_t> kept;
   if (reading == SecondReading::kListedNames) {
+    // (Or a name of one word before a possessive's 's and a thing of its
+    // owner's: "As promised, here's časlav's address".)
+    auto owner_of_a_personal_thing = [&](const PiiSpan& span) {
+      const std::string_view after = text.substr(span.end);
+      const size_t mark = after.starts_with("'s ") ? 3 : after.starts_with("\u2019s ") ? 5 : 0;
+      if (mark == 0 || blanks(span) != 0) return false;
+      const Tokens tokens = tagger_tokens();
+      const size_t thing = first_token_from(tokens, static_cast<uint32_t>(span.end + mark));
+      return thing < tokens.size() && tokens[thing].begin == span.end + mark &&
+             kPersonalThings.contains(text, tokens[thing]);
+    };
     kept.assign(second.size(), 0);
     for (size_t j = first; j < second.size(); ++j) {
       const PiiSpan& span = second[j];
-      kept[j] = span.type == PiiType::kPerson          ? listed_words_name(text, span)
+      kept[j] = span.type == PiiType::kPerson          ? listed_words_name(text, span) || owner_of_a_personal_thing(span)
                 : span.type == PiiType::kStreetAddress ? numbered_street(text, span)
                                                        : false;
     }

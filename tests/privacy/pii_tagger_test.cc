@@ -7791,5 +7791,20 @@ TEST(PiiTaggerTest, AFullNameInSmallLettersAfterAnArticleIsANameInPhoneTypedText
   EXPECT_EQ(found("Have you been to an el nino event before?"), V{"PERSON:nino"});
 }
 
+// In text capitalised only where its sentences open, without the first
+// person, a word no list knows before a possessive's 's and a thing of its
+// owner's is a name: "As promised, here's zorvath's address".
+TEST(PiiTaggerTest, AnOwnersNameInSmallLettersBeforeAPersonalThingIsANameInPhoneTypedText) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"common_word", {"as", "promised", "here's", "address", "phone", "number", "the", "company", "company's",
+                        "is", "on", "file", "user", "user's", "email", "wrong"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("As promised, here's zorvath's address."), V{"PERSON:zorvath"});
+  EXPECT_EQ(found("Here's zorvath\u2019s phone number."), V{"PERSON:zorvath"});
+  // Not an everyday word's possessive.
+  expect_no_names(tagger, {"The company's address is on file.", "The user's email is wrong."});
+}
+
 }  // namespace
 }  // namespace tiergate
