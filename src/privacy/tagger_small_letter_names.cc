@@ -454,8 +454,15 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (cue == Cue::kAccount) return account_name(c, j);
     Gazetteer::Match m;
     uint32_t end = 0;
+    // (A form's value may stand further off, aligned by blanks: "Name:
+    // phillip grant".)
+    auto far_off = [&] {
+      if (tokens[j].begin <= tokens[j - 1].end + 2) return false;
+      return cue != Cue::kField ||
+             text.find_first_not_of(" \t", tokens[j - 1].end) != tokens[j].begin;
+    };
     if (cue == Cue::kSigned ? !small_name_word(j, m, end, j < n && tokens[j].newline_before)
-                            : !small_name_word(j, m, end) || tokens[j].begin > tokens[j - 1].end + 2) {
+                            : !small_name_word(j, m, end) || far_off()) {
       return c;
     }
     const bool common = (m.full & common_categories_) != 0;

@@ -7806,5 +7806,18 @@ TEST(PiiTaggerTest, AnOwnersNameInSmallLettersBeforeAPersonalThingIsANameInPhone
   expect_no_names(tagger, {"The company's address is on file.", "The user's email is wrong."});
 }
 
+// A form's field in small letters holds its name after blanks that align
+// it ("Name:    zorvath brask"), as after one.
+TEST(PiiTaggerTest, AFormsNameInSmallLettersMayBeAlignedByBlanks) {
+  const PiiTagger tagger =
+      numbers_only_tagger({{"first_name", {"Anna"}}, {"common_word", {"name", "phone", "notes", "the"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("Name:    zorvath brask\nPhone: none"), V{"PERSON:zorvath brask"});
+  EXPECT_EQ(found("Name:\tzorvath brask\nPhone: none"), V{"PERSON:zorvath brask"});
+  // Not on the next line.
+  expect_no_names(tagger, {"Name:\n\nzorvath brask the notes"});
+}
+
 }  // namespace
 }  // namespace tiergate
