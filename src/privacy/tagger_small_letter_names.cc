@@ -293,6 +293,13 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // (A naming word gives a person's name after a person noun: "a man
     // called barnaby"; alone, as often a thing's, "a function called max".)
     if (after_a_person_called(text, tokens, c + 1)) return Cue::kNamed;
+    // (Or after "him" or "her", as one names a child: "She named him
+    // bartholomew"; not "called her yesterday", an everyday word.)
+    if (kNaming.contains(text, tokens[c]) && c + 2 < n && one_blank_after(text, tokens, c + 1) &&
+        (is(c + 1, "him") || is(c + 1, "her"))) {
+      name = c + 2;
+      return Cue::kNamed;
+    }
     if (kFieldRoles.contains(text, tokens[c]) || kNaming.contains(text, tokens[c])) return Cue::kRoleOrCalled;
     // ("given" a verb after an auxiliary, "had given mary"; not the
     // adjective of "the given line".)

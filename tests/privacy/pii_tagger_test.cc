@@ -7819,5 +7819,21 @@ TEST(PiiTaggerTest, AFormsNameInSmallLettersMayBeAlignedByBlanks) {
   expect_no_names(tagger, {"Name:\n\nzorvath brask the notes"});
 }
 
+// A naming word and "him" or "her" give the name after them: "She named
+// him bartholomew".
+TEST(PiiTaggerTest, ANameGivenToHimOrHerIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Mark"}},
+       {"common_word", {"she", "they", "named", "called", "him", "her", "it", "mark", "yesterday", "a", "liar",
+                        "stupid", "back", "i"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("She named him mark"), V{"PERSON:mark"});
+  EXPECT_EQ(found("They called her zorvath."), V{"PERSON:zorvath"});
+  // Not an everyday word, nor a thing named.
+  expect_no_names(tagger, {"I called her yesterday.", "She called him a liar.", "They called her stupid.",
+                           "They named it zorvath."});
+}
+
 }  // namespace
 }  // namespace tiergate
