@@ -65,6 +65,10 @@ constexpr WordSet kPluralRelatives(std::array<std::string_view, 12>{
     "parents", "grandparents", "kids", "children", "sons", "daughters", "twins", "siblings", "friends", "cousins",
     "brothers", "sisters"});
 
+// The verbs of making a work before "by" and its maker: "directed by".
+constexpr WordSet kCreditVerbs(std::array<std::string_view, 9>{
+    "directed", "written", "produced", "composed", "painted", "narrated", "illustrated", "authored", "edited"});
+
 // The notes of code that name their owner in brackets: "// TODO(marguerite):
 // remove", "# FIXME(jdoe)".
 constexpr std::array<std::string_view, 2> kCodeNoteWords = {"todo", "fixme"};
@@ -79,7 +83,7 @@ constexpr auto kCueWordList = joined(
                          joined(kCalledVerbWords, kKinTitleWords)),
                   joined(joined(kNameWordsElsewhere, kWrittenToCueWords), kAtPersonWords)),
            joined(joined(kClosingWords, kSaidWords), joined(joined(kFieldRoleWords, kNamingWords), kAccountWords))),
-    std::array<std::string_view, 7>{"name", "name's", "surname", "hi", "hello", "hey", "dear"});
+    std::array<std::string_view, 8>{"name", "name's", "surname", "hi", "hello", "hey", "dear", "starring"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
 // letters). The filter lets the abbreviated titles of address through too,
@@ -175,6 +179,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
   auto cue_at = [&](size_t c, size_t& name) {
     name = c + 1;
     if (i_am(c)) return Cue::kContacted;
+    // A work's maker ("directed by mark roseby", "written by zorvath
+    // quill"): as after a relative, a first name that is an everyday word
+    // too, or any word no everyday list knows.
+    if (is(c, "by")) return c > 0 && kCreditVerbs.contains(text, tokens[c - 1]) ? Cue::kRelative : Cue::kNone;
+    // The cast of a film or a play: "and starring söderberg".
+    if (is(c, "starring")) return Cue::kRelative;
     // Written or spoken to: "an email to john", "reply to jessica",
     // "shouted at samantha".
     if (c + 1 < n && ((is(c + 1, "to") && kWrittenTo.contains(text, tokens[c])) ||
@@ -848,7 +858,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     } else if (kSaid.contains(text, tokens[d])) {
       speaker_before(d, next);
     } else if (kCompany.contains(text, tokens[d])) {
-      if (!is(d, "me")) {
+      if (is(d, "by") && d > 0 && one_blank_after(text, tokens, d) && kCreditVerbs.contains(text, tokens[d - 1])) {
+        next = name_after_a_cue(d) + 1;
+      } else if (!is(d, "me")) {
         next = person_after(d, false) + 1;
       } else {
         person_before_and_me(d);

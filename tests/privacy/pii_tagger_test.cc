@@ -7835,5 +7835,21 @@ TEST(PiiTaggerTest, ANameGivenToHimOrHerIsAName) {
                            "They named it zorvath."});
 }
 
+// A work's maker after "directed by", "written by" and the like, and the
+// cast after "starring", in small letters: a first name that is an
+// everyday word too, or a word no everyday list knows.
+TEST(PiiTaggerTest, AWorksMakerOrCastInSmallLettersIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Mark"}},
+       {"common_word", {"a", "film", "directed", "by", "and", "starring", "mark", "it", "was", "written", "hand",
+                        "the", "rock", "her", "role", "great", "sent", "post"}}});
+  auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(found("A film directed by mark zorvath and starring brask."), (V{"PERSON:mark zorvath", "PERSON:brask"}));
+  // Not an everyday word, nor after another verb.
+  expect_no_names(tagger, {"It was written by hand.", "A film starring the rock.", "Her starring role was great.",
+                           "It was sent by post."});
+}
+
 }  // namespace
 }  // namespace tiergate
