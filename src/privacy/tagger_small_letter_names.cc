@@ -83,7 +83,8 @@ constexpr auto kCueWordList = joined(
                          joined(kCalledVerbWords, kKinTitleWords)),
                   joined(joined(kNameWordsElsewhere, kWrittenToCueWords), kAtPersonWords)),
            joined(joined(kClosingWords, kSaidWords), joined(joined(kFieldRoleWords, kNamingWords), kAccountWords))),
-    std::array<std::string_view, 8>{"name", "name's", "surname", "hi", "hello", "hey", "dear", "starring"});
+    std::array<std::string_view, 11>{"name", "name's", "surname", "hi", "hello", "hey", "dear", "starring", "birthday",
+                                     "congratulations", "congrats"});
 // The filter over every token, and the exact test of the tokens it lets
 // through ("I'm" apart: WordSet reads only words whose first two bytes are
 // letters). The filter lets the abbreviated titles of address through too,
@@ -185,6 +186,17 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     if (is(c, "by")) return c > 0 && kCreditVerbs.contains(text, tokens[c - 1]) ? Cue::kRelative : Cue::kNone;
     // The cast of a film or a play: "and starring söderberg".
     if (is(c, "starring")) return Cue::kRelative;
+    // Wished well: "happy birthday zorvath!", "happy birthday to zorvath",
+    // "congratulations to zorvath on".
+    if (is(c, "birthday")) {
+      if (c == 0 || !is(c - 1, "happy")) return Cue::kNone;
+      if (c + 1 < n && is(c + 1, "to")) name = c + 2;
+      return Cue::kRelative;
+    }
+    if (is(c, "congratulations") || is(c, "congrats")) {
+      name = c + 2;
+      return c + 1 < n && is(c + 1, "to") ? Cue::kRelative : Cue::kNone;
+    }
     // Written or spoken to: "an email to john", "reply to jessica",
     // "shouted at samantha".
     if (c + 1 < n && ((is(c + 1, "to") && kWrittenTo.contains(text, tokens[c])) ||
@@ -572,6 +584,14 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
              text[tokens[to + 2].begin] <= 'z' && tokens[to + 2].end - tokens[to + 2].begin >= 2 &&
              !function_word(text, tokens[to + 2]);
     };
+    // Addressed, before what one wishes or says to them: "tell zorvath
+    // happy birthday", "thank zorvath, thanks".
+    auto wished_well = [&] {
+      static constexpr WordSet kWishes(std::array<std::string_view, 9>{
+          "happy", "merry", "congrats", "congratulations", "thanks", "hi", "hello", "sorry", "goodbye"});
+      return to + 1 < n && !tokens[to + 1].newline_before && tokens[to + 1].begin == tokens[to].end + 1 &&
+             kWishes.contains(text, tokens[to + 1]);
+    };
     // After a role, a word no list knows before a surname that a list or
     // the census knows, one blank apart, which the loop above left out as
     // an everyday word's or a place's too: "Patient horatio blackwood,
@@ -617,7 +637,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       // ysolde about the rent", "call fenwick regarding the invoice".)
       case Cue::kAddressed:
         name = first_name || unknown_before_who() ||
-               ((said_by_the_speaker || asked_to_do() || what_is_said_follows) && unknown());
+               ((said_by_the_speaker || asked_to_do() || what_is_said_follows || wished_well()) && unknown());
         break;
       case Cue::kAskedFor: name = first_name || unknown_before_who(); break;
       case Cue::kContacted:
