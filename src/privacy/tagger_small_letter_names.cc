@@ -572,6 +572,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     const bool said_by_the_speaker = to + 1 < n && !tokens[to + 1].newline_before &&
                                      tokens[to + 1].begin == tokens[to].end + 1 && speaker_as_subject(text, tokens[to + 1]);
     auto unknown = [&] { return first_word.end - first_word.begin >= 3 && !gazetteer_.knows(first_word_hash); };
+    // A word of a name's list, a surname of the census too ("fergus",
+    // "bartholomew"), that no everyday or place's list knows.
+    auto names_word = [&] {
+      return !common && ((m.full | m.part) & place_categories_) == 0 &&
+             ((m.full & name_categories_) != 0 || listed_surname(text, first_word.begin, first_word.end));
+    };
     auto unknown_before_who = [&] { return who_follows(text, tokens, to) && unknown(); };
     // Addressed, before "to" and a verb, one blank apart: "could you ask
     // fenella to send me the slides", "remind zorvath to call" (not "tell
@@ -637,7 +643,8 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       // ysolde about the rent", "call fenwick regarding the invoice".)
       case Cue::kAddressed:
         name = first_name || unknown_before_who() ||
-               ((said_by_the_speaker || asked_to_do() || what_is_said_follows || wished_well()) && unknown());
+               ((said_by_the_speaker || asked_to_do() || what_is_said_follows || wished_well()) &&
+                (unknown() || names_word()));
         break;
       case Cue::kAskedFor: name = first_name || unknown_before_who(); break;
       case Cue::kContacted:
@@ -653,9 +660,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
       // mcallister, and"; "fergus" is a surname of the census.)
       case Cue::kRoleSetOff:
         name = to + 1 < n && mark_is(to + 1, ',') && tokens[to + 1].begin == end &&
-               (first_name || unknown() ||
-                (to > j && !common && ((m.full | m.part) & place_categories_) == 0 &&
-                 ((m.full & name_categories_) != 0 || listed_surname(text, first_word.begin, first_word.end)))) &&
+               (first_name || unknown() || (to > j && names_word())) &&
                (to > j || !common);
         break;
       // (On the closing's line, set off by a comma or the line's end: a

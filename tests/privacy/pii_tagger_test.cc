@@ -7852,17 +7852,22 @@ TEST(PiiTaggerTest, AWorksMakerOrCastInSmallLettersIsAName) {
 }
 
 // The person wished well, in small letters: "happy birthday zorvath!",
-// "congratulations to zorvath brask on", "tell zorvath happy birthday".
+// "congratulations to zorvath brask on", "tell zorvath happy birthday"; a
+// word no list knows, or a name's word of the lists that no everyday list
+// knows.
 TEST(PiiTaggerTest, APersonWishedWellInSmallLettersIsAName) {
   const PiiTagger tagger = numbers_only_tagger(
       {{"first_name", {"Anna"}},
+       {"census_surname", {"Bartholomew"}},
        {"common_word", {"happy", "birthday", "to", "you", "mom", "congratulations", "the", "team", "on", "promotion",
-                        "tell", "everyone", "hi"}}});
+                        "tell", "everyone", "hi", "thanks", "for", "ride"}}});
   auto found = [&](const std::string& text) { return typed_spans(tagger, text); };
   using V = std::vector<std::string>;
   EXPECT_EQ(found("Happy birthday zorvath!"), V{"PERSON:zorvath"});
   EXPECT_EQ(found("Congratulations to zorvath brask on the promotion."), V{"PERSON:zorvath brask"});
   EXPECT_EQ(found("Tell zorvath happy birthday."), V{"PERSON:zorvath"});
+  // (A surname of the census too: "bartholomew".)
+  EXPECT_EQ(found("Tell bartholomew thanks for the ride."), V{"PERSON:bartholomew"});
   // Not an everyday word or a function word.
   expect_no_names(tagger, {"Happy birthday mom!", "Happy birthday to you", "Congratulations to the team.",
                            "Tell everyone hi."});
