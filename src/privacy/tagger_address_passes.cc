@@ -652,14 +652,16 @@ void PiiTagger::join_units_after_streets(std::string_view text, std::vector<PiiS
         })) {
       continue;
     }
+    // (Asked only of such a unit, which few texts hold.)
     const uint32_t begin = tokens[unit].begin, end = tokens[value].end;
-    bool blocked = false;
-    for (size_t s = 0; s < out.size() && !blocked; ++s) {
-      blocked = s < first && out[s].begin < end && begin < out[s].end;
+    if (std::any_of(out.begin(), out.begin() + static_cast<ptrdiff_t>(first),
+                    [&](const PiiSpan& span) { return span.begin < end && begin < span.end; })) {
+      continue;
     }
-    if (blocked) continue;
-    for (size_t s = first; s < out.size(); ++s) {
-      if (s != k && out[s].begin < end && begin < out[s].end) mark_dropped(out, s);
+    // (The spans after the street's, in order of begin, that the unit's
+    // words overlap.)
+    for (size_t s = k + 1; s < out.size() && out[s].begin < end; ++s) {
+      if (begin < out[s].end) mark_dropped(out, s);
     }
     out[k].end = end;
     changed = true;

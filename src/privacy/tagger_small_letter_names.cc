@@ -591,7 +591,7 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
              !function_word(text, tokens[to + 2]);
     };
     // Addressed, before what one wishes or says to them: "tell zorvath
-    // happy birthday", "thank zorvath, thanks".
+    // happy birthday", "tell zorvath thanks".
     auto wished_well = [&] {
       static constexpr WordSet kWishes(std::array<std::string_view, 9>{
           "happy", "merry", "congrats", "congratulations", "thanks", "hi", "hello", "sorry", "goodbye"});
