@@ -1454,6 +1454,28 @@ void PiiTagger::join_hyphenated_names(std::string_view text, std::vector<PiiSpan
         continue;
       }
     }
+    // A name, one space, an Arabic surname's article glued by a hyphen to
+    // a word of three letters or more: one name ("khalid al-mutairi", where
+    // the name stopped before the article), or with a name of this tagging
+    // over just that word. (The bytes asked first: "al-" or "el-".)
+    if (const PiiSpan& span = out[k]; span.type == PiiType::kPerson && span.end > span.begin &&
+                                      span.end + 5 < text.size() && text[span.end] == ' ' &&
+                                      text[span.end + 3] == '-' && (text[span.end + 2] | 0x20) == 'l' &&
+                                      ((text[span.end + 1] | 0x20) == 'a' || (text[span.end + 1] | 0x20) == 'e')) {
+      const size_t w = first_token_from(tokens, span.end + 1);
+      if (w + 2 < tokens.size() && tokens[w].begin == span.end + 1 && tokens[w].end == span.end + 3 &&
+          !tokens[w].newline_before && glued_hyphen(text, tokens, w + 1) && tokens[w + 2].end - tokens[w + 2].begin >= 3 &&
+          opens_with_a_letter(text.substr(tokens[w + 2].begin, tokens[w + 2].end - tokens[w + 2].begin))) {
+        const bool named_after = k + 1 < out.size() && out[k + 1].begin < tokens[w + 2].end;
+        if (!named_after || (out[k + 1].type == PiiType::kPerson && out[k + 1].begin == tokens[w + 2].begin &&
+                             out[k + 1].end == tokens[w + 2].end)) {
+          if (named_after) mark_dropped(out, k + 1);
+          out[k].end = tokens[w + 2].end;
+          joined = true;
+          continue;
+        }
+      }
+    }
     // A place or firm of this tagging over one word, glued by a hyphen to a
     // name of it right after: one name ("Cassius Montgomery-Reid", where
     // the decoder read "Montgomery" as the town).

@@ -7873,5 +7873,18 @@ TEST(PiiTaggerTest, APersonWishedWellInSmallLettersIsAName) {
                            "Tell everyone hi."});
 }
 
+// A name and an Arabic surname's article glued by a hyphen to the surname
+// after it are one name: "my boss, khalid al-mutairi, said".
+TEST(PiiTaggerTest, ANameTakesAnArabicSurnameAfterItsArticle) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Khalid"}}, {"common_word", {"my", "boss", "said", "no", "the", "mosque", "is", "old"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names("My boss, khalid al-mutairi, said no."), V{"khalid al-mutairi"});
+  EXPECT_EQ(names("My boss, khalid el-sayed, said no."), V{"khalid el-sayed"});
+  // Not without a name before it.
+  expect_no_names(tagger, {"The al-zorvath mosque is old."});
+}
+
 }  // namespace
 }  // namespace tiergate
