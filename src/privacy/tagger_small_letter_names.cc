@@ -651,7 +651,12 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
         name = (first_name && (!common || confirmed || said_that)) || unknown_before_who() ||
                ((said_by_the_speaker || what_is_said_follows || explained_to) && unknown());
         break;
-      case Cue::kRoleOrCalled: name = (first_name && !common) || unknown_before_who() || unknown_before_a_surname; break;
+      // (Or two words or more, the first no list knows, before a verb of
+      // speech: "customer oyelaran adebayo says".)
+      case Cue::kRoleOrCalled:
+        name = (first_name && !common) || unknown_before_who() || unknown_before_a_surname ||
+               (to > j && unknown() && one_blank_after(text, tokens, to + 1) && kSaid.contains(text, tokens[to + 1]));
+        break;
       // (A name of two words or more, or of one that no everyday list
       // knows, then the comma that sets it off: not "the defendant,
       // however, said".)

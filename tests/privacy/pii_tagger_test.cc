@@ -7886,5 +7886,19 @@ TEST(PiiTaggerTest, ANameTakesAnArabicSurnameAfterItsArticle) {
   expect_no_names(tagger, {"The al-zorvath mosque is old."});
 }
 
+// After a role without its colon, two words whose first no list knows
+// before a verb of speech: "customer oyelaran adebayo says".
+TEST(PiiTaggerTest, ARolesNameOfUnknownWordsBeforeAVerbOfSpeechIsAName) {
+  const PiiTagger tagger = numbers_only_tagger(
+      {{"first_name", {"Anna"}},
+       {"common_word", {"summarize", "this", "ticket", "customer", "says", "the", "router", "drops", "wifi", "service",
+                        "hi"}}});
+  auto names = [&](const std::string& text) { return values_of(tagger, text, PiiType::kPerson); };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names("Summarize this ticket: customer zorvath brask says the router drops wifi."), V{"zorvath brask"});
+  // Not an everyday word.
+  expect_no_names(tagger, {"Summarize this ticket: customer service says hi."});
+}
+
 }  // namespace
 }  // namespace tiergate
