@@ -637,7 +637,7 @@ bool PiiTagger::holds_a_small_name_or_street(std::string_view text) const {
                      false};
     // (Or a possessive before a thing of its owner's, which a name's
     // possessive is: "here's časlav's address".)
-    if (stem.end != tokens[j].end && j + 1 < tokens.size() && kPersonalThings.contains(text, tokens[j + 1])) return true;
+    if (stem.end != tokens[j].end && possessive_before_a_personal_thing(text, tokens, j)) return true;
     if (opens_a_listed_name(text, j, stem.begin, stem.end)) return true;
   }
   return false;
@@ -756,14 +756,14 @@ bool PiiTagger::tag(std::string_view text, std::vector<PiiSpan>& out, const Scan
   if (reading == SecondReading::kListedNames) {
     // (Or a name of one word before a possessive's 's and a thing of its
     // owner's: "As promised, here's časlav's address".)
+    // (The span is the possessive's stem of one token.)
     auto owner_of_a_personal_thing = [&](const PiiSpan& span) {
-      const std::string_view after = text.substr(span.end);
-      const size_t mark = after.starts_with("'s ") ? 3 : after.starts_with("\u2019s ") ? 5 : 0;
-      if (mark == 0 || blanks(span) != 0) return false;
       const Tokens tokens = tagger_tokens();
-      const size_t thing = first_token_from(tokens, static_cast<uint32_t>(span.end + mark));
-      return thing < tokens.size() && tokens[thing].begin == span.end + mark &&
-             kPersonalThings.contains(text, tokens[thing]);
+      const size_t j = first_token_from(tokens, span.begin);
+      if (j >= tokens.size() || tokens[j].begin != span.begin) return false;
+      const auto* b = reinterpret_cast<const unsigned char*>(text.data()) + tokens[j].begin;
+      return tokens[j].begin + possessive_stem(b, tokens[j].end - tokens[j].begin) == span.end &&
+             possessive_before_a_personal_thing(text, tokens, j);
     };
     kept.assign(second.size(), 0);
     for (size_t j = first; j < second.size(); ++j) {

@@ -1510,6 +1510,13 @@ constexpr WordSet kPersonalThings(std::array<std::string_view, 37>{
     "retirement", "surgery", "appointment", "diagnosis", "homework", "husband", "wife", "boyfriend", "girlfriend",
     "mom", "dad", "fiance", "fiancee", "invitation", "christening", "baptism", "prescription", "medication",
     "diary", "paycheck", "payslip", "cv", "resume", "laptop", "wallet", "purse", "handbag"});
+
+// Whether token j ends in a possessive's 's and a thing of its owner's
+// (kPersonalThings) follows it one blank apart: "časlav's address".
+inline bool possessive_before_a_personal_thing(std::string_view text, Tokens tokens, size_t j) {
+  return j + 1 < tokens.size() && ends_in_a_possessive(text, tokens[j]) && one_blank_after(text, tokens, j + 1) &&
+         kPersonalThings.contains(text, tokens[j + 1]);
+}
 // The words of a unit of a building before its number.
 constexpr std::array<std::string_view, 6> kUnitOfABuildingWords = {"apt", "apartment", "suite", "ste", "unit", "flat"};
 constexpr WordSet kUnitsOfABuilding(kUnitOfABuildingWords);

@@ -183,7 +183,9 @@ void PiiTagger::add_small_letter_names_after_cues(std::string_view text, std::sp
     // A work's maker ("directed by mark roseby", "written by zorvath
     // quill"): as after a relative, a first name that is an everyday word
     // too, or any word no everyday list knows.
-    if (is(c, "by")) return c > 0 && kCreditVerbs.contains(text, tokens[c - 1]) ? Cue::kRelative : Cue::kNone;
+    // (The loop below asks for the verb before "by", which no other path
+    // brings here.)
+    if (is(c, "by")) return Cue::kRelative;
     // The cast of a film or a play: "and starring söderberg".
     if (is(c, "starring")) return Cue::kRelative;
     // Wished well: "happy birthday zorvath!", "happy birthday to zorvath",
